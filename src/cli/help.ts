@@ -1,0 +1,32 @@
+/** The text of `sim --help`; kept in step with run-args.ts and the README. */
+export function helpText(platforms: readonly string[]): string {
+  return `sim: a deterministic discrete-event multiprocessor simulator (a modern PROTEUS with Strata)
+
+Usage:
+  sim --platform <name|file> <app-folder|app-file> [options]
+  sim --help | --version
+
+Runs an SPMD app on every node of a simulated machine, verifies its result and
+prints a summary. The same inputs and seed always give the same fingerprint.
+
+Arguments:
+  <app-folder|app-file>   an app: a folder with index.ts, or a .ts/.js module whose
+                          default export is defineApp({...}) (e.g. apps/ping-pong)
+
+Options:
+  -p, --platform <p>      machine to simulate: ${platforms.join(', ')}
+                          (platforms/<p>.json), or a path to a platform .json file
+  -n, --nodes <N>         number of nodes (default: the platform's defaultNodes);
+                          fat trees need a power of two, meshes a near-square
+                          width x height (height <= width <= 2 x height)
+  -s, --seed <S>          run seed, an integer from 0 to 4294967295 (default 1)
+      --param <k=v>       set an app parameter; repeat for several
+      --network <mode>    data network model: analytic (contention-free latency)
+      --json              print one JSON object instead of the human summary
+  -h, --help              print this help
+  -v, --version           print the simulator version
+
+Exit status: 0 when the app verified its result, 1 when verification or the
+simulated program failed (including deadlock), 2 for bad input.
+`;
+}

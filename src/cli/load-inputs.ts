@@ -1,0 +1,117 @@
+/**
+ * Finds and reads what a run needs from disk: the platform file (by name from
+ * platforms/ or by path) and the app module (a folder with index.ts, or a file).
+ * Every failure is an InputError with one line naming what was wrong.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, extname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { InputError } from '../kernel/errors.ts';
+import { parsePlatform } from '../platform/load-platform.ts';
+import type { Platform } from '../platform/schema.ts';
+import type { AnyApp, ParamSpec } from '../runtime/app.ts';
+
+/** The project root (where package.json, platforms/ and apps/ live). */
+export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const PLATFORM_DIR = join(PROJECT_ROOT, 'platforms');
+
+/** Names of the platforms shipped in platforms/. */
+export function platformNames(): string[] {
+  return readdirSync(PLATFORM_DIR)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => f.slice(0, -5))
+    .sort();
+}
+
+/**
+ * Loads `--platform`: a bare name is looked up in platforms/, anything with a slash
+ * or a .json suffix is a path.
+ */
+export function loadPlatform(spec: string): Platform {
+  const isPath = spec.includes('/') || spec.includes('\\') || spec.endsWith('.json');
+  const file = isPath ? resolve(spec) : join(PLATFORM_DIR, `${spec}.json`);
+  if (!existsSync(file) || !statSync(file).isFile()) {
+    if (isPath) throw new InputError(`--platform ${spec}: no such file`);
+    throw new InputError(
+      `--platform ${spec}: unknown platform (expected one of: ${platformNames().join(', ')}, or a path to a platform .json file)`,
+    );
+  }
+  return parsePlatform(readFileSync(file, 'utf8'), isPath ? spec : `platforms/${spec}.json`);
+}
+
+const APP_ENTRIES = ['index.ts', 'index.mts', 'index.js', 'index.mjs'];
+
+/** Resolves an app argument to the module file that defines it. */
+export function resolveAppFile(spec: string): string {
+  const path = resolve(spec);
+  if (!existsSync(path)) throw new InputError(`app ${spec}: no such file or folder`);
+  if (statSync(path).isDirectory()) {
+    const entry = APP_ENTRIES.map((e) => join(path, e)).find((f) => existsSync(f));
+    if (entry === undefined) {
+      throw new InputError(`app ${spec}: the folder has no index.ts (an app folder holds an index.ts whose default export is defineApp({...}))`);
+    }
+    return entry;
+  }
+  if (!['.ts', '.mts', '.js', '.mjs'].includes(extname(path))) {
+    throw new InputError(`app ${spec}: expected an app folder or a .ts/.js module, got a ${extname(path) || 'file without extension'}`);
+  }
+  return path;
+}
+
+/** Imports an app module and checks that its default export is an app definition. */
+export async function loadApp(spec: string): Promise<AnyApp> {
+  const file = resolveAppFile(spec);
+  let mod: { default?: unknown };
+  try {
+    mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
+  } catch (e) {
+    const message = e instanceof Error ? e.message.split('\n')[0] : String(e);
+    throw new InputError(`app ${spec}: cannot be loaded (${message})`);
+  }
+  const problem = appProblem(mod.default);
+  if (problem !== null) throw new InputError(`app ${spec}: ${problem}`);
+  return mod.default as AnyApp;
+}
+
+/** Why `value` is not a usable app definition, or null. */
+function appProblem(value: unknown): string | null {
+  const expected = 'expected a default export made with defineApp({ name, description, params, main, verify })';
+  if (value === null || typeof value !== 'object') return `is not an app (${expected})`;
+  const app = value as Record<string, unknown>;
+  if (typeof app.name !== 'string' || app.name === '') return `is not an app: it has no name (${expected})`;
+  if (typeof app.main !== 'function') return `is not an app: it has no main generator (${expected})`;
+  if (typeof app.verify !== 'function') return `is not an app: it has no verify function (${expected})`;
+  if (app.params === null || typeof app.params !== 'object') return `is not an app: it has no params object (${expected})`;
+  for (const [key, spec] of Object.entries(app.params as Record<string, ParamSpec>)) {
+    const p = paramProblem(spec);
+    if (p !== null) return `parameter "${key}" ${p}`;
+  }
+  return null;
+}
+
+function paramProblem(spec: ParamSpec): string | null {
+  if (spec === null || typeof spec !== 'object') return 'is not a parameter spec';
+  switch (spec.type) {
+    case 'int':
+    case 'float': {
+      const ok = spec.type === 'int' ? Number.isSafeInteger(spec.default) : Number.isFinite(spec.default);
+      if (!ok) return `has default ${String(spec.default)}, expected ${spec.type === 'int' ? 'an integer' : 'a number'}`;
+      if ((spec.min !== undefined && spec.default < spec.min) || (spec.max !== undefined && spec.default > spec.max)) {
+        return `has default ${spec.default} outside its own range`;
+      }
+      return null;
+    }
+    case 'bool':
+      return typeof spec.default === 'boolean' ? null : 'has a non-boolean default';
+    case 'enum':
+      return Array.isArray(spec.values) && spec.values.includes(spec.default) ? null : 'has a default that is not one of its values';
+    default:
+      return `has unknown type "${String((spec as { type?: unknown }).type)}" (expected int, float, bool or enum)`;
+  }
+}
+
+/** The simulator's version from package.json. */
+export function simulatorVersion(): string {
+  const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string };
+  return pkg.version;
+}

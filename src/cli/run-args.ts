@@ -1,0 +1,100 @@
+/**
+ * Parses the arguments of a run (`sim --platform <p> <app> ...`) into checked
+ * values. Anything malformed becomes an InputError with one line saying which
+ * argument was wrong and what was expected.
+ */
+import { parseArgs } from 'node:util';
+import { InputError } from '../kernel/errors.ts';
+import { MAX_SEED } from '../kernel/random-stream.ts';
+import { NETWORK_MODES, type NetworkMode } from '../machine/machine.ts';
+
+export interface RunArgs {
+  platform: string;
+  app: string;
+  /** Undefined: the platform's default node count. */
+  nodes: number | undefined;
+  seed: number;
+  params: string[];
+  network: NetworkMode;
+  json: boolean;
+}
+
+export const DEFAULT_SEED = 1;
+
+const OPTIONS = {
+  platform: { type: 'string', short: 'p' },
+  nodes: { type: 'string', short: 'n' },
+  seed: { type: 'string', short: 's' },
+  param: { type: 'string', multiple: true },
+  network: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const;
+
+export type Parsed = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>>;
+
+/** Parses argv strictly; unknown options and missing values are InputErrors. */
+export function parseArgv(argv: readonly string[]): Parsed {
+  try {
+    return parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new InputError(describeParseError(e));
+  }
+}
+
+/** Checks the parsed options of a run. */
+export function toRunArgs(parsed: Parsed): RunArgs {
+  const v = parsed.values;
+  if (v.platform === undefined) {
+    throw new InputError('missing --platform: expected a platform name (e.g. cm5, alewife, paragon, atm) or a path to a platform file');
+  }
+  const positionals = parsed.positionals;
+  if (positionals.length === 0) throw new InputError('missing app: expected sim --platform <name|file> <app-folder|app-file>');
+  if (positionals.length > 1) throw new InputError(`unexpected argument "${positionals[1]}": a run takes one app`);
+  return {
+    platform: v.platform,
+    app: positionals[0],
+    nodes: v.nodes === undefined ? undefined : parseNodes(v.nodes),
+    seed: v.seed === undefined ? DEFAULT_SEED : parseSeed(v.seed),
+    params: v.param ?? [],
+    network: parseNetwork(v.network),
+    json: v.json === true,
+  };
+}
+
+function parseNodes(s: string): number {
+  const n = /^\d+$/.test(s) ? Number(s) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1) throw new InputError(`--nodes ${s}: expected a positive integer`);
+  return n;
+}
+
+function parseSeed(s: string): number {
+  const n = /^\d+$/.test(s) ? Number(s) : NaN;
+  if (!Number.isSafeInteger(n) || n > MAX_SEED) throw new InputError(`--seed ${s}: expected an integer from 0 to ${MAX_SEED}`);
+  return n;
+}
+
+function parseNetwork(s: string | undefined): NetworkMode {
+  if (s === undefined) return NETWORK_MODES[0];
+  if ((NETWORK_MODES as readonly string[]).includes(s)) return s as NetworkMode;
+  throw new InputError(`--network ${s}: expected ${NETWORK_MODES.join(' or ')}`);
+}
+
+function describeParseError(e: unknown): string {
+  const err = e as { code?: string; message?: string };
+  const message = err.message ?? String(e);
+  switch (err.code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION': {
+      const m = /'([^']+)'/.exec(message);
+      return `unknown option ${m?.[1] ?? ''} (see sim --help)`.replace('  ', ' ');
+    }
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE': {
+      const m = /(--[\w-]+)/.exec(message);
+      if (/argument missing/.test(message)) return `${m?.[1] ?? 'an option'}: expected a value`;
+      return `${m?.[1] ?? 'an option'}: takes no value`;
+    }
+    default:
+      return message.split('\n')[0];
+  }
+}

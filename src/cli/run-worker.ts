@@ -1,0 +1,61 @@
+/**
+ * Runs one simulation in a worker thread. The worker loads the platform and the
+ * app itself and posts back the run summary, so a run in a worker starts from the
+ * same inputs as a run in the main thread and must produce the same fingerprint.
+ */
+import { parentPort, Worker, workerData } from 'node:worker_threads';
+import type { NetworkMode } from '../machine/machine.ts';
+import { parseParams } from '../runtime/app.ts';
+import { runApp, type RunSummary } from '../runtime/run-app.ts';
+import { loadApp, loadPlatform } from './load-inputs.ts';
+
+/** What a worker needs to run: the same strings a user gives `sim`. */
+export interface WorkerRunRequest {
+  platform: string;
+  app: string;
+  params: string[];
+  nodes?: number;
+  seed: number;
+  network: NetworkMode;
+}
+
+type WorkerReply = { ok: true; summary: RunSummary } | { ok: false; name: string; message: string };
+
+/** Runs `request` in a new worker thread and resolves with its summary. */
+export function runInWorker(request: WorkerRunRequest): Promise<RunSummary> {
+  return new Promise((resolvePromise, reject) => {
+    const worker = new Worker(new URL('./worker-bootstrap.mjs', import.meta.url), {
+      workerData: { module: import.meta.url, request },
+    });
+    worker.once('message', (reply: WorkerReply) => {
+      void worker.terminate();
+      if (reply.ok) resolvePromise(reply.summary);
+      else reject(Object.assign(new Error(reply.message), { name: reply.name }));
+    });
+    worker.once('error', reject);
+  });
+}
+
+async function serve(request: WorkerRunRequest): Promise<WorkerReply> {
+  try {
+    const platform = loadPlatform(request.platform);
+    const app = await loadApp(request.app);
+    const summary = runApp({
+      platform,
+      app,
+      params: parseParams(app, request.params),
+      nodes: request.nodes ?? platform.defaultNodes,
+      seed: request.seed,
+      network: request.network,
+    });
+    return { ok: true, summary };
+  } catch (e) {
+    return { ok: false, name: e instanceof Error ? e.name : 'Error', message: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+const data = workerData as { module?: string; request?: WorkerRunRequest } | null;
+if (parentPort !== null && data?.module === import.meta.url && data.request !== undefined) {
+  const port = parentPort;
+  void serve(data.request).then((reply) => port.postMessage(reply));
+}

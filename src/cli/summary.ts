@@ -1,0 +1,77 @@
+/**
+ * Formats a finished run for people (aligned lines) and for programs (one JSON
+ * object). Wall-clock figures are measured by the caller and passed in.
+ */
+import { formatParams } from '../runtime/app.ts';
+import type { RunSummary } from '../runtime/run-app.ts';
+
+export interface WallClock {
+  wallMs: number;
+}
+
+const n0 = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+const n1 = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
+
+/** The human summary, one fact per line. */
+export function formatSummary(s: RunSummary, wall: WallClock): string {
+  const eventsPerSec = eventsPerSecond(s, wall);
+  const lines: [string, string][] = [
+    ['run', `${s.app} on ${s.platform} (${s.platformTitle}), ${s.nodes} nodes (${s.topology}), ${s.network} network, seed ${s.seed}`],
+    ['params', formatParams(s.params)],
+    ['simulated', `${n0.format(s.simulatedCycles)} cycles = ${n1.format(s.simulatedMicros)} us`],
+    ['busy/node', spreadLine(s.busyCycles)],
+    ['spin/node', spreadLine(s.spinCycles)],
+    ['messages', `${n0.format(s.packetsSent)} packets, ${n0.format(s.bytesSent)} bytes`],
+    ['events', `${n0.format(s.events)} in ${n0.format(wall.wallMs)} ms wall (${n0.format(eventsPerSec)} events/s)`],
+    ['fingerprint', s.fingerprint],
+  ];
+  const metrics = Object.entries(s.metrics).map(([k, v]) => `${k}=${formatMetric(v)}`);
+  if (metrics.length > 0) lines.push(['metrics', metrics.join('  ')]);
+  lines.push(['verified', `${s.verified ? 'yes' : 'NO'}: ${s.verification}`]);
+  return lines.map(([k, v]) => `${k.padEnd(12)}${v}`).join('\n');
+}
+
+/** The machine-readable summary. */
+export function summaryJson(s: RunSummary, wall: WallClock, simulatorVersion: string): string {
+  return JSON.stringify({
+    platform: s.platform,
+    platformHash: s.platformHash,
+    nodes: s.nodes,
+    topology: s.topology,
+    network: s.network,
+    seed: s.seed,
+    app: s.app,
+    params: s.params,
+    simulatedCycles: s.simulatedCycles,
+    simulatedMicros: s.simulatedMicros,
+    busyCycles: s.busyCycles,
+    spinCycles: s.spinCycles,
+    packetsSent: s.packetsSent,
+    bytesSent: s.bytesSent,
+    events: s.events,
+    wallMs: Math.round(wall.wallMs * 1000) / 1000,
+    eventsPerSec: Math.round(eventsPerSecond(s, wall)),
+    fingerprint: s.fingerprint,
+    verified: s.verified,
+    verification: s.verification,
+    metrics: s.metrics,
+    simulatorVersion,
+  });
+}
+
+function eventsPerSecond(s: RunSummary, wall: WallClock): number {
+  return wall.wallMs > 0 ? (s.events / wall.wallMs) * 1000 : 0;
+}
+
+function spreadLine(x: { min: number; mean: number; max: number }): string {
+  return `min ${n0.format(x.min)}  mean ${n0.format(x.mean)}  max ${n0.format(x.max)} cycles`;
+}
+
+function formatMetric(v: unknown): string {
+  if (v !== null && typeof v === 'object') {
+    return Object.entries(v as Record<string, unknown>)
+      .map(([k, x]) => `${k}:${String(x)}`)
+      .join(',');
+  }
+  return String(v);
+}

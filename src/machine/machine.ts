@@ -1,0 +1,129 @@
+/**
+ * A machine: N nodes, the data network and (on the CM-5) the control network, built
+ * from a platform, plus the run loop that ends when every node has exited and turns
+ * "no events left but nodes still waiting" into a deadlock report. It knows nothing
+ * about Strata's API or apps: node programs arrive as generators.
+ */
+import { RunFailure } from '../kernel/errors.ts';
+import { Simulation } from '../kernel/simulation.ts';
+import { AnalyticNetwork } from '../network/analytic-network.ts';
+import { buildTopology } from '../network/build-topology.ts';
+import { ControlNetwork } from '../network/control-network.ts';
+import type { DataNetwork } from '../network/data-network.ts';
+import type { Topology } from '../network/topology.ts';
+import type { Platform } from '../platform/schema.ts';
+import { Node, WAKE_CONTROL, WAKE_LEFT, type Op } from './node.ts';
+
+export type NetworkMode = 'analytic';
+export const NETWORK_MODES: readonly NetworkMode[] = ['analytic'];
+
+export interface MachineOptions {
+  nodes: number;
+  seed: number;
+  network: NetworkMode;
+}
+
+/** The run found no event to dispatch while some nodes had not exited. */
+export class DeadlockError extends RunFailure {
+  override name = 'DeadlockError';
+  /** For each node: the call it was waiting in, or "exited". */
+  readonly nodeStates: string[];
+
+  constructor(cycle: number, nodeStates: string[]) {
+    const waiting = nodeStates.filter((s) => s !== 'exited').length;
+    super(`deadlock at cycle ${cycle}: ${waiting} node(s) waiting with nothing left to happen\n${groupNodes(nodeStates)}`);
+    this.nodeStates = nodeStates;
+  }
+}
+
+/** "  nodes 0-3,5: waiting in completeBarrier" lines, one per distinct state. */
+function groupNodes(states: string[]): string {
+  const byState = new Map<string, number[]>();
+  states.forEach((s, i) => {
+    const ids = byState.get(s);
+    if (ids === undefined) byState.set(s, [i]);
+    else ids.push(i);
+  });
+  const lines: string[] = [];
+  for (const [state, ids] of byState) {
+    const ranges: string[] = [];
+    for (let i = 0; i < ids.length; ) {
+      let j = i;
+      while (j + 1 < ids.length && ids[j + 1] === ids[j] + 1) j++;
+      ranges.push(i === j ? `${ids[i]}` : `${ids[i]}-${ids[j]}`);
+      i = j + 1;
+    }
+    lines.push(`  node${ids.length === 1 ? '' : 's'} ${ranges.join(',')}: ${state}`);
+  }
+  return lines.join('\n');
+}
+
+export class Machine {
+  readonly platform: Platform;
+  readonly sim: Simulation;
+  readonly topology: Topology;
+  readonly nodes: Node[] = [];
+  readonly network: DataNetwork;
+  readonly control: ControlNetwork | null;
+  private exitedCount = 0;
+
+  /** @throws InputError when the node count does not suit the platform's topology */
+  constructor(platform: Platform, options: MachineOptions) {
+    this.platform = platform;
+    this.sim = new Simulation(options.seed);
+    this.topology = buildTopology(platform.network, options.nodes);
+    for (let i = 0; i < options.nodes; i++) this.nodes.push(new Node(this.sim, i));
+    this.network = new AnalyticNetwork(this.sim, this.topology, (node, net) => this.nodes[node].notify(WAKE_LEFT << net));
+    this.control =
+      platform.controlNetwork === null
+        ? null
+        : new ControlNetwork(this.sim, platform.controlNetwork, options.nodes, (node) =>
+            this.nodes[node].notify(WAKE_CONTROL),
+          );
+  }
+
+  get size(): number {
+    return this.nodes.length;
+  }
+
+  /** Starts `program(node)` as node's thread at cycle 0. */
+  start(node: Node, program: Op): void {
+    node.pid = this.sim.spawn(`node ${node.id}`, program);
+  }
+
+  /**
+   * Marks `node` as exited at its current clock (the caller has synced). When the
+   * last node exits, the run is over.
+   */
+  exit(node: Node): void {
+    node.hasExited = true;
+    node.exitCycle = node.time;
+    this.exitedCount++;
+    if (this.exitedCount === this.nodes.length) this.sim.stop();
+  }
+
+  get allExited(): boolean {
+    return this.exitedCount === this.nodes.length;
+  }
+
+  /**
+   * Runs until every node has exited.
+   * @throws DeadlockError if events run out first; rethrows a node program's exception
+   */
+  run(): void {
+    this.sim.run();
+    if (!this.allExited) {
+      throw new DeadlockError(
+        this.sim.now,
+        this.nodes.map((n) => (n.hasExited ? 'exited' : `waiting in ${n.waitingIn ?? 'an unknown call'}`)),
+      );
+    }
+  }
+
+  /** Cycle at which the last node exited. */
+  get finishCycle(): number {
+    let t = 0;
+    for (const n of this.nodes) t = Math.max(t, n.exitCycle);
+    return t;
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * The one interface every data network implements, and the receive-side queues they
+ * share. A network accepts packets at the current cycle (or refuses them when its
+ * injection buffer is full), carries them, and leaves them in the destination's
+ * network-interface queue until the node polls. It never runs handlers.
+ */
+import { Deque } from 'js-sdsl';
+import type { Packet } from './packet.ts';
+import type { Topology } from './topology.ts';
+
+/** Called when a packet becomes receivable at `node` on logical network `net`. */
+export type ArrivalListener = (node: number, net: number) => void;
+
+export interface NetworkStats {
+  packetsInjected: number;
+  bytesInjected: number;
+  packetsDelivered: number;
+}
+
+export interface DataNetwork {
+  /** `analytic` (contention-free) or `packet` (finite buffers, back-pressure). */
+  readonly mode: 'analytic' | 'packet';
+  readonly topology: Topology;
+  readonly stats: NetworkStats;
+  /**
+   * Offers `packet` at the current cycle. Returns false, leaving the packet with the
+   * sender, when the network cannot take it now.
+   */
+  tryInject(packet: Packet): boolean;
+  /** Removes and returns the oldest packet waiting at `node` on `net`, or null. */
+  receive(node: number, net: number): Packet | null;
+  /** Number of packets waiting at `node` on `net`. */
+  waiting(node: number, net: number): number;
+}
+
+/** The receive-side interface queues: one FIFO per node per logical network (LEFT, RIGHT). */
+export class InterfaceQueues {
+  private readonly queues: Deque<Packet>[] = [];
+
+  constructor(nodes: number) {
+    // js-sdsl's default bucket pre-allocates 4096 slots; interface queues are short.
+    for (let i = 0; i < nodes * 2; i++) this.queues.push(new Deque<Packet>([], 16));
+  }
+
+  push(packet: Packet): void {
+    this.queues[packet.dst * 2 + packet.net].pushBack(packet);
+  }
+
+  pop(node: number, net: number): Packet | null {
+    return this.queues[node * 2 + net].popFront() ?? null;
+  }
+
+  size(node: number, net: number): number {
+    return this.queues[node * 2 + net].size();
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * A data-network packet. The network moves it and counts its bytes; what the
+ * handler and argument words mean is the runtime's business, so they are opaque here.
+ */
+export class Packet {
+  readonly src: number;
+  readonly dst: number;
+  /** Logical data network: LEFT or RIGHT. */
+  readonly net: number;
+  readonly sizeBytes: number;
+  /** The active-message handler (opaque to the network). */
+  readonly handler: unknown;
+  /** Argument words carried after the handler word. */
+  readonly args: readonly number[];
+  /** Cycle at which the packet entered the network. */
+  injectedAt = 0;
+
+  constructor(src: number, dst: number, net: number, sizeBytes: number, handler: unknown, args: readonly number[]) {
+    this.src = src;
+    this.dst = dst;
+    this.net = net;
+    this.sizeBytes = sizeBytes;
+    this.handler = handler;
+    this.args = args;
+  }
+}
+
+/** The two logical data networks of Strata (Appendix A section 6). */
+export const LEFT = 0;
+export const RIGHT = 1;
+export const NETWORK_NAMES = ['left', 'right'] as const;

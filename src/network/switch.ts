@@ -1,0 +1,32 @@
+/**
+ * Workstations on one crossbar switch (the ATM network of thesis 4.3): every host
+ * reaches every other through the switch, two hops (host to switch to host). The
+ * large per-message software cost lives in the platform's send/receive overheads
+ * (the kernel crossing), not here.
+ */
+import type { SwitchParams } from '../platform/schema.ts';
+import { serializationCycles, type Topology } from './topology.ts';
+
+export class Crossbar implements Topology {
+  readonly kind = 'switch' as const;
+  readonly nodes: number;
+  private readonly params: SwitchParams;
+
+  constructor(params: SwitchParams, nodes: number) {
+    this.params = params;
+    this.nodes = nodes;
+  }
+
+  hops(src: number, dst: number): number {
+    return src === dst ? 0 : 2;
+  }
+
+  zeroLoadLatencyCycles(src: number, dst: number, sizeBytes: number): number {
+    const through = src === dst ? 0 : this.params.switchLatencyCycles;
+    return this.params.interfaceLatencyCycles + through + serializationCycles(sizeBytes, this.params.linkBytesPerCycle);
+  }
+
+  describe(): string {
+    return `${this.nodes}-port crossbar switch`;
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * The platform schema: every parameter the machine, networks and runtime read,
+ * with its unit in its name. Platform files (platforms/*.json) are pure data checked
+ * against this schema; platforms/README.md documents each key and where each
+ * number comes from in the thesis. This file knows nothing about files or loading.
+ */
+import * as z from 'zod';
+
+const cycles = z.int().min(0);
+const positiveCycles = z.int().min(1);
+/** Average cost of a basic operation; may be fractional (e.g. 1.5 cycles). */
+const opCycles = z.number().min(0);
+const bytesPerCycle = z.number().positive();
+const packets = z.int().min(1);
+
+/** Cycles per basic operation; apps turn operation counts into cycles with these. */
+export const cpuSchema = z.strictObject({
+  intOpCycles: opCycles,
+  floatAddCycles: opCycles,
+  floatMulCycles: opCycles,
+  floatDivCycles: opCycles,
+  loadCycles: opCycles,
+  storeCycles: opCycles,
+  branchCycles: opCycles,
+  callCycles: opCycles,
+  /** ClearMemory(len): start-up plus per-byte cost (thesis Fig. 6-6). */
+  clearMemoryStartCycles: opCycles,
+  clearMemoryCyclesPerByte: opCycles,
+});
+
+/** The processor side of communication: what sending, receiving and polling cost. */
+export const messagingSchema = z.strictObject({
+  /** Words in one data-network packet, including the handler / header word. */
+  packetWords: z.int().min(2).max(64),
+  /** Argument words an active message may carry (4 on the CM-5, 20 elsewhere; thesis 6.2). */
+  handlerArgWords: z.int().min(1).max(63),
+  /** Processor cycles to send one packet (the whole send call, no polling). */
+  sendOverheadCycles: positiveCycles,
+  /** Cycles into the send at which the packet enters the network (<= sendOverheadCycles). */
+  sendInjectionCycles: cycles,
+  /** Cycles to remove one packet and dispatch its handler, before the handler's own work. */
+  receiveOverheadCycles: positiveCycles,
+  /** Cycles for a poll of one network that finds nothing (thesis 6.1.3: about 10). */
+  pollEmptyCycles: positiveCycles,
+  /** Bandwidth-matching delay after each injected block-transfer packet, two-way (thesis eq. 46). */
+  bandwidthMatchDelayCycles: cycles,
+  /** The same for one-way transfers. */
+  bandwidthMatchOneWayDelayCycles: cycles,
+});
+
+const networkCommon = {
+  /** Cycles a packet spends in the sending and receiving interfaces together. */
+  interfaceLatencyCycles: cycles,
+  /** Largest machine the topology is built for. */
+  maxNodes: z.int().min(1).max(4096),
+  /** Packets each router input (per logical network) can hold. */
+  bufferPackets: packets,
+};
+
+export const fatTreeSchema = z.strictObject({
+  kind: z.literal('fat-tree'),
+  /** Children per switch (4 on the CM-5). */
+  arity: z.int().min(2).max(16),
+  /** Router latency per hop; a packet crossing k levels makes 2k hops. */
+  hopLatencyCycles: cycles,
+  /**
+   * Link bandwidth in one direction for each level, leaves first (thesis Fig. 7-1:
+   * 40/80/160 MB/s bidirectional totals). Levels beyond the list grow by
+   * `upperLevelGrowth` per level.
+   */
+  linkBytesPerCycleByLevel: z.array(bytesPerCycle).min(1),
+  upperLevelGrowth: z.number().min(1),
+  ...networkCommon,
+});
+
+export const meshSchema = z.strictObject({
+  kind: z.literal('mesh'),
+  hopLatencyCycles: cycles,
+  linkBytesPerCycle: bytesPerCycle,
+  ...networkCommon,
+});
+
+export const switchSchema = z.strictObject({
+  kind: z.literal('switch'),
+  /** Latency through the crossbar switch. */
+  switchLatencyCycles: cycles,
+  linkBytesPerCycle: bytesPerCycle,
+  ...networkCommon,
+});
+
+export const networkSchema = z.discriminatedUnion('kind', [fatTreeSchema, meshSchema, switchSchema]);
+
+/**
+ * The CM-5 control network: global operations in fixed, traffic-independent time
+ * (Appendix A, Table 1). Each `...Cycles` is the time from a simultaneous start on
+ * every node to the operation's return; `startCycles` and `queryCycles` are the
+ * processor's share at the start and per completion check.
+ */
+export const controlNetworkSchema = z.strictObject({
+  barrierCycles: positiveCycles,
+  combineIntCycles: positiveCycles,
+  combineVectorCyclesPerWord: positiveCycles,
+  broadcastCycles: positiveCycles,
+  broadcastVectorCyclesPerWord: positiveCycles,
+  startCycles: positiveCycles,
+  queryCycles: positiveCycles,
+});
+
+export const platformSchema = z.strictObject({
+  /** Short name used by `--platform` (the file name without .json). */
+  name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/),
+  /** A human title for summaries and graphs. */
+  title: z.string().min(1),
+  /** Processor clock; cycles convert to microseconds with it. */
+  clockMHz: z.number().positive(),
+  /** Node count used when `--nodes` is not given. */
+  defaultNodes: z.int().min(1).max(4096),
+  cpu: cpuSchema,
+  messaging: messagingSchema,
+  network: networkSchema,
+  /** The CM-5's control network, or null where global operations use the data network. */
+  controlNetwork: controlNetworkSchema.nullable(),
+});
+
+export type CpuCosts = z.infer<typeof cpuSchema>;
+export type MessagingCosts = z.infer<typeof messagingSchema>;
+export type FatTreeParams = z.infer<typeof fatTreeSchema>;
+export type MeshParams = z.infer<typeof meshSchema>;
+export type SwitchParams = z.infer<typeof switchSchema>;
+export type NetworkParams = z.infer<typeof networkSchema>;
+export type ControlNetworkParams = z.infer<typeof controlNetworkSchema>;
+export type PlatformSpec = z.infer<typeof platformSchema>;
+
+/** A validated platform plus where it came from. */
+export interface Platform extends PlatformSpec {
+  /** File the platform was read from (for messages); `<inline>` when built in code. */
+  readonly source: string;
+  /** SHA-256 of the file's text, hex; identifies the exact platform in traces. */
+  readonly contentHash: string;
+}

@@ -1,0 +1,59 @@
+/**
+ * The public API of the simulated Strata runtime: the only module apps import.
+ *
+ * Names follow Appendix A of the thesis in camelCase. Calls marked (op) take
+ * simulated time or touch the network and are run with `yield*`:
+ *
+ *   Self, PartitionSize, logPartitionSize  -> rt.self, rt.partitionSize, rt.logP
+ *   SendLeftPollBoth (op)                  -> rt.sendLeftPollBoth(dest, handler, ...args)
+ *   SendBothRLPollBoth / SendBothLRPollBoth / SendBothRLPollRight / SendBothLRPollRight (op)
+ *                                          -> rt.sendBothRLPollBoth(...) etc.
+ *   PollLeft, PollRight, PollBoth (op)     -> rt.pollLeft(), rt.pollRight(), rt.pollBoth()
+ *   PollLeftTilEmpty, PollRightTilEmpty, PollBothTilEmpty (op)
+ *                                          -> rt.pollLeftTilEmpty() etc.
+ *   PollLeftThenBothTilEmpty, PollRightThenBothTilEmpty (op)
+ *                                          -> rt.pollLeftThenBothTilEmpty() etc.
+ *   StartBarrier, QueryBarrier, CompleteBarrier, Barrier (op)
+ *                                          -> rt.startBarrier(), rt.queryBarrier(), rt.completeBarrier(), rt.barrier()
+ *   CombineInt, StartCombineInt, QueryCombineInt, CompleteCombineInt (op)
+ *                                          -> rt.combineInt(value, CombineOp.ScanAdd) etc.
+ *   CycleCount, ElapsedCycles, CurrentCycle, CurrentCycle64, CyclesToSeconds
+ *                                          -> rt.cycleCount(), rt.elapsedCycles(start), ...
+ *   Random, SetRandomSeed                  -> rt.random(), rt.setRandomSeed(seed)
+ *   SetState                               -> rt.setState(state)
+ *   StrataExit(0)                          -> returning from main
+ *
+ * Extensions for simulation: rt.compute(cycles) and rt.computeOps({...}) charge local
+ * work; rt.pollBothUntil(isDone) waits efficiently; rt.hopsTo(node) gives distances.
+ */
+export { defineApp } from './app.ts';
+export type {
+  AppDefinition,
+  BoolParam,
+  EnumParam,
+  FloatParam,
+  IntParam,
+  MachineInfo,
+  Metrics,
+  ParamSpecs,
+  ParamValues,
+  SetupContext,
+  Verification,
+  VerifyContext,
+} from './app.ts';
+export type { Handler, OpCounts, Runtime } from './runtime.ts';
+export type { Op } from '../machine/node.ts';
+export { CombineOp } from '../network/combine.ts';
+export type { RandomStream } from '../kernel/random-stream.ts';
+
+/** Strata's predefined states (Appendix A 10); apps number their own from 8. */
+export const State = {
+  Idle: 0,
+  Busy: 1,
+  Logging: 2,
+  Qprintf: 3,
+  EmptyPrintQ: 4,
+  Broadcasting: 5,
+  Combine: 6,
+  Barrier: 7,
+} as const;

@@ -1,0 +1,147 @@
+/**
+ * Runs an app on a simulated machine: builds the machine from a platform, gives each
+ * node a Runtime running the app's `main`, runs to completion, verifies the results
+ * and summarizes the run. Pure library code: no files, no clock, no process — the
+ * CLI and worker threads call it the same way, so a run is identical in both.
+ */
+import { InputError, RunFailure, SimError } from '../kernel/errors.ts';
+import { Machine, type NetworkMode } from '../machine/machine.ts';
+import type { Op } from '../machine/node.ts';
+import type { Platform } from '../platform/schema.ts';
+import type { AnyApp, MachineInfo, Metrics, ParamValue } from './app.ts';
+import { ControlOps } from './control-ops.ts';
+import type { GlobalOps } from './global-ops.ts';
+import { Runtime } from './runtime.ts';
+import { TreeOps } from './tree-ops.ts';
+
+export interface RunConfig {
+  platform: Platform;
+  app: AnyApp;
+  /** Parsed parameter values (see parseParams). */
+  params: Record<string, ParamValue>;
+  nodes: number;
+  seed: number;
+  network: NetworkMode;
+}
+
+export interface Spread {
+  min: number;
+  mean: number;
+  max: number;
+}
+
+/** Everything a run reports; the CLI prints it and adds wall-clock figures. */
+export interface RunSummary {
+  platform: string;
+  platformTitle: string;
+  platformHash: string;
+  nodes: number;
+  topology: string;
+  network: NetworkMode;
+  seed: number;
+  app: string;
+  params: Record<string, ParamValue>;
+  simulatedCycles: number;
+  simulatedMicros: number;
+  events: number;
+  fingerprint: string;
+  busyCycles: Spread;
+  spinCycles: Spread;
+  packetsSent: number;
+  bytesSent: number;
+  verified: boolean;
+  verification: string;
+  metrics: Metrics;
+}
+
+/** An exception escaped a node's program. */
+export class AppError extends RunFailure {
+  override name = 'AppError';
+}
+
+/**
+ * Runs `config.app` to completion.
+ * @throws InputError if the node count or parameters do not suit the platform or app;
+ *   RunFailure (DeadlockError, AppError) if the simulated program fails
+ */
+export function runApp(config: RunConfig): RunSummary {
+  const { platform, app, params, nodes, seed } = config;
+  const machine = new Machine(platform, { nodes, seed, network: config.network });
+  const info: MachineInfo = {
+    nodes,
+    platform: platform.name,
+    clockMHz: platform.clockMHz,
+    hops: (a, b) => machine.topology.hops(a, b),
+  };
+  const problem = app.check?.(params, info) ?? null;
+  if (problem !== null) throw new InputError(`app ${app.name}: ${problem}`);
+  const input: unknown = app.setup?.({ params, machine: info, random: machine.sim.stream('app/input') });
+
+  const results = new Array<unknown>(nodes);
+  const controlParams = platform.controlNetwork;
+  const shared = machine.control !== null && controlParams !== null ? new ControlOps(machine.control, controlParams) : null;
+  for (const node of machine.nodes) {
+    const global: GlobalOps = shared ?? new TreeOps(node.id, nodes);
+    machine.start(node, program(new Runtime(machine, node, global, app.globals?.()), app, params, input, results));
+  }
+
+  try {
+    machine.run();
+  } catch (e) {
+    if (e instanceof SimError) throw e;
+    const pid = machine.sim.currentProcess;
+    const node = machine.nodes.find((n) => n.pid === pid);
+    const where = node === undefined ? 'outside any node' : `node ${node.id} at cycle ${node.time}`;
+    throw new AppError(`${where}: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`, { cause: e });
+  }
+
+  let verification: { ok: boolean; detail: string; metrics?: Metrics };
+  try {
+    verification = app.verify({ params, machine: info, input, results });
+  } catch (e) {
+    throw new AppError(`app ${app.name}: verify failed with ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`, {
+      cause: e,
+    });
+  }
+
+  const cycles = machine.finishCycle;
+  return {
+    platform: platform.name,
+    platformTitle: platform.title,
+    platformHash: platform.contentHash,
+    nodes,
+    topology: machine.topology.describe(),
+    network: config.network,
+    seed,
+    app: app.name,
+    params,
+    simulatedCycles: cycles,
+    simulatedMicros: cycles / platform.clockMHz,
+    events: machine.sim.events,
+    fingerprint: machine.sim.fingerprint(),
+    busyCycles: spread(machine.nodes.map((n) => n.busyCycles)),
+    spinCycles: spread(machine.nodes.map((n) => n.spinCycles)),
+    packetsSent: machine.nodes.reduce((s, n) => s + n.packetsSent, 0),
+    bytesSent: machine.nodes.reduce((s, n) => s + n.bytesSent, 0),
+    verified: verification.ok,
+    verification: verification.detail,
+    metrics: verification.metrics ?? {},
+  };
+}
+
+function* program(rt: Runtime<unknown>, app: AnyApp, params: Record<string, ParamValue>, input: unknown, results: unknown[]): Op {
+  results[rt.self] = yield* app.main(rt, params, input);
+  yield* rt.exit();
+}
+
+function spread(values: number[]): Spread {
+  let min = Infinity;
+  let max = -Infinity;
+  let sum = 0;
+  for (const v of values) {
+    min = Math.min(min, v);
+    max = Math.max(max, v);
+    sum += v;
+  }
+  return { min, mean: sum / values.length, max };
+}

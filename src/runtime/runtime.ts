@@ -1,0 +1,559 @@
+/**
+ * Strata on one node: the object an app's `main` and its message handlers receive.
+ * It turns Strata's calls (Appendix A) into cycle charges, injections and polls on
+ * the machine; global operations are delegated to a GlobalOps engine. Calls that
+ * take time or touch the network are generators, run with `yield*`; the rest are
+ * plain methods. The name mapping to Appendix A is in index.ts.
+ */
+import { RunFailure } from '../kernel/errors.ts';
+import type { Simulation } from '../kernel/simulation.ts';
+import type { Machine } from '../machine/machine.ts';
+import { WAKE_DATA, type Node, type Op } from '../machine/node.ts';
+import { isCombineOp, type CombineOp } from '../network/combine.ts';
+import { LEFT, Packet, RIGHT } from '../network/packet.ts';
+import type { CpuCosts, MessagingCosts } from '../platform/schema.ts';
+import type { GlobalOps } from './global-ops.ts';
+import { ParkMiller } from './park-miller.ts';
+
+/**
+ * An active-message handler: runs atomically on the receiving node when it polls.
+ * A handler that sends or polls must be a generator function and run those calls
+ * with `yield*`.
+ */
+export type Handler<G = unknown> = (rt: Runtime<G>, ...args: number[]) => void | Op;
+
+/** Operation counts for `cost` / `computeOps`; each is multiplied by the platform's CPU table. */
+export interface OpCounts {
+  intOps?: number;
+  floatAdds?: number;
+  floatMuls?: number;
+  floatDivs?: number;
+  loads?: number;
+  stores?: number;
+  branches?: number;
+  calls?: number;
+}
+
+/** Send variants as (network to try, network to poll after the try) steps, -1 for none. */
+type SendSteps = readonly (readonly [number, number])[];
+const SEND_LEFT_POLL_BOTH: SendSteps = [
+  [LEFT, LEFT],
+  [-1, RIGHT],
+];
+const SEND_BOTH_RL_POLL_BOTH: SendSteps = [
+  [RIGHT, RIGHT],
+  [LEFT, LEFT],
+];
+const SEND_BOTH_LR_POLL_BOTH: SendSteps = [
+  [LEFT, LEFT],
+  [RIGHT, RIGHT],
+];
+const SEND_BOTH_RL_POLL_RIGHT: SendSteps = [
+  [RIGHT, RIGHT],
+  [LEFT, -1],
+];
+const SEND_BOTH_LR_POLL_RIGHT: SendSteps = [
+  [LEFT, -1],
+  [RIGHT, RIGHT],
+];
+
+const MAX_STATE = 255;
+
+export class Runtime<G = unknown> {
+  /**
+   * This node's own variables, made by the app's `globals()` (C Strata programs keep
+   * these in global variables, one copy per node). Handlers reach the receiving
+   * node's copy through their `rt`.
+   */
+  readonly globals: G;
+  /** This node's number (Strata's `Self`). */
+  readonly self: number;
+  /** Number of nodes (Strata's `PartitionSize`). */
+  readonly partitionSize: number;
+  /** ceil(log2(partitionSize)) (Strata's `logPartitionSize`). */
+  readonly logP: number;
+
+  /** @internal the node this runtime drives */
+  readonly node: Node;
+  /** @internal */
+  readonly machine: Machine;
+  /** @internal */
+  readonly sim: Simulation;
+  /** @internal the platform's messaging costs */
+  readonly costs: MessagingCosts;
+  private readonly cpu: CpuCosts;
+  private readonly global: GlobalOps;
+  private readonly rng: ParkMiller;
+  private state = 0;
+  private cycleBase = 0;
+  /** Operations created but not yet run; catches a missing `yield*`. */
+  private unstartedOps = 0;
+
+  constructor(machine: Machine, node: Node, global: GlobalOps, globals: G) {
+    this.globals = globals;
+    this.machine = machine;
+    this.node = node;
+    this.sim = machine.sim;
+    this.global = global;
+    this.self = node.id;
+    this.partitionSize = machine.size;
+    this.logP = Math.ceil(Math.log2(machine.size));
+    this.costs = machine.platform.messaging;
+    this.cpu = machine.platform.cpu;
+    this.rng = new ParkMiller(node.id + 1);
+  }
+
+  // ---- computation -------------------------------------------------------------
+
+  /** Charges `cycles` (a non-negative integer) of local computation. */
+  compute(cycles: number): void {
+    if (!(cycles >= 0) || cycles !== Math.floor(cycles)) {
+      throw new RunFailure(`node ${this.self}: compute(${cycles}): expected a non-negative integer number of cycles`);
+    }
+    this.node.charge(cycles);
+  }
+
+  /** Cycles the given operation counts cost on this platform, rounded to an integer. */
+  cost(ops: OpCounts): number {
+    const c = this.cpu;
+    return Math.round(
+      (ops.intOps ?? 0) * c.intOpCycles +
+        (ops.floatAdds ?? 0) * c.floatAddCycles +
+        (ops.floatMuls ?? 0) * c.floatMulCycles +
+        (ops.floatDivs ?? 0) * c.floatDivCycles +
+        (ops.loads ?? 0) * c.loadCycles +
+        (ops.stores ?? 0) * c.storeCycles +
+        (ops.branches ?? 0) * c.branchCycles +
+        (ops.calls ?? 0) * c.callCycles,
+    );
+  }
+
+  /** Charges the cost of the given operation counts. */
+  computeOps(ops: OpCounts): void {
+    this.node.charge(this.cost(ops));
+  }
+
+  // ---- active messages (Appendix A 6.1) ------------------------------------------
+
+  /** Sends on the left network, polling the left after each try and the right between tries. */
+  sendLeftPollBoth(dest: number, handler: Handler<G>, ...args: number[]): Op {
+    this.unstartedOps++;
+    return this.send(SEND_LEFT_POLL_BOTH, dest, handler, args);
+  }
+
+  /** Tries right then left, polling the network just tried. */
+  sendBothRLPollBoth(dest: number, handler: Handler<G>, ...args: number[]): Op {
+    this.unstartedOps++;
+    return this.send(SEND_BOTH_RL_POLL_BOTH, dest, handler, args);
+  }
+
+  /** Tries left then right, polling the network just tried. */
+  sendBothLRPollBoth(dest: number, handler: Handler<G>, ...args: number[]): Op {
+    this.unstartedOps++;
+    return this.send(SEND_BOTH_LR_POLL_BOTH, dest, handler, args);
+  }
+
+  /** Tries right (then polls right), then left without polling. */
+  sendBothRLPollRight(dest: number, handler: Handler<G>, ...args: number[]): Op {
+    this.unstartedOps++;
+    return this.send(SEND_BOTH_RL_POLL_RIGHT, dest, handler, args);
+  }
+
+  /** Tries left without polling, then right (then polls right). */
+  sendBothLRPollRight(dest: number, handler: Handler<G>, ...args: number[]): Op {
+    this.unstartedOps++;
+    return this.send(SEND_BOTH_LR_POLL_RIGHT, dest, handler, args);
+  }
+
+  private *send(steps: SendSteps, dest: number, handler: Handler<G>, args: number[]): Op {
+    this.opStarted();
+    this.checkMessage(dest, handler, args);
+    for (;;) {
+      for (const [tryNet, pollNet] of steps) {
+        const sent = tryNet >= 0 && (yield* this.inject(dest, tryNet, handler, args));
+        if (pollNet >= 0) yield* this.pollOne(pollNet, true);
+        if (sent) return;
+      }
+    }
+  }
+
+  /**
+   * @internal Sends one packet on `net` without polling: charges the send overhead
+   * around the injection. Returns false if the network refused the packet.
+   */
+  *inject(dest: number, net: number, handler: Handler<G>, args: readonly number[]): Op<boolean> {
+    const node = this.node;
+    node.charge(this.costs.sendInjectionCycles);
+    const d = node.time - this.sim.now;
+    if (d > 0) yield d;
+    const sizeBytes = 4 * (1 + args.length);
+    if (!this.machine.network.tryInject(new Packet(node.id, dest, net, sizeBytes, handler, args))) return false;
+    node.charge(this.costs.sendOverheadCycles - this.costs.sendInjectionCycles);
+    node.packetsSent++;
+    node.bytesSent += sizeBytes;
+    return true;
+  }
+
+  /** @internal Validates an active message before it is sent. */
+  checkMessage(dest: number, handler: Handler<G>, args: readonly number[]): void {
+    if (!Number.isInteger(dest) || dest < 0 || dest >= this.partitionSize) {
+      throw new RunFailure(`node ${this.self}: message to node ${dest}: expected a node number from 0 to ${this.partitionSize - 1}`);
+    }
+    if (typeof handler !== 'function') {
+      throw new RunFailure(`node ${this.self}: message to node ${dest}: the handler is not a function`);
+    }
+    const max = this.costs.handlerArgWords;
+    if (args.length > max) {
+      throw new RunFailure(
+        `node ${this.self}: message to node ${dest}: ${args.length} argument words, but this platform's active messages carry at most ${max}`,
+      );
+    }
+    for (const w of args) {
+      if (!Number.isInteger(w) || w < -0x80000000 || w > 0xffffffff) {
+        throw new RunFailure(`node ${this.self}: message to node ${dest}: argument ${w} is not a 32-bit word`);
+      }
+    }
+  }
+
+  // ---- polling (Appendix A 6.2) --------------------------------------------------
+
+  /** Handles at most one message from the left network. */
+  pollLeft(): Op<boolean> {
+    this.unstartedOps++;
+    return this.pollOnce(LEFT);
+  }
+
+  /** Handles at most one message from the right network. */
+  pollRight(): Op<boolean> {
+    this.unstartedOps++;
+    return this.pollOnce(RIGHT);
+  }
+
+  /** PollLeft then PollRight. Returns how many messages it handled. */
+  pollBoth(): Op<number> {
+    this.unstartedOps++;
+    return this.pollRounds(false);
+  }
+
+  /** Handles left-network messages until none is pending. Returns how many it handled. */
+  pollLeftTilEmpty(): Op<number> {
+    this.unstartedOps++;
+    return this.pollNetTilEmpty(LEFT);
+  }
+
+  /** Handles right-network messages until none is pending. Returns how many it handled. */
+  pollRightTilEmpty(): Op<number> {
+    this.unstartedOps++;
+    return this.pollNetTilEmpty(RIGHT);
+  }
+
+  /** Handles messages from both networks until neither has one pending. Returns how many. */
+  pollBothTilEmpty(): Op<number> {
+    this.unstartedOps++;
+    return this.pollRounds(true);
+  }
+
+  /** Polls the left network once; if it had a message, polls both until empty. */
+  pollLeftThenBothTilEmpty(): Op<number> {
+    this.unstartedOps++;
+    return this.pollThenBoth(LEFT);
+  }
+
+  /** Polls the right network once; if it had a message, polls both until empty. */
+  pollRightThenBothTilEmpty(): Op<number> {
+    this.unstartedOps++;
+    return this.pollThenBoth(RIGHT);
+  }
+
+  /**
+   * Polls both networks until `isDone()` holds; equivalent to
+   * `while (!isDone()) yield* rt.pollBothTilEmpty()` but simulated without an event
+   * per fruitless iteration. `isDone` may depend only on state this node's handlers
+   * change (not on time), or the node waits for the next message to re-check it.
+   * (An extension of Strata for efficient simulation.)
+   */
+  pollBothUntil(isDone: () => boolean, waitingIn = 'pollBothUntil'): Op {
+    this.unstartedOps++;
+    return this.pollUntil(isDone, waitingIn);
+  }
+
+  private *pollOnce(net: number): Op<boolean> {
+    this.opStarted();
+    return yield* this.pollOne(net, true);
+  }
+
+  private *pollNetTilEmpty(net: number): Op<number> {
+    this.opStarted();
+    let handled = 0;
+    while (yield* this.pollOne(net, true)) handled++;
+    return handled;
+  }
+
+  private *pollThenBoth(first: number): Op<number> {
+    this.opStarted();
+    if (!(yield* this.pollOne(first, true))) return 0;
+    return 1 + (yield* this.drainBoth());
+  }
+
+  private *pollRounds(untilEmpty: boolean): Op<number> {
+    this.opStarted();
+    return untilEmpty ? yield* this.drainBoth() : yield* this.pollBothRound();
+  }
+
+  /** @internal The body of pollBothUntil, for runtime code that already counts as one op. */
+  *pollUntil(isDone: () => boolean, waitingIn: string): Op {
+    this.opStarted();
+    const node = this.node;
+    const period = 2 * this.costs.pollEmptyCycles;
+    while (!isDone()) {
+      if ((yield* this.drainBoth()) === 0) {
+        yield* node.idle(period, WAKE_DATA, waitingIn, () => this.hasWaitingPacket());
+      }
+    }
+  }
+
+  /**
+   * One PollBoth round. Both interfaces are sampled when the round starts: a left
+   * poll that finds nothing does not advance global time before the right poll, so a
+   * fruitless round is one observation costing 2 x pollEmptyCycles.
+   */
+  private *pollBothRound(): Op<number> {
+    const left = yield* this.pollOne(LEFT, true);
+    const right = yield* this.pollOne(RIGHT, left);
+    return (left ? 1 : 0) + (right ? 1 : 0);
+  }
+
+  /** PollBoth rounds until one finds nothing; returns messages handled. */
+  private *drainBoth(): Op<number> {
+    let handled = 0;
+    for (;;) {
+      const n = yield* this.pollBothRound();
+      if (n === 0) return handled;
+      handled += n;
+    }
+  }
+
+  /** Whether a packet waits on either network of this node. */
+  private hasWaitingPacket(): boolean {
+    const net = this.machine.network;
+    return net.waiting(this.self, LEFT) + net.waiting(this.self, RIGHT) > 0;
+  }
+
+  /**
+   * @internal Polls `net` once: handles one waiting message (receive overhead plus
+   * the handler's own work) or charges a fruitless poll. With `doSync` false the
+   * poll samples the interface at the current global time (see pollBothRound).
+   */
+  *pollOne(net: number, doSync: boolean): Op<boolean> {
+    const node = this.node;
+    if (doSync) {
+      const d = node.time - this.sim.now;
+      if (d > 0) yield d;
+    }
+    const p = this.machine.network.receive(node.id, net);
+    if (p === null) {
+      node.chargeSpin(this.costs.pollEmptyCycles);
+      return false;
+    }
+    node.packetsReceived++;
+    node.charge(this.costs.receiveOverheadCycles);
+    yield* this.dispatch(p);
+    return true;
+  }
+
+  private *dispatch(p: Packet): Op {
+    const h = p.handler as Handler<G>;
+    const a = p.args;
+    let r: void | Op;
+    switch (a.length) {
+      case 0:
+        r = h(this);
+        break;
+      case 1:
+        r = h(this, a[0]);
+        break;
+      case 2:
+        r = h(this, a[0], a[1]);
+        break;
+      case 3:
+        r = h(this, a[0], a[1], a[2]);
+        break;
+      case 4:
+        r = h(this, a[0], a[1], a[2], a[3]);
+        break;
+      default:
+        r = h(this, ...a);
+    }
+    if (r === undefined) {
+      if (this.unstartedOps !== 0) this.failUnstarted(`handler ${h.name || '(anonymous)'}`);
+      return;
+    }
+    if (typeof r !== 'object' || r === null || typeof (r as Op).next !== 'function') {
+      throw new RunFailure(`node ${this.self}: handler ${h.name || '(anonymous)'} returned a value; handlers return nothing (or are generator functions)`);
+    }
+    yield* r;
+  }
+
+  // ---- global operations (Appendix A 4) ------------------------------------------
+
+  /** Tells the others this node reached the barrier (split-phase). */
+  startBarrier(): Op {
+    this.unstartedOps++;
+    return this.global.startBarrier(this);
+  }
+
+  /** Whether the last barrier has completed. */
+  queryBarrier(): Op<boolean> {
+    this.unstartedOps++;
+    return this.global.queryBarrier(this);
+  }
+
+  /** Waits until the last barrier has completed. */
+  completeBarrier(): Op {
+    this.unstartedOps++;
+    return this.global.completeBarrier(this);
+  }
+
+  /** Returns when every node has reached the barrier. */
+  barrier(): Op {
+    this.unstartedOps++;
+    return this.barrierBody();
+  }
+
+  private *barrierBody(): Op {
+    this.opStarted();
+    yield* this.startBarrier();
+    yield* this.completeBarrier();
+  }
+
+  /** Starts a combine: every node contributes `value`; `op` says what comes back (split-phase). */
+  startCombineInt(value: number, op: CombineOp): Op {
+    this.checkCombine(value, op);
+    this.unstartedOps++;
+    return this.global.startCombineInt(this, value, op);
+  }
+
+  /** Whether the last combine has completed. */
+  queryCombineInt(): Op<boolean> {
+    this.unstartedOps++;
+    return this.global.queryCombineInt(this);
+  }
+
+  /** Waits for the last combine and returns this node's result. */
+  completeCombineInt(): Op<number> {
+    this.unstartedOps++;
+    return this.global.completeCombineInt(this);
+  }
+
+  /** Combine in one call: scans get the combination of lower (BackScan: higher) nodes' values, reductions all values. */
+  combineInt(value: number, op: CombineOp): Op<number> {
+    this.checkCombine(value, op);
+    this.unstartedOps++;
+    return this.combineIntBody(value, op);
+  }
+
+  private *combineIntBody(value: number, op: CombineOp): Op<number> {
+    this.opStarted();
+    yield* this.startCombineInt(value, op);
+    return yield* this.completeCombineInt();
+  }
+
+  private checkCombine(value: number, op: number): void {
+    if (!isCombineOp(op)) throw new RunFailure(`node ${this.self}: combine op ${op} is not one of the fifteen CombineOps`);
+    if (!Number.isInteger(value) || value < -0x80000000 || value > 0xffffffff) {
+      throw new RunFailure(`node ${this.self}: combine value ${value} is not a 32-bit word`);
+    }
+  }
+
+  // ---- timing (Appendix A 9.4) ---------------------------------------------------
+
+  /** The node's 32-bit cycle counter. */
+  cycleCount(): number {
+    return this.node.time >>> 0;
+  }
+
+  /** Cycles since `start` (a cycleCount value), modulo 2^32; adjacent calls give 0. */
+  elapsedCycles(start: number): number {
+    return ((this.node.time >>> 0) - start) >>> 0;
+  }
+
+  /** Cycles since initialization or the last cycle reset, modulo 2^32. */
+  currentCycle(): number {
+    return (this.node.time - this.cycleBase) >>> 0;
+  }
+
+  /** Cycles since initialization, full precision. */
+  currentCycle64(): number {
+    return this.node.time;
+  }
+
+  /** Seconds taken by `cycles` at this platform's clock. */
+  cyclesToSeconds(cycles: number): number {
+    return cycles / (this.machine.platform.clockMHz * 1e6);
+  }
+
+  // ---- random numbers (Appendix A 3.6) -------------------------------------------
+
+  /** Next value of this node's Park-Miller generator, in [1, 2^31 - 2]; the default seed is self + 1. */
+  random(): number {
+    return this.rng.next();
+  }
+
+  /** Reseeds this node's generator; returns the seed actually used. */
+  setRandomSeed(seed: number): number {
+    return this.rng.reseed(seed);
+  }
+
+  // ---- state graphs (Appendix A 10) ----------------------------------------------
+
+  /** Sets this node's state (0 idle, 1 busy, 2-7 Strata's, more for apps); returns the old one. */
+  setState(state: number): number {
+    if (!Number.isInteger(state) || state < 0 || state > MAX_STATE) {
+      throw new RunFailure(`node ${this.self}: setState(${state}): expected an integer from 0 to ${MAX_STATE}`);
+    }
+    const old = this.state;
+    this.state = state;
+    return old;
+  }
+
+  /** The node's current state. */
+  getState(): number {
+    return this.state;
+  }
+
+  // ---- machine facts -------------------------------------------------------------
+
+  /** Network hops from this node to `dest` (0 for itself). */
+  hopsTo(dest: number): number {
+    return this.machine.topology.hops(this.self, dest);
+  }
+
+  // ---- internal ------------------------------------------------------------------
+
+  /** @internal The engine behind the global operations (its handlers reach it here). */
+  get globalOps(): GlobalOps {
+    return this.global;
+  }
+
+  /** @internal Every operation body calls this first; see `unstartedOps`. */
+  opStarted(): void {
+    if (--this.unstartedOps !== 0) this.failUnstarted('the program');
+  }
+
+  /** @internal Ends the node's program: Strata's StrataExit(0) — keep serving messages until all nodes exit. */
+  *exit(): Op {
+    if (this.unstartedOps !== 0) this.failUnstarted('main');
+    const d = this.node.time - this.sim.now;
+    if (d > 0) yield d;
+    this.machine.exit(this.node);
+    if (this.machine.allExited) return;
+    this.unstartedOps++;
+    yield* this.pollUntil(() => false, 'StrataExit (waiting for the other nodes)');
+  }
+
+  private failUnstarted(where: string): never {
+    throw new RunFailure(
+      `node ${this.self}: ${where} created a Strata operation without running it; write \`yield* rt.<call>(...)\` (a handler that sends or polls must be a generator function)`,
+    );
+  }
+}

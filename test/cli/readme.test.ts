@@ -1,0 +1,28 @@
+/** The README's promises: its first command and its example app work as written. */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT, sim } from '../support/sim-cli.ts';
+
+const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+
+describe('README', () => {
+  it('starts with the install-and-run command and npm test', () => {
+    const firstBlock = /```sh\n([\s\S]*?)```/.exec(README)![1].trim().split('\n');
+    expect(firstBlock).toEqual(['npm install && npx sim --platform alewife apps/ping-pong', 'npm test']);
+  });
+
+  it('shows an example app that runs and verifies on every platform', async () => {
+    const code = /## Writing an app[\s\S]*?```ts\n([\s\S]*?)```/.exec(README)![1];
+    const dir = join(ROOT, 'test/.tmp/readme-example');
+    mkdirSync(dir, { recursive: true });
+    // The example imports ../../src/runtime/index.ts, as an app in apps/ would.
+    writeFileSync(join(dir, 'index.ts'), code.replaceAll('../../src/', '../../../src/'));
+    for (const platform of ['cm5', 'alewife', 'paragon', 'atm']) {
+      const r = await sim(['--platform', platform, dir, '--nodes', '4', '--param', 'scale=3']);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/^verified +yes: node 0 got 18, expected 18$/m);
+    }
+  });
+});

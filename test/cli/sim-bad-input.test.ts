@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { sim } from '../support/sim-cli.ts';
+
+/** Each case: arguments, and the one line expected on stderr. */
+const CASES: [string, string[], RegExp][] = [
+  ['unknown platform', ['--platform', 'cray', 'apps/ping-pong'], /^sim: --platform cray: unknown platform \(expected one of: alewife, atm, cm5, paragon, or a path to a platform \.json file\)$/],
+  ['missing platform file', ['--platform', 'nowhere/x.json', 'apps/ping-pong'], /^sim: --platform nowhere\/x\.json: no such file$/],
+  ['malformed platform file', ['--platform', 'test/fixtures/bad-platform.json', 'apps/ping-pong'], /^sim: test\/fixtures\/bad-platform\.json: missing key "defaultNodes" \(expected an integer\)$/],
+  ['missing --platform', ['apps/ping-pong'], /^sim: missing --platform: expected a platform name/],
+  ['missing app', ['--platform', 'cm5'], /^sim: missing app: expected sim --platform <name\|file> <app-folder\|app-file>$/],
+  ['app that does not exist', ['--platform', 'cm5', 'apps/nothing'], /^sim: app apps\/nothing: no such file or folder$/],
+  ['folder that is not an app', ['--platform', 'cm5', 'test/fixtures/empty-folder'], /^sim: app test\/fixtures\/empty-folder: the folder has no index\.ts/],
+  ['file that is not an app', ['--platform', 'cm5', 'test/fixtures/not-an-app.ts'], /^sim: app test\/fixtures\/not-an-app\.ts: is not an app: it has no name \(expected a default export made with defineApp/],
+  ['file that does not compile', ['--platform', 'cm5', 'test/fixtures/broken-syntax.ts'], /^sim: app test\/fixtures\/broken-syntax\.ts: cannot be loaded \(/],
+  ['non-module file', ['--platform', 'cm5', 'package.json'], /^sim: app package\.json: expected an app folder or a \.ts\/\.js module, got a \.json$/],
+  ['--nodes 0', ['--platform', 'cm5', 'apps/ping-pong', '--nodes', '0'], /^sim: --nodes 0: expected a positive integer$/],
+  ['negative --nodes', ['--platform', 'cm5', 'apps/ping-pong', '--nodes=-4'], /^sim: --nodes -4: expected a positive integer$/],
+  ['non-integer --nodes', ['--platform', 'cm5', 'apps/ping-pong', '--nodes', '2.5'], /^sim: --nodes 2\.5: expected a positive integer$/],
+  ['--nodes the fat tree cannot build', ['--platform', 'cm5', 'apps/ping-pong', '--nodes', '48'], /^sim: --nodes 48: expected a power of two for a fat-tree network \(platform cm5\)$/],
+  ['--nodes the mesh cannot build', ['--platform', 'alewife', 'apps/ping-pong', '--nodes', '7'], /^sim: --nodes 7: expected a near-square mesh size.*\(e\.g\. 6 or 8\) \(platform alewife\)$/],
+  ['--nodes above the network size', ['--platform', 'atm', 'apps/ping-pong', '--nodes', '5000'], /^sim: --nodes 5000: expected at most 1024 nodes for this switch network \(platform atm\)$/],
+  ['malformed --param', ['--platform', 'cm5', 'apps/ping-pong', '--param', 'rounds'], /^sim: --param rounds: expected key=value$/],
+  ['unknown --param', ['--platform', 'cm5', 'apps/ping-pong', '--param', 'speed=3'], /^sim: --param speed=3: app ping-pong has no parameter "speed" \(expected one of: rounds\)$/],
+  ['--param of the wrong type', ['--platform', 'cm5', 'apps/ping-pong', '--param', 'rounds=many'], /^sim: --param rounds=many: expected an integer from 1 to 100000$/],
+  ['--param out of range', ['--platform', 'cm5', 'apps/cshift', '--param', 'messages=0'], /^sim: --param messages=0: expected an integer from 1 to 1000000$/],
+  ['bad --seed', ['--platform', 'cm5', 'apps/ping-pong', '--seed', 'abc'], /^sim: --seed abc: expected an integer from 0 to 4294967295$/],
+  ['unknown --network', ['--platform', 'cm5', 'apps/ping-pong', '--network', 'wormhole'], /^sim: --network wormhole: expected analytic$/],
+  ['unknown option', ['--platform', 'cm5', 'apps/ping-pong', '--fast'], /^sim: unknown option --fast \(see sim --help\)$/],
+  ['option without its value', ['--platform', 'cm5', 'apps/ping-pong', '--nodes'], /^sim: --nodes: expected a value$/],
+  ['two apps', ['--platform', 'cm5', 'apps/ping-pong', 'apps/cshift'], /^sim: unexpected argument "apps\/cshift": a run takes one app$/],
+];
+
+describe.concurrent('bad input gives one line on stderr and exit code 2', () => {
+  it.each(CASES)('%s', async (_name, args, message) => {
+    const r = await sim(args);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(message);
+    expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
+  });
+});

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { EventQueue } from '../../src/kernel/event-queue.ts';
+import { RandomStream } from '../../src/kernel/random-stream.ts';
+
+/** Drains the queue, returning [time, a0] pairs in pop order. */
+function drain(q: EventQueue): [number, number][] {
+  const out: [number, number][] = [];
+  while (q.pop()) out.push([q.popTime, q.popA0]);
+  return out;
+}
+
+describe('EventQueue', () => {
+  it('pops in time order and breaks ties in scheduling order', () => {
+    const q = new EventQueue(16);
+    q.push(5, 1, 0, 0, undefined);
+    q.push(3, 1, 1, 0, undefined);
+    q.push(5, 1, 2, 0, undefined);
+    q.push(3, 1, 3, 0, undefined);
+    q.push(0, 1, 4, 0, undefined);
+    q.push(5, 1, 5, 0, undefined);
+    expect(drain(q)).toEqual([
+      [0, 4],
+      [3, 1],
+      [3, 3],
+      [5, 0],
+      [5, 2],
+      [5, 5],
+    ]);
+  });
+
+  it('carries every payload field and reference intact', () => {
+    const q = new EventQueue(16);
+    const obj = { tag: 'x' };
+    q.push(7, 9, -3, 2_000_000_000, obj);
+    expect(q.pop()).toBe(true);
+    expect([q.popTime, q.popKind, q.popA0, q.popA1, q.popObj]).toEqual([7, 9, -3, 2_000_000_000, obj]);
+    expect(q.pop()).toBe(false);
+  });
+
+  it('matches a sorted reference under random interleaved pushes and pops, growing past its capacity', () => {
+    const rng = new RandomStream(42, 'test/event-queue');
+    const q = new EventQueue(16);
+    const reference: { time: number; seq: number; id: number }[] = [];
+    let seq = 0;
+    let now = 0;
+    const popped: number[] = [];
+    const expected: number[] = [];
+    for (let step = 0; step < 20_000; step++) {
+      if (rng.int(3) > 0 || reference.length === 0) {
+        const time = now + rng.int(50); // many ties
+        q.push(time, 0, seq, 0, undefined);
+        reference.push({ time, seq, id: seq });
+        seq++;
+      } else {
+        reference.sort((a, b) => a.time - b.time || a.seq - b.seq);
+        const next = reference.shift()!;
+        expected.push(next.id);
+        q.pop();
+        now = q.popTime;
+        popped.push(q.popA0);
+      }
+    }
+    expect(q.size).toBe(reference.length);
+    expect(popped).toEqual(expected);
+    reference.sort((a, b) => a.time - b.time || a.seq - b.seq);
+    expect(drain(q).map(([, id]) => id)).toEqual(reference.map((r) => r.id));
+  });
+});
+
+describe('EventQueue seq renumbering', () => {
+  it('keeps the scheduling order of ties when seqs are renumbered', () => {
+    const q = new EventQueue(16, 8); // renumber every 8 pushes
+    const order: number[] = [];
+    let id = 0;
+    // Same-time events pushed across several renumberings must still pop FIFO.
+    for (let round = 0; round < 5; round++) {
+      for (let k = 0; k < 5; k++) q.push(100, 0, id++, 0, undefined);
+      q.push(1, 0, -1, 0, undefined); // an earlier event popped each round
+      q.pop();
+      order.push(q.popA0);
+    }
+    while (q.pop()) order.push(q.popA0);
+    expect(order).toEqual([-1, -1, -1, -1, -1, ...Array.from({ length: 25 }, (_, i) => i)]);
+  });
+});

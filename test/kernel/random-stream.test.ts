@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { RandomStream } from '../../src/kernel/random-stream.ts';
+
+const take = (s: RandomStream, n: number) => Array.from({ length: n }, () => s.uint32());
+
+describe('RandomStream', () => {
+  it('is a function of (seed, stream id) only', () => {
+    expect(take(new RandomStream(7, 'net'), 5)).toEqual(take(new RandomStream(7, 'net'), 5));
+    expect(take(new RandomStream(7, 'net'), 5)).not.toEqual(take(new RandomStream(8, 'net'), 5));
+    expect(take(new RandomStream(7, 'net'), 5)).not.toEqual(take(new RandomStream(7, 'node/0'), 5));
+  });
+
+  it('draws integers and floats in range with the right means', () => {
+    const s = new RandomStream(3, 'dist');
+    let intSum = 0;
+    let expSum = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const k = s.int(10);
+      expect(k >= 0 && k < 10 && Number.isInteger(k)).toBe(true);
+      intSum += k;
+      const f = s.float();
+      expect(f >= 0 && f < 1).toBe(true);
+      expSum += s.exponential(100);
+    }
+    expect(intSum / 20_000).toBeCloseTo(4.5, 1);
+    expect(expSum / 20_000).toBeGreaterThan(95);
+    expect(expSum / 20_000).toBeLessThan(105);
+  });
+
+  it('rejects seeds outside the unsigned 32-bit range', () => {
+    expect(() => new RandomStream(-1, 'x')).toThrow(/seed/);
+    expect(() => new RandomStream(2 ** 32, 'x')).toThrow(/seed/);
+    expect(() => new RandomStream(1.5, 'x')).toThrow(/seed/);
+  });
+});

@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest';
+import { BLOCK, Simulation, type SimProcess } from '../../src/kernel/simulation.ts';
+
+describe('Simulation', () => {
+  it('runs processes by yielded delays, ties in scheduling order', () => {
+    const sim = new Simulation(1);
+    const log: [number, string][] = [];
+    function* worker(name: string, delays: number[]): SimProcess {
+      for (const d of delays) {
+        log.push([sim.now, `${name} waits ${d}`]);
+        yield d;
+      }
+      log.push([sim.now, `${name} done`]);
+    }
+    sim.spawn('a', worker('a', [3, 2]));
+    sim.spawn('b', worker('b', [5]));
+    expect(sim.run()).toBe('idle');
+    expect(log).toEqual([
+      [0, 'a waits 3'],
+      [0, 'b waits 5'],
+      [3, 'a waits 2'],
+      // Both resume at 5; b scheduled its resume first (at cycle 0, a at cycle 3).
+      [5, 'b done'],
+      [5, 'a done'],
+    ]);
+  });
+
+  it('parks a process on BLOCK until another wakes it; a second wake is harmless', () => {
+    const sim = new Simulation(1);
+    const log: [number, string][] = [];
+    const sleeper = sim.spawn(
+      'sleeper',
+      (function* (): SimProcess {
+        log.push([sim.now, 'sleeps']);
+        yield BLOCK;
+        log.push([sim.now, 'woken']);
+      })(),
+    );
+    sim.spawn(
+      'waker',
+      (function* (): SimProcess {
+        yield 10;
+        expect(sim.processState(sleeper)).toBe('blocked');
+        expect(sim.wake(sleeper, 2)).toBe(true);
+        expect(sim.wake(sleeper)).toBe(false);
+        log.push([sim.now, 'woke sleeper']);
+      })(),
+    );
+    sim.run();
+    expect(log).toEqual([
+      [0, 'sleeps'],
+      [10, 'woke sleeper'],
+      [12, 'woken'],
+    ]);
+    expect(sim.processState(sleeper)).toBe('done');
+  });
+
+  it('dispatches registered event kinds with their arguments', () => {
+    const sim = new Simulation(1);
+    const seen: [number, number, number, unknown][] = [];
+    const kind = sim.defineEventKind('probe', (a0, a1, obj) => seen.push([sim.now, a0, a1, obj]));
+    sim.schedule(4, kind, 1, 2, 'x');
+    sim.scheduleAt(2, kind, 3, 4);
+    sim.run();
+    expect(seen).toEqual([
+      [2, 3, 4, undefined],
+      [4, 1, 2, 'x'],
+    ]);
+    expect(sim.kindName(kind)).toBe('probe');
+  });
+
+  it('rejects delays that are negative or not whole cycles', () => {
+    const sim = new Simulation(1);
+    const kind = sim.defineEventKind('k', () => {});
+    expect(() => sim.schedule(-1, kind)).toThrow(/non-negative integer/);
+    expect(() => sim.schedule(1.5, kind)).toThrow(/non-negative integer/);
+    expect(() => sim.schedule(Number.NaN, kind)).toThrow(/non-negative integer/);
+  });
+
+  it('stops on request and at cycle and event limits', () => {
+    const sim = new Simulation(1);
+    let count = 0;
+    const kind = sim.defineEventKind('tick', () => {
+      count++;
+      if (count === 3) sim.stop();
+      sim.schedule(10, kind);
+    });
+    sim.schedule(0, kind);
+    expect(sim.run()).toBe('stopped');
+    expect([sim.now, count]).toEqual([20, 3]);
+    expect(sim.run({ untilCycle: 45 })).toBe('cycle-limit');
+    expect([sim.now, count]).toEqual([40, 5]);
+    expect(sim.run({ maxEvents: 7 })).toBe('event-limit');
+    expect(sim.events).toBe(7);
+  });
+
+  it('gives the same fingerprint for the same events and a different one when any event differs', () => {
+    function fingerprint(lastDelay: number): string {
+      const sim = new Simulation(1);
+      const kind = sim.defineEventKind('e', () => {});
+      sim.schedule(1, kind, 5, 6);
+      sim.schedule(lastDelay, kind, 7, 8);
+      sim.run();
+      return sim.fingerprint();
+    }
+    expect(fingerprint(3)).toBe(fingerprint(3));
+    expect(fingerprint(3)).not.toBe(fingerprint(4));
+    expect(fingerprint(3)).toMatch(/^[0-9a-f]{16}$/);
+  });
+
+  it('keeps two simulations in one process independent', () => {
+    const a = new Simulation(1);
+    const b = new Simulation(2);
+    const ka = a.defineEventKind('a', () => {});
+    b.defineEventKind('b', () => {});
+    a.schedule(5, ka);
+    a.run();
+    expect(a.now).toBe(5);
+    expect(b.now).toBe(0);
+    expect(b.pendingEvents).toBe(0);
+  });
+
+  it('names the process that threw', () => {
+    const sim = new Simulation(1);
+    sim.spawn('calm', (function* (): SimProcess {})());
+    const bad = sim.spawn(
+      'bad',
+      (function* (): SimProcess {
+        yield 3;
+        throw new Error('boom');
+      })(),
+    );
+    expect(() => sim.run()).toThrow('boom');
+    expect(sim.currentProcess).toBe(bad);
+    expect(sim.processName(bad)).toBe('bad');
+  });
+});

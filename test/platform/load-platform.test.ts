@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { InputError } from '../../src/kernel/errors.ts';
+import { parsePlatform } from '../../src/platform/load-platform.ts';
+import { editedPlatformText, loadTestPlatform, PLATFORM_NAMES } from '../support/platforms.ts';
+
+function problem(text: string): string {
+  try {
+    parsePlatform(text, 'bad.json');
+  } catch (e) {
+    expect(e).toBeInstanceOf(InputError);
+    return (e as Error).message;
+  }
+  throw new Error('expected the platform to be rejected');
+}
+
+describe('platform files', () => {
+  it.each(PLATFORM_NAMES)('%s loads, with a content hash and thesis argument widths', (name) => {
+    const p = loadTestPlatform(name);
+    expect(p.name).toBe(name);
+    expect(p.contentHash).toMatch(/^[0-9a-f]{64}$/);
+    // Thesis 6.2: 4 argument words on the CM-5, 20 on the PROTEUS platforms.
+    expect(p.messaging.handlerArgWords).toBe(name === 'cm5' ? 4 : 20);
+    expect(p.controlNetwork === null).toBe(name !== 'cm5');
+  });
+
+  it('carries the CM-5 numbers of Appendix A Table 1 and thesis 6.1.3', () => {
+    const p = loadTestPlatform('cm5');
+    expect(p.controlNetwork).toMatchObject({ barrierCycles: 140, combineIntCycles: 150, combineVectorCyclesPerWord: 49, broadcastCycles: 90 });
+    expect(p.messaging.sendOverheadCycles + p.messaging.pollEmptyCycles).toBe(43); // SendLeftPollBoth
+    expect(2 * p.messaging.pollEmptyCycles).toBe(22); // PollBothTilEmpty
+    expect(p.messaging.bandwidthMatchDelayCycles).toBe(28);
+    expect(p.messaging.bandwidthMatchOneWayDelayCycles).toBe(25);
+  });
+});
+
+describe('platform validation', () => {
+  it('names the file and position of malformed JSON', () => {
+    expect(problem('{\n  "name": "x",\n}')).toMatch(/^bad\.json: not valid JSON \(.* at line 3 column 1\)$/);
+  });
+
+  it.each([
+    ['an unknown top-level key', (p: any) => (p.colour = 'red'), /^bad\.json: unknown key "colour" \(expected one of: name, title, .*\)$/],
+    ['an unknown nested key', (p: any) => (p.cpu.fpuCycles = 2), /^bad\.json: unknown key "cpu\.fpuCycles" \(expected one of: intOpCycles, /],
+    ['a missing key', (p: any) => delete p.messaging.pollEmptyCycles, /^bad\.json: missing key "messaging\.pollEmptyCycles" \(expected an integer\)$/],
+    ['a wrong type', (p: any) => (p.clockMHz = '33'), /^bad\.json: key "clockMHz": expected a number, got "33"$/],
+    ['a fraction where cycles must be whole', (p: any) => (p.messaging.sendOverheadCycles = 32.5), /key "messaging\.sendOverheadCycles": expected an integer, got 32\.5$/],
+    ['an out-of-range value', (p: any) => (p.messaging.pollEmptyCycles = 0), /key "messaging\.pollEmptyCycles": expected a number >= 1, got 0$/],
+    ['an unknown topology', (p: any) => (p.network.kind = 'torus'), /key "network\.kind": expected one of "fat-tree", "mesh", "switch", got "torus"$/],
+    ['a key of another topology', (p: any) => (p.network.linkBytesPerCycle = 1), /unknown key "network\.linkBytesPerCycle" \(expected one of: kind, arity, /],
+    ['an empty bandwidth list', (p: any) => (p.network.linkBytesPerCycleByLevel = []), /key "network\.linkBytesPerCycleByLevel": expected a list with length >= 1, got \[\]$/],
+    ['a control network that is not an object', (p: any) => (p.controlNetwork = 5), /key "controlNetwork": expected an object or null, got 5$/],
+    ['a bad name', (p: any) => (p.name = 'CM 5'), /key "name": expected lowercase letters, digits and dashes, got "CM 5"$/],
+    ['inconsistent send costs', (p: any) => (p.messaging.sendInjectionCycles = 99), /key "messaging\.sendInjectionCycles": expected at most messaging\.sendOverheadCycles \(32\), got 99$/],
+    ['more argument words than a packet holds', (p: any) => (p.messaging.handlerArgWords = 5), /key "messaging\.handlerArgWords": expected at most messaging\.packetWords - 1 \(4\), got 5$/],
+    ['a default machine larger than the network', (p: any) => (p.defaultNodes = 4096, p.network.maxNodes = 64), /key "defaultNodes": expected at most network\.maxNodes \(64\), got 4096$/],
+  ])('rejects %s with one line', (_what, edit, message) => {
+    const text = problem(editedPlatformText('cm5', edit));
+    expect(text).toMatch(message);
+    expect(text).not.toContain('\n');
+  });
+
+  it('rejects a file that is not an object', () => {
+    expect(problem('[1, 2]')).toBe('bad.json: expected a JSON object at the top level, got [1,2]');
+  });
+});

@@ -1,0 +1,44 @@
+/** Test helper: run a small inline SPMD program on a real simulated machine. */
+import type { Op, Runtime } from '../../src/runtime/index.ts';
+import { defineApp } from '../../src/runtime/app.ts';
+import { runApp, type RunSummary } from '../../src/runtime/run-app.ts';
+import { loadTestPlatform, type PlatformName } from './platforms.ts';
+
+export interface InlineRun<R> {
+  summary: RunSummary;
+  results: R[];
+}
+
+/**
+ * Runs `main` on every node of `platform` and returns the run summary and what each
+ * node returned. `globals` makes each node's rt.globals.
+ */
+export function runInline<R, G = undefined>(
+  platform: PlatformName,
+  nodes: number,
+  main: (rt: Runtime<G>, input: any) => Op<R>,
+  options: { seed?: number; globals?: () => G; setup?: (random: { int(n: number): number }) => unknown } = {},
+): InlineRun<R> {
+  let results: R[] = [];
+  const app = defineApp({
+    name: 'inline',
+    description: 'a test program',
+    params: {},
+    globals: options.globals,
+    setup: options.setup === undefined ? undefined : ({ random }) => options.setup!(random),
+    main: (rt: Runtime<G>, _params, input) => main(rt, input),
+    verify: (ctx) => {
+      results = ctx.results as R[];
+      return { ok: true, detail: 'test' };
+    },
+  });
+  const summary = runApp({
+    platform: loadTestPlatform(platform),
+    app,
+    params: {},
+    nodes,
+    seed: options.seed ?? 1,
+    network: 'analytic',
+  });
+  return { summary, results };
+}
