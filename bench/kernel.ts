@@ -9,12 +9,12 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fmt, fmt2, median, printRows } from './harness.ts';
-import { runPhold } from './phold.ts';
+import { PHOLD_MODEL, type PholdResult } from './phold.ts';
 
-const MODEL = { processes: 4096, pendingPerProcess: 16, events: 5_000_000, meanDelayCycles: 100, seed: 1 };
-const ROUNDS = 9;
-/** Rounds discarded while V8 tiers the hot loop up (the first runs are ~30% slower). */
-const WARMUP_ROUNDS = 2;
+const MODEL = PHOLD_MODEL;
+const ROUNDS = 7;
+/** Runs each JS child makes before its measured run, while V8 tiers the hot loop up. */
+const WARMUP_RUNS = 2;
 const NATIVE_DIR = join(import.meta.dirname, 'native');
 
 function compileNative(): string | null {
@@ -37,21 +37,27 @@ function runNative(binary: string): { eventsPerSec: number; finalCycle: number; 
   return JSON.parse(out.toString()) as { eventsPerSec: number; finalCycle: number; targetSum: number };
 }
 
+function runJs(mode: 'handler' | 'generator'): PholdResult {
+  const out = execFileSync(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'phold-child.ts'), mode, String(WARMUP_RUNS)]);
+  return JSON.parse(out.toString()) as PholdResult;
+}
+
 /**
- * Native and JS runs alternate within each round, and the ratio is the median of the
- * per-round ratios: this machine's speed swings by 10-20% within seconds, so only
- * runs made close together compare fairly (running one side's iterations back to
- * back, as tinybench does per task, folds the swings into the ratio). Both sides time
- * only their event loop, not the set-up. The first rounds, while V8 tiers the hot loop
- * up, are left out.
+ * Each round runs both JS modes, each in a fresh process (as a real simulation runs
+ * one model per process; alternating modes in one process would make the kernel's
+ * dispatch polymorphic), and the native program, back to back. The ratio is the
+ * median of the per-round ratios: this machine's speed swings by 10-20% within
+ * seconds, so only runs made close together compare fairly (tinybench's
+ * back-to-back iterations of one task would fold the swings into the ratio). Both
+ * sides time only their event loop, not the set-up.
  */
 export async function kernelBench(): Promise<void> {
   const binary = compileNative();
   const rounds: { handler: number; generator: number; native: number }[] = [];
   let sameTrajectory = true;
   for (let round = 0; round < ROUNDS; round++) {
-    const handler = runPhold({ ...MODEL, mode: 'handler' });
-    const generator = runPhold({ ...MODEL, mode: 'generator' });
+    const handler = runJs('handler');
+    const generator = runJs('generator');
     let native = Number.NaN;
     if (binary !== null) {
       const n = runNative(binary);
@@ -60,24 +66,23 @@ export async function kernelBench(): Promise<void> {
     }
     rounds.push({ handler: handler.eventsPerSec, generator: generator.eventsPerSec, native });
   }
-  const steady = rounds.slice(WARMUP_ROUNDS);
   const rows: [string, string][] = [
     [
       'model',
-      `${MODEL.processes} processes x ${MODEL.pendingPerProcess} pending, ${fmt.format(MODEL.events)} events; ${steady.length} rounds after ${WARMUP_ROUNDS} warm-up rounds`,
+      `${MODEL.processes} processes x ${MODEL.pendingPerProcess} pending, ${fmt.format(MODEL.events)} events; ${ROUNDS} rounds, each JS run after ${WARMUP_RUNS} warm-up runs`,
     ],
-    ['kernel, plain handlers', `${fmt.format(median(steady.map((r) => r.handler)))} events/s median (cold first run ${fmt.format(rounds[0].handler)})`],
-    ['kernel, generator per process', `${fmt.format(median(steady.map((r) => r.generator)))} events/s median (cold first run ${fmt.format(rounds[0].generator)})`],
+    ['kernel, plain handlers', `${fmt.format(median(rounds.map((r) => r.handler)))} events/s median`],
+    ['kernel, generator per process', `${fmt.format(median(rounds.map((r) => r.generator)))} events/s median`],
   ];
   if (binary === null) {
     rows.push(['native baseline', 'skipped: g++ not found']);
   } else {
     const ratio = (key: 'handler' | 'generator') => {
-      const xs = steady.map((r) => r[key] / r.native);
+      const xs = rounds.map((r) => r[key] / r.native);
       return `${fmt2.format(median(xs))}  (rounds ${fmt2.format(Math.min(...xs))}-${fmt2.format(Math.max(...xs))})`;
     };
     rows.push(
-      ['native C++ std::priority_queue', `${fmt.format(median(steady.map((r) => r.native)))} events/s median (same trajectory as JS: ${sameTrajectory ? 'yes' : 'NO'})`],
+      ['native C++ std::priority_queue', `${fmt.format(median(rounds.map((r) => r.native)))} events/s median (same trajectory as JS: ${sameTrajectory ? 'yes' : 'NO'})`],
       ['ratio kernel / native', `${ratio('handler')}  target >= 0.85`],
       ['ratio generators / native', `${ratio('generator')}  target >= 0.60`],
     );

@@ -9,6 +9,9 @@
  */
 import { Simulation } from '../src/kernel/simulation.ts';
 
+/** The model of issue 2's benchmark: 4096 x 16 pending, 5 M events, mean delay 100 cycles. */
+export const PHOLD_MODEL = { processes: 4096, pendingPerProcess: 16, events: 5_000_000, meanDelayCycles: 100, seed: 1 };
+
 export interface PholdOptions {
   processes: number;
   pendingPerProcess: number;
