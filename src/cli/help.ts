@@ -21,7 +21,9 @@ Options:
                           width x height (height <= width <= 2 x height)
   -s, --seed <S>          run seed, an integer from 0 to 4294967295 (default 1)
       --param <k=v>       set an app parameter; repeat for several
-      --network <mode>    data network model: analytic (contention-free latency)
+      --network <mode>    data network model: packet (default; finite buffers,
+                          back-pressure, adaptive fat-tree routing) or analytic
+                          (contention-free latency)
       --json              print one JSON object instead of the human summary
   -h, --help              print this help
   -v, --version           print the simulator version

@@ -7,15 +7,17 @@
 import { RunFailure } from '../kernel/errors.ts';
 import { Simulation } from '../kernel/simulation.ts';
 import { AnalyticNetwork } from '../network/analytic-network.ts';
+import { PacketNetwork } from '../network/packet-network.ts';
 import { buildTopology } from '../network/build-topology.ts';
 import { ControlNetwork } from '../network/control-network.ts';
 import type { DataNetwork } from '../network/data-network.ts';
 import type { Topology } from '../network/topology.ts';
 import type { Platform } from '../platform/schema.ts';
-import { Node, WAKE_CONTROL, WAKE_LEFT, type Op } from './node.ts';
+import { Node, WAKE_CONTROL, WAKE_INJECT_LEFT, WAKE_LEFT, type Op } from './node.ts';
 
-export type NetworkMode = 'analytic';
-export const NETWORK_MODES: readonly NetworkMode[] = ['analytic'];
+/** `packet`: finite buffers and back-pressure (the default); `analytic`: contention-free latency. */
+export type NetworkMode = 'packet' | 'analytic';
+export const NETWORK_MODES: readonly NetworkMode[] = ['packet', 'analytic'];
 
 export interface MachineOptions {
   nodes: number;
@@ -73,7 +75,24 @@ export class Machine {
     this.sim = new Simulation(options.seed);
     this.topology = buildTopology(platform.network, options.nodes);
     for (let i = 0; i < options.nodes; i++) this.nodes.push(new Node(this.sim, i));
-    this.network = new AnalyticNetwork(this.sim, this.topology, (node, net) => this.nodes[node].notify(WAKE_LEFT << net));
+    const onArrival = (node: number, net: number): void => this.nodes[node].notify(WAKE_LEFT << net);
+    const n = platform.network;
+    this.network =
+      options.network === 'analytic'
+        ? new AnalyticNetwork(this.sim, this.topology, onArrival)
+        : new PacketNetwork(
+            this.sim,
+            this.topology,
+            this.topology.packetRouting(),
+            {
+              routerPackets: n.bufferPackets,
+              injectionPackets: n.injectionBufferPackets,
+              receivePackets: n.receiveBufferPackets,
+              interfaceLatencyCycles: n.interfaceLatencyCycles,
+            },
+            onArrival,
+            (node, net) => this.nodes[node].notify(WAKE_INJECT_LEFT << net),
+          );
     this.control =
       platform.controlNetwork === null
         ? null

@@ -18,6 +18,9 @@ export const WAKE_LEFT = 1;
 export const WAKE_RIGHT = 2;
 export const WAKE_DATA = WAKE_LEFT | WAKE_RIGHT;
 export const WAKE_CONTROL = 4;
+/** Room to inject again on the left (right: << 1). */
+export const WAKE_INJECT_LEFT = 8;
+export const WAKE_INJECT_RIGHT = 16;
 
 export class Node {
   readonly id: number;
@@ -30,6 +33,8 @@ export class Node {
   busyCycles = 0;
   /** Cycles spent in polls that found nothing and in spin-wait loops. */
   spinCycles = 0;
+  /** Cycles spent trying to inject into a full network (thesis 7.1: senders stall). */
+  stallCycles = 0;
   packetsSent = 0;
   bytesSent = 0;
   packetsReceived = 0;
@@ -62,6 +67,12 @@ export class Node {
     this.spinCycles += cycles;
   }
 
+  /** Charges `cycles` of failed injection attempts. */
+  chargeStall(cycles: number): void {
+    this.time += cycles;
+    this.stallCycles += cycles;
+  }
+
   /** Lets global time reach this node's clock; afterwards sim.now === time. */
   *sync(): Op {
     const d = this.time - this.sim.now;
@@ -75,9 +86,10 @@ export class Node {
    * iteration failed and `time` is where the next one starts. Checks `isReady` there;
    * if false, parks the node until a wake-up, then moves its clock to the first
    * iteration boundary after the one just checked at or after the wake-up, charging
-   * the spun cycles. The result matches simulating every iteration, without the events.
+   * the spun cycles (as stall cycles when `isStall`). The result matches simulating
+   * every iteration, up to the order of same-cycle events, without the events.
    */
-  *idle(periodCycles: number, wakeOn: number, what: string, isReady: () => boolean): Op {
+  *idle(periodCycles: number, wakeOn: number, what: string, isReady: () => boolean, isStall = false): Op {
     yield* this.sync();
     if (isReady()) return;
     const start = this.time;
@@ -89,7 +101,8 @@ export class Node {
     this.waitingIn = null;
     // The iteration at `start` has already failed, so the next check is at least one period on.
     const periods = Math.max(1, Math.ceil((this.sim.now - start) / periodCycles));
-    this.chargeSpin(periods * periodCycles);
+    if (isStall) this.chargeStall(periods * periodCycles);
+    else this.chargeSpin(periods * periodCycles);
   }
 
   /** Wakes the node if it is idling on any event in `mask`. */

@@ -46,4 +46,8 @@ export class AnalyticNetwork implements DataNetwork {
   waiting(node: number, net: number): number {
     return this.queues.size(node, net);
   }
+
+  canInject(): boolean {
+    return true;
+  }
 }

@@ -31,6 +31,8 @@ export interface DataNetwork {
   receive(node: number, net: number): Packet | null;
   /** Number of packets waiting at `node` on `net`. */
   waiting(node: number, net: number): number;
+  /** Whether `node` could inject on `net` now. */
+  canInject(node: number, net: number): boolean;
 }
 
 /** The receive-side interface queues: one FIFO per node per logical network (LEFT, RIGHT). */

@@ -6,6 +6,7 @@
  * children is simply a thinner top (32 and 128 nodes, thesis Fig. 7-2).
  */
 import type { FatTreeParams } from '../platform/schema.ts';
+import type { ChannelSpec, PacketRouting } from './packet-network.ts';
 import { serializationCycles, type Topology } from './topology.ts';
 
 export class FatTree implements Topology {
@@ -61,5 +62,60 @@ export class FatTree implements Topology {
 
   describe(): string {
     return `${this.params.arity}-ary fat tree, ${this.levels} level${this.levels === 1 ? '' : 's'}`;
+  }
+
+  /**
+   * Packet routing. Between level l-1 and level l, each group of nodes has as many
+   * parallel channels as the level's bandwidth is a multiple of the node link's (the
+   * CM-5 switches are built of equivalent chips, thesis 7.1): 1, 2, 4, ... on the
+   * CM-5. Up-routing picks among them pseudo-randomly (adaptive); down-routing is
+   * deterministic (channel dst mod count). Self-sends use a loopback channel.
+   */
+  packetRouting(): PacketRouting {
+    const k = this.params.arity;
+    const P = this.nodes;
+    const channels: ChannelSpec[] = [];
+    const parallel: number[] = [0];
+    const upBase: number[] = [0];
+    const downBase: number[] = [0];
+    const base = this.linkBytesPerCycle(0);
+    for (let l = 1; l <= this.levels; l++) {
+      const m = Math.max(1, Math.round(this.linkBytesPerCycle(l - 1) / base));
+      const groups = Math.ceil(P / k ** (l - 1));
+      const spec = (deliversTo: number): ChannelSpec => ({
+        latencyCycles: this.params.hopLatencyCycles,
+        bytesPerCycle: this.linkBytesPerCycle(l - 1) / m,
+        deliversTo,
+      });
+      parallel.push(m);
+      upBase.push(channels.length);
+      for (let i = 0; i < groups * m; i++) channels.push(spec(-1));
+      downBase.push(channels.length);
+      for (let g = 0; g < groups; g++) for (let i = 0; i < m; i++) channels.push(spec(l === 1 ? g : -1));
+    }
+    const loopBase = channels.length;
+    for (let n = 0; n < P; n++) channels.push({ latencyCycles: 0, bytesPerCycle: base, deliversTo: n });
+    const powers = Array.from({ length: this.levels + 1 }, (_, i) => k ** i);
+    return {
+      channels,
+      nextChannels: (src, dst, hop, out) => {
+        if (src === dst) {
+          out[0] = loopBase + src;
+          return 1;
+        }
+        const top = this.lcaLevel(src, dst);
+        if (hop < top) {
+          const l = hop + 1;
+          const m = parallel[l];
+          const first = upBase[l] + Math.floor(src / powers[l - 1]) * m;
+          for (let i = 0; i < m; i++) out[i] = first + i;
+          return m;
+        }
+        const l = 2 * top - hop;
+        const m = parallel[l];
+        out[0] = downBase[l] + Math.floor(dst / powers[l - 1]) * m + (dst % m);
+        return 1;
+      },
+    };
   }
 }

@@ -8,6 +8,7 @@
  * are refused.
  */
 import type { MeshParams } from '../platform/schema.ts';
+import type { ChannelSpec, PacketRouting } from './packet-network.ts';
 import { serializationCycles, type Topology } from './topology.ts';
 
 export class Mesh implements Topology {
@@ -61,5 +62,41 @@ export class Mesh implements Topology {
 
   describe(): string {
     return `${this.width} x ${this.height} mesh`;
+  }
+
+  /**
+   * Packet routing: dimension order (x first, then y), which cannot deadlock on a
+   * mesh; the last channel ejects into the node's interface. Channel 4n + d leaves
+   * node n eastward, westward, northward (+y) or southward (d = 0..3); 4P + n ejects.
+   */
+  packetRouting(): PacketRouting {
+    const w = this.width;
+    const P = this.nodes;
+    const channels: ChannelSpec[] = [];
+    for (let n = 0; n < 4 * P; n++) {
+      channels.push({ latencyCycles: this.params.hopLatencyCycles, bytesPerCycle: this.params.linkBytesPerCycle, deliversTo: -1 });
+    }
+    for (let n = 0; n < P; n++) channels.push({ latencyCycles: 0, bytesPerCycle: this.params.linkBytesPerCycle, deliversTo: n });
+    return {
+      channels,
+      nextChannels: (src, dst, hop, out) => {
+        const sx = src % w;
+        const sy = Math.floor(src / w);
+        const tx = dst % w;
+        const ty = Math.floor(dst / w);
+        const xHops = Math.abs(tx - sx);
+        const yHops = Math.abs(ty - sy);
+        if (hop < xHops) {
+          const x = sx + (tx > sx ? hop : -hop);
+          out[0] = 4 * (sy * w + x) + (tx > sx ? 0 : 1);
+        } else if (hop < xHops + yHops) {
+          const y = sy + (ty > sy ? hop - xHops : xHops - hop);
+          out[0] = 4 * (y * w + tx) + (ty > sy ? 2 : 3);
+        } else {
+          out[0] = 4 * P + dst;
+        }
+        return 1;
+      },
+    };
   }
 }

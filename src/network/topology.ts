@@ -4,6 +4,7 @@
  * (fat-tree.ts, mesh.ts, switch.ts); build-topology.ts picks one by `kind`.
  */
 import type { NetworkParams } from '../platform/schema.ts';
+import type { PacketRouting } from './packet-network.ts';
 
 export interface Topology {
   readonly kind: NetworkParams['kind'];
@@ -14,6 +15,8 @@ export interface Topology {
   zeroLoadLatencyCycles(src: number, dst: number, sizeBytes: number): number;
   /** A short description such as "8 x 8 mesh". */
   describe(): string;
+  /** The channels and routing the packet-level network runs on. */
+  packetRouting(): PacketRouting;
 }
 
 /** Cycles to serialize `sizeBytes` onto a link of the given bandwidth (at least 1). */

@@ -55,6 +55,10 @@ const networkCommon = {
   maxNodes: z.int().min(1).max(4096),
   /** Packets each router input (per logical network) can hold. */
   bufferPackets: packets,
+  /** Packets a node's interface can hold for injection before the sender stalls. */
+  injectionBufferPackets: packets,
+  /** Packets a node's interface can hold for receiving before the network backs up. */
+  receiveBufferPackets: packets,
 };
 
 export const fatTreeSchema = z.strictObject({

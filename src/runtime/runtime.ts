@@ -8,7 +8,7 @@
 import { RunFailure } from '../kernel/errors.ts';
 import type { Simulation } from '../kernel/simulation.ts';
 import type { Machine } from '../machine/machine.ts';
-import { WAKE_DATA, type Node, type Op } from '../machine/node.ts';
+import { WAKE_DATA, WAKE_INJECT_LEFT, WAKE_LEFT, type Node, type Op } from '../machine/node.ts';
 import { isCombineOp, type CombineOp } from '../network/combine.ts';
 import { LEFT, Packet, RIGHT } from '../network/packet.ts';
 import type { CpuCosts, MessagingCosts } from '../platform/schema.ts';
@@ -165,30 +165,66 @@ export class Runtime<G = unknown> {
     return this.send(SEND_BOTH_LR_POLL_RIGHT, dest, handler, args);
   }
 
+  /**
+   * Runs a send variant's steps until the packet is out (Appendix A 6.1). When a
+   * whole round of steps finds every tried network full and every polled network
+   * empty, the node stalls: it sleeps until a tried network has room or a polled one
+   * has a message, resuming where a literal retry loop would have succeeded.
+   */
   private *send(steps: SendSteps, dest: number, handler: Handler<G>, args: number[]): Op {
     this.opStarted();
     this.checkMessage(dest, handler, args);
     for (;;) {
+      let handled = false;
       for (const [tryNet, pollNet] of steps) {
         const sent = tryNet >= 0 && (yield* this.inject(dest, tryNet, handler, args));
-        if (pollNet >= 0) yield* this.pollOne(pollNet, true);
+        if (pollNet >= 0 && (yield* this.pollOne(pollNet, true))) handled = true;
         if (sent) return;
       }
+      if (!handled) yield* this.stall(steps);
     }
   }
 
+  /** Waits, as a retry loop over `steps` would, until a retry or a poll can succeed. */
+  private *stall(steps: SendSteps): Op {
+    const net = this.machine.network;
+    const self = this.self;
+    let period = 0;
+    let wakeOn = 0;
+    for (const [tryNet, pollNet] of steps) {
+      if (tryNet >= 0) {
+        period += this.costs.sendInjectionCycles;
+        wakeOn |= WAKE_INJECT_LEFT << tryNet;
+      }
+      if (pollNet >= 0) {
+        period += this.costs.pollEmptyCycles;
+        wakeOn |= WAKE_LEFT << pollNet;
+      }
+    }
+    const isReady = (): boolean =>
+      steps.some(([tryNet, pollNet]) => (tryNet >= 0 && net.canInject(self, tryNet)) || (pollNet >= 0 && net.waiting(self, pollNet) > 0));
+    yield* this.node.idle(period, wakeOn, 'a send (network full)', isReady, true);
+  }
+
   /**
-   * @internal Sends one packet on `net` without polling: charges the send overhead
-   * around the injection. Returns false if the network refused the packet.
+   * @internal Tries to send one packet on `net` without polling. The first
+   * `sendInjectionCycles` of the send are spent before the network is asked; if it
+   * refuses, they count as stall cycles and false is returned, else the rest of the
+   * send overhead follows.
    */
   *inject(dest: number, net: number, handler: Handler<G>, args: readonly number[]): Op<boolean> {
     const node = this.node;
-    node.charge(this.costs.sendInjectionCycles);
+    const injection = this.costs.sendInjectionCycles;
+    node.time += injection;
     const d = node.time - this.sim.now;
     if (d > 0) yield d;
     const sizeBytes = 4 * (1 + args.length);
-    if (!this.machine.network.tryInject(new Packet(node.id, dest, net, sizeBytes, handler, args))) return false;
-    node.charge(this.costs.sendOverheadCycles - this.costs.sendInjectionCycles);
+    if (!this.machine.network.tryInject(new Packet(node.id, dest, net, sizeBytes, handler, args))) {
+      node.stallCycles += injection;
+      return false;
+    }
+    node.busyCycles += injection;
+    node.charge(this.costs.sendOverheadCycles - injection);
     node.packetsSent++;
     node.bytesSent += sizeBytes;
     return true;

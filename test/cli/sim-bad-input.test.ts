@@ -24,7 +24,7 @@ const CASES: [string, string[], RegExp][] = [
   ['--param of the wrong type', ['--platform', 'cm5', 'apps/ping-pong', '--param', 'rounds=many'], /^sim: --param rounds=many: expected an integer from 1 to 100000$/],
   ['--param out of range', ['--platform', 'cm5', 'apps/cshift', '--param', 'messages=0'], /^sim: --param messages=0: expected an integer from 1 to 1000000$/],
   ['bad --seed', ['--platform', 'cm5', 'apps/ping-pong', '--seed', 'abc'], /^sim: --seed abc: expected an integer from 0 to 4294967295$/],
-  ['unknown --network', ['--platform', 'cm5', 'apps/ping-pong', '--network', 'wormhole'], /^sim: --network wormhole: expected analytic$/],
+  ['unknown --network', ['--platform', 'cm5', 'apps/ping-pong', '--network', 'wormhole'], /^sim: --network wormhole: expected packet or analytic$/],
   ['unknown option', ['--platform', 'cm5', 'apps/ping-pong', '--fast'], /^sim: unknown option --fast \(see sim --help\)$/],
   ['option without its value', ['--platform', 'cm5', 'apps/ping-pong', '--nodes'], /^sim: --nodes: expected a value$/],
   ['two apps', ['--platform', 'cm5', 'apps/ping-pong', 'apps/cshift'], /^sim: unexpected argument "apps\/cshift": a run takes one app$/],

@@ -2,6 +2,7 @@
 import type { Op, Runtime } from '../../src/runtime/index.ts';
 import { defineApp } from '../../src/runtime/app.ts';
 import { runApp, type RunSummary } from '../../src/runtime/run-app.ts';
+import type { NetworkMode } from '../../src/machine/machine.ts';
 import { loadTestPlatform, type PlatformName } from './platforms.ts';
 
 export interface InlineRun<R> {
@@ -17,7 +18,7 @@ export function runInline<R, G = undefined>(
   platform: PlatformName,
   nodes: number,
   main: (rt: Runtime<G>, input: any) => Op<R>,
-  options: { seed?: number; globals?: () => G; setup?: (random: { int(n: number): number }) => unknown } = {},
+  options: { seed?: number; globals?: () => G; setup?: (random: { int(n: number): number }) => unknown; network?: NetworkMode } = {},
 ): InlineRun<R> {
   let results: R[] = [];
   const app = defineApp({
@@ -38,7 +39,7 @@ export function runInline<R, G = undefined>(
     params: {},
     nodes,
     seed: options.seed ?? 1,
-    network: 'analytic',
+    network: options.network ?? 'analytic',
   });
   return { summary, results };
 }

@@ -1,0 +1,300 @@
+/**
+ * The packet-level data network: finite buffers and back-pressure, shared by every
+ * topology. A topology supplies channels (directed links, each with a latency, a
+ * bandwidth and the buffer at its far end) and a routing function; this engine moves
+ * packets and knows nothing of trees or meshes.
+ *
+ * Flow control is virtual cut-through at packet granularity:
+ *   - a packet at the head of a buffer may start across a channel when the link is
+ *     idle and the channel's far buffer has a free slot (reserved at the start);
+ *   - its head reaches the far buffer `latency` cycles later and may move on from
+ *     there at once; the link is busy, and the packet keeps its slot in the buffer it
+ *     is leaving, for its serialization time (bytes / bandwidth);
+ *   - buffers are FIFOs: only the head packet is routed (head-of-line blocking);
+ *     packets waiting for a channel are served in the order they asked.
+ * A node's injection buffer refuses packets when full (the sender stalls), and its
+ * receive buffer holds arrived packets until the node polls; when it is full, the
+ * last channel cannot start and the network backs up toward the senders.
+ * The two logical networks (left, right) are independent copies.
+ */
+import type { RandomStream } from '../kernel/random-stream.ts';
+import type { Simulation } from '../kernel/simulation.ts';
+import type { ArrivalListener, DataNetwork, NetworkStats } from './data-network.ts';
+import type { Packet } from './packet.ts';
+import type { Topology } from './topology.ts';
+
+/** A directed link as a topology describes it. */
+export interface ChannelSpec {
+  latencyCycles: number;
+  bytesPerCycle: number;
+  /** Node whose receive buffer the channel feeds, or -1 for a router buffer. */
+  deliversTo: number;
+}
+
+/**
+ * How packets find their way: the topology's channels (one copy per logical
+ * network) and, for a packet that has made `hop` hops, the channels it may take next.
+ */
+export interface PacketRouting {
+  readonly channels: readonly ChannelSpec[];
+  /**
+   * Writes the candidate channel ids for the packet's next hop into `out` and
+   * returns how many; more than one means an adaptive choice. Only called while the
+   * packet has not reached its destination's receive buffer.
+   */
+  nextChannels(src: number, dst: number, hop: number, out: number[]): number;
+}
+
+/** Called when `node` can inject again on `net` after a refusal. */
+export type InjectReadyListener = (node: number, net: number) => void;
+
+class Buffer {
+  readonly capacity: number;
+  /** Slots taken: packets in it plus packets on their way in. */
+  reserved = 0;
+  /** Packets in it, in arrival order; only the head is routed (not used for receive buffers). */
+  readonly fifo: Packet[] = [];
+  head = 0;
+  /** Channels whose far end is this buffer. */
+  readonly feeders: Channel[] = [];
+  /** A node's injection buffer: (node, net) to tell when it frees; else node -1. */
+  readonly injectingNode: number;
+  readonly net: number;
+  /** For a receive buffer: packets that have fully arrived and can be polled, oldest first. */
+  readonly visible: Packet[] = [];
+  visibleHead = 0;
+
+  constructor(capacity: number, injectingNode = -1, net = 0) {
+    this.capacity = capacity;
+    this.injectingNode = injectingNode;
+    this.net = net;
+  }
+
+  get hasRoom(): boolean {
+    return this.reserved < this.capacity;
+  }
+}
+
+class Channel {
+  readonly id: number;
+  readonly spec: ChannelSpec;
+  readonly out: Buffer;
+  isBusy = false;
+  /** The buffer the packet now crossing leaves (its slot frees when the tail has left). */
+  from: Buffer | null = null;
+  busyCycles = 0;
+  /** Packets at the head of their buffers waiting to cross this channel, in request order. */
+  readonly waiters: Packet[] = [];
+  waitersHead = 0;
+
+  constructor(id: number, spec: ChannelSpec, out: Buffer) {
+    this.id = id;
+    this.spec = spec;
+    this.out = out;
+  }
+}
+
+/** Per-packet routing state, kept off the Packet so the analytic network stays lean. */
+interface InFlight {
+  /** Buffer the packet's head is in (where it is routed from next). */
+  at: Buffer;
+  hop: number;
+  /** Whether its head has arrived in `at`. */
+  isReady: boolean;
+}
+
+export class PacketNetwork implements DataNetwork {
+  readonly mode = 'packet' as const;
+  readonly topology: Topology;
+  readonly stats: NetworkStats = { packetsInjected: 0, bytesInjected: 0, packetsDelivered: 0 };
+  /** Packets injected toward each destination and not yet taken by its polls (thesis Fig. 7-7). */
+  readonly inFlightTo: Int32Array;
+
+  private readonly sim: Simulation;
+  private readonly routing: PacketRouting;
+  private readonly interfaceLatency: number;
+  /** [net][channel] */
+  private readonly channels: Channel[][] = [];
+  /** [net][node] */
+  private readonly injection: Buffer[][] = [];
+  private readonly receiving: Buffer[][] = [];
+  private readonly state = new Map<Packet, InFlight>();
+  private readonly candidates: number[] = [];
+  private readonly random: RandomStream;
+  private readonly onArrival: ArrivalListener;
+  private readonly onInjectReady: InjectReadyListener;
+  private readonly headKind: number;
+  private readonly tailKind: number;
+  private readonly deliverKind: number;
+
+  constructor(
+    sim: Simulation,
+    topology: Topology,
+    routing: PacketRouting,
+    buffers: { routerPackets: number; injectionPackets: number; receivePackets: number; interfaceLatencyCycles: number },
+    onArrival: ArrivalListener,
+    onInjectReady: InjectReadyListener,
+  ) {
+    this.sim = sim;
+    this.topology = topology;
+    this.routing = routing;
+    this.interfaceLatency = buffers.interfaceLatencyCycles;
+    this.onArrival = onArrival;
+    this.onInjectReady = onInjectReady;
+    this.inFlightTo = new Int32Array(topology.nodes);
+    this.random = sim.stream(`network/${topology.kind}/adaptive-routing`);
+    for (let net = 0; net < 2; net++) {
+      const injection: Buffer[] = [];
+      const receiving: Buffer[] = [];
+      for (let n = 0; n < topology.nodes; n++) {
+        injection.push(new Buffer(buffers.injectionPackets, n, net));
+        receiving.push(new Buffer(buffers.receivePackets));
+      }
+      const channels = routing.channels.map((spec, id) => {
+        const out = spec.deliversTo >= 0 ? receiving[spec.deliversTo] : new Buffer(buffers.routerPackets);
+        const ch = new Channel(id, spec, out);
+        out.feeders.push(ch);
+        return ch;
+      });
+      this.channels.push(channels);
+      this.injection.push(injection);
+      this.receiving.push(receiving);
+    }
+    this.headKind = sim.defineEventKind('packet-head', (ch, net, obj) => this.headArrived(this.channels[net][ch], obj as Packet));
+    this.tailKind = sim.defineEventKind('packet-tail', (ch, net) => this.tailLeft(this.channels[net][ch]));
+    this.deliverKind = sim.defineEventKind('packet-deliver', (dst, net, obj) => this.delivered(dst, net, obj as Packet));
+  }
+
+  tryInject(packet: Packet): boolean {
+    const buf = this.injection[packet.net][packet.src];
+    if (!buf.hasRoom) return false;
+    packet.injectedAt = this.sim.now;
+    this.stats.packetsInjected++;
+    this.stats.bytesInjected += packet.sizeBytes;
+    this.inFlightTo[packet.dst]++;
+    buf.reserved++;
+    buf.fifo.push(packet);
+    this.state.set(packet, { at: buf, hop: 0, isReady: true });
+    if (buf.fifo[buf.head] === packet) this.route(packet);
+    return true;
+  }
+
+  receive(node: number, net: number): Packet | null {
+    const buf = this.receiving[net][node];
+    if (buf.visibleHead === buf.visible.length) return null;
+    const p = buf.visible[buf.visibleHead++];
+    if (buf.visibleHead === buf.visible.length) {
+      buf.visible.length = 0;
+      buf.visibleHead = 0;
+    }
+    buf.reserved--;
+    this.inFlightTo[node]--;
+    for (const ch of buf.feeders) this.tryStart(ch);
+    return p;
+  }
+
+  waiting(node: number, net: number): number {
+    const buf = this.receiving[net][node];
+    return buf.visible.length - buf.visibleHead;
+  }
+
+  /** Whether `node` has room to inject on `net` now. */
+  canInject(node: number, net: number): boolean {
+    return this.injection[net][node].hasRoom;
+  }
+
+  /** Cycles each channel of logical network `net` has spent transmitting. */
+  channelBusyCycles(net: number): number[] {
+    return this.channels[net].map((c) => c.busyCycles);
+  }
+
+  /** Routes a packet at the head of its buffer: starts it across a channel or queues it for one. */
+  private route(p: Packet): void {
+    const st = this.state.get(p)!;
+    const n = this.routing.nextChannels(p.src, p.dst, st.hop, this.candidates);
+    const channels = this.channels[p.net];
+    let chosen: Channel;
+    if (n === 1) {
+      chosen = channels[this.candidates[0]];
+    } else {
+      // Adaptive choice: a random free channel if any, else a random one to wait for.
+      let free = 0;
+      for (let i = 0; i < n; i++) {
+        const c = channels[this.candidates[i]];
+        if (this.canStartNow(c)) this.candidates[free++] = c.id;
+      }
+      chosen = channels[this.candidates[this.random.int(free > 0 ? free : n)]];
+    }
+    if (this.canStartNow(chosen)) this.start(chosen, p, st);
+    else chosen.waiters.push(p);
+  }
+
+  private canStartNow(c: Channel): boolean {
+    return !c.isBusy && c.out.hasRoom && c.waiters.length === c.waitersHead;
+  }
+
+  private start(c: Channel, p: Packet, st: InFlight): void {
+    const serialization = Math.max(1, Math.ceil(p.sizeBytes / c.spec.bytesPerCycle));
+    c.isBusy = true;
+    c.from = st.at;
+    c.busyCycles += serialization;
+    c.out.reserved++;
+    st.hop++;
+    st.isReady = false;
+    this.sim.schedule(serialization, this.tailKind, c.id, p.net);
+    if (c.spec.deliversTo >= 0) {
+      // Visible to polls once the tail is in and the interface has handled it.
+      this.sim.schedule(c.spec.latencyCycles + serialization + this.interfaceLatency, this.deliverKind, p.dst, p.net, p);
+    } else {
+      c.out.fifo.push(p);
+      this.sim.schedule(c.spec.latencyCycles, this.headKind, c.id, p.net, p);
+    }
+  }
+
+  /** A packet's head reached the router buffer at the far end of `c`. */
+  private headArrived(c: Channel, p: Packet): void {
+    const st = this.state.get(p)!;
+    st.at = c.out;
+    st.isReady = true;
+    if (c.out.fifo[c.out.head] === p) this.route(p);
+  }
+
+  /** The tail of the packet crossing `c` has left its buffer: free that slot and the link. */
+  private tailLeft(c: Channel): void {
+    const from = c.from!;
+    c.from = null;
+    c.isBusy = false;
+    from.head++;
+    from.reserved--;
+    if (from.head === from.fifo.length) {
+      from.fifo.length = 0;
+      from.head = 0;
+    } else if (from.head > 64 && from.head * 2 > from.fifo.length) {
+      from.fifo.splice(0, from.head);
+      from.head = 0;
+    }
+    if (from.injectingNode >= 0) this.onInjectReady(from.injectingNode, from.net);
+    for (const feeder of from.feeders) this.tryStart(feeder);
+    const next = from.fifo[from.head];
+    if (next !== undefined && this.state.get(next)!.isReady) this.route(next);
+    this.tryStart(c);
+  }
+
+  private delivered(dst: number, net: number, p: Packet): void {
+    this.state.delete(p);
+    this.receiving[net][dst].visible.push(p);
+    this.stats.packetsDelivered++;
+    this.onArrival(dst, net);
+  }
+
+  /** Starts the next waiter across `c` if the link is idle and the far buffer has room. */
+  private tryStart(c: Channel): void {
+    if (c.isBusy || !c.out.hasRoom || c.waitersHead === c.waiters.length) return;
+    const p = c.waiters[c.waitersHead++];
+    if (c.waitersHead === c.waiters.length) {
+      c.waiters.length = 0;
+      c.waitersHead = 0;
+    }
+    this.start(c, p, this.state.get(p)!);
+  }
+}
