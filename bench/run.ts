@@ -1,11 +1,13 @@
 /**
  * `npm run bench [suite ...]`: runs the benchmark suites and prints their figures.
- * Suites: kernel (PHOLD vs native C++), apps (example apps at 64 nodes). Default: all.
+ * Suites: kernel (PHOLD vs native C++), network (thesis Fig. 7-5, a 1024-node shift),
+ * apps (example apps at 64 nodes). Default: all.
  */
 import { appsBench } from './apps.ts';
 import { kernelBench } from './kernel.ts';
+import { networkBench } from './network.ts';
 
-const SUITES: Record<string, () => Promise<void>> = { kernel: kernelBench, apps: appsBench };
+const SUITES: Record<string, () => Promise<void>> = { kernel: kernelBench, network: networkBench, apps: appsBench };
 
 const requested = process.argv.slice(2);
 const unknown = requested.filter((s) => !(s in SUITES));

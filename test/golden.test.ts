@@ -9,12 +9,16 @@ import { describe, expect, it } from 'vitest';
 import { loadApp, loadPlatform } from '../src/cli/load-inputs.ts';
 import { parseParams } from '../src/runtime/app.ts';
 import { runApp } from '../src/runtime/run-app.ts';
+import type { NetworkMode } from '../src/machine/machine.ts';
 import { PLATFORM_NAMES } from './support/platforms.ts';
 
 const FILE = join(import.meta.dirname, '../traces/golden/examples.json');
-const APPS: [string, string[]][] = [
-  ['apps/ping-pong', ['rounds=4']],
-  ['apps/cshift', ['shift=3', 'messages=32']],
+/** [app, params, network]: the example apps on the analytic network and the packet network. */
+const APPS: [string, string[], NetworkMode][] = [
+  ['apps/ping-pong', ['rounds=4'], 'analytic'],
+  ['apps/cshift', ['shift=3', 'messages=32'], 'analytic'],
+  ['apps/ping-pong', ['rounds=4'], 'packet'],
+  ['apps/patterns', ['pattern=random', 'blockBytes=512'], 'packet'],
 ];
 const NODES = 16;
 
@@ -22,12 +26,12 @@ type Golden = Record<string, { fingerprint: string; simulatedCycles: number; eve
 
 async function current(): Promise<Golden> {
   const out: Golden = {};
-  for (const [appPath, params] of APPS) {
+  for (const [appPath, params, network] of APPS) {
     const app = await loadApp(join(import.meta.dirname, '..', appPath));
     for (const name of PLATFORM_NAMES) {
-      const s = runApp({ platform: loadPlatform(name), app, params: parseParams(app, params), nodes: NODES, seed: 1, network: 'analytic' });
+      const s = runApp({ platform: loadPlatform(name), app, params: parseParams(app, params), nodes: NODES, seed: 1, network });
       expect(s.verified, `${app.name} on ${name}: ${s.verification}`).toBe(true);
-      out[`${app.name} ${name} ${NODES} nodes ${params.join(' ')}`] = {
+      out[`${app.name} ${name} ${NODES} nodes ${params.join(' ')}${network === 'packet' ? ' packet network' : ''}`] = {
         fingerprint: s.fingerprint,
         simulatedCycles: s.simulatedCycles,
         events: s.events,

@@ -24,7 +24,8 @@
  *   StrataExit(0)                          -> returning from main
  *
  * Extensions for simulation: rt.compute(cycles) and rt.computeOps({...}) charge local
- * work; rt.pollBothUntil(isDone) waits efficiently; rt.hopsTo(node) gives distances.
+ * work; rt.pollBothUntil(isDone) waits efficiently; rt.hopsTo(node) gives distances;
+ * rt.maxArgWords is the platform's active-message argument limit.
  */
 export { defineApp } from './app.ts';
 export type {

@@ -559,6 +559,11 @@ export class Runtime<G = unknown> {
 
   // ---- machine facts -------------------------------------------------------------
 
+  /** Argument words an active message can carry on this platform (4 on the CM-5, 20 elsewhere). */
+  get maxArgWords(): number {
+    return this.costs.handlerArgWords;
+  }
+
   /** Network hops from this node to `dest` (0 for itself). */
   hopsTo(dest: number): number {
     return this.machine.topology.hops(this.self, dest);
