@@ -21,7 +21,12 @@ export function formatSummary(s: RunSummary, wall: WallClock): string {
     ['simulated', `${n0.format(s.simulatedCycles)} cycles = ${n1.format(s.simulatedMicros)} us`],
     ['busy/node', spreadLine(s.busyCycles)],
     ['spin/node', spreadLine(s.spinCycles)],
-    ['messages', `${n0.format(s.packetsSent)} packets, ${n0.format(s.bytesSent)} bytes`],
+    ['stall/node', spreadLine(s.stallCycles)],
+    [
+      'messages',
+      `${n0.format(s.packetsSent)} packets, ${n0.format(s.bytesSent)} bytes` +
+        (s.network === 'packet' ? `; link utilization mean ${pct(s.linkUtilization.mean)}, max ${pct(s.linkUtilization.max)}` : ''),
+    ],
     ['events', `${n0.format(s.events)} in ${n0.format(wall.wallMs)} ms wall (${n0.format(eventsPerSec)} events/s)`],
     ['fingerprint', s.fingerprint],
   ];
@@ -46,6 +51,8 @@ export function summaryJson(s: RunSummary, wall: WallClock, simulatorVersion: st
     simulatedMicros: s.simulatedMicros,
     busyCycles: s.busyCycles,
     spinCycles: s.spinCycles,
+    stallCycles: s.stallCycles,
+    linkUtilization: s.linkUtilization,
     packetsSent: s.packetsSent,
     bytesSent: s.bytesSent,
     events: s.events,
@@ -61,6 +68,10 @@ export function summaryJson(s: RunSummary, wall: WallClock, simulatorVersion: st
 
 function eventsPerSecond(s: RunSummary, wall: WallClock): number {
   return wall.wallMs > 0 ? (s.events / wall.wallMs) * 1000 : 0;
+}
+
+function pct(x: number): string {
+  return `${n1.format(x * 100)}%`;
 }
 
 function spreadLine(x: { min: number; mean: number; max: number }): string {

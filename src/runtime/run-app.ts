@@ -6,6 +6,7 @@
  */
 import { InputError, RunFailure, SimError } from '../kernel/errors.ts';
 import { Machine, type NetworkMode } from '../machine/machine.ts';
+import { PacketNetwork } from '../network/packet-network.ts';
 import type { Op } from '../machine/node.ts';
 import type { Platform } from '../platform/schema.ts';
 import type { AnyApp, MachineInfo, Metrics, ParamValue } from './app.ts';
@@ -47,6 +48,10 @@ export interface RunSummary {
   fingerprint: string;
   busyCycles: Spread;
   spinCycles: Spread;
+  /** Cycles nodes spent unable to inject into a full network. */
+  stallCycles: Spread;
+  /** Fraction of the run each data-network link spent transmitting (packet network; zeros for analytic). */
+  linkUtilization: { mean: number; max: number };
   packetsSent: number;
   bytesSent: number;
   verified: boolean;
@@ -121,6 +126,8 @@ export function runApp(config: RunConfig): RunSummary {
     fingerprint: machine.sim.fingerprint(),
     busyCycles: spread(machine.nodes.map((n) => n.busyCycles)),
     spinCycles: spread(machine.nodes.map((n) => n.spinCycles)),
+    stallCycles: spread(machine.nodes.map((n) => n.stallCycles)),
+    linkUtilization: linkUtilization(machine, cycles),
     packetsSent: machine.nodes.reduce((s, n) => s + n.packetsSent, 0),
     bytesSent: machine.nodes.reduce((s, n) => s + n.bytesSent, 0),
     verified: verification.ok,
@@ -132,6 +139,17 @@ export function runApp(config: RunConfig): RunSummary {
 function* program(rt: Runtime<unknown>, app: AnyApp, params: Record<string, ParamValue>, input: unknown, results: unknown[]): Op {
   results[rt.self] = yield* app.main(rt, params, input);
   yield* rt.exit();
+}
+
+function linkUtilization(machine: Machine, cycles: number): { mean: number; max: number } {
+  const net = machine.network;
+  if (!(net instanceof PacketNetwork) || cycles === 0) return { mean: 0, max: 0 };
+  const busy = [...net.channelBusyCycles(0), ...net.channelBusyCycles(1)];
+  const round3 = (x: number) => Math.round(x * 1000) / 1000;
+  return {
+    mean: round3(busy.reduce((a, b) => a + b, 0) / busy.length / cycles),
+    max: round3(Math.max(...busy) / cycles),
+  };
 }
 
 function spread(values: number[]): Spread {

@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { buildTopology, nodeCountProblem } from '../../src/network/build-topology.ts';
 import { FatTree } from '../../src/network/fat-tree.ts';
-import { Mesh } from '../../src/network/mesh.ts';
 import { loadTestPlatform } from '../support/platforms.ts';
 
 const cm5 = loadTestPlatform('cm5').network;
-const alewife = loadTestPlatform('alewife').network;
-const atm = loadTestPlatform('atm').network;
 
 describe('fat tree (CM-5)', () => {
   it('takes 2 hops per level crossed on a 4-ary tree', () => {
@@ -41,38 +38,6 @@ describe('fat tree (CM-5)', () => {
     expect(nodeCountProblem(cm5, 48)).toBe('expected a power of two for a fat-tree network');
     expect(nodeCountProblem(cm5, 8192)).toBe('expected at most 4096 nodes for this fat-tree network');
     expect(nodeCountProblem(cm5, 0)).toBe('expected a positive integer node count');
-  });
-});
-
-describe('mesh (Alewife, Paragon)', () => {
-  it('lays nodes out row by row in a near-square rectangle', () => {
-    expect([64, 32, 128, 12, 2, 1].map((n) => { const m = buildTopology(alewife, n) as Mesh; return `${m.width}x${m.height}`; }))
-      .toEqual(['8x8', '8x4', '16x8', '4x3', '2x1', '1x1']);
-  });
-
-  it('counts Manhattan hops', () => {
-    const m = buildTopology(alewife, 64);
-    expect(m.hops(0, 0)).toBe(0);
-    expect(m.hops(0, 7)).toBe(7);
-    expect(m.hops(0, 63)).toBe(14);
-    expect(m.hops(9, 18)).toBe(2);
-  });
-
-  it('refuses sizes with no near-square shape and suggests neighbours', () => {
-    expect(nodeCountProblem(alewife, 7)).toBe(
-      'expected a near-square mesh size, width x height with height <= width <= 2 x height (e.g. 6 or 8)',
-    );
-    expect(nodeCountProblem(alewife, 3)).toMatch(/e\.g\. 2 or 4\)$/);
-  });
-});
-
-describe('switch (ATM)', () => {
-  it('puts every pair of hosts two hops apart, any size up to the port count', () => {
-    const s = buildTopology(atm, 5);
-    expect(s.hops(0, 4)).toBe(2);
-    expect(s.hops(3, 3)).toBe(0);
-    expect(nodeCountProblem(atm, 1024)).toBeNull();
-    expect(nodeCountProblem(atm, 1025)).toBe('expected at most 1024 nodes for this switch network');
   });
 });
 
