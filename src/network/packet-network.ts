@@ -17,6 +17,7 @@
  * last channel cannot start and the network backs up toward the senders.
  * The two logical networks (left, right) are independent copies.
  */
+import { Deque } from 'js-sdsl';
 import type { RandomStream } from '../kernel/random-stream.ts';
 import type { Simulation } from '../kernel/simulation.ts';
 import type { ArrivalListener, DataNetwork, NetworkStats } from './data-network.ts';
@@ -48,21 +49,24 @@ export interface PacketRouting {
 /** Called when `node` can inject again on `net` after a refusal. */
 export type InjectReadyListener = (node: number, net: number) => void;
 
-class Buffer {
+/** A FIFO of packets (js-sdsl's default bucket pre-allocates 4096 slots; these are short). */
+function packetQueue(): Deque<Packet> {
+  return new Deque<Packet>([], 16);
+}
+
+class PacketBuffer {
   readonly capacity: number;
   /** Slots taken: packets in it plus packets on their way in. */
   reserved = 0;
-  /** Packets in it, in arrival order; only the head is routed (not used for receive buffers). */
-  readonly fifo: Packet[] = [];
-  head = 0;
+  /** Packets in it, in arrival order; only the front is routed (unused for receive buffers). */
+  readonly fifo = packetQueue();
   /** Channels whose far end is this buffer. */
   readonly feeders: Channel[] = [];
   /** A node's injection buffer: (node, net) to tell when it frees; else node -1. */
   readonly injectingNode: number;
   readonly net: number;
   /** For a receive buffer: packets that have fully arrived and can be polled, oldest first. */
-  readonly visible: Packet[] = [];
-  visibleHead = 0;
+  readonly visible = packetQueue();
 
   constructor(capacity: number, injectingNode = -1, net = 0) {
     this.capacity = capacity;
@@ -78,16 +82,15 @@ class Buffer {
 class Channel {
   readonly id: number;
   readonly spec: ChannelSpec;
-  readonly out: Buffer;
+  readonly out: PacketBuffer;
   isBusy = false;
   /** The buffer the packet now crossing leaves (its slot frees when the tail has left). */
-  from: Buffer | null = null;
+  from: PacketBuffer | null = null;
   busyCycles = 0;
-  /** Packets at the head of their buffers waiting to cross this channel, in request order. */
-  readonly waiters: Packet[] = [];
-  waitersHead = 0;
+  /** Packets at the front of their buffers waiting to cross this channel, in request order. */
+  readonly waiters = packetQueue();
 
-  constructor(id: number, spec: ChannelSpec, out: Buffer) {
+  constructor(id: number, spec: ChannelSpec, out: PacketBuffer) {
     this.id = id;
     this.spec = spec;
     this.out = out;
@@ -97,7 +100,7 @@ class Channel {
 /** Per-packet routing state, kept off the Packet so the analytic network stays lean. */
 interface InFlight {
   /** Buffer the packet's head is in (where it is routed from next). */
-  at: Buffer;
+  at: PacketBuffer;
   hop: number;
   /** Whether its head has arrived in `at`. */
   isReady: boolean;
@@ -116,8 +119,8 @@ export class PacketNetwork implements DataNetwork {
   /** [net][channel] */
   private readonly channels: Channel[][] = [];
   /** [net][node] */
-  private readonly injection: Buffer[][] = [];
-  private readonly receiving: Buffer[][] = [];
+  private readonly injection: PacketBuffer[][] = [];
+  private readonly receiving: PacketBuffer[][] = [];
   private readonly state = new Map<Packet, InFlight>();
   private readonly candidates: number[] = [];
   private readonly random: RandomStream;
@@ -144,14 +147,14 @@ export class PacketNetwork implements DataNetwork {
     this.inFlightTo = new Int32Array(topology.nodes);
     this.random = sim.stream(`network/${topology.kind}/adaptive-routing`);
     for (let net = 0; net < 2; net++) {
-      const injection: Buffer[] = [];
-      const receiving: Buffer[] = [];
+      const injection: PacketBuffer[] = [];
+      const receiving: PacketBuffer[] = [];
       for (let n = 0; n < topology.nodes; n++) {
-        injection.push(new Buffer(buffers.injectionPackets, n, net));
-        receiving.push(new Buffer(buffers.receivePackets));
+        injection.push(new PacketBuffer(buffers.injectionPackets, n, net));
+        receiving.push(new PacketBuffer(buffers.receivePackets));
       }
       const channels = routing.channels.map((spec, id) => {
-        const out = spec.deliversTo >= 0 ? receiving[spec.deliversTo] : new Buffer(buffers.routerPackets);
+        const out = spec.deliversTo >= 0 ? receiving[spec.deliversTo] : new PacketBuffer(buffers.routerPackets);
         const ch = new Channel(id, spec, out);
         out.feeders.push(ch);
         return ch;
@@ -173,20 +176,16 @@ export class PacketNetwork implements DataNetwork {
     this.stats.bytesInjected += packet.sizeBytes;
     this.inFlightTo[packet.dst]++;
     buf.reserved++;
-    buf.fifo.push(packet);
+    buf.fifo.pushBack(packet);
     this.state.set(packet, { at: buf, hop: 0, isReady: true });
-    if (buf.fifo[buf.head] === packet) this.route(packet);
+    if (buf.fifo.front() === packet) this.route(packet);
     return true;
   }
 
   receive(node: number, net: number): Packet | null {
     const buf = this.receiving[net][node];
-    if (buf.visibleHead === buf.visible.length) return null;
-    const p = buf.visible[buf.visibleHead++];
-    if (buf.visibleHead === buf.visible.length) {
-      buf.visible.length = 0;
-      buf.visibleHead = 0;
-    }
+    const p = buf.visible.popFront();
+    if (p === undefined) return null;
     buf.reserved--;
     this.inFlightTo[node]--;
     for (const ch of buf.feeders) this.tryStart(ch);
@@ -194,8 +193,7 @@ export class PacketNetwork implements DataNetwork {
   }
 
   waiting(node: number, net: number): number {
-    const buf = this.receiving[net][node];
-    return buf.visible.length - buf.visibleHead;
+    return this.receiving[net][node].visible.size();
   }
 
   /** Whether `node` has room to inject on `net` now. */
@@ -226,11 +224,11 @@ export class PacketNetwork implements DataNetwork {
       chosen = channels[this.candidates[this.random.int(free > 0 ? free : n)]];
     }
     if (this.canStartNow(chosen)) this.start(chosen, p, st);
-    else chosen.waiters.push(p);
+    else chosen.waiters.pushBack(p);
   }
 
   private canStartNow(c: Channel): boolean {
-    return !c.isBusy && c.out.hasRoom && c.waiters.length === c.waitersHead;
+    return !c.isBusy && c.out.hasRoom && c.waiters.size() === 0;
   }
 
   private start(c: Channel, p: Packet, st: InFlight): void {
@@ -246,7 +244,7 @@ export class PacketNetwork implements DataNetwork {
       // Visible to polls once the tail is in and the interface has handled it.
       this.sim.schedule(c.spec.latencyCycles + serialization + this.interfaceLatency, this.deliverKind, p.dst, p.net, p);
     } else {
-      c.out.fifo.push(p);
+      c.out.fifo.pushBack(p);
       this.sim.schedule(c.spec.latencyCycles, this.headKind, c.id, p.net, p);
     }
   }
@@ -256,7 +254,7 @@ export class PacketNetwork implements DataNetwork {
     const st = this.state.get(p)!;
     st.at = c.out;
     st.isReady = true;
-    if (c.out.fifo[c.out.head] === p) this.route(p);
+    if (c.out.fifo.front() === p) this.route(p);
   }
 
   /** The tail of the packet crossing `c` has left its buffer: free that slot and the link. */
@@ -264,37 +262,26 @@ export class PacketNetwork implements DataNetwork {
     const from = c.from!;
     c.from = null;
     c.isBusy = false;
-    from.head++;
+    from.fifo.popFront();
     from.reserved--;
-    if (from.head === from.fifo.length) {
-      from.fifo.length = 0;
-      from.head = 0;
-    } else if (from.head > 64 && from.head * 2 > from.fifo.length) {
-      from.fifo.splice(0, from.head);
-      from.head = 0;
-    }
     if (from.injectingNode >= 0) this.onInjectReady(from.injectingNode, from.net);
     for (const feeder of from.feeders) this.tryStart(feeder);
-    const next = from.fifo[from.head];
+    const next = from.fifo.front();
     if (next !== undefined && this.state.get(next)!.isReady) this.route(next);
     this.tryStart(c);
   }
 
   private delivered(dst: number, net: number, p: Packet): void {
     this.state.delete(p);
-    this.receiving[net][dst].visible.push(p);
+    this.receiving[net][dst].visible.pushBack(p);
     this.stats.packetsDelivered++;
     this.onArrival(dst, net);
   }
 
   /** Starts the next waiter across `c` if the link is idle and the far buffer has room. */
   private tryStart(c: Channel): void {
-    if (c.isBusy || !c.out.hasRoom || c.waitersHead === c.waiters.length) return;
-    const p = c.waiters[c.waitersHead++];
-    if (c.waitersHead === c.waiters.length) {
-      c.waiters.length = 0;
-      c.waitersHead = 0;
-    }
-    this.start(c, p, this.state.get(p)!);
+    if (c.isBusy || !c.out.hasRoom) return;
+    const p = c.waiters.popFront();
+    if (p !== undefined) this.start(c, p, this.state.get(p)!);
   }
 }
