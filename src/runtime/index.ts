@@ -19,6 +19,13 @@
  *                                          -> rt.combineInt(value, CombineOp.ScanAdd) etc.
  *   CycleCount, ElapsedCycles, CurrentCycle, CurrentCycle64, CyclesToSeconds
  *                                          -> rt.cycleCount(), rt.elapsedCycles(start), ...
+ *   StrataPortTable[n]                     -> rt.port(n) (base, count, handler, user1..user5)
+ *   SendBlockXferPollBoth, SendBlockXferPollRight (op)
+ *                                          -> rt.sendBlockXferPollBoth(proc, port, offset, buffer, size)
+ *   StrataXferHeaderHandler, StrataXferPut1/2/3Handler
+ *                                          -> strataXferHeaderHandler, strataXferPutHandler
+ *   PortAndOffsetCons/Port/Offset          -> portAndOffsetCons, portAndOffsetPort, portAndOffsetOffset
+ *   a handler's address in a message word  -> rt.handlerWord(fn), rt.handlerOf(word)
  *   Random, SetRandomSeed                  -> rt.random(), rt.setRandomSeed(seed)
  *   SetState                               -> rt.setState(state)
  *   StrataExit(0)                          -> returning from main
@@ -45,6 +52,17 @@ export type {
 export type { Handler, OpCounts, Runtime } from './runtime.ts';
 export type { Op } from '../machine/node.ts';
 export { CombineOp } from '../network/combine.ts';
+export {
+  portAndOffsetCons,
+  portAndOffsetOffset,
+  portAndOffsetPort,
+  STRATA_MAX_XFER_OFFSET,
+  STRATA_MIN_XFER_OFFSET,
+  STRATA_NUM_PORTS,
+  strataXferHeaderHandler,
+  strataXferPutHandler,
+} from './block-transfer.ts';
+export type { BlockTransferOptions, PortHandler, StrataPort } from './block-transfer.ts';
 export type { RandomStream } from '../kernel/random-stream.ts';
 
 /** Strata's predefined states (Appendix A 10); apps number their own from 8. */

@@ -11,6 +11,7 @@ import type { Op } from '../machine/node.ts';
 import type { Platform } from '../platform/schema.ts';
 import type { AnyApp, MachineInfo, Metrics, ParamValue } from './app.ts';
 import { ControlOps } from './control-ops.ts';
+import { HandlerTable } from './handler-table.ts';
 import type { GlobalOps } from './global-ops.ts';
 import { Runtime } from './runtime.ts';
 import { TreeOps } from './tree-ops.ts';
@@ -85,9 +86,10 @@ export function runApp(config: RunConfig): RunSummary {
   const results = new Array<unknown>(nodes);
   const controlParams = platform.controlNetwork;
   const shared = machine.control !== null && controlParams !== null ? new ControlOps(machine.control, controlParams) : null;
+  const handlers = new HandlerTable();
   for (const node of machine.nodes) {
     const global: GlobalOps = shared ?? new TreeOps(node.id, nodes);
-    machine.start(node, program(new Runtime(machine, node, global, app.globals?.()), app, params, input, results));
+    machine.start(node, program(new Runtime(machine, node, global, app.globals?.(), handlers), app, params, input, results));
   }
 
   try {

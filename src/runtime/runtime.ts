@@ -13,6 +13,8 @@ import { isCombineOp, type CombineOp } from '../network/combine.ts';
 import { LEFT, Packet, RIGHT } from '../network/packet.ts';
 import type { CpuCosts, MessagingCosts } from '../platform/schema.ts';
 import type { GlobalOps } from './global-ops.ts';
+import { BlockTransfers, strataXferPutHandler, type BlockTransferOptions, type StrataPort } from './block-transfer.ts';
+import type { HandlerTable } from './handler-table.ts';
 import { ParkMiller } from './park-miller.ts';
 
 /**
@@ -84,13 +86,21 @@ export class Runtime<G = unknown> {
   private readonly cpu: CpuCosts;
   private readonly global: GlobalOps;
   private readonly rng: ParkMiller;
+  private readonly handlerTable: HandlerTable;
+  private readonly transfers: BlockTransfers;
   private state = 0;
   private cycleBase = 0;
   /** Operations created but not yet run; catches a missing `yield*`. */
   private unstartedOps = 0;
 
-  constructor(machine: Machine, node: Node, global: GlobalOps, globals: G) {
+  constructor(machine: Machine, node: Node, global: GlobalOps, globals: G, handlerTable: HandlerTable) {
     this.globals = globals;
+    this.handlerTable = handlerTable;
+    this.transfers = new BlockTransfers({
+      bandwidthMatching: true,
+      delayCycles: machine.platform.messaging.bandwidthMatchDelayCycles,
+      poll: 'empty', // Strata's released default (thesis 6.1.3)
+    });
     this.machine = machine;
     this.node = node;
     this.sim = machine.sim;
@@ -174,10 +184,14 @@ export class Runtime<G = unknown> {
   private *send(steps: SendSteps, dest: number, handler: Handler<G>, args: number[]): Op {
     this.opStarted();
     this.checkMessage(dest, handler, args);
+    yield* this.sendSteps(steps, dest, handler, args, 4 * (1 + args.length));
+  }
+
+  private *sendSteps(steps: SendSteps, dest: number, handler: Handler<G>, args: readonly number[], sizeBytes: number): Op {
     for (;;) {
       let handled = false;
       for (const [tryNet, pollNet] of steps) {
-        const sent = tryNet >= 0 && (yield* this.inject(dest, tryNet, handler, args));
+        const sent = tryNet >= 0 && (yield* this.inject(dest, tryNet, handler, args, sizeBytes));
         if (pollNet >= 0 && (yield* this.pollOne(pollNet, true))) handled = true;
         if (sent) return;
       }
@@ -212,13 +226,12 @@ export class Runtime<G = unknown> {
    * refuses, they count as stall cycles and false is returned, else the rest of the
    * send overhead follows.
    */
-  *inject(dest: number, net: number, handler: Handler<G>, args: readonly number[]): Op<boolean> {
+  *inject(dest: number, net: number, handler: Handler<G>, args: readonly number[], sizeBytes: number): Op<boolean> {
     const node = this.node;
     const injection = this.costs.sendInjectionCycles;
     node.time += injection;
     const d = node.time - this.sim.now;
     if (d > 0) yield d;
-    const sizeBytes = 4 * (1 + args.length);
     if (!this.machine.network.tryInject(new Packet(node.id, dest, net, sizeBytes, handler, args))) {
       node.stallCycles += injection;
       return false;
@@ -371,8 +384,7 @@ export class Runtime<G = unknown> {
 
   /** Whether a packet waits on either network of this node. */
   private hasWaitingPacket(): boolean {
-    const net = this.machine.network;
-    return net.waiting(this.self, LEFT) + net.waiting(this.self, RIGHT) > 0;
+    return this.waitingPackets(-1) > 0;
   }
 
   /**
@@ -428,6 +440,81 @@ export class Runtime<G = unknown> {
       throw new RunFailure(`node ${this.self}: handler ${h.name || '(anonymous)'} returned a value; handlers return nothing (or are generator functions)`);
     }
     yield* r;
+  }
+
+  // ---- block transfers (Appendix A 7) --------------------------------------------
+
+  /** Entry `n` of this node's StrataPortTable (0..4095). */
+  port(n: number): StrataPort {
+    return this.transfers.port(n);
+  }
+
+  /** How this node's block transfers pace themselves (bandwidth matching, thesis 6.1.3). */
+  get blockTransferOptions(): BlockTransferOptions {
+    return this.transfers.options;
+  }
+
+  set blockTransferOptions(options: BlockTransferOptions) {
+    if (!Number.isInteger(options.delayCycles) || options.delayCycles < 0) {
+      throw new RunFailure(`node ${this.self}: bandwidth-matching delay ${options.delayCycles}: expected a non-negative integer`);
+    }
+    this.transfers.options = { ...options };
+  }
+
+  /** Sends `size` words of `buffer` to `port` at `proc` (at `offset` words), on both networks, polling both. */
+  sendBlockXferPollBoth(proc: number, port: number, offset: number, buffer: ArrayLike<number>, size = buffer.length): Op {
+    this.unstartedOps++;
+    return this.blockXfer(proc, port, offset, buffer, size, false);
+  }
+
+  /** The same, polling only the right network. */
+  sendBlockXferPollRight(proc: number, port: number, offset: number, buffer: ArrayLike<number>, size = buffer.length): Op {
+    this.unstartedOps++;
+    return this.blockXfer(proc, port, offset, buffer, size, true);
+  }
+
+  private *blockXfer(proc: number, port: number, offset: number, buffer: ArrayLike<number>, size: number, pollRightOnly: boolean): Op {
+    this.opStarted();
+    this.checkMessage(proc, strataXferPutHandler as Handler<G>, []);
+    yield* this.transfers.send(this as Runtime, proc, port, offset, buffer, size, pollRightOnly);
+  }
+
+  /**
+   * @internal Sends one Xfer packet: a port-and-offset word and data words, with the
+   * Xfer handler implied rather than sent (Appendix A 7.1), starting on `firstNet`.
+   */
+  *sendXferPacket(proc: number, firstNet: number, words: readonly number[], pollRightOnly: boolean): Op {
+    const steps = pollRightOnly
+      ? firstNet === LEFT
+        ? SEND_BOTH_LR_POLL_RIGHT
+        : SEND_BOTH_RL_POLL_RIGHT
+      : firstNet === LEFT
+        ? SEND_BOTH_LR_POLL_BOTH
+        : SEND_BOTH_RL_POLL_BOTH;
+    yield* this.sendSteps(steps, proc, strataXferPutHandler as Handler<G>, words, 4 * words.length);
+  }
+
+  /** @internal Packets waiting at this node on `net` (-1: both), as of the current cycle; syncs first. */
+  *waitingNow(net: number): Op<number> {
+    const d = this.node.time - this.sim.now;
+    if (d > 0) yield d;
+    return this.waitingPackets(net);
+  }
+
+  /** @internal Packets waiting at this node on `net` (-1: both) as of global time. */
+  waitingPackets(net: number): number {
+    const n = this.machine.network;
+    return net === -1 ? n.waiting(this.self, LEFT) + n.waiting(this.self, RIGHT) : n.waiting(this.self, net);
+  }
+
+  /** The word that names `handler` in a message (C Strata passes handler addresses). */
+  handlerWord(handler: Handler<G> | ((rt: Runtime<G>, port: number) => void | Op) | null): number {
+    return this.handlerTable.wordOf(handler);
+  }
+
+  /** The handler a word names (null for 0). */
+  handlerOf(word: number): unknown {
+    return this.handlerTable.handlerOf(word);
   }
 
   // ---- global operations (Appendix A 4) ------------------------------------------

@@ -1,0 +1,179 @@
+/**
+ * Block transfers (Appendix A 7): each node's table of 4096 ports, Xfer packets that
+ * carry a port-and-offset word plus data words into a port's memory, the header and
+ * tail handlers, and the sending loop with bandwidth matching (thesis 6.1.3): after
+ * each injected packet, handle arrivals if any, else wait a delay that keeps the
+ * injection rate just below the receiver's rate.
+ */
+import { RunFailure } from '../kernel/errors.ts';
+import type { Op } from '../machine/node.ts';
+import { LEFT, RIGHT } from '../network/packet.ts';
+import type { Runtime } from './runtime.ts';
+
+export const STRATA_NUM_PORTS = 4096;
+export const STRATA_MIN_XFER_OFFSET = -(1 << 19);
+export const STRATA_MAX_XFER_OFFSET = (1 << 19) - 1;
+
+/** Called on the receiver when a port's count reaches zero, with the port number. */
+export type PortHandler<G = unknown> = (rt: Runtime<G>, port: number) => void | Op;
+
+/** One entry of StrataPortTable (Appendix A 7). */
+export class StrataPort {
+  /** Memory the port writes into; offsets count from `baseIndex`. */
+  base: Uint32Array | null = null;
+  baseIndex = 0;
+  /** Words still expected; goes negative when data arrives before the header. */
+  count = 0;
+  handler: PortHandler | null = null;
+  user1 = 0;
+  user2 = 0;
+  user3 = 0;
+  user4 = 0;
+  user5 = 0;
+
+  /** Points the port at `memory`, offset 0 being `memory[baseIndex]`. */
+  setBase(memory: Uint32Array, baseIndex = 0): void {
+    this.base = memory;
+    this.baseIndex = baseIndex;
+  }
+}
+
+/** How SendBlockXfer paces itself (thesis 6.1.3). */
+export interface BlockTransferOptions {
+  /** Wait after a packet when nothing has arrived (bandwidth matching). */
+  bandwidthMatching: boolean;
+  /** The wait, in cycles (the platform's two-way delay by default). */
+  delayCycles: number;
+  /** After a packet, handle one round of arrivals, or poll until both networks are empty. */
+  poll: 'once' | 'empty';
+}
+
+/** Packs a port number (low 12 bits) and a signed word offset (high 20 bits). */
+export function portAndOffsetCons(port: number, offset: number): number {
+  checkPort(port);
+  if (!Number.isInteger(offset) || offset < STRATA_MIN_XFER_OFFSET || offset > STRATA_MAX_XFER_OFFSET) {
+    throw new RunFailure(`transfer offset ${offset}: expected an integer from ${STRATA_MIN_XFER_OFFSET} to ${STRATA_MAX_XFER_OFFSET}`);
+  }
+  return ((offset << 12) | port) >>> 0;
+}
+
+export function portAndOffsetPort(word: number): number {
+  return word & 0xfff;
+}
+
+export function portAndOffsetOffset(word: number): number {
+  return (word | 0) >> 12;
+}
+
+function checkPort(port: number): void {
+  if (!Number.isInteger(port) || port < 0 || port >= STRATA_NUM_PORTS) {
+    throw new RunFailure(`port ${port}: expected a port number from 0 to ${STRATA_NUM_PORTS - 1}`);
+  }
+}
+
+/**
+ * StrataXferHeaderHandler(port, size, handler word): adds `size` to the port's count,
+ * sets its handler if it has none, and runs the handler if the count is now zero.
+ */
+export function* strataXferHeaderHandler(rt: Runtime, port: number, size: number, handlerWord: number): Op {
+  const p = rt.port(port);
+  p.count += size | 0;
+  if (p.handler === null) p.handler = rt.handlerOf(handlerWord) as PortHandler | null;
+  rt.computeOps({ loads: 2, stores: 2, intOps: 2, branches: 1 });
+  if (p.count === 0) yield* completePort(rt, port, p);
+}
+
+/**
+ * The receiver's side of Xfer packets and of the 1..n-word tail messages
+ * (StrataXferPut1/2/3Handler): store the words at the port's base + offset, count
+ * them down, and run the port's handler when the count reaches zero.
+ */
+export function* strataXferPutHandler(rt: Runtime, portAndOffset: number, ...words: number[]): Op {
+  const portNum = portAndOffsetPort(portAndOffset);
+  const p = rt.port(portNum);
+  const memory = p.base;
+  const at = p.baseIndex + portAndOffsetOffset(portAndOffset);
+  if (memory === null) throw new RunFailure(`node ${rt.self}: block data arrived at port ${portNum}, which has no base`);
+  if (at < 0 || at + words.length > memory.length) {
+    throw new RunFailure(`node ${rt.self}: block data for port ${portNum} falls outside its memory (words ${at}..${at + words.length - 1} of ${memory.length})`);
+  }
+  for (let i = 0; i < words.length; i++) memory[at + i] = words[i];
+  p.count -= words.length;
+  rt.computeOps({ stores: words.length, loads: 2, intOps: 2, branches: 1 });
+  if (p.count === 0) yield* completePort(rt, portNum, p);
+}
+
+function* completePort(rt: Runtime, portNum: number, p: StrataPort): Op {
+  const h = p.handler;
+  if (h === null) return;
+  const r = h(rt, portNum);
+  if (r !== undefined) yield* r;
+}
+
+/** One node's ports and transfer settings. */
+export class BlockTransfers {
+  options: BlockTransferOptions;
+  private readonly ports = new Map<number, StrataPort>();
+
+  constructor(options: BlockTransferOptions) {
+    this.options = options;
+  }
+
+  port(n: number): StrataPort {
+    checkPort(n);
+    let p = this.ports.get(n);
+    if (p === undefined) {
+      p = new StrataPort();
+      this.ports.set(n, p);
+    }
+    return p;
+  }
+
+  /**
+   * Sends `size` words of `buffer` to `port` at `proc`, starting at `offset` words
+   * into the port. Full packets carry the platform's packet width less the
+   * port-and-offset word (4 data words on the CM-5), alternating networks; the rest
+   * goes as one tail active message. `pollRightOnly` is SendBlockXferPollRight.
+   */
+  *send(rt: Runtime, proc: number, port: number, offset: number, buffer: ArrayLike<number>, size: number, pollRightOnly: boolean): Op {
+    if (!Number.isInteger(size) || size < 0 || size > buffer.length) {
+      throw new RunFailure(`node ${rt.self}: block of ${size} words: expected 0 to ${buffer.length} (the buffer's length)`);
+    }
+    portAndOffsetCons(port, offset);
+    if (offset + size > STRATA_MAX_XFER_OFFSET) {
+      throw new RunFailure(`node ${rt.self}: offset ${offset} + size ${size} exceeds STRATA_MAX_XFER_OFFSET (${STRATA_MAX_XFER_OFFSET})`);
+    }
+    const perPacket = rt.costs.packetWords - 1;
+    const full = Math.floor(size / perPacket) * perPacket;
+    let n = 0;
+    for (let i = 0; i < full; i += perPacket, n++) {
+      // A new array per packet: the packet keeps it until the receiver handles it.
+      const words = [portAndOffsetCons(port, offset + i)];
+      for (let j = i; j < i + perPacket; j++) words.push(buffer[j] >>> 0);
+      rt.computeOps({ loads: perPacket, intOps: 2, branches: 1 });
+      yield* rt.sendXferPacket(proc, n % 2 === 0 ? LEFT : RIGHT, words, pollRightOnly);
+      yield* this.pace(rt, pollRightOnly);
+    }
+    if (full < size) {
+      const tail = [portAndOffsetCons(port, offset + full)];
+      for (let j = full; j < size; j++) tail.push(buffer[j] >>> 0);
+      if (pollRightOnly) yield* rt.sendBothRLPollRight(proc, strataXferPutHandler, ...tail);
+      else yield* rt.sendBothRLPollBoth(proc, strataXferPutHandler, ...tail);
+    }
+  }
+
+  /** Bandwidth matching (thesis 6.1.3): handle arrivals if any, else wait the delay. */
+  private *pace(rt: Runtime, pollRightOnly: boolean): Op {
+    const o = this.options;
+    const arrived = (yield* rt.waitingNow(pollRightOnly ? RIGHT : -1)) > 0;
+    if (!arrived && o.bandwidthMatching) {
+      rt.node.chargeSpin(o.delayCycles);
+      return;
+    }
+    if (pollRightOnly) {
+      if (o.poll === 'once') yield* rt.pollRight();
+      else yield* rt.pollRightTilEmpty();
+    } else if (o.poll === 'once') yield* rt.pollBoth();
+    else yield* rt.pollBothTilEmpty();
+  }
+}

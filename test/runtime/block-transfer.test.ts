@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import {
+  portAndOffsetCons,
+  portAndOffsetOffset,
+  portAndOffsetPort,
+  STRATA_MAX_XFER_OFFSET,
+  STRATA_MIN_XFER_OFFSET,
+  strataXferHeaderHandler,
+  type Op,
+  type PortHandler,
+  type Runtime,
+} from '../../src/runtime/index.ts';
+import { runInline } from '../support/inline-app.ts';
+import type { PlatformName } from '../support/platforms.ts';
+
+interface Receiver {
+  memory: Uint32Array;
+  completions: number;
+  countSeen: number[];
+}
+
+const done: PortHandler<Receiver> = (rt) => {
+  rt.globals.completions++;
+};
+
+const word = (i: number) => (0xa5000000 + i * 7) >>> 0;
+
+/**
+ * Node 1 sends `size` words to port 5 of node 0 in two halves, with the header
+ * message `when` relative to the data; node 0 records the port count while waiting.
+ */
+function transfer(platform: PlatformName, size: number, when: 'before' | 'during' | 'after', network: 'packet' | 'analytic' = 'packet') {
+  return runInline(
+    platform,
+    2,
+    function* (rt: Runtime<Receiver>): Op<Receiver> {
+      const g = rt.globals;
+      if (rt.self === 0) {
+        g.memory = new Uint32Array(size + 8);
+        const port = rt.port(5);
+        port.setBase(g.memory, 3); // offset 0 is word 3: leaves room on both sides
+        port.count = 0;
+        port.handler = null;
+      }
+      yield* rt.barrier();
+      if (rt.self === 1) {
+        const data = Uint32Array.from({ length: size }, (_, i) => word(i));
+        const half = Math.floor(size / 2);
+        const header = () => rt.sendBothRLPollBoth(0, strataXferHeaderHandler, 5, size, rt.handlerWord(done));
+        if (when === 'before') yield* header();
+        yield* rt.sendBlockXferPollBoth(0, 5, 0, data.subarray(0, half));
+        if (when === 'during') yield* header();
+        yield* rt.sendBlockXferPollBoth(0, 5, half, data.subarray(half));
+        if (when === 'after') yield* header();
+      } else {
+        yield* rt.pollBothUntil(() => {
+          g.countSeen.push(rt.port(5).count);
+          return g.completions > 0;
+        });
+      }
+      yield* rt.barrier();
+      return g;
+    },
+    { globals: () => ({ memory: new Uint32Array(0), completions: 0, countSeen: [] }), network },
+  ).results[0];
+}
+
+describe('block transfers (Appendix A 7)', () => {
+  it.each(['before', 'during', 'after'] as const)('deliver exact words at the port offsets with the header %s the data', (when) => {
+    const r = transfer('cm5', 37, when);
+    expect(Array.from(r.memory.subarray(3, 3 + 37))).toEqual(Array.from({ length: 37 }, (_, i) => word(i)));
+    expect([r.memory[0], r.memory[1], r.memory[2], r.memory[40]]).toEqual([0, 0, 0, 0]);
+    expect(r.completions).toBe(1);
+    if (when === 'after') expect(Math.min(...r.countSeen)).toBeLessThan(0); // data came first
+  });
+
+  it.each([1, 2, 3, 4, 5, 7, 8, 64] as const)('sends %i words on the CM-5 (4 per packet plus a 1-3 word tail)', (size) => {
+    const r = transfer('cm5', size, 'before');
+    expect(Array.from(r.memory.subarray(3, 3 + size))).toEqual(Array.from({ length: size }, (_, i) => word(i)));
+    expect(r.completions).toBe(1);
+  });
+
+  it.each([19, 20, 21, 45] as const)('sends %i words on Alewife (20 data words per packet)', (size) => {
+    const r = transfer('alewife', size, 'during', 'analytic');
+    expect(Array.from(r.memory.subarray(3, 3 + size))).toEqual(Array.from({ length: size }, (_, i) => word(i)));
+    expect(r.completions).toBe(1);
+  });
+
+  it('packs ports and signed offsets into one word and checks their ranges', () => {
+    for (const [port, offset] of [[0, 0], [4095, STRATA_MAX_XFER_OFFSET], [7, STRATA_MIN_XFER_OFFSET], [123, -1]]) {
+      const w = portAndOffsetCons(port, offset);
+      expect(w).toBeGreaterThanOrEqual(0);
+      expect(w).toBeLessThanOrEqual(0xffffffff);
+      expect([portAndOffsetPort(w), portAndOffsetOffset(w)]).toEqual([port, offset]);
+    }
+    expect(() => portAndOffsetCons(4096, 0)).toThrow(/port 4096: expected a port number from 0 to 4095/);
+    expect(() => portAndOffsetCons(0, STRATA_MAX_XFER_OFFSET + 1)).toThrow(/transfer offset 524288/);
+  });
+
+  it('refuses a transfer that would run past STRATA_MAX_XFER_OFFSET, and data for a port with no memory', () => {
+    expect(() =>
+      runInline('cm5', 2, function* (rt) {
+        if (rt.self === 1) yield* rt.sendBlockXferPollBoth(0, 1, STRATA_MAX_XFER_OFFSET - 2, [1, 2, 3, 4]);
+      }),
+    ).toThrow(/offset 524285 \+ size 4 exceeds STRATA_MAX_XFER_OFFSET/);
+    expect(() =>
+      runInline('cm5', 2, function* (rt) {
+        if (rt.self === 1) yield* rt.sendBlockXferPollBoth(0, 9, 0, [1, 2, 3, 4]);
+        else yield* rt.pollBothUntil(() => false);
+      }),
+    ).toThrow(/block data arrived at port 9, which has no base/);
+  });
+});
