@@ -110,13 +110,55 @@ function* completePort(rt: Runtime, portNum: number, p: StrataPort): Op {
   if (r !== undefined) yield* r;
 }
 
-/** One node's ports and transfer settings. */
+/** Called on the sender when an asynchronous transfer has sent its last word. */
+export type AbxCompletion<G = unknown> = (rt: Runtime<G>, id: number, buffer: ArrayLike<number>) => void;
+
+/** A block being sent: where it goes and how much is left. */
+class Transfer {
+  readonly id: number;
+  readonly proc: number;
+  readonly port: number;
+  readonly offset: number;
+  readonly buffer: ArrayLike<number>;
+  readonly size: number;
+  readonly complete: AbxCompletion | null;
+  /** Words sent so far. */
+  sent = 0;
+  /** Packets sent so far (alternates the first network tried). */
+  packets = 0;
+
+  constructor(id: number, proc: number, port: number, offset: number, buffer: ArrayLike<number>, size: number, complete: AbxCompletion | null) {
+    this.id = id;
+    this.proc = proc;
+    this.port = port;
+    this.offset = offset;
+    this.buffer = buffer;
+    this.size = size;
+    this.complete = complete;
+  }
+
+  get remaining(): number {
+    return this.size - this.sent;
+  }
+}
+
+/**
+ * One node's ports, transfer settings and queue of asynchronous transfers
+ * (Appendix A 8). Queued transfers are serviced round-robin in a pseudo-random
+ * order fixed when each is queued (thesis 7.4.1), from a stream derived from the run
+ * seed and the node, so nodes interleave differently but reproducibly.
+ */
 export class BlockTransfers {
   options: BlockTransferOptions;
   private readonly ports = new Map<number, StrataPort>();
+  private readonly pending: Transfer[] = [];
+  private readonly byId = new Map<number, Transfer>();
+  private nextId = 1;
+  private readonly order: { int(n: number): number };
 
-  constructor(options: BlockTransferOptions) {
+  constructor(options: BlockTransferOptions, order: { int(n: number): number }) {
     this.options = options;
+    this.order = order;
   }
 
   port(n: number): StrataPort {
@@ -129,13 +171,8 @@ export class BlockTransfers {
     return p;
   }
 
-  /**
-   * Sends `size` words of `buffer` to `port` at `proc`, starting at `offset` words
-   * into the port. Full packets carry the platform's packet width less the
-   * port-and-offset word (4 data words on the CM-5), alternating networks; the rest
-   * goes as one tail active message. `pollRightOnly` is SendBlockXferPollRight.
-   */
-  *send(rt: Runtime, proc: number, port: number, offset: number, buffer: ArrayLike<number>, size: number, pollRightOnly: boolean): Op {
+  /** Checks a transfer's arguments (Appendix A 7 ranges) and describes it. */
+  private transfer(rt: Runtime, proc: number, port: number, offset: number, buffer: ArrayLike<number>, size: number, complete: AbxCompletion | null): Transfer {
     if (!Number.isInteger(size) || size < 0 || size > buffer.length) {
       throw new RunFailure(`node ${rt.self}: block of ${size} words: expected 0 to ${buffer.length} (the buffer's length)`);
     }
@@ -143,23 +180,78 @@ export class BlockTransfers {
     if (offset + size > STRATA_MAX_XFER_OFFSET) {
       throw new RunFailure(`node ${rt.self}: offset ${offset} + size ${size} exceeds STRATA_MAX_XFER_OFFSET (${STRATA_MAX_XFER_OFFSET})`);
     }
+    return new Transfer(this.nextId++, proc, port, offset, buffer, size, complete);
+  }
+
+  /**
+   * Sends a whole block now: Xfer packets of the platform's packet width less the
+   * port-and-offset word (4 data words on the CM-5), alternating networks, then a
+   * tail active message for the rest. `pollRightOnly` is SendBlockXferPollRight.
+   */
+  *send(rt: Runtime, proc: number, port: number, offset: number, buffer: ArrayLike<number>, size: number, pollRightOnly: boolean): Op {
+    const t = this.transfer(rt, proc, port, offset, buffer, size, null);
+    while (t.remaining > 0) yield* this.sendNextPacket(rt, t, pollRightOnly);
+  }
+
+  /** AsyncBlockXfer: queues a transfer at a pseudo-random place in the service order; returns its id. */
+  queue(rt: Runtime, proc: number, port: number, offset: number, buffer: ArrayLike<number>, size: number, complete: AbxCompletion | null): number {
+    const t = this.transfer(rt, proc, port, offset, buffer, size, complete);
+    this.pending.splice(this.order.int(this.pending.length + 1), 0, t);
+    this.byId.set(t.id, t);
+    return t.id;
+  }
+
+  /** ServiceAllTransfers: `rounds` rounds of two packets per pending transfer; -1 until all are sent. */
+  *serviceAll(rt: Runtime, rounds: number): Op {
+    for (let r = 0; (rounds < 0 || r < rounds) && this.pending.length > 0; r++) {
+      for (const t of [...this.pending]) {
+        for (let k = 0; k < 2 && t.remaining > 0; k++) yield* this.sendNextPacket(rt, t, false);
+        if (t.remaining === 0) this.finish(rt, t);
+      }
+    }
+  }
+
+  /** CompleteTransfer: sends the rest of one transfer now. */
+  *completeOne(rt: Runtime, id: number): Op {
+    const t = this.find(rt, id);
+    while (t.remaining > 0) yield* this.sendNextPacket(rt, t, false);
+    if (this.byId.has(id)) this.finish(rt, t);
+  }
+
+  /** The queued transfer with this id (GetABX... accessors). */
+  find(rt: Runtime, id: number): Transfer {
+    const t = this.byId.get(id);
+    if (t === undefined) throw new RunFailure(`node ${rt.self}: no pending asynchronous transfer ${id}`);
+    return t;
+  }
+
+  private finish(rt: Runtime, t: Transfer): void {
+    this.pending.splice(this.pending.indexOf(t), 1);
+    this.byId.delete(t.id);
+    t.complete?.(rt, t.id, t.buffer);
+  }
+
+  /** Sends the transfer's next Xfer packet (or its tail message), then paces. */
+  private *sendNextPacket(rt: Runtime, t: Transfer, pollRightOnly: boolean): Op {
     const perPacket = rt.costs.packetWords - 1;
-    const full = Math.floor(size / perPacket) * perPacket;
-    let n = 0;
-    for (let i = 0; i < full; i += perPacket, n++) {
+    const at = t.sent;
+    if (t.remaining >= perPacket) {
       // A new array per packet: the packet keeps it until the receiver handles it.
-      const words = [portAndOffsetCons(port, offset + i)];
-      for (let j = i; j < i + perPacket; j++) words.push(buffer[j] >>> 0);
+      const words = [portAndOffsetCons(t.port, t.offset + at)];
+      for (let j = at; j < at + perPacket; j++) words.push(t.buffer[j] >>> 0);
       rt.computeOps({ loads: perPacket, intOps: 2, branches: 1 });
-      yield* rt.sendXferPacket(proc, n % 2 === 0 ? LEFT : RIGHT, words, pollRightOnly);
+      yield* rt.sendXferPacket(t.proc, t.packets % 2 === 0 ? LEFT : RIGHT, words, pollRightOnly);
+      t.sent += perPacket;
+      t.packets++;
       yield* this.pace(rt, pollRightOnly);
+      return;
     }
-    if (full < size) {
-      const tail = [portAndOffsetCons(port, offset + full)];
-      for (let j = full; j < size; j++) tail.push(buffer[j] >>> 0);
-      if (pollRightOnly) yield* rt.sendBothRLPollRight(proc, strataXferPutHandler, ...tail);
-      else yield* rt.sendBothRLPollBoth(proc, strataXferPutHandler, ...tail);
-    }
+    const tail = [portAndOffsetCons(t.port, t.offset + at)];
+    for (let j = at; j < t.size; j++) tail.push(t.buffer[j] >>> 0);
+    t.sent = t.size;
+    t.packets++;
+    if (pollRightOnly) yield* rt.sendBothRLPollRight(t.proc, strataXferPutHandler, ...tail);
+    else yield* rt.sendBothRLPollBoth(t.proc, strataXferPutHandler, ...tail);
   }
 
   /** Bandwidth matching (thesis 6.1.3): handle arrivals if any, else wait the delay. */

@@ -25,6 +25,9 @@
  *   StrataXferHeaderHandler, StrataXferPut1/2/3Handler
  *                                          -> strataXferHeaderHandler, strataXferPutHandler
  *   PortAndOffsetCons/Port/Offset          -> portAndOffsetCons, portAndOffsetPort, portAndOffsetOffset
+ *   AsyncBlockXfer, ServiceAllTransfers, CompleteTransfer, GetABXproc/port/offset/buffer/remaining
+ *                                          -> rt.asyncBlockXfer(...), rt.serviceAllTransfers(rounds) (op),
+ *                                             rt.completeTransfer(id) (op), rt.getAbxProc(id), ...
  *   a handler's address in a message word  -> rt.handlerWord(fn), rt.handlerOf(word)
  *   Random, SetRandomSeed                  -> rt.random(), rt.setRandomSeed(seed)
  *   SetState                               -> rt.setState(state)
@@ -62,7 +65,7 @@ export {
   strataXferHeaderHandler,
   strataXferPutHandler,
 } from './block-transfer.ts';
-export type { BlockTransferOptions, PortHandler, StrataPort } from './block-transfer.ts';
+export type { AbxCompletion, BlockTransferOptions, PortHandler, StrataPort } from './block-transfer.ts';
 export type { RandomStream } from '../kernel/random-stream.ts';
 
 /** Strata's predefined states (Appendix A 10); apps number their own from 8. */

@@ -13,7 +13,7 @@ import { isCombineOp, type CombineOp } from '../network/combine.ts';
 import { LEFT, Packet, RIGHT } from '../network/packet.ts';
 import type { CpuCosts, MessagingCosts } from '../platform/schema.ts';
 import type { GlobalOps } from './global-ops.ts';
-import { BlockTransfers, strataXferPutHandler, type BlockTransferOptions, type StrataPort } from './block-transfer.ts';
+import { BlockTransfers, strataXferPutHandler, type AbxCompletion, type BlockTransferOptions, type StrataPort } from './block-transfer.ts';
 import type { HandlerTable } from './handler-table.ts';
 import { ParkMiller } from './park-miller.ts';
 
@@ -100,7 +100,7 @@ export class Runtime<G = unknown> {
       bandwidthMatching: true,
       delayCycles: machine.platform.messaging.bandwidthMatchDelayCycles,
       poll: 'empty', // Strata's released default (thesis 6.1.3)
-    });
+    }, machine.sim.stream(`node/${node.id}/transfer-order`));
     this.machine = machine;
     this.node = node;
     this.sim = machine.sim;
@@ -477,6 +477,72 @@ export class Runtime<G = unknown> {
     this.opStarted();
     this.checkMessage(proc, strataXferPutHandler as Handler<G>, []);
     yield* this.transfers.send(this as Runtime, proc, port, offset, buffer, size, pollRightOnly);
+  }
+
+  // ---- asynchronous block transfers (Appendix A 8) ---------------------------------
+
+  /**
+   * Queues a transfer of `size` words of `buffer` to `port` at `proc`; nothing is sent
+   * until serviceAllTransfers or completeTransfer. `complete` runs here when the last
+   * word has been sent. Returns the transfer's id.
+   */
+  asyncBlockXfer(
+    proc: number,
+    port: number,
+    offset: number,
+    buffer: ArrayLike<number>,
+    size = buffer.length,
+    complete: AbxCompletion<G> | null = null,
+  ): number {
+    this.checkMessage(proc, strataXferPutHandler as Handler<G>, []);
+    return this.transfers.queue(this as Runtime, proc, port, offset, buffer, size, complete as AbxCompletion | null);
+  }
+
+  /** Sends two packets of every pending transfer per round, interleaved; `rounds` -1 sends everything. */
+  serviceAllTransfers(rounds: number): Op {
+    if (!Number.isInteger(rounds) || rounds < -1) {
+      throw new RunFailure(`node ${this.self}: serviceAllTransfers(${rounds}): expected a number of rounds, or -1 for all`);
+    }
+    this.unstartedOps++;
+    return this.serviceBody(rounds);
+  }
+
+  private *serviceBody(rounds: number): Op {
+    this.opStarted();
+    yield* this.transfers.serviceAll(this as Runtime, rounds);
+  }
+
+  /** Sends the rest of transfer `id` now. */
+  completeTransfer(id: number): Op {
+    this.transfers.find(this as Runtime, id);
+    this.unstartedOps++;
+    return this.completeBody(id);
+  }
+
+  private *completeBody(id: number): Op {
+    this.opStarted();
+    yield* this.transfers.completeOne(this as Runtime, id);
+  }
+
+  /** GetABXproc / GetABXport / GetABXoffset / GetABXbuffer / GetABXremaining. */
+  getAbxProc(id: number): number {
+    return this.transfers.find(this as Runtime, id).proc;
+  }
+
+  getAbxPort(id: number): number {
+    return this.transfers.find(this as Runtime, id).port;
+  }
+
+  getAbxOffset(id: number): number {
+    return this.transfers.find(this as Runtime, id).offset;
+  }
+
+  getAbxBuffer(id: number): ArrayLike<number> {
+    return this.transfers.find(this as Runtime, id).buffer;
+  }
+
+  getAbxRemaining(id: number): number {
+    return this.transfers.find(this as Runtime, id).remaining;
   }
 
   /**
