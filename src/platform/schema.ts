@@ -38,6 +38,11 @@ export const messagingSchema = z.strictObject({
   sendOverheadCycles: positiveCycles,
   /** Cycles into the send at which the packet enters the network (<= sendOverheadCycles). */
   sendInjectionCycles: cycles,
+  /**
+   * Cycles to inject one block-transfer (Xfer) packet, loading its data words, without
+   * polling (thesis 6.1.3: 37 per packet on the CM-5 including one poll).
+   */
+  xferSendOverheadCycles: positiveCycles,
   /** Cycles to remove one packet and dispatch its handler, before the handler's own work. */
   receiveOverheadCycles: positiveCycles,
   /** Cycles for a poll of one network that finds nothing (thesis 6.1.3: about 10). */

@@ -239,7 +239,6 @@ export class BlockTransfers {
       // A new array per packet: the packet keeps it until the receiver handles it.
       const words = [portAndOffsetCons(t.port, t.offset + at)];
       for (let j = at; j < at + perPacket; j++) words.push(t.buffer[j] >>> 0);
-      rt.computeOps({ loads: perPacket, intOps: 2, branches: 1 });
       yield* rt.sendXferPacket(t.proc, t.packets % 2 === 0 ? LEFT : RIGHT, words, pollRightOnly);
       t.sent += perPacket;
       t.packets++;
@@ -254,18 +253,21 @@ export class BlockTransfers {
     else yield* rt.sendBothRLPollBoth(t.proc, strataXferPutHandler, ...tail);
   }
 
-  /** Bandwidth matching (thesis 6.1.3): handle arrivals if any, else wait the delay. */
+  /**
+   * After each packet (thesis 6.1.3): "if there are arrived packets, handle all of them
+   * [poll until empty] (or one: poll once); otherwise, delay". Finding nothing costs one
+   * failed poll; the delay follows only with bandwidth matching on.
+   */
   private *pace(rt: Runtime, pollRightOnly: boolean): Op {
     const o = this.options;
     const arrived = (yield* rt.waitingNow(pollRightOnly ? RIGHT : -1)) > 0;
-    if (!arrived && o.bandwidthMatching) {
-      rt.node.chargeSpin(o.delayCycles);
+    if (!arrived) {
+      rt.node.chargeSpin(rt.costs.pollEmptyCycles);
+      if (o.bandwidthMatching) rt.node.chargeSpin(o.delayCycles);
       return;
     }
-    if (pollRightOnly) {
-      if (o.poll === 'once') yield* rt.pollRight();
-      else yield* rt.pollRightTilEmpty();
-    } else if (o.poll === 'once') yield* rt.pollBoth();
+    if (o.poll === 'once') yield* rt.pollOnceAny(pollRightOnly ? 'right' : 'both');
+    else if (pollRightOnly) yield* rt.pollRightTilEmpty();
     else yield* rt.pollBothTilEmpty();
   }
 }

@@ -187,11 +187,18 @@ export class Runtime<G = unknown> {
     yield* this.sendSteps(steps, dest, handler, args, 4 * (1 + args.length));
   }
 
-  private *sendSteps(steps: SendSteps, dest: number, handler: Handler<G>, args: readonly number[], sizeBytes: number): Op {
+  private *sendSteps(
+    steps: SendSteps,
+    dest: number,
+    handler: Handler<G>,
+    args: readonly number[],
+    sizeBytes: number,
+    overheadCycles = this.costs.sendOverheadCycles,
+  ): Op {
     for (;;) {
       let handled = false;
       for (const [tryNet, pollNet] of steps) {
-        const sent = tryNet >= 0 && (yield* this.inject(dest, tryNet, handler, args, sizeBytes));
+        const sent = tryNet >= 0 && (yield* this.inject(dest, tryNet, handler, args, sizeBytes, overheadCycles));
         if (pollNet >= 0 && (yield* this.pollOne(pollNet, true))) handled = true;
         if (sent) return;
       }
@@ -226,9 +233,16 @@ export class Runtime<G = unknown> {
    * refuses, they count as stall cycles and false is returned, else the rest of the
    * send overhead follows.
    */
-  *inject(dest: number, net: number, handler: Handler<G>, args: readonly number[], sizeBytes: number): Op<boolean> {
+  *inject(
+    dest: number,
+    net: number,
+    handler: Handler<G>,
+    args: readonly number[],
+    sizeBytes: number,
+    overheadCycles = this.costs.sendOverheadCycles,
+  ): Op<boolean> {
     const node = this.node;
-    const injection = this.costs.sendInjectionCycles;
+    const injection = Math.min(this.costs.sendInjectionCycles, overheadCycles);
     node.time += injection;
     const d = node.time - this.sim.now;
     if (d > 0) yield d;
@@ -237,7 +251,7 @@ export class Runtime<G = unknown> {
       return false;
     }
     node.busyCycles += injection;
-    node.charge(this.costs.sendOverheadCycles - injection);
+    node.charge(overheadCycles - injection);
     node.packetsSent++;
     node.bytesSent += sizeBytes;
     return true;
@@ -550,14 +564,32 @@ export class Runtime<G = unknown> {
    * Xfer handler implied rather than sent (Appendix A 7.1), starting on `firstNet`.
    */
   *sendXferPacket(proc: number, firstNet: number, words: readonly number[], pollRightOnly: boolean): Op {
-    const steps = pollRightOnly
-      ? firstNet === LEFT
-        ? SEND_BOTH_LR_POLL_RIGHT
-        : SEND_BOTH_RL_POLL_RIGHT
-      : firstNet === LEFT
-        ? SEND_BOTH_LR_POLL_BOTH
-        : SEND_BOTH_RL_POLL_BOTH;
-    yield* this.sendSteps(steps, proc, strataXferPutHandler as Handler<G>, words, 4 * words.length);
+    // Inject on either network without polling; the block loop's pacing step is the
+    // poll (thesis 6.1.3). Only when both networks refuse does the sender poll and stall.
+    const other = firstNet === LEFT ? RIGHT : LEFT;
+    const steps: SendSteps = pollRightOnly
+      ? [
+          [firstNet, -1],
+          [other, -1],
+          [-1, RIGHT],
+        ]
+      : [
+          [firstNet, -1],
+          [other, -1],
+          [-1, LEFT],
+          [-1, RIGHT],
+        ];
+    yield* this.sendSteps(steps, proc, strataXferPutHandler as Handler<G>, words, 4 * words.length, this.costs.xferSendOverheadCycles);
+  }
+
+  /**
+   * @internal One poll that handles a waiting message from whichever network has one
+   * (left first): Strata's "poll once" in bandwidth matching. Returns whether it did.
+   */
+  *pollOnceAny(nets: 'both' | 'right'): Op<boolean> {
+    if (nets === 'right') return yield* this.pollOne(RIGHT, true);
+    if (yield* this.pollOne(LEFT, true)) return true;
+    return yield* this.pollOne(RIGHT, false);
   }
 
   /** @internal Packets waiting at this node on `net` (-1: both), as of the current cycle; syncs first. */
