@@ -29,7 +29,10 @@
  *                                          -> rt.asyncBlockXfer(...), rt.serviceAllTransfers(rounds) (op),
  *                                             rt.completeTransfer(id) (op), rt.getAbxProc(id), ...
  *   a handler's address in a message word  -> rt.handlerWord(fn), rt.handlerOf(word)
- *   Random, SetRandomSeed                  -> rt.random(), rt.setRandomSeed(seed)
+ *   Random, SetRandomSeed, TIME_BASED_SEED -> rt.random(), rt.setRandomSeed(seed), TIME_BASED_SEED
+ *   StrataFail, assert, StrataExit         -> rt.strataFail(msg), rt.assert(cond, msg), rt.strataExit(code)
+ *   ClearMemory                            -> rt.clearMemory(region, lengthBytes)
+ *   ResetCurrentCycle (op)                 -> rt.resetCurrentCycle()
  *   SetState                               -> rt.setState(state)
  *   StrataExit(0)                          -> returning from main
  *
@@ -53,6 +56,7 @@ export type {
   VerifyContext,
 } from './app.ts';
 export type { Handler, OpCounts, Runtime } from './runtime.ts';
+export { StrataFailure, TIME_BASED_SEED } from './runtime.ts';
 export type { Op } from '../machine/node.ts';
 export { CombineOp } from '../network/combine.ts';
 export {

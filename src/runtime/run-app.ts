@@ -13,7 +13,7 @@ import type { AnyApp, MachineInfo, Metrics, ParamValue } from './app.ts';
 import { ControlOps } from './control-ops.ts';
 import { HandlerTable } from './handler-table.ts';
 import type { GlobalOps } from './global-ops.ts';
-import { Runtime } from './runtime.ts';
+import { Runtime, StrataExitSignal } from './runtime.ts';
 import { TreeOps } from './tree-ops.ts';
 
 export interface RunConfig {
@@ -139,7 +139,12 @@ export function runApp(config: RunConfig): RunSummary {
 }
 
 function* program(rt: Runtime<unknown>, app: AnyApp, params: Record<string, ParamValue>, input: unknown, results: unknown[]): Op {
-  results[rt.self] = yield* app.main(rt, params, input);
+  try {
+    results[rt.self] = yield* app.main(rt, params, input);
+  } catch (e) {
+    if (!(e instanceof StrataExitSignal)) throw e;
+    rt.forgetUnstartedOps();
+  }
   yield* rt.exit();
 }
 

@@ -61,6 +61,23 @@ const SEND_BOTH_LR_POLL_RIGHT: SendSteps = [
 
 const MAX_STATE = 255;
 
+/** setRandomSeed(TIME_BASED_SEED) seeds from the node and its cycle counter (Appendix A 3.6). */
+export const TIME_BASED_SEED = -1;
+
+/** A node called StrataFail, failed an assert, or called StrataExit with a non-zero code. */
+export class StrataFailure extends RunFailure {
+  override name = 'StrataFailure';
+}
+
+/** Thrown by StrataExit(0) to leave main early; the runtime catches it. */
+export class StrataExitSignal {
+  readonly node: number;
+
+  constructor(node: number) {
+    this.node = node;
+  }
+}
+
 export class Runtime<G = unknown> {
   /**
    * This node's own variables, made by the app's `globals()` (C Strata programs keep
@@ -686,6 +703,40 @@ export class Runtime<G = unknown> {
     }
   }
 
+  // ---- basics, assertions, exit (Appendix A 3.5, 9.2) -----------------------------
+
+  /** Stops the whole run with a failure naming this node, its cycle and `message` (StrataFail). */
+  strataFail(message: string): never {
+    throw new StrataFailure(`node ${this.self} at cycle ${this.node.time}: StrataFail: ${message}`);
+  }
+
+  /** Calls strataFail when `condition` is false (Strata's assert). */
+  assert(condition: unknown, message = 'assertion failed'): void {
+    if (!condition) this.strataFail(message);
+  }
+
+  /**
+   * StrataExit: with 0, this node leaves main now and serves messages until every
+   * node has exited (its result is undefined); any other code ends the whole run as
+   * a failure.
+   */
+  strataExit(code: number): never {
+    if (code !== 0) throw new StrataFailure(`node ${this.self} at cycle ${this.node.time}: StrataExit(${code})`);
+    throw new StrataExitSignal(this.self);
+  }
+
+  /**
+   * Zeroes the first `lengthBytes` bytes (whole words) of `region`, charging the
+   * platform's ClearMemory cost: start + length x per-byte cycles (thesis Fig. 6-6).
+   */
+  clearMemory(region: Uint32Array | Int32Array | number[], lengthBytes: number): void {
+    if (!Number.isInteger(lengthBytes) || lengthBytes < 0 || Math.ceil(lengthBytes / 4) > region.length) {
+      this.strataFail(`clearMemory(${lengthBytes} bytes): expected 0 to ${region.length * 4} bytes for this region`);
+    }
+    region.fill(0, 0, Math.ceil(lengthBytes / 4));
+    this.node.charge(Math.round(this.cpu.clearMemoryStartCycles + lengthBytes * this.cpu.clearMemoryCyclesPerByte));
+  }
+
   // ---- timing (Appendix A 9.4) ---------------------------------------------------
 
   /** The node's 32-bit cycle counter. */
@@ -708,6 +759,18 @@ export class Runtime<G = unknown> {
     return this.node.time;
   }
 
+  /** Makes currentCycle count from now; a synchronous operation every node must call (a barrier). */
+  resetCurrentCycle(): Op {
+    this.unstartedOps++;
+    return this.resetBody();
+  }
+
+  private *resetBody(): Op {
+    this.opStarted();
+    yield* this.barrier();
+    this.cycleBase = this.node.time;
+  }
+
   /** Seconds taken by `cycles` at this platform's clock. */
   cyclesToSeconds(cycles: number): number {
     return cycles / (this.machine.platform.clockMHz * 1e6);
@@ -720,8 +783,18 @@ export class Runtime<G = unknown> {
     return this.rng.next();
   }
 
-  /** Reseeds this node's generator; returns the seed actually used. */
+  /**
+   * Reseeds this node's generator; returns the seed actually used. TIME_BASED_SEED
+   * derives a seed from this node's number and cycle counter and, so that runs stay
+   * repeatable, the run seed (Appendix A 3.6 uses the time of day).
+   */
   setRandomSeed(seed: number): number {
+    if (seed === TIME_BASED_SEED) {
+      let h = Math.imul(this.machine.sim.seed ^ 0x3c6ef372, 0x9e3779b1);
+      h = Math.imul(h ^ this.self, 0x85ebca6b);
+      h = Math.imul(h ^ (this.node.time >>> 0), 0xc2b2ae35);
+      return this.rng.reseed((h ^ (h >>> 16)) >>> 1);
+    }
     return this.rng.reseed(seed);
   }
 
@@ -775,6 +848,11 @@ export class Runtime<G = unknown> {
     if (this.machine.allExited) return;
     this.unstartedOps++;
     yield* this.pollUntil(() => false, 'StrataExit (waiting for the other nodes)');
+  }
+
+  /** @internal StrataExit(0) abandons whatever operation was in progress. */
+  forgetUnstartedOps(): void {
+    this.unstartedOps = 0;
   }
 
   private failUnstarted(where: string): never {

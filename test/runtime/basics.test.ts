@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { StrataFailure, TIME_BASED_SEED, type Handler } from '../../src/runtime/index.ts';
+import { runInline } from '../support/inline-app.ts';
+import { loadTestPlatform } from '../support/platforms.ts';
+
+describe('StrataFail, assert and StrataExit (Appendix A 3.5, 9.2)', () => {
+  it('StrataFail and a failed assert end the run naming the node and cycle', () => {
+    expect(() =>
+      runInline('cm5', 4, function* (rt) {
+        rt.compute(100 * rt.self);
+        if (rt.self === 2) rt.strataFail('bad pivot 7');
+        yield* rt.barrier();
+      }),
+    ).toThrow(/^node 2 at cycle 200: StrataFail: bad pivot 7$/);
+    expect(() =>
+      runInline('alewife', 2, function* (rt) {
+        rt.assert(rt.self === 0, 'only node 0 may pass');
+        yield* rt.barrier();
+      }),
+    ).toThrow(StrataFailure);
+  });
+
+  it('StrataExit(0) leaves main early and keeps serving messages; a non-zero code fails the run', () => {
+    const count: Handler<{ got: number }> = (rt) => {
+      rt.globals.got++;
+    };
+    const { results } = runInline(
+      'paragon',
+      2,
+      function* (rt) {
+        if (rt.self === 1) {
+          rt.strataExit(0);
+        }
+        for (let i = 0; i < 3; i++) yield* rt.sendLeftPollBoth(1, count);
+        return 'done';
+      },
+      { globals: () => ({ got: 0 }) },
+    );
+    expect(results).toEqual(['done', undefined]);
+    expect(() =>
+      runInline('cm5', 2, function* (rt) {
+        if (rt.self === 1) rt.strataExit(3);
+        yield* rt.barrier();
+      }),
+    ).toThrow(/^node 1 at cycle 0: StrataExit\(3\)$/);
+  });
+});
+
+describe('ClearMemory, ResetCurrentCycle, TIME_BASED_SEED', () => {
+  it('ClearMemory zeroes whole words and costs start + length x per-byte cycles (Fig. 6-6)', () => {
+    const cpu = loadTestPlatform('cm5').cpu;
+    const { results } = runInline('cm5', 1, function* (rt) {
+      const region = new Uint32Array(10).fill(7);
+      const start = rt.cycleCount();
+      rt.clearMemory(region, 18); // 4.5 words: five are zeroed
+      return { region: Array.from(region), cycles: rt.elapsedCycles(start) };
+    });
+    expect(results[0].region).toEqual([0, 0, 0, 0, 0, 7, 7, 7, 7, 7]);
+    expect(results[0].cycles).toBe(Math.round(cpu.clearMemoryStartCycles + 18 * cpu.clearMemoryCyclesPerByte));
+    expect(() =>
+      runInline('cm5', 1, function* (rt) {
+        rt.clearMemory(new Uint32Array(2), 12);
+      }),
+    ).toThrow(/clearMemory\(12 bytes\): expected 0 to 8 bytes/);
+  });
+
+  it('ResetCurrentCycle restarts currentCycle on every node at a barrier', () => {
+    const { results } = runInline('alewife', 4, function* (rt) {
+      rt.compute(1000 + 10 * rt.self);
+      yield* rt.resetCurrentCycle();
+      const after = rt.currentCycle();
+      return [after, rt.currentCycle64() > 1000];
+    });
+    for (const [after, long] of results) {
+      expect(after).toBe(0);
+      expect(long).toBe(true);
+    }
+  });
+
+  it('TIME_BASED_SEED gives nodes different seeds, the same for the same run seed', () => {
+    const seeds = (runSeed: number) =>
+      runInline('cm5', 4, function* (rt) {
+        return rt.setRandomSeed(TIME_BASED_SEED);
+      }, { seed: runSeed }).results;
+    expect(seeds(1)).toEqual(seeds(1));
+    expect(new Set(seeds(1)).size).toBe(4);
+    expect(seeds(1)).not.toEqual(seeds(2));
+  });
+});
