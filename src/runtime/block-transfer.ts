@@ -239,7 +239,7 @@ export class BlockTransfers {
       // A new array per packet: the packet keeps it until the receiver handles it.
       const words = [portAndOffsetCons(t.port, t.offset + at)];
       for (let j = at; j < at + perPacket; j++) words.push(t.buffer[j] >>> 0);
-      yield* rt.sendXferPacket(t.proc, t.packets % 2 === 0 ? LEFT : RIGHT, words, pollRightOnly);
+      yield* rt.messaging.sendXferPacket(t.proc, t.packets % 2 === 0 ? LEFT : RIGHT, words, pollRightOnly);
       t.sent += perPacket;
       t.packets++;
       yield* this.pace(rt, pollRightOnly);
@@ -260,13 +260,13 @@ export class BlockTransfers {
    */
   private *pace(rt: Runtime, pollRightOnly: boolean): Op {
     const o = this.options;
-    const arrived = (yield* rt.waitingNow(pollRightOnly ? RIGHT : -1)) > 0;
+    const arrived = (yield* rt.messaging.waitingNow(pollRightOnly ? RIGHT : -1)) > 0;
     if (!arrived) {
       rt.node.chargeSpin(rt.costs.pollEmptyCycles);
       if (o.bandwidthMatching) rt.node.chargeSpin(o.delayCycles);
       return;
     }
-    if (o.poll === 'once') yield* rt.pollOnceAny(pollRightOnly ? 'right' : 'both');
+    if (o.poll === 'once') yield* rt.messaging.pollOnceAny(pollRightOnly ? 'right' : 'both');
     else if (pollRightOnly) yield* rt.pollRightTilEmpty();
     else yield* rt.pollBothTilEmpty();
   }

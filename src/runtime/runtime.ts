@@ -8,13 +8,22 @@
 import { RunFailure } from '../kernel/errors.ts';
 import type { Simulation } from '../kernel/simulation.ts';
 import type { Machine } from '../machine/machine.ts';
-import { WAKE_DATA, WAKE_INJECT_LEFT, WAKE_LEFT, type Node, type Op } from '../machine/node.ts';
+import type { Node, Op } from '../machine/node.ts';
 import { isCombineOp, type CombineOp } from '../network/combine.ts';
-import { LEFT, Packet, RIGHT } from '../network/packet.ts';
+import { LEFT, RIGHT } from '../network/packet.ts';
 import type { CpuCosts, MessagingCosts } from '../platform/schema.ts';
 import type { GlobalOps } from './global-ops.ts';
 import { BlockTransfers, strataXferPutHandler, type AbxCompletion, type BlockTransferOptions, type StrataPort } from './block-transfer.ts';
 import type { HandlerTable } from './handler-table.ts';
+import {
+  Messaging,
+  SEND_BOTH_LR_POLL_BOTH,
+  SEND_BOTH_LR_POLL_RIGHT,
+  SEND_BOTH_RL_POLL_BOTH,
+  SEND_BOTH_RL_POLL_RIGHT,
+  SEND_LEFT_POLL_BOTH,
+  type SendSteps,
+} from './messaging.ts';
 import { ParkMiller } from './park-miller.ts';
 
 /**
@@ -35,29 +44,6 @@ export interface OpCounts {
   branches?: number;
   calls?: number;
 }
-
-/** Send variants as (network to try, network to poll after the try) steps, -1 for none. */
-type SendSteps = readonly (readonly [number, number])[];
-const SEND_LEFT_POLL_BOTH: SendSteps = [
-  [LEFT, LEFT],
-  [-1, RIGHT],
-];
-const SEND_BOTH_RL_POLL_BOTH: SendSteps = [
-  [RIGHT, RIGHT],
-  [LEFT, LEFT],
-];
-const SEND_BOTH_LR_POLL_BOTH: SendSteps = [
-  [LEFT, LEFT],
-  [RIGHT, RIGHT],
-];
-const SEND_BOTH_RL_POLL_RIGHT: SendSteps = [
-  [RIGHT, RIGHT],
-  [LEFT, -1],
-];
-const SEND_BOTH_LR_POLL_RIGHT: SendSteps = [
-  [LEFT, -1],
-  [RIGHT, RIGHT],
-];
 
 const MAX_STATE = 255;
 
@@ -105,6 +91,8 @@ export class Runtime<G = unknown> {
   private readonly rng: ParkMiller;
   private readonly handlerTable: HandlerTable;
   private readonly transfers: BlockTransfers;
+  /** @internal Sending and receiving packets for this node. */
+  readonly messaging: Messaging<G>;
   private state = 0;
   private cycleBase = 0;
   /** Operations created but not yet run; catches a missing `yield*`. */
@@ -128,6 +116,7 @@ export class Runtime<G = unknown> {
     this.costs = machine.platform.messaging;
     this.cpu = machine.platform.cpu;
     this.rng = new ParkMiller(node.id + 1);
+    this.messaging = new Messaging(this);
   }
 
   // ---- computation -------------------------------------------------------------
@@ -200,99 +189,8 @@ export class Runtime<G = unknown> {
    */
   private *send(steps: SendSteps, dest: number, handler: Handler<G>, args: number[]): Op {
     this.opStarted();
-    this.checkMessage(dest, handler, args);
-    yield* this.sendSteps(steps, dest, handler, args, 4 * (1 + args.length));
-  }
-
-  private *sendSteps(
-    steps: SendSteps,
-    dest: number,
-    handler: Handler<G>,
-    args: readonly number[],
-    sizeBytes: number,
-    overheadCycles = this.costs.sendOverheadCycles,
-  ): Op {
-    for (;;) {
-      let handled = false;
-      for (const [tryNet, pollNet] of steps) {
-        const sent = tryNet >= 0 && (yield* this.inject(dest, tryNet, handler, args, sizeBytes, overheadCycles));
-        if (pollNet >= 0 && (yield* this.pollOne(pollNet, true))) handled = true;
-        if (sent) return;
-      }
-      if (!handled) yield* this.stall(steps);
-    }
-  }
-
-  /** Waits, as a retry loop over `steps` would, until a retry or a poll can succeed. */
-  private *stall(steps: SendSteps): Op {
-    const net = this.machine.network;
-    const self = this.self;
-    let period = 0;
-    let wakeOn = 0;
-    for (const [tryNet, pollNet] of steps) {
-      if (tryNet >= 0) {
-        period += this.costs.sendInjectionCycles;
-        wakeOn |= WAKE_INJECT_LEFT << tryNet;
-      }
-      if (pollNet >= 0) {
-        period += this.costs.pollEmptyCycles;
-        wakeOn |= WAKE_LEFT << pollNet;
-      }
-    }
-    const isReady = (): boolean =>
-      steps.some(([tryNet, pollNet]) => (tryNet >= 0 && net.canInject(self, tryNet)) || (pollNet >= 0 && net.waiting(self, pollNet) > 0));
-    yield* this.node.idle(period, wakeOn, 'a send (network full)', isReady, true);
-  }
-
-  /**
-   * @internal Tries to send one packet on `net` without polling. The first
-   * `sendInjectionCycles` of the send are spent before the network is asked; if it
-   * refuses, they count as stall cycles and false is returned, else the rest of the
-   * send overhead follows.
-   */
-  *inject(
-    dest: number,
-    net: number,
-    handler: Handler<G>,
-    args: readonly number[],
-    sizeBytes: number,
-    overheadCycles = this.costs.sendOverheadCycles,
-  ): Op<boolean> {
-    const node = this.node;
-    const injection = Math.min(this.costs.sendInjectionCycles, overheadCycles);
-    node.time += injection;
-    const d = node.time - this.sim.now;
-    if (d > 0) yield d;
-    if (!this.machine.network.tryInject(new Packet(node.id, dest, net, sizeBytes, handler, args))) {
-      node.stallCycles += injection;
-      return false;
-    }
-    node.busyCycles += injection;
-    node.charge(overheadCycles - injection);
-    node.packetsSent++;
-    node.bytesSent += sizeBytes;
-    return true;
-  }
-
-  /** @internal Validates an active message before it is sent. */
-  checkMessage(dest: number, handler: Handler<G>, args: readonly number[]): void {
-    if (!Number.isInteger(dest) || dest < 0 || dest >= this.partitionSize) {
-      throw new RunFailure(`node ${this.self}: message to node ${dest}: expected a node number from 0 to ${this.partitionSize - 1}`);
-    }
-    if (typeof handler !== 'function') {
-      throw new RunFailure(`node ${this.self}: message to node ${dest}: the handler is not a function`);
-    }
-    const max = this.costs.handlerArgWords;
-    if (args.length > max) {
-      throw new RunFailure(
-        `node ${this.self}: message to node ${dest}: ${args.length} argument words, but this platform's active messages carry at most ${max}`,
-      );
-    }
-    for (const w of args) {
-      if (!Number.isInteger(w) || w < -0x80000000 || w > 0xffffffff) {
-        throw new RunFailure(`node ${this.self}: message to node ${dest}: argument ${w} is not a 32-bit word`);
-      }
-    }
+    this.messaging.checkMessage(dest, handler, args);
+    yield* this.messaging.sendSteps(steps, dest, handler, args, 4 * (1 + args.length));
   }
 
   // ---- polling (Appendix A 6.2) --------------------------------------------------
@@ -359,118 +257,31 @@ export class Runtime<G = unknown> {
 
   private *pollOnce(net: number): Op<boolean> {
     this.opStarted();
-    return yield* this.pollOne(net, true);
+    return yield* this.messaging.pollOne(net, true);
   }
 
   private *pollNetTilEmpty(net: number): Op<number> {
     this.opStarted();
     let handled = 0;
-    while (yield* this.pollOne(net, true)) handled++;
+    while (yield* this.messaging.pollOne(net, true)) handled++;
     return handled;
   }
 
   private *pollThenBoth(first: number): Op<number> {
     this.opStarted();
-    if (!(yield* this.pollOne(first, true))) return 0;
-    return 1 + (yield* this.drainBoth());
+    if (!(yield* this.messaging.pollOne(first, true))) return 0;
+    return 1 + (yield* this.messaging.drainBoth());
   }
 
   private *pollRounds(untilEmpty: boolean): Op<number> {
     this.opStarted();
-    return untilEmpty ? yield* this.drainBoth() : yield* this.pollBothRound();
+    return untilEmpty ? yield* this.messaging.drainBoth() : yield* this.messaging.pollBothRound();
   }
 
-  /** @internal The body of pollBothUntil, for runtime code that already counts as one op. */
+  /** @internal The body of pollBothUntil, for runtime code that counts it as one operation. */
   *pollUntil(isDone: () => boolean, waitingIn: string): Op {
     this.opStarted();
-    const node = this.node;
-    const period = 2 * this.costs.pollEmptyCycles;
-    while (!isDone()) {
-      if ((yield* this.drainBoth()) === 0) {
-        yield* node.idle(period, WAKE_DATA, waitingIn, () => this.hasWaitingPacket());
-      }
-    }
-  }
-
-  /**
-   * One PollBoth round. Both interfaces are sampled when the round starts: a left
-   * poll that finds nothing does not advance global time before the right poll, so a
-   * fruitless round is one observation costing 2 x pollEmptyCycles.
-   */
-  private *pollBothRound(): Op<number> {
-    const left = yield* this.pollOne(LEFT, true);
-    const right = yield* this.pollOne(RIGHT, left);
-    return (left ? 1 : 0) + (right ? 1 : 0);
-  }
-
-  /** PollBoth rounds until one finds nothing; returns messages handled. */
-  private *drainBoth(): Op<number> {
-    let handled = 0;
-    for (;;) {
-      const n = yield* this.pollBothRound();
-      if (n === 0) return handled;
-      handled += n;
-    }
-  }
-
-  /** Whether a packet waits on either network of this node. */
-  private hasWaitingPacket(): boolean {
-    return this.waitingPackets(-1) > 0;
-  }
-
-  /**
-   * @internal Polls `net` once: handles one waiting message (receive overhead plus
-   * the handler's own work) or charges a fruitless poll. With `doSync` false the
-   * poll samples the interface at the current global time (see pollBothRound).
-   */
-  *pollOne(net: number, doSync: boolean): Op<boolean> {
-    const node = this.node;
-    if (doSync) {
-      const d = node.time - this.sim.now;
-      if (d > 0) yield d;
-    }
-    const p = this.machine.network.receive(node.id, net);
-    if (p === null) {
-      node.chargeSpin(this.costs.pollEmptyCycles);
-      return false;
-    }
-    node.packetsReceived++;
-    node.charge(this.costs.receiveOverheadCycles);
-    yield* this.dispatch(p);
-    return true;
-  }
-
-  private *dispatch(p: Packet): Op {
-    const h = p.handler as Handler<G>;
-    const a = p.args;
-    let r: void | Op;
-    switch (a.length) {
-      case 0:
-        r = h(this);
-        break;
-      case 1:
-        r = h(this, a[0]);
-        break;
-      case 2:
-        r = h(this, a[0], a[1]);
-        break;
-      case 3:
-        r = h(this, a[0], a[1], a[2]);
-        break;
-      case 4:
-        r = h(this, a[0], a[1], a[2], a[3]);
-        break;
-      default:
-        r = h(this, ...a);
-    }
-    if (r === undefined) {
-      if (this.unstartedOps !== 0) this.failUnstarted(`handler ${h.name || '(anonymous)'}`);
-      return;
-    }
-    if (typeof r !== 'object' || r === null || typeof (r as Op).next !== 'function') {
-      throw new RunFailure(`node ${this.self}: handler ${h.name || '(anonymous)'} returned a value; handlers return nothing (or are generator functions)`);
-    }
-    yield* r;
+    yield* this.messaging.pollUntil(isDone, waitingIn);
   }
 
   // ---- block transfers (Appendix A 7) --------------------------------------------
@@ -506,7 +317,7 @@ export class Runtime<G = unknown> {
 
   private *blockXfer(proc: number, port: number, offset: number, buffer: ArrayLike<number>, size: number, pollRightOnly: boolean): Op {
     this.opStarted();
-    this.checkMessage(proc, strataXferPutHandler as Handler<G>, []);
+    this.messaging.checkMessage(proc, strataXferPutHandler as Handler<G>, []);
     yield* this.transfers.send(this as Runtime, proc, port, offset, buffer, size, pollRightOnly);
   }
 
@@ -525,7 +336,7 @@ export class Runtime<G = unknown> {
     size = buffer.length,
     complete: AbxCompletion<G> | null = null,
   ): number {
-    this.checkMessage(proc, strataXferPutHandler as Handler<G>, []);
+    this.messaging.checkMessage(proc, strataXferPutHandler as Handler<G>, []);
     return this.transfers.queue(this as Runtime, proc, port, offset, buffer, size, complete as AbxCompletion | null);
   }
 
@@ -574,52 +385,6 @@ export class Runtime<G = unknown> {
 
   getAbxRemaining(id: number): number {
     return this.transfers.find(this as Runtime, id).remaining;
-  }
-
-  /**
-   * @internal Sends one Xfer packet: a port-and-offset word and data words, with the
-   * Xfer handler implied rather than sent (Appendix A 7.1), starting on `firstNet`.
-   */
-  *sendXferPacket(proc: number, firstNet: number, words: readonly number[], pollRightOnly: boolean): Op {
-    // Inject on either network without polling; the block loop's pacing step is the
-    // poll (thesis 6.1.3). Only when both networks refuse does the sender poll and stall.
-    const other = firstNet === LEFT ? RIGHT : LEFT;
-    const steps: SendSteps = pollRightOnly
-      ? [
-          [firstNet, -1],
-          [other, -1],
-          [-1, RIGHT],
-        ]
-      : [
-          [firstNet, -1],
-          [other, -1],
-          [-1, LEFT],
-          [-1, RIGHT],
-        ];
-    yield* this.sendSteps(steps, proc, strataXferPutHandler as Handler<G>, words, 4 * words.length, this.costs.xferSendOverheadCycles);
-  }
-
-  /**
-   * @internal One poll that handles a waiting message from whichever network has one
-   * (left first): Strata's "poll once" in bandwidth matching. Returns whether it did.
-   */
-  *pollOnceAny(nets: 'both' | 'right'): Op<boolean> {
-    if (nets === 'right') return yield* this.pollOne(RIGHT, true);
-    if (yield* this.pollOne(LEFT, true)) return true;
-    return yield* this.pollOne(RIGHT, false);
-  }
-
-  /** @internal Packets waiting at this node on `net` (-1: both), as of the current cycle; syncs first. */
-  *waitingNow(net: number): Op<number> {
-    const d = this.node.time - this.sim.now;
-    if (d > 0) yield d;
-    return this.waitingPackets(net);
-  }
-
-  /** @internal Packets waiting at this node on `net` (-1: both) as of global time. */
-  waitingPackets(net: number): number {
-    const n = this.machine.network;
-    return net === -1 ? n.waiting(this.self, LEFT) + n.waiting(this.self, RIGHT) : n.waiting(this.self, net);
   }
 
   /** The word that names `handler` in a message (C Strata passes handler addresses). */
@@ -853,6 +618,16 @@ export class Runtime<G = unknown> {
   /** @internal StrataExit(0) abandons whatever operation was in progress. */
   forgetUnstartedOps(): void {
     this.unstartedOps = 0;
+  }
+
+  /** @internal Whether an operation was created and not run (checked after plain handlers). */
+  hasUnstartedOps(): boolean {
+    return this.unstartedOps !== 0;
+  }
+
+  /** @internal */
+  failUnstartedOps(where: string): never {
+    return this.failUnstarted(where);
   }
 
   private failUnstarted(where: string): never {
