@@ -5,7 +5,8 @@
  * fast runs where congestion is not the question.
  */
 import type { Simulation } from '../kernel/simulation.ts';
-import { InterfaceQueues, type ArrivalListener, type DataNetwork, type NetworkStats } from './data-network.ts';
+import { Deque } from 'js-sdsl';
+import type { ArrivalListener, DataNetwork, NetworkStats } from './data-network.ts';
 import type { Packet } from './packet.ts';
 import type { Topology } from './topology.ts';
 
@@ -49,5 +50,27 @@ export class AnalyticNetwork implements DataNetwork {
 
   canInject(): boolean {
     return true;
+  }
+}
+
+/** The receive-side interface queues: one FIFO per node per logical network (LEFT, RIGHT). */
+class InterfaceQueues {
+  private readonly queues: Deque<Packet>[] = [];
+
+  constructor(nodes: number) {
+    // js-sdsl's default bucket pre-allocates 4096 slots; interface queues are short.
+    for (let i = 0; i < nodes * 2; i++) this.queues.push(new Deque<Packet>([], 16));
+  }
+
+  push(packet: Packet): void {
+    this.queues[packet.dst * 2 + packet.net].pushBack(packet);
+  }
+
+  pop(node: number, net: number): Packet | null {
+    return this.queues[node * 2 + net].popFront() ?? null;
+  }
+
+  size(node: number, net: number): number {
+    return this.queues[node * 2 + net].size();
   }
 }

@@ -1,10 +1,9 @@
 /**
- * The one interface every data network implements, and the receive-side queues they
- * share. A network accepts packets at the current cycle (or refuses them when its
- * injection buffer is full), carries them, and leaves them in the destination's
- * network-interface queue until the node polls. It never runs handlers.
+ * The one interface every data network implements (analytic-network.ts,
+ * packet-network.ts). A network accepts packets at the current cycle (or refuses them
+ * when its injection buffer is full), carries them, and leaves them in the
+ * destination's network-interface queue until the node polls. It never runs handlers.
  */
-import { Deque } from 'js-sdsl';
 import type { Packet } from './packet.ts';
 import type { Topology } from './topology.ts';
 
@@ -33,26 +32,4 @@ export interface DataNetwork {
   waiting(node: number, net: number): number;
   /** Whether `node` could inject on `net` now. */
   canInject(node: number, net: number): boolean;
-}
-
-/** The receive-side interface queues: one FIFO per node per logical network (LEFT, RIGHT). */
-export class InterfaceQueues {
-  private readonly queues: Deque<Packet>[] = [];
-
-  constructor(nodes: number) {
-    // js-sdsl's default bucket pre-allocates 4096 slots; interface queues are short.
-    for (let i = 0; i < nodes * 2; i++) this.queues.push(new Deque<Packet>([], 16));
-  }
-
-  push(packet: Packet): void {
-    this.queues[packet.dst * 2 + packet.net].pushBack(packet);
-  }
-
-  pop(node: number, net: number): Packet | null {
-    return this.queues[node * 2 + net].popFront() ?? null;
-  }
-
-  size(node: number, net: number): number {
-    return this.queues[node * 2 + net].size();
-  }
 }

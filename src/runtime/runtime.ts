@@ -1,9 +1,11 @@
 /**
  * Strata on one node: the object an app's `main` and its message handlers receive.
  * It turns Strata's calls (Appendix A) into cycle charges, injections and polls on
- * the machine; global operations are delegated to a GlobalOps engine. Calls that
- * take time or touch the network are generators, run with `yield*`; the rest are
- * plain methods. The name mapping to Appendix A is in index.ts.
+ * the machine, delegating the mechanics to messaging.ts (sends, polls, handler
+ * dispatch), block-transfer.ts (ports, Xfer packets, asynchronous transfers) and a
+ * GlobalOps engine (barriers, combines). Calls that take time or touch the network
+ * are generators, run with `yield*`; the rest are plain methods. The name mapping to
+ * Appendix A is in index.ts.
  */
 import { RunFailure } from '../kernel/errors.ts';
 import type { Simulation } from '../kernel/simulation.ts';
