@@ -41,8 +41,6 @@ export class Node {
 
   /** The runtime call this node is waiting in, while it waits (for deadlock reports). */
   waitingIn: string | null = null;
-  /** Cycle at which the current wait began. */
-  waitingSince = 0;
   /** Set once the node's program has returned (Strata's StrataExit(0)). */
   hasExited = false;
   exitCycle = 0;
@@ -95,7 +93,6 @@ export class Node {
     const start = this.time;
     this.wakeMask = wakeOn;
     this.waitingIn = what;
-    this.waitingSince = start;
     yield BLOCK;
     this.wakeMask = 0;
     this.waitingIn = null;
