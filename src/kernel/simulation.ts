@@ -124,9 +124,6 @@ export class Simulation {
     return this.procNames[pid];
   }
 
-  get processCount(): number {
-    return this.procs.length;
-  }
 
   /** Number of events waiting in the queue. */
   get pendingEvents(): number {

@@ -152,7 +152,6 @@ export class BlockTransfers {
   options: BlockTransferOptions;
   private readonly ports = new Map<number, StrataPort>();
   private readonly pending: Transfer[] = [];
-  private readonly byId = new Map<number, Transfer>();
   private nextId = 1;
   private readonly order: { int(n: number): number };
 
@@ -197,7 +196,6 @@ export class BlockTransfers {
   queue(rt: Runtime, proc: number, port: number, offset: number, buffer: ArrayLike<number>, size: number, complete: AbxCompletion | null): number {
     const t = this.transfer(rt, proc, port, offset, buffer, size, complete);
     this.pending.splice(this.order.int(this.pending.length + 1), 0, t);
-    this.byId.set(t.id, t);
     return t.id;
   }
 
@@ -215,19 +213,18 @@ export class BlockTransfers {
   *completeOne(rt: Runtime, id: number): Op {
     const t = this.find(rt, id);
     while (t.remaining > 0) yield* this.sendNextPacket(rt, t, false);
-    if (this.byId.has(id)) this.finish(rt, t);
+    if (this.pending.includes(t)) this.finish(rt, t);
   }
 
   /** The queued transfer with this id (GetABX... accessors). */
   find(rt: Runtime, id: number): Transfer {
-    const t = this.byId.get(id);
+    const t = this.pending.find((x) => x.id === id);
     if (t === undefined) throw new RunFailure(`node ${rt.self}: no pending asynchronous transfer ${id}`);
     return t;
   }
 
   private finish(rt: Runtime, t: Transfer): void {
     this.pending.splice(this.pending.indexOf(t), 1);
-    this.byId.delete(t.id);
     t.complete?.(rt, t.id, t.buffer);
   }
 

@@ -603,12 +603,12 @@ export class Runtime<G = unknown> {
 
   /** @internal Every operation body calls this first; see `unstartedOps`. */
   opStarted(): void {
-    if (--this.unstartedOps !== 0) this.failUnstarted('the program');
+    if (--this.unstartedOps !== 0) this.failUnstartedOps('the program');
   }
 
   /** @internal Ends the node's program: Strata's StrataExit(0) — keep serving messages until all nodes exit. */
   *exit(): Op {
-    if (this.unstartedOps !== 0) this.failUnstarted('main');
+    if (this.unstartedOps !== 0) this.failUnstartedOps('main');
     const d = this.node.time - this.sim.now;
     if (d > 0) yield d;
     this.machine.exit(this.node);
@@ -627,12 +627,8 @@ export class Runtime<G = unknown> {
     return this.unstartedOps !== 0;
   }
 
-  /** @internal */
+  /** @internal Fails the run: `where` created an operation and did not run it. */
   failUnstartedOps(where: string): never {
-    return this.failUnstarted(where);
-  }
-
-  private failUnstarted(where: string): never {
     throw new RunFailure(
       `node ${this.self}: ${where} created a Strata operation without running it; write \`yield* rt.<call>(...)\` (a handler that sends or polls must be a generator function)`,
     );
