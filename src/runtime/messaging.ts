@@ -37,6 +37,31 @@ export const SEND_BOTH_LR_POLL_RIGHT: SendSteps = [
 ];
 
 
+// Xfer packets try both networks without polling: the block loop's pacing step is
+// the poll (thesis 6.1.3). Only when both networks refuse does the sender poll and stall.
+const XFER_LR_POLL_BOTH: SendSteps = [
+  [LEFT, -1],
+  [RIGHT, -1],
+  [-1, LEFT],
+  [-1, RIGHT],
+];
+const XFER_RL_POLL_BOTH: SendSteps = [
+  [RIGHT, -1],
+  [LEFT, -1],
+  [-1, LEFT],
+  [-1, RIGHT],
+];
+const XFER_LR_POLL_RIGHT: SendSteps = [
+  [LEFT, -1],
+  [RIGHT, -1],
+  [-1, RIGHT],
+];
+const XFER_RL_POLL_RIGHT: SendSteps = [
+  [RIGHT, -1],
+  [LEFT, -1],
+  [-1, RIGHT],
+];
+
 export class Messaging<G> {
   private readonly rt: Runtime<G>;
   private readonly node: Node;
@@ -242,21 +267,13 @@ export class Messaging<G> {
    * Xfer handler implied rather than sent (Appendix A 7.1), starting on `firstNet`.
    */
   *sendXferPacket(proc: number, firstNet: number, words: readonly number[], pollRightOnly: boolean): Op {
-    // Inject on either network without polling; the block loop's pacing step is the
-    // poll (thesis 6.1.3). Only when both networks refuse does the sender poll and stall.
-    const other = firstNet === LEFT ? RIGHT : LEFT;
-    const steps: SendSteps = pollRightOnly
-      ? [
-          [firstNet, -1],
-          [other, -1],
-          [-1, RIGHT],
-        ]
-      : [
-          [firstNet, -1],
-          [other, -1],
-          [-1, LEFT],
-          [-1, RIGHT],
-        ];
+    const steps = pollRightOnly
+      ? firstNet === LEFT
+        ? XFER_LR_POLL_RIGHT
+        : XFER_RL_POLL_RIGHT
+      : firstNet === LEFT
+        ? XFER_LR_POLL_BOTH
+        : XFER_RL_POLL_BOTH;
     yield* this.sendSteps(steps, proc, strataXferPutHandler as Handler<G>, words, 4 * words.length, this.costs.xferSendOverheadCycles);
   }
 
