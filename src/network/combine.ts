@@ -26,7 +26,39 @@ export const CombineOp = {
 } as const;
 export type CombineOp = (typeof CombineOp)[keyof typeof CombineOp];
 
-export const COMBINE_OP_NAMES = Object.keys(CombineOp) as (keyof typeof CombineOp)[];
+export const COMBINE_OP_NAMES: readonly string[] = [...Object.keys(CombineOp), 'ReduceFloatAdd', 'ReduceFloatMax'];
+
+/**
+ * Reductions of single-precision floats, carried as their IEEE bit patterns: what
+ * Strata's composite float operations (Appendix A 5) build on. Not user CombineOps.
+ */
+export const REDUCE_FLOAT_ADD = 15;
+export const REDUCE_FLOAT_MAX = 16;
+
+/** A CombineOp or one of the internal float reductions. */
+export type ReduceOp = CombineOp | typeof REDUCE_FLOAT_ADD | typeof REDUCE_FLOAT_MAX;
+
+/** Segment boundaries (Appendix A 4.3.1): where a node starts a new scan segment. */
+export const SegmentType = { NoBoundary: 0, ElementBoundary: 1, ArrayBoundary: 2 } as const;
+export type SegmentType = (typeof SegmentType)[keyof typeof SegmentType];
+
+export function isSegmentType(s: number): s is SegmentType {
+  return s === 0 || s === 1 || s === 2;
+}
+
+const floatBits = new DataView(new ArrayBuffer(4));
+
+/** The IEEE single-precision bit pattern of `x` (rounded to float), as an unsigned word. */
+export function floatToWord(x: number): number {
+  floatBits.setFloat32(0, x);
+  return floatBits.getUint32(0);
+}
+
+/** The float whose bit pattern is `word`. */
+export function wordToFloat(word: number): number {
+  floatBits.setUint32(0, word >>> 0);
+  return floatBits.getFloat32(0);
+}
 
 const ADD = 0;
 const OR = 1;
@@ -44,12 +76,14 @@ export function isCombineOp(op: number): op is CombineOp {
 }
 
 /** SCAN, BACKSCAN or REDUCE. */
-export function modeOf(op: CombineOp): number {
-  return Math.floor(op / 5);
+export function modeOf(op: ReduceOp): number {
+  return op >= REDUCE_FLOAT_ADD ? REDUCE : Math.floor(op / 5);
 }
 
 /** Applies the op's associative function to two words. */
-export function combineWords(op: CombineOp, a: number, b: number): number {
+export function combineWords(op: ReduceOp, a: number, b: number): number {
+  if (op === REDUCE_FLOAT_ADD) return floatToWord(wordToFloat(a) + wordToFloat(b));
+  if (op === REDUCE_FLOAT_MAX) return wordToFloat(a) >= wordToFloat(b) ? a >>> 0 : b >>> 0;
   switch (op % 5) {
     case ADD:
       return (a + b) | 0;
@@ -67,34 +101,52 @@ export function combineWords(op: CombineOp, a: number, b: number): number {
 }
 
 /** The identity of the op's function: what node 0 gets from a scan. */
-export function identityOf(op: CombineOp): number {
+export function identityOf(op: ReduceOp): number {
+  if (op === REDUCE_FLOAT_ADD) return 0;
+  if (op === REDUCE_FLOAT_MAX) return NEGATIVE_INFINITY_WORD;
   return op % 5 === MAX ? -0x80000000 : 0;
 }
 
-/** Normalizes an input word to the op's signedness. */
-export function asWord(op: CombineOp, value: number): number {
-  return op % 5 === UADD ? value >>> 0 : value | 0;
+const NEGATIVE_INFINITY_WORD = 0xff800000;
+
+/** Normalizes an input word to the op's signedness (float words stay unsigned bit patterns). */
+export function asWord(op: ReduceOp, value: number): number {
+  return op >= REDUCE_FLOAT_ADD || op % 5 === UADD ? value >>> 0 : value | 0;
 }
 
 /**
  * Reference semantics over all nodes' values at once: element i of the result is
- * what node i receives. Used by the control network, which computes in hardware.
+ * what node i receives. `segments[i]` is node i's SegmentType (all NoBoundary when
+ * omitted); reductions ignore segments. The control network computes with this; the
+ * combining trees must agree with it.
+ *
+ * Forward scans follow Appendix A 4.3.1: a node with ElementBoundary starts a segment
+ * and receives the identity; with ArrayBoundary it starts a segment but still
+ * receives the combination from the previous boundary up to itself ("the value from
+ * the previous processor, but don't forward it"). Backward scans are the mirror
+ * image: the last node before a boundary receives the identity (ElementBoundary) or
+ * the combination of the next segment (ArrayBoundary).
  */
-export function combineAll(op: CombineOp, values: readonly number[]): number[] {
+export function combineAll(op: ReduceOp, values: readonly number[], segments?: ArrayLike<number>): number[] {
   const n = values.length;
   const out = new Array<number>(n);
   const id = identityOf(op);
   const mode = modeOf(op);
+  const seg = (i: number): number => (segments === undefined || i >= n ? SegmentType.NoBoundary : segments[i]);
   if (mode === SCAN) {
     let acc = id;
     for (let i = 0; i < n; i++) {
-      out[i] = acc;
+      const s = seg(i);
+      out[i] = s === SegmentType.ElementBoundary ? id : acc;
+      if (s !== SegmentType.NoBoundary) acc = id;
       acc = combineWords(op, acc, asWord(op, values[i]));
     }
   } else if (mode === BACKSCAN) {
     let acc = id;
     for (let i = n - 1; i >= 0; i--) {
-      out[i] = acc;
+      const s = seg(i + 1);
+      out[i] = s === SegmentType.ElementBoundary ? id : acc;
+      if (s !== SegmentType.NoBoundary) acc = id;
       acc = combineWords(op, asWord(op, values[i]), acc);
     }
   } else {

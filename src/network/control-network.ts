@@ -1,39 +1,56 @@
 /**
- * The CM-5 control network: barriers and integer combines that complete in fixed,
- * traffic-independent time (Appendix A, Table 1), separate from the data networks.
- * Each operation kind is a channel; an episode of a channel completes a fixed latency
- * after the last node joins it. The processor-side costs (start, query) are charged
- * by the runtime; this file owns only the hardware's timing and arithmetic.
+ * The CM-5 control network: global ORs (barriers), integer and vector combines, and
+ * broadcasts that complete in fixed, traffic-independent time (Appendix A, Table 1),
+ * separate from the data networks. Each synchronous operation kind is a channel; an
+ * episode of a channel completes a fixed latency after the last node joins it
+ * (vectors are pipelined: each further word adds a fixed number of cycles, thesis
+ * 6.3 — which is why the CM-5's CombineVector model has no log P term). The
+ * processor-side costs (start, query) are charged by the runtime; this file owns only
+ * the hardware's timing and arithmetic.
  */
 import { RunFailure } from '../kernel/errors.ts';
 import type { Simulation } from '../kernel/simulation.ts';
 import type { ControlNetworkParams } from '../platform/schema.ts';
-import { COMBINE_OP_NAMES, combineAll, type CombineOp } from './combine.ts';
+import { COMBINE_OP_NAMES, combineAll, type ReduceOp } from './combine.ts';
 
+/** Global OR, of which a barrier is the special case GlobalOR(false) (Appendix A 4.1). */
 export const BARRIER_CHANNEL = 0;
+/** CombineInt and the composite reductions built on it. */
 export const COMBINE_CHANNEL = 1;
-const CHANNEL_NAMES = ['barrier', 'combine'];
+/** CombineVector. */
+export const VECTOR_CHANNEL = 2;
+export const CHANNEL_NAMES = ['barrier or global OR', 'combine', 'vector combine'];
 
-/** Called for every node when an episode it joined completes. */
+/** Called for every node when something it may wait for completes. */
 export type CompletionListener = (node: number) => void;
 
 class Channel {
   /** Episode each node last joined (-1: none yet). */
   readonly joined: Int32Array;
-  /** Result each node received from the last completed episode it joined. */
-  readonly results: number[];
+  /** Result vector each node received from the last completed episode it joined. */
+  readonly results: number[][];
   /** Episodes completed so far. */
   completed = 0;
   collecting = 0;
   joinedCount = 0;
-  op: CombineOp | -1 = -1;
-  readonly values: number[];
+  op: ReduceOp = 0;
+  length = 0;
+  readonly values: (readonly number[])[];
+  readonly segments: Uint8Array;
 
   constructor(nodes: number) {
     this.joined = new Int32Array(nodes).fill(-1);
-    this.results = new Array<number>(nodes).fill(0);
-    this.values = new Array<number>(nodes).fill(0);
+    this.results = Array.from({ length: nodes }, () => []);
+    this.values = new Array<readonly number[]>(nodes).fill([]);
+    this.segments = new Uint8Array(nodes);
   }
+}
+
+/** One broadcast in flight or delivered. */
+interface Broadcast {
+  from: number;
+  words: readonly number[];
+  delivered: boolean;
 }
 
 export class ControlNetwork {
@@ -42,13 +59,30 @@ export class ControlNetwork {
   private readonly channels: Channel[];
   private readonly onComplete: CompletionListener;
   private readonly doneKind: number;
+  /** Broadcasts in flight by number; each node's inbox holds the delivered ones it has not received. */
+  private readonly inFlight = new Map<number, Broadcast>();
+  private broadcastsStarted = 0;
+  private readonly inboxes: (readonly number[])[][];
+  private readonly lastBroadcast: (Broadcast | null)[];
+  private readonly deliverKind: number;
+  /** Asynchronous global OR: each node's bit as the network sees it, and how many are set. */
+  private readonly asyncBits: Uint8Array;
+  private asyncSetCount: number;
+  private readonly asyncKind: number;
 
   constructor(sim: Simulation, params: ControlNetworkParams, nodes: number, onComplete: CompletionListener) {
     this.sim = sim;
     this.params = params;
     this.onComplete = onComplete;
-    this.channels = [new Channel(nodes), new Channel(nodes)];
+    this.channels = [new Channel(nodes), new Channel(nodes), new Channel(nodes)];
     this.doneKind = sim.defineEventKind('control-done', (channel) => this.complete(channel));
+    this.inboxes = Array.from({ length: nodes }, () => []);
+    this.lastBroadcast = new Array<Broadcast | null>(nodes).fill(null);
+    this.deliverKind = sim.defineEventKind('control-broadcast', (index) => this.deliver(index));
+    // Appendix A 4.2: during StrataInit every node's asynchronous-global-OR bit is set.
+    this.asyncBits = new Uint8Array(nodes).fill(1);
+    this.asyncSetCount = nodes;
+    this.asyncKind = sim.defineEventKind('control-async-or', (payload) => this.applyAsyncBit(payload >> 1, payload & 1));
   }
 
   /** Hardware latency from the last join to completion, so that a simultaneous start returns after `total`. */
@@ -56,14 +90,43 @@ export class ControlNetwork {
     return totalCycles - this.params.startCycles - this.params.queryCycles;
   }
 
-  /** Node joins the current barrier episode at the current cycle. */
-  joinBarrier(node: number): void {
-    this.join(BARRIER_CHANNEL, node, -1, 0, this.latency(this.params.barrierCycles));
+  /**
+   * Node joins the current episode of `channel` with its vector `words` (one word for
+   * the global OR and CombineInt) and its segment boundary.
+   */
+  join(channel: number, node: number, op: ReduceOp, words: readonly number[], segment: number): void {
+    const c = this.channels[channel];
+    if (c.joined[node] >= c.completed) {
+      throw new RunFailure(`node ${node}: started a ${CHANNEL_NAMES[channel]} before its previous one completed`);
+    }
+    if (c.joinedCount === 0) {
+      c.op = op;
+      c.length = words.length;
+    } else if (c.op !== op) {
+      throw new RunFailure(
+        `node ${node}: joined a ${CHANNEL_NAMES[channel]} with ${COMBINE_OP_NAMES[op]} while another node used ${COMBINE_OP_NAMES[c.op]}`,
+      );
+    } else if (c.length !== words.length) {
+      throw new RunFailure(
+        `node ${node}: joined a ${CHANNEL_NAMES[channel]} of ${words.length} elements while another node used ${c.length}`,
+      );
+    }
+    c.joined[node] = c.collecting;
+    c.values[node] = words;
+    c.segments[node] = segment;
+    c.joinedCount++;
+    if (c.joinedCount === c.joined.length) {
+      c.joinedCount = 0;
+      c.collecting++;
+      this.sim.schedule(this.episodeLatency(channel, c.length), this.doneKind, channel);
+    }
   }
 
-  /** Node contributes `value` to the current combine episode with operation `op`. */
-  joinCombine(node: number, value: number, op: CombineOp): void {
-    this.join(COMBINE_CHANNEL, node, op, value, this.latency(this.params.combineIntCycles));
+  private episodeLatency(channel: number, length: number): number {
+    const p = this.params;
+    if (channel === BARRIER_CHANNEL) return this.latency(p.barrierCycles);
+    const extraWords = Math.max(0, length - 1);
+    return this.latency(p.combineIntCycles) + extraWords * p.combineVectorCyclesPerWord;
   }
 
   /** True once the last episode `node` joined on `channel` has completed. */
@@ -72,49 +135,78 @@ export class ControlNetwork {
     return c.joined[node] < c.completed;
   }
 
-  /** Whether `node` has joined an episode of `channel` that has not completed. */
-  isPending(channel: number, node: number): boolean {
-    const c = this.channels[channel];
-    return c.joined[node] >= c.completed;
-  }
-
-  /** The node's result from the last completed combine it joined. */
-  combineResult(node: number): number {
-    return this.channels[COMBINE_CHANNEL].results[node];
-  }
-
-  private join(channel: number, node: number, op: CombineOp | -1, value: number, latencyCycles: number): void {
-    const c = this.channels[channel];
-    if (c.joined[node] >= c.completed) {
-      throw new RunFailure(`node ${node}: started a ${CHANNEL_NAMES[channel]} before its previous one completed`);
-    }
-    if (c.joinedCount === 0) c.op = op;
-    else if (c.op !== op) {
-      throw new RunFailure(
-        `node ${node}: joined a ${CHANNEL_NAMES[channel]} with ${opName(op)} while another node used ${opName(c.op)}`,
-      );
-    }
-    c.joined[node] = c.collecting;
-    c.values[node] = value;
-    c.joinedCount++;
-    if (c.joinedCount === c.joined.length) {
-      c.joinedCount = 0;
-      c.collecting++;
-      this.sim.schedule(latencyCycles, this.doneKind, channel);
-    }
+  /** The node's result vector from the last completed episode of `channel` it joined. */
+  result(channel: number, node: number): readonly number[] {
+    return this.channels[channel].results[node];
   }
 
   private complete(channel: number): void {
     const c = this.channels[channel];
-    if (c.op !== -1) {
-      const out = combineAll(c.op, c.values);
-      for (let i = 0; i < out.length; i++) c.results[i] = out[i];
+    const n = c.joined.length;
+    const column = new Array<number>(n);
+    for (let i = 0; i < n; i++) c.results[i] = new Array<number>(c.length);
+    for (let e = 0; e < c.length; e++) {
+      for (let i = 0; i < n; i++) column[i] = c.values[i][e];
+      const out = combineAll(c.op, column, c.segments);
+      for (let i = 0; i < n; i++) c.results[i][e] = out[i];
     }
     c.completed++;
-    for (let i = 0; i < c.joined.length; i++) this.onComplete(i);
+    for (let i = 0; i < n; i++) this.onComplete(i);
   }
-}
 
-function opName(op: CombineOp | -1): string {
-  return op === -1 ? 'no operation' : COMBINE_OP_NAMES[op];
+  // ---- broadcasts (Appendix A 4.4) --------------------------------------------------
+
+  /** `node` broadcasts `words`; every other node's inbox gets them a fixed latency later. */
+  startBroadcast(node: number, words: readonly number[]): void {
+    const b: Broadcast = { from: node, words, delivered: false };
+    this.lastBroadcast[node] = b;
+    this.inFlight.set(this.broadcastsStarted, b);
+    const p = this.params;
+    const latency = this.latency(p.broadcastCycles) + Math.max(0, words.length - 1) * p.broadcastVectorCyclesPerWord;
+    this.sim.schedule(latency, this.deliverKind, this.broadcastsStarted++);
+  }
+
+  private deliver(id: number): void {
+    const b = this.inFlight.get(id)!;
+    this.inFlight.delete(id);
+    b.delivered = true;
+    for (let i = 0; i < this.inboxes.length; i++) {
+      if (i !== b.from) this.inboxes[i].push(b.words);
+    }
+    for (let i = 0; i < this.inboxes.length; i++) this.onComplete(i);
+  }
+
+  /** Whether the last broadcast `node` started has reached every node. */
+  isBroadcastDelivered(node: number): boolean {
+    return this.lastBroadcast[node]?.delivered ?? true;
+  }
+
+  /** Whether a broadcast is waiting in `node`'s inbox. */
+  hasBroadcast(node: number): boolean {
+    return this.inboxes[node].length > 0;
+  }
+
+  /** Takes the oldest delivered broadcast from `node`'s inbox. */
+  takeBroadcast(node: number): readonly number[] {
+    const words = this.inboxes[node].shift();
+    if (words === undefined) throw new RunFailure(`node ${node}: no broadcast to receive`);
+    return words;
+  }
+
+  // ---- asynchronous global OR (Appendix A 4.2) ---------------------------------------
+
+  /** Sets `node`'s contribution; the network sees it after the global-OR latency. */
+  setAsyncOr(node: number, bit: boolean): void {
+    this.sim.schedule(this.latency(this.params.barrierCycles), this.asyncKind, (node << 1) | (bit ? 1 : 0));
+  }
+
+  /** The OR of every node's bit as the network currently sees it. */
+  get asyncOr(): boolean {
+    return this.asyncSetCount > 0;
+  }
+
+  private applyAsyncBit(node: number, bit: number): void {
+    this.asyncSetCount += bit - this.asyncBits[node];
+    this.asyncBits[node] = bit;
+  }
 }

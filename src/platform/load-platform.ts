@@ -42,6 +42,10 @@ function checkConsistency(p: PlatformSpec): string | null {
     return `key "messaging.handlerArgWords": expected at most messaging.packetWords - 1 (${m.packetWords - 1}), got ${m.handlerArgWords}`;
   }
   const c = p.controlNetwork;
+  if (c === null && m.handlerArgWords < 4) {
+    // Combining trees send [header, offset, flags, data...] (src/runtime/tree-ops.ts).
+    return `key "messaging.handlerArgWords": expected at least 4 on a platform without a control network (global operations use 4-word tree messages), got ${m.handlerArgWords}`;
+  }
   if (c !== null) {
     const fixed = c.startCycles + c.queryCycles;
     for (const key of ['barrierCycles', 'combineIntCycles', 'broadcastCycles'] as const) {

@@ -7,10 +7,10 @@
  */
 import type { Node, Op } from '../machine/node.ts';
 import { WAKE_CONTROL } from '../machine/node.ts';
-import type { CombineOp } from '../network/combine.ts';
-import { BARRIER_CHANNEL, COMBINE_CHANNEL, type ControlNetwork } from '../network/control-network.ts';
+import type { ReduceOp, SegmentType } from '../network/combine.ts';
+import type { ControlNetwork } from '../network/control-network.ts';
 import type { ControlNetworkParams } from '../platform/schema.ts';
-import type { GlobalOps } from './global-ops.ts';
+import type { Channel, GlobalOps } from './global-ops.ts';
 import type { Runtime } from './runtime.ts';
 
 export class ControlOps implements GlobalOps {
@@ -22,55 +22,66 @@ export class ControlOps implements GlobalOps {
     this.params = params;
   }
 
-  *startBarrier(rt: Runtime): Op {
+  *start(rt: Runtime, channel: Channel, op: ReduceOp, words: readonly number[], segment: SegmentType): Op {
     rt.opStarted();
-    yield* this.start(rt.node);
-    this.control.joinBarrier(rt.node.id);
+    yield* this.begin(rt.node);
+    this.control.join(channel, rt.self, op, words, segment);
   }
 
-  *queryBarrier(rt: Runtime): Op<boolean> {
+  *query(rt: Runtime, channel: Channel): Op<boolean> {
     rt.opStarted();
-    return yield* this.query(rt.node, BARRIER_CHANNEL);
+    return yield* this.check(rt.node, () => this.control.isComplete(channel, rt.self));
   }
 
-  *completeBarrier(rt: Runtime): Op {
+  *complete(rt: Runtime, channel: Channel, what: string): Op<readonly number[]> {
     rt.opStarted();
-    yield* this.waitFor(rt.node, BARRIER_CHANNEL, 'completeBarrier');
+    yield* this.waitFor(rt.node, () => this.control.isComplete(channel, rt.self), what);
+    return this.control.result(channel, rt.self);
   }
 
-  *startCombineInt(rt: Runtime, value: number, op: CombineOp): Op {
+  *broadcast(rt: Runtime, words: readonly number[]): Op {
     rt.opStarted();
-    yield* this.start(rt.node);
-    this.control.joinCombine(rt.node.id, value, op);
+    yield* this.begin(rt.node);
+    this.control.startBroadcast(rt.self, words);
   }
 
-  *queryCombineInt(rt: Runtime): Op<boolean> {
+  *queryBroadcast(rt: Runtime): Op<boolean> {
     rt.opStarted();
-    return yield* this.query(rt.node, COMBINE_CHANNEL);
+    return yield* this.check(rt.node, () => this.control.isBroadcastDelivered(rt.self));
   }
 
-  *completeCombineInt(rt: Runtime): Op<number> {
+  *receiveBroadcast(rt: Runtime, what: string): Op<readonly number[]> {
     rt.opStarted();
-    yield* this.waitFor(rt.node, COMBINE_CHANNEL, 'completeCombineInt');
-    return this.control.combineResult(rt.node.id);
+    yield* this.waitFor(rt.node, () => this.control.hasBroadcast(rt.self), what);
+    return this.control.takeBroadcast(rt.self);
   }
 
-  private *start(node: Node): Op {
+  *setAsyncOr(rt: Runtime, bit: boolean): Op {
+    rt.opStarted();
+    yield* this.begin(rt.node);
+    this.control.setAsyncOr(rt.self, bit);
+  }
+
+  *asyncOr(rt: Runtime): Op<boolean> {
+    rt.opStarted();
+    return yield* this.check(rt.node, () => this.control.asyncOr);
+  }
+
+  private *begin(node: Node): Op {
     node.charge(this.params.startCycles);
     yield* node.sync();
   }
 
-  private *query(node: Node, channel: number): Op<boolean> {
+  private *check(node: Node, isDone: () => boolean): Op<boolean> {
     yield* node.sync();
-    const done = this.control.isComplete(channel, node.id);
+    const done = isDone();
     node.charge(this.params.queryCycles);
     return done;
   }
 
-  /** Spins on completion checks of `queryCycles` each until the channel completes. */
-  private *waitFor(node: Node, channel: number, what: string): Op {
+  /** Spins on completion checks of `queryCycles` each until `isDone`. */
+  private *waitFor(node: Node, isDone: () => boolean, what: string): Op {
     const q = this.params.queryCycles;
-    const isDone = (): boolean => this.control.isComplete(channel, node.id);
     for (;;) {
       yield* node.sync();
       if (isDone()) {

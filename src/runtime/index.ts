@@ -17,6 +17,17 @@
  *                                          -> rt.startBarrier(), rt.queryBarrier(), rt.completeBarrier(), rt.barrier()
  *   CombineInt, StartCombineInt, QueryCombineInt, CompleteCombineInt (op)
  *                                          -> rt.combineInt(value, CombineOp.ScanAdd) etc.
+ *   GlobalOR, StartGlobalOR, QueryGlobalOR, CompleteGlobalOR (op)
+ *                                          -> rt.globalOR(notDone), rt.startGlobalOR(notDone), ...
+ *   SetAsyncGlobalOR, GetAsyncGlobalOR (op) -> rt.setAsyncGlobalOR(notDone), rt.getAsyncGlobalOR()
+ *   SetSegment, CurrentSegment, SegmentType -> rt.setSegment(SegmentType.ElementBoundary), rt.currentSegment()
+ *   CombineVector, StartCombineVector, CompleteCombineVector (op)
+ *                                          -> rt.combineVector(to, from, op, count) etc.
+ *   Broadcast, QueryBroadcast, ReceiveBroadcast, BroadcastDouble, ReceiveBroadcastDouble,
+ *   BroadcastVector, ReceiveBroadcastVector (op)
+ *                                          -> rt.broadcast(word), rt.receiveBroadcast(), ...
+ *   CompositeInt, CompositeUint, CompositeFloat, CompositeOp (op)
+ *                                          -> rt.compositeInt(value, CompositeOp.Median) etc.
  *   CycleCount, ElapsedCycles, CurrentCycle, CurrentCycle64, CyclesToSeconds
  *                                          -> rt.cycleCount(), rt.elapsedCycles(start), ...
  *   StrataPortTable[n]                     -> rt.port(n) (base, count, handler, user1..user5)
@@ -55,10 +66,11 @@ export type {
   Verification,
   VerifyContext,
 } from './app.ts';
-export type { Handler, OpCounts, Runtime } from './runtime.ts';
+export type { Handler, OpCounts, Runtime, WordArray } from './runtime.ts';
 export { StrataFailure, TIME_BASED_SEED } from './runtime.ts';
 export type { Op } from '../machine/node.ts';
-export { CombineOp } from '../network/combine.ts';
+export { CombineOp, SegmentType } from '../network/combine.ts';
+export { CompositeOp } from './composite.ts';
 export {
   portAndOffsetCons,
   portAndOffsetOffset,

@@ -11,10 +11,11 @@ import { RunFailure } from '../kernel/errors.ts';
 import type { Simulation } from '../kernel/simulation.ts';
 import type { Machine } from '../machine/machine.ts';
 import type { Node, Op } from '../machine/node.ts';
-import { isCombineOp, type CombineOp } from '../network/combine.ts';
+import { CombineOp, isCombineOp, isSegmentType, SegmentType, type ReduceOp } from '../network/combine.ts';
 import { LEFT, RIGHT } from '../network/packet.ts';
 import type { CpuCosts, MessagingCosts } from '../platform/schema.ts';
-import type { GlobalOps } from './global-ops.ts';
+import { composite, FLOAT, INT, UINT, type CompositeOp } from './composite.ts';
+import { COMBINE, GLOBAL_OR, VECTOR, type Channel, type GlobalOps } from './global-ops.ts';
 import { BlockTransfers, strataXferPutHandler, type AbxCompletion, type BlockTransferOptions, type StrataPort } from './block-transfer.ts';
 import type { HandlerTable } from './handler-table.ts';
 import {
@@ -48,6 +49,22 @@ export interface OpCounts {
 }
 
 const MAX_STATE = 255;
+
+/** A writable array of 32-bit words (Int32Array, Uint32Array or number[]). */
+export type WordArray = { length: number; [index: number]: number };
+
+const doubleView = new DataView(new ArrayBuffer(8));
+
+function doubleToWords(x: number): number[] {
+  doubleView.setFloat64(0, x);
+  return [doubleView.getUint32(0), doubleView.getUint32(4)];
+}
+
+function wordsToDouble(words: readonly number[]): number {
+  doubleView.setUint32(0, words[0] >>> 0);
+  doubleView.setUint32(4, words[1] >>> 0);
+  return doubleView.getFloat64(0);
+}
 
 /** setRandomSeed(TIME_BASED_SEED) seeds from the node and its cycle counter (Appendix A 3.6). */
 export const TIME_BASED_SEED = -1;
@@ -97,6 +114,9 @@ export class Runtime<G = unknown> {
   readonly messaging: Messaging<G>;
   private state = 0;
   private cycleBase = 0;
+  private segment: SegmentType = SegmentType.NoBoundary;
+  /** Where completeCombineVector writes. */
+  private pendingVector: WordArray | null = null;
   /** Operations created but not yet run; catches a missing `yield*`. */
   private unstartedOps = 0;
 
@@ -404,22 +424,27 @@ export class Runtime<G = unknown> {
   /** Tells the others this node reached the barrier (split-phase). */
   startBarrier(): Op {
     this.unstartedOps++;
-    return this.global.startBarrier(this);
+    return this.global.start(this, GLOBAL_OR, CombineOp.ReduceOr, [0], SegmentType.NoBoundary);
   }
 
-  /** Whether the last barrier has completed. */
+  /** Whether the last barrier (or global OR) has completed. */
   queryBarrier(): Op<boolean> {
     this.unstartedOps++;
-    return this.global.queryBarrier(this);
+    return this.global.query(this, GLOBAL_OR);
   }
 
   /** Waits until the last barrier has completed. */
   completeBarrier(): Op {
     this.unstartedOps++;
-    return this.global.completeBarrier(this);
+    return this.completeBarrierBody();
   }
 
-  /** Returns when every node has reached the barrier. */
+  private *completeBarrierBody(): Op {
+    this.opStarted();
+    yield* this.completeGlobal(GLOBAL_OR, 'completeBarrier');
+  }
+
+  /** Returns when every node has reached the barrier; the same as globalOR(false). */
   barrier(): Op {
     this.unstartedOps++;
     return this.barrierBody();
@@ -431,28 +456,99 @@ export class Runtime<G = unknown> {
     yield* this.completeBarrier();
   }
 
+  /** Returns the OR of every node's `notDone` (Appendix A 4.2). */
+  globalOR(notDone: boolean): Op<boolean> {
+    this.unstartedOps++;
+    return this.globalOrBody(notDone);
+  }
+
+  private *globalOrBody(notDone: boolean): Op<boolean> {
+    this.opStarted();
+    yield* this.startGlobalOR(notDone);
+    return yield* this.completeGlobalOR();
+  }
+
+  /** Starts a global OR and returns at once (split-phase). */
+  startGlobalOR(notDone: boolean): Op {
+    this.unstartedOps++;
+    return this.global.start(this, GLOBAL_OR, CombineOp.ReduceOr, [notDone ? 1 : 0], SegmentType.NoBoundary);
+  }
+
+  /** Whether the last global OR has completed. */
+  queryGlobalOR(): Op<boolean> {
+    return this.queryBarrier();
+  }
+
+  /** Waits for the last global OR and returns its result. */
+  completeGlobalOR(): Op<boolean> {
+    this.unstartedOps++;
+    return this.completeGlobalOrBody();
+  }
+
+  private *completeGlobalOrBody(): Op<boolean> {
+    this.opStarted();
+    return (yield* this.completeGlobal(GLOBAL_OR, 'completeGlobalOR'))[0] !== 0;
+  }
+
+  /**
+   * Sets this node's contribution to the asynchronous global OR (initially true on
+   * every node). On the CM-5 the network sees it after the global-OR latency; on the
+   * other platforms it travels as a message and others see the OR change as they poll.
+   */
+  setAsyncGlobalOR(notDone: boolean): Op {
+    this.unstartedOps++;
+    return this.global.setAsyncOr(this, notDone);
+  }
+
+  /** Whether at least one node's asynchronous-global-OR bit is set, as this node sees it now. */
+  getAsyncGlobalOR(): Op<boolean> {
+    this.unstartedOps++;
+    return this.global.asyncOr(this);
+  }
+
+  /** Sets this node's segment boundary for the scans that start after it (Appendix A 4.3.1). */
+  setSegment(boundary: SegmentType): void {
+    if (!isSegmentType(boundary)) {
+      throw new RunFailure(`node ${this.self}: setSegment(${boundary}): expected NoBoundary (0), ElementBoundary (1) or ArrayBoundary (2)`);
+    }
+    this.segment = boundary;
+  }
+
+  /** This node's current segment boundary. */
+  currentSegment(): SegmentType {
+    return this.segment;
+  }
+
   /** Starts a combine: every node contributes `value`; `op` says what comes back (split-phase). */
   startCombineInt(value: number, op: CombineOp): Op {
-    this.checkCombine(value, op);
+    this.checkCombine([value], op, 'combine');
     this.unstartedOps++;
-    return this.global.startCombineInt(this, value, op);
+    return this.global.start(this, COMBINE, op, [value], this.segment);
   }
 
   /** Whether the last combine has completed. */
   queryCombineInt(): Op<boolean> {
     this.unstartedOps++;
-    return this.global.queryCombineInt(this);
+    return this.global.query(this, COMBINE);
   }
 
   /** Waits for the last combine and returns this node's result. */
   completeCombineInt(): Op<number> {
     this.unstartedOps++;
-    return this.global.completeCombineInt(this);
+    return this.completeCombineIntBody();
   }
 
-  /** Combine in one call: scans get the combination of lower (BackScan: higher) nodes' values, reductions all values. */
+  private *completeCombineIntBody(): Op<number> {
+    this.opStarted();
+    return (yield* this.completeGlobal(COMBINE, 'completeCombineInt'))[0];
+  }
+
+  /**
+   * Combine in one call: scans get the combination of lower (BackScan: higher) nodes'
+   * values within the current segment, reductions all values.
+   */
   combineInt(value: number, op: CombineOp): Op<number> {
-    this.checkCombine(value, op);
+    this.checkCombine([value], op, 'combine');
     this.unstartedOps++;
     return this.combineIntBody(value, op);
   }
@@ -463,11 +559,170 @@ export class Runtime<G = unknown> {
     return yield* this.completeCombineInt();
   }
 
-  private checkCombine(value: number, op: number): void {
-    if (!isCombineOp(op)) throw new RunFailure(`node ${this.self}: combine op ${op} is not one of the fifteen CombineOps`);
-    if (!Number.isInteger(value) || value < -0x80000000 || value > 0xffffffff) {
-      throw new RunFailure(`node ${this.self}: combine value ${value} is not a 32-bit word`);
+  /**
+   * Combines the first `count` elements of `from` element-wise across the nodes and
+   * writes the results to `to` (which may be `from`), using the current segments.
+   */
+  combineVector(to: WordArray, from: ArrayLike<number>, op: CombineOp, count = from.length): Op {
+    this.checkVector(to, from, count, 'combineVector');
+    this.checkCombine(Array.from({ length: count }, (_, i) => from[i]), op, 'vector combine');
+    this.unstartedOps++;
+    return this.combineVectorBody(to, from, op, count);
+  }
+
+  private *combineVectorBody(to: WordArray, from: ArrayLike<number>, op: CombineOp, count: number): Op {
+    this.opStarted();
+    yield* this.startCombineVector(to, from, op, count);
+    yield* this.completeCombineVector();
+  }
+
+  /** Starts a vector combine (split-phase); completeCombineVector fills `to`. */
+  startCombineVector(to: WordArray, from: ArrayLike<number>, op: CombineOp, count = from.length): Op {
+    this.checkVector(to, from, count, 'startCombineVector');
+    const words = Array.from({ length: count }, (_, i) => from[i]);
+    this.checkCombine(words, op, 'vector combine');
+    this.pendingVector = to;
+    this.unstartedOps++;
+    return this.global.start(this, VECTOR, op, words, this.segment);
+  }
+
+  /** Waits for the pending vector combine and writes its results (there is no queryCombineVector). */
+  completeCombineVector(): Op {
+    const to = this.pendingVector;
+    if (to === null) throw new RunFailure(`node ${this.self}: completeCombineVector without a vector combine in progress`);
+    this.unstartedOps++;
+    return this.completeVectorBody(to);
+  }
+
+  private *completeVectorBody(to: WordArray): Op {
+    this.opStarted();
+    const result = yield* this.completeGlobal(VECTOR, 'completeCombineVector');
+    for (let i = 0; i < result.length; i++) to[i] = result[i];
+    this.pendingVector = null;
+  }
+
+  private completeGlobal(ch: Channel, what: string): Op<readonly number[]> {
+    this.unstartedOps++;
+    return this.global.complete(this, ch, what);
+  }
+
+  /** @internal Reduces `words` element-wise across all nodes on the combine channel (for composite reductions). */
+  reduceWords(op: ReduceOp, words: readonly number[]): Op<readonly number[]> {
+    this.unstartedOps++;
+    return this.reduceWordsBody(op, words);
+  }
+
+  private *reduceWordsBody(op: ReduceOp, words: readonly number[]): Op<readonly number[]> {
+    this.opStarted();
+    this.unstartedOps++;
+    yield* this.global.start(this, COMBINE, op, words, SegmentType.NoBoundary);
+    return yield* this.completeGlobal(COMBINE, 'a composite reduction');
+  }
+
+  private checkCombine(words: readonly number[], op: number, what: string): void {
+    if (!isCombineOp(op)) throw new RunFailure(`node ${this.self}: ${what} op ${op} is not one of the fifteen CombineOps`);
+    for (const w of words) {
+      if (!Number.isInteger(w) || w < -0x80000000 || w > 0xffffffff) {
+        throw new RunFailure(`node ${this.self}: ${what} value ${w} is not a 32-bit word`);
+      }
     }
+  }
+
+  private checkVector(to: WordArray, from: ArrayLike<number>, count: number, what: string): void {
+    if (!Number.isInteger(count) || count < 1 || count > from.length || count > to.length) {
+      throw new RunFailure(
+        `node ${this.self}: ${what}(${count} elements): expected 1 to ${Math.min(from.length, to.length)} (the arrays' lengths)`,
+      );
+    }
+  }
+
+  // ---- composite reductions (Appendix A 5) -----------------------------------------
+
+  /** Min, Max, Average, Variance or Median of one signed integer per node. */
+  compositeInt(value: number, op: CompositeOp): Op<number> {
+    this.unstartedOps++;
+    return this.compositeBody(INT, value, op);
+  }
+
+  /** The same for unsigned integers. */
+  compositeUint(value: number, op: CompositeOp): Op<number> {
+    this.unstartedOps++;
+    return this.compositeBody(UINT, value, op);
+  }
+
+  /** The same for single-precision floats. */
+  compositeFloat(value: number, op: CompositeOp): Op<number> {
+    this.unstartedOps++;
+    return this.compositeBody(FLOAT, value, op);
+  }
+
+  private *compositeBody(type: typeof INT, value: number, op: CompositeOp): Op<number> {
+    this.opStarted();
+    return yield* composite(this as Runtime, type, value, op);
+  }
+
+  // ---- broadcasts (Appendix A 4.4) -------------------------------------------------
+
+  /** Sends one word to every other node; they call receiveBroadcast. */
+  broadcast(value: number): Op {
+    this.checkCombine([value], CombineOp.ReduceOr, 'broadcast');
+    this.unstartedOps++;
+    return this.global.broadcast(this, [value]);
+  }
+
+  /** Whether this node's last broadcast has completed (on the data-network platforms: has been sent). */
+  queryBroadcast(): Op<boolean> {
+    this.unstartedOps++;
+    return this.global.queryBroadcast(this);
+  }
+
+  /** Waits for another node's broadcast word. */
+  receiveBroadcast(): Op<number> {
+    this.unstartedOps++;
+    return this.receiveWordsBody(1, 'receiveBroadcast', (w) => w[0] | 0);
+  }
+
+  /** Sends a double (two words) to every other node. */
+  broadcastDouble(value: number): Op {
+    if (typeof value !== 'number') throw new RunFailure(`node ${this.self}: broadcastDouble(${String(value)}): expected a number`);
+    this.unstartedOps++;
+    return this.global.broadcast(this, doubleToWords(value));
+  }
+
+  /** Waits for another node's broadcast double. */
+  receiveBroadcastDouble(): Op<number> {
+    this.unstartedOps++;
+    return this.receiveWordsBody(2, 'receiveBroadcastDouble', wordsToDouble);
+  }
+
+  /** Sends the first `count` words of `from` to every other node, and copies them to `to` here. */
+  broadcastVector(to: WordArray, from: ArrayLike<number>, count = from.length): Op {
+    this.checkVector(to, from, count, 'broadcastVector');
+    const words = Array.from({ length: count }, (_, i) => from[i]);
+    this.checkCombine(words, CombineOp.ReduceOr, 'broadcast');
+    for (let i = 0; i < count; i++) to[i] = words[i];
+    this.unstartedOps++;
+    return this.global.broadcast(this, words);
+  }
+
+  /** Waits for another node's vector broadcast of `count` words and writes it to `to`. */
+  receiveBroadcastVector(to: WordArray, count = to.length): Op {
+    this.checkVector(to, to, count, 'receiveBroadcastVector');
+    this.unstartedOps++;
+    return this.receiveWordsBody(count, 'receiveBroadcastVector', (w) => {
+      for (let i = 0; i < count; i++) to[i] = w[i];
+    });
+  }
+
+  private *receiveWordsBody<T>(count: number, what: string, take: (words: readonly number[]) => T): Op<T> {
+    this.opStarted();
+    this.unstartedOps++;
+    const words = yield* this.global.receiveBroadcast(this, what);
+    if (words.length !== count) {
+      throw new RunFailure(`node ${this.self}: ${what} expected ${count} words but the broadcast carried ${words.length}`);
+    }
+    this.node.charge(this.cost({ loads: count }));
+    return take(words);
   }
 
   // ---- basics, assertions, exit (Appendix A 3.5, 9.2) -----------------------------

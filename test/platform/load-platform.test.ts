@@ -52,6 +52,7 @@ describe('platform validation', () => {
     ['a bad name', (p: any) => (p.name = 'CM 5'), /key "name": expected lowercase letters, digits and dashes, got "CM 5"$/],
     ['inconsistent send costs', (p: any) => (p.messaging.sendInjectionCycles = 99), /key "messaging\.sendInjectionCycles": expected at most messaging\.sendOverheadCycles \(32\), got 99$/],
     ['more argument words than a packet holds', (p: any) => (p.messaging.handlerArgWords = 5), /key "messaging\.handlerArgWords": expected at most messaging\.packetWords - 1 \(4\), got 5$/],
+    ['tree messages too small for global operations', (p: any) => ((p.controlNetwork = null), (p.messaging.handlerArgWords = 3)), /key "messaging\.handlerArgWords": expected at least 4 on a platform without a control network .*got 3$/],
     ['a default machine larger than the network', (p: any) => (p.defaultNodes = 4096, p.network.maxNodes = 64), /key "defaultNodes": expected at most network\.maxNodes \(64\), got 4096$/],
   ])('rejects %s with one line', (_what, edit, message) => {
     const text = problem(editedPlatformText('cm5', edit));

@@ -1,0 +1,150 @@
+/**
+ * Strata's composite reductions (Appendix A 5; thesis 6.1.1, Table 6-1): Min, Max,
+ * Average, Variance and Median of one value per node, for signed and unsigned
+ * integers and single-precision floats, built from the primitive reductions the way
+ * the thesis describes — so on the CM-5 they ride the control network and elsewhere
+ * the combining trees. Reductions ignore segment boundaries.
+ */
+import { RunFailure } from '../kernel/errors.ts';
+import type { Op } from '../machine/node.ts';
+import { CombineOp, floatToWord, REDUCE_FLOAT_ADD, REDUCE_FLOAT_MAX, wordToFloat, type ReduceOp } from '../network/combine.ts';
+import type { Runtime } from './runtime.ts';
+
+/** The five composite operations (Appendix A 5). */
+export const CompositeOp = { Min: 0, Max: 1, Average: 2, Variance: 3, Median: 4 } as const;
+export type CompositeOp = (typeof CompositeOp)[keyof typeof CompositeOp];
+const COMPOSITE_NAMES = Object.keys(CompositeOp);
+
+/** How one of the three value types orders, adds and rounds. */
+interface ValueType {
+  name: string;
+  /** Whether `x` is a value of this type. */
+  accepts(x: number): boolean;
+  /** Rounds to the type (float32 for floats). */
+  round(x: number): number;
+  /** The global maximum of one value per node; `x` may be the type's -infinity. */
+  max(rt: Runtime, x: number): Op<number>;
+  /** The global minimum; `x` may be the type's +infinity. */
+  min(rt: Runtime, x: number): Op<number>;
+  /** The global sum, with the overflow behaviour of the type's ReduceAdd. */
+  sum(rt: Runtime, x: number): Op<number>;
+  /** Sum / n as C computes it for the type. */
+  divide(sum: number, n: number): number;
+  readonly negInf: number;
+  readonly posInf: number;
+}
+
+/** Reduces one word per node. */
+function* reduceWord(rt: Runtime, op: ReduceOp, word: number): Op<number> {
+  return (yield* rt.reduceWords(op, [word]))[0];
+}
+
+/** Integers ordered through signed keys: max by ReduceMax, min as ~max(~key). */
+function integerType(name: string, signed: boolean): ValueType {
+  const toKey = signed ? (x: number) => x | 0 : (x: number) => (x ^ 0x80000000) | 0;
+  const fromKey = signed ? (k: number) => k | 0 : (k: number) => (k ^ 0x80000000) >>> 0;
+  return {
+    name,
+    accepts: signed
+      ? (x) => Number.isInteger(x) && x >= -0x80000000 && x <= 0x7fffffff
+      : (x) => Number.isInteger(x) && x >= 0 && x <= 0xffffffff,
+    round: (x) => x,
+    *max(rt, x) {
+      return fromKey(yield* reduceWord(rt, CombineOp.ReduceMax, toKey(x)));
+    },
+    *min(rt, x) {
+      return fromKey(~(yield* reduceWord(rt, CombineOp.ReduceMax, ~toKey(x))));
+    },
+    *sum(rt, x) {
+      return yield* reduceWord(rt, signed ? CombineOp.ReduceAdd : CombineOp.ReduceUadd, x);
+    },
+    divide: signed ? (sum, n) => Math.trunc(sum / n) : (sum, n) => Math.floor(sum / n),
+    negInf: signed ? -0x80000000 : 0,
+    posInf: signed ? 0x7fffffff : 0xffffffff,
+  };
+}
+
+const floatType: ValueType = {
+  name: 'float',
+  accepts: (x) => typeof x === 'number' && !Number.isNaN(x),
+  round: Math.fround,
+  *max(rt, x) {
+    return wordToFloat(yield* reduceWord(rt, REDUCE_FLOAT_MAX, floatToWord(x)));
+  },
+  *min(rt, x) {
+    return -wordToFloat(yield* reduceWord(rt, REDUCE_FLOAT_MAX, floatToWord(-x)));
+  },
+  *sum(rt, x) {
+    return wordToFloat(yield* reduceWord(rt, REDUCE_FLOAT_ADD, floatToWord(x)));
+  },
+  divide: (sum, n) => Math.fround(sum / n),
+  negInf: -Infinity,
+  posInf: Infinity,
+};
+
+export const INT = integerType('int', true);
+export const UINT = integerType('unsigned', false);
+export const FLOAT = floatType;
+
+/** Applies composite operation `op` to one `type` value per node; every node must call it. */
+export function* composite(rt: Runtime, type: ValueType, value: number, op: CompositeOp): Op<number> {
+  if (!type.accepts(value)) throw new RunFailure(`node ${rt.self}: Composite: ${value} is not a${type.name === 'int' ? 'n' : ''} ${type.name} value`);
+  const x = type.round(value);
+  const n = rt.partitionSize;
+  switch (op) {
+    case CompositeOp.Min:
+      return yield* type.min(rt, x);
+    case CompositeOp.Max:
+      return yield* type.max(rt, x);
+    case CompositeOp.Average: {
+      const sum = yield* type.sum(rt, x);
+      rt.computeOps({ floatDivs: 1 });
+      return type.divide(sum, n);
+    }
+    case CompositeOp.Variance:
+      return yield* variance(rt, type, x);
+    case CompositeOp.Median:
+      return yield* median(rt, type, x);
+    default:
+      throw new RunFailure(`node ${rt.self}: composite op ${String(op)} is not one of ${COMPOSITE_NAMES.join(', ')}`);
+  }
+}
+
+/**
+ * Sample variance by eq. 45: (sum x^2 - (sum x)^2 / n) / (n - 1), each sum a global
+ * float reduction, so integer variances have float precision (Appendix A 5) and
+ * saturate at the type's largest value. Zero on one node.
+ */
+function* variance(rt: Runtime, type: ValueType, x: number): Op<number> {
+  const n = rt.partitionSize;
+  if (n === 1) return 0;
+  const f = Math.fround(x);
+  const sum = yield* FLOAT.sum(rt, f);
+  const sumSquares = yield* FLOAT.sum(rt, Math.fround(f * f));
+  rt.computeOps({ floatMuls: 2, floatAdds: 2, floatDivs: 2 });
+  const v = Math.fround(Math.fround(sumSquares - Math.fround(Math.fround(sum * sum) / n)) / (n - 1));
+  if (type === FLOAT) return v;
+  // Converted as C would, saturating where the variance exceeds the type.
+  return Math.min(type.posInf, Math.max(0, Math.trunc(v)));
+}
+
+/**
+ * The global median by thesis Fig. 6-2: start at the smallest value at or above the
+ * average and step through neighbouring values (a global min or max each) until the
+ * candidate is the k-th smallest, k = ceil(n / 2) — the lower middle value for even n
+ * (Appendix A 5). Each step counts the values <= p and < p in one two-word global
+ * sum; that exact test replaces the figure's "count = n/2" with its too-small /
+ * too-big guard, which ties and odd n would otherwise need. (The figure starts above
+ * the average; starting at or above it always finds a value.)
+ */
+function* median(rt: Runtime, type: ValueType, x: number): Op<number> {
+  const k = Math.ceil(rt.partitionSize / 2);
+  const average = type.divide(yield* type.sum(rt, x), rt.partitionSize);
+  let p = yield* type.min(rt, x >= average ? x : type.posInf);
+  for (;;) {
+    const [atMost, below] = yield* rt.reduceWords(CombineOp.ReduceAdd, [x <= p ? 1 : 0, x < p ? 1 : 0]);
+    rt.computeOps({ intOps: 4, branches: 3 });
+    if (below < k && k <= atMost) return p;
+    p = atMost < k ? yield* type.min(rt, x > p ? x : type.posInf) : yield* type.max(rt, x < p ? x : type.negInf);
+  }
+}
