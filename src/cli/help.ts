@@ -25,6 +25,12 @@ Options:
                           back-pressure, adaptive fat-tree routing) or analytic
                           (contention-free latency)
       --json              print one JSON object instead of the human summary
+                          (the program's Qprintf output then goes to stderr)
+      --log <file>        write the run's log: StrataLog entries and the progress
+                          of every global operation, one "cycle C node N: text" line
+                          each
+      --loglast           after the run, print each node's last log entry (a
+                          failed run prints them whenever there are any)
   -h, --help              print this help
   -v, --version           print the simulator version
 

@@ -17,6 +17,10 @@ export interface RunArgs {
   params: string[];
   network: NetworkMode;
   json: boolean;
+  /** File to write the run's log to (StrataLog entries and global-operation progress). */
+  log: string | undefined;
+  /** Print each node's last log entry after the run. */
+  loglast: boolean;
 }
 
 export const DEFAULT_SEED = 1;
@@ -28,6 +32,8 @@ const OPTIONS = {
   param: { type: 'string', multiple: true },
   network: { type: 'string' },
   json: { type: 'boolean' },
+  log: { type: 'string' },
+  loglast: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -60,6 +66,8 @@ export function toRunArgs(parsed: Parsed): RunArgs {
     params: v.param ?? [],
     network: parseNetwork(v.network),
     json: v.json === true,
+    log: v.log,
+    loglast: v.loglast === true,
   };
 }
 

@@ -6,6 +6,7 @@
 import { parentPort, Worker, workerData } from 'node:worker_threads';
 import type { NetworkMode } from '../machine/machine.ts';
 import { parseParams } from '../runtime/app.ts';
+import type { OutputSink, OutputStream } from '../runtime/printing.ts';
 import { runApp, type RunSummary } from '../runtime/run-app.ts';
 import { loadApp, loadPlatform } from './load-inputs.ts';
 
@@ -20,23 +21,31 @@ export interface WorkerRunRequest {
 }
 
 type WorkerReply = { ok: true; summary: RunSummary } | { ok: false; name: string; message: string };
+type WorkerMessage = WorkerReply | { output: OutputStream; text: string };
 
-/** Runs `request` in a new worker thread and resolves with its summary. */
-export function runInWorker(request: WorkerRunRequest): Promise<RunSummary> {
+/**
+ * Runs `request` in a new worker thread and resolves with its summary; the
+ * program's Qprintf output reaches `onOutput` in order, before the summary.
+ */
+export function runInWorker(request: WorkerRunRequest, onOutput: OutputSink = () => {}): Promise<RunSummary> {
   return new Promise((resolvePromise, reject) => {
     const worker = new Worker(new URL('./worker-bootstrap.mjs', import.meta.url), {
       workerData: { module: import.meta.url, request },
     });
-    worker.once('message', (reply: WorkerReply) => {
+    worker.on('message', (message: WorkerMessage) => {
+      if ('output' in message) {
+        onOutput(message.output, message.text);
+        return;
+      }
       void worker.terminate();
-      if (reply.ok) resolvePromise(reply.summary);
-      else reject(Object.assign(new Error(reply.message), { name: reply.name }));
+      if (message.ok) resolvePromise(message.summary);
+      else reject(Object.assign(new Error(message.message), { name: message.name }));
     });
     worker.once('error', reject);
   });
 }
 
-async function serve(request: WorkerRunRequest): Promise<WorkerReply> {
+async function serve(request: WorkerRunRequest, output: OutputSink): Promise<WorkerReply> {
   try {
     const platform = loadPlatform(request.platform);
     const app = await loadApp(request.app);
@@ -47,6 +56,7 @@ async function serve(request: WorkerRunRequest): Promise<WorkerReply> {
       nodes: request.nodes ?? platform.defaultNodes,
       seed: request.seed,
       network: request.network,
+      output,
     });
     return { ok: true, summary };
   } catch (e) {
@@ -57,5 +67,6 @@ async function serve(request: WorkerRunRequest): Promise<WorkerReply> {
 const data = workerData as { module?: string; request?: WorkerRunRequest } | null;
 if (parentPort !== null && data?.module === import.meta.url && data.request !== undefined) {
   const port = parentPort;
-  void serve(data.request).then((reply) => port.postMessage(reply));
+  const output: OutputSink = (stream, text) => port.postMessage({ output: stream, text } satisfies WorkerMessage);
+  void serve(data.request, output).then((reply) => port.postMessage(reply));
 }

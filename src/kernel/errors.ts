@@ -25,4 +25,6 @@ export class InputError extends SimError {
  */
 export class RunFailure extends SimError {
   override name = 'RunFailure';
+  /** Each node's last log entry when the run failed (the manual's loglast report); empty if none logged. */
+  lastLogEntries: string[] = [];
 }

@@ -63,6 +63,8 @@ const XFER_RL_POLL_RIGHT: SendSteps = [
 ];
 
 export class Messaging<G> {
+  /** How many handlers are running on this node (nested when a handler polls). */
+  handlerDepth = 0;
   private readonly rt: Runtime<G>;
   private readonly node: Node;
   private readonly sim: Simulation;
@@ -231,6 +233,7 @@ export class Messaging<G> {
 
   private *dispatch(p: Packet): Op {
     const h = p.handler as Handler<G>;
+    this.handlerDepth++;
     const a = p.args;
     let r: void | Op;
     switch (a.length) {
@@ -254,12 +257,14 @@ export class Messaging<G> {
     }
     if (r === undefined) {
       if (this.rt.hasUnstartedOps()) this.rt.failUnstartedOps(`handler ${h.name || '(anonymous)'}`);
+      this.handlerDepth--;
       return;
     }
     if (typeof r !== 'object' || r === null || typeof (r as Op).next !== 'function') {
       throw new RunFailure(`node ${this.self}: handler ${h.name || '(anonymous)'} returned a value; handlers return nothing (or are generator functions)`);
     }
     yield* r;
+    this.handlerDepth--;
   }
 
   /**

@@ -14,6 +14,7 @@ import { ControlOps } from './control-ops.ts';
 import { HandlerTable } from './handler-table.ts';
 import type { GlobalOps } from './global-ops.ts';
 import { Runtime, StrataExitSignal } from './runtime.ts';
+import { RunOutput, type LogSink, type OutputSink } from './printing.ts';
 import { TreeOps } from './tree-ops.ts';
 
 export interface RunConfig {
@@ -24,6 +25,10 @@ export interface RunConfig {
   nodes: number;
   seed: number;
   network: NetworkMode;
+  /** Receives Qprintf output as nodes flush it (discarded when absent). */
+  output?: OutputSink;
+  /** Receives every log entry; when present, global operations log their progress too. */
+  log?: LogSink;
 }
 
 export interface Spread {
@@ -58,6 +63,8 @@ export interface RunSummary {
   verified: boolean;
   verification: string;
   metrics: Metrics;
+  /** Each node's last log entry (the manual's loglast report); empty when nothing was logged. */
+  lastLog: string[];
 }
 
 /** An exception escaped a node's program. */
@@ -87,19 +94,23 @@ export function runApp(config: RunConfig): RunSummary {
   const controlParams = platform.controlNetwork;
   const shared = machine.control !== null && controlParams !== null ? new ControlOps(machine.control, controlParams) : null;
   const handlers = new HandlerTable();
+  const output = new RunOutput(nodes, config.output ?? null, config.log ?? null);
   for (const node of machine.nodes) {
     const global: GlobalOps = shared ?? new TreeOps(node.id, nodes);
-    machine.start(node, program(new Runtime(machine, node, global, app.globals?.(), handlers), app, params, input, results));
+    machine.start(node, program(new Runtime(machine, node, global, app.globals?.(), handlers, output), app, params, input, results));
   }
 
   try {
     machine.run();
   } catch (e) {
+    if (e instanceof RunFailure) e.lastLogEntries = output.lastEntries();
     if (e instanceof SimError) throw e;
     const pid = machine.sim.currentProcess;
     const node = machine.nodes.find((n) => n.pid === pid);
     const where = node === undefined ? 'outside any node' : `node ${node.id} at cycle ${node.time}`;
-    throw new AppError(`${where}: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`, { cause: e });
+    const failure = new AppError(`${where}: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`, { cause: e });
+    failure.lastLogEntries = output.lastEntries();
+    throw failure;
   }
 
   let verification: { ok: boolean; detail: string; metrics?: Metrics };
@@ -135,6 +146,7 @@ export function runApp(config: RunConfig): RunSummary {
     verified: verification.ok,
     verification: verification.detail,
     metrics: verification.metrics ?? {},
+    lastLog: output.lastEntries(),
   };
 }
 

@@ -11,7 +11,7 @@ import { RunFailure } from '../kernel/errors.ts';
 import type { Simulation } from '../kernel/simulation.ts';
 import type { Machine } from '../machine/machine.ts';
 import type { Node, Op } from '../machine/node.ts';
-import { CombineOp, isCombineOp, isSegmentType, SegmentType, type ReduceOp } from '../network/combine.ts';
+import { COMBINE_OP_NAMES, CombineOp, isCombineOp, isSegmentType, SegmentType, type ReduceOp } from '../network/combine.ts';
 import { LEFT, RIGHT } from '../network/packet.ts';
 import type { CpuCosts, MessagingCosts } from '../platform/schema.ts';
 import { composite, FLOAT, INT, UINT, type CompositeOp } from './composite.ts';
@@ -28,6 +28,7 @@ import {
   type SendSteps,
 } from './messaging.ts';
 import { ParkMiller } from './park-miller.ts';
+import { formatC, type OutputStream, type RunOutput } from './printing.ts';
 
 /**
  * An active-message handler: runs atomically on the receiving node when it polls.
@@ -112,6 +113,9 @@ export class Runtime<G = unknown> {
   private readonly transfers: BlockTransfers;
   /** @internal Sending and receiving packets for this node. */
   readonly messaging: Messaging<G>;
+  private readonly output: RunOutput;
+  /** Qprintf output not yet flushed. */
+  private readonly printQueue: { stream: OutputStream; text: string }[] = [];
   private state = 0;
   private cycleBase = 0;
   private segment: SegmentType = SegmentType.NoBoundary;
@@ -120,8 +124,9 @@ export class Runtime<G = unknown> {
   /** Operations created but not yet run; catches a missing `yield*`. */
   private unstartedOps = 0;
 
-  constructor(machine: Machine, node: Node, global: GlobalOps, globals: G, handlerTable: HandlerTable) {
+  constructor(machine: Machine, node: Node, global: GlobalOps, globals: G, handlerTable: HandlerTable, output: RunOutput) {
     this.globals = globals;
+    this.output = output;
     this.handlerTable = handlerTable;
     this.transfers = new BlockTransfers({
       bandwidthMatching: true,
@@ -423,8 +428,7 @@ export class Runtime<G = unknown> {
 
   /** Tells the others this node reached the barrier (split-phase). */
   startBarrier(): Op {
-    this.unstartedOps++;
-    return this.global.start(this, GLOBAL_OR, CombineOp.ReduceOr, [0], SegmentType.NoBoundary);
+    return this.globalStart(GLOBAL_OR, CombineOp.ReduceOr, [0], SegmentType.NoBoundary, 'startBarrier');
   }
 
   /** Whether the last barrier (or global OR) has completed. */
@@ -470,8 +474,7 @@ export class Runtime<G = unknown> {
 
   /** Starts a global OR and returns at once (split-phase). */
   startGlobalOR(notDone: boolean): Op {
-    this.unstartedOps++;
-    return this.global.start(this, GLOBAL_OR, CombineOp.ReduceOr, [notDone ? 1 : 0], SegmentType.NoBoundary);
+    return this.globalStart(GLOBAL_OR, CombineOp.ReduceOr, [notDone ? 1 : 0], SegmentType.NoBoundary, `startGlobalOR(${notDone})`);
   }
 
   /** Whether the last global OR has completed. */
@@ -522,8 +525,7 @@ export class Runtime<G = unknown> {
   /** Starts a combine: every node contributes `value`; `op` says what comes back (split-phase). */
   startCombineInt(value: number, op: CombineOp): Op {
     this.checkCombine([value], op, 'combine');
-    this.unstartedOps++;
-    return this.global.start(this, COMBINE, op, [value], this.segment);
+    return this.globalStart(COMBINE, op, [value], this.segment, `startCombineInt(${value}, ${COMBINE_OP_NAMES[op]})`);
   }
 
   /** Whether the last combine has completed. */
@@ -582,8 +584,7 @@ export class Runtime<G = unknown> {
     const words = Array.from({ length: count }, (_, i) => from[i]);
     this.checkCombine(words, op, 'vector combine');
     this.pendingVector = to;
-    this.unstartedOps++;
-    return this.global.start(this, VECTOR, op, words, this.segment);
+    return this.globalStart(VECTOR, op, words, this.segment, `startCombineVector(${count} elements, ${COMBINE_OP_NAMES[op]})`);
   }
 
   /** Waits for the pending vector combine and writes its results (there is no queryCombineVector). */
@@ -601,9 +602,19 @@ export class Runtime<G = unknown> {
     this.pendingVector = null;
   }
 
-  private completeGlobal(ch: Channel, what: string): Op<readonly number[]> {
+  private globalStart(ch: Channel, op: ReduceOp, words: readonly number[], segment: SegmentType, what: string): Op {
+    this.logGlobal(what);
     this.unstartedOps++;
-    return this.global.complete(this, ch, what);
+    return this.global.start(this, ch, op, words, segment);
+  }
+
+  /** Waits for `ch` inside an operation body, logging the wait when the run logs global operations. */
+  private *completeGlobal(ch: Channel, what: string): Op<readonly number[]> {
+    this.logGlobal(`${what}: waiting`);
+    this.unstartedOps++;
+    const result = yield* this.global.complete(this, ch, what);
+    this.logGlobal(`${what}: done`);
+    return result;
   }
 
   /** @internal Reduces `words` element-wise across all nodes on the combine channel (for composite reductions). */
@@ -614,9 +625,8 @@ export class Runtime<G = unknown> {
 
   private *reduceWordsBody(op: ReduceOp, words: readonly number[]): Op<readonly number[]> {
     this.opStarted();
-    this.unstartedOps++;
-    yield* this.global.start(this, COMBINE, op, words, SegmentType.NoBoundary);
-    return yield* this.completeGlobal(COMBINE, 'a composite reduction');
+    yield* this.globalStart(COMBINE, op, words, SegmentType.NoBoundary, `composite reduction step (${COMBINE_OP_NAMES[op]})`);
+    return yield* this.completeGlobal(COMBINE, 'composite reduction step');
   }
 
   private checkCombine(words: readonly number[], op: number, what: string): void {
@@ -666,6 +676,7 @@ export class Runtime<G = unknown> {
   /** Sends one word to every other node; they call receiveBroadcast. */
   broadcast(value: number): Op {
     this.checkCombine([value], CombineOp.ReduceOr, 'broadcast');
+    this.logGlobal(`broadcast(${value})`);
     this.unstartedOps++;
     return this.global.broadcast(this, [value]);
   }
@@ -685,6 +696,7 @@ export class Runtime<G = unknown> {
   /** Sends a double (two words) to every other node. */
   broadcastDouble(value: number): Op {
     if (typeof value !== 'number') throw new RunFailure(`node ${this.self}: broadcastDouble(${String(value)}): expected a number`);
+    this.logGlobal(`broadcastDouble(${value})`);
     this.unstartedOps++;
     return this.global.broadcast(this, doubleToWords(value));
   }
@@ -701,6 +713,7 @@ export class Runtime<G = unknown> {
     const words = Array.from({ length: count }, (_, i) => from[i]);
     this.checkCombine(words, CombineOp.ReduceOr, 'broadcast');
     for (let i = 0; i < count; i++) to[i] = words[i];
+    this.logGlobal(`broadcastVector(${count} words)`);
     this.unstartedOps++;
     return this.global.broadcast(this, words);
   }
@@ -716,8 +729,10 @@ export class Runtime<G = unknown> {
 
   private *receiveWordsBody<T>(count: number, what: string, take: (words: readonly number[]) => T): Op<T> {
     this.opStarted();
+    this.logGlobal(`${what}: waiting`);
     this.unstartedOps++;
     const words = yield* this.global.receiveBroadcast(this, what);
+    this.logGlobal(`${what}: done`);
     if (words.length !== count) {
       throw new RunFailure(`node ${this.self}: ${what} expected ${count} words but the broadcast carried ${words.length}`);
     }
@@ -757,6 +772,67 @@ export class Runtime<G = unknown> {
     }
     region.fill(0, 0, Math.ceil(lengthBytes / 4));
     this.node.charge(Math.round(this.cpu.clearMemoryStartCycles + lengthBytes * this.cpu.clearMemoryCyclesPerByte));
+  }
+
+  // ---- printing and logging (Appendix A 9.1, 9.3) --------------------------------
+
+  /**
+   * Queues printf-style output for stdout; safe anywhere, including handlers, as it
+   * neither polls nor takes simulated time beyond formatting. Returns its length.
+   */
+  qprintf(format: string, ...args: unknown[]): number {
+    return this.qfprintf('stdout', format, ...args);
+  }
+
+  /** Queues printf-style output for `stream` ('stdout' or 'stderr'). */
+  qfprintf(stream: OutputStream, format: string, ...args: unknown[]): number {
+    if (stream !== 'stdout' && stream !== 'stderr') {
+      throw new RunFailure(`node ${this.self}: qfprintf to ${String(stream)}: expected 'stdout' or 'stderr'`);
+    }
+    const text = formatC(format, ...args);
+    this.printQueue.push({ stream, text });
+    this.node.charge(this.cost({ calls: 1, stores: Math.ceil(text.length / 4) }));
+    this.logGlobal(`qprintf: ${text}`);
+    return text.length;
+  }
+
+  /** Outputs the queued messages, then polls; returns how many there were. Not for handlers. */
+  emptyPrintQ(): Op<number> {
+    this.unstartedOps++;
+    return this.emptyPrintQBody();
+  }
+
+  private *emptyPrintQBody(): Op<number> {
+    const queued = this.printQueue.length;
+    this.opStarted(); // flushes the queue
+    this.flushPrints();
+    yield* this.pollBothTilEmpty();
+    return queued;
+  }
+
+  /** Writes the queued output to the run's output; returns how many messages it wrote. */
+  private flushPrints(): number {
+    const queued = this.printQueue.length;
+    for (const { stream, text } of this.printQueue) this.output.print(stream, text);
+    this.printQueue.length = 0;
+    this.node.charge(this.cost({ calls: queued }));
+    return queued;
+  }
+
+  /**
+   * Adds a printf-style entry to the run's log, prefixed with this node and its cycle
+   * (StrataLog). Allowed anywhere; expensive, as in Strata: ten calls' worth of cycles
+   * plus a store per word of text.
+   */
+  strataLog(format: string, ...args: unknown[]): void {
+    const text = formatC(format, ...args);
+    this.output.log(this.self, this.node.time, text);
+    this.node.charge(this.cost({ calls: 10, stores: Math.ceil(text.length / 4) }));
+  }
+
+  /** Logs the progress of a global operation when the run logs them (free: an observation). */
+  private logGlobal(text: string): void {
+    if (this.output.logsGlobalOps) this.output.log(this.self, this.node.time, text);
   }
 
   // ---- timing (Appendix A 9.4) ---------------------------------------------------
@@ -856,14 +932,19 @@ export class Runtime<G = unknown> {
     return this.global;
   }
 
-  /** @internal Every operation body calls this first; see `unstartedOps`. */
+  /**
+   * @internal Every operation body calls this first; see `unstartedOps`. Non-atomic
+   * calls outside handlers also flush the print queue (Appendix A 9.1).
+   */
   opStarted(): void {
     if (--this.unstartedOps !== 0) this.failUnstartedOps('the program');
+    if (this.printQueue.length !== 0 && this.messaging.handlerDepth === 0) this.flushPrints();
   }
 
   /** @internal Ends the node's program: Strata's StrataExit(0) — keep serving messages until all nodes exit. */
   *exit(): Op {
     if (this.unstartedOps !== 0) this.failUnstartedOps('main');
+    this.flushPrints();
     const d = this.node.time - this.sim.now;
     if (d > 0) yield d;
     this.machine.exit(this.node);

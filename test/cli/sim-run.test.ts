@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PLATFORM_NAMES } from '../support/platforms.ts';
 import { sim } from '../support/sim-cli.ts';
@@ -56,6 +59,37 @@ describe.concurrent('sim runs apps', () => {
     expect(r.stderr).toContain('sim: run failed: deadlock at cycle');
     expect(r.stderr).toContain('  node 0: exited');
     expect(r.stderr).toContain('  nodes 1-7: waiting in completeBarrier');
+    // The program's queued output reached stdout before it hung, and the log's last entries follow the report.
+    expect(r.stdout.split('\n').filter((l) => l.endsWith('starting')).sort()).toEqual(
+      Array.from({ length: 8 }, (_, i) => `node ${i} starting`).sort(),
+    );
+    expect(r.stderr).toMatch(/last log entry of each node \(loglast\):\n {2}cycle \d+ node 0: skipping the barrier \(on purpose\)$/m);
+  });
+
+  it('--log writes every log entry, with global operations, and a failed run reports each node\'s last one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-log-'));
+    const file = join(dir, 'run.log');
+    const r = await sim(['--platform', 'alewife', 'test/fixtures/deadlock-app', '--nodes', '4', '--log', file]);
+    expect(r.code).toBe(1);
+    const log = readFileSync(file, 'utf8').trimEnd().split('\n');
+    expect(log).toEqual(expect.arrayContaining([expect.stringMatching(/^cycle \d+ node 1: startBarrier$/)]));
+    expect(log.filter((l) => l.endsWith(': completeBarrier: waiting'))).toHaveLength(3);
+    for (const node of [1, 2, 3]) expect(r.stderr).toMatch(new RegExp(`^ {2}cycle \\d+ node ${node}: completeBarrier: waiting$`, 'm'));
+    expect(r.stderr).toMatch(/^ {2}cycle \d+ node 0: skipping the barrier \(on purpose\)$/m);
+    // Queued output is logged as one line, its newline escaped.
+    expect(log).toEqual(expect.arrayContaining([expect.stringMatching(/^cycle \d+ node 2: qprintf: node 2 starting\\n$/)]));
+  });
+
+  it('with --json, the program\'s output goes to stderr and stdout stays one JSON object', async () => {
+    const r = await sim(['--platform', 'cm5', 'apps/ping-pong', '--nodes', '2', '--json', '--param', 'rounds=1', '--loglast']);
+    expect(r.code).toBe(0);
+    expect(() => JSON.parse(r.stdout)).not.toThrow();
+  });
+
+  it('rejects an unwritable --log path with one line and exit 2', async () => {
+    const r = await sim(['--platform', 'cm5', 'apps/ping-pong', '--log', '/nonexistent-dir/x.log']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('sim: --log /nonexistent-dir/x.log: cannot write the file (ENOENT); expected a writable path\n');
   });
 
   it('prints help and version', async () => {

@@ -3,6 +3,7 @@ import type { Op, Runtime } from '../../src/runtime/index.ts';
 import { defineApp } from '../../src/runtime/app.ts';
 import { runApp, type RunSummary } from '../../src/runtime/run-app.ts';
 import type { NetworkMode } from '../../src/machine/machine.ts';
+import type { LogSink, OutputSink } from '../../src/runtime/printing.ts';
 import { loadTestPlatform, type PlatformName } from './platforms.ts';
 
 export interface InlineRun<R> {
@@ -18,7 +19,14 @@ export function runInline<R, G = undefined>(
   platform: PlatformName,
   nodes: number,
   main: (rt: Runtime<G>, input: any) => Op<R>,
-  options: { seed?: number; globals?: () => G; setup?: (random: { int(n: number): number }) => unknown; network?: NetworkMode } = {},
+  options: {
+    seed?: number;
+    globals?: () => G;
+    setup?: (random: { int(n: number): number }) => unknown;
+    network?: NetworkMode;
+    output?: OutputSink;
+    log?: LogSink;
+  } = {},
 ): InlineRun<R> {
   let results: R[] = [];
   const app = defineApp({
@@ -40,6 +48,8 @@ export function runInline<R, G = undefined>(
     nodes,
     seed: options.seed ?? 1,
     network: options.network ?? 'analytic',
+    output: options.output,
+    log: options.log,
   });
   return { summary, results };
 }

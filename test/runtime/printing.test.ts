@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import type { Handler } from '../../src/runtime/index.ts';
+import type { LogEntry, OutputStream } from '../../src/runtime/printing.ts';
+import { runInline } from '../support/inline-app.ts';
+
+type Flag = { done: boolean };
+const flag = (): Flag => ({ done: false });
+
+describe('Qprintf (Appendix A 9.1)', () => {
+  it('formats like C printf, queues from main and handlers, and reaches the run output on flush', () => {
+    const printed: string[] = [];
+    const note: Handler<Flag> = (rt, from) => {
+      rt.qprintf('handler on %d got a message from %d\n', rt.self, from);
+      rt.globals.done = true;
+    };
+    const { results } = runInline(
+      'paragon',
+      2,
+      function* (rt) {
+        if (rt.self === 0) {
+          const length = rt.qprintf('%s %05.1f|%-4d|%x\n', 'zero', 3.14159, 42, 255);
+          yield* rt.sendBothLRPollBoth(1, note, 0);
+          return length;
+        }
+        yield* rt.pollBothUntil(() => rt.globals.done);
+        rt.qfprintf('stderr', 'one on stderr\n');
+        return yield* rt.emptyPrintQ();
+      },
+      { globals: flag, output: (stream: OutputStream, text: string) => printed.push(`${stream}: ${text}`) },
+    );
+    expect(results).toEqual(['zero 003.1|42  |ff\n'.length, 2]);
+    expect(printed).toEqual(
+      expect.arrayContaining(['stdout: zero 003.1|42  |ff\n', 'stdout: handler on 1 got a message from 0\n', 'stderr: one on stderr\n']),
+    );
+    expect(printed).toHaveLength(3);
+  });
+
+  it("keeps a handler's output queued while the handler polls, then prints it in order", () => {
+    const printed: string[] = [];
+    const chatty: Handler<Flag> = function* (rt) {
+      rt.qprintf('a');
+      yield* rt.pollBothTilEmpty(); // non-atomic, but inside a handler: no flush here
+      printed.push('|');
+      rt.qprintf('b');
+      rt.globals.done = true;
+    };
+    runInline(
+      'alewife',
+      2,
+      function* (rt) {
+        if (rt.self === 0) yield* rt.sendBothLRPollBoth(1, chatty);
+        else yield* rt.pollBothUntil(() => rt.globals.done);
+      },
+      { globals: flag, output: (_s: OutputStream, text: string) => printed.push(text) },
+    );
+    expect(printed.join('')).toBe('|ab');
+  });
+});
+
+describe('StrataLog and the loglast report (Appendix A 9.3)', () => {
+  it('logs entries with node and cycle, and global operations when the run logs them', () => {
+    const entries: LogEntry[] = [];
+    const { summary } = runInline(
+      'cm5',
+      4,
+      function* (rt) {
+        rt.strataLog('value %d', rt.self * 10);
+        yield* rt.barrier();
+      },
+      { log: (e: LogEntry) => entries.push(e) },
+    );
+    expect(entries.filter((e) => e.text.startsWith('value')).map((e) => [e.node, e.text])).toEqual([
+      [0, 'value 0'],
+      [1, 'value 10'],
+      [2, 'value 20'],
+      [3, 'value 30'],
+    ]);
+    expect(entries.filter((e) => e.text === 'completeBarrier: done')).toHaveLength(4);
+    expect(summary.lastLog).toHaveLength(4);
+    for (const line of summary.lastLog) expect(line).toMatch(/^cycle \d+ node \d: completeBarrier: done$/);
+  });
+
+  it('observing global operations does not change the run', () => {
+    const program = function* (rt: Parameters<Parameters<typeof runInline>[2]>[0]) {
+      rt.strataLog('start');
+      yield* rt.barrier();
+      return yield* rt.combineInt(rt.self, 10);
+    };
+    const quiet = runInline('atm', 4, program);
+    const logged = runInline('atm', 4, program, { log: () => {} });
+    expect(logged.summary.fingerprint).toBe(quiet.summary.fingerprint);
+    expect(logged.summary.simulatedCycles).toBe(quiet.summary.simulatedCycles);
+  });
+
+  it("a failed run carries every node's last entry", () => {
+    let failure: unknown;
+    try {
+      runInline(
+        'atm',
+        3,
+        function* (rt) {
+          if (rt.self === 2) rt.strataLog('about to skip the barrier');
+          else yield* rt.barrier();
+        },
+        { log: () => {} },
+      );
+    } catch (e) {
+      failure = e;
+    }
+    expect((failure as { lastLogEntries: string[] }).lastLogEntries).toEqual([
+      expect.stringMatching(/^cycle \d+ node 0: completeBarrier: waiting$/),
+      expect.stringMatching(/^cycle \d+ node 1: completeBarrier: waiting$/),
+      expect.stringMatching(/^cycle 0 node 2: about to skip the barrier$/),
+    ]);
+  });
+});
