@@ -51,6 +51,23 @@ export const messagingSchema = z.strictObject({
   bandwidthMatchDelayCycles: cycles,
   /** The same for one-way transfers. */
   bandwidthMatchOneWayDelayCycles: cycles,
+  /**
+   * Block transfers by DMA (Alewife, thesis 4.3), or null for processor-driven Xfer
+   * packets. With DMA the processor only writes a descriptor per packet and the
+   * receiver's interface stores the data, so neither side pays per word, packets
+   * are longer, and the transmission rate is statically matched (no bandwidth-
+   * matching delay; thesis 8 on Alewife, iWarp and the T3D).
+   */
+  dma: z
+    .strictObject({
+      /** Data words per DMA packet (plus one port-and-offset word). */
+      dataWordsPerPacket: z.int().min(1).max(1024),
+      /** Processor cycles to launch one DMA packet. */
+      sendCycles: positiveCycles,
+      /** Receiver cycles per DMA packet beyond the receive overhead (starting the store). */
+      receiveCycles: cycles,
+    })
+    .nullable(),
 });
 
 const networkCommon = {

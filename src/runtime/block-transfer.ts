@@ -3,7 +3,9 @@
  * carry a port-and-offset word plus data words into a port's memory, the header and
  * tail handlers, and the sending loop with bandwidth matching (thesis 6.1.3): after
  * each injected packet, handle arrivals if any, else wait a delay that keeps the
- * injection rate just below the receiver's rate.
+ * injection rate just below the receiver's rate. On a platform with DMA (Alewife,
+ * thesis 4.3) the same calls send long DMA packets instead: the processor launches
+ * each and neither side touches the words.
  */
 import { RunFailure } from '../kernel/errors.ts';
 import type { Op } from '../machine/node.ts';
@@ -91,16 +93,34 @@ export function* strataXferHeaderHandler(rt: Runtime, port: number, size: number
 export function* strataXferPutHandler(rt: Runtime, portAndOffset: number, ...words: number[]): Op {
   const portNum = portAndOffsetPort(portAndOffset);
   const p = rt.port(portNum);
+  storeWords(rt, portNum, p, portAndOffsetOffset(portAndOffset), words);
+  rt.computeOps({ stores: words.length, loads: 2, intOps: 2, branches: 1 });
+  if (p.count === 0) yield* completePort(rt, portNum, p);
+}
+
+/**
+ * The receiver's side of a DMA packet: the interface stores the words (the processor
+ * pays only the platform's per-packet DMA receive cost), then counts down as for
+ * Xfer packets.
+ */
+export function* strataDmaPutHandler(rt: Runtime, portAndOffset: number, ...words: number[]): Op {
+  const portNum = portAndOffsetPort(portAndOffset);
+  const p = rt.port(portNum);
+  storeWords(rt, portNum, p, portAndOffsetOffset(portAndOffset), words);
+  rt.compute(rt.costs.dma?.receiveCycles ?? 0);
+  if (p.count === 0) yield* completePort(rt, portNum, p);
+}
+
+/** Stores block data at the port's base + offset and counts it down. */
+function storeWords(rt: Runtime, portNum: number, p: StrataPort, offset: number, words: readonly number[]): void {
   const memory = p.base;
-  const at = p.baseIndex + portAndOffsetOffset(portAndOffset);
+  const at = p.baseIndex + offset;
   if (memory === null) throw new RunFailure(`node ${rt.self}: block data arrived at port ${portNum}, which has no base`);
   if (at < 0 || at + words.length > memory.length) {
     throw new RunFailure(`node ${rt.self}: block data for port ${portNum} falls outside its memory (words ${at}..${at + words.length - 1} of ${memory.length})`);
   }
   for (let i = 0; i < words.length; i++) memory[at + i] = words[i];
   p.count -= words.length;
-  rt.computeOps({ stores: words.length, loads: 2, intOps: 2, branches: 1 });
-  if (p.count === 0) yield* completePort(rt, portNum, p);
 }
 
 function* completePort(rt: Runtime, portNum: number, p: StrataPort): Op {
@@ -228,10 +248,23 @@ export class BlockTransfers {
     t.complete?.(rt, t.id, t.buffer);
   }
 
-  /** Sends the transfer's next Xfer packet (or its tail message), then paces. */
+  /** Sends the transfer's next Xfer or DMA packet (or its tail message), then paces. */
   private *sendNextPacket(rt: Runtime, t: Transfer, pollRightOnly: boolean): Op {
-    const perPacket = rt.costs.packetWords - 1;
     const at = t.sent;
+    const dma = rt.costs.dma;
+    if (dma !== null) {
+      const n = Math.min(t.remaining, dma.dataWordsPerPacket);
+      const words = [portAndOffsetCons(t.port, t.offset + at)];
+      for (let j = at; j < at + n; j++) words.push(t.buffer[j] >>> 0);
+      const net = t.packets % 2 === 0 ? LEFT : RIGHT;
+      yield* rt.messaging.sendXferPacket(t.proc, net, words, pollRightOnly, strataDmaPutHandler, dma.sendCycles);
+      t.sent += n;
+      t.packets++;
+      // The DMA engine's rate is matched statically: handle arrivals, never wait.
+      if (t.remaining > 0) yield* this.pace(rt, pollRightOnly, false);
+      return;
+    }
+    const perPacket = rt.costs.packetWords - 1;
     if (t.remaining >= perPacket) {
       // A new array per packet: the packet keeps it until the receiver handles it.
       const words = [portAndOffsetCons(t.port, t.offset + at)];
@@ -239,7 +272,7 @@ export class BlockTransfers {
       yield* rt.messaging.sendXferPacket(t.proc, t.packets % 2 === 0 ? LEFT : RIGHT, words, pollRightOnly);
       t.sent += perPacket;
       t.packets++;
-      yield* this.pace(rt, pollRightOnly);
+      yield* this.pace(rt, pollRightOnly, this.options.bandwidthMatching);
       return;
     }
     const tail = [portAndOffsetCons(t.port, t.offset + at)];
@@ -255,12 +288,12 @@ export class BlockTransfers {
    * [poll until empty] (or one: poll once); otherwise, delay". Finding nothing costs one
    * failed poll; the delay follows only with bandwidth matching on.
    */
-  private *pace(rt: Runtime, pollRightOnly: boolean): Op {
+  private *pace(rt: Runtime, pollRightOnly: boolean, delay: boolean): Op {
     const o = this.options;
     const arrived = (yield* rt.messaging.waitingNow(pollRightOnly ? RIGHT : -1)) > 0;
     if (!arrived) {
       rt.node.chargeSpin(rt.costs.pollEmptyCycles);
-      if (o.bandwidthMatching) rt.node.chargeSpin(o.delayCycles);
+      if (delay) rt.node.chargeSpin(o.delayCycles);
       return;
     }
     if (o.poll === 'once') yield* rt.messaging.pollOnceAny(pollRightOnly ? 'right' : 'both');

@@ -270,8 +270,16 @@ export class Messaging<G> {
   /**
    * Sends one Xfer packet: a port-and-offset word and data words, with the
    * Xfer handler implied rather than sent (Appendix A 7.1), starting on `firstNet`.
+   * DMA packets pass their own handler and launch cost.
    */
-  *sendXferPacket(proc: number, firstNet: number, words: readonly number[], pollRightOnly: boolean): Op {
+  *sendXferPacket(
+    proc: number,
+    firstNet: number,
+    words: readonly number[],
+    pollRightOnly: boolean,
+    handler: Handler<G> = strataXferPutHandler as Handler<G>,
+    overheadCycles = this.costs.xferSendOverheadCycles,
+  ): Op {
     const steps = pollRightOnly
       ? firstNet === LEFT
         ? XFER_LR_POLL_RIGHT
@@ -279,7 +287,7 @@ export class Messaging<G> {
       : firstNet === LEFT
         ? XFER_LR_POLL_BOTH
         : XFER_RL_POLL_BOTH;
-    yield* this.sendSteps(steps, proc, strataXferPutHandler as Handler<G>, words, 4 * words.length, this.costs.xferSendOverheadCycles);
+    yield* this.sendSteps(steps, proc, handler, words, 4 * words.length, overheadCycles);
   }
 
   /**

@@ -11,7 +11,9 @@ import {
   type Runtime,
 } from '../../src/runtime/index.ts';
 import { runInline } from '../support/inline-app.ts';
-import type { PlatformName } from '../support/platforms.ts';
+import type { Platform } from '../../src/platform/schema.ts';
+import { editedPlatformText, type PlatformName } from '../support/platforms.ts';
+import { parsePlatform } from '../../src/platform/load-platform.ts';
 
 interface Receiver {
   memory: Uint32Array;
@@ -29,7 +31,7 @@ const word = (i: number) => (0xa5000000 + i * 7) >>> 0;
  * Node 1 sends `size` words to port 5 of node 0 in two halves, with the header
  * message `when` relative to the data; node 0 records the port count while waiting.
  */
-function transfer(platform: PlatformName, size: number, when: 'before' | 'during' | 'after', network: 'packet' | 'analytic' = 'packet') {
+function transfer(platform: PlatformName | Platform, size: number, when: 'before' | 'during' | 'after', network: 'packet' | 'analytic' = 'packet') {
   return runInline(
     platform,
     2,
@@ -83,10 +85,44 @@ describe('block transfers (Appendix A 7)', () => {
     expect(r.completions).toBe(1);
   });
 
-  it.each([19, 20, 21, 45] as const)('sends %i words on Alewife (20 data words per packet)', (size) => {
-    const r = transfer('alewife', size, 'during', 'analytic');
+  it.each([19, 20, 21, 45] as const)('sends %i words by Xfer packets of 20 data words on a PROTEUS platform', (size) => {
+    const r = transfer('paragon', size, 'during', 'analytic');
     expect(Array.from(r.memory.subarray(3, 3 + size))).toEqual(Array.from({ length: size }, (_, i) => word(i)));
     expect(r.completions).toBe(1);
+  });
+
+  it.each([
+    [63, 'before'],
+    [64, 'during'],
+    [65, 'after'],
+    [200, 'during'],
+  ] as const)('sends %i words on Alewife by DMA (64 per packet), header %s the data', (size, when) => {
+    const r = transfer('alewife', size, when);
+    expect(Array.from(r.memory.subarray(3, 3 + size))).toEqual(Array.from({ length: size }, (_, i) => word(i)));
+    expect([r.memory[2], r.memory[3 + size]]).toEqual([0, 0]);
+    expect(r.completions).toBe(1);
+  });
+
+  it('DMA (thesis 4.3) moves a block faster and with fewer receiver cycles than processor-driven Xfer packets', () => {
+    const withoutDma = parsePlatform(
+      editedPlatformText('alewife', (p) => (p.messaging.dma = null)),
+      'alewife-without-dma.json',
+    );
+    const cost = (platform: PlatformName | Platform) =>
+      runInline(platform, 2, function* (rt) {
+        const memory = new Uint32Array(1024);
+        rt.port(1).setBase(memory);
+        yield* rt.barrier();
+        const start = rt.cycleCount();
+        if (rt.self === 0) yield* rt.sendBlockXferPollBoth(1, 1, 0, Uint32Array.from({ length: 1024 }, (_, i) => i));
+        else yield* rt.pollBothUntil(() => rt.port(1).count === -1024);
+        return [rt.elapsedCycles(start), rt.node.busyCycles];
+      }).results;
+    const [dmaSender, dmaReceiver] = cost('alewife');
+    const [xferSender, xferReceiver] = cost(withoutDma);
+    expect(dmaReceiver[0]).toBeLessThan(xferReceiver[0]);
+    expect(dmaReceiver[1]).toBeLessThan(xferReceiver[1] / 2);
+    expect(dmaSender[1]).toBeLessThan(xferSender[1] / 2);
   });
 
   it('packs ports and signed offsets into one word and checks their ranges', () => {

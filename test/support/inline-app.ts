@@ -4,6 +4,7 @@ import { defineApp } from '../../src/runtime/app.ts';
 import { runApp, type RunSummary } from '../../src/runtime/run-app.ts';
 import type { NetworkMode } from '../../src/machine/machine.ts';
 import type { LogSink, OutputSink } from '../../src/runtime/printing.ts';
+import type { Platform } from '../../src/platform/schema.ts';
 import { loadTestPlatform, type PlatformName } from './platforms.ts';
 
 export interface InlineRun<R> {
@@ -16,7 +17,7 @@ export interface InlineRun<R> {
  * node returned. `globals` makes each node's rt.globals.
  */
 export function runInline<R, G = undefined>(
-  platform: PlatformName,
+  platform: PlatformName | Platform,
   nodes: number,
   main: (rt: Runtime<G>, input: any) => Op<R>,
   options: {
@@ -42,7 +43,7 @@ export function runInline<R, G = undefined>(
     },
   });
   const summary = runApp({
-    platform: loadTestPlatform(platform),
+    platform: typeof platform === 'string' ? loadTestPlatform(platform) : platform,
     app,
     params: {},
     nodes,
