@@ -1,6 +1,6 @@
 /**
- * Network benchmark (issue 3): thesis Fig. 7-5 on a 64-node CM-5 with 4 KB blocks
- * (random targets vs the cshift-by-4 and exchange permutations), and a 1024-node
+ * Network benchmark (issue 3): thesis Fig. 7-5 on a 64-node CM-5 with 4 KB block
+ * transfers (random targets vs the cshift-by-4 and exchange permutations), and a 1024-node
  * CM-5 cyclic shift of 4 KB blocks with its wall time, events/s and peak memory.
  */
 import { execFileSync } from 'node:child_process';

@@ -1,84 +1,81 @@
 /**
- * patterns: every node sends one block of `blockBytes` to a target chosen by
- * `pattern` (thesis 7.2): `cshift` (self + shift, eq. 49), `exchange` (self XOR 2,
- * eq. 50) or `random` (uniform, drawn from the run seed). Blocks travel as a stream
- * of single-packet active messages, as many argument words per packet as the
- * platform allows (4 on the CM-5: 16 bytes, as Strata's block transfers carry), sent
- * alternately on both networks. Receivers check every word of every block; the
- * metric is effective bandwidth per node (thesis Fig. 7-5).
+ * patterns: the communication experiments of thesis chapter 7. In each of `rounds`
+ * rounds every node sends one block of `blockBytes` by Strata block transfer to a
+ * target chosen by `pattern`:
+ *
+ *   cshift     self + shift (eq. 49), every round
+ *   exchange   self XOR 2 (eq. 50), every round
+ *   random     uniform, drawn afresh each round from the run seed
+ *   transpose  all-pairs: round r is the cyclic shift by r, so P rounds use every
+ *              offset once (7.3)
+ *
+ * `barriers` separates rounds: `none`, `each` (a split-phase barrier after every
+ * round, during which the node keeps receiving; 7.3.1) or `optimized` (one every
+ * ceil(512 / blockBytes) rounds, eq. 52). `bwMatch` and `poll` set the block
+ * transfers' bandwidth matching and poll policy (6.1.3, 7.3.3); `transfer=async`
+ * queues `batch` rounds' blocks at a time with the asynchronous block-transfer engine
+ * and services them interleaved (7.4.1; barriers then fall between batches).
+ *
+ * Each receiver gives every sender its own port, expecting that sender's blocks one
+ * after another; the run checks every word afterwards. The metric is the effective
+ * bandwidth per node: bytes a node sends over the time until every node has sent and
+ * received everything (thesis Figs. 7-5, 7-6, 7-8, 7-9).
  */
-import { defineApp, type Handler, type Op } from '../../src/runtime/index.ts';
-
-interface Block {
-  words: number;
-  sum: number;
-  xor: number;
-}
+import { defineApp, type Op, type PortHandler, type Runtime } from '../../src/runtime/index.ts';
 
 interface Globals {
-  /** What arrived, by sender. */
-  from: Map<number, Block>;
-  wordsReceived: number;
+  /** Ports whose expected blocks have all arrived. */
+  portsDone: number;
 }
 
 interface Input {
-  targets: number[];
-  /** Words each node will receive (from the targets; a receiver reads its own entry). */
-  incomingWords: number[];
-  /** One handler per sender: the handler word says whose block a packet belongs to. */
-  handlers: Handler<Globals>[];
+  /** targets[round][node]. */
+  targets: number[][];
+  /** For each receiver, the number of blocks it gets from each sender that sends it any. */
+  incoming: Map<number, number>[];
 }
 
 interface Result {
-  from: [number, Block][];
+  /** What arrived, by sender (one block after another). */
+  memory: [number, Uint32Array][];
   cycles: number;
 }
 
-/** Word `index` of `sender`'s block. */
-function dataWord(sender: number, index: number): number {
-  return (Math.imul(sender + 0x9e37, 0x85ebca6b) ^ Math.imul(index + 1, 0xc2b2ae35)) >>> 0;
+/** Word `index` of the `k`-th block `sender` sends to `receiver`. */
+function dataWord(sender: number, receiver: number, k: number, index: number): number {
+  const h = Math.imul(sender + 0x9e37, 0x85ebca6b) ^ Math.imul(receiver + 0x7f4a, 0xc2b2ae35) ^ Math.imul(k + 1, 0x27d4eb2f);
+  return (h ^ Math.imul(index + 1, 0x165667b1)) >>> 0;
 }
 
-function mix(w: number): number {
-  return Math.imul(w ^ (w >>> 15), 0x2c1b3c6d) >>> 0;
+const portFinished: PortHandler<Globals> = (rt) => {
+  rt.globals.portsDone++;
+};
+
+/** Rounds between barriers (thesis eq. 52 for `optimized`); Infinity for none. */
+function barrierEvery(barriers: string, blockBytes: number): number {
+  if (barriers === 'none') return Infinity;
+  return barriers === 'each' ? 1 : Math.ceil(512 / blockBytes);
 }
 
-function receiverFor(sender: number): Handler<Globals> {
-  return (rt, ...words) => {
-    const g = rt.globals;
-    let b = g.from.get(sender);
-    if (b === undefined) {
-      b = { words: 0, sum: 0, xor: 0 };
-      g.from.set(sender, b);
-    }
-    for (const w of words) {
-      b.words++;
-      b.sum = (b.sum + mix(w)) >>> 0;
-      b.xor = (b.xor ^ w) >>> 0;
-    }
-    g.wordsReceived += words.length;
-    rt.computeOps({ loads: words.length, stores: words.length + 1, intOps: 2 });
-  };
-}
-
-/** What a receiver should hold from `sender` after a block of `words` words. */
-function expectedBlock(sender: number, words: number): Block {
-  const b: Block = { words, sum: 0, xor: 0 };
-  for (let i = 0; i < words; i++) {
-    const w = dataWord(sender, i);
-    b.sum = (b.sum + mix(w)) >>> 0;
-    b.xor = (b.xor ^ w) >>> 0;
-  }
-  return b;
+/** A split-phase barrier that keeps receiving while it waits (7.3: a blocking one can deadlock). */
+function* receivingBarrier(rt: Runtime<Globals>): Op {
+  yield* rt.startBarrier();
+  while (!(yield* rt.queryBarrier())) yield* rt.pollBothTilEmpty();
 }
 
 export default defineApp({
   name: 'patterns',
-  description: 'each node sends one block to a target chosen by the pattern (thesis 7.2)',
+  description: 'rounds of block transfers to targets chosen by a pattern (thesis chapter 7)',
   params: {
-    pattern: { type: 'enum', values: ['cshift', 'exchange', 'random'], default: 'cshift', doc: 'how targets are chosen' },
-    blockBytes: { type: 'int', default: 4096, min: 4, max: 1 << 24, doc: 'bytes each node sends (a multiple of 4)' },
+    pattern: { type: 'enum', values: ['cshift', 'exchange', 'random', 'transpose'], default: 'cshift', doc: 'how targets are chosen' },
+    blockBytes: { type: 'int', default: 4096, min: 4, max: 1 << 22, doc: 'bytes per block (a multiple of 4)' },
     shift: { type: 'int', default: 4, min: 0, doc: 'cshift distance (thesis 7.2 uses 4)' },
+    rounds: { type: 'int', default: 0, min: 0, max: 4096, doc: 'blocks each node sends; 0: P for transpose, else 1' },
+    barriers: { type: 'enum', values: ['none', 'each', 'optimized'], default: 'none', doc: 'barriers between rounds' },
+    bwMatch: { type: 'bool', default: true, doc: 'bandwidth matching: wait the platform delay after each packet when nothing arrived' },
+    poll: { type: 'enum', values: ['empty', 'once'], default: 'empty', doc: 'after each packet, poll until empty or handle one arrival' },
+    transfer: { type: 'enum', values: ['sync', 'async'], default: 'sync', doc: 'one block at a time, or interleaved asynchronous transfers' },
+    batch: { type: 'int', default: 8, min: 1, max: 4096, doc: 'async: rounds queued per ServiceAllTransfers (the thesis used 8)' },
   },
   check(p, machine) {
     if (p.blockBytes % 4 !== 0) return `blockBytes ${p.blockBytes}: expected a multiple of 4 (whole words)`;
@@ -86,73 +83,118 @@ export default defineApp({
     if (p.pattern === 'exchange' && (machine.nodes & (machine.nodes - 1)) !== 0) {
       return `pattern exchange (target = self XOR 2) needs a power-of-two node count, got ${machine.nodes}`;
     }
+    if (machine.nodes > 4096) return `at most 4096 nodes (one port per sender), got ${machine.nodes}`;
     return null;
   },
   setup({ params, machine, random }): Input {
     const P = machine.nodes;
-    const targets = Array.from({ length: P }, (_, i) =>
-      params.pattern === 'cshift' ? (i + params.shift) % P : params.pattern === 'exchange' ? i ^ 2 : random.int(P),
+    const rounds = params.rounds > 0 ? params.rounds : params.pattern === 'transpose' ? P : 1;
+    const targets = Array.from({ length: rounds }, (_, r) =>
+      Array.from({ length: P }, (_, i) => {
+        switch (params.pattern) {
+          case 'cshift':
+            return (i + params.shift) % P;
+          case 'exchange':
+            return i ^ 2;
+          case 'transpose':
+            return (i + r) % P;
+          default:
+            return random.int(P);
+        }
+      }),
     );
-    const incomingWords = new Array<number>(P).fill(0);
-    for (const t of targets) incomingWords[t] += params.blockBytes / 4;
-    return { targets, incomingWords, handlers: Array.from({ length: P }, (_, i) => receiverFor(i)) };
+    const incoming = Array.from({ length: P }, () => new Map<number, number>());
+    for (const round of targets) round.forEach((t, s) => incoming[t].set(s, (incoming[t].get(s) ?? 0) + 1));
+    return { targets, incoming };
   },
-  globals: (): Globals => ({ from: new Map(), wordsReceived: 0 }),
+  globals: (): Globals => ({ portsDone: 0 }),
 
   *main(rt, p, input): Op<Result> {
     const g = rt.globals;
-    const target = input.targets[rt.self];
-    const expected = input.incomingWords[rt.self];
-    const perPacket = rt.maxArgWords;
     const words = p.blockBytes / 4;
-    const handler = input.handlers[rt.self];
+    const rounds = input.targets.length;
+    rt.blockTransferOptions = { ...rt.blockTransferOptions, bandwidthMatching: p.bwMatch, poll: p.poll as 'empty' | 'once' };
+
+    // A port per sender, expecting all its blocks back to back.
+    const memory: [number, Uint32Array][] = [];
+    for (const [sender, blocks] of input.incoming[rt.self]) {
+      const m = new Uint32Array(blocks * words);
+      const port = rt.port(sender);
+      port.setBase(m);
+      port.count = blocks * words;
+      port.handler = portFinished as PortHandler;
+      memory.push([sender, m]);
+    }
+    // Blocks already sent to each target, which places the next one in the target's port.
+    const sentTo = new Map<number, number>();
+    const blockFor = (target: number): [number, Uint32Array] => {
+      const k = sentTo.get(target) ?? 0;
+      sentTo.set(target, k + 1);
+      const data = new Uint32Array(words);
+      for (let i = 0; i < words; i++) data[i] = dataWord(rt.self, target, k, i);
+      return [k * words, data];
+    };
+    const every = barrierEvery(p.barriers, p.blockBytes);
+
     yield* rt.barrier();
     const start = rt.cycleCount();
-    const packet: number[] = [];
-    for (let i = 0, n = 0; i < words; i += perPacket, n++) {
-      packet.length = 0;
-      for (let j = i; j < Math.min(words, i + perPacket); j++) packet.push(dataWord(rt.self, j));
-      rt.computeOps({ loads: packet.length, intOps: 2 });
-      // Alternating the two send variants spreads packets over both networks (Appendix A 6.1).
-      if (n % 2 === 0) yield* rt.sendBothLRPollBoth(target, handler, ...packet);
-      else yield* rt.sendBothRLPollBoth(target, handler, ...packet);
+    const step = p.transfer === 'async' ? p.batch : 1;
+    for (let r = 0; r < rounds; r += step) {
+      if (p.transfer === 'async') {
+        for (let q = r; q < Math.min(rounds, r + step); q++) {
+          const target = input.targets[q][rt.self];
+          const [offset, data] = blockFor(target);
+          rt.asyncBlockXfer(target, rt.self, offset, data);
+        }
+        yield* rt.serviceAllTransfers(-1);
+      } else {
+        const target = input.targets[r][rt.self];
+        const [offset, data] = blockFor(target);
+        yield* rt.sendBlockXferPollBoth(target, rt.self, offset, data);
+      }
+      const done = r + step;
+      if (done < rounds && Math.floor(done / every) !== Math.floor(r / every)) yield* receivingBarrier(rt);
     }
-    yield* rt.pollBothUntil(() => g.wordsReceived >= expected);
+    yield* rt.pollBothUntil(() => g.portsDone === memory.length, 'waiting for its blocks');
     const cycles = rt.elapsedCycles(start);
     yield* rt.barrier();
-    return { from: [...g.from.entries()], cycles };
+    return { memory, cycles };
   },
 
   verify({ params, machine, input, results }) {
     const problems: string[] = [];
     const words = params.blockBytes / 4;
     results.forEach((r, node) => {
-      const got = new Map(r.from);
-      const senders = input.targets.flatMap((t, s) => (t === node ? [s] : []));
-      for (const s of senders) {
-        const want = expectedBlock(s, words);
-        const have = got.get(s);
-        if (have === undefined) problems.push(`node ${node} got nothing from node ${s}`);
-        else if (have.words !== want.words) problems.push(`node ${node} got ${have.words} of ${want.words} words from node ${s}`);
-        else if (have.sum !== want.sum || have.xor !== want.xor) problems.push(`node ${node} got corrupted data from node ${s}`);
-        got.delete(s);
+      const got = new Map(r.memory);
+      for (const [sender, blocks] of input.incoming[node]) {
+        const m = got.get(sender);
+        if (m === undefined || m.length !== blocks * words) {
+          problems.push(`node ${node} has no room for the blocks of node ${sender}`);
+          continue;
+        }
+        let bad = 0;
+        for (let k = 0; k < blocks; k++) {
+          for (let i = 0; i < words; i++) if (m[k * words + i] !== dataWord(sender, node, k, i)) bad++;
+        }
+        if (bad > 0) problems.push(`node ${node} holds ${bad} wrong words from node ${sender}`);
       }
-      for (const s of got.keys()) problems.push(`node ${node} got data from node ${s}, which did not target it`);
     });
     const cycles = Math.max(...results.map((r) => r.cycles));
     const micros = cycles / machine.clockMHz;
-    const perDirection = params.blockBytes / micros; // bytes per microsecond = MB/s
+    const sentBytes = params.blockBytes * input.targets.length;
+    const blocksPerReceiver = input.incoming.map((m) => [...m.values()].reduce((a, b) => a + b, 0));
     return {
       ok: problems.length === 0,
       detail:
         problems.length === 0
-          ? `every block of ${params.blockBytes} bytes arrived intact at its target`
+          ? `all ${input.targets.length * machine.nodes} blocks of ${params.blockBytes} bytes arrived intact at their targets`
           : problems.slice(0, 3).join('; ') + (problems.length > 3 ? `; and ${problems.length - 3} more` : ''),
       metrics: {
         cycles,
+        rounds: input.targets.length,
         // Per node and direction, as thesis eq. 47 counts (5.93 MB/s two-way on the CM-5).
-        mbPerSecPerNode: Math.round(perDirection * 1000) / 1000,
-        maxIncomingBlocks: Math.max(...input.incomingWords) / words,
+        mbPerSecPerNode: Math.round((sentBytes / micros) * 1000) / 1000,
+        maxIncomingBlocks: Math.max(...blocksPerReceiver),
       },
     };
   },

@@ -6,7 +6,7 @@ import { InputError } from '../kernel/errors.ts';
 import type { NetworkParams } from '../platform/schema.ts';
 import { FatTree } from './fat-tree.ts';
 import { Mesh } from './mesh.ts';
-import { Crossbar } from './switch.ts';
+import { SwitchNetwork } from './switch.ts';
 import type { Topology } from './topology.ts';
 
 /**
@@ -36,6 +36,6 @@ export function buildTopology(params: NetworkParams, nodes: number): Topology {
     case 'mesh':
       return new Mesh(params, nodes);
     case 'switch':
-      return new Crossbar(params, nodes);
+      return new SwitchNetwork(params, nodes);
   }
 }

@@ -55,7 +55,7 @@ export class Mesh implements Topology {
   zeroLoadLatencyCycles(src: number, dst: number, sizeBytes: number): number {
     return (
       this.params.interfaceLatencyCycles +
-      this.hops(src, dst) * this.params.hopLatencyCycles +
+      Math.floor(this.hops(src, dst) * this.params.hopLatencyCycles) +
       serializationCycles(sizeBytes, this.params.linkBytesPerCycle)
     );
   }

@@ -26,6 +26,7 @@ import type { Topology } from './topology.ts';
 
 /** A directed link as a topology describes it. */
 export interface ChannelSpec {
+  /** Cycles for a packet's head to cross; may be fractional (see hopCycles). */
   latencyCycles: number;
   bytesPerCycle: number;
   /** Node whose receive buffer the channel feeds, or -1 for a router buffer. */
@@ -48,6 +49,15 @@ export interface PacketRouting {
 
 /** Called when `node` can inject again on `net` after a refusal. */
 export type InjectReadyListener = (node: number, net: number) => void;
+
+/**
+ * Whole cycles for crossing a channel of `latency` cycles as hop `k` (from 0) of a
+ * path. A fractional latency L accumulates as floor((k + 1) L) - floor(k L), so a path
+ * of h such hops takes floor(h L) cycles and every event stays on a whole cycle.
+ */
+export function hopCycles(latency: number, k: number): number {
+  return Number.isInteger(latency) ? latency : Math.floor((k + 1) * latency) - Math.floor(k * latency);
+}
 
 /** A FIFO of packets (js-sdsl's default bucket pre-allocates 4096 slots; these are short). */
 function packetQueue(): Deque<Packet> {
@@ -242,10 +252,10 @@ export class PacketNetwork implements DataNetwork {
     this.sim.schedule(serialization, this.tailKind, c.id, p.net);
     if (c.spec.deliversTo >= 0) {
       // Visible to polls once the tail is in and the interface has handled it.
-      this.sim.schedule(c.spec.latencyCycles + serialization + this.interfaceLatency, this.deliverKind, p.dst, p.net, p);
+      this.sim.schedule(hopCycles(c.spec.latencyCycles, st.hop - 1) + serialization + this.interfaceLatency, this.deliverKind, p.dst, p.net, p);
     } else {
       c.out.fifo.pushBack(p);
-      this.sim.schedule(c.spec.latencyCycles, this.headKind, c.id, p.net, p);
+      this.sim.schedule(hopCycles(c.spec.latencyCycles, st.hop - 1), this.headKind, c.id, p.net, p);
     }
   }
 

@@ -101,15 +101,24 @@ export const fatTreeSchema = z.strictObject({
 
 export const meshSchema = z.strictObject({
   kind: z.literal('mesh'),
-  hopLatencyCycles: cycles,
+  /**
+   * Router latency per hop; may be fractional (a path of h hops takes floor(h x this)
+   * cycles, e.g. Alewife's 1.28 for Fig. 6-6's Roundtrip slope of 2.55 per hop).
+   */
+  hopLatencyCycles: z.number().min(0),
   linkBytesPerCycle: bytesPerCycle,
   ...networkCommon,
 });
 
 export const switchSchema = z.strictObject({
   kind: z.literal('switch'),
-  /** Latency through the crossbar switch. */
-  switchLatencyCycles: cycles,
+  /** Latency of one hop: a link into or out of a switch, with the switch's share. */
+  hopLatencyCycles: cycles,
+  /**
+   * Hosts one switch serves. Larger machines hang one switch per group of hosts off
+   * a root switch, so hosts on different switches are 4 hops apart instead of 2.
+   */
+  hostsPerSwitch: z.int().min(2).max(4096),
   linkBytesPerCycle: bytesPerCycle,
   ...networkCommon,
 });

@@ -290,14 +290,7 @@ export class BlockTransfers {
    */
   private *pace(rt: Runtime, pollRightOnly: boolean, delay: boolean): Op {
     const o = this.options;
-    const arrived = (yield* rt.messaging.waitingNow(pollRightOnly ? RIGHT : -1)) > 0;
-    if (!arrived) {
-      rt.node.chargeSpin(rt.costs.pollEmptyCycles);
-      if (delay) rt.node.chargeSpin(o.delayCycles);
-      return;
-    }
-    if (o.poll === 'once') yield* rt.messaging.pollOnceAny(pollRightOnly ? 'right' : 'both');
-    else if (pollRightOnly) yield* rt.pollRightTilEmpty();
-    else yield* rt.pollBothTilEmpty();
+    const handled = yield* rt.messaging.handleWaiting(pollRightOnly ? 'right' : 'both', o.poll === 'once' ? 1 : Infinity);
+    if (handled === 0 && delay) rt.node.chargeSpin(o.delayCycles);
   }
 }

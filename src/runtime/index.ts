@@ -4,7 +4,8 @@
  * Names follow Appendix A of the thesis in camelCase. Calls marked (op) take
  * simulated time or touch the network and are run with `yield*`:
  *
- *   Self, PartitionSize, logPartitionSize  -> rt.self, rt.partitionSize, rt.logP
+ *   Self, PartitionSize, logPartitionSize, PartitionMask, StrataVersion
+ *                                          -> rt.self, rt.partitionSize, rt.logP, rt.partitionMask, rt.strataVersion
  *   SendLeftPollBoth (op)                  -> rt.sendLeftPollBoth(dest, handler, ...args)
  *   SendBothRLPollBoth / SendBothLRPollBoth / SendBothRLPollRight / SendBothLRPollRight (op)
  *                                          -> rt.sendBothRLPollBoth(...) etc.
@@ -33,6 +34,8 @@
  *   StrataPortTable[n]                     -> rt.port(n) (base, count, handler, user1..user5)
  *   SendBlockXferPollBoth, SendBlockXferPollRight (op)
  *                                          -> rt.sendBlockXferPollBoth(proc, port, offset, buffer, size)
+ *   SendXferBothRLPollBoth / SendXferBothLRPollBoth / SendXferBothRLPollRight / SendXferBothLRPollRight (op)
+ *                                          -> rt.sendXferBothRLPollBoth(proc, portAndOffset, ...data) etc.
  *   StrataXferHeaderHandler, StrataXferPut1/2/3Handler
  *                                          -> strataXferHeaderHandler, strataXferPutHandler
  *   PortAndOffsetCons/Port/Offset          -> portAndOffsetCons, portAndOffsetPort, portAndOffsetOffset
@@ -45,7 +48,23 @@
  *   ClearMemory                            -> rt.clearMemory(region, lengthBytes)
  *   ResetCurrentCycle (op)                 -> rt.resetCurrentCycle()
  *   SetState                               -> rt.setState(state)
+ *   Qprintf, Qfprintf, EmptyPrintQ (op), StrataLog
+ *                                          -> rt.qprintf(fmt, ...), rt.qfprintf('stderr', fmt, ...),
+ *                                             rt.emptyPrintQ(), rt.strataLog(fmt, ...)
  *   StrataExit(0)                          -> returning from main
+ *
+ * Not provided, because they mean nothing in a simulation:
+ *   StrataInit       the simulator initializes every node (random seed Self + 1, the
+ *                    asynchronous global OR set, cycle counter at 0) before main runs
+ *   InitTrace, OutputStateLog
+ *                    a trace is requested with `sim --trace` and written as a stream,
+ *                    so there is no trace to open on the nodes and no 2048-entry
+ *                    buffer to empty (RecordStates comes with state-graph recording)
+ *   StrataLogging, LogBarrier, LogBroadcast, LogCombine, LogQprintf
+ *                    there is no separate debugging library: `sim --log` logs every
+ *                    global operation and Qprintf, and observing never changes a run
+ *   StrataQueue, StrataQueueLength
+ *                    pndbx access to the print queue; `sim --log` records each Qprintf
  *
  * Extensions for simulation: rt.compute(cycles) and rt.computeOps({...}) charge local
  * work; rt.pollBothUntil(isDone) waits efficiently; rt.hopsTo(node) gives distances;

@@ -291,13 +291,29 @@ export class Messaging<G> {
   }
 
   /**
-   * One poll that handles a waiting message from whichever network has one
-   * (left first): Strata's "poll once" in bandwidth matching. Returns whether it did.
+   * Block transfers' polling between packets (thesis 6.1.3): while a packet waits on
+   * `nets`, handle it (left first), up to `max`; each check of the interface status
+   * is part of a successful receive, and only the final check that finds nothing
+   * costs a failed poll. Returns how many it handled.
    */
-  *pollOnceAny(nets: 'both' | 'right'): Op<boolean> {
-    if (nets === 'right') return yield* this.pollOne(RIGHT, true);
-    if (yield* this.pollOne(LEFT, true)) return true;
-    return yield* this.pollOne(RIGHT, false);
+  *handleWaiting(nets: 'both' | 'right', max: number): Op<number> {
+    const node = this.node;
+    let handled = 0;
+    for (;;) {
+      const d = node.time - this.sim.now;
+      if (d > 0) yield d;
+      if (handled === max) return handled;
+      const net = nets === 'right' || this.network.waiting(node.id, LEFT) === 0 ? RIGHT : LEFT;
+      const p = this.network.receive(node.id, net);
+      if (p === null) {
+        node.chargeSpin(this.costs.pollEmptyCycles);
+        return handled;
+      }
+      node.packetsReceived++;
+      node.charge(this.costs.receiveOverheadCycles);
+      yield* this.dispatch(p);
+      handled++;
+    }
   }
 
   /** Packets waiting at this node on `net` (-1: both), as of the current cycle; syncs first. */

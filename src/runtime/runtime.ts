@@ -97,6 +97,10 @@ export class Runtime<G = unknown> {
   readonly partitionSize: number;
   /** ceil(log2(partitionSize)) (Strata's `logPartitionSize`). */
   readonly logP: number;
+  /** Mask for legal node bits, 2^logP - 1 (Strata's `PartitionMask`). */
+  readonly partitionMask: number;
+  /** Strata's `StrataVersion`: the manual this runtime follows, and that it is simulated. */
+  readonly strataVersion = 'Strata 2.0 (Appendix A), simulated';
 
   /** @internal the node this runtime drives */
   readonly node: Node;
@@ -140,6 +144,7 @@ export class Runtime<G = unknown> {
     this.self = node.id;
     this.partitionSize = machine.size;
     this.logP = Math.ceil(Math.log2(machine.size));
+    this.partitionMask = 2 ** this.logP - 1;
     this.costs = machine.platform.messaging;
     this.cpu = machine.platform.cpu;
     this.rng = new ParkMiller(node.id + 1);
@@ -346,6 +351,48 @@ export class Runtime<G = unknown> {
     this.opStarted();
     this.messaging.checkMessage(proc, strataXferPutHandler as Handler<G>, []);
     yield* this.transfers.send(this as Runtime, proc, port, offset, buffer, size, pollRightOnly);
+  }
+
+  /**
+   * SendXferBothRLPollBoth (Appendix A 7.2): one Xfer packet of up to packetWords - 1
+   * data words for the port and offset packed in `portAndOffset`, sent like
+   * SendBothRLPollBoth. The receiver stores and counts the words as for block data.
+   */
+  sendXferBothRLPollBoth(proc: number, portAndOffset: number, ...data: number[]): Op {
+    this.unstartedOps++;
+    return this.xfer(SEND_BOTH_RL_POLL_BOTH, proc, portAndOffset, data);
+  }
+
+  /** The same, trying the left network first. */
+  sendXferBothLRPollBoth(proc: number, portAndOffset: number, ...data: number[]): Op {
+    this.unstartedOps++;
+    return this.xfer(SEND_BOTH_LR_POLL_BOTH, proc, portAndOffset, data);
+  }
+
+  /** The same, polling only the right network (as SendBothRLPollRight). */
+  sendXferBothRLPollRight(proc: number, portAndOffset: number, ...data: number[]): Op {
+    this.unstartedOps++;
+    return this.xfer(SEND_BOTH_RL_POLL_RIGHT, proc, portAndOffset, data);
+  }
+
+  /** The same, trying left (no poll) then right (polling right). */
+  sendXferBothLRPollRight(proc: number, portAndOffset: number, ...data: number[]): Op {
+    this.unstartedOps++;
+    return this.xfer(SEND_BOTH_LR_POLL_RIGHT, proc, portAndOffset, data);
+  }
+
+  private *xfer(steps: SendSteps, proc: number, portAndOffset: number, data: number[]): Op {
+    this.opStarted();
+    const max = this.costs.packetWords - 1;
+    if (data.length < 1 || data.length > max) {
+      throw new RunFailure(`node ${this.self}: an Xfer packet of ${data.length} data words: expected 1 to ${max}`);
+    }
+    const words = [portAndOffset, ...data];
+    this.messaging.checkMessage(proc, strataXferPutHandler as Handler<G>, []);
+    for (const w of words) {
+      if (!Number.isInteger(w) || w < -0x80000000 || w > 0xffffffff) throw new RunFailure(`node ${this.self}: Xfer word ${w} is not a 32-bit word`);
+    }
+    yield* this.messaging.sendSteps(steps, proc, strataXferPutHandler as Handler<G>, words, 4 * words.length, this.costs.xferSendOverheadCycles);
   }
 
   // ---- asynchronous block transfers (Appendix A 8) ---------------------------------

@@ -11,15 +11,26 @@ function run(platform: PlatformName, nodes: number, params: string[], seed = 1) 
 
 const mbps = (s: ReturnType<typeof run>) => s.metrics.mbPerSecPerNode as number;
 
-describe('patterns', () => {
-  it.each(PLATFORM_NAMES)('moves every block intact on %s for all three patterns', (platform) => {
-    for (const pattern of ['cshift', 'exchange', 'random']) {
-      const s = run(platform, 16, [`pattern=${pattern}`, 'blockBytes=400', 'shift=5']);
-      expect(s.verified, `${pattern}: ${s.verification}`).toBe(true);
+function meanAndSpread(values: number[]): { mean: number; sd: number } {
+  const mean = values.reduce((a, b) => a + b, 0) / values.length;
+  return { mean, sd: Math.sqrt(values.reduce((a, b) => a + (b - mean) ** 2, 0) / (values.length - 1)) };
+}
+
+describe('patterns (thesis chapter 7)', () => {
+  it.each(PLATFORM_NAMES)('moves every block intact on %s, for every pattern, barrier policy and transfer mode', (platform) => {
+    for (const params of [
+      ['pattern=cshift', 'blockBytes=400', 'shift=5'],
+      ['pattern=exchange', 'blockBytes=68', 'rounds=3'],
+      ['pattern=random', 'blockBytes=256', 'rounds=4', 'transfer=async', 'batch=3'],
+      ['pattern=transpose', 'blockBytes=128', 'barriers=optimized', 'poll=once'],
+      ['pattern=transpose', 'blockBytes=36', 'barriers=each', 'bwMatch=false', 'transfer=async'],
+    ]) {
+      const s = run(platform, 16, params);
+      expect(s.verified, `${params.join(' ')}: ${s.verification}`).toBe(true);
     }
   });
 
-  it('shows the shape of thesis Fig. 7-5 on a 16-node CM-5: random targets are far slower than permutations', () => {
+  it('shows the shape of Fig. 7-5 on a 16-node CM-5: random targets are far slower than permutations', () => {
     const cshift = mbps(run('cm5', 16, ['pattern=cshift', 'blockBytes=1024']));
     const exchange = mbps(run('cm5', 16, ['pattern=exchange', 'blockBytes=1024']));
     expect(Math.abs(cshift - exchange) / cshift).toBeLessThan(0.15);
@@ -27,6 +38,53 @@ describe('patterns', () => {
       const random = mbps(run('cm5', 16, ['pattern=random', 'blockBytes=1024'], seed));
       expect(Math.min(cshift, exchange) / random).toBeGreaterThan(1.8);
     }
+  });
+
+  it('shows the shape of Fig. 7-6: transpose with a barrier between shifts beats transpose without', () => {
+    const base = ['pattern=transpose', 'blockBytes=1024', 'rounds=64'];
+    const none = mbps(run('cm5', 16, [...base, 'barriers=none']));
+    const each = mbps(run('cm5', 16, [...base, 'barriers=each']));
+    expect(each / none).toBeGreaterThan(1.15);
+  });
+
+  it('shows the shape of Fig. 7-8: with barriers, bandwidth matching is faster and steadier across seeds', () => {
+    const base = ['pattern=transpose', 'blockBytes=1024', 'rounds=32', 'barriers=each'];
+    const seeds = [1, 2, 3];
+    const matched = meanAndSpread(seeds.map((s) => mbps(run('cm5', 16, [...base, 'bwMatch=true'], s))));
+    const unmatched = meanAndSpread(seeds.map((s) => mbps(run('cm5', 16, [...base, 'bwMatch=false'], s))));
+    expect(matched.mean).toBeGreaterThan(unmatched.mean);
+    expect(matched.sd).toBeLessThan(unmatched.sd);
+  });
+
+  it('shows the shape of Fig. 7-9: interleaving asynchronous transfers beats one block at a time for random targets', () => {
+    const base = ['pattern=random', 'blockBytes=2048', 'rounds=16'];
+    for (const seed of [1, 2]) {
+      const sync = mbps(run('cm5', 16, [...base, 'transfer=sync'], seed));
+      const async = mbps(run('cm5', 16, [...base, 'transfer=async'], seed));
+      expect(async / sync).toBeGreaterThan(1.15);
+    }
+  });
+
+  it('uses one barrier every ceil(512 / blockBytes) shifts when optimized (eq. 52)', () => {
+    const barriers = (params: string[]) => {
+      const entries: string[] = [];
+      runApp({
+        platform: loadTestPlatform('cm5'),
+        app: patterns,
+        params: parseParams(patterns, params),
+        nodes: 8,
+        seed: 1,
+        network: 'packet',
+        log: (e) => {
+          if (e.node === 0 && e.text === 'startBarrier') entries.push(e.text);
+        },
+      });
+      return entries.length - 2; // less the barriers before and after the timed part
+    };
+    expect(barriers(['pattern=transpose', 'blockBytes=64', 'barriers=optimized'])).toBe(0); // ceil(512/64) = 8 = P shifts
+    expect(barriers(['pattern=transpose', 'blockBytes=128', 'barriers=optimized'])).toBe(1); // every 4 of 8
+    expect(barriers(['pattern=transpose', 'blockBytes=128', 'barriers=each'])).toBe(7);
+    expect(barriers(['pattern=transpose', 'blockBytes=128', 'barriers=none'])).toBe(0);
   });
 
   it('refuses block sizes that are not whole words and exchanges it cannot do', () => {

@@ -125,6 +125,38 @@ describe('block transfers (Appendix A 7)', () => {
     expect(dmaSender[1]).toBeLessThan(xferSender[1] / 2);
   });
 
+  it('sends single Xfer packets with each SendXfer variant, words landing at their offsets', () => {
+    const { results } = runInline(
+      'cm5',
+      2,
+      function* (rt: Runtime<Receiver>): Op<number[]> {
+        const g = rt.globals;
+        if (rt.self === 1) {
+          rt.port(9).setBase(g.memory);
+          rt.port(9).count = 16;
+          rt.port(9).handler = done as PortHandler;
+        }
+        yield* rt.barrier();
+        if (rt.self === 0) {
+          yield* rt.sendXferBothRLPollBoth(1, portAndOffsetCons(9, 0), 1, 2, 3, 4);
+          yield* rt.sendXferBothLRPollBoth(1, portAndOffsetCons(9, 4), 5, 6, 7, 8);
+          yield* rt.sendXferBothRLPollRight(1, portAndOffsetCons(9, 8), 9, 10, 11, 12);
+          yield* rt.sendXferBothLRPollRight(1, portAndOffsetCons(9, 12), 13, 14, 15, 16);
+        } else {
+          yield* rt.pollBothUntil(() => g.completions === 1);
+        }
+        return Array.from(g.memory);
+      },
+      { globals: () => ({ memory: new Uint32Array(16), completions: 0, countSeen: [] }) },
+    );
+    expect(results[1]).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
+    expect(() =>
+      runInline('cm5', 2, function* (rt) {
+        yield* rt.sendXferBothRLPollBoth(1, 0, 1, 2, 3, 4, 5);
+      }),
+    ).toThrow(/an Xfer packet of 5 data words: expected 1 to 4/);
+  });
+
   it('packs ports and signed offsets into one word and checks their ranges', () => {
     for (const [port, offset] of [[0, 0], [4095, STRATA_MAX_XFER_OFFSET], [7, STRATA_MIN_XFER_OFFSET], [123, -1]]) {
       const w = portAndOffsetCons(port, offset);
