@@ -19,6 +19,7 @@ const APPS: [string, string[], NetworkMode][] = [
   ['apps/cshift', ['shift=3', 'messages=32'], 'analytic'],
   ['apps/ping-pong', ['rounds=4'], 'packet'],
   ['apps/patterns', ['pattern=random', 'blockBytes=512'], 'packet'],
+  ['apps/stencil', ['width=48', 'height=40', 'iters=4'], 'packet'],
 ];
 const NODES = 16;
 

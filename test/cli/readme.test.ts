@@ -9,7 +9,14 @@ const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 describe('README', () => {
   it('starts with the install-and-run command and npm test', () => {
     const firstBlock = /```sh\n([\s\S]*?)```/.exec(README)![1].trim().split('\n');
-    expect(firstBlock).toEqual(['npm install && npx sim --platform alewife apps/ping-pong', 'npm test']);
+    expect(firstBlock).toEqual(['npm install && npx sim --platform alewife apps/stencil', 'npm test']);
+  });
+
+  it('its first command runs the default stencil on Alewife and verifies it', async () => {
+    const r = await sim(['--platform', 'alewife', 'apps/stencil']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^verified +yes: the 256 x 256 grid after 20 iterations equals the sequential red-black SOR bit for bit$/m);
   });
 
   it('shows an example app that runs and verifies on every platform', async () => {

@@ -1,0 +1,153 @@
+/**
+ * The stencil's virtual grid and its layouts (thesis 4.4, 5.2), independent of the
+ * simulator: the initial values, the red-black SOR update every version shares
+ * (eq. 31), the sequential reference solve, and how a layout partitions the grid
+ * among processors.
+ *
+ * The grid has `width` columns (x) and `height` rows (y) and is stored column-major,
+ * as in the thesis: element (x, y) is at x * height + y, so a column is contiguous.
+ * Boundary conditions are fixed (Dirichlet) on the outer ring: the top row (y = 0)
+ * is 1, the bottom row 0, and the left and right columns fall linearly from 1 to 0
+ * down the grid. Interior points start uniformly random in [0, 1) from the run seed.
+ * A point (x, y) is red when x + y is even; each iteration updates the red interior
+ * points, then the black ones.
+ */
+
+export interface Grid {
+  width: number;
+  height: number;
+  values: Float64Array;
+}
+
+export type Layout = 'square' | 'vstrips' | 'hstrips' | 'uni' | 'rect';
+
+/** The boundary value at row y of the outer ring. */
+function boundaryValue(y: number, height: number): number {
+  if (y === 0) return 1;
+  if (y === height - 1) return 0;
+  return 1 - y / (height - 1);
+}
+
+/** The initial grid; `random()` gives the interior values in [0, 1). */
+export function initialGrid(width: number, height: number, random: () => number): Grid {
+  const values = new Float64Array(width * height);
+  for (let x = 0; x < width; x++) {
+    for (let y = 0; y < height; y++) {
+      const edge = x === 0 || y === 0 || x === width - 1 || y === height - 1;
+      values[x * height + y] = edge ? boundaryValue(y, height) : random();
+    }
+  }
+  return { width, height, values };
+}
+
+/**
+ * Eq. 31 for one point: omega x (north + south + east + west) / 4 + (1 - omega) x old.
+ * Every version calls this, so parallel and sequential results agree bit for bit.
+ */
+export function relax(omega: number, old: number, north: number, south: number, east: number, west: number): number {
+  return omega * 0.25 * (north + south + east + west) + (1 - omega) * old;
+}
+
+/**
+ * The reference: red-black SOR of the whole grid on one processor for `iters`
+ * iterations, stopping early once an iteration's largest change (rounded to a float,
+ * as the parallel version's max-reduction carries it) is below `tolerance`.
+ * Returns the iterations done.
+ */
+export function solveSequential(grid: Grid, omega: number, iters: number, tolerance: number): number {
+  const { width: W, height: H, values: u } = grid;
+  for (let it = 0; it < iters; it++) {
+    let maxDelta = 0;
+    for (let color = 0; color < 2; color++) {
+      for (let x = 1; x < W - 1; x++) {
+        for (let y = 1 + ((x + 1 + color) & 1); y < H - 1; y += 2) {
+          const i = x * H + y;
+          const v = relax(omega, u[i], u[i - 1], u[i + 1], u[i + H], u[i - H]);
+          const d = Math.abs(v - u[i]);
+          if (d > maxDelta) maxDelta = d;
+          u[i] = v;
+        }
+      }
+    }
+    if (Math.fround(maxDelta) < tolerance) return it + 1;
+  }
+  return iters;
+}
+
+/** How a layout splits the grid: processor columns (px) by processor rows (py). */
+export interface Partition {
+  px: number;
+  py: number;
+  /** Columns of each processor column, left to right. */
+  widths: number[];
+  /** Rows of each processor row, top to bottom. */
+  heights: number[];
+}
+
+/** The processor grid for `layout` on `nodes` processors (uni: 1 x 1 on node 0). */
+export function processorGrid(layout: Layout, nodes: number, aspect: number): { px: number; py: number } {
+  switch (layout) {
+    case 'uni':
+      return { px: 1, py: 1 };
+    case 'vstrips':
+      return { px: nodes, py: 1 };
+    case 'hstrips':
+      return { px: 1, py: nodes };
+    default: {
+      // The factorization px x py = nodes whose ratio px / py is closest to the target.
+      const target = layout === 'square' ? 1 : aspect;
+      let best = { px: nodes, py: 1 };
+      for (let py = 1; py <= nodes; py++) {
+        if (nodes % py !== 0) continue;
+        const px = nodes / py;
+        if (Math.abs(Math.log(px / py / target)) < Math.abs(Math.log(best.px / best.py / target)) - 1e-12) best = { px, py };
+      }
+      return best;
+    }
+  }
+}
+
+/**
+ * Splits `total` lines among `parts` processors, the first and last getting `extra`
+ * more than the others (thesis 5.2: boundary processors communicate less); the rest
+ * is spread one each from the left. Returns null when some part would be empty.
+ */
+export function split(total: number, parts: number, extra: number): number[] | null {
+  if (parts === 1) return [total];
+  const base = Math.floor((total - 2 * extra) / parts);
+  if (base < 1) return null;
+  const sizes = Array.from({ length: parts }, (_, i) => base + (i === 0 || i === parts - 1 ? extra : 0));
+  let left = total - sizes.reduce((a, b) => a + b, 0);
+  for (let i = 0; left > 0; i = (i + 1) % parts, left--) sizes[i]++;
+  return sizes;
+}
+
+/** The layout's partition of a width x height grid, or a reason it cannot be used. */
+export function partition(
+  layout: Layout,
+  nodes: number,
+  width: number,
+  height: number,
+  aspect: number,
+  extraCols: number,
+  extraRows: number,
+): Partition | string {
+  if (width < 3 || height < 3) return `a ${width} x ${height} grid has no interior; expected at least 3 x 3`;
+  const { px, py } = processorGrid(layout, nodes, aspect);
+  const widths = split(width, px, extraCols);
+  const heights = split(height, py, extraRows);
+  if (widths === null) {
+    return `layout ${layout} puts ${px} processors across ${width} columns${extraCols > 0 ? ` with ${extraCols} extra on each edge` : ''}; expected at least one column each`;
+  }
+  if (heights === null) {
+    return `layout ${layout} puts ${py} processors down ${height} rows${extraRows > 0 ? ` with ${extraRows} extra on each edge` : ''}; expected at least one row each`;
+  }
+  return { px, py, widths, heights };
+}
+
+/** Prefix sums: where each part starts. */
+export function starts(sizes: readonly number[]): number[] {
+  const out = [0];
+  for (const s of sizes) out.push(out[out.length - 1] + s);
+  return out;
+}

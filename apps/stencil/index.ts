@@ -1,0 +1,231 @@
+/**
+ * stencil: 2-D red-black successive over-relaxation (thesis 4.4, eq. 31) on a
+ * `width` x `height` virtual grid, for `iters` iterations or until the largest change
+ * in an iteration (a global max-reduction each iteration) falls below `tolerance`.
+ *
+ * Layouts (thesis Fig. 4-6, 5.2): `square` (a near-square processor grid), `vstrips`,
+ * `hstrips`, `uni` (everything on node 0) and `rect` (a processor grid of aspect ratio
+ * `aspect`); boundary processors take `extraCols` / `extraRows` more grid lines.
+ * Each node keeps its block column-major with a one-point ghost ring. After each
+ * half-iteration it sends its updated edges to its neighbours by Strata block
+ * transfer: columns go straight from the block (they are contiguous), rows are
+ * gathered into a buffer first and scattered by the receiver (they are strided).
+ * Each node has one port per neighbour and half-iteration parity, so a neighbour
+ * one half-iteration ahead cannot disturb the current one. Computation is charged
+ * from the platform's CPU table per point updated.
+ *
+ * Verification: the final grid equals, bit for bit, a sequential red-black SOR of the
+ * same initial grid (grid.ts documents it) with the same number of iterations.
+ */
+import { CompositeOp, defineApp, type Op } from '../../src/runtime/index.ts';
+import { initialGrid, partition, relax, solveSequential, starts, type Grid, type Layout, type Partition } from './grid.ts';
+
+interface Input {
+  grid: Grid;
+  part: Partition;
+  colStarts: number[];
+  rowStarts: number[];
+}
+
+interface Result {
+  x0: number;
+  y0: number;
+  w: number;
+  h: number;
+  /** The node's block after the last iteration, column-major (w x h). */
+  block: Float64Array;
+  iterations: number;
+  cycles: number;
+}
+
+/** Directions a node's neighbours lie in; data from direction d lands in port 2d + parity. */
+const LEFT = 0;
+const RIGHT = 1;
+const UP = 2;
+const DOWN = 3;
+
+/** Cycles of computation per point updated (eq. 31: four adds, two multiplies, the delta). */
+const POINT_OPS = { floatAdds: 6, floatMuls: 2, loads: 5, stores: 1, branches: 2 };
+
+export default defineApp({
+  name: 'stencil',
+  description: 'red-black SOR on a 2-D grid with a choice of data layouts (thesis 4.4)',
+  params: {
+    width: { type: 'int', default: 256, min: 3, max: 1 << 16, doc: 'grid columns' },
+    height: { type: 'int', default: 256, min: 3, max: 1 << 16, doc: 'grid rows' },
+    iters: { type: 'int', default: 20, min: 1, max: 1 << 20, doc: 'iterations (red + black) at most' },
+    tolerance: { type: 'float', default: 0, min: 0, doc: 'stop once an iteration changes no point by this much (0: run all iters)' },
+    layout: { type: 'enum', values: ['square', 'vstrips', 'hstrips', 'uni', 'rect'], default: 'square', doc: 'data layout (thesis Fig. 4-6)' },
+    aspect: { type: 'float', default: 4, min: 1 / 4096, max: 4096, doc: 'rect: processor columns per processor row' },
+    extraCols: { type: 'int', default: 0, min: 0, doc: 'extra columns for the leftmost and rightmost processors (thesis 5.2)' },
+    extraRows: { type: 'int', default: 0, min: 0, doc: 'extra rows for the top and bottom processors (thesis 5.2)' },
+    omega: { type: 'float', default: 1.87, min: 1, max: 2, doc: 'over-relaxation factor (thesis 4.4: 1.87)' },
+  },
+  check(p, machine) {
+    const part = partition(p.layout as Layout, machine.nodes, p.width, p.height, p.aspect, p.extraCols, p.extraRows);
+    return typeof part === 'string' ? part : null;
+  },
+  setup({ params, machine, random }): Input {
+    const part = partition(params.layout as Layout, machine.nodes, params.width, params.height, params.aspect, params.extraCols, params.extraRows) as Partition;
+    const grid = initialGrid(params.width, params.height, () => random.float());
+    return { grid, part, colStarts: starts(part.widths), rowStarts: starts(part.heights) };
+  },
+
+  *main(rt, p, input): Op<Result> {
+    const { part, colStarts, rowStarts, grid } = input;
+    const { px, py } = part;
+    const empty: Result = { x0: 0, y0: 0, w: 0, h: 0, block: new Float64Array(0), iterations: 0, cycles: 0 };
+    const isUni = p.layout === 'uni';
+    yield* rt.barrier();
+    if (rt.self >= px * py) {
+      // Only `uni` leaves nodes out; they have nothing to do.
+      return empty;
+    }
+    const ix = rt.self % px;
+    const iy = Math.floor(rt.self / px);
+    const w = part.widths[ix];
+    const h = part.heights[iy];
+    const x0 = colStarts[ix];
+    const y0 = rowStarts[iy];
+    const hh = h + 2;
+    const W = grid.width;
+    const H = grid.height;
+
+    // The block with its ghost ring, copied from this node's part of the input.
+    const local = new Float64Array((w + 2) * hh);
+    for (let lx = 0; lx < w + 2; lx++) {
+      const x = x0 + lx - 1;
+      if (x < 0 || x >= W) continue;
+      for (let ly = 0; ly < hh; ly++) {
+        const y = y0 + ly - 1;
+        if (y >= 0 && y < H) local[lx * hh + ly] = grid.values[x * H + y];
+      }
+    }
+    const words = new Uint32Array(local.buffer);
+
+    const neighbour = [
+      ix > 0 ? rt.self - 1 : -1,
+      ix < px - 1 ? rt.self + 1 : -1,
+      iy > 0 ? rt.self - px : -1,
+      iy < py - 1 ? rt.self + px : -1,
+    ];
+    // Rows arrive in staging buffers (one per parity) and are scattered into the ghost rows.
+    const staging = [UP, DOWN].map(() => [new Float64Array(w), new Float64Array(w)]);
+    const sendRow = new Float64Array(w);
+    for (let parity = 0; parity < 2; parity++) {
+      if (neighbour[LEFT] >= 0) rt.port(2 * LEFT + parity).setBase(words, 2 * 1);
+      if (neighbour[RIGHT] >= 0) rt.port(2 * RIGHT + parity).setBase(words, 2 * ((w + 1) * hh + 1));
+      for (const d of [UP, DOWN]) if (neighbour[d] >= 0) rt.port(2 * d + parity).setBase(new Uint32Array(staging[d - UP][parity].buffer));
+    }
+    const expectedWords = [2 * h, 2 * h, 2 * w, 2 * w];
+    const directions = [LEFT, RIGHT, UP, DOWN].filter((d) => neighbour[d] >= 0);
+
+    /** Sends this node's updated edges to every neighbour for half-iteration `parity`. */
+    function* sendEdges(parity: number): Op {
+      for (const d of directions) {
+        const dest = neighbour[d];
+        // Data sent towards d arrives from the opposite direction at the receiver.
+        const port = 2 * (d ^ 1) + parity;
+        if (d === LEFT || d === RIGHT) {
+          const lx = d === LEFT ? 1 : w;
+          yield* rt.sendBlockXferPollBoth(dest, port, 0, words.subarray(2 * (lx * hh + 1), 2 * (lx * hh + 1 + h)));
+        } else {
+          const ly = d === UP ? 1 : h;
+          for (let lx = 1; lx <= w; lx++) sendRow[lx - 1] = local[lx * hh + ly];
+          rt.computeOps({ loads: w, stores: w });
+          yield* rt.sendBlockXferPollBoth(dest, port, 0, new Uint32Array(sendRow.buffer));
+        }
+      }
+    }
+
+    /** Updates this node's interior points of `color`; returns the largest change. */
+    function update(color: number): number {
+      let maxDelta = 0;
+      let points = 0;
+      for (let lx = 1; lx <= w; lx++) {
+        const x = x0 + lx - 1;
+        if (x === 0 || x === W - 1) continue;
+        // Interior rows only: 1 <= y <= H - 2, where y = y0 + ly - 1.
+        let ly = Math.max(1, 2 - y0);
+        if (((x + y0 + ly - 1) & 1) !== color) ly++;
+        const yEnd = Math.min(h, H - 1 - y0);
+        for (; ly <= yEnd; ly += 2) {
+          const i = lx * hh + ly;
+          const v = relax(p.omega, local[i], local[i - 1], local[i + 1], local[i + hh], local[i - hh]);
+          const d = Math.abs(v - local[i]);
+          if (d > maxDelta) maxDelta = d;
+          local[i] = v;
+          points++;
+        }
+      }
+      rt.node.charge(points * rt.cost(POINT_OPS) + w * rt.cost({ intOps: 4, branches: 2 }));
+      return maxDelta;
+    }
+
+    const start = rt.cycleCount();
+    let iterations = 0;
+    for (let it = 0; it < p.iters; it++) {
+      let maxDelta = 0;
+      for (let color = 0; color < 2; color++) {
+        const parity = color;
+        for (const d of directions) rt.port(2 * d + parity).count += expectedWords[d];
+        maxDelta = Math.max(maxDelta, update(color));
+        yield* sendEdges(parity);
+        yield* rt.pollBothUntil(() => directions.every((d) => rt.port(2 * d + parity).count === 0), 'waiting for edges');
+        for (const d of [UP, DOWN]) {
+          if (neighbour[d] < 0) continue;
+          const ly = d === UP ? 0 : h + 1;
+          const rows = staging[d - UP][parity];
+          for (let lx = 1; lx <= w; lx++) local[lx * hh + ly] = rows[lx - 1];
+          rt.computeOps({ loads: w, stores: w });
+        }
+      }
+      iterations++;
+      const change = isUni ? Math.fround(maxDelta) : yield* rt.compositeFloat(Math.fround(maxDelta), CompositeOp.Max);
+      if (change < p.tolerance) break;
+    }
+    const cycles = rt.elapsedCycles(start);
+    if (!isUni) yield* rt.barrier();
+
+    const block = new Float64Array(w * h);
+    for (let lx = 1; lx <= w; lx++) block.set(local.subarray(lx * hh + 1, lx * hh + 1 + h), (lx - 1) * h);
+    return { x0, y0, w, h, block, iterations, cycles };
+  },
+
+  verify({ params, machine, input, results }) {
+    const reference: Grid = { width: input.grid.width, height: input.grid.height, values: input.grid.values.slice() };
+    const iterations = solveSequential(reference, params.omega, params.iters, params.tolerance);
+    const H = reference.height;
+    const problems: string[] = [];
+    let covered = 0;
+    results.forEach((r, node) => {
+      if (r.w === 0) return;
+      if (r.iterations !== iterations) problems.push(`node ${node} ran ${r.iterations} iterations, the reference ${iterations}`);
+      let wrong = 0;
+      for (let lx = 0; lx < r.w; lx++) {
+        for (let ly = 0; ly < r.h; ly++) {
+          if (!Object.is(r.block[lx * r.h + ly], reference.values[(r.x0 + lx) * H + r.y0 + ly])) wrong++;
+        }
+      }
+      if (wrong > 0) problems.push(`node ${node} has ${wrong} points that differ from the sequential solve`);
+      covered += r.w * r.h;
+    });
+    if (covered !== reference.width * H) problems.push(`the blocks cover ${covered} of ${reference.width * H} points`);
+    const cycles = Math.max(...results.map((r) => r.cycles));
+    return {
+      ok: problems.length === 0,
+      detail:
+        problems.length === 0
+          ? `the ${params.width} x ${params.height} grid after ${iterations} iterations equals the sequential red-black SOR bit for bit`
+          : problems.slice(0, 3).join('; ') + (problems.length > 3 ? `; and ${problems.length - 3} more` : ''),
+      metrics: {
+        cycles,
+        iterations,
+        cyclesPerIteration: Math.round(cycles / iterations),
+        processorColumns: input.part.px,
+        processorRows: input.part.py,
+        microseconds: Math.round((cycles / machine.clockMHz) * 100) / 100,
+      },
+    };
+  },
+});
