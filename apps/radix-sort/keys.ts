@@ -1,0 +1,84 @@
+/**
+ * Sort inputs and checks shared by radix-sort and sample-sort. Keys are unsigned
+ * integers of `keyBits` bits, `perNode` on each node, drawn from the run seed:
+ *
+ *   uniform   uniform over [0, 2^keyBits)
+ *   sorted    already in global order (node 0 smallest), evenly spread over the range
+ *   reverse   the same, descending
+ *   equal     every key the same (the middle of the range)
+ *   few       four distinct values, picked at random
+ *   skewed    mostly small keys (u^4 of the range) with the last node holding only the
+ *             largest ones (the top 1/64 of the range): all large keys on one node
+ */
+import type { RandomStream } from '../../src/runtime/index.ts';
+
+export const DISTRIBUTIONS = ['uniform', 'sorted', 'reverse', 'equal', 'few', 'skewed'] as const;
+export type Distribution = (typeof DISTRIBUTIONS)[number];
+
+/** A uniform key of `bits` bits. */
+function randomKey(random: RandomStream, bits: number): number {
+  return bits === 32 ? random.uint32() : random.int(2 ** bits);
+}
+
+/** Every node's keys, node by node. */
+export function makeKeys(dist: Distribution, nodes: number, perNode: number, keyBits: number, random: RandomStream): Uint32Array[] {
+  const range = 2 ** keyBits;
+  const n = nodes * perNode;
+  const few = Array.from({ length: 4 }, () => randomKey(random, keyBits));
+  return Array.from({ length: nodes }, (_, node) => {
+    const keys = new Uint32Array(perNode);
+    for (let i = 0; i < perNode; i++) {
+      const g = node * perNode + i;
+      switch (dist) {
+        case 'uniform':
+          keys[i] = randomKey(random, keyBits);
+          break;
+        case 'sorted':
+          keys[i] = Math.floor((g * range) / n);
+          break;
+        case 'reverse':
+          keys[i] = Math.floor(((n - 1 - g) * range) / n);
+          break;
+        case 'equal':
+          keys[i] = Math.floor(range / 2);
+          break;
+        case 'few':
+          keys[i] = few[random.int(4)];
+          break;
+        case 'skewed': {
+          const top = range - Math.max(1, Math.floor(range / 64));
+          keys[i] = node === nodes - 1 && nodes > 1 ? top + Math.floor(random.float() * (range - top)) : Math.floor(random.float() ** 4 * range);
+          break;
+        }
+      }
+    }
+    return keys;
+  });
+}
+
+/** Checks that `output` (node by node) is the sorted permutation of `input`; returns problems. */
+export function checkSorted(input: readonly Uint32Array[], output: readonly Uint32Array[], perNodeOut?: number): string[] {
+  const problems: string[] = [];
+  const want = Float64Array.from(input.flatMap((k) => Array.from(k))).sort();
+  const got = output.flatMap((k) => Array.from(k));
+  if (perNodeOut !== undefined) {
+    output.forEach((k, node) => {
+      if (k.length !== perNodeOut) problems.push(`node ${node} holds ${k.length} keys, expected ${perNodeOut}`);
+    });
+  }
+  if (got.length !== want.length) problems.push(`the output has ${got.length} keys, the input ${want.length}`);
+  for (let i = 1; i < got.length; i++) {
+    if (got[i - 1] > got[i]) {
+      problems.push(`keys out of order at global position ${i}: ${got[i - 1]} before ${got[i]}`);
+      break;
+    }
+  }
+  const sortedGot = Float64Array.from(got).sort();
+  for (let i = 0; i < Math.min(want.length, sortedGot.length); i++) {
+    if (want[i] !== sortedGot[i]) {
+      problems.push(`the output is not a permutation of the input (first difference at rank ${i}: ${sortedGot[i]} vs ${want[i]})`);
+      break;
+    }
+  }
+  return problems;
+}

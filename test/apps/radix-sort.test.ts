@@ -1,0 +1,47 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import radixSortApp from '../../apps/radix-sort/index.ts';
+import { DISTRIBUTIONS } from '../../apps/radix-sort/keys.ts';
+import { parseParams } from '../../src/runtime/app.ts';
+import { runApp } from '../../src/runtime/run-app.ts';
+import { loadTestPlatform, PLATFORM_NAMES, type PlatformName } from '../support/platforms.ts';
+
+function run(platform: PlatformName, nodes: number, params: string[], seed = 1) {
+  return runApp({ platform: loadTestPlatform(platform), app: radixSortApp, params: parseParams(radixSortApp, params), nodes, seed, network: 'packet' });
+}
+
+describe('radix sort (thesis 4.5.1)', () => {
+  it.each(PLATFORM_NAMES)('sorts every distribution on %s', (platform) => {
+    for (const dist of DISTRIBUTIONS) {
+      const s = run(platform, 8, ['keys=60', `dist=${dist}`, 'digitBits=5']);
+      expect(s.verified, `${dist}: ${s.verification}`).toBe(true);
+    }
+  });
+
+  it('fewer, wider digits mean fewer passes', () => {
+    const narrow = run('cm5', 8, ['keys=200', 'digitBits=4']);
+    const wide = run('cm5', 8, ['keys=200', 'digitBits=11']);
+    expect(narrow.metrics.digits).toBe(8);
+    expect(wide.metrics.digits).toBe(3);
+    expect(narrow.verified && wide.verified).toBe(true);
+  });
+
+  it('always verifies for random sizes, key widths, digit widths and distributions (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom<PlatformName>('cm5', 'alewife', 'atm'),
+        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: 1, max: 32 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.constantFrom(...DISTRIBUTIONS),
+        fc.integer({ min: 0, max: 1000 }),
+        (platform, keys, keyBits, digitBits, dist, seed) => {
+          const nodes = platform === 'alewife' ? 6 : 4;
+          const s = run(platform, nodes, [`keys=${keys}`, `keyBits=${keyBits}`, `digitBits=${digitBits}`, `dist=${dist}`], seed);
+          return s.verified;
+        },
+      ),
+      { numRuns: 40, seed: 42 },
+    );
+  });
+});
