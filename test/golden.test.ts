@@ -21,6 +21,7 @@ const APPS: [string, string[], NetworkMode][] = [
   ['apps/patterns', ['pattern=random', 'blockBytes=512'], 'packet'],
   ['apps/stencil', ['width=48', 'height=40', 'iters=4'], 'packet'],
   ['apps/radix-sort', ['keys=64', 'digitBits=6'], 'packet'],
+  ['apps/sample-sort', ['keys=64', 'oversample=16'], 'packet'],
 ];
 const NODES = 16;
 

@@ -1,0 +1,59 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { DISTRIBUTIONS } from '../../apps/radix-sort/keys.ts';
+import sampleSort from '../../apps/sample-sort/index.ts';
+import { InputError } from '../../src/kernel/errors.ts';
+import { parseParams } from '../../src/runtime/app.ts';
+import { runApp } from '../../src/runtime/run-app.ts';
+import { loadTestPlatform, PLATFORM_NAMES, type PlatformName } from '../support/platforms.ts';
+
+function run(platform: PlatformName, nodes: number, params: string[], seed = 1) {
+  return runApp({ platform: loadTestPlatform(platform), app: sampleSort, params: parseParams(sampleSort, params), nodes, seed, network: 'packet' });
+}
+
+describe('sample sort (thesis 4.5.2)', () => {
+  it.each(PLATFORM_NAMES)('sorts every distribution on %s, adversarial ones included', (platform) => {
+    for (const dist of DISTRIBUTIONS) {
+      const s = run(platform, 8, ['keys=150', `dist=${dist}`, 'oversample=16']);
+      expect(s.verified, `${dist}: ${s.verification}`).toBe(true);
+      expect(s.metrics.passes, dist).toBe(1);
+    }
+  });
+
+  it('spreads equal keys over the nodes their splitters bound instead of piling them on one', () => {
+    const s = run('cm5', 16, ['keys=200', 'dist=equal']);
+    expect(s.verified, s.verification).toBe(true);
+    expect(s.metrics.maxKeysPerNode).toBe(200);
+  });
+
+  it('forwards the keys that do not fit to nodes with room, then repeats with a fresh sample (4.5.3)', () => {
+    const s = run('cm5', 16, ['keys=1000', 'memory=1.5', 'oversample=8']);
+    expect(s.verified, s.verification).toBe(true);
+    expect(s.metrics.passes).toBeGreaterThan(1);
+    expect(s.metrics.keysForwarded).toBeGreaterThan(0);
+    expect(s.metrics.maxKeysPerNode).toBeLessThanOrEqual(1500);
+  });
+
+  it('refuses more room per node than block transfers can address', () => {
+    expect(() => run('cm5', 4, ['keys=300000', 'memory=2'])).toThrow(InputError);
+    expect(() => run('cm5', 4, ['keys=300000', 'memory=2'])).toThrow(/600000 keys of room per node; block transfers address at most 524287 words/);
+  });
+
+  it('always verifies for random sizes, key widths and distributions (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom<PlatformName>('cm5', 'paragon', 'atm'),
+        fc.integer({ min: 1, max: 60 }),
+        fc.integer({ min: 1, max: 32 }),
+        fc.constantFrom(...DISTRIBUTIONS),
+        fc.integer({ min: 1, max: 32 }),
+        fc.integer({ min: 0, max: 1000 }),
+        (platform, keys, keyBits, dist, oversample, seed) => {
+          const s = run(platform, 4, [`keys=${keys}`, `keyBits=${keyBits}`, `dist=${dist}`, `oversample=${oversample}`, 'bufferKeys=7'], seed);
+          return s.verified;
+        },
+      ),
+      { numRuns: 40, seed: 7 },
+    );
+  });
+});
