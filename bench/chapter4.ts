@@ -38,7 +38,7 @@ export async function chapter4Bench(): Promise<void> {
   for (const platform of PLATFORMS) {
     for (const keys of [100, 10000]) {
       const radix = new Map<number, number>();
-      for (const digitBits of [4, 6, 8, 11, 16]) radix.set(digitBits, await cycles('apps/radix-sort', platform, [`keys=${keys}`, `digitBits=${digitBits}`]));
+      for (const digitBits of [4, 6, 8, 10, 11, 14]) radix.set(digitBits, await cycles('apps/radix-sort', platform, [`keys=${keys}`, `digitBits=${digitBits}`]));
       const sample = await cycles('apps/sample-sort', platform, [`keys=${keys}`]);
       const best = [...radix.entries()].reduce((a, b) => (b[1] < a[1] ? b : a));
       const verdict =

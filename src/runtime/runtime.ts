@@ -67,6 +67,9 @@ function wordsToDouble(words: readonly number[]): number {
   return doubleView.getFloat64(0);
 }
 
+/** What one Park-Miller step costs (Schrage's method), for `random()`. */
+const RANDOM_OPS: OpCounts = { intOps: 5, floatMuls: 2, floatDivs: 2 };
+
 /** setRandomSeed(TIME_BASED_SEED) seeds from the node and its cycle counter (Appendix A 3.6). */
 export const TIME_BASED_SEED = -1;
 
@@ -923,8 +926,13 @@ export class Runtime<G = unknown> {
 
   // ---- random numbers (Appendix A 3.6) -------------------------------------------
 
-  /** Next value of this node's Park-Miller generator, in [1, 2^31 - 2]; the default seed is self + 1. */
+  /**
+   * Next value of this node's Park-Miller generator, in [1, 2^31 - 2]; the default seed
+   * is self + 1. Costs what Schrage's method does: two multiplies and two divides (at
+   * the platform's multiply and divide costs) and five integer operations.
+   */
   random(): number {
+    this.node.charge(this.cost(RANDOM_OPS));
     return this.rng.next();
   }
 
