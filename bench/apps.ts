@@ -27,6 +27,7 @@ export async function appsBench(): Promise<void> {
         summary = runApp({ platform, app, params: parseParams(app, params), nodes: 64, seed: 1, network: 'packet' });
       }, iterations);
       const s = summary!;
+      if (!s.verified) throw new Error(`${app.name} on ${name} did not verify: ${s.verification}`);
       rows.push([
         `${app.name} ${params.join(' ') || '(defaults)'} on ${name}`,
         `${t.medianMs.toFixed(1)} ms wall, ${fmt.format(s.events)} events, ${fmt.format(s.events / (t.medianMs / 1000))} events/s, ${fmt.format(s.simulatedCycles)} cycles`,
