@@ -6,7 +6,7 @@
  */
 import { defineApp, type Op } from '../../src/runtime/index.ts';
 import { checkSorted, DISTRIBUTIONS, makeKeys, type Distribution } from './keys.ts';
-import { radixSort } from './radix.ts';
+import { RADIX_STATES, radixSort } from './radix.ts';
 
 interface Result {
   keys: Uint32Array;
@@ -15,6 +15,7 @@ interface Result {
 
 export default defineApp({
   name: 'radix-sort',
+  states: RADIX_STATES,
   description: 'parallel LSD radix sort with vector scans (thesis 4.5.1)',
   params: {
     keys: { type: 'int', default: 1000, min: 1, max: 1 << 22, doc: 'keys per node' },

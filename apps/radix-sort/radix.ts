@@ -8,7 +8,12 @@
  * block transfer, split where it crosses into the next node; keys that stay here are
  * copied. A barrier ends the digit. Two arrays alternate as source and target.
  */
-import { CombineOp, type Op, type Runtime } from '../../src/runtime/index.ts';
+import { CombineOp, State, type Op, type Runtime } from '../../src/runtime/index.ts';
+
+/** State-graph states of the radix sort (the apps that use it name them). */
+export const RADIX_STATES = { 8: 'Count', 9: 'Reorder' };
+const COUNT = 8;
+const REORDER = 9;
 
 /** Ports the sort receives on: the target array of even and of odd digits. */
 export interface RadixPorts {
@@ -37,6 +42,7 @@ export function* radixSort(rt: Runtime<unknown>, keys: Uint32Array, keyBits: num
     const into = port[d & 1];
     into.count += k;
 
+    rt.setState(COUNT);
     counts.fill(0);
     for (let i = 0; i < k; i++) counts[(source[i] >>> shift) & mask]++;
     rt.computeOps({ loads: 2 * k, intOps: 3 * k, stores: k, branches: k });
@@ -44,6 +50,7 @@ export function* radixSort(rt: Runtime<unknown>, keys: Uint32Array, keyBits: num
     yield* rt.combineVector(totals, counts, CombineOp.ReduceAdd);
 
     // Group keys by numeral (stable), remembering where each numeral's run starts here.
+    rt.setState(REORDER);
     const groupStart = new Int32Array(radix + 1);
     for (let v = 0; v < radix; v++) groupStart[v + 1] = groupStart[v] + counts[v];
     const fill = groupStart.slice(0, radix);
@@ -72,6 +79,7 @@ export function* radixSort(rt: Runtime<unknown>, keys: Uint32Array, keyBits: num
       }
       numeralStart += totals[v];
     }
+    rt.setState(State.Idle);
     yield* rt.pollBothUntil(() => into.count === 0, 'radix sort: waiting for keys');
     yield* rt.barrier();
     [source, target] = [target, source];

@@ -28,7 +28,7 @@
  */
 import { CombineOp, defineApp, STRATA_MAX_XFER_OFFSET, type Op, type Runtime } from '../../src/runtime/index.ts';
 import { checkSorted, DISTRIBUTIONS, makeKeys, type Distribution } from '../radix-sort/keys.ts';
-import { radixSort } from '../radix-sort/radix.ts';
+import { RADIX_STATES, radixSort } from '../radix-sort/radix.ts';
 
 interface Globals {
   /** The key array this pass fills (its port is DATA_PORT). */
@@ -69,6 +69,7 @@ function bound(a: Uint32Array, x: number, inclusive: boolean): number {
 
 export default defineApp({
   name: 'sample-sort',
+  states: RADIX_STATES,
   description: 'parallel sample sort with oversampling and asynchronous block transfers (thesis 4.5.2)',
   params: {
     keys: { type: 'int', default: 1000, min: 1, max: MAX_KEYS, doc: 'keys per node' },

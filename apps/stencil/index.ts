@@ -17,7 +17,7 @@
  * Verification: the final grid equals, bit for bit, a sequential red-black SOR of the
  * same initial grid (grid.ts documents it) with the same number of iterations.
  */
-import { CompositeOp, defineApp, type Op } from '../../src/runtime/index.ts';
+import { CompositeOp, defineApp, State, type Op } from '../../src/runtime/index.ts';
 import { initialGrid, partition, relax, solveSequential, starts, type Grid, type Layout, type Partition } from './grid.ts';
 
 interface Input {
@@ -44,11 +44,15 @@ const RIGHT = 1;
 const UP = 2;
 const DOWN = 3;
 
+/** State-graph state while sending edges (Busy while updating, Idle while waiting). */
+const SENDING = 8;
+
 /** Cycles of computation per point updated (eq. 31: four adds, two multiplies, the delta). */
 const POINT_OPS = { floatAdds: 6, floatMuls: 2, loads: 5, stores: 1, branches: 2 };
 
 export default defineApp({
   name: 'stencil',
+  states: { [SENDING]: 'Send edges' },
   description: 'red-black SOR on a 2-D grid with a choice of data layouts (thesis 4.4)',
   params: {
     width: { type: 'int', default: 256, min: 3, max: 1 << 16, doc: 'grid columns' },
@@ -169,8 +173,11 @@ export default defineApp({
       for (let color = 0; color < 2; color++) {
         const parity = color;
         for (const d of directions) rt.port(2 * d + parity).count += expectedWords[d];
+        rt.setState(State.Busy);
         maxDelta = Math.max(maxDelta, update(color));
+        rt.setState(SENDING);
         yield* sendEdges(parity);
+        rt.setState(State.Idle);
         yield* rt.pollBothUntil(() => directions.every((d) => rt.port(2 * d + parity).count === 0), 'waiting for edges');
         for (const d of [UP, DOWN]) {
           if (neighbour[d] < 0) continue;

@@ -4,6 +4,7 @@ export function helpText(platforms: readonly string[]): string {
 
 Usage:
   sim --platform <name|file> <app-folder|app-file> [options]
+  sim graph <trace> -o <file.svg>
   sim --help | --version
 
 Runs an SPMD app on every node of a simulated machine, verifies its result and
@@ -31,8 +32,13 @@ Options:
                           each
       --loglast           after the run, print each node's last log entry (a
                           failed run prints them whenever there are any)
+      --trace <file>      record every node's state changes to a trace file
+                          (traces/FORMAT.md); \`sim graph\` draws it
   -h, --help              print this help
   -v, --version           print the simulator version
+
+sim graph <trace> -o <file.svg> draws a trace's state graph: state by processor by
+time, with a legend and an axis in cycles and microseconds.
 
 Exit status: 0 when the app verified its result, 1 when verification or the
 simulated program failed (including deadlock), 2 for bad input.

@@ -5,10 +5,15 @@
 import { InputError, RunFailure } from '../kernel/errors.ts';
 import { parseParams } from '../runtime/app.ts';
 import { runApp, type RunSummary } from '../runtime/run-app.ts';
+import { writeFileSync } from 'node:fs';
+import { FORMAT_VERSION, stateTable } from '../trace/format.ts';
+import { renderSvg } from '../trace/state-graph.ts';
+import { TraceWriter } from '../trace/writer.ts';
 import { LogFile } from './log-file.ts';
+import { FileTraceOutput, loadTrace } from './trace-file.ts';
 import { helpText } from './help.ts';
 import { loadApp, loadPlatform, platformNames, simulatorVersion } from './load-inputs.ts';
-import { parseArgv, toRunArgs } from './run-args.ts';
+import { parseArgv, parseGraphArgs, toRunArgs } from './run-args.ts';
 import { formatSummary, summaryJson } from './summary.ts';
 import { nodeCountProblem } from '../network/build-topology.ts';
 
@@ -47,6 +52,7 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
 }
 
 async function run(argv: readonly string[], io: Io): Promise<number> {
+  if (argv[0] === 'graph') return graphCommand(argv.slice(1), io);
   const parsed = parseArgv(argv);
   if (parsed.values.help === true) {
     io.out(helpText(platformNames()));
@@ -68,8 +74,29 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
   const params = parseParams(app, args.params);
 
   const logFile = args.log === undefined ? null : new LogFile(args.log);
+  const traceFile = args.trace === undefined ? null : new FileTraceOutput(args.trace, '--trace');
+  const trace =
+    traceFile === null
+      ? null
+      : new TraceWriter(
+          {
+            format: 'proteus-strata-trace',
+            version: FORMAT_VERSION,
+            simulatorVersion: simulatorVersion(),
+            platform: platform.name,
+            platformHash: platform.contentHash,
+            nodes,
+            clockMHz: platform.clockMHz,
+            network: args.network,
+            app: app.name,
+            params,
+            seed: args.seed,
+            states: stateTable(app.states),
+          },
+          traceFile,
+        );
   const start = performance.now();
-  let summary: RunSummary;
+  let summary: RunSummary | undefined;
   try {
     summary = runApp({
       platform,
@@ -81,15 +108,33 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
       // With --json, stdout carries only the JSON.
       output: (stream, text) => io.write(args.json ? 'stderr' : stream, text),
       log: logFile?.sink,
+      trace: trace ?? undefined,
     });
   } finally {
     logFile?.close();
+    // A failed run's trace ends where the run stopped, with an all-zero fingerprint.
+    trace?.finish(summary?.fingerprint ?? '', summary?.simulatedCycles ?? 0);
+    traceFile?.close();
   }
   const wall = { wallMs: performance.now() - start };
 
   io.out(args.json ? summaryJson(summary, wall, simulatorVersion()) : formatSummary(summary, wall));
   if (args.loglast && summary.lastLog.length > 0) (args.json ? io.err : io.out)(formatLoglast(summary.lastLog));
   return summary.verified ? 0 : 1;
+}
+
+/** `sim graph <trace> -o <file.svg>`: draws the trace's state graph. */
+function graphCommand(argv: readonly string[], io: Io): number {
+  const { trace, out } = parseGraphArgs(argv);
+  if (!out.endsWith('.svg')) throw new InputError(`-o ${out}: expected a file name ending in .svg`);
+  const svg = renderSvg(loadTrace(trace));
+  try {
+    writeFileSync(out, svg);
+  } catch (e) {
+    throw new InputError(`-o ${out}: cannot write the file (${(e as { code?: string }).code ?? String(e)})`);
+  }
+  io.out(`sim graph: wrote ${out}`);
+  return 0;
 }
 
 function formatLoglast(entries: readonly string[]): string {

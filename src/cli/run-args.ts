@@ -21,6 +21,8 @@ export interface RunArgs {
   log: string | undefined;
   /** Print each node's last log entry after the run. */
   loglast: boolean;
+  /** File to write the state-graph trace to. */
+  trace: string | undefined;
 }
 
 export const DEFAULT_SEED = 1;
@@ -34,6 +36,7 @@ const OPTIONS = {
   json: { type: 'boolean' },
   log: { type: 'string' },
   loglast: { type: 'boolean' },
+  trace: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -68,6 +71,7 @@ export function toRunArgs(parsed: Parsed): RunArgs {
     json: v.json === true,
     log: v.log,
     loglast: v.loglast === true,
+    trace: v.trace,
   };
 }
 
@@ -105,4 +109,17 @@ function describeParseError(e: unknown): string {
     default:
       return message.split('\n')[0];
   }
+}
+
+/** `sim graph <trace> -o <file>`. */
+export function parseGraphArgs(argv: readonly string[]): { trace: string; out: string } {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options: { out: { type: 'string', short: 'o' } }, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new InputError(`sim graph: ${describeParseError(e)}`);
+  }
+  if (parsed.positionals.length !== 1) throw new InputError('sim graph: expected one trace file: sim graph <trace> -o <file.svg>');
+  if (parsed.values.out === undefined) throw new InputError('sim graph: missing -o <file.svg>: where to write the graph');
+  return { trace: parsed.positionals[0], out: parsed.values.out };
 }

@@ -60,6 +60,12 @@ function groupNodes(states: string[]): string {
   return lines.join('\n');
 }
 
+/** Receives what a run records for traces (src/trace/); none by default. */
+export interface TraceSink {
+  /** `node` entered `state` at `cycle` (its own clock). */
+  state(node: number, cycle: number, state: number): void;
+}
+
 export class Machine {
   readonly platform: Platform;
   readonly sim: Simulation;
@@ -67,6 +73,8 @@ export class Machine {
   readonly nodes: Node[] = [];
   readonly network: DataNetwork;
   readonly control: ControlNetwork | null;
+  /** Where state changes are recorded, if the run is traced. */
+  trace: TraceSink | null = null;
   private exitedCount = 0;
 
   /** @throws InputError when the node count does not suit the platform's topology */

@@ -83,6 +83,8 @@ export interface AppDefinition<S extends ParamSpecs = ParamSpecs, I = unknown, R
   params: S;
   /** Makes one node's variables (`rt.globals`); called once per node before it starts. */
   globals?(): G;
+  /** Names of the app's own states for state graphs, numbered from 8 (Strata uses 0-7). */
+  states?: Record<number, string>;
   /** Returns a message when the parameters cannot work on this machine (exit 2), else null. */
   check?(params: ParamValues<S>, machine: MachineInfo): string | null;
   /** Builds input shared by all nodes before they start (each node should read only its part). */

@@ -47,7 +47,7 @@
  *   StrataFail, assert, StrataExit         -> rt.strataFail(msg), rt.assert(cond, msg), rt.strataExit(code)
  *   ClearMemory                            -> rt.clearMemory(region, lengthBytes)
  *   ResetCurrentCycle (op)                 -> rt.resetCurrentCycle()
- *   SetState                               -> rt.setState(state)
+ *   SetState, RecordStates                 -> rt.setState(state), rt.recordStates(on)
  *   Qprintf, Qfprintf, EmptyPrintQ (op), StrataLog
  *                                          -> rt.qprintf(fmt, ...), rt.qfprintf('stderr', fmt, ...),
  *                                             rt.emptyPrintQ(), rt.strataLog(fmt, ...)
@@ -59,7 +59,7 @@
  *   InitTrace, OutputStateLog
  *                    a trace is requested with `sim --trace` and written as a stream,
  *                    so there is no trace to open on the nodes and no 2048-entry
- *                    buffer to empty (RecordStates comes with state-graph recording)
+ *                    buffer to empty
  *   StrataLogging, LogBarrier, LogBroadcast, LogCombine, LogQprintf
  *                    there is no separate debugging library: `sim --log` logs every
  *                    global operation and Qprintf, and observing never changes a run
@@ -103,14 +103,4 @@ export {
 export type { AbxCompletion, BlockTransferOptions, PortHandler, StrataPort } from './block-transfer.ts';
 export type { RandomStream } from '../kernel/random-stream.ts';
 
-/** Strata's predefined states (Appendix A 10); apps number their own from 8. */
-export const State = {
-  Idle: 0,
-  Busy: 1,
-  Logging: 2,
-  Qprintf: 3,
-  EmptyPrintQ: 4,
-  Broadcasting: 5,
-  Combine: 6,
-  Barrier: 7,
-} as const;
+export { State } from './runtime.ts';

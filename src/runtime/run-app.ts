@@ -5,7 +5,7 @@
  * CLI and worker threads call it the same way, so a run is identical in both.
  */
 import { InputError, RunFailure, SimError } from '../kernel/errors.ts';
-import { Machine, type NetworkMode } from '../machine/machine.ts';
+import { Machine, type NetworkMode, type TraceSink } from '../machine/machine.ts';
 import { PacketNetwork } from '../network/packet-network.ts';
 import type { Op } from '../machine/node.ts';
 import type { Platform } from '../platform/schema.ts';
@@ -29,6 +29,8 @@ export interface RunConfig {
   output?: OutputSink;
   /** Receives every log entry; when present, global operations log their progress too. */
   log?: LogSink;
+  /** Records state changes for a trace file (src/trace/writer.ts). */
+  trace?: TraceSink;
 }
 
 export interface Spread {
@@ -80,6 +82,7 @@ export class AppError extends RunFailure {
 export function runApp(config: RunConfig): RunSummary {
   const { platform, app, params, nodes, seed } = config;
   const machine = new Machine(platform, { nodes, seed, network: config.network });
+  machine.trace = config.trace ?? null;
   const info: MachineInfo = {
     nodes,
     platform: platform.name,

@@ -51,6 +51,18 @@ export interface OpCounts {
 
 const MAX_STATE = 255;
 
+/** Strata's predefined states (Appendix A 10); apps number their own from 8. */
+export const State = {
+  Idle: 0,
+  Busy: 1,
+  Logging: 2,
+  Qprintf: 3,
+  EmptyPrintQ: 4,
+  Broadcasting: 5,
+  Combine: 6,
+  Barrier: 7,
+} as const;
+
 /** A writable array of 32-bit words (Int32Array, Uint32Array or number[]). */
 export type WordArray = { length: number; [index: number]: number };
 
@@ -124,6 +136,7 @@ export class Runtime<G = unknown> {
   /** Qprintf output not yet flushed. */
   private readonly printQueue: { stream: OutputStream; text: string }[] = [];
   private state = 0;
+  private recordingStates = true;
   private cycleBase = 0;
   private segment: SegmentType = SegmentType.NoBoundary;
   /** Where completeCombineVector writes. */
@@ -661,8 +674,10 @@ export class Runtime<G = unknown> {
   /** Waits for `ch` inside an operation body, logging the wait when the run logs global operations. */
   private *completeGlobal(ch: Channel, what: string): Op<readonly number[]> {
     this.logGlobal(`${what}: waiting`);
+    const previous = this.enterState(ch === GLOBAL_OR ? State.Barrier : State.Combine);
     this.unstartedOps++;
     const result = yield* this.global.complete(this, ch, what);
+    this.leaveState(previous);
     this.logGlobal(`${what}: done`);
     return result;
   }
@@ -780,8 +795,10 @@ export class Runtime<G = unknown> {
   private *receiveWordsBody<T>(count: number, what: string, take: (words: readonly number[]) => T): Op<T> {
     this.opStarted();
     this.logGlobal(`${what}: waiting`);
+    const previous = this.enterState(State.Broadcasting);
     this.unstartedOps++;
     const words = yield* this.global.receiveBroadcast(this, what);
+    this.leaveState(previous);
     this.logGlobal(`${what}: done`);
     if (words.length !== count) {
       throw new RunFailure(`node ${this.self}: ${what} expected ${count} words but the broadcast carried ${words.length}`);
@@ -841,7 +858,9 @@ export class Runtime<G = unknown> {
     }
     const text = formatC(format, ...args);
     this.printQueue.push({ stream, text });
+    const previous = this.enterState(State.Qprintf);
     this.node.charge(this.cost({ calls: 1, stores: Math.ceil(text.length / 4) }));
+    this.leaveState(previous);
     this.logGlobal(`qprintf: ${text}`);
     return text.length;
   }
@@ -854,9 +873,11 @@ export class Runtime<G = unknown> {
 
   private *emptyPrintQBody(): Op<number> {
     const queued = this.printQueue.length;
+    const previous = this.enterState(State.EmptyPrintQ);
     this.opStarted(); // flushes the queue
     this.flushPrints();
     yield* this.pollBothTilEmpty();
+    this.leaveState(previous);
     return queued;
   }
 
@@ -877,7 +898,9 @@ export class Runtime<G = unknown> {
   strataLog(format: string, ...args: unknown[]): void {
     const text = formatC(format, ...args);
     this.output.log(this.self, this.node.time, text);
+    const previous = this.enterState(State.Logging);
     this.node.charge(this.cost({ calls: 10, stores: Math.ceil(text.length / 4) }));
+    this.leaveState(previous);
   }
 
   /** Logs the progress of a global operation when the run logs them (free: an observation). */
@@ -953,14 +976,38 @@ export class Runtime<G = unknown> {
 
   // ---- state graphs (Appendix A 10) ----------------------------------------------
 
-  /** Sets this node's state (0 idle, 1 busy, 2-7 Strata's, more for apps); returns the old one. */
+  /**
+   * Sets this node's state (0 idle, 1 busy, 2-7 Strata's, 8 and up the app's); returns
+   * the old one. A traced run records the change at this node's cycle.
+   */
   setState(state: number): number {
     if (!Number.isInteger(state) || state < 0 || state > MAX_STATE) {
       throw new RunFailure(`node ${this.self}: setState(${state}): expected an integer from 0 to ${MAX_STATE}`);
     }
     const old = this.state;
     this.state = state;
+    if (this.recordingStates && state !== old) this.machine.trace?.state(this.self, this.node.time, state);
     return old;
+  }
+
+  /** Turns recording of this node's state changes on or off (RecordStates); returns the old setting. */
+  recordStates(on: boolean): boolean {
+    const old = this.recordingStates;
+    this.recordingStates = on;
+    return old;
+  }
+
+  /**
+   * While a traced run records, Strata's own operations show as states 2-7 (Appendix A
+   * 10); `enterState` switches and returns the state to go back to, or -1 untraced.
+   */
+  private enterState(state: number): number {
+    if (!this.recordingStates || this.machine.trace === null) return -1;
+    return this.setState(state);
+  }
+
+  private leaveState(previous: number): void {
+    if (previous >= 0) this.setState(previous);
   }
 
   /** The node's current state. */

@@ -1,0 +1,74 @@
+/**
+ * The trace file format (documented in traces/FORMAT.md): a magic line, a JSON header
+ * line, then binary records, each a tag byte followed by unsigned LEB128 varints.
+ * A state change costs 4-6 bytes. The last record is END, whose absence marks a
+ * truncated file.
+ */
+
+export const MAGIC = 'PSTRACE1\n';
+export const FORMAT_VERSION = 1;
+/** The header's fingerprint is written as this many hex digits, patched when the run ends. */
+export const FINGERPRINT_DIGITS = 16;
+
+/** END: total records before it, then the last cycle of the run. */
+export const TAG_END = 0;
+/** STATE: node, cycles since that node's previous STATE record (from 0), new state. */
+export const TAG_STATE = 1;
+
+/** Strata's predefined states (Appendix A 10) with their graph colours. */
+export const STRATA_STATES: readonly { id: number; name: string; color: string }[] = [
+  { id: 0, name: 'Idle', color: '#ffffff' },
+  { id: 1, name: 'Busy', color: '#1f1f1f' },
+  { id: 2, name: 'Logging', color: '#8c564b' },
+  { id: 3, name: 'Qprintf', color: '#e377c2' },
+  { id: 4, name: 'EmptyPrintQ', color: '#7f7f7f' },
+  { id: 5, name: 'Broadcasting', color: '#2ca02c' },
+  { id: 6, name: 'Combine', color: '#1f77b4' },
+  { id: 7, name: 'Barrier', color: '#d62728' },
+];
+
+/** Colours for app-defined states 8, 9, ... in turn. */
+export const APP_STATE_COLORS = ['#ff7f0e', '#9467bd', '#17becf', '#bcbd22', '#aec7e8', '#ffbb78', '#98df8a', '#ff9896', '#c5b0d5'];
+
+export interface StateInfo {
+  id: number;
+  name: string;
+  color: string;
+}
+
+/** The header line's fields. */
+export interface TraceHeader {
+  format: 'proteus-strata-trace';
+  version: number;
+  simulatorVersion: string;
+  platform: string;
+  platformHash: string;
+  nodes: number;
+  clockMHz: number;
+  network: string;
+  app: string;
+  params: Record<string, string | number | boolean>;
+  seed: number;
+  states: StateInfo[];
+  /** The run fingerprint (hex); all zeros if the run did not finish. */
+  fingerprint: string;
+}
+
+/** Appends `value` (a non-negative safe integer) as unsigned LEB128. */
+export function writeVarint(out: number[], value: number): void {
+  let v = value;
+  while (v >= 0x80) {
+    out.push((v % 0x80) | 0x80);
+    v = Math.floor(v / 0x80);
+  }
+  out.push(v);
+}
+
+/** The states a trace of `app` can show: Strata's 0-7 and the app's own, each with a colour. */
+export function stateTable(appStates: Record<number, string> | undefined): StateInfo[] {
+  const own = Object.entries(appStates ?? {})
+    .map(([id, name]) => ({ id: Number(id), name }))
+    .sort((a, b) => a.id - b.id)
+    .map(({ id, name }, i) => ({ id, name, color: APP_STATE_COLORS[i % APP_STATE_COLORS.length] }));
+  return [...STRATA_STATES, ...own];
+}

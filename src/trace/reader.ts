@@ -1,0 +1,82 @@
+/**
+ * Reads a trace file back (traces/FORMAT.md). Anything malformed — wrong magic, a bad
+ * header, a record cut short, a missing END — is an InputError naming the file and
+ * what was wrong, in one line.
+ */
+import { InputError } from '../kernel/errors.ts';
+import { FORMAT_VERSION, MAGIC, TAG_END, TAG_STATE, type TraceHeader } from './format.ts';
+
+/** One node's state changes: parallel arrays of cycles and states, in time order. */
+export interface NodeStates {
+  cycles: number[];
+  states: number[];
+}
+
+export interface Trace {
+  header: TraceHeader;
+  /** By node. */
+  nodes: NodeStates[];
+  records: number;
+  /** The last cycle of the run (from END). */
+  lastCycle: number;
+}
+
+const MAX_HEADER_BYTES = 1 << 20;
+
+export function readTrace(bytes: Uint8Array, source: string): Trace {
+  const bad = (what: string): never => {
+    throw new InputError(`${source}: ${what}`);
+  };
+  const magic = new TextEncoder().encode(MAGIC);
+  if (bytes.length < magic.length || magic.some((b, i) => bytes[i] !== b)) bad(`not a trace file (expected it to start with ${JSON.stringify(MAGIC.trim())})`);
+  let end = magic.length;
+  while (end < bytes.length && bytes[end] !== 0x0a && end - magic.length < MAX_HEADER_BYTES) end++;
+  if (end >= bytes.length || bytes[end] !== 0x0a) bad('the header line is cut short or longer than 1 MB');
+  let header: TraceHeader;
+  try {
+    header = JSON.parse(new TextDecoder().decode(bytes.subarray(magic.length, end))) as TraceHeader;
+  } catch (e) {
+    return bad(`the header is not valid JSON (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`);
+  }
+  if (header?.format !== 'proteus-strata-trace') bad('the header does not describe a proteus-strata trace');
+  if (header.version !== FORMAT_VERSION) bad(`trace format version ${header.version}; this simulator reads version ${FORMAT_VERSION}`);
+  if (!Number.isInteger(header.nodes) || header.nodes < 1) bad(`the header's node count ${header.nodes} is not a positive integer`);
+  if (!Array.isArray(header.states)) bad('the header lists no states');
+
+  const nodes: NodeStates[] = Array.from({ length: header.nodes }, () => ({ cycles: [], states: [] }));
+  const last = new Float64Array(header.nodes);
+  let at = end + 1;
+  const varint = (): number => {
+    let value = 0;
+    let scale = 1;
+    for (;;) {
+      if (at >= bytes.length) bad(`truncated: a record is cut short at byte ${at}`);
+      const b = bytes[at++];
+      value += (b & 0x7f) * scale;
+      if (b < 0x80) return value;
+      scale *= 0x80;
+      if (scale > 2 ** 56) bad(`corrupt: a number at byte ${at} is too long`);
+    }
+  };
+  let records = 0;
+  for (;;) {
+    if (at >= bytes.length) bad(`truncated: no END record after ${records} records`);
+    const tag = bytes[at++];
+    if (tag === TAG_END) {
+      const count = varint();
+      const lastCycle = varint();
+      if (count !== records) bad(`corrupt: END counts ${count} records, the file holds ${records}`);
+      if (at !== bytes.length) bad(`corrupt: ${bytes.length - at} bytes after the END record`);
+      return { header, nodes, records, lastCycle };
+    }
+    if (tag !== TAG_STATE) bad(`corrupt: unknown record tag ${tag} at byte ${at - 1}`);
+    const node = varint();
+    const dt = varint();
+    const state = varint();
+    if (node >= header.nodes) bad(`corrupt: a record for node ${node} of ${header.nodes}`);
+    last[node] += dt;
+    nodes[node].cycles.push(last[node]);
+    nodes[node].states.push(state);
+    records++;
+  }
+}

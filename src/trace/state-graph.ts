@@ -1,0 +1,124 @@
+/**
+ * State graphs (thesis Fig. 6-5, Appendix A 10): each processor's state, as a colour,
+ * against time. Changes are aggregated into pixel columns — each column shows the
+ * state the node spent most of that column's time in — so the picture stays small
+ * and readable for 1024 nodes and millions of changes.
+ */
+import type { StateInfo } from './format.ts';
+import type { Trace } from './reader.ts';
+
+export interface GraphOptions {
+  /** Pixel columns for the time axis. */
+  width?: number;
+}
+
+/** For each node, the dominant state index (into `states`) of every pixel column. */
+export function dominantStates(trace: Trace, columns: number): { states: StateInfo[]; grid: Int16Array[] } {
+  const states = trace.header.states;
+  const index = new Map(states.map((s, i) => [s.id, i]));
+  const end = Math.max(1, trace.lastCycle);
+  const perPixel = end / columns;
+  const time = new Float64Array(columns * states.length);
+  const grid: Int16Array[] = [];
+  for (const node of trace.nodes) {
+    time.fill(0);
+    const add = (from: number, to: number, state: number) => {
+      const s = index.get(state);
+      if (s === undefined || to <= from) return;
+      let c = Math.min(columns - 1, Math.floor(from / perPixel));
+      let t = from;
+      while (t < to && c < columns) {
+        const columnEnd = Math.min(to, (c + 1) * perPixel);
+        time[c * states.length + s] += columnEnd - t;
+        t = columnEnd;
+        c++;
+      }
+    };
+    let at = 0;
+    let state = 0;
+    for (let i = 0; i < node.cycles.length; i++) {
+      add(at, node.cycles[i], state);
+      at = node.cycles[i];
+      state = node.states[i];
+    }
+    add(at, end, state);
+    const row = new Int16Array(columns);
+    for (let c = 0; c < columns; c++) {
+      let best = 0;
+      for (let s = 1; s < states.length; s++) if (time[c * states.length + s] > time[c * states.length + best]) best = s;
+      row[c] = best;
+    }
+    grid.push(row);
+  }
+  return { states, grid };
+}
+
+const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/** Round tick spacing near span / count: 1, 2 or 5 times a power of ten. */
+function tickStep(span: number, count: number): number {
+  const raw = span / count;
+  const power = 10 ** Math.floor(Math.log10(raw));
+  for (const m of [1, 2, 5, 10]) if (m * power >= raw) return m * power;
+  return 10 * power;
+}
+
+/** The graph title: platform, app, parameters and seed. */
+export function graphTitle(trace: Trace): string {
+  const h = trace.header;
+  const params = Object.entries(h.params).map(([k, v]) => `${k}=${v}`).join(' ');
+  return `${h.app} on ${h.platform} (${h.nodes} nodes), seed ${h.seed}${params ? `: ${params}` : ''}`;
+}
+
+export function renderSvg(trace: Trace, options: GraphOptions = {}): string {
+  const columns = options.width ?? 1000;
+  const { states, grid } = dominantStates(trace, columns);
+  const h = trace.header;
+  const rowHeight = Math.max(1, Math.min(12, Math.floor(800 / h.nodes)));
+  const left = 70;
+  const top = 40;
+  const plotHeight = rowHeight * h.nodes;
+  const width = left + columns + 20;
+  const height = top + plotHeight + 60 + 20 * Math.ceil(states.length / 6);
+  const out: string[] = [];
+  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="11">`);
+  out.push(`<title>${escape(graphTitle(trace))}</title>`);
+  out.push(`<rect width="${width}" height="${height}" fill="#ffffff"/>`);
+  out.push(`<text x="${left}" y="20" font-size="14">${escape(graphTitle(trace))}</text>`);
+  out.push(`<rect x="${left}" y="${top}" width="${columns}" height="${plotHeight}" fill="${states[0].color}" stroke="#888888"/>`);
+  grid.forEach((row, node) => {
+    const y = top + node * rowHeight;
+    let c = 0;
+    while (c < columns) {
+      const s = row[c];
+      let e = c + 1;
+      while (e < columns && row[e] === s) e++;
+      if (s !== 0) out.push(`<rect x="${left + c}" y="${y}" width="${e - c}" height="${rowHeight}" fill="${states[s].color}"><title>node ${node}: ${escape(states[s].name)}</title></rect>`);
+      c = e;
+    }
+  });
+  // Node axis: a label every few rows.
+  const every = Math.max(1, Math.ceil(12 / rowHeight));
+  for (let node = 0; node < h.nodes; node += every) {
+    out.push(`<text x="${left - 6}" y="${top + node * rowHeight + rowHeight}" text-anchor="end">${node}</text>`);
+  }
+  out.push(`<text x="12" y="${top + plotHeight / 2}" transform="rotate(-90 12 ${top + plotHeight / 2})" text-anchor="middle">processor</text>`);
+  // Time axis in cycles, with microseconds beneath.
+  const end = Math.max(1, trace.lastCycle);
+  const step = tickStep(end, 8);
+  for (let t = 0; t <= end; t += step) {
+    const x = left + (t / end) * columns;
+    out.push(`<line x1="${x}" y1="${top + plotHeight}" x2="${x}" y2="${top + plotHeight + 5}" stroke="#000000"/>`);
+    out.push(`<text x="${x}" y="${top + plotHeight + 17}" text-anchor="middle">${t.toLocaleString('en-US')}</text>`);
+    out.push(`<text x="${x}" y="${top + plotHeight + 30}" text-anchor="middle" fill="#555555">${(t / h.clockMHz).toLocaleString('en-US', { maximumFractionDigits: 1 })} us</text>`);
+  }
+  out.push(`<text x="${left + columns / 2}" y="${top + plotHeight + 45}" text-anchor="middle">time (cycles; microseconds at ${h.clockMHz} MHz)</text>`);
+  // Legend.
+  states.forEach((s, i) => {
+    const x = left + (i % 6) * 150;
+    const y = top + plotHeight + 58 + Math.floor(i / 6) * 20;
+    out.push(`<rect x="${x}" y="${y}" width="14" height="12" fill="${s.color}" stroke="#888888"/><text x="${x + 20}" y="${y + 10}">${s.id} ${escape(s.name)}</text>`);
+  });
+  out.push('</svg>');
+  return `${out.join('\n')}\n`;
+}

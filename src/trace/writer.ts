@@ -1,0 +1,90 @@
+/**
+ * Streams a trace file while the simulation runs: the header first (its fingerprint
+ * patched in place when the run ends), then records in bounded chunks, so memory
+ * stays flat on long runs. Where the bytes go is a TraceOutput: a file in the CLI, an
+ * array in tests. Records come in event order, so the same run gives the same bytes.
+ */
+import type { TraceSink } from '../machine/machine.ts';
+import { FINGERPRINT_DIGITS, MAGIC, TAG_END, TAG_STATE, writeVarint, type TraceHeader } from './format.ts';
+
+/** Where trace bytes go: appended in order, with one overwrite of the header's fingerprint. */
+export interface TraceOutput {
+  append(bytes: Uint8Array): void;
+  overwrite(position: number, bytes: Uint8Array): void;
+}
+
+const CHUNK_BYTES = 1 << 16;
+
+export class TraceWriter implements TraceSink {
+  private readonly output: TraceOutput;
+  private readonly fingerprintAt: number;
+  private pending: number[] = [];
+  private readonly lastCycle: Float64Array;
+  private records = 0;
+  private finalCycle = 0;
+
+  constructor(header: Omit<TraceHeader, 'fingerprint'>, output: TraceOutput) {
+    this.output = output;
+    const placeholder = '0'.repeat(FINGERPRINT_DIGITS);
+    const json = JSON.stringify({ ...header, fingerprint: placeholder });
+    const text = `${MAGIC}${json}\n`;
+    const bytes = new TextEncoder().encode(text);
+    // The placeholder is ASCII, so its character offset in the (ASCII) prefix is its byte offset.
+    this.fingerprintAt = new TextEncoder().encode(text.slice(0, text.lastIndexOf(placeholder))).length;
+    output.append(bytes);
+    this.lastCycle = new Float64Array(header.nodes);
+  }
+
+  state(node: number, cycle: number, state: number): void {
+    const p = this.pending;
+    p.push(TAG_STATE);
+    writeVarint(p, node);
+    writeVarint(p, cycle - this.lastCycle[node]);
+    writeVarint(p, state);
+    this.lastCycle[node] = cycle;
+    if (cycle > this.finalCycle) this.finalCycle = cycle;
+    this.records++;
+    if (p.length >= CHUNK_BYTES) this.flush();
+  }
+
+  /** Ends the trace: the END record, then the fingerprint into the header. */
+  finish(fingerprint: string, lastCycle: number): void {
+    this.pending.push(TAG_END);
+    writeVarint(this.pending, this.records);
+    writeVarint(this.pending, Math.max(lastCycle, this.finalCycle));
+    this.flush();
+    this.output.overwrite(this.fingerprintAt, new TextEncoder().encode(fingerprint.padStart(FINGERPRINT_DIGITS, '0')));
+  }
+
+  private flush(): void {
+    if (this.pending.length === 0) return;
+    this.output.append(Uint8Array.from(this.pending));
+    this.pending = [];
+  }
+}
+
+/** A TraceOutput in memory (tests, workers). */
+export class MemoryTraceOutput implements TraceOutput {
+  private readonly chunks: Uint8Array[] = [];
+  private patches: [number, Uint8Array][] = [];
+
+  append(bytes: Uint8Array): void {
+    this.chunks.push(bytes);
+  }
+
+  overwrite(position: number, bytes: Uint8Array): void {
+    this.patches.push([position, bytes]);
+  }
+
+  bytes(): Uint8Array {
+    const total = this.chunks.reduce((n, c) => n + c.length, 0);
+    const out = new Uint8Array(total);
+    let at = 0;
+    for (const c of this.chunks) {
+      out.set(c, at);
+      at += c.length;
+    }
+    for (const [position, b] of this.patches) out.set(b, position);
+    return out;
+  }
+}

@@ -1,0 +1,123 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import radixSortApp from '../../apps/radix-sort/index.ts';
+import { parseParams } from '../../src/runtime/app.ts';
+import { runApp } from '../../src/runtime/run-app.ts';
+import { FORMAT_VERSION, stateTable } from '../../src/trace/format.ts';
+import { readTrace } from '../../src/trace/reader.ts';
+import { dominantStates, renderSvg } from '../../src/trace/state-graph.ts';
+import { MemoryTraceOutput, TraceWriter } from '../../src/trace/writer.ts';
+import { loadTestPlatform } from '../support/platforms.ts';
+import { sim } from '../support/sim-cli.ts';
+
+/** Radix sort of 28-bit keys with 4-bit digits, traced in memory (thesis Fig. 6-5's run). */
+function tracedRadixSort(nodes: number, keys: number) {
+  const platform = loadTestPlatform('cm5');
+  const params = parseParams(radixSortApp, [`keys=${keys}`, 'keyBits=28', 'digitBits=4']);
+  const output = new MemoryTraceOutput();
+  const writer = new TraceWriter(
+    {
+      format: 'proteus-strata-trace',
+      version: FORMAT_VERSION,
+      simulatorVersion: 'test',
+      platform: platform.name,
+      platformHash: platform.contentHash,
+      nodes,
+      clockMHz: platform.clockMHz,
+      network: 'packet',
+      app: radixSortApp.name,
+      params,
+      seed: 1,
+      states: stateTable(radixSortApp.states),
+    },
+    output,
+  );
+  const summary = runApp({ platform, app: radixSortApp, params, nodes, seed: 1, network: 'packet', trace: writer });
+  writer.finish(summary.fingerprint, summary.simulatedCycles);
+  return { summary, bytes: output.bytes() };
+}
+
+describe('state traces', () => {
+  it('read back what the run recorded, with the fingerprint in the header, at a few bytes per change', () => {
+    const { summary, bytes } = tracedRadixSort(8, 200);
+    const trace = readTrace(bytes, 'memory');
+    expect(trace.header.fingerprint).toBe(summary.fingerprint);
+    expect(trace.header.states.map((s) => s.name)).toEqual(['Idle', 'Busy', 'Logging', 'Qprintf', 'EmptyPrintQ', 'Broadcasting', 'Combine', 'Barrier', 'Count', 'Reorder']);
+    expect(trace.nodes).toHaveLength(8);
+    for (const node of trace.nodes) {
+      expect(node.states.filter((s) => s === 9)).toHaveLength(7); // one Reorder phase per digit
+      expect(node.cycles).toEqual([...node.cycles].sort((a, b) => a - b));
+    }
+    const headerBytes = new TextDecoder().decode(bytes).indexOf('\n', 9) + 1;
+    expect((bytes.length - headerBytes) / trace.records).toBeLessThan(6);
+  });
+
+  it('do not change the run, and the same run gives the same bytes', () => {
+    const a = tracedRadixSort(8, 100);
+    const b = tracedRadixSort(8, 100);
+    expect(Buffer.from(a.bytes).equals(Buffer.from(b.bytes))).toBe(true);
+    const untraced = runApp({
+      platform: loadTestPlatform('cm5'),
+      app: radixSortApp,
+      params: parseParams(radixSortApp, ['keys=100', 'keyBits=28', 'digitBits=4']),
+      nodes: 8,
+      seed: 1,
+      network: 'packet',
+    });
+    expect(untraced.fingerprint).toBe(a.summary.fingerprint);
+  });
+
+  it("the state graph of a 64-node radix sort shows initialization and seven digit phases (Fig. 6-5)", () => {
+    const trace = readTrace(tracedRadixSort(64, 1000).bytes, 'memory');
+    const { states, grid } = dominantStates(trace, 800);
+    const reorder = states.findIndex((s) => s.name === 'Reorder');
+    for (const node of [0, 31, 63]) {
+      let phases = 0;
+      for (let c = 0; c < grid[node].length; c++) if (grid[node][c] === reorder && (c === 0 || grid[node][c - 1] !== reorder)) phases++;
+      expect(phases, `node ${node}`).toBe(7);
+    }
+    const svg = renderSvg(trace);
+    expect(svg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    expect(svg).toContain('radix-sort on cm5 (64 nodes), seed 1: keys=1000 keyBits=28 digitBits=4 dist=uniform');
+    expect(svg).toContain('>9 Reorder</text>');
+    expect(svg).toContain('us</text>');
+  });
+});
+
+describe('sim --trace and sim graph', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sim-trace-'));
+
+  it('write byte-identical traces from two processes and draw them', async () => {
+    const args = ['--platform', 'alewife', 'apps/stencil', '--nodes', '16', '--param', 'iters=3'];
+    const [a, b] = await Promise.all([sim([...args, '--trace', join(dir, 'a.trace')]), sim([...args, '--trace', join(dir, 'b.trace')])]);
+    expect(a.code + b.code).toBe(0);
+    expect(readFileSync(join(dir, 'a.trace')).equals(readFileSync(join(dir, 'b.trace')))).toBe(true);
+    const g = await sim(['graph', join(dir, 'a.trace'), '-o', join(dir, 'a.svg')]);
+    expect(g.stderr).toBe('');
+    expect(g.code).toBe(0);
+    expect(readFileSync(join(dir, 'a.svg'), 'utf8')).toContain('stencil on alewife (16 nodes), seed 1');
+  });
+
+  it.each([
+    ['a truncated trace', (t: Buffer) => t.subarray(0, t.length - 3), /: truncated: /],
+    ['a file that is not a trace', () => Buffer.from('hello\n'), /: not a trace file \(expected it to start with "PSTRACE1"\)$/],
+    ['a corrupt header', (t: Buffer) => Buffer.concat([t.subarray(0, 12), Buffer.from('}\n')]), /: the header is not valid JSON/],
+  ])('refuse %s with one line and exit 2', async (_what, spoil, message) => {
+    const good = join(dir, 'good.trace');
+    await sim(['--platform', 'cm5', 'apps/ping-pong', '--nodes', '2', '--param', 'rounds=1', '--trace', good]);
+    const bad = join(dir, 'bad.trace');
+    writeFileSync(bad, spoil(readFileSync(good)));
+    const r = await sim(['graph', bad, '-o', join(dir, 'bad.svg')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.stderr.trimEnd()).toMatch(message);
+  });
+
+  it('refuses a graph file name that is not .svg', async () => {
+    const r = await sim(['graph', 'x.trace', '-o', 'x.png']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('sim: -o x.png: expected a file name ending in .svg\n');
+  });
+});
