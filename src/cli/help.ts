@@ -5,6 +5,7 @@ export function helpText(platforms: readonly string[]): string {
 Usage:
   sim --platform <name|file> <app-folder|app-file> [options]
   sim graph <trace> -o <file.svg>
+  sim replay <repro-file> [--stop-at <cycle>|event:<n>]
   sim --help | --version
 
 Runs an SPMD app on every node of a simulated machine, verifies its result and
@@ -32,6 +33,9 @@ Options:
                           each
       --loglast           after the run, print each node's last log entry (a
                           failed run prints them whenever there are any)
+      --record <file>     write a repro file: the platform, app, parameters, seed
+                          and a digest of every event, for \`sim replay\` (a failed
+                          run writes sim-repro-<app>-<platform>-s<seed>.json anyway)
       --trace <file>      record every node's state changes to a trace file
                           (traces/FORMAT.md); \`sim graph\` draws it
   -h, --help              print this help
@@ -39,6 +43,12 @@ Options:
 
 sim graph <trace> -o <file.svg> draws a trace's state graph: state by processor by
 time, with a legend and an axis in cycles and microseconds.
+
+sim replay <repro-file> runs a recorded run again and compares it event by event:
+it says whether the run was reproduced, or the first event that differs (its
+number, cycle and what happened). --stop-at stops at a cycle (or event:<n>) and
+prints every node's clock, state, the call it waits in, its waiting packets and
+its last log line.
 
 Exit status: 0 when the app verified its result, 1 when verification or the
 simulated program failed (including deadlock), 2 for bad input.

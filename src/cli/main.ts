@@ -4,7 +4,9 @@
  */
 import { InputError, RunFailure } from '../kernel/errors.ts';
 import { parseParams } from '../runtime/app.ts';
-import { runApp, type RunSummary } from '../runtime/run-app.ts';
+import { runApp, type RunConfig, type RunSummary } from '../runtime/run-app.ts';
+import { defaultReproPath, recordRun, replayCommand, saveRepro } from './replay-command.ts';
+import { EventDigests } from './repro.ts';
 import { writeFileSync } from 'node:fs';
 import { FORMAT_VERSION, stateTable } from '../trace/format.ts';
 import { renderSvg } from '../trace/state-graph.ts';
@@ -13,7 +15,7 @@ import { LogFile } from './log-file.ts';
 import { FileTraceOutput, loadTrace } from './trace-file.ts';
 import { helpText } from './help.ts';
 import { loadApp, loadPlatform, platformNames, simulatorVersion } from './load-inputs.ts';
-import { parseArgv, parseGraphArgs, toRunArgs } from './run-args.ts';
+import { parseArgv, parseGraphArgs, parseReplayArgs, toRunArgs } from './run-args.ts';
 import { formatSummary, summaryJson } from './summary.ts';
 import { nodeCountProblem } from '../network/build-topology.ts';
 
@@ -42,8 +44,7 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
       return 2;
     }
     if (e instanceof RunFailure) {
-      io.err(`sim: run failed: ${e.message}`);
-      if (e.lastLogEntries.length > 0) io.err(formatLoglast(e.lastLogEntries));
+      reportFailure(e, io);
       return 1;
     }
     io.err(`sim: internal error (a bug in the simulator): ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
@@ -53,6 +54,10 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
 
 async function run(argv: readonly string[], io: Io): Promise<number> {
   if (argv[0] === 'graph') return graphCommand(argv.slice(1), io);
+  if (argv[0] === 'replay') {
+    const { file, stopAt } = parseReplayArgs(argv.slice(1));
+    return replayCommand(file, stopAt, io);
+  }
   const parsed = parseArgv(argv);
   if (parsed.values.help === true) {
     io.out(helpText(platformNames()));
@@ -95,21 +100,27 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
           },
           traceFile,
         );
+  const config: RunConfig = { platform, app, params, nodes, seed: args.seed, network: args.network };
+  const digests = args.record === undefined ? null : new EventDigests();
   const start = performance.now();
   let summary: RunSummary | undefined;
   try {
     summary = runApp({
-      platform,
-      app,
-      params,
-      nodes,
-      seed: args.seed,
-      network: args.network,
+      ...config,
       // With --json, stdout carries only the JSON.
       output: (stream, text) => io.write(args.json ? 'stderr' : stream, text),
       log: logFile?.sink,
       trace: trace ?? undefined,
+      observer: digests?.observer,
     });
+  } catch (e) {
+    if (!(e instanceof RunFailure)) throw e;
+    reportFailure(e, io);
+    const path = args.record ?? defaultReproPath(app.name, platform.name, args.seed);
+    if (digests !== null) saveRepro(path, config, args.app, args.params, digests, { fingerprint: '', events: digests.count, failure: e.message.split('\n')[0] });
+    else recordRun(path, config, args.app, args.params);
+    io.err(`sim: replay this run with: sim replay ${path}`);
+    return 1;
   } finally {
     logFile?.close();
     // A failed run's trace ends where the run stopped, with an all-zero fingerprint.
@@ -120,7 +131,21 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
 
   io.out(args.json ? summaryJson(summary, wall, simulatorVersion()) : formatSummary(summary, wall));
   if (args.loglast && summary.lastLog.length > 0) (args.json ? io.err : io.out)(formatLoglast(summary.lastLog));
-  return summary.verified ? 0 : 1;
+  const failure = summary.verified ? null : `verification failed: ${summary.verification}`;
+  if (digests !== null) {
+    saveRepro(args.record!, config, args.app, args.params, digests, { fingerprint: summary.fingerprint, events: summary.events, failure });
+  } else if (failure !== null) {
+    const path = defaultReproPath(app.name, platform.name, args.seed);
+    recordRun(path, config, args.app, args.params);
+    io.err(`sim: replay this run with: sim replay ${path}`);
+  }
+  return failure === null ? 0 : 1;
+}
+
+/** The failure line, each node's last log entry if any were logged. */
+function reportFailure(e: RunFailure, io: Io): void {
+  io.err(`sim: run failed: ${e.message}`);
+  if (e.lastLogEntries.length > 0) io.err(formatLoglast(e.lastLogEntries));
 }
 
 /** `sim graph <trace> -o <file.svg>`: draws the trace's state graph. */

@@ -23,6 +23,8 @@ export interface RunArgs {
   loglast: boolean;
   /** File to write the state-graph trace to. */
   trace: string | undefined;
+  /** File to write a repro of the run to (src/cli/repro.ts). */
+  record: string | undefined;
 }
 
 export const DEFAULT_SEED = 1;
@@ -37,6 +39,7 @@ const OPTIONS = {
   log: { type: 'string' },
   loglast: { type: 'boolean' },
   trace: { type: 'string' },
+  record: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -72,6 +75,7 @@ export function toRunArgs(parsed: Parsed): RunArgs {
     log: v.log,
     loglast: v.loglast === true,
     trace: v.trace,
+    record: v.record,
   };
 }
 
@@ -122,4 +126,16 @@ export function parseGraphArgs(argv: readonly string[]): { trace: string; out: s
   if (parsed.positionals.length !== 1) throw new InputError('sim graph: expected one trace file: sim graph <trace> -o <file.svg>');
   if (parsed.values.out === undefined) throw new InputError('sim graph: missing -o <file.svg>: where to write the graph');
   return { trace: parsed.positionals[0], out: parsed.values.out };
+}
+
+/** `sim replay <file> [--stop-at <cycle>|event:<n>]`. */
+export function parseReplayArgs(argv: readonly string[]): { file: string; stopAt: string | undefined } {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options: { 'stop-at': { type: 'string' } }, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new InputError(`sim replay: ${describeParseError(e)}`);
+  }
+  if (parsed.positionals.length !== 1) throw new InputError('sim replay: expected one repro file: sim replay <file> [--stop-at <cycle>|event:<n>]');
+  return { file: parsed.positionals[0], stopAt: parsed.values['stop-at'] };
 }

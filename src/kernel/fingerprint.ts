@@ -22,6 +22,14 @@ export class Fingerprint {
     this.h2 = h2 ^ (h1 >>> 16);
   }
 
+  /**
+   * 16 bits of the running state: once two runs' hashes differ they (almost always)
+   * keep differing, so comparing these per event finds where runs diverge.
+   */
+  digest16(): number {
+    return (this.h1 ^ (this.h2 >>> 16)) & 0xffff;
+  }
+
   /** The current value as 16 lowercase hex digits. */
   hex(): string {
     const a = avalanche(this.h1 ^ Math.imul(this.h2, 0x165667b1));

@@ -28,6 +28,13 @@ export interface RunLimits {
   maxEvents?: number;
 }
 
+/**
+ * Sees every dispatched event after it is folded into the fingerprint: its index
+ * (from 1), time, kind, first argument, 16 bits of the running fingerprint, and the
+ * simulation (for kind and process names).
+ */
+export type EventObserver = (index: number, time: number, kind: number, a0: number, digest: number, sim: Simulation) => void;
+
 /** Why `run()` returned. */
 export type RunOutcome = 'idle' | 'stopped' | 'cycle-limit' | 'event-limit';
 
@@ -57,6 +64,8 @@ export class Simulation {
   private readonly procNames: string[] = [];
   private readonly procStates: number[] = [];
   private stopRequested = false;
+  /** Called for every event when set (replay recording and checking); none by default. */
+  observer: EventObserver | null = null;
 
   /** @param seed the run seed every random stream is derived from. */
   constructor(seed: number) {
@@ -152,6 +161,7 @@ export class Simulation {
     const untilCycle = limits.untilCycle ?? Infinity;
     const maxEvents = limits.maxEvents ?? Infinity;
     const hasCycleLimit = untilCycle !== Infinity;
+    const observer = this.observer;
     this.stopRequested = false;
     while (q.size > 0) {
       if (hasCycleLimit && q.peekTime() > untilCycle) return 'cycle-limit';
@@ -164,6 +174,7 @@ export class Simulation {
       this.now = time;
       this.events++;
       fp.add(time, kind, a0, a1);
+      if (observer !== null) observer(this.events, time, kind, a0, fp.digest16(), this);
       if (kind === RESUME) this.resume(a0);
       else handlers[kind](a0, a1, q.popObj);
       if (this.stopRequested) return 'stopped';

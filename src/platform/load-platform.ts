@@ -29,7 +29,7 @@ export function parsePlatform(text: string, source: string): Platform {
   const spec = result.data;
   const problem = checkConsistency(spec);
   if (problem !== null) throw new InputError(`${source}: ${problem}`);
-  return { ...spec, source, contentHash: createHash('sha256').update(text).digest('hex') };
+  return { ...spec, source, text, contentHash: createHash('sha256').update(text).digest('hex') };
 }
 
 /** Cross-key rules the per-key schema cannot express. Returns a message or null. */

@@ -172,4 +172,6 @@ export interface Platform extends PlatformSpec {
   readonly source: string;
   /** SHA-256 of the file's text, hex; identifies the exact platform in traces. */
   readonly contentHash: string;
+  /** The file's text, which repro files embed so that a replay needs no platform file. */
+  readonly text: string;
 }

@@ -59,6 +59,11 @@ export class RunOutput {
     this.logSink?.(entry);
   }
 
+  /** Each node's last log entry as a line, or null. */
+  lastEntryByNode(): (string | null)[] {
+    return this.last.map((e) => (e === null ? null : formatLogEntry(e)));
+  }
+
   /** The last log entry of every node that made one, in node order (the manual's loglast). */
   lastEntries(): string[] {
     return this.last.filter((e): e is LogEntry => e !== null).map(formatLogEntry);

@@ -5,6 +5,7 @@
  * CLI and worker threads call it the same way, so a run is identical in both.
  */
 import { InputError, RunFailure, SimError } from '../kernel/errors.ts';
+import type { EventObserver } from '../kernel/simulation.ts';
 import { Machine, type NetworkMode, type TraceSink } from '../machine/machine.ts';
 import { PacketNetwork } from '../network/packet-network.ts';
 import type { Op } from '../machine/node.ts';
@@ -31,6 +32,8 @@ export interface RunConfig {
   log?: LogSink;
   /** Records state changes for a trace file (src/trace/writer.ts). */
   trace?: TraceSink;
+  /** Sees every event (replay records and checks runs with it). */
+  observer?: EventObserver;
 }
 
 export interface Spread {
@@ -74,15 +77,24 @@ export class AppError extends RunFailure {
   override name = 'AppError';
 }
 
-/**
- * Runs `config.app` to completion.
- * @throws InputError if the node count or parameters do not suit the platform or app;
- *   RunFailure (DeadlockError, AppError) if the simulated program fails
- */
-export function runApp(config: RunConfig): RunSummary {
+/** A machine with every node's program started, not yet run. */
+interface StartedRun {
+  machine: Machine;
+  output: RunOutput;
+  runtimes: Runtime<unknown>[];
+  app: AnyApp;
+  params: Record<string, ParamValue>;
+  info: MachineInfo;
+  input: unknown;
+  results: unknown[];
+}
+
+/** Builds the machine, checks the app's parameters, makes its input and starts every node. */
+function startRun(config: RunConfig): StartedRun {
   const { platform, app, params, nodes, seed } = config;
   const machine = new Machine(platform, { nodes, seed, network: config.network });
   machine.trace = config.trace ?? null;
+  machine.sim.observer = config.observer ?? null;
   const info: MachineInfo = {
     nodes,
     platform: platform.name,
@@ -98,22 +110,91 @@ export function runApp(config: RunConfig): RunSummary {
   const shared = machine.control !== null && controlParams !== null ? new ControlOps(machine.control, controlParams) : null;
   const handlers = new HandlerTable();
   const output = new RunOutput(nodes, config.output ?? null, config.log ?? null);
+  const runtimes: Runtime<unknown>[] = [];
   for (const node of machine.nodes) {
     const global: GlobalOps = shared ?? new TreeOps(node.id, nodes);
-    machine.start(node, program(new Runtime(machine, node, global, app.globals?.(), handlers, output), app, params, input, results));
+    const rt = new Runtime(machine, node, global, app.globals?.(), handlers, output);
+    runtimes.push(rt);
+    machine.start(node, program(rt, app, params, input, results));
   }
+  return { machine, output, runtimes, app, params, info, input, results };
+}
 
+/** Turns what escaped a run into a RunFailure naming where it happened, with each node's last log entry. */
+function asRunFailure(e: unknown, machine: Machine, output: RunOutput): SimError {
+  if (e instanceof RunFailure) e.lastLogEntries = output.lastEntries();
+  if (e instanceof SimError) return e;
+  const pid = machine.sim.currentProcess;
+  const node = machine.nodes.find((n) => n.pid === pid);
+  const where = node === undefined ? 'outside any node' : `node ${node.id} at cycle ${node.time}`;
+  const failure = new AppError(`${where}: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`, { cause: e });
+  failure.lastLogEntries = output.lastEntries();
+  return failure;
+}
+
+/** One node when a run was stopped part-way (sim replay --stop-at). */
+export interface NodeSnapshot {
+  node: number;
+  /** The node's own clock. */
+  cycle: number;
+  state: number;
+  /** The runtime call it waits in, "exited", or "running". */
+  call: string;
+  /** Packets waiting in its interfaces, left and right. */
+  pending: [number, number];
+  /** Its last log entry, if any. */
+  lastLog: string | null;
+}
+
+export interface StopReport {
+  cycle: number;
+  events: number;
+  fingerprint: string;
+  nodes: NodeSnapshot[];
+}
+
+/**
+ * Runs `config.app` until `limits` (a cycle or an event count) and describes every
+ * node there; returns null if the run ended first.
+ */
+export function runUntil(config: RunConfig, limits: { untilCycle?: number; maxEvents?: number }): StopReport | null {
+  const { machine, output, runtimes } = startRun(config);
+  let outcome: string;
+  try {
+    outcome = machine.sim.run(limits);
+  } catch (e) {
+    throw asRunFailure(e, machine, output);
+  }
+  if (outcome !== 'cycle-limit' && outcome !== 'event-limit') return null;
+  const last = output.lastEntryByNode();
+  return {
+    cycle: machine.sim.now,
+    events: machine.sim.events,
+    fingerprint: machine.sim.fingerprint(),
+    nodes: machine.nodes.map((n, i) => ({
+      node: i,
+      cycle: n.time,
+      state: runtimes[i].getState(),
+      call: n.hasExited ? 'exited' : (n.waitingIn ?? 'running'),
+      pending: [machine.network.waiting(i, 0), machine.network.waiting(i, 1)],
+      lastLog: last[i],
+    })),
+  };
+}
+
+/**
+ * Runs `config.app` to completion.
+ * @throws InputError if the node count or parameters do not suit the platform or app;
+ *   RunFailure (DeadlockError, AppError) if the simulated program fails
+ */
+export function runApp(config: RunConfig): RunSummary {
+  const run = startRun(config);
+  const { machine, output, app, params, info, input, results } = run;
+  const { platform, nodes, seed } = config;
   try {
     machine.run();
   } catch (e) {
-    if (e instanceof RunFailure) e.lastLogEntries = output.lastEntries();
-    if (e instanceof SimError) throw e;
-    const pid = machine.sim.currentProcess;
-    const node = machine.nodes.find((n) => n.pid === pid);
-    const where = node === undefined ? 'outside any node' : `node ${node.id} at cycle ${node.time}`;
-    const failure = new AppError(`${where}: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`, { cause: e });
-    failure.lastLogEntries = output.lastEntries();
-    throw failure;
+    throw asRunFailure(e, machine, output);
   }
 
   let verification: { ok: boolean; detail: string; metrics?: Metrics };

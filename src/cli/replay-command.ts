@@ -1,0 +1,142 @@
+/**
+ * Writing repro files for runs (`--record`, and automatically when a run fails) and
+ * `sim replay <file> [--stop-at <cycle>|event:<n>]`.
+ */
+import { existsSync } from 'node:fs';
+import { InputError, RunFailure } from '../kernel/errors.ts';
+import type { EventObserver } from '../kernel/simulation.ts';
+import { parsePlatform } from '../platform/load-platform.ts';
+import { parseParams } from '../runtime/app.ts';
+import { runApp, runUntil, type RunConfig, type StopReport } from '../runtime/run-app.ts';
+import { loadApp, resolveAppFile, simulatorVersion } from './load-inputs.ts';
+import { appContentHash, digestsOf, EventDigests, readRepro, REPRO_FORMAT, REPRO_VERSION, writeRepro, type Repro } from './repro.ts';
+import type { Io } from './main.ts';
+
+/** Where a failed run's repro goes when --record did not say. */
+export function defaultReproPath(app: string, platform: string, seed: number): string {
+  return `sim-repro-${app}-${platform}-s${seed}.json`;
+}
+
+/** What a run was and how it ended, with its event digests, as a repro file. */
+export function saveRepro(path: string, config: RunConfig, appArg: string, paramArgs: string[], digests: EventDigests, outcome: Repro['outcome']): void {
+  const entry = resolveAppFile(appArg);
+  writeRepro(path, {
+    format: REPRO_FORMAT,
+    version: REPRO_VERSION,
+    simulatorVersion: simulatorVersion(),
+    platform: { source: config.platform.source, text: config.platform.text, contentHash: config.platform.contentHash },
+    app: { path: entry, contentHash: appContentHash(entry) },
+    params: paramArgs,
+    seed: config.seed,
+    nodes: config.nodes,
+    network: config.network,
+    outcome,
+    eventDigests: digests.base64(),
+  });
+}
+
+/**
+ * Runs `config` once more, recording every event's digest, and writes the repro
+ * file. Runs are deterministic, so this is exactly the run that failed.
+ */
+export function recordRun(path: string, config: RunConfig, appArg: string, paramArgs: string[]): void {
+  const digests = new EventDigests();
+  let outcome: Repro['outcome'];
+  try {
+    const s = runApp({ ...config, output: undefined, log: undefined, trace: undefined, observer: digests.observer });
+    outcome = { fingerprint: s.fingerprint, events: s.events, failure: s.verified ? null : `verification failed: ${s.verification}` };
+  } catch (e) {
+    if (!(e instanceof RunFailure)) throw e;
+    outcome = { fingerprint: '', events: digests.count, failure: e.message.split('\n')[0] };
+  }
+  saveRepro(path, config, appArg, paramArgs, digests, outcome);
+}
+
+function parseStopAt(value: string): { untilCycle?: number; maxEvents?: number } {
+  const m = /^(event:)?(\d+)$/.exec(value);
+  if (m === null || !Number.isSafeInteger(Number(m[2]))) {
+    throw new InputError(`--stop-at ${value}: expected a cycle (e.g. 50000) or an event number (e.g. event:1200)`);
+  }
+  return m[1] === undefined ? { untilCycle: Number(m[2]) } : { maxEvents: Number(m[2]) };
+}
+
+/** `sim replay <file> [--stop-at ...]`: returns the exit status. */
+export async function replayCommand(file: string, stopAt: string | undefined, io: Io): Promise<number> {
+  const repro = readRepro(file);
+  const limits = stopAt === undefined ? null : parseStopAt(stopAt);
+  const platform = parsePlatform(repro.platform.text, `${file} (platform ${repro.platform.source})`);
+  if (!existsSync(repro.app.path)) throw new InputError(`${file}: the recorded app ${repro.app.path} no longer exists`);
+  const app = await loadApp(repro.app.path);
+  const changed = appContentHash(repro.app.path) !== repro.app.contentHash;
+  if (changed) io.err(`sim replay: note: ${repro.app.path} (or a module beside it) changed since the recording`);
+  if (repro.simulatorVersion !== simulatorVersion()) {
+    io.err(`sim replay: note: recorded with simulator ${repro.simulatorVersion}, replaying with ${simulatorVersion()}`);
+  }
+  const config: RunConfig = {
+    platform,
+    app,
+    params: parseParams(app, repro.params),
+    nodes: repro.nodes,
+    seed: repro.seed,
+    network: repro.network,
+  };
+  if (limits !== null) {
+    const report = runUntil(config, limits);
+    if (report === null) {
+      io.out(`sim replay: the run ended before ${stopAt}`);
+      return 0;
+    }
+    io.out(formatStopReport(report, app.states));
+    return 0;
+  }
+
+  const recorded = digestsOf(repro);
+  const found: { divergence: Divergence | null; events: number } = { divergence: null, events: 0 };
+  const observer: EventObserver = (index, time, kind, a0, digest, sim) => {
+    found.events = index;
+    if (found.divergence !== null || (index <= recorded.length && recorded[index - 1] === digest)) return;
+    const what = kind === 0 ? `${sim.processName(a0)} resumes its program` : `a ${sim.kindName(kind)} event`;
+    found.divergence = { index, detail: `event ${index} (cycle ${time}): ${what}` };
+  };
+  let failure: string | null = null;
+  try {
+    const s = runApp({ ...config, observer, output: (stream, text) => io.write(stream, text) });
+    if (!s.verified) failure = `verification failed: ${s.verification}`;
+  } catch (e) {
+    if (!(e instanceof RunFailure)) throw e;
+    failure = e.message.split('\n')[0];
+  }
+  // A run that ends before the recording did diverges at its first missing event.
+  const events = found.events;
+  const divergence = found.divergence ?? (events < recorded.length ? { index: events + 1, detail: `event ${events + 1}: the recorded run went on, this one ended` } : null);
+  if (divergence !== null) {
+    io.out(`sim replay: diverged from the recording at ${divergence.detail}${changed ? '; the app changed since the recording' : ''}`);
+    return 1;
+  }
+  io.out(`sim replay: reproduced the recorded run event for event (${recorded.length} events${repro.outcome.fingerprint ? `, fingerprint ${repro.outcome.fingerprint}` : ''})`);
+  if (failure !== null) {
+    io.out(`sim replay: the run fails as recorded: ${failure}`);
+    return 1;
+  }
+  return 0;
+}
+
+interface Divergence {
+  index: number;
+  detail: string;
+}
+
+function formatStopReport(r: StopReport, appStates: Record<number, string> | undefined): string {
+  const names: Record<number, string> = { 0: 'Idle', 1: 'Busy', 2: 'Logging', 3: 'Qprintf', 4: 'EmptyPrintQ', 5: 'Broadcasting', 6: 'Combine', 7: 'Barrier', ...appStates };
+  const lines = [`stopped at cycle ${r.cycle} after ${r.events} events (fingerprint so far ${r.fingerprint})`];
+  for (const n of r.nodes) {
+    lines.push(
+      `  node ${n.node}: cycle ${n.cycle}, state ${n.state} ${names[n.state] ?? ''}`.trimEnd() +
+        `, ${n.call === 'running' ? 'running' : n.call === 'exited' ? 'exited' : `in ${n.call}`}` +
+        `, ${n.pending[0]} + ${n.pending[1]} packets waiting (left + right)` +
+        (n.lastLog === null ? '' : `; last log: ${n.lastLog}`),
+    );
+  }
+  return lines.join('\n');
+}
+

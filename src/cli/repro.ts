@@ -1,0 +1,115 @@
+/**
+ * Repro files (thesis 6.2: "repeatability is priceless"): everything needed to run
+ * a simulation again — the platform file's text, the app's path and content hash,
+ * parameters, seed, node count, network mode and simulator version — plus, for every
+ * dispatched event, 16 bits of the running fingerprint. `sim replay` runs it again
+ * and compares event by event, so the first event that differs (because the app or
+ * the simulator changed) is found exactly, unless its 16 bits collide by chance (1 in
+ * 65536), in which case a later one is reported.
+ */
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { InputError } from '../kernel/errors.ts';
+import type { EventObserver } from '../kernel/simulation.ts';
+import { NETWORK_MODES, type NetworkMode } from '../machine/machine.ts';
+import { MAX_SEED } from '../kernel/random-stream.ts';
+
+export const REPRO_FORMAT = 'proteus-strata-repro';
+export const REPRO_VERSION = 1;
+
+export interface Repro {
+  format: typeof REPRO_FORMAT;
+  version: number;
+  simulatorVersion: string;
+  platform: { source: string; text: string; contentHash: string };
+  app: { path: string; contentHash: string };
+  /** The `--param` assignments as given. */
+  params: string[];
+  seed: number;
+  nodes: number;
+  network: NetworkMode;
+  /** How the recorded run ended: its fingerprint, events, and failure (null if it verified). */
+  outcome: { fingerprint: string; events: number; failure: string | null };
+  /** Base64 of a little-endian Uint16Array: 16 bits of the fingerprint after each event. */
+  eventDigests: string;
+}
+
+/** Collects each event's digest (sim.observer) for a repro file. */
+export class EventDigests {
+  private data = new Uint16Array(1 << 16);
+  count = 0;
+
+  readonly observer: EventObserver = (_index, _time, _kind, _a0, digest) => {
+    if (this.count === this.data.length) {
+      const grown = new Uint16Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data[this.count++] = digest;
+  };
+
+  base64(): string {
+    const view = this.data.subarray(0, this.count);
+    return Buffer.from(view.buffer, view.byteOffset, view.byteLength).toString('base64');
+  }
+}
+
+/** SHA-256 over the app's entry module and the other modules beside it, in name order. */
+export function appContentHash(entryFile: string): string {
+  const dir = dirname(entryFile);
+  const files = readdirSync(dir)
+    .filter((f) => /\.(m?ts|m?js)$/.test(f) && statSync(join(dir, f)).isFile())
+    .sort();
+  const hash = createHash('sha256');
+  for (const f of files) hash.update(f).update('\0').update(readFileSync(join(dir, f))).update('\0');
+  return hash.digest('hex');
+}
+
+export function writeRepro(path: string, repro: Repro): void {
+  try {
+    writeFileSync(path, `${JSON.stringify(repro)}\n`);
+  } catch (e) {
+    throw new InputError(`${path}: cannot write the repro file (${(e as { code?: string }).code ?? String(e)})`);
+  }
+}
+
+/** Reads and checks a repro file; anything wrong is one InputError line. */
+export function readRepro(path: string): Repro {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new InputError(`${path}: cannot read the repro file (${(e as { code?: string }).code ?? String(e)})`);
+  }
+  let r: Repro;
+  try {
+    r = JSON.parse(text) as Repro;
+  } catch (e) {
+    throw new InputError(`${path}: not a repro file: the JSON is malformed or truncated (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`);
+  }
+  const bad = (what: string): never => {
+    throw new InputError(`${path}: ${what}`);
+  };
+  if (r === null || typeof r !== 'object' || r.format !== REPRO_FORMAT) bad(`not a repro file (expected "format": "${REPRO_FORMAT}")`);
+  if (r.version !== REPRO_VERSION) bad(`repro format version ${String(r.version)}; this simulator reads version ${REPRO_VERSION}`);
+  if (typeof r.platform?.text !== 'string' || typeof r.platform.source !== 'string') bad('the platform is missing');
+  if (typeof r.app?.path !== 'string' || typeof r.app.contentHash !== 'string') bad('the app is missing');
+  if (!Array.isArray(r.params) || r.params.some((p) => typeof p !== 'string')) bad('"params" must be a list of key=value strings');
+  if (!Number.isInteger(r.seed) || r.seed < 0 || r.seed > MAX_SEED) bad(`"seed" ${String(r.seed)} is not a valid seed`);
+  if (!Number.isInteger(r.nodes) || r.nodes < 1) bad(`"nodes" ${String(r.nodes)} is not a positive integer`);
+  if (!(NETWORK_MODES as readonly unknown[]).includes(r.network)) bad(`"network" ${String(r.network)} is not one of ${NETWORK_MODES.join(', ')}`);
+  if (typeof r.outcome?.fingerprint !== 'string' || !Number.isInteger(r.outcome.events)) bad('the recorded outcome is missing');
+  if (typeof r.eventDigests !== 'string') bad('the event digests are missing');
+  const bytes = Buffer.from(r.eventDigests, 'base64');
+  if (bytes.length !== 2 * r.outcome.events) bad(`truncated: ${bytes.length / 2} event digests for ${r.outcome.events} events`);
+  return r;
+}
+
+/** The recorded digests as numbers. */
+export function digestsOf(r: Repro): Uint16Array {
+  const bytes = Buffer.from(r.eventDigests, 'base64');
+  const out = new Uint16Array(bytes.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = bytes[2 * i] | (bytes[2 * i + 1] << 8);
+  return out;
+}

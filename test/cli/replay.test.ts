@@ -1,0 +1,77 @@
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT, sim } from '../support/sim-cli.ts';
+
+describe.concurrent('repro files and sim replay', () => {
+  it('a failed run writes a repro and the command to replay it; the replay reproduces the failure', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-replay-'));
+    const r = await sim(['--platform', 'cm5', join(ROOT, 'test/fixtures/deadlock-app'), '--nodes', '8'], dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^sim: replay this run with: sim replay sim-repro-deadlock-cm5-s1\.json$/m);
+    const replay = await sim(['replay', 'sim-repro-deadlock-cm5-s1.json'], dir);
+    expect(replay.code).toBe(1);
+    expect(replay.stdout).toMatch(/^sim replay: reproduced the recorded run event for event \(\d+ events\)$/m);
+    expect(replay.stdout).toMatch(/^sim replay: the run fails as recorded: deadlock at cycle \d+/m);
+  });
+
+  it('--record writes a repro of a good run, which replays event for event, embedding the platform', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-replay-'));
+    const file = join(dir, 'run.json');
+    const r = await sim(['--platform', 'alewife', 'apps/stencil', '--nodes', '16', '--param', 'iters=2', '--record', file]);
+    expect(r.code).toBe(0);
+    const repro = JSON.parse(readFileSync(file, 'utf8'));
+    expect(repro.platform.text).toBe(readFileSync(join(ROOT, 'platforms/alewife.json'), 'utf8'));
+    expect(repro.params).toEqual(['iters=2']);
+    const replay = await sim(['replay', file]);
+    expect(replay.code).toBe(0);
+    expect(replay.stdout).toMatch(new RegExp(`reproduced the recorded run event for event \\(${repro.outcome.events} events, fingerprint ${repro.outcome.fingerprint}\\)`));
+  });
+
+  it('reports the first divergent event when the app changed after recording', async () => {
+    // Inside the project, so that the copied app loads as the project's modules do.
+    const dir = join(ROOT, 'test/.tmp/replay-changed');
+    const app = join(dir, 'ping-pong');
+    cpSync(join(ROOT, 'apps/ping-pong'), app, { recursive: true });
+    writeFileSync(join(app, 'index.ts'), readFileSync(join(app, 'index.ts'), 'utf8').replaceAll('../../src/', '../../../../src/'));
+    const file = join(dir, 'run.json');
+    expect((await sim(['--platform', 'cm5', app, '--nodes', '4', '--record', file])).code).toBe(0);
+    // Node 0 now does some work before its round trips.
+    writeFileSync(join(app, 'index.ts'), readFileSync(join(app, 'index.ts'), 'utf8').replace('if (rt.self === 0) {', 'if (rt.self === 0) {\n      rt.compute(5);'));
+    const replay = await sim(['replay', file]);
+    expect(replay.code).toBe(1);
+    expect(replay.stderr).toMatch(/note: .*ping-pong\/index\.ts \(or a module beside it\) changed since the recording/);
+    expect(replay.stdout).toMatch(/^sim replay: diverged from the recording at event \d+ \(cycle \d+\): .+; the app changed since the recording$/m);
+  });
+
+  it('--stop-at prints every node: its state, the call it is in, its waiting packets and last log line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-replay-'));
+    await sim(['--platform', 'cm5', join(ROOT, 'test/fixtures/deadlock-app'), '--nodes', '4', '--record', join(dir, 'd.json')]);
+    const r = await sim(['replay', join(dir, 'd.json'), '--stop-at', '100']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^stopped at cycle \d+ after \d+ events/m);
+    expect(r.stdout).toMatch(/^ {2}node 0: cycle \d+, state 0 Idle, (exited|running), 0 \+ 0 packets waiting \(left \+ right\); last log: cycle \d+ node 0: skipping the barrier \(on purpose\)$/m);
+    expect(r.stdout).toMatch(/^ {2}node 3: cycle \d+, state \d+ \w+, in completeBarrier, 0 \+ 0 packets waiting/m);
+  });
+
+  it.each([
+    ['a missing file', (d: string) => join(d, 'nope.json'), /cannot read the repro file \(ENOENT\)$/],
+    ['a file that is not JSON', (d: string) => (writeFileSync(join(d, 'x.json'), '{"format": "proteus-strata-re'), join(d, 'x.json')), /not a repro file: the JSON is malformed or truncated/],
+    ['another JSON file', (d: string) => (writeFileSync(join(d, 'y.json'), '{"a": 1}'), join(d, 'y.json')), /not a repro file \(expected "format": "proteus-strata-repro"\)$/],
+  ])('refuses %s with one line and exit 2', async (_what, make, message) => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-replay-'));
+    const r = await sim(['replay', make(dir)]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.stderr.trimEnd()).toMatch(message);
+  });
+
+  it('refuses a bad --stop-at', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-replay-'));
+    await sim(['--platform', 'cm5', 'apps/ping-pong', '--nodes', '2', '--param', 'rounds=1', '--record', join(dir, 'p.json')]);
+    const r = await sim(['replay', join(dir, 'p.json'), '--stop-at', 'soon']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('sim: --stop-at soon: expected a cycle (e.g. 50000) or an event number (e.g. event:1200)\n');
+  });
+});
