@@ -6,6 +6,7 @@ Usage:
   sim --platform <name|file> <app-folder|app-file> [options]
   sim graph <trace> -o <file.svg>
   sim replay <repro-file> [--stop-at <cycle>|event:<n>]
+  sim explore <app> --runs <N> --platform <p> [options]
   sim --help | --version
 
 Runs an SPMD app on every node of a simulated machine, verifies its result and
@@ -36,6 +37,9 @@ Options:
       --record <file>     write a repro file: the platform, app, parameters, seed
                           and a digest of every event, for \`sim replay\` (a failed
                           run writes sim-repro-<app>-<platform>-s<seed>.json anyway)
+      --perturb <S>       perturb the schedule from seed S: sends and handlers take
+                          0-3 extra cycles and packets 0-8, reordering events
+                          that would tie, to expose timing-dependent bugs
       --trace <file>      record every node's state changes to a trace file
                           (traces/FORMAT.md); \`sim graph\` draws it
   -h, --help              print this help
@@ -49,6 +53,10 @@ it says whether the run was reproduced, or the first event that differs (its
 number, cycle and what happened). --stop-at stops at a cycle (or event:<n>) and
 prints every node's clock, state, the call it waits in, its waiting packets and
 its last log line.
+
+sim explore <app> --runs N [run options] runs the app under perturbation seeds 1..N
+(with a progress bar on a terminal) and lists the failing seeds, each with a repro
+file and the command that replays it.
 
 Exit status: 0 when the app verified its result, 1 when verification or the
 simulated program failed (including deadlock), 2 for bad input.

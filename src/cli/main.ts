@@ -5,7 +5,7 @@
 import { InputError, RunFailure } from '../kernel/errors.ts';
 import { parseParams } from '../runtime/app.ts';
 import { runApp, type RunConfig, type RunSummary } from '../runtime/run-app.ts';
-import { defaultReproPath, recordRun, replayCommand, saveRepro } from './replay-command.ts';
+import { defaultReproPath, exploreCommand, recordRun, replayCommand, saveRepro } from './replay-command.ts';
 import { EventDigests } from './repro.ts';
 import { writeFileSync } from 'node:fs';
 import { FORMAT_VERSION, stateTable } from '../trace/format.ts';
@@ -15,7 +15,7 @@ import { LogFile } from './log-file.ts';
 import { FileTraceOutput, loadTrace } from './trace-file.ts';
 import { helpText } from './help.ts';
 import { loadApp, loadPlatform, platformNames, simulatorVersion } from './load-inputs.ts';
-import { parseArgv, parseGraphArgs, parseReplayArgs, toRunArgs } from './run-args.ts';
+import { parseArgv, parseExploreArgs, parseGraphArgs, parseReplayArgs, toRunArgs } from './run-args.ts';
 import { formatSummary, summaryJson } from './summary.ts';
 import { nodeCountProblem } from '../network/build-topology.ts';
 
@@ -54,6 +54,10 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
 
 async function run(argv: readonly string[], io: Io): Promise<number> {
   if (argv[0] === 'graph') return graphCommand(argv.slice(1), io);
+  if (argv[0] === 'explore') {
+    const { run, runs } = parseExploreArgs(argv.slice(1));
+    return exploreCommand(run, runs, io, process.stderr.isTTY === true && process.env.CI === undefined);
+  }
   if (argv[0] === 'replay') {
     const { file, stopAt } = parseReplayArgs(argv.slice(1));
     return replayCommand(file, stopAt, io);
@@ -100,7 +104,7 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
           },
           traceFile,
         );
-  const config: RunConfig = { platform, app, params, nodes, seed: args.seed, network: args.network };
+  const config: RunConfig = { platform, app, params, nodes, seed: args.seed, network: args.network, perturb: args.perturb };
   const digests = args.record === undefined ? null : new EventDigests();
   const start = performance.now();
   let summary: RunSummary | undefined;
@@ -116,7 +120,7 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
   } catch (e) {
     if (!(e instanceof RunFailure)) throw e;
     reportFailure(e, io);
-    const path = args.record ?? defaultReproPath(app.name, platform.name, args.seed);
+    const path = args.record ?? defaultReproPath(app.name, platform.name, args.seed, args.perturb);
     if (digests !== null) saveRepro(path, config, args.app, args.params, digests, { fingerprint: '', events: digests.count, failure: e.message.split('\n')[0] });
     else recordRun(path, config, args.app, args.params);
     io.err(`sim: replay this run with: sim replay ${path}`);
@@ -135,7 +139,7 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
   if (digests !== null) {
     saveRepro(args.record!, config, args.app, args.params, digests, { fingerprint: summary.fingerprint, events: summary.events, failure });
   } else if (failure !== null) {
-    const path = defaultReproPath(app.name, platform.name, args.seed);
+    const path = defaultReproPath(app.name, platform.name, args.seed, args.perturb);
     recordRun(path, config, args.app, args.params);
     io.err(`sim: replay this run with: sim replay ${path}`);
   }

@@ -8,13 +8,16 @@ import type { EventObserver } from '../kernel/simulation.ts';
 import { parsePlatform } from '../platform/load-platform.ts';
 import { parseParams } from '../runtime/app.ts';
 import { runApp, runUntil, type RunConfig, type StopReport } from '../runtime/run-app.ts';
-import { loadApp, resolveAppFile, simulatorVersion } from './load-inputs.ts';
+import { SingleBar, Presets } from 'cli-progress';
+import { nodeCountProblem } from '../network/build-topology.ts';
+import { loadApp, loadPlatform, resolveAppFile, simulatorVersion } from './load-inputs.ts';
+import type { RunArgs } from './run-args.ts';
 import { appContentHash, digestsOf, EventDigests, readRepro, REPRO_FORMAT, REPRO_VERSION, writeRepro, type Repro } from './repro.ts';
 import type { Io } from './main.ts';
 
 /** Where a failed run's repro goes when --record did not say. */
-export function defaultReproPath(app: string, platform: string, seed: number): string {
-  return `sim-repro-${app}-${platform}-s${seed}.json`;
+export function defaultReproPath(app: string, platform: string, seed: number, perturb?: number): string {
+  return `sim-repro-${app}-${platform}-s${seed}${perturb === undefined ? '' : `-p${perturb}`}.json`;
 }
 
 /** What a run was and how it ended, with its event digests, as a repro file. */
@@ -30,6 +33,7 @@ export function saveRepro(path: string, config: RunConfig, appArg: string, param
     seed: config.seed,
     nodes: config.nodes,
     network: config.network,
+    perturb: config.perturb ?? null,
     outcome,
     eventDigests: digests.base64(),
   });
@@ -79,6 +83,7 @@ export async function replayCommand(file: string, stopAt: string | undefined, io
     nodes: repro.nodes,
     seed: repro.seed,
     network: repro.network,
+    perturb: repro.perturb ?? undefined,
   };
   if (limits !== null) {
     const report = runUntil(config, limits);
@@ -115,7 +120,7 @@ export async function replayCommand(file: string, stopAt: string | undefined, io
   }
   io.out(`sim replay: reproduced the recorded run event for event (${recorded.length} events${repro.outcome.fingerprint ? `, fingerprint ${repro.outcome.fingerprint}` : ''})`);
   if (failure !== null) {
-    io.out(`sim replay: the run fails as recorded: ${failure}`);
+    io.out(`sim replay: the run fails as recorded, at event ${events}: ${failure}`);
     return 1;
   }
   return 0;
@@ -140,3 +145,41 @@ function formatStopReport(r: StopReport, appStates: Record<number, string> | und
   return lines.join('\n');
 }
 
+
+/**
+ * `sim explore <app> --runs N [run options]`: tries perturbation seeds 1..N and lists
+ * the failing ones, each with a repro file and the command that replays it.
+ */
+export async function exploreCommand(run: RunArgs, runs: number, io: Io, showProgress: boolean): Promise<number> {
+  const platform = loadPlatform(run.platform);
+  const nodes = run.nodes ?? platform.defaultNodes;
+  const problem = nodeCountProblem(platform.network, nodes);
+  if (problem !== null) throw new InputError(`--nodes ${nodes}: ${problem} (platform ${platform.name})`);
+  const app = await loadApp(run.app);
+  const params = parseParams(app, run.params);
+  const base: RunConfig = { platform, app, params, nodes, seed: run.seed, network: run.network };
+  const bar = showProgress ? new SingleBar({ format: 'sim explore [{bar}] {value}/{total} runs, {failed} failed', hideCursor: true }, Presets.shades_classic) : null;
+  bar?.start(runs, 0, { failed: 0 });
+  const failures: string[] = [];
+  for (let perturb = 1; perturb <= runs; perturb++) {
+    const config = { ...base, perturb };
+    let failure: string | null = null;
+    try {
+      const s = runApp(config);
+      if (!s.verified) failure = `verification failed: ${s.verification}`;
+    } catch (e) {
+      if (!(e instanceof RunFailure)) throw e;
+      failure = e.message.split('\n')[0];
+    }
+    if (failure !== null) {
+      const path = defaultReproPath(app.name, platform.name, run.seed, perturb);
+      recordRun(path, config, run.app, run.params);
+      failures.push(`  --perturb ${perturb}: ${failure}\n    replay: sim replay ${path}`);
+    }
+    bar?.update(perturb, { failed: failures.length });
+  }
+  bar?.stop();
+  io.out(`sim explore: ${runs} perturbed runs of ${app.name} on ${platform.name}, ${failures.length} failed${failures.length > 0 ? ':' : ''}`);
+  for (const f of failures) io.out(f);
+  return failures.length > 0 ? 1 : 0;
+}

@@ -29,6 +29,8 @@ export interface Repro {
   seed: number;
   nodes: number;
   network: NetworkMode;
+  /** The schedule-perturbation seed (`--perturb`), or null. */
+  perturb: number | null;
   /** How the recorded run ended: its fingerprint, events, and failure (null if it verified). */
   outcome: { fingerprint: string; events: number; failure: string | null };
   /** Base64 of a little-endian Uint16Array: 16 bits of the fingerprint after each event. */
@@ -99,6 +101,7 @@ export function readRepro(path: string): Repro {
   if (!Number.isInteger(r.seed) || r.seed < 0 || r.seed > MAX_SEED) bad(`"seed" ${String(r.seed)} is not a valid seed`);
   if (!Number.isInteger(r.nodes) || r.nodes < 1) bad(`"nodes" ${String(r.nodes)} is not a positive integer`);
   if (!(NETWORK_MODES as readonly unknown[]).includes(r.network)) bad(`"network" ${String(r.network)} is not one of ${NETWORK_MODES.join(', ')}`);
+  if (r.perturb !== null && (!Number.isInteger(r.perturb) || r.perturb < 0 || r.perturb > MAX_SEED)) bad(`"perturb" ${String(r.perturb)} is not null or a valid seed`);
   if (typeof r.outcome?.fingerprint !== 'string' || !Number.isInteger(r.outcome.events)) bad('the recorded outcome is missing');
   if (typeof r.eventDigests !== 'string') bad('the event digests are missing');
   const bytes = Buffer.from(r.eventDigests, 'base64');

@@ -25,6 +25,8 @@ export interface RunArgs {
   trace: string | undefined;
   /** File to write a repro of the run to (src/cli/repro.ts). */
   record: string | undefined;
+  /** Schedule-perturbation seed, or undefined for none. */
+  perturb: number | undefined;
 }
 
 export const DEFAULT_SEED = 1;
@@ -40,6 +42,7 @@ const OPTIONS = {
   loglast: { type: 'boolean' },
   trace: { type: 'string' },
   record: { type: 'string' },
+  perturb: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -76,6 +79,7 @@ export function toRunArgs(parsed: Parsed): RunArgs {
     loglast: v.loglast === true,
     trace: v.trace,
     record: v.record,
+    perturb: v.perturb === undefined ? undefined : parseSeedOption('--perturb', v.perturb),
   };
 }
 
@@ -86,8 +90,12 @@ function parseNodes(s: string): number {
 }
 
 function parseSeed(s: string): number {
+  return parseSeedOption('--seed', s);
+}
+
+function parseSeedOption(option: string, s: string): number {
   const n = /^\d+$/.test(s) ? Number(s) : NaN;
-  if (!Number.isSafeInteger(n) || n > MAX_SEED) throw new InputError(`--seed ${s}: expected an integer from 0 to ${MAX_SEED}`);
+  if (!Number.isSafeInteger(n) || n > MAX_SEED) throw new InputError(`${option} ${s}: expected an integer from 0 to ${MAX_SEED}`);
   return n;
 }
 
@@ -138,4 +146,17 @@ export function parseReplayArgs(argv: readonly string[]): { file: string; stopAt
   }
   if (parsed.positionals.length !== 1) throw new InputError('sim replay: expected one repro file: sim replay <file> [--stop-at <cycle>|event:<n>]');
   return { file: parsed.positionals[0], stopAt: parsed.values['stop-at'] };
+}
+
+/** `sim explore <app> --runs N` with a run's options (except --perturb, which it varies). */
+export function parseExploreArgs(argv: readonly string[]): { run: RunArgs; runs: number } {
+  const runsAt = argv.indexOf('--runs');
+  const value = runsAt >= 0 ? argv[runsAt + 1] : undefined;
+  if (value === undefined) throw new InputError('sim explore: missing --runs <N>: how many perturbation seeds to try');
+  const runs = /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(runs) || runs < 1 || runs > 1_000_000) throw new InputError(`--runs ${value}: expected an integer from 1 to 1000000`);
+  const rest = [...argv.slice(0, runsAt), ...argv.slice(runsAt + 2)];
+  const run = toRunArgs(parseArgv(rest));
+  if (run.perturb !== undefined) throw new InputError('sim explore: --perturb is what explore varies; leave it out');
+  return { run, runs };
 }

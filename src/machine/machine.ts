@@ -5,6 +5,7 @@
  * about Strata's API or apps: node programs arrive as generators.
  */
 import { RunFailure } from '../kernel/errors.ts';
+import { RandomStream } from '../kernel/random-stream.ts';
 import { Simulation } from '../kernel/simulation.ts';
 import { AnalyticNetwork } from '../network/analytic-network.ts';
 import { PacketNetwork } from '../network/packet-network.ts';
@@ -23,7 +24,17 @@ export interface MachineOptions {
   nodes: number;
   seed: number;
   network: NetworkMode;
+  /** Schedule-perturbation seed (`sim --perturb`), or undefined for none. */
+  perturb?: number;
 }
+
+/**
+ * Schedule perturbation on the nodes: each send's injection and each handler's
+ * dispatch take a further 0 to this many cycles (the network adds up to
+ * PERTURB_DELIVERY_CYCLES per packet). Small against every platform's costs, but
+ * enough to reorder events that would otherwise tie, which exposes order-dependent bugs.
+ */
+export const PERTURB_NODE_CYCLES = 3;
 
 /** The run found no event to dispatch while some nodes had not exited. */
 export class DeadlockError extends RunFailure {
@@ -75,6 +86,8 @@ export class Machine {
   readonly control: ControlNetwork | null;
   /** Where state changes are recorded, if the run is traced. */
   trace: TraceSink | null = null;
+  /** The perturbation stream for node timing (`sim --perturb`), or null. */
+  readonly perturbation: RandomStream | null;
   private exitedCount = 0;
 
   /** @throws InputError when the node count does not suit the platform's topology */
@@ -101,6 +114,13 @@ export class Machine {
             onArrival,
             (node, net) => this.nodes[node].notify(WAKE_INJECT_LEFT << net),
           );
+    if (options.perturb === undefined) {
+      this.perturbation = null;
+    } else {
+      // Streams from the perturbation seed alone, so the same seed perturbs the same way.
+      this.perturbation = new RandomStream(options.perturb, 'perturb/nodes');
+      this.network.perturbation = new RandomStream(options.perturb, 'perturb/network');
+    }
     this.control =
       platform.controlNetwork === null
         ? null

@@ -6,11 +6,12 @@
  */
 import type { Simulation } from '../kernel/simulation.ts';
 import { Deque } from 'js-sdsl';
-import type { ArrivalListener, DataNetwork, NetworkStats } from './data-network.ts';
+import { PERTURB_DELIVERY_CYCLES, type ArrivalListener, type DataNetwork, type NetworkStats } from './data-network.ts';
 import type { Packet } from './packet.ts';
 import type { Topology } from './topology.ts';
 
 export class AnalyticNetwork implements DataNetwork {
+  perturbation: { int(n: number): number } | null = null;
   readonly mode = 'analytic' as const;
   readonly topology: Topology;
   readonly stats: NetworkStats = { packetsInjected: 0, bytesInjected: 0, packetsDelivered: 0 };
@@ -36,7 +37,8 @@ export class AnalyticNetwork implements DataNetwork {
     this.stats.packetsInjected++;
     this.stats.bytesInjected += packet.sizeBytes;
     const latency = this.topology.zeroLoadLatencyCycles(packet.src, packet.dst, packet.sizeBytes);
-    this.sim.schedule(latency, this.deliverKind, packet.dst, packet.net, packet);
+    const jitter = this.perturbation === null ? 0 : this.perturbation.int(PERTURB_DELIVERY_CYCLES + 1);
+    this.sim.schedule(latency + jitter, this.deliverKind, packet.dst, packet.net, packet);
     return true;
   }
 

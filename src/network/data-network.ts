@@ -32,4 +32,12 @@ export interface DataNetwork {
   waiting(node: number, net: number): number;
   /** Whether `node` could inject on `net` now. */
   canInject(node: number, net: number): boolean;
+  /**
+   * When set (`sim --perturb`), each packet's delivery is delayed by a further 0 to
+   * `perturbCycles` cycles drawn from this stream.
+   */
+  perturbation: { int(n: number): number } | null;
 }
+
+/** Extra delivery delay under perturbation: up to this many cycles per packet. */
+export const PERTURB_DELIVERY_CYCLES = 8;

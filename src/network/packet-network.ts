@@ -20,7 +20,7 @@
 import { Deque } from 'js-sdsl';
 import type { RandomStream } from '../kernel/random-stream.ts';
 import type { Simulation } from '../kernel/simulation.ts';
-import type { ArrivalListener, DataNetwork, NetworkStats } from './data-network.ts';
+import { PERTURB_DELIVERY_CYCLES, type ArrivalListener, type DataNetwork, type NetworkStats } from './data-network.ts';
 import type { Packet } from './packet.ts';
 import type { Topology } from './topology.ts';
 
@@ -117,6 +117,7 @@ interface InFlight {
 }
 
 export class PacketNetwork implements DataNetwork {
+  perturbation: { int(n: number): number } | null = null;
   readonly mode = 'packet' as const;
   readonly topology: Topology;
   readonly stats: NetworkStats = { packetsInjected: 0, bytesInjected: 0, packetsDelivered: 0 };
@@ -252,7 +253,8 @@ export class PacketNetwork implements DataNetwork {
     this.sim.schedule(serialization, this.tailKind, c.id, p.net);
     if (c.spec.deliversTo >= 0) {
       // Visible to polls once the tail is in and the interface has handled it.
-      this.sim.schedule(hopCycles(c.spec.latencyCycles, st.hop - 1) + serialization + this.interfaceLatency, this.deliverKind, p.dst, p.net, p);
+      const jitter = this.perturbation === null ? 0 : this.perturbation.int(PERTURB_DELIVERY_CYCLES + 1);
+      this.sim.schedule(hopCycles(c.spec.latencyCycles, st.hop - 1) + serialization + this.interfaceLatency + jitter, this.deliverKind, p.dst, p.net, p);
     } else {
       c.out.fifo.pushBack(p);
       this.sim.schedule(hopCycles(c.spec.latencyCycles, st.hop - 1), this.headKind, c.id, p.net, p);

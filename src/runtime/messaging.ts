@@ -7,6 +7,8 @@
 import { RunFailure } from '../kernel/errors.ts';
 import type { Simulation } from '../kernel/simulation.ts';
 import { WAKE_DATA, WAKE_INJECT_LEFT, WAKE_LEFT, type Node, type Op } from '../machine/node.ts';
+import { PERTURB_NODE_CYCLES } from '../machine/machine.ts';
+import type { RandomStream } from '../kernel/random-stream.ts';
 import type { DataNetwork } from '../network/data-network.ts';
 import { LEFT, Packet, RIGHT } from '../network/packet.ts';
 import type { MessagingCosts } from '../platform/schema.ts';
@@ -71,9 +73,11 @@ export class Messaging<G> {
   private readonly network: DataNetwork;
   private readonly costs: MessagingCosts;
   private readonly self: number;
+  private readonly perturbation: RandomStream | null;
 
   constructor(rt: Runtime<G>) {
     this.rt = rt;
+    this.perturbation = rt.machine.perturbation;
     this.node = rt.node;
     this.sim = rt.sim;
     this.network = rt.machine.network;
@@ -136,7 +140,7 @@ export class Messaging<G> {
     overheadCycles = this.costs.sendOverheadCycles,
   ): Op<boolean> {
     const node = this.node;
-    const injection = Math.min(this.costs.sendInjectionCycles, overheadCycles);
+    const injection = Math.min(this.costs.sendInjectionCycles, overheadCycles) + this.jitter();
     node.time += injection;
     const d = node.time - this.sim.now;
     if (d > 0) yield d;
@@ -145,7 +149,7 @@ export class Messaging<G> {
       return false;
     }
     node.busyCycles += injection;
-    node.charge(overheadCycles - injection);
+    node.charge(Math.max(0, overheadCycles - injection));
     node.packetsSent++;
     node.bytesSent += sizeBytes;
     return true;
@@ -170,6 +174,12 @@ export class Messaging<G> {
         throw new RunFailure(`node ${this.self}: message to node ${dest}: argument ${w} is not a 32-bit word`);
       }
     }
+  }
+
+  /** Extra cycles for a send or a handler dispatch under `sim --perturb` (0 otherwise). */
+  private jitter(): number {
+    const p = this.perturbation;
+    return p === null ? 0 : p.int(PERTURB_NODE_CYCLES + 1);
   }
 
   /** The body of pollBothUntil (the caller counts it as one operation). */
@@ -226,7 +236,7 @@ export class Messaging<G> {
       return false;
     }
     node.packetsReceived++;
-    node.charge(this.costs.receiveOverheadCycles);
+    node.charge(this.costs.receiveOverheadCycles + this.jitter());
     yield* this.dispatch(p);
     return true;
   }
@@ -310,7 +320,7 @@ export class Messaging<G> {
         return handled;
       }
       node.packetsReceived++;
-      node.charge(this.costs.receiveOverheadCycles);
+      node.charge(this.costs.receiveOverheadCycles + this.jitter());
       yield* this.dispatch(p);
       handled++;
     }

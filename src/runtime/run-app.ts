@@ -34,6 +34,8 @@ export interface RunConfig {
   trace?: TraceSink;
   /** Sees every event (replay records and checks runs with it). */
   observer?: EventObserver;
+  /** Schedule-perturbation seed (`sim --perturb`); none when absent. */
+  perturb?: number;
 }
 
 export interface Spread {
@@ -92,7 +94,7 @@ interface StartedRun {
 /** Builds the machine, checks the app's parameters, makes its input and starts every node. */
 function startRun(config: RunConfig): StartedRun {
   const { platform, app, params, nodes, seed } = config;
-  const machine = new Machine(platform, { nodes, seed, network: config.network });
+  const machine = new Machine(platform, { nodes, seed, network: config.network, perturb: config.perturb });
   machine.trace = config.trace ?? null;
   machine.sim.observer = config.observer ?? null;
   const info: MachineInfo = {

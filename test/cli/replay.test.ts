@@ -13,7 +13,7 @@ describe.concurrent('repro files and sim replay', () => {
     const replay = await sim(['replay', 'sim-repro-deadlock-cm5-s1.json'], dir);
     expect(replay.code).toBe(1);
     expect(replay.stdout).toMatch(/^sim replay: reproduced the recorded run event for event \(\d+ events\)$/m);
-    expect(replay.stdout).toMatch(/^sim replay: the run fails as recorded: deadlock at cycle \d+/m);
+    expect(replay.stdout).toMatch(/^sim replay: the run fails as recorded, at event \d+: deadlock at cycle \d+/m);
   });
 
   it('--record writes a repro of a good run, which replays event for event, embedding the platform', async () => {

@@ -1,0 +1,36 @@
+/**
+ * race: a deliberately racy program for `sim explore`. Nodes 1 and 2 each send one
+ * message to node 3 at the same moment; node 3 assumes node 1's arrives first. The
+ * unperturbed machine happens to deliver them in that order every time (the two
+ * sends tie and node 1's goes first), so the bug hides; under `--perturb` the small
+ * timing changes sometimes let node 2's message win, and the assertion fails.
+ */
+import { defineApp, type Handler, type Op } from '../../../src/runtime/index.ts';
+
+interface Globals {
+  arrivals: number[];
+}
+
+const hello: Handler<Globals> = (rt, from) => {
+  rt.globals.arrivals.push(from);
+};
+
+export default defineApp({
+  name: 'race',
+  description: 'two messages race to one node, which assumes their order (for sim explore)',
+  params: {},
+  check: (_p, machine) => (machine.nodes < 4 ? `needs at least 4 nodes, got ${machine.nodes}` : null),
+  globals: (): Globals => ({ arrivals: [] }),
+  *main(rt): Op<number[]> {
+    yield* rt.barrier();
+    if (rt.self === 1 || rt.self === 2) yield* rt.sendLeftPollBoth(3, hello, rt.self);
+    if (rt.self === 3) {
+      yield* rt.pollBothUntil(() => rt.globals.arrivals.length === 2);
+      rt.assert(rt.globals.arrivals[0] === 1, `node 2's message arrived before node 1's (order ${rt.globals.arrivals.join(', ')})`);
+    }
+    return rt.globals.arrivals;
+  },
+  verify({ results }) {
+    return { ok: results[3].length === 2, detail: `node 3 got messages from nodes ${results[3].join(' and ')}` };
+  },
+});
