@@ -2,7 +2,8 @@
  * `npm run bench [suite ...]`: runs the benchmark suites and prints their figures.
  * Suites: kernel (PHOLD vs native C++), network (thesis Fig. 7-5, a 1024-node shift),
  * chapter7 (Figs. 7-6, 7-8, 7-9 on a 64-node CM-5), microbench (Fig. 6-6 on every
- * platform), chapter4 (Fig. 4-7 and Table 4-4 shapes), apps (the apps at 64 nodes).
+ * platform), chapter4 (Fig. 4-7 and Table 4-4 shapes), trace (recording overhead),
+ * apps (the apps at 64 nodes).
  * Default: all.
  */
 import { appsBench } from './apps.ts';
@@ -11,8 +12,9 @@ import { chapter7Bench } from './chapter7.ts';
 import { kernelBench } from './kernel.ts';
 import { microBench } from './microbench.ts';
 import { networkBench } from './network.ts';
+import { traceBench } from './trace.ts';
 
-const SUITES: Record<string, () => Promise<void>> = { kernel: kernelBench, network: networkBench, chapter7: chapter7Bench, microbench: microBench, chapter4: chapter4Bench, apps: appsBench };
+const SUITES: Record<string, () => Promise<void>> = { kernel: kernelBench, network: networkBench, chapter7: chapter7Bench, microbench: microBench, chapter4: chapter4Bench, trace: traceBench, apps: appsBench };
 
 const requested = process.argv.slice(2);
 const unknown = requested.filter((s) => !(s in SUITES));

@@ -5,6 +5,7 @@ export function helpText(platforms: readonly string[]): string {
 Usage:
   sim --platform <name|file> <app-folder|app-file> [options]
   sim graph <trace> -o <file.svg>
+  sim export --format perfetto <trace> -o <file.json>
   sim replay <repro-file> [--stop-at <cycle>|event:<n>]
   sim explore <app> --runs <N> --platform <p> [options]
   sim --help | --version
@@ -46,7 +47,9 @@ Options:
   -v, --version           print the simulator version
 
 sim graph <trace> -o <file.svg> draws a trace's state graph: state by processor by
-time, with a legend and an axis in cycles and microseconds.
+time, with a legend and an axis in cycles and microseconds. sim export --format
+perfetto writes Chrome trace-event JSON (one track per node, states as slices, in
+microseconds) that ui.perfetto.dev and chrome://tracing open.
 
 sim replay <repro-file> runs a recorded run again and compares it event by event:
 it says whether the run was reproduced, or the first event that differs (its

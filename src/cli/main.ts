@@ -9,13 +9,14 @@ import { defaultReproPath, exploreCommand, recordRun, replayCommand, saveRepro }
 import { EventDigests } from './repro.ts';
 import { writeFileSync } from 'node:fs';
 import { FORMAT_VERSION, stateTable } from '../trace/format.ts';
+import { toPerfetto } from '../trace/perfetto.ts';
 import { renderSvg } from '../trace/state-graph.ts';
 import { TraceWriter } from '../trace/writer.ts';
 import { LogFile } from './log-file.ts';
 import { FileTraceOutput, loadTrace } from './trace-file.ts';
 import { helpText } from './help.ts';
 import { loadApp, loadPlatform, platformNames, simulatorVersion } from './load-inputs.ts';
-import { parseArgv, parseExploreArgs, parseGraphArgs, parseReplayArgs, toRunArgs } from './run-args.ts';
+import { parseArgv, parseExploreArgs, parseExportArgs, parseGraphArgs, parseReplayArgs, toRunArgs } from './run-args.ts';
 import { formatSummary, summaryJson } from './summary.ts';
 import { nodeCountProblem } from '../network/build-topology.ts';
 
@@ -54,6 +55,7 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
 
 async function run(argv: readonly string[], io: Io): Promise<number> {
   if (argv[0] === 'graph') return graphCommand(argv.slice(1), io);
+  if (argv[0] === 'export') return exportCommand(argv.slice(1), io);
   if (argv[0] === 'explore') {
     const { run, runs } = parseExploreArgs(argv.slice(1));
     return exploreCommand(run, runs, io, process.stderr.isTTY === true && process.env.CI === undefined);
@@ -163,6 +165,19 @@ function graphCommand(argv: readonly string[], io: Io): number {
     throw new InputError(`-o ${out}: cannot write the file (${(e as { code?: string }).code ?? String(e)})`);
   }
   io.out(`sim graph: wrote ${out}`);
+  return 0;
+}
+
+/** `sim export --format perfetto <trace> -o <file.json>`: Chrome trace-event JSON. */
+function exportCommand(argv: readonly string[], io: Io): number {
+  const { trace, out, format } = parseExportArgs(argv);
+  const json = JSON.stringify(toPerfetto(loadTrace(trace)));
+  try {
+    writeFileSync(out, json);
+  } catch (e) {
+    throw new InputError(`-o ${out}: cannot write the file (${(e as { code?: string }).code ?? String(e)})`);
+  }
+  io.out(`sim export: wrote ${out} (${format}; open it in ui.perfetto.dev or chrome://tracing)`);
   return 0;
 }
 

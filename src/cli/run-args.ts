@@ -160,3 +160,19 @@ export function parseExploreArgs(argv: readonly string[]): { run: RunArgs; runs:
   if (run.perturb !== undefined) throw new InputError('sim explore: --perturb is what explore varies; leave it out');
   return { run, runs };
 }
+
+/** `sim export --format perfetto <trace> -o <file.json>`. */
+export function parseExportArgs(argv: readonly string[]): { trace: string; out: string; format: 'perfetto' } {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options: { out: { type: 'string', short: 'o' }, format: { type: 'string' } }, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new InputError(`sim export: ${describeParseError(e)}`);
+  }
+  if (parsed.values.format !== 'perfetto') {
+    throw new InputError(`sim export: --format ${parsed.values.format ?? '(missing)'}: expected --format perfetto`);
+  }
+  if (parsed.positionals.length !== 1) throw new InputError('sim export: expected one trace file: sim export --format perfetto <trace> -o <file.json>');
+  if (parsed.values.out === undefined) throw new InputError('sim export: missing -o <file.json>: where to write the export');
+  return { trace: parsed.positionals[0], out: parsed.values.out, format: 'perfetto' };
+}

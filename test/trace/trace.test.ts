@@ -7,6 +7,7 @@ import { parseParams } from '../../src/runtime/app.ts';
 import { runApp } from '../../src/runtime/run-app.ts';
 import { FORMAT_VERSION, stateTable } from '../../src/trace/format.ts';
 import { readTrace } from '../../src/trace/reader.ts';
+import { toPerfetto } from '../../src/trace/perfetto.ts';
 import { dominantStates, renderSvg } from '../../src/trace/state-graph.ts';
 import { MemoryTraceOutput, TraceWriter } from '../../src/trace/writer.ts';
 import { loadTestPlatform } from '../support/platforms.ts';
@@ -86,6 +87,26 @@ describe('state traces', () => {
   });
 });
 
+describe('Perfetto export', () => {
+  it('gives one named track per node and each state as a slice in microseconds, never overlapping', () => {
+    const trace = readTrace(tracedRadixSort(4, 50).bytes, 'memory');
+    const out = toPerfetto(trace);
+    const names = out.traceEvents.filter((e) => e.name === 'thread_name').map((e) => e.args?.name);
+    expect(names).toEqual(['node 0', 'node 1', 'node 2', 'node 3']);
+    const slices = out.traceEvents.filter((e) => e.ph === 'X');
+    expect(new Set(slices.map((e) => e.name))).toEqual(new Set(['Count', 'Reorder', 'Combine', 'Barrier']));
+    for (let tid = 0; tid < 4; tid++) {
+      const mine = slices.filter((e) => e.tid === tid);
+      for (let i = 1; i < mine.length; i++) expect(mine[i].ts!).toBeGreaterThanOrEqual(mine[i - 1].ts! + mine[i - 1].dur! - 1e-9);
+      expect(mine.every((e) => e.dur! > 0 && e.ts! >= 0)).toBe(true);
+    }
+    // Cycles become microseconds at the platform's 33 MHz.
+    const first = slices[0];
+    expect(first.ts!).toBeCloseTo((first.args!.cycle as number) / 33, 9);
+    expect(out.otherData.fingerprint).toBe(trace.header.fingerprint);
+  });
+});
+
 describe('sim --trace and sim graph', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sim-trace-'));
 
@@ -113,6 +134,18 @@ describe('sim --trace and sim graph', () => {
     expect(r.code).toBe(2);
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(r.stderr.trimEnd()).toMatch(message);
+  });
+
+  it('sim export --format perfetto writes trace-event JSON', async () => {
+    const t = join(dir, 'p.trace');
+    await sim(['--platform', 'cm5', 'apps/ping-pong', '--nodes', '4', '--param', 'rounds=2', '--trace', t]);
+    const r = await sim(['export', '--format', 'perfetto', t, '-o', join(dir, 'p.json')]);
+    expect(r.code).toBe(0);
+    const json = JSON.parse(readFileSync(join(dir, 'p.json'), 'utf8'));
+    expect(json.traceEvents.filter((e: { name: string }) => e.name === 'thread_name')).toHaveLength(4);
+    const bad = await sim(['export', '--format', 'csv', t, '-o', join(dir, 'p.csv')]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe('sim: sim export: --format csv: expected --format perfetto\n');
   });
 
   it('refuses a graph file name that is not .svg', async () => {
