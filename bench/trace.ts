@@ -8,7 +8,7 @@ import stencil from '../apps/stencil/index.ts';
 import { loadPlatform } from '../src/cli/load-inputs.ts';
 import { parseParams } from '../src/runtime/app.ts';
 import { runApp } from '../src/runtime/run-app.ts';
-import { FORMAT_VERSION, stateTable } from '../src/trace/format.ts';
+import { traceHeader } from '../src/trace/format.ts';
 import { MemoryTraceOutput, TraceWriter } from '../src/trace/writer.ts';
 import { readTrace } from '../src/trace/reader.ts';
 import { fmt, median, printRows, timeTask } from './harness.ts';
@@ -21,20 +21,7 @@ export async function traceBench(): Promise<void> {
   const runTraced = () => {
     const output = new MemoryTraceOutput();
     const writer = new TraceWriter(
-      {
-        format: 'proteus-strata-trace',
-        version: FORMAT_VERSION,
-        simulatorVersion: 'bench',
-        platform: platform.name,
-        platformHash: platform.contentHash,
-        nodes: 64,
-        clockMHz: platform.clockMHz,
-        network: 'packet',
-        app: stencil.name,
-        params,
-        seed: 1,
-        states: stateTable(stencil.states),
-      },
+      traceHeader({ simulatorVersion: 'bench', platform, nodes: 64, network: 'packet', app: stencil, params, seed: 1, networkCounters: false }),
       output,
     );
     const s = runApp({ ...config, trace: writer });

@@ -4,7 +4,7 @@ export function helpText(platforms: readonly string[]): string {
 
 Usage:
   sim --platform <name|file> <app-folder|app-file> [options]
-  sim graph <trace> -o <file.svg>
+  sim graph <trace> -o <file.svg> [--kind states|congestion]
   sim export --format perfetto <trace> -o <file.json>
   sim replay <repro-file> [--stop-at <cycle>|event:<n>]
   sim explore <app> --runs <N> --platform <p> [options]
@@ -47,7 +47,8 @@ Options:
   -v, --version           print the simulator version
 
 sim graph <trace> -o <file.svg> draws a trace's state graph: state by processor by
-time, with a legend and an axis in cycles and microseconds. sim export --format
+time, with a legend and an axis in cycles and microseconds; --kind congestion draws
+the packets in flight to each node instead (thesis Fig. 7-7). sim export --format
 perfetto writes Chrome trace-event JSON (one track per node, states as slices, in
 microseconds) that ui.perfetto.dev and chrome://tracing open.
 

@@ -8,9 +8,9 @@ import { runApp, type RunConfig, type RunSummary } from '../runtime/run-app.ts';
 import { defaultReproPath, exploreCommand, recordRun, replayCommand, saveRepro } from './replay-command.ts';
 import { EventDigests } from './repro.ts';
 import { writeFileSync } from 'node:fs';
-import { FORMAT_VERSION, stateTable } from '../trace/format.ts';
+import { traceHeader } from '../trace/format.ts';
 import { toPerfetto } from '../trace/perfetto.ts';
-import { renderSvg } from '../trace/state-graph.ts';
+import { renderCongestionSvg, renderSvg } from '../trace/state-graph.ts';
 import { TraceWriter } from '../trace/writer.ts';
 import { LogFile } from './log-file.ts';
 import { FileTraceOutput, loadTrace } from './trace-file.ts';
@@ -90,20 +90,7 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
     traceFile === null
       ? null
       : new TraceWriter(
-          {
-            format: 'proteus-strata-trace',
-            version: FORMAT_VERSION,
-            simulatorVersion: simulatorVersion(),
-            platform: platform.name,
-            platformHash: platform.contentHash,
-            nodes,
-            clockMHz: platform.clockMHz,
-            network: args.network,
-            app: app.name,
-            params,
-            seed: args.seed,
-            states: stateTable(app.states),
-          },
+          traceHeader({ simulatorVersion: simulatorVersion(), platform, nodes, network: args.network, app, params, seed: args.seed, networkCounters: args.traceNetwork }),
           traceFile,
         );
   const config: RunConfig = { platform, app, params, nodes, seed: args.seed, network: args.network, perturb: args.perturb };
@@ -156,9 +143,13 @@ function reportFailure(e: RunFailure, io: Io): void {
 
 /** `sim graph <trace> -o <file.svg>`: draws the trace's state graph. */
 function graphCommand(argv: readonly string[], io: Io): number {
-  const { trace, out } = parseGraphArgs(argv);
+  const { trace, out, kind } = parseGraphArgs(argv);
   if (!out.endsWith('.svg')) throw new InputError(`-o ${out}: expected a file name ending in .svg`);
-  const svg = renderSvg(loadTrace(trace));
+  const loaded = loadTrace(trace);
+  if (kind === 'congestion' && !loaded.header.networkCounters) {
+    throw new InputError(`${trace}: has no network counters; record them with --trace-network (and the packet network)`);
+  }
+  const svg = kind === 'congestion' ? renderCongestionSvg(loaded) : renderSvg(loaded);
   try {
     writeFileSync(out, svg);
   } catch (e) {

@@ -23,6 +23,8 @@ export interface RunArgs {
   loglast: boolean;
   /** File to write the state-graph trace to. */
   trace: string | undefined;
+  /** Also record packets in flight per destination in the trace. */
+  traceNetwork: boolean;
   /** File to write a repro of the run to (src/cli/repro.ts). */
   record: string | undefined;
   /** Schedule-perturbation seed, or undefined for none. */
@@ -41,6 +43,7 @@ const OPTIONS = {
   log: { type: 'string' },
   loglast: { type: 'boolean' },
   trace: { type: 'string' },
+  'trace-network': { type: 'boolean' },
   record: { type: 'string' },
   perturb: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -67,6 +70,7 @@ export function toRunArgs(parsed: Parsed): RunArgs {
   const positionals = parsed.positionals;
   if (positionals.length === 0) throw new InputError('missing app: expected sim --platform <name|file> <app-folder|app-file>');
   if (positionals.length > 1) throw new InputError(`unexpected argument "${positionals[1]}": a run takes one app`);
+  if (v['trace-network'] === true && v.trace === undefined) throw new InputError('--trace-network: adds network counters to a trace; expected --trace <file> too');
   return {
     platform: v.platform,
     app: positionals[0],
@@ -78,6 +82,7 @@ export function toRunArgs(parsed: Parsed): RunArgs {
     log: v.log,
     loglast: v.loglast === true,
     trace: v.trace,
+    traceNetwork: v['trace-network'] === true,
     record: v.record,
     perturb: v.perturb === undefined ? undefined : parseSeedOption('--perturb', v.perturb),
   };
@@ -123,17 +128,19 @@ function describeParseError(e: unknown): string {
   }
 }
 
-/** `sim graph <trace> -o <file>`. */
-export function parseGraphArgs(argv: readonly string[]): { trace: string; out: string } {
+/** `sim graph <trace> -o <file> [--kind states|congestion]`. */
+export function parseGraphArgs(argv: readonly string[]): { trace: string; out: string; kind: 'states' | 'congestion' } {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], options: { out: { type: 'string', short: 'o' } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: [...argv], options: { out: { type: 'string', short: 'o' }, kind: { type: 'string' } }, allowPositionals: true, strict: true });
   } catch (e) {
     throw new InputError(`sim graph: ${describeParseError(e)}`);
   }
   if (parsed.positionals.length !== 1) throw new InputError('sim graph: expected one trace file: sim graph <trace> -o <file.svg>');
   if (parsed.values.out === undefined) throw new InputError('sim graph: missing -o <file.svg>: where to write the graph');
-  return { trace: parsed.positionals[0], out: parsed.values.out };
+  const kind = parsed.values.kind ?? 'states';
+  if (kind !== 'states' && kind !== 'congestion') throw new InputError(`sim graph: --kind ${kind}: expected states or congestion`);
+  return { trace: parsed.positionals[0], out: parsed.values.out, kind };
 }
 
 /** `sim replay <file> [--stop-at <cycle>|event:<n>]`. */

@@ -75,6 +75,8 @@ function groupNodes(states: string[]): string {
 export interface TraceSink {
   /** `node` entered `state` at `cycle` (its own clock). */
   state(node: number, cycle: number, state: number): void;
+  /** If present: `count` packets are now in the network for `node` (the packet network only). */
+  inFlight?(node: number, cycle: number, count: number): void;
 }
 
 export class Machine {
@@ -84,7 +86,7 @@ export class Machine {
   readonly nodes: Node[] = [];
   readonly network: DataNetwork;
   readonly control: ControlNetwork | null;
-  /** Where state changes are recorded, if the run is traced. */
+  /** Where state changes are recorded, if the run is traced (set with setTrace). */
   trace: TraceSink | null = null;
   /** The perturbation stream for node timing (`sim --perturb`), or null. */
   readonly perturbation: RandomStream | null;
@@ -127,6 +129,16 @@ export class Machine {
         : new ControlNetwork(this.sim, platform.controlNetwork, options.nodes, (node) =>
             this.nodes[node].notify(WAKE_CONTROL),
           );
+  }
+
+  /** Records this run into `sink`, including the network's counters if it takes them. */
+  setTrace(sink: TraceSink | null): void {
+    this.trace = sink;
+    const net = this.network;
+    if (sink?.inFlight !== undefined && net instanceof PacketNetwork) {
+      const record = sink.inFlight.bind(sink);
+      net.onInFlight = (dst, count) => record(dst, this.sim.now, count);
+    }
   }
 
   get size(): number {

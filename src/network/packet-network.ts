@@ -123,6 +123,8 @@ export class PacketNetwork implements DataNetwork {
   readonly stats: NetworkStats = { packetsInjected: 0, bytesInjected: 0, packetsDelivered: 0 };
   /** Packets injected toward each destination and not yet taken by its polls (thesis Fig. 7-7). */
   readonly inFlightTo: Int32Array;
+  /** Told whenever the packets in flight to a node change (traces with network counters). */
+  onInFlight: ((dst: number, count: number) => void) | null = null;
 
   private readonly sim: Simulation;
   private readonly routing: PacketRouting;
@@ -186,6 +188,7 @@ export class PacketNetwork implements DataNetwork {
     this.stats.packetsInjected++;
     this.stats.bytesInjected += packet.sizeBytes;
     this.inFlightTo[packet.dst]++;
+    this.onInFlight?.(packet.dst, this.inFlightTo[packet.dst]);
     buf.reserved++;
     buf.fifo.pushBack(packet);
     this.state.set(packet, { at: buf, hop: 0, isReady: true });
@@ -199,6 +202,7 @@ export class PacketNetwork implements DataNetwork {
     if (p === undefined) return null;
     buf.reserved--;
     this.inFlightTo[node]--;
+    this.onInFlight?.(node, this.inFlightTo[node]);
     for (const ch of buf.feeders) this.tryStart(ch);
     return p;
   }

@@ -95,7 +95,7 @@ interface StartedRun {
 function startRun(config: RunConfig): StartedRun {
   const { platform, app, params, nodes, seed } = config;
   const machine = new Machine(platform, { nodes, seed, network: config.network, perturb: config.perturb });
-  machine.trace = config.trace ?? null;
+  machine.setTrace(config.trace ?? null);
   machine.sim.observer = config.observer ?? null;
   const info: MachineInfo = {
     nodes,

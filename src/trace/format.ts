@@ -14,6 +14,8 @@ export const FINGERPRINT_DIGITS = 16;
 export const TAG_END = 0;
 /** STATE: node, cycles since that node's previous STATE record (from 0), new state. */
 export const TAG_STATE = 1;
+/** IN_FLIGHT: node, cycles since the previous IN_FLIGHT record of any node, packets in flight to it. */
+export const TAG_IN_FLIGHT = 2;
 
 /** Strata's predefined states (Appendix A 10) with their graph colours. */
 export const STRATA_STATES: readonly { id: number; name: string; color: string }[] = [
@@ -52,6 +54,8 @@ export interface TraceHeader {
   states: StateInfo[];
   /** The run fingerprint (hex); all zeros if the run did not finish. */
   fingerprint: string;
+  /** Whether the trace holds IN_FLIGHT records (`--trace-network`). */
+  networkCounters: boolean;
 }
 
 /** Appends `value` (a non-negative safe integer) as unsigned LEB128. */
@@ -71,4 +75,32 @@ export function stateTable(appStates: Record<number, string> | undefined): State
     .sort((a, b) => a.id - b.id)
     .map(({ id, name }, i) => ({ id, name, color: APP_STATE_COLORS[i % APP_STATE_COLORS.length] }));
   return [...STRATA_STATES, ...own];
+}
+
+/** The header of a trace of one run (the fingerprint is filled in when it ends). */
+export function traceHeader(run: {
+  simulatorVersion: string;
+  platform: { name: string; contentHash: string; clockMHz: number };
+  nodes: number;
+  network: string;
+  app: { name: string; states?: Record<number, string> };
+  params: Record<string, string | number | boolean>;
+  seed: number;
+  networkCounters: boolean;
+}): Omit<TraceHeader, 'fingerprint'> {
+  return {
+    format: 'proteus-strata-trace',
+    version: FORMAT_VERSION,
+    simulatorVersion: run.simulatorVersion,
+    platform: run.platform.name,
+    platformHash: run.platform.contentHash,
+    nodes: run.nodes,
+    clockMHz: run.platform.clockMHz,
+    network: run.network,
+    app: run.app.name,
+    params: run.params,
+    seed: run.seed,
+    states: stateTable(run.app.states),
+    networkCounters: run.networkCounters,
+  };
 }

@@ -4,7 +4,7 @@
  * what was wrong, in one line.
  */
 import { InputError } from '../kernel/errors.ts';
-import { FORMAT_VERSION, MAGIC, TAG_END, TAG_STATE, type TraceHeader } from './format.ts';
+import { FORMAT_VERSION, MAGIC, TAG_END, TAG_IN_FLIGHT, TAG_STATE, type TraceHeader } from './format.ts';
 
 /** One node's state changes: parallel arrays of cycles and states, in time order. */
 export interface NodeStates {
@@ -12,10 +12,18 @@ export interface NodeStates {
   states: number[];
 }
 
+/** Packets in flight to one node over time (IN_FLIGHT records), in time order. */
+export interface NodeCounts {
+  cycles: number[];
+  counts: number[];
+}
+
 export interface Trace {
   header: TraceHeader;
   /** By node. */
   nodes: NodeStates[];
+  /** By node; empty lists unless the trace has network counters. */
+  inFlight: NodeCounts[];
   records: number;
   /** The last cycle of the run (from END). */
   lastCycle: number;
@@ -45,6 +53,8 @@ export function readTrace(bytes: Uint8Array, source: string): Trace {
 
   const nodes: NodeStates[] = Array.from({ length: header.nodes }, () => ({ cycles: [], states: [] }));
   const last = new Float64Array(header.nodes);
+  const inFlight: NodeCounts[] = Array.from({ length: header.nodes }, () => ({ cycles: [], counts: [] }));
+  let networkCycle = 0;
   let at = end + 1;
   const varint = (): number => {
     let value = 0;
@@ -67,7 +77,17 @@ export function readTrace(bytes: Uint8Array, source: string): Trace {
       const lastCycle = varint();
       if (count !== records) bad(`corrupt: END counts ${count} records, the file holds ${records}`);
       if (at !== bytes.length) bad(`corrupt: ${bytes.length - at} bytes after the END record`);
-      return { header, nodes, records, lastCycle };
+      return { header, nodes, inFlight, records, lastCycle };
+    }
+    if (tag === TAG_IN_FLIGHT) {
+      const node = varint();
+      networkCycle += varint();
+      const count = varint();
+      if (node >= header.nodes) bad(`corrupt: a record for node ${node} of ${header.nodes}`);
+      inFlight[node].cycles.push(networkCycle);
+      inFlight[node].counts.push(count);
+      records++;
+      continue;
     }
     if (tag !== TAG_STATE) bad(`corrupt: unknown record tag ${tag} at byte ${at - 1}`);
     const node = varint();

@@ -71,29 +71,86 @@ export function graphTitle(trace: Trace): string {
 }
 
 export function renderSvg(trace: Trace, options: GraphOptions = {}): string {
-  const columns = options.width ?? 1000;
-  const { states, grid } = dominantStates(trace, columns);
+  const { states, grid } = dominantStates(trace, options.width ?? 1000);
+  return svgFrame(
+    trace,
+    graphTitle(trace),
+    grid,
+    states.map((s) => s.color),
+    states.map((s) => [s.color, `${s.id} ${s.name}`]),
+    (node, c) => `node ${node}: ${states[c].name}`,
+  );
+}
+
+/** Grey levels for congestion, white (nothing in flight) to black (the most). */
+const CONGESTION_LEVELS = 8;
+
+/**
+ * For each node and pixel column, the most packets in flight to it during the column,
+ * as a level from 0 (none) to CONGESTION_LEVELS (the trace's maximum); also the maximum.
+ */
+export function congestionLevels(trace: Trace, columns: number): { grid: Int16Array[]; max: number } {
+  const end = Math.max(1, trace.lastCycle);
+  const perPixel = end / columns;
+  let max = 0;
+  for (const n of trace.inFlight) for (const c of n.counts) max = Math.max(max, c);
+  const grid = trace.inFlight.map((n) => {
+    const peak = new Float64Array(columns);
+    let count = 0;
+    let at = 0;
+    const hold = (to: number) => {
+      if (count === 0) return;
+      const first = Math.min(columns - 1, Math.floor(at / perPixel));
+      const last = Math.min(columns - 1, Math.floor(Math.max(at, to - 1e-9) / perPixel));
+      for (let c = first; c <= last; c++) peak[c] = Math.max(peak[c], count);
+    };
+    for (let i = 0; i < n.cycles.length; i++) {
+      hold(n.cycles[i]);
+      at = n.cycles[i];
+      count = n.counts[i];
+      hold(at + 1e-9);
+    }
+    hold(end);
+    return Int16Array.from(peak, (v) => (max === 0 ? 0 : Math.ceil((v / max) * CONGESTION_LEVELS)));
+  });
+  return { grid, max };
+}
+
+/** Thesis Fig. 7-7: packets in the network for each processor over time. */
+export function renderCongestionSvg(trace: Trace, options: GraphOptions = {}): string {
+  const { grid, max } = congestionLevels(trace, options.width ?? 1000);
+  const colors = Array.from({ length: CONGESTION_LEVELS + 1 }, (_, l) => {
+    const v = Math.round(255 * (1 - l / CONGESTION_LEVELS));
+    return `rgb(${v},${v},${v})`;
+  });
+  const legend: [string, string][] = colors.map((c, l) => [c, l === 0 ? 'none in flight' : `up to ${Math.ceil((l / CONGESTION_LEVELS) * max)}`]);
+  return svgFrame(trace, `Packets in flight to each processor: ${graphTitle(trace)}`, grid, colors, legend, (node, l) => `node ${node}: ${legend[l][1]}`);
+}
+
+/** A graph of one colour index per node and pixel column, with title, axes and legend. */
+function svgFrame(trace: Trace, title: string, grid: Int16Array[], colors: string[], legend: [string, string][], describe: (node: number, index: number) => string): string {
   const h = trace.header;
+  const columns = grid[0]?.length ?? 0;
   const rowHeight = Math.max(1, Math.min(12, Math.floor(800 / h.nodes)));
   const left = 70;
   const top = 40;
   const plotHeight = rowHeight * h.nodes;
   const width = left + columns + 20;
-  const height = top + plotHeight + 60 + 20 * Math.ceil(states.length / 6);
+  const height = top + plotHeight + 60 + 20 * Math.ceil(legend.length / 6);
   const out: string[] = [];
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="11">`);
-  out.push(`<title>${escape(graphTitle(trace))}</title>`);
+  out.push(`<title>${escape(title)}</title>`);
   out.push(`<rect width="${width}" height="${height}" fill="#ffffff"/>`);
-  out.push(`<text x="${left}" y="20" font-size="14">${escape(graphTitle(trace))}</text>`);
-  out.push(`<rect x="${left}" y="${top}" width="${columns}" height="${plotHeight}" fill="${states[0].color}" stroke="#888888"/>`);
+  out.push(`<text x="${left}" y="20" font-size="14">${escape(title)}</text>`);
+  out.push(`<rect x="${left}" y="${top}" width="${columns}" height="${plotHeight}" fill="${colors[0]}" stroke="#888888"/>`);
   grid.forEach((row, node) => {
     const y = top + node * rowHeight;
     let c = 0;
     while (c < columns) {
-      const s = row[c];
+      const v = row[c];
       let e = c + 1;
-      while (e < columns && row[e] === s) e++;
-      if (s !== 0) out.push(`<rect x="${left + c}" y="${y}" width="${e - c}" height="${rowHeight}" fill="${states[s].color}"><title>node ${node}: ${escape(states[s].name)}</title></rect>`);
+      while (e < columns && row[e] === v) e++;
+      if (v !== 0) out.push(`<rect x="${left + c}" y="${y}" width="${e - c}" height="${rowHeight}" fill="${colors[v]}"><title>${escape(describe(node, v))}</title></rect>`);
       c = e;
     }
   });
@@ -113,11 +170,10 @@ export function renderSvg(trace: Trace, options: GraphOptions = {}): string {
     out.push(`<text x="${x}" y="${top + plotHeight + 30}" text-anchor="middle" fill="#555555">${(t / h.clockMHz).toLocaleString('en-US', { maximumFractionDigits: 1 })} us</text>`);
   }
   out.push(`<text x="${left + columns / 2}" y="${top + plotHeight + 45}" text-anchor="middle">time (cycles; microseconds at ${h.clockMHz} MHz)</text>`);
-  // Legend.
-  states.forEach((s, i) => {
+  legend.forEach(([color, label], i) => {
     const x = left + (i % 6) * 150;
     const y = top + plotHeight + 58 + Math.floor(i / 6) * 20;
-    out.push(`<rect x="${x}" y="${y}" width="14" height="12" fill="${s.color}" stroke="#888888"/><text x="${x + 20}" y="${y + 10}">${s.id} ${escape(s.name)}</text>`);
+    out.push(`<rect x="${x}" y="${y}" width="14" height="12" fill="${color}" stroke="#888888"/><text x="${x + 20}" y="${y + 10}">${escape(label)}</text>`);
   });
   out.push('</svg>');
   return `${out.join('\n')}\n`;

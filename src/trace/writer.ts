@@ -5,7 +5,7 @@
  * array in tests. Records come in event order, so the same run gives the same bytes.
  */
 import type { TraceSink } from '../machine/machine.ts';
-import { FINGERPRINT_DIGITS, MAGIC, TAG_END, TAG_STATE, writeVarint, type TraceHeader } from './format.ts';
+import { FINGERPRINT_DIGITS, MAGIC, TAG_END, TAG_IN_FLIGHT, TAG_STATE, writeVarint, type TraceHeader } from './format.ts';
 
 /** Where trace bytes go: appended in order, with one overwrite of the header's fingerprint. */
 export interface TraceOutput {
@@ -22,6 +22,9 @@ export class TraceWriter implements TraceSink {
   private readonly lastCycle: Float64Array;
   private records = 0;
   private finalCycle = 0;
+  private lastNetworkCycle = 0;
+  /** Present only when the header asks for network counters (TraceSink's optional method). */
+  readonly inFlight?: (node: number, cycle: number, count: number) => void;
 
   constructor(header: Omit<TraceHeader, 'fingerprint'>, output: TraceOutput) {
     this.output = output;
@@ -33,6 +36,19 @@ export class TraceWriter implements TraceSink {
     this.fingerprintAt = new TextEncoder().encode(text.slice(0, text.lastIndexOf(placeholder))).length;
     output.append(bytes);
     this.lastCycle = new Float64Array(header.nodes);
+    if (header.networkCounters) this.inFlight = (node, cycle, count) => this.recordInFlight(node, cycle, count);
+  }
+
+  private recordInFlight(node: number, cycle: number, count: number): void {
+    const p = this.pending;
+    p.push(TAG_IN_FLIGHT);
+    writeVarint(p, node);
+    writeVarint(p, cycle - this.lastNetworkCycle);
+    writeVarint(p, count);
+    this.lastNetworkCycle = cycle;
+    if (cycle > this.finalCycle) this.finalCycle = cycle;
+    this.records++;
+    if (p.length >= CHUNK_BYTES) this.flush();
   }
 
   state(node: number, cycle: number, state: number): void {

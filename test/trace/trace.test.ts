@@ -5,34 +5,21 @@ import { describe, expect, it } from 'vitest';
 import radixSortApp from '../../apps/radix-sort/index.ts';
 import { parseParams } from '../../src/runtime/app.ts';
 import { runApp } from '../../src/runtime/run-app.ts';
-import { FORMAT_VERSION, stateTable } from '../../src/trace/format.ts';
+import { traceHeader } from '../../src/trace/format.ts';
 import { readTrace } from '../../src/trace/reader.ts';
 import { toPerfetto } from '../../src/trace/perfetto.ts';
-import { dominantStates, renderSvg } from '../../src/trace/state-graph.ts';
+import { congestionLevels, dominantStates, renderCongestionSvg, renderSvg } from '../../src/trace/state-graph.ts';
 import { MemoryTraceOutput, TraceWriter } from '../../src/trace/writer.ts';
 import { loadTestPlatform } from '../support/platforms.ts';
 import { sim } from '../support/sim-cli.ts';
 
 /** Radix sort of 28-bit keys with 4-bit digits, traced in memory (thesis Fig. 6-5's run). */
-function tracedRadixSort(nodes: number, keys: number) {
+function tracedRadixSort(nodes: number, keys: number, networkCounters = false) {
   const platform = loadTestPlatform('cm5');
   const params = parseParams(radixSortApp, [`keys=${keys}`, 'keyBits=28', 'digitBits=4']);
   const output = new MemoryTraceOutput();
   const writer = new TraceWriter(
-    {
-      format: 'proteus-strata-trace',
-      version: FORMAT_VERSION,
-      simulatorVersion: 'test',
-      platform: platform.name,
-      platformHash: platform.contentHash,
-      nodes,
-      clockMHz: platform.clockMHz,
-      network: 'packet',
-      app: radixSortApp.name,
-      params,
-      seed: 1,
-      states: stateTable(radixSortApp.states),
-    },
+    traceHeader({ simulatorVersion: 'test', platform, nodes, network: 'packet', app: radixSortApp, params, seed: 1, networkCounters }),
     output,
   );
   const summary = runApp({ platform, app: radixSortApp, params, nodes, seed: 1, network: 'packet', trace: writer });
@@ -84,6 +71,29 @@ describe('state traces', () => {
     expect(svg).toContain('radix-sort on cm5 (64 nodes), seed 1: keys=1000 keyBits=28 digitBits=4 dist=uniform');
     expect(svg).toContain('>9 Reorder</text>');
     expect(svg).toContain('us</text>');
+  });
+});
+
+describe('network counters (--trace-network)', () => {
+  it('record packets in flight per destination, which rise and return to zero, and draw as Fig. 7-7', () => {
+    const { bytes } = tracedRadixSort(8, 300, true);
+    const trace = readTrace(bytes, 'memory');
+    expect(trace.header.networkCounters).toBe(true);
+    for (const node of trace.inFlight) {
+      expect(node.counts.length).toBeGreaterThan(0);
+      expect(node.counts.at(-1)).toBe(0);
+      expect(node.cycles).toEqual([...node.cycles].sort((a, b) => a - b));
+    }
+    const { grid, max } = congestionLevels(trace, 200);
+    expect(max).toBeGreaterThan(1);
+    expect(grid.some((row) => row.some((level) => level > 0))).toBe(true);
+    expect(renderCongestionSvg(trace)).toContain('Packets in flight to each processor: radix-sort on cm5 (8 nodes)');
+  });
+
+  it('are not recorded unless asked for', () => {
+    const trace = readTrace(tracedRadixSort(4, 50).bytes, 'memory');
+    expect(trace.header.networkCounters).toBe(false);
+    expect(trace.inFlight.every((n) => n.counts.length === 0)).toBe(true);
   });
 });
 
@@ -146,6 +156,18 @@ describe('sim --trace and sim graph', () => {
     const bad = await sim(['export', '--format', 'csv', t, '-o', join(dir, 'p.csv')]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toBe('sim: sim export: --format csv: expected --format perfetto\n');
+  });
+
+  it('sim graph --kind congestion needs a trace with network counters', async () => {
+    const plain = join(dir, 'plain.trace');
+    await sim(['--platform', 'cm5', 'apps/ping-pong', '--nodes', '4', '--param', 'rounds=2', '--trace', plain]);
+    const refused = await sim(['graph', plain, '-o', join(dir, 'c.svg'), '--kind', 'congestion']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/has no network counters; record them with --trace-network/);
+    const counted = join(dir, 'counted.trace');
+    await sim(['--platform', 'cm5', 'apps/ping-pong', '--nodes', '4', '--param', 'rounds=2', '--trace', counted, '--trace-network']);
+    const drawn = await sim(['graph', counted, '-o', join(dir, 'c.svg'), '--kind', 'congestion']);
+    expect(drawn.code).toBe(0);
   });
 
   it('refuses a graph file name that is not .svg', async () => {
