@@ -4,7 +4,7 @@ export function helpText(platforms: readonly string[]): string {
 
 Usage:
   sim --platform <name|file> <app-folder|app-file> [options]
-  sim graph <trace> -o <file.svg> [--kind states|congestion]
+  sim graph <trace> -o <file.svg|file.html> [--kind states|congestion]
   sim export --format perfetto <trace> -o <file.json>
   sim replay <repro-file> [--stop-at <cycle>|event:<n>]
   sim explore <app> --runs <N> --platform <p> [options]
@@ -46,8 +46,10 @@ Options:
   -h, --help              print this help
   -v, --version           print the simulator version
 
-sim graph <trace> -o <file.svg> draws a trace's state graph: state by processor by
-time, with a legend and an axis in cycles and microseconds; --kind congestion draws
+sim graph <trace> -o <file.svg|file.html> draws a trace's state graph: state by
+processor by time, with a legend and an axis in cycles and microseconds (the HTML
+form zooms and pans along time and names the state under the pointer); --kind
+congestion draws
 the packets in flight to each node instead (thesis Fig. 7-7). sim export --format
 perfetto writes Chrome trace-event JSON (one track per node, states as slices, in
 microseconds) that ui.perfetto.dev and chrome://tracing open.

@@ -9,6 +9,7 @@ import { defaultReproPath, exploreCommand, recordRun, replayCommand, saveRepro }
 import { EventDigests } from './repro.ts';
 import { writeFileSync } from 'node:fs';
 import { traceHeader } from '../trace/format.ts';
+import { renderHtml } from '../trace/html-graph.ts';
 import { toPerfetto } from '../trace/perfetto.ts';
 import { renderCongestionSvg, renderSvg } from '../trace/state-graph.ts';
 import { TraceWriter } from '../trace/writer.ts';
@@ -141,15 +142,16 @@ function reportFailure(e: RunFailure, io: Io): void {
   if (e.lastLogEntries.length > 0) io.err(formatLoglast(e.lastLogEntries));
 }
 
-/** `sim graph <trace> -o <file.svg>`: draws the trace's state graph. */
+/** `sim graph <trace> -o <file.svg|file.html> [--kind ...]`: draws the trace's state (or congestion) graph. */
 function graphCommand(argv: readonly string[], io: Io): number {
   const { trace, out, kind } = parseGraphArgs(argv);
-  if (!out.endsWith('.svg')) throw new InputError(`-o ${out}: expected a file name ending in .svg`);
+  const html = out.endsWith('.html');
+  if (!html && !out.endsWith('.svg')) throw new InputError(`-o ${out}: expected a file name ending in .svg or .html`);
   const loaded = loadTrace(trace);
   if (kind === 'congestion' && !loaded.header.networkCounters) {
     throw new InputError(`${trace}: has no network counters; record them with --trace-network (and the packet network)`);
   }
-  const svg = kind === 'congestion' ? renderCongestionSvg(loaded) : renderSvg(loaded);
+  const svg = html ? renderHtml(loaded, kind) : kind === 'congestion' ? renderCongestionSvg(loaded) : renderSvg(loaded);
   try {
     writeFileSync(out, svg);
   } catch (e) {
