@@ -91,7 +91,7 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
     traceFile === null
       ? null
       : new TraceWriter(
-          traceHeader({ simulatorVersion: simulatorVersion(), platform, nodes, network: args.network, app, params, seed: args.seed, networkCounters: args.traceNetwork }),
+          traceHeader({ simulatorVersion: simulatorVersion(), platform, nodes, network: args.network, app, params, seed: args.seed, networkCounters: args.traceNetwork, messages: args.traceMessages }),
           traceFile,
         );
   const config: RunConfig = { platform, app, params, nodes, seed: args.seed, network: args.network, perturb: args.perturb };

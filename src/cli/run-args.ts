@@ -25,6 +25,8 @@ export interface RunArgs {
   trace: string | undefined;
   /** Also record packets in flight per destination in the trace. */
   traceNetwork: boolean;
+  /** Also record every message (sender, receiver, times) in the trace. */
+  traceMessages: boolean;
   /** File to write a repro of the run to (src/cli/repro.ts). */
   record: string | undefined;
   /** Schedule-perturbation seed, or undefined for none. */
@@ -44,6 +46,7 @@ const OPTIONS = {
   loglast: { type: 'boolean' },
   trace: { type: 'string' },
   'trace-network': { type: 'boolean' },
+  'trace-messages': { type: 'boolean' },
   record: { type: 'string' },
   perturb: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -71,6 +74,7 @@ export function toRunArgs(parsed: Parsed): RunArgs {
   if (positionals.length === 0) throw new InputError('missing app: expected sim --platform <name|file> <app-folder|app-file>');
   if (positionals.length > 1) throw new InputError(`unexpected argument "${positionals[1]}": a run takes one app`);
   if (v['trace-network'] === true && v.trace === undefined) throw new InputError('--trace-network: adds network counters to a trace; expected --trace <file> too');
+  if (v['trace-messages'] === true && v.trace === undefined) throw new InputError('--trace-messages: adds messages to a trace; expected --trace <file> too');
   return {
     platform: v.platform,
     app: positionals[0],
@@ -83,6 +87,7 @@ export function toRunArgs(parsed: Parsed): RunArgs {
     loglast: v.loglast === true,
     trace: v.trace,
     traceNetwork: v['trace-network'] === true,
+    traceMessages: v['trace-messages'] === true,
     record: v.record,
     perturb: v.perturb === undefined ? undefined : parseSeedOption('--perturb', v.perturb),
   };

@@ -77,6 +77,8 @@ export interface TraceSink {
   state(node: number, cycle: number, state: number): void;
   /** If present: `count` packets are now in the network for `node` (the packet network only). */
   inFlight?(node: number, cycle: number, count: number): void;
+  /** If present: `dst` took a message from `src` at `received` (its clock) that entered the network at `sent`. */
+  message?(src: number, dst: number, sent: number, received: number): void;
 }
 
 export class Machine {

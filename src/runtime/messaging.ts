@@ -236,6 +236,7 @@ export class Messaging<G> {
       return false;
     }
     node.packetsReceived++;
+    this.rt.machine.trace?.message?.(p.src, node.id, p.injectedAt, node.time);
     node.charge(this.costs.receiveOverheadCycles + this.jitter());
     yield* this.dispatch(p);
     return true;
@@ -320,6 +321,7 @@ export class Messaging<G> {
         return handled;
       }
       node.packetsReceived++;
+      this.rt.machine.trace?.message?.(p.src, node.id, p.injectedAt, node.time);
       node.charge(this.costs.receiveOverheadCycles + this.jitter());
       yield* this.dispatch(p);
       handled++;

@@ -16,6 +16,8 @@ export const TAG_END = 0;
 export const TAG_STATE = 1;
 /** IN_FLIGHT: node, cycles since the previous IN_FLIGHT record of any node, packets in flight to it. */
 export const TAG_IN_FLIGHT = 2;
+/** MESSAGE: receiver, cycles since its previous MESSAGE record, sender, cycles from injection to receipt. */
+export const TAG_MESSAGE = 3;
 
 /** Strata's predefined states (Appendix A 10) with their graph colours. */
 export const STRATA_STATES: readonly { id: number; name: string; color: string }[] = [
@@ -56,6 +58,8 @@ export interface TraceHeader {
   fingerprint: string;
   /** Whether the trace holds IN_FLIGHT records (`--trace-network`). */
   networkCounters: boolean;
+  /** Whether the trace holds MESSAGE records (`--trace-messages`). */
+  messages: boolean;
 }
 
 /** Appends `value` (a non-negative safe integer) as unsigned LEB128. */
@@ -87,6 +91,7 @@ export function traceHeader(run: {
   params: Record<string, string | number | boolean>;
   seed: number;
   networkCounters: boolean;
+  messages?: boolean;
 }): Omit<TraceHeader, 'fingerprint'> {
   return {
     format: 'proteus-strata-trace',
@@ -102,5 +107,6 @@ export function traceHeader(run: {
     seed: run.seed,
     states: stateTable(run.app.states),
     networkCounters: run.networkCounters,
+    messages: run.messages ?? false,
   };
 }

@@ -1,14 +1,17 @@
 /**
  * Chrome trace-event JSON (the format chrome://tracing and ui.perfetto.dev open):
  * one track per node, its states as complete ("X") slices named after the state,
- * timestamps in microseconds. Idle time is left empty, as in the state graph.
+ * timestamps in microseconds, and, when the trace recorded them, messages as flow
+ * arrows from sender to receiver. Idle time is left empty, as in the state graph.
  */
 import { graphTitle } from './state-graph.ts';
 import type { Trace } from './reader.ts';
 
 interface TraceEvent {
   name: string;
-  ph: 'X' | 'M';
+  ph: 'X' | 'M' | 's' | 'f';
+  id?: number;
+  bp?: 'e';
   pid: number;
   tid: number;
   ts?: number;
@@ -38,6 +41,14 @@ export function toPerfetto(trace: Trace): { traceEvents: TraceEvent[]; displayTi
       state = node.states[i];
     }
     slice(Math.max(at, trace.lastCycle));
+  });
+  // Messages as flows from the sender's track to the receiver's, each end on a short slice.
+  const tick = 0.001;
+  trace.messages.forEach((m, id) => {
+    events.push({ name: 'send', cat: 'message', ph: 'X', pid: 0, tid: m.src, ts: us(m.sent), dur: tick, args: { to: m.dst } });
+    events.push({ name: 'message', cat: 'message', ph: 's', id, pid: 0, tid: m.src, ts: us(m.sent) });
+    events.push({ name: 'receive', cat: 'message', ph: 'X', pid: 0, tid: m.dst, ts: us(m.received), dur: tick, args: { from: m.src } });
+    events.push({ name: 'message', cat: 'message', ph: 'f', bp: 'e', id, pid: 0, tid: m.dst, ts: us(m.received) });
   });
   return {
     traceEvents: events,

@@ -4,7 +4,7 @@
  * what was wrong, in one line.
  */
 import { InputError } from '../kernel/errors.ts';
-import { FORMAT_VERSION, MAGIC, TAG_END, TAG_IN_FLIGHT, TAG_STATE, type TraceHeader } from './format.ts';
+import { FORMAT_VERSION, MAGIC, TAG_END, TAG_IN_FLIGHT, TAG_MESSAGE, TAG_STATE, type TraceHeader } from './format.ts';
 
 /** One node's state changes: parallel arrays of cycles and states, in time order. */
 export interface NodeStates {
@@ -18,8 +18,20 @@ export interface NodeCounts {
   counts: number[];
 }
 
+/** A message a node took out of the network (MESSAGE records). */
+export interface MessageRecord {
+  src: number;
+  dst: number;
+  /** Cycle it entered the network. */
+  sent: number;
+  /** Receiver's cycle when it polled it. */
+  received: number;
+}
+
 export interface Trace {
   header: TraceHeader;
+  /** In file order; empty unless the trace has messages. */
+  messages: MessageRecord[];
   /** By node. */
   nodes: NodeStates[];
   /** By node; empty lists unless the trace has network counters. */
@@ -55,6 +67,8 @@ export function readTrace(bytes: Uint8Array, source: string): Trace {
   const last = new Float64Array(header.nodes);
   const inFlight: NodeCounts[] = Array.from({ length: header.nodes }, () => ({ cycles: [], counts: [] }));
   let networkCycle = 0;
+  const messages: MessageRecord[] = [];
+  const lastMessage = new Float64Array(header.nodes);
   let at = end + 1;
   const varint = (): number => {
     let value = 0;
@@ -77,7 +91,7 @@ export function readTrace(bytes: Uint8Array, source: string): Trace {
       const lastCycle = varint();
       if (count !== records) bad(`corrupt: END counts ${count} records, the file holds ${records}`);
       if (at !== bytes.length) bad(`corrupt: ${bytes.length - at} bytes after the END record`);
-      return { header, nodes, inFlight, records, lastCycle };
+      return { header, nodes, inFlight, messages, records, lastCycle };
     }
     if (tag === TAG_IN_FLIGHT) {
       const node = varint();
@@ -86,6 +100,17 @@ export function readTrace(bytes: Uint8Array, source: string): Trace {
       if (node >= header.nodes) bad(`corrupt: a record for node ${node} of ${header.nodes}`);
       inFlight[node].cycles.push(networkCycle);
       inFlight[node].counts.push(count);
+      records++;
+      continue;
+    }
+    if (tag === TAG_MESSAGE) {
+      const dst = varint();
+      const dt = varint();
+      const src = varint();
+      const latency = varint();
+      if (dst >= header.nodes || src >= header.nodes) bad(`corrupt: a message between nodes ${src} and ${dst} of ${header.nodes}`);
+      lastMessage[dst] += dt;
+      messages.push({ src, dst, sent: lastMessage[dst] - latency, received: lastMessage[dst] });
       records++;
       continue;
     }

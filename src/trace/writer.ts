@@ -5,7 +5,7 @@
  * array in tests. Records come in event order, so the same run gives the same bytes.
  */
 import type { TraceSink } from '../machine/machine.ts';
-import { FINGERPRINT_DIGITS, MAGIC, TAG_END, TAG_IN_FLIGHT, TAG_STATE, writeVarint, type TraceHeader } from './format.ts';
+import { FINGERPRINT_DIGITS, MAGIC, TAG_END, TAG_IN_FLIGHT, TAG_MESSAGE, TAG_STATE, writeVarint, type TraceHeader } from './format.ts';
 
 /** Where trace bytes go: appended in order, with one overwrite of the header's fingerprint. */
 export interface TraceOutput {
@@ -25,6 +25,9 @@ export class TraceWriter implements TraceSink {
   private lastNetworkCycle = 0;
   /** Present only when the header asks for network counters (TraceSink's optional method). */
   readonly inFlight?: (node: number, cycle: number, count: number) => void;
+  /** Present only when the header asks for messages. */
+  readonly message?: (src: number, dst: number, sent: number, received: number) => void;
+  private readonly lastMessage: Float64Array;
 
   constructor(header: Omit<TraceHeader, 'fingerprint'>, output: TraceOutput) {
     this.output = output;
@@ -37,6 +40,21 @@ export class TraceWriter implements TraceSink {
     output.append(bytes);
     this.lastCycle = new Float64Array(header.nodes);
     if (header.networkCounters) this.inFlight = (node, cycle, count) => this.recordInFlight(node, cycle, count);
+    this.lastMessage = new Float64Array(header.nodes);
+    if (header.messages) this.message = (src, dst, sent, received) => this.recordMessage(src, dst, sent, received);
+  }
+
+  private recordMessage(src: number, dst: number, sent: number, received: number): void {
+    const p = this.pending;
+    p.push(TAG_MESSAGE);
+    writeVarint(p, dst);
+    writeVarint(p, received - this.lastMessage[dst]);
+    writeVarint(p, src);
+    writeVarint(p, Math.max(0, received - sent));
+    this.lastMessage[dst] = received;
+    if (received > this.finalCycle) this.finalCycle = received;
+    this.records++;
+    if (p.length >= CHUNK_BYTES) this.flush();
   }
 
   private recordInFlight(node: number, cycle: number, count: number): void {
