@@ -131,6 +131,13 @@ interface Divergence {
   detail: string;
 }
 
+/** "left: 3 (ping, ping, pong)", listing at most five handlers. */
+function describeQueue(net: string, handlers: string[]): string {
+  if (handlers.length === 0) return `${net} none`;
+  const shown = handlers.slice(0, 5).join(', ') + (handlers.length > 5 ? ', ...' : '');
+  return `${net} ${handlers.length} (${shown})`;
+}
+
 function formatStopReport(r: StopReport, appStates: Record<number, string> | undefined): string {
   const names: Record<number, string> = { 0: 'Idle', 1: 'Busy', 2: 'Logging', 3: 'Qprintf', 4: 'EmptyPrintQ', 5: 'Broadcasting', 6: 'Combine', 7: 'Barrier', ...appStates };
   const lines = [`stopped at cycle ${r.cycle} after ${r.events} events (fingerprint so far ${r.fingerprint})`];
@@ -138,7 +145,7 @@ function formatStopReport(r: StopReport, appStates: Record<number, string> | und
     lines.push(
       `  node ${n.node}: cycle ${n.cycle}, state ${n.state} ${names[n.state] ?? ''}`.trimEnd() +
         `, ${n.call === 'running' ? 'running' : n.call === 'exited' ? 'exited' : `in ${n.call}`}` +
-        `, ${n.pending[0]} + ${n.pending[1]} packets waiting (left + right)` +
+        `, waiting packets: ${describeQueue('left', n.pending[0])}, ${describeQueue('right', n.pending[1])}` +
         (n.lastLog === null ? '' : `; last log: ${n.lastLog}`),
     );
   }

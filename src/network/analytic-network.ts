@@ -46,6 +46,10 @@ export class AnalyticNetwork implements DataNetwork {
     return this.queues.pop(node, net);
   }
 
+  waitingList(node: number, net: number): Packet[] {
+    return this.queues.list(node, net);
+  }
+
   waiting(node: number, net: number): number {
     return this.queues.size(node, net);
   }
@@ -74,5 +78,11 @@ class InterfaceQueues {
 
   size(node: number, net: number): number {
     return this.queues[node * 2 + net].size();
+  }
+
+  list(node: number, net: number): Packet[] {
+    const out: Packet[] = [];
+    this.queues[node * 2 + net].forEach((p) => void out.push(p));
+    return out;
   }
 }

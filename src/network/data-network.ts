@@ -30,6 +30,8 @@ export interface DataNetwork {
   receive(node: number, net: number): Packet | null;
   /** Number of packets waiting at `node` on `net`. */
   waiting(node: number, net: number): number;
+  /** The packets waiting at `node` on `net`, oldest first (for inspecting a stopped run). */
+  waitingList(node: number, net: number): Packet[];
   /** Whether `node` could inject on `net` now. */
   canInject(node: number, net: number): boolean;
   /**

@@ -196,6 +196,12 @@ export class PacketNetwork implements DataNetwork {
     return true;
   }
 
+  waitingList(node: number, net: number): Packet[] {
+    const out: Packet[] = [];
+    this.receiving[net][node].visible.forEach((p) => void out.push(p));
+    return out;
+  }
+
   receive(node: number, net: number): Packet | null {
     const buf = this.receiving[net][node];
     const p = buf.visible.popFront();

@@ -142,8 +142,8 @@ export interface NodeSnapshot {
   state: number;
   /** The runtime call it waits in, "exited", or "running". */
   call: string;
-  /** Packets waiting in its interfaces, left and right. */
-  pending: [number, number];
+  /** Handler names of the packets waiting in its interfaces, left and right, oldest first. */
+  pending: [string[], string[]];
   /** Its last log entry, if any. */
   lastLog: string | null;
 }
@@ -178,7 +178,9 @@ export function runUntil(config: RunConfig, limits: { untilCycle?: number; maxEv
       cycle: n.time,
       state: runtimes[i].getState(),
       call: n.hasExited ? 'exited' : (n.waitingIn ?? 'running'),
-      pending: [machine.network.waiting(i, 0), machine.network.waiting(i, 1)],
+      pending: [0, 1].map((net) =>
+        machine.network.waitingList(i, net).map((p) => (typeof p.handler === 'function' && p.handler.name !== '' ? p.handler.name : 'anonymous handler')),
+      ) as [string[], string[]],
       lastLog: last[i],
     })),
   };

@@ -51,8 +51,16 @@ describe.concurrent('repro files and sim replay', () => {
     const r = await sim(['replay', join(dir, 'd.json'), '--stop-at', '100']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^stopped at cycle \d+ after \d+ events/m);
-    expect(r.stdout).toMatch(/^ {2}node 0: cycle \d+, state 0 Idle, (exited|running), 0 \+ 0 packets waiting \(left \+ right\); last log: cycle \d+ node 0: skipping the barrier \(on purpose\)$/m);
-    expect(r.stdout).toMatch(/^ {2}node 3: cycle \d+, state \d+ \w+, in completeBarrier, 0 \+ 0 packets waiting/m);
+    expect(r.stdout).toMatch(/^ {2}node 0: cycle \d+, state 0 Idle, (exited|running), waiting packets: left none, right none; last log: cycle \d+ node 0: skipping the barrier \(on purpose\)$/m);
+    expect(r.stdout).toMatch(/^ {2}node 3: cycle \d+, state \d+ \w+, in completeBarrier, waiting packets: left none, right none/m);
+  });
+
+  it('--stop-at lists the handlers of the packets a node has not polled yet', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-replay-'));
+    const file = join(dir, 'pat.json');
+    await sim(['--platform', 'cm5', 'apps/patterns', '--nodes', '16', '--param', 'pattern=random', '--param', 'blockBytes=2048', '--record', file]);
+    const r = await sim(['replay', file, '--stop-at', '8000']);
+    expect(r.stdout).toMatch(/waiting packets: (left \d+ \(strataXferPutHandler|left none, right \d+ \(strataXferPutHandler)/);
   });
 
   it.each([
