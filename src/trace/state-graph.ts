@@ -133,7 +133,7 @@ function svgFrame(trace: Trace, title: string, grid: Int16Array[], colors: strin
   const columns = grid[0]?.length ?? 0;
   const rowHeight = Math.max(1, Math.min(12, Math.floor(800 / h.nodes)));
   const left = 70;
-  const top = 40;
+  const top = 42;
   const plotHeight = rowHeight * h.nodes;
   const width = left + columns + 20;
   const height = top + plotHeight + 60 + 20 * Math.ceil(legend.length / 6);
@@ -141,7 +141,11 @@ function svgFrame(trace: Trace, title: string, grid: Int16Array[], colors: strin
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="11">`);
   out.push(`<title>${escape(title)}</title>`);
   out.push(`<rect width="${width}" height="${height}" fill="#ffffff"/>`);
-  out.push(`<text x="${left}" y="20" font-size="14">${escape(title)}</text>`);
+  // Long parameter lists go on a second, smaller line.
+  const split = title.lastIndexOf(': ');
+  const [head, tail] = split < 0 ? [title, ''] : [title.slice(0, split), title.slice(split + 2)];
+  out.push(`<text x="${left}" y="17" font-size="14">${escape(head)}</text>`);
+  if (tail !== '') out.push(`<text x="${left}" y="32" font-size="11" fill="#444444">${escape(tail)}</text>`);
   out.push(`<rect x="${left}" y="${top}" width="${columns}" height="${plotHeight}" fill="${colors[0]}" stroke="#888888"/>`);
   grid.forEach((row, node) => {
     const y = top + node * rowHeight;

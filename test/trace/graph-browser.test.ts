@@ -50,7 +50,9 @@ describe('state graphs in a browser', () => {
     writeFileSync(file, renderSvg(trace));
     const page = await browser.newPage();
     await page.goto(`file://${file}`);
-    expect(await page.locator('svg > text').first().textContent()).toBe('radix-sort on cm5 (32 nodes), seed 1: keys=300 keyBits=28 digitBits=4 dist=uniform');
+    const [head, params] = await page.locator('svg > text').allTextContents();
+    expect(head).toBe('radix-sort on cm5 (32 nodes), seed 1');
+    expect(params).toBe('keys=300 keyBits=28 digitBits=4 dist=uniform');
     const legend = await page.locator('svg > text').allTextContents();
     for (const name of ['1 Busy', '7 Barrier', '8 Count', '9 Reorder']) expect(legend).toContain(name);
     const titles = await page.locator('svg rect > title').allTextContents();
