@@ -1,0 +1,130 @@
+/**
+ * Model fitting (thesis 3.6.2, Fig. 3-9): weighted least squares by singular-value
+ * decomposition, 95% confidence intervals from the t-distribution, and iterative
+ * removal of the least relevant term until every remaining term's interval excludes
+ * zero. Relative-error fits weight each sample by w_i = y_i / mean(y) (eq. 26), so the
+ * weights average 1 and the variance assumptions match the absolute-error fit (eq. 27).
+ * SVD makes any set of basis functions work: a duplicated column gets half the
+ * weight in each copy, the total matching a single copy (3.6.2).
+ */
+import { jStat } from 'jstat';
+import { Matrix, SingularValueDecomposition } from 'ml-matrix';
+
+export interface Sample {
+  /** The measured time. */
+  y: number;
+  /** The value of each basis function except the constant, in term order. */
+  x: readonly number[];
+}
+
+export interface FitResult {
+  /** "1" (the constant) and then the terms, as given. */
+  terms: string[];
+  /** One per term; zero for the terms found irrelevant. */
+  coefficients: number[];
+  /** 95% confidence half-widths (eq. 28); zero for irrelevant terms. */
+  halfWidths: number[];
+  relevant: boolean[];
+  rSquared: number;
+  /** Mean relative error on the building samples (eq. 10), as a percentage: 2.3 means 1.023. */
+  mrePercent: number;
+  /** y - prediction for each building sample. */
+  residuals: number[];
+}
+
+/** Singular values below this fraction of the largest are treated as zero. */
+const SINGULAR_TOLERANCE = 1e-10;
+
+/** Eq. 10: the geometric mean of 1 + |error / y|, as a percentage above 1. */
+export function mrePercent(ys: readonly number[], predictions: readonly number[]): number {
+  if (ys.length === 0) return 0;
+  let logSum = 0;
+  for (let i = 0; i < ys.length; i++) logSum += Math.log(1 + Math.abs((ys[i] - predictions[i]) / ys[i]));
+  return (Math.exp(logSum / ys.length) - 1) * 100;
+}
+
+export function predict(coefficients: readonly number[], x: readonly number[]): number {
+  let y = coefficients[0];
+  for (let k = 1; k < coefficients.length; k++) y += coefficients[k] * x[k - 1];
+  return y;
+}
+
+/** One weighted SVD fit over the columns marked relevant: coefficients and their variances (svdfit, svdvar). */
+function svdFit(rows: number[][], ys: readonly number[], weights: readonly number[], relevant: readonly boolean[]) {
+  const columns = relevant.flatMap((r, k) => (r ? [k] : []));
+  const a = new Matrix(rows.map((row, i) => columns.map((k) => row[k] / weights[i])));
+  const b = Matrix.columnVector(ys.map((y, i) => y / weights[i]));
+  const svd = new SingularValueDecomposition(a, { autoTranspose: true });
+  const s = svd.diagonal;
+  const u = svd.leftSingularVectors;
+  const v = svd.rightSingularVectors;
+  const smax = Math.max(...s);
+  const coef = new Array<number>(relevant.length).fill(0);
+  const variance = new Array<number>(relevant.length).fill(0);
+  columns.forEach((k, j) => {
+    let beta = 0;
+    let varSum = 0;
+    for (let q = 0; q < s.length; q++) {
+      if (s[q] <= smax * SINGULAR_TOLERANCE) continue;
+      let utb = 0;
+      for (let i = 0; i < rows.length; i++) utb += u.get(i, q) * b.get(i, 0);
+      beta += (v.get(j, q) * utb) / s[q];
+      varSum += (v.get(j, q) / s[q]) ** 2;
+    }
+    coef[k] = beta;
+    variance[k] = varSum;
+  });
+  return { coef, variance };
+}
+
+/**
+ * Fits y = b0 + sum bk xk to `samples`, removing irrelevant terms one at a time
+ * (Fig. 3-9). `relative` minimizes relative rather than absolute error.
+ */
+export function fitModel(termNames: readonly string[], samples: readonly Sample[], relative: boolean): FitResult {
+  const m = termNames.length;
+  const n = samples.length;
+  if (n === 0) throw new RangeError('no samples to fit');
+  const rows = samples.map((s) => [1, ...s.x]);
+  const ys = samples.map((s) => s.y);
+  const mean = ys.reduce((a, b) => a + b, 0) / n;
+  const weights = relative ? ys.map((y) => y / mean) : ys.map(() => 1);
+  const relevant = new Array<boolean>(m + 1).fill(true);
+  for (;;) {
+    const r = relevant.filter(Boolean).length;
+    const { coef, variance } = svdFit(rows, ys, weights, relevant);
+    // Eq. 12 on the weighted residuals: the estimated variance, with n - r degrees of freedom.
+    let chi2 = 0;
+    for (let i = 0; i < n; i++) chi2 += ((ys[i] - predict(coef, samples[i].x)) / weights[i]) ** 2;
+    const dof = n - r;
+    const v = dof > 0 ? chi2 / dof : 0;
+    const t = dof > 0 ? jStat.studentt.inv(0.975, dof) : Infinity;
+    const half = coef.map((_, k) => (relevant[k] ? t * Math.sqrt(v * variance[k]) : 0));
+    // Eq. 30: the least relevant term has the smallest |beta / h|; with no spare degrees of freedom nothing is judged.
+    let worst = -1;
+    let worstRatio = Infinity;
+    for (let k = 0; k <= m; k++) {
+      if (!relevant[k]) continue;
+      const ratio = half[k] === 0 ? Infinity : Math.abs(coef[k] / half[k]);
+      if (ratio < worstRatio) {
+        worstRatio = ratio;
+        worst = k;
+      }
+    }
+    if (worst < 0 || worstRatio > 1 || r === 1 || dof <= 0) {
+      const predictions = samples.map((s) => predict(coef, s.x));
+      const ssTot = ys.reduce((a, y) => a + (y - mean) ** 2, 0);
+      const ssRes = ys.reduce((a, y, i) => a + (y - predictions[i]) ** 2, 0);
+      return {
+        terms: ['1', ...termNames],
+        coefficients: coef,
+        halfWidths: half,
+        relevant: [...relevant],
+        rSquared: ssTot === 0 ? 1 : 1 - ssRes / ssTot,
+        mrePercent: mrePercent(ys, predictions),
+        residuals: ys.map((y, i) => y - predictions[i]),
+      };
+    }
+    relevant[worst] = false;
+  }
+}

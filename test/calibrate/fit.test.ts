@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { fitModel, mrePercent, predict, type Sample } from '../../src/calibrate/fit.ts';
+import { RandomStream } from '../../src/kernel/random-stream.ts';
+
+function grid(f: (a: number, b: number) => number, noise: (y: number) => number = (y) => y): Sample[] {
+  const out: Sample[] = [];
+  for (let a = 1; a <= 64; a *= 2) for (let b = 0; b < 6; b++) out.push({ x: [a, b], y: noise(f(a, b)) });
+  return out;
+}
+
+describe('the model fitter (thesis 3.6.2, Fig. 3-9)', () => {
+  it('recovers known coefficients exactly without noise', () => {
+    const fit = fitModel(['a', 'b'], grid((a, b) => 5 + 3 * a + 0.5 * b), false);
+    expect(fit.terms).toEqual(['1', 'a', 'b']);
+    fit.coefficients.forEach((c, k) => expect(c).toBeCloseTo([5, 3, 0.5][k], 9));
+    expect(fit.relevant).toEqual([true, true, true]);
+    expect(fit.rSquared).toBeCloseTo(1, 12);
+    expect(fit.mrePercent).toBeCloseTo(0, 9);
+  });
+
+  it('prunes a term whose true coefficient is zero once there is noise, keeping the rest', () => {
+    const random = new RandomStream(7, 'fit-test');
+    const fit = fitModel(['a', 'b'], grid((a) => 100 + 2 * a, (y) => y + (random.float() - 0.5) * 4), false);
+    expect(fit.relevant).toEqual([true, true, false]);
+    expect(fit.coefficients[2]).toBe(0);
+    expect(fit.coefficients[1]).toBeCloseTo(2, 1);
+    expect(Math.abs(fit.coefficients[1] - 2)).toBeLessThan(fit.halfWidths[1]);
+  });
+
+  it('splits the weight of a duplicated basis function, the total matching one copy', () => {
+    const samples = [1, 2, 4, 8, 16, 32].map((len) => ({ x: [len, len], y: 10 + 4 * len }));
+    const fit = fitModel(['len', 'len again'], samples, false);
+    expect(fit.coefficients[1]).toBeCloseTo(2, 9);
+    expect(fit.coefficients[2]).toBeCloseTo(2, 9);
+    expect(fit.coefficients[1] + fit.coefficients[2]).toBeCloseTo(fitModel(['len'], samples.map((s) => ({ x: [s.x[0]], y: s.y })), false).coefficients[1], 9);
+  });
+
+  it('with relative error, weights y / mean(y): equal measurements fit as with absolute error, and wide ranges get a lower MRE', () => {
+    const flat = [1, 2, 3, 4, 5].map((x) => ({ x: [x], y: 50 + (x % 2) }));
+    const abs = fitModel(['x'], flat, false);
+    const rel = fitModel(['x'], flat, true);
+    // Nearly equal ys give weights near 1 (eq. 27), so nearly the same fit.
+    expect(rel.coefficients[0]).toBeCloseTo(abs.coefficients[0], 1);
+    // Multiplicative noise over three decades: relative weights track it.
+    const random = new RandomStream(3, 'fit-relative');
+    const wide = Array.from({ length: 40 }, (_, i) => {
+      const len = 2 ** (i % 10);
+      return { x: [len], y: (20 + 7 * len) * (1 + (random.float() - 0.5) * 0.1) };
+    });
+    const wideAbs = fitModel(['len'], wide, false);
+    const wideRel = fitModel(['len'], wide, true);
+    expect(wideRel.mrePercent).toBeLessThan(wideAbs.mrePercent);
+    expect(wideRel.coefficients[0]).toBeCloseTo(20, -1);
+  });
+
+  it('computes the MRE of eq. 10 as the geometric mean of 1 + |error / y|', () => {
+    expect(mrePercent([100, 100], [110, 90])).toBeCloseTo(10, 9);
+    expect(mrePercent([10, 40], [10, 40])).toBe(0);
+    expect(predict([1, 2, 3], [10, 100])).toBe(321);
+  });
+});
