@@ -1,0 +1,290 @@
+/**
+ * Model specifications (thesis 3.2, Fig. 3-3): the loop nest, setup, task, cleanup,
+ * inputs and terms of one model. Two forms: TypeScript objects (ModelSpec) and the
+ * thesis's one-line grammar,
+ *
+ *   {{ <loop>+, @ Setup @ Task @ Cleanup @ <inputs> @ <terms> }}
+ *   <loop>     ID Start Stop Update        e.g.  i 2 6 ++, j 1 100 *=10
+ *   <variable> ID:Value                    e.g.  length:1<<i
+ *
+ * where Start, Stop, Update and Value are space-free expressions, Task names a
+ * registered operation with its arguments (e.g. ClearMemory(length)), and Setup and
+ * Cleanup are comma-separated registered calls or empty. The model's name is the task's
+ * name (3.3, Table 3-3). Syntax errors name the file, line and column.
+ */
+import { InputError } from '../kernel/errors.ts';
+
+export interface Loop {
+  id: string;
+  start: string;
+  stop: string;
+  /** `++`, `--`, or an assignment operator and operand: `*=10`, `+=2`, `<<=1`, ... */
+  update: string;
+}
+
+export interface Variable {
+  id: string;
+  value: string;
+}
+
+export interface Call {
+  name: string;
+  args: string[];
+}
+
+export interface ModelSpec {
+  name: string;
+  loops: Loop[];
+  setup: Call[];
+  task: Call;
+  cleanup: Call[];
+  inputs: Variable[];
+  terms: Variable[];
+}
+
+/** Where a spec came from, for messages. */
+interface Position {
+  file: string;
+  line: number;
+  column: number;
+}
+
+const UPDATE = /^(\+\+|--|(\+|-|\*|\/|<<|>>)=-?\d+(\.\d+)?)$/;
+const IDENT = /^[A-Za-z_]\w*$/;
+
+class SpecError extends InputError {}
+
+function fail(at: Position, what: string): never {
+  throw new SpecError(`${at.file}:${at.line}:${at.column}: ${what}`);
+}
+
+/** Line and column (1-based) of offset `i` in `text`. */
+function positionOf(file: string, text: string, i: number): Position {
+  const before = text.slice(0, i);
+  const line = before.split('\n').length;
+  return { file, line, column: i - before.lastIndexOf('\n') };
+}
+
+/** Parses every `{{ ... }}` in `text` (anything outside them must be blank or a `#` comment). */
+export function parseSpecs(text: string, file: string): ModelSpec[] {
+  const specs: ModelSpec[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i];
+    if (/\s/.test(c)) {
+      i++;
+      continue;
+    }
+    if (c === '#') {
+      while (i < text.length && text[i] !== '\n') i++;
+      continue;
+    }
+    if (!text.startsWith('{{', i)) fail(positionOf(file, text, i), `expected "{{" to start a model specification, found "${text.slice(i, i + 12).split('\n')[0]}"`);
+    const end = text.indexOf('}}', i + 2);
+    if (end < 0) fail(positionOf(file, text, i), 'this specification has no closing "}}"');
+    specs.push(parseOne(text, file, i + 2, end));
+    i = end + 2;
+  }
+  if (specs.length === 0) throw new SpecError(`${file}: no model specifications (expected {{ loops @ setup @ task @ cleanup @ inputs @ terms }})`);
+  return specs;
+}
+
+function parseOne(text: string, file: string, from: number, to: number): ModelSpec {
+  // Split on '@' into the six components, remembering where each starts.
+  const parts: { text: string; at: number }[] = [];
+  let start = from;
+  for (let i = from; i <= to; i++) {
+    if (i === to || text[i] === '@') {
+      parts.push({ text: text.slice(start, i), at: start });
+      start = i + 1;
+    }
+  }
+  /** Where part k's text starts (or, with `offset`, that many characters into the part). */
+  const pos = (k: number, offset?: number) => {
+    const p = parts[k];
+    const lead = p.text.length - p.text.trimStart().length;
+    return positionOf(file, text, p.at + (offset ?? lead));
+  };
+  if (parts.length !== 6) {
+    fail(positionOf(file, text, from), `expected 6 components separated by "@" (loops @ setup @ task @ cleanup @ inputs @ terms), found ${parts.length}`);
+  }
+  const loops = list(parts[0].text).map((item) => {
+    const fields = item.text.trim().split(/\s+/);
+    const at = pos(0, item.offset);
+    if (fields.length !== 4) fail(at, `a loop is "ID Start Stop Update" (e.g. "i 1 10 ++"), found "${item.text.trim()}"`);
+    const [id, lo, hi, update] = fields;
+    if (!IDENT.test(id)) fail(at, `loop variable "${id}" is not an identifier`);
+    if (!UPDATE.test(update)) fail(at, `loop update "${update}": expected ++, --, or an operator and number such as *=10, +=2, <<=1`);
+    return { id, start: lo, stop: hi, update };
+  });
+  if (loops.length === 0) fail(pos(0), 'the loop nest is empty: expected at least one "ID Start Stop Update"');
+  const task = parseCall(parts[2].text.trim(), pos(2));
+  const inputs = variables(parts[4].text, pos(4));
+  const terms = variables(parts[5].text, pos(5));
+  return {
+    name: task.name,
+    loops,
+    setup: calls(parts[1].text, pos(1)),
+    task,
+    cleanup: calls(parts[3].text, pos(3)),
+    inputs,
+    terms,
+  };
+}
+
+/** Comma-separated items at top level (not inside parentheses), with their offsets. */
+function list(text: string): { text: string; offset: number }[] {
+  const out: { text: string; offset: number }[] = [];
+  const lead = text.length - text.trimStart().length;
+  const body = text.trim();
+  if (body === '') return out;
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i <= body.length; i++) {
+    const c = body[i];
+    if (c === '(') depth++;
+    else if (c === ')') depth--;
+    if (i === body.length || (c === ',' && depth === 0)) {
+      out.push({ text: body.slice(start, i), offset: lead + start + (body.slice(start, i).length - body.slice(start, i).trimStart().length) });
+      start = i + 1;
+    }
+  }
+  return out;
+}
+
+function parseCall(text: string, at: Position): Call {
+  const m = /^([A-Za-z_]\w*)\((.*)\)$/.exec(text);
+  if (m === null) fail(at, `expected an operation call such as ClearMemory(length), found "${text}"`);
+  return { name: m[1], args: list(m[2]).map((a) => a.text.trim()) };
+}
+
+function calls(text: string, at: Position): Call[] {
+  return list(text).map((item) => parseCall(item.text.trim(), { ...at, column: at.column + item.offset - (text.length - text.trimStart().length) }));
+}
+
+function variables(text: string, at: Position): Variable[] {
+  return list(text).map((item) => {
+    const m = /^([A-Za-z_]\w*):(\S+)$/.exec(item.text.trim());
+    if (m === null) fail({ ...at, column: at.column + item.offset - (text.length - text.trimStart().length) }, `expected "name:value" with a space-free value, found "${item.text.trim()}"`);
+    return { id: m[1], value: m[2] };
+  });
+}
+
+// ---- expressions ------------------------------------------------------------------
+
+/** An expression compiled against named variables. */
+export type Expression = (vars: Readonly<Record<string, number>>) => number;
+
+const TOKEN = /\s*(?:(\d+(?:\.\d+)?)|([A-Za-z_]\w*)|(<<|>>|\*\*|[-+*/%()&|^~]))/y;
+/** Binary operators by C precedence (higher binds tighter). */
+const PRECEDENCE: Record<string, number> = { '|': 1, '^': 2, '&': 3, '<<': 4, '>>': 4, '+': 5, '-': 5, '*': 6, '/': 6, '%': 6 };
+
+/**
+ * Compiles a C-style arithmetic expression over `known` variables: numbers, + - * / %
+ * << >> & | ^ ~, parentheses, and log2(...). Shifts and bit operations act on 32-bit
+ * integers as in C; / is real division. Unknown names and syntax errors throw an
+ * InputError naming `where`.
+ */
+export function compileExpression(source: string, known: ReadonlySet<string>, where: string): Expression {
+  const tokens: string[] = [];
+  TOKEN.lastIndex = 0;
+  while (TOKEN.lastIndex < source.length) {
+    const start = TOKEN.lastIndex;
+    const m = TOKEN.exec(source);
+    if (m === null || m[0].trim() === '') {
+      if (source.slice(start).trim() === '') break;
+      throw new SpecError(`${where}: cannot read "${source.slice(start).trim()}" in the expression "${source}"`);
+    }
+    tokens.push(m[1] ?? m[2] ?? m[3]);
+  }
+  let k = 0;
+  const bad = (what: string): never => {
+    throw new SpecError(`${where}: ${what} in the expression "${source}"`);
+  };
+  const primary = (): Expression => {
+    const t = tokens[k++];
+    if (t === undefined) return bad('an operand is missing');
+    if (t === '(') {
+      const inner = binary(0);
+      if (tokens[k++] !== ')') bad('a ")" is missing');
+      return inner;
+    }
+    if (t === '-') {
+      const e = primary();
+      return (v) => -e(v);
+    }
+    if (t === '~') {
+      const e = primary();
+      return (v) => ~e(v);
+    }
+    if (/^\d/.test(t)) {
+      const n = Number(t);
+      return () => n;
+    }
+    if (IDENT.test(t)) {
+      if (t === 'log2' && tokens[k] === '(') {
+        k++;
+        const arg = binary(0);
+        if (tokens[k++] !== ')') bad('a ")" is missing after log2(');
+        return (v) => Math.log2(arg(v));
+      }
+      if (!known.has(t)) bad(`unknown variable "${t}" (known: ${[...known].join(', ')})`);
+      return (v) => v[t];
+    }
+    return bad(`unexpected "${t}"`);
+  };
+  const binary = (min: number): Expression => {
+    let left = primary();
+    for (;;) {
+      const op = tokens[k];
+      const p = op === undefined ? -1 : (PRECEDENCE[op] ?? -1); // -1 ends the expression
+      if (p < min) break;
+      k++;
+      const right = binary(p + 1);
+      const l = left;
+      switch (op) {
+        case '+': left = (v) => l(v) + right(v); break;
+        case '-': left = (v) => l(v) - right(v); break;
+        case '*': left = (v) => l(v) * right(v); break;
+        case '/': left = (v) => l(v) / right(v); break;
+        case '%': left = (v) => l(v) % right(v); break;
+        case '<<': left = (v) => l(v) << right(v); break;
+        case '>>': left = (v) => l(v) >> right(v); break;
+        case '&': left = (v) => l(v) & right(v); break;
+        case '|': left = (v) => l(v) | right(v); break;
+        default: left = (v) => l(v) ^ right(v);
+      }
+    }
+    return left;
+  };
+  const e = binary(0);
+  if (k !== tokens.length) bad(`unexpected "${tokens[k]}"`);
+  return e;
+}
+
+/** The values a loop takes from start to stop with its update. */
+export function loopValues(start: number, stop: number, update: string, where: string): number[] {
+  const out: number[] = [];
+  const step = (x: number): number => {
+    if (update === '++') return x + 1;
+    if (update === '--') return x - 1;
+    const m = /^(\+|-|\*|\/|<<|>>)=(-?\d+(?:\.\d+)?)$/.exec(update)!;
+    const n = Number(m[2]);
+    switch (m[1]) {
+      case '+': return x + n;
+      case '-': return x - n;
+      case '*': return x * n;
+      case '/': return x / n;
+      case '<<': return x << n;
+      default: return x >> n;
+    }
+  };
+  const up = step(start) > start;
+  for (let x = start; up ? x <= stop : x >= stop; x = step(x)) {
+    out.push(x);
+    if (out.length > 100000) throw new SpecError(`${where}: the loop from ${start} to ${stop} with ${update} does not end (over 100000 values)`);
+    if (step(x) === x) break;
+  }
+  if (out.length === 0) throw new SpecError(`${where}: the loop from ${start} to ${stop} with ${update} is empty`);
+  return out;
+}

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { compileExpression, loopValues, parseSpecs } from '../../src/calibrate/spec.ts';
+import { InputError } from '../../src/kernel/errors.ts';
+
+describe('the one-line model-specification grammar (thesis Fig. 3-3)', () => {
+  it('reads loops, setup, task, cleanup, inputs and terms, naming the model after its task', () => {
+    const [spec] = parseSpecs('{{ i 0 11 ++, r 1 4 *=2 @ Barrier() @ CombineVector(length) @ @ length:1<<i @ lengthLogP:length*logP }}', 'strata.spec');
+    expect(spec).toEqual({
+      name: 'CombineVector',
+      loops: [
+        { id: 'i', start: '0', stop: '11', update: '++' },
+        { id: 'r', start: '1', stop: '4', update: '*=2' },
+      ],
+      setup: [{ name: 'Barrier', args: [] }],
+      task: { name: 'CombineVector', args: ['length'] },
+      cleanup: [],
+      inputs: [{ id: 'length', value: '1<<i' }],
+      terms: [{ id: 'lengthLogP', value: 'length*logP' }],
+    });
+  });
+
+  it('reads several specifications with comments between them', () => {
+    const specs = parseSpecs('# Strata\n{{ x 1 10000 *=10 @ @ ClearMemory(x) @ @ length:x @ }}\n\n{{ h 1 3 ++ @ @ Roundtrip(h) @ @ hops:h @ }}\n', 'f.spec');
+    expect(specs.map((s) => s.name)).toEqual(['ClearMemory', 'Roundtrip']);
+  });
+
+  it.each([
+    ['{{ i 1 10 ++ @ @ Foo(i) @ @ x:i }}', /^f\.spec:1:3: expected 6 components separated by "@"/],
+    ['\n\n  {{ i 1 10 @ @ Foo(i) @ @ x:i @ }}', /^f\.spec:3:6: a loop is "ID Start Stop Update"/],
+    ['{{ i 1 10 +-3 @ @ Foo(i) @ @ x:i @ }}', /^f\.spec:1:4: loop update "\+-3": expected/],
+    ['{{ i 1 10 ++ @ @ Foo i @ @ x:i @ }}', /^f\.spec:1:18: expected an operation call such as ClearMemory\(length\), found "Foo i"/],
+    ['{{ i 1 10 ++ @ @ Foo(i) @ @ x = i @ }}', /^f\.spec:1:29: expected "name:value"/],
+    ['{{ i 1 10 ++ @ @ Foo(i) @ @ x:i @ ', /^f\.spec:1:1: this specification has no closing "}}"/],
+    ['hello', /^f\.spec:1:1: expected "\{\{" to start a model specification/],
+    ['# nothing', /^f\.spec: no model specifications/],
+  ])('reports %s with file, line and column', (text, message) => {
+    expect(() => parseSpecs(text, 'f.spec')).toThrow(InputError);
+    expect(() => parseSpecs(text, 'f.spec')).toThrow(message);
+  });
+});
+
+describe('expressions and loops', () => {
+  const known = new Set(['i', 'length', 'logP']);
+
+  it('evaluate C operators with C precedence', () => {
+    const v = { i: 3, length: 8, logP: 6 };
+    expect(compileExpression('1<<i', known, 'e')(v)).toBe(8);
+    expect(compileExpression('length*logP+1', known, 'e')(v)).toBe(49);
+    expect(compileExpression('1+2<<i', known, 'e')(v)).toBe(24);
+    expect(compileExpression('(length-1)&6|1', known, 'e')(v)).toBe(7);
+    expect(compileExpression('log2(length)*-2', known, 'e')(v)).toBe(-6);
+  });
+
+  it('refuse unknown variables and malformed expressions', () => {
+    expect(() => compileExpression('k*2', known, 'f.spec: CombineVector input x')).toThrow(/f\.spec: CombineVector input x: unknown variable "k" \(known: i, length, logP\)/);
+    expect(() => compileExpression('(i+1', known, 'w')).toThrow(/a "\)" is missing/);
+    expect(() => compileExpression('i+', known, 'w')).toThrow(/an operand is missing/);
+  });
+
+  it('run loops with their updates and refuse empty ones', () => {
+    expect(loopValues(2, 6, '++', 'l')).toEqual([2, 3, 4, 5, 6]);
+    expect(loopValues(1, 100, '*=10', 'l')).toEqual([1, 10, 100]);
+    expect(loopValues(1, 64, '<<=1', 'l')).toEqual([1, 2, 4, 8, 16, 32, 64]);
+    expect(() => loopValues(5, 1, '++', 'f.spec: loop i')).toThrow(/f\.spec: loop i: the loop from 5 to 1 with \+\+ is empty/);
+  });
+});
