@@ -179,13 +179,16 @@ const TOKEN = /\s*(?:(\d+(?:\.\d+)?)|([A-Za-z_]\w*)|(<<|>>|\*\*|[-+*/%()&|^~]))/
 /** Binary operators by C precedence (higher binds tighter). */
 const PRECEDENCE: Record<string, number> = { '|': 1, '^': 2, '&': 3, '<<': 4, '>>': 4, '+': 5, '-': 5, '*': 6, '/': 6, '%': 6 };
 
+/** Functions an expression may call besides log2 (e.g. hops(n), the machine's distance from node 0). */
+export type ExpressionFunctions = Readonly<Record<string, (x: number) => number>>;
+
 /**
  * Compiles a C-style arithmetic expression over `known` variables: numbers, + - * / %
- * << >> & | ^ ~, parentheses, and log2(...). Shifts and bit operations act on 32-bit
- * integers as in C; / is real division. Unknown names and syntax errors throw an
- * InputError naming `where`.
+ * << >> & | ^ ~, parentheses, log2(...) and the given one-argument `functions`.
+ * Shifts and bit operations act on 32-bit integers as in C; / is real division.
+ * Unknown names and syntax errors throw an InputError naming `where`.
  */
-export function compileExpression(source: string, known: ReadonlySet<string>, where: string): Expression {
+export function compileExpression(source: string, known: ReadonlySet<string>, where: string, functions: ExpressionFunctions = {}): Expression {
   const tokens: string[] = [];
   TOKEN.lastIndex = 0;
   while (TOKEN.lastIndex < source.length) {
@@ -222,11 +225,12 @@ export function compileExpression(source: string, known: ReadonlySet<string>, wh
       return () => n;
     }
     if (IDENT.test(t)) {
-      if (t === 'log2' && tokens[k] === '(') {
+      const fn = t === 'log2' ? Math.log2 : Object.hasOwn(functions, t) ? functions[t] : undefined;
+      if (fn !== undefined && tokens[k] === '(') {
         k++;
         const arg = binary(0);
-        if (tokens[k++] !== ')') bad('a ")" is missing after log2(');
-        return (v) => Math.log2(arg(v));
+        if (tokens[k++] !== ')') bad(`a ")" is missing after ${t}(`);
+        return (v) => fn(arg(v));
       }
       if (!known.has(t)) bad(`unknown variable "${t}" (known: ${[...known].join(', ')})`);
       return (v) => v[t];

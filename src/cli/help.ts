@@ -8,6 +8,8 @@ Usage:
   sim export --format perfetto <trace> -o <file.json>
   sim replay <repro-file> [--stop-at <cycle>|event:<n>]
   sim explore <app> --runs <N> --platform <p> [options]
+  sim calibrate --platform <p|all> <spec-file> -o <samples> [--nodes N] [--seed S]
+                [--vcount 20] [--workers K] [--shard i/n]
   sim --help | --version
 
 Runs an SPMD app on every node of a simulated machine, verifies its result and
@@ -63,6 +65,12 @@ its last log line.
 sim explore <app> --runs N [run options] runs the app under perturbation seeds 1..N
 (with a progress bar on a terminal) and lists the failing seeds, each with a repro
 file and the command that replays it.
+
+sim calibrate runs every model of a spec file (thesis Fig. 3-3's one-line grammar,
+e.g. apps/calibration/strata.spec, or a module exporting specs) on the platform(s)
+and writes the samples in Fig. 3-7's format: "Model cycles inputs... terms...",
+"@Model ..." for the verification samples drawn from the seed. The file is the same
+for any --workers; the --shard i/n files concatenate, in order, to the whole.
 
 Exit status: 0 when the app verified its result, 1 when verification or the
 simulated program failed (including deadlock), 2 for bad input.

@@ -13,6 +13,7 @@ import { renderHtml } from '../trace/html-graph.ts';
 import { toPerfetto } from '../trace/perfetto.ts';
 import { renderCongestionSvg, renderSvg } from '../trace/state-graph.ts';
 import { TraceWriter } from '../trace/writer.ts';
+import { calibrateCommand } from './calibrate-command.ts';
 import { LogFile } from './log-file.ts';
 import { FileTraceOutput, loadTrace } from './trace-file.ts';
 import { helpText } from './help.ts';
@@ -57,6 +58,7 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
 async function run(argv: readonly string[], io: Io): Promise<number> {
   if (argv[0] === 'graph') return graphCommand(argv.slice(1), io);
   if (argv[0] === 'export') return exportCommand(argv.slice(1), io);
+  if (argv[0] === 'calibrate') return calibrateCommand(argv.slice(1), io, process.stderr.isTTY === true && process.env.CI === undefined);
   if (argv[0] === 'explore') {
     const { run, runs } = parseExploreArgs(argv.slice(1));
     return exploreCommand(run, runs, io, process.stderr.isTTY === true && process.env.CI === undefined);

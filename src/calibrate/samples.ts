@@ -1,0 +1,157 @@
+/**
+ * Sample generation (thesis 3.3-3.5, Figs. 3-2, 3-4, 3-7): for one model on one
+ * platform, the model-building samples cover the loop nest; `vcount` verification
+ * samples draw each iteration variable uniformly over its range from the seed. Every
+ * sample runs the setup, times the task on node 0 with the exact cycle clock, and runs
+ * the cleanup, on one simulated machine per (platform, model) — a unit. A unit's text
+ * depends only on its inputs, so units can run in any order, process or worker and be
+ * concatenated in unit order.
+ *
+ * Lines (Fig. 3-7): `Name cycles x1 x2 ...` for building samples and `@Name ...` for
+ * verification samples, the x being the inputs then the terms. Each unit starts with
+ * `# platform <name> <content hash>` and `# model <Name> <input and term names>`.
+ */
+import { InputError } from '../kernel/errors.ts';
+import { buildTopology } from '../network/build-topology.ts';
+import { RandomStream } from '../kernel/random-stream.ts';
+import type { Op } from '../machine/node.ts';
+import type { Platform } from '../platform/schema.ts';
+import { defineApp } from '../runtime/app.ts';
+import { runApp } from '../runtime/run-app.ts';
+import type { Runtime } from '../runtime/runtime.ts';
+import { compileExpression, loopValues, type Expression, type ModelSpec } from './spec.ts';
+import { calibrationGlobals, OPERATIONS, preparePorts, type CalibrationGlobals } from './tasks.ts';
+
+export interface UnitConfig {
+  platform: Platform;
+  spec: ModelSpec;
+  /** The spec file, for messages. */
+  source: string;
+  nodes: number;
+  seed: number;
+  vcount: number;
+}
+
+/** One planned sample: its arguments for every call and the values it reports. */
+interface PlannedSample {
+  verify: boolean;
+  setup: number[][];
+  task: number[];
+  cleanup: number[][];
+  columns: number[];
+}
+
+/** The columns a model reports, in order: its inputs, then its terms. */
+export function columnNames(spec: ModelSpec): string[] {
+  return [...spec.inputs.map((v) => v.id), ...spec.terms.map((v) => v.id)];
+}
+
+/** Compiles a spec against a machine size and lists its samples; bad specs are InputErrors. */
+export function planUnit(config: UnitConfig): PlannedSample[] {
+  const { spec, source, nodes } = config;
+  const where = `${source}: model ${spec.name}`;
+  const machine = { P: nodes, logP: Math.ceil(Math.log2(nodes)) };
+  const loopNames = new Set([...spec.loops.map((l) => l.id), 'P', 'logP']);
+  const ranges = spec.loops.map((l) => {
+    const bound = (e: string, what: string) => compileExpression(e, new Set(['P', 'logP']), `${where}: loop ${l.id} ${what}`)(machine);
+    return { id: l.id, start: bound(l.start, 'start'), stop: bound(l.stop, 'stop'), update: l.update };
+  });
+  const values = ranges.map((r) => loopValues(r.start, r.stop, r.update, `${where}: loop ${r.id}`));
+  const inputNames = new Set([...loopNames, ...spec.inputs.map((v) => v.id)]);
+  // hops(n): network hops from node 0 to node n on this machine, for Roundtrip specs.
+  const topology = buildTopology(config.platform.network, nodes);
+  const functions = { hops: (n: number) => (Number.isInteger(n) && n >= 0 && n < nodes ? topology.hops(0, n) : Number.NaN) };
+  const inputs = spec.inputs.map((v) => ({ id: v.id, f: compileExpression(v.value, loopNames, `${where}: input ${v.id}`, functions) }));
+  const terms = spec.terms.map((v) => ({ id: v.id, f: compileExpression(v.value, inputNames, `${where}: term ${v.id}`, functions) }));
+  const compileCall = (c: { name: string; args: string[] }, role: string) => {
+    const op = OPERATIONS[c.name];
+    if (op === undefined) {
+      throw new InputError(`${where}: unknown ${role} operation ${c.name} (known: ${Object.keys(OPERATIONS).join(', ')})`);
+    }
+    if (c.args.length !== op.arity) throw new InputError(`${where}: ${c.name} takes ${op.arity} argument(s): ${op.signature}`);
+    if (nodes < op.minNodes) throw new InputError(`${where}: ${c.name} needs at least ${op.minNodes} nodes, got ${nodes}`);
+    return c.args.map((a, k) => compileExpression(a, inputNames, `${where}: ${c.name} argument ${k + 1}`));
+  };
+  const setup = spec.setup.map((c) => compileCall(c, 'setup'));
+  const task = compileCall(spec.task, 'task');
+  const cleanup = spec.cleanup.map((c) => compileCall(c, 'cleanup'));
+
+  const plan = (iteration: Record<string, number>, verify: boolean): PlannedSample => {
+    const vars: Record<string, number> = { ...machine, ...iteration };
+    for (const i of inputs) vars[i.id] = i.f(vars);
+    const eval_ = (args: Expression[]) => args.map((e) => e(vars));
+    return {
+      verify,
+      setup: setup.map(eval_),
+      task: eval_(task),
+      cleanup: cleanup.map(eval_),
+      columns: [...inputs.map((i) => vars[i.id]), ...terms.map((t) => t.f(vars))],
+    };
+  };
+
+  const samples: PlannedSample[] = [];
+  const nest = (depth: number, iteration: Record<string, number>) => {
+    if (depth === ranges.length) {
+      samples.push(plan(iteration, false));
+      return;
+    }
+    for (const v of values[depth]) nest(depth + 1, { ...iteration, [ranges[depth].id]: v });
+  };
+  nest(0, {});
+  // Verification samples: every iteration variable uniform over its whole range (3.3, Fig. 3-4).
+  const random = new RandomStream(config.seed, `calibrate/${config.platform.name}/${spec.name}`);
+  for (let k = 0; k < config.vcount; k++) {
+    const iteration: Record<string, number> = {};
+    for (const r of ranges) {
+      const lo = Math.ceil(Math.min(r.start, r.stop));
+      const hi = Math.floor(Math.max(r.start, r.stop));
+      iteration[r.id] = lo + random.int(hi - lo + 1);
+    }
+    samples.push(plan(iteration, true));
+  }
+  return samples;
+}
+
+function* runCall(rt: Runtime<CalibrationGlobals>, name: string, args: readonly number[]): Op {
+  yield* OPERATIONS[name].run(rt, args);
+}
+
+/** Runs one unit on its own simulated machine and returns its lines. */
+export function runUnit(config: UnitConfig): string {
+  const { spec, platform } = config;
+  const samples = planUnit(config);
+  let times: number[] = [];
+  const app = defineApp({
+    name: `calibrate-${spec.name}`,
+    description: `calibration samples for ${spec.name}`,
+    params: {},
+    globals: calibrationGlobals,
+    *main(rt: Runtime<CalibrationGlobals>): Op<number[]> {
+      preparePorts(rt);
+      yield* rt.barrier();
+      const own: number[] = [];
+      for (const s of samples) {
+        for (let c = 0; c < s.setup.length; c++) yield* runCall(rt, spec.setup[c].name, s.setup[c]);
+        const start = rt.cycleCount();
+        yield* runCall(rt, spec.task.name, s.task);
+        own.push(rt.elapsedCycles(start));
+        for (let c = 0; c < s.cleanup.length; c++) yield* runCall(rt, spec.cleanup[c].name, s.cleanup[c]);
+      }
+      return own;
+    },
+    // Node 0's timings are the samples.
+    verify({ results }) {
+      times = results[0];
+      return { ok: true, detail: `${samples.length} samples` };
+    },
+  });
+  runApp({ platform, app, params: {}, nodes: config.nodes, seed: config.seed, network: 'packet' });
+  const lines = [`# platform ${platform.name} ${platform.contentHash}`, `# model ${spec.name} ${columnNames(spec).join(' ')}`.trimEnd()];
+  samples.forEach((s, i) => lines.push(`${s.verify ? '@' : ''}${spec.name} ${times[i]} ${s.columns.map(formatNumber).join(' ')}`.trimEnd()));
+  return `${lines.join('\n')}\n`;
+}
+
+/** Shortest exact text of a number (integers as integers). */
+function formatNumber(x: number): string {
+  return Number.isInteger(x) ? String(x) : String(Number(x.toPrecision(12)));
+}

@@ -1,0 +1,196 @@
+/**
+ * The operations a model specification can time (its Task) or run around the timing
+ * (Setup, Cleanup), by name. Every node runs the operation, SPMD; the sample is node
+ * 0's elapsed cycles for the task. Operations that cannot be timed from inside alone —
+ * receiving, round trips — give the other nodes their part (thesis 6.3's custom
+ * collection): the receiver drains what node 0 sends, so samples never pile up.
+ */
+import { RunFailure } from '../kernel/errors.ts';
+import type { Op } from '../machine/node.ts';
+import { CombineOp } from '../network/combine.ts';
+import type { Handler, Runtime } from '../runtime/runtime.ts';
+
+/** What a calibration node keeps between operations. */
+export interface CalibrationGlobals {
+  received: number;
+  /** Messages this node has been sent so far by the samples run (it may receive them early). */
+  expected: number;
+  replies: number;
+  scratch: Uint32Array;
+  vector: Int32Array;
+  /** Where BlockTransfer data lands (port 1, set up before the first sample). */
+  block: Uint32Array;
+  /** Words node 1 has been sent by block transfers so far. */
+  blockWords: number;
+}
+
+/** Largest BlockTransfer: the landing area every node sets aside. */
+export const MAX_BLOCK_WORDS = 1 << 16;
+
+/** The node variables of a calibration run, with port 1 ready for block transfers. */
+export function calibrationGlobals(): CalibrationGlobals {
+  return { received: 0, expected: 0, replies: 0, scratch: new Uint32Array(0), vector: new Int32Array(0), block: new Uint32Array(MAX_BLOCK_WORDS), blockWords: 0 };
+}
+
+/** Points port 1 at the node's landing area; called on every node before any sample. */
+export function preparePorts(rt: Runtime<CalibrationGlobals>): void {
+  rt.port(1).setBase(rt.globals.block);
+}
+
+type Rt = Runtime<CalibrationGlobals>;
+
+export interface Operation {
+  /** How many arguments it takes. */
+  arity: number;
+  /** Smallest machine it can run on. */
+  minNodes: number;
+  /** What the arguments mean, for messages. */
+  signature: string;
+  run(rt: Rt, args: readonly number[]): Op;
+}
+
+const count: Handler<CalibrationGlobals> = (rt) => {
+  rt.globals.received++;
+};
+
+const reply: Handler<CalibrationGlobals> = (rt) => {
+  rt.globals.replies++;
+};
+
+function* request(rt: Rt, from: number): Op {
+  rt.globals.received++;
+  yield* rt.sendBothRLPollRight(from, reply);
+}
+
+function wholeArg(rt: Rt, name: string, value: number, min: number, max: number): number {
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new RunFailure(`node ${rt.self}: ${name} ${value}: expected an integer from ${min} to ${max}`);
+  }
+  return value;
+}
+
+/**
+ * `node` counts one more message sent to it and waits until all it has been sent
+ * have arrived (they may arrive before it gets here, while it polls in a barrier).
+ */
+function* receiveOne(rt: Rt, node: number, what: string): Op {
+  if (rt.self !== node) return;
+  const g = rt.globals;
+  g.expected++;
+  yield* rt.pollBothUntil(() => g.received >= g.expected, what);
+}
+
+export const OPERATIONS: Record<string, Operation> = {
+  Barrier: {
+    minNodes: 1,
+    arity: 0,
+    signature: 'Barrier()',
+    *run(rt) {
+      yield* rt.barrier();
+    },
+  },
+  ClearMemory: {
+    minNodes: 1,
+    arity: 1,
+    signature: 'ClearMemory(bytes)',
+    *run(rt, [bytes]) {
+      const n = wholeArg(rt, 'ClearMemory bytes', bytes, 0, 1 << 24);
+      if (rt.globals.scratch.length * 4 < n) rt.globals.scratch = new Uint32Array(Math.ceil(n / 4));
+      if (rt.self === 0) rt.clearMemory(rt.globals.scratch, n);
+    },
+  },
+  CombineInt: {
+    minNodes: 1,
+    arity: 0,
+    signature: 'CombineInt()',
+    *run(rt) {
+      yield* rt.combineInt(rt.self, CombineOp.ScanAdd);
+    },
+  },
+  CombineVector: {
+    minNodes: 1,
+    arity: 1,
+    signature: 'CombineVector(length)',
+    *run(rt, [length]) {
+      const n = wholeArg(rt, 'CombineVector length', length, 1, 1 << 18);
+      if (rt.globals.vector.length !== n) rt.globals.vector = new Int32Array(n);
+      yield* rt.combineVector(rt.globals.vector, rt.globals.vector, CombineOp.ScanAdd);
+    },
+  },
+  Broadcast: {
+    minNodes: 2,
+    arity: 0,
+    signature: 'Broadcast()',
+    *run(rt) {
+      if (rt.self === 0) yield* rt.broadcast(42);
+      else yield* rt.receiveBroadcast();
+    },
+  },
+  BroadcastVector: {
+    minNodes: 2,
+    arity: 1,
+    signature: 'BroadcastVector(length)',
+    *run(rt, [length]) {
+      const n = wholeArg(rt, 'BroadcastVector length', length, 1, 1 << 18);
+      if (rt.globals.vector.length !== n) rt.globals.vector = new Int32Array(n);
+      if (rt.self === 0) yield* rt.broadcastVector(rt.globals.vector, rt.globals.vector);
+      else yield* rt.receiveBroadcastVector(rt.globals.vector);
+    },
+  },
+  SendRequest: {
+    minNodes: 2,
+    arity: 0,
+    signature: 'SendRequest()',
+    *run(rt) {
+      if (rt.self === 0) {
+        yield* rt.sendLeftPollBoth(1, count);
+        yield* rt.pollBothTilEmpty();
+      }
+      yield* receiveOne(rt, 1, 'calibration: receiving');
+    },
+  },
+  SendRPC: {
+    minNodes: 2,
+    arity: 0,
+    signature: 'SendRPC()',
+    *run(rt) {
+      if (rt.self === 0) yield* rt.sendBothRLPollBoth(1, count);
+      yield* receiveOne(rt, 1, 'calibration: receiving');
+    },
+  },
+  Roundtrip: {
+    minNodes: 2,
+    arity: 1,
+    signature: 'Roundtrip(node): node 0 to that node and back (report hops(node) as an input)',
+    *run(rt, [node]) {
+      const partner = wholeArg(rt, 'Roundtrip node', node, 1, rt.partitionSize - 1);
+      if (rt.self === 0) {
+        const want = rt.globals.replies + 1;
+        yield* rt.sendLeftPollBoth(partner, request, 0);
+        yield* rt.pollBothUntil(() => rt.globals.replies >= want, 'calibration: round trip');
+      }
+      yield* receiveOne(rt, partner, 'calibration: round trip');
+    },
+  },
+  BlockTransfer: {
+    minNodes: 2,
+    arity: 1,
+    signature: 'BlockTransfer(words)',
+    *run(rt, [words]) {
+      const n = wholeArg(rt, 'BlockTransfer words', words, 1, MAX_BLOCK_WORDS);
+      // With no header the port's count only falls as words land: node 1 waits until it
+      // is down by every word sent so far (some may land before node 1 gets here).
+      if (rt.self === 0) yield* rt.sendBlockXferPollBoth(1, 1, 0, rt.globals.block, n);
+      if (rt.self === 1) {
+        const g = rt.globals;
+        g.blockWords += n;
+        const port = rt.port(1);
+        yield* rt.pollBothUntil(() => -port.count >= g.blockWords, 'calibration: block transfer');
+      }
+    },
+  },
+};
+
+export function isOperation(name: string): boolean {
+  return Object.hasOwn(OPERATIONS, name);
+}

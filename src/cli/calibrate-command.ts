@@ -1,0 +1,144 @@
+/**
+ * `sim calibrate --platform <p|all> <spec-file> -o <samples> [--nodes N] [--seed S]
+ * [--vcount 20] [--workers K] [--shard i/n]` (thesis 3.3-3.5): the samples of every
+ * (platform, model) unit, in unit order, after a header naming the spec's hash, seed,
+ * node count, verification count and simulator version (each unit names its platform
+ * and hash). The file is the same for any number of workers; `--shard i/n` writes the
+ * i-th of n contiguous ranges of units, the header only in the first, so concatenating
+ * the shards in order gives the unsharded file. Nothing is written unless all succeed.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { SingleBar, Presets } from 'cli-progress';
+import Tinypool from 'tinypool';
+import { planUnit } from '../calibrate/samples.ts';
+import { InputError } from '../kernel/errors.ts';
+import { MAX_SEED } from '../kernel/random-stream.ts';
+import { nodeCountProblem } from '../network/build-topology.ts';
+import runUnitRequest, { loadSpecs, type UnitRequest } from './calibrate-unit.ts';
+import { loadPlatform, platformNames, simulatorVersion } from './load-inputs.ts';
+import type { Io } from './main.ts';
+
+interface CalibrateArgs {
+  platforms: string[];
+  specFile: string;
+  out: string;
+  nodes: number | undefined;
+  seed: number;
+  vcount: number;
+  workers: number;
+  shard: { index: number; count: number };
+}
+
+function integer(option: string, value: string, min: number, max: number): number {
+  const n = /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) throw new InputError(`${option} ${value}: expected an integer from ${min} to ${max}`);
+  return n;
+}
+
+export function parseCalibrateArgs(argv: readonly string[]): CalibrateArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      options: {
+        platform: { type: 'string', short: 'p' },
+        out: { type: 'string', short: 'o' },
+        nodes: { type: 'string', short: 'n' },
+        seed: { type: 'string', short: 's' },
+        vcount: { type: 'string' },
+        workers: { type: 'string' },
+        shard: { type: 'string' },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (e) {
+    throw new InputError(`sim calibrate: ${(e as Error).message.split('\n')[0]}`);
+  }
+  const v = parsed.values;
+  if (v.platform === undefined) throw new InputError('sim calibrate: missing --platform <name|all>');
+  if (parsed.positionals.length !== 1) throw new InputError('sim calibrate: expected one spec file: sim calibrate --platform <p|all> <spec-file> -o <samples>');
+  if (v.out === undefined) throw new InputError('sim calibrate: missing -o <samples>: where to write the samples');
+  let shard = { index: 1, count: 1 };
+  if (v.shard !== undefined) {
+    const m = /^(\d+)\/(\d+)$/.exec(v.shard);
+    if (m === null || Number(m[1]) < 1 || Number(m[2]) < 1 || Number(m[1]) > Number(m[2])) {
+      throw new InputError(`--shard ${v.shard}: expected i/n with 1 <= i <= n (e.g. 2/4)`);
+    }
+    shard = { index: Number(m[1]), count: Number(m[2]) };
+  }
+  return {
+    platforms: v.platform === 'all' ? platformNames() : [v.platform],
+    specFile: parsed.positionals[0],
+    out: v.out,
+    nodes: v.nodes === undefined ? undefined : integer('--nodes', v.nodes, 1, 4096),
+    seed: v.seed === undefined ? 1 : integer('--seed', v.seed, 0, MAX_SEED),
+    vcount: v.vcount === undefined ? 20 : integer('--vcount', v.vcount, 0, 100000),
+    workers: v.workers === undefined ? 1 : integer('--workers', v.workers, 1, 64),
+    shard,
+  };
+}
+
+export async function calibrateCommand(argv: readonly string[], io: Io, showProgress: boolean): Promise<number> {
+  const args = parseCalibrateArgs(argv);
+  const specs = await loadSpecs(args.specFile);
+  const requests: UnitRequest[] = [];
+  for (const name of args.platforms) {
+    const platform = loadPlatform(name);
+    const nodes = args.nodes ?? platform.defaultNodes;
+    const problem = nodeCountProblem(platform.network, nodes);
+    if (problem !== null) throw new InputError(`--nodes ${nodes}: ${problem} (platform ${platform.name})`);
+    specs.forEach((spec, specIndex) => {
+      // Check every spec before anything runs: names, arities, expressions, loops.
+      planUnit({ platform, spec, source: args.specFile, nodes, seed: args.seed, vcount: args.vcount });
+      requests.push({ platform: name, specFile: args.specFile, specIndex, nodes, seed: args.seed, vcount: args.vcount });
+    });
+  }
+  const { index, count } = args.shard;
+  const mine = requests.slice(Math.floor(((index - 1) * requests.length) / count), Math.floor((index * requests.length) / count));
+
+  const bar = showProgress ? new SingleBar({ format: 'sim calibrate [{bar}] {value}/{total} models', hideCursor: true }, Presets.shades_classic) : null;
+  bar?.start(mine.length, 0);
+  let done = 0;
+  const tick = <T>(x: T): T => {
+    bar?.update(++done);
+    return x;
+  };
+  let texts: string[];
+  if (args.workers > 1 && mine.length > 1) {
+    const pool = new Tinypool({ filename: new URL('./calibrate-worker.mjs', import.meta.url).href, minThreads: args.workers, maxThreads: args.workers });
+    try {
+      texts = await Promise.all(mine.map((r) => (pool.run(r) as Promise<string>).then(tick)));
+    } finally {
+      await pool.destroy();
+    }
+  } else {
+    texts = [];
+    for (const r of mine) texts.push(tick(await runUnitRequest(r)));
+  }
+  bar?.stop();
+
+  const specHash = createHash('sha256').update(readFileSync(args.specFile)).digest('hex');
+  const header =
+    index === 1
+      ? [
+          '# proteus-strata calibration samples, version 1',
+          `# simulator ${simulatorVersion()}`,
+          `# spec ${args.specFile} sha256 ${specHash}`,
+          `# seed ${args.seed} nodes ${args.nodes ?? 'default'} vcount ${args.vcount}`,
+          '# lines: Model cycles inputs... terms...; @Model marks verification samples',
+        ].join('\n') + '\n'
+      : '';
+  const temporary = `${args.out}.partial`;
+  try {
+    writeFileSync(temporary, header + texts.join(''));
+    renameSync(temporary, args.out);
+  } catch (e) {
+    rmSync(temporary, { force: true });
+    throw new InputError(`-o ${args.out}: cannot write the samples (${(e as { code?: string }).code ?? String(e)})`);
+  }
+  io.out(`sim calibrate: wrote ${args.out}: ${mine.length} model(s) on ${args.platforms.join(', ')}${count > 1 ? ` (shard ${index}/${count} of ${requests.length})` : ''}`);
+  return 0;
+}

@@ -1,0 +1,51 @@
+/**
+ * One calibration unit as workers run it: everything is named by strings (platform,
+ * spec file, spec index), so a unit in a worker starts from exactly the inputs the
+ * main thread would use and produces the same text.
+ */
+import { parseSpecs, type ModelSpec } from '../calibrate/spec.ts';
+import { runUnit } from '../calibrate/samples.ts';
+import { readFileSync } from 'node:fs';
+import { extname } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { InputError } from '../kernel/errors.ts';
+import { loadPlatform } from './load-inputs.ts';
+
+export interface UnitRequest {
+  platform: string;
+  specFile: string;
+  specIndex: number;
+  nodes: number;
+  seed: number;
+  vcount: number;
+}
+
+/** Reads a spec file: the one-line grammar, or a module whose default export is a list of ModelSpec. */
+export async function loadSpecs(file: string): Promise<ModelSpec[]> {
+  if (['.ts', '.mts', '.js', '.mjs'].includes(extname(file))) {
+    let mod: { default?: unknown };
+    try {
+      mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
+    } catch (e) {
+      throw new InputError(`${file}: cannot load the spec module (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`);
+    }
+    const specs = mod.default;
+    if (!Array.isArray(specs) || specs.length === 0 || specs.some((s) => typeof s !== 'object' || s === null || typeof (s as ModelSpec).name !== 'string' || !Array.isArray((s as ModelSpec).loops))) {
+      throw new InputError(`${file}: expected a default export that is a non-empty list of model specifications ({ name, loops, setup, task, cleanup, inputs, terms })`);
+    }
+    return specs as ModelSpec[];
+  }
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new InputError(`${file}: cannot read the spec file (${(e as { code?: string }).code ?? String(e)})`);
+  }
+  return parseSpecs(text, file);
+}
+
+/** Runs one unit; the worker's entry point too. */
+export default async function runUnitRequest(r: UnitRequest): Promise<string> {
+  const specs = await loadSpecs(r.specFile);
+  return runUnit({ platform: loadPlatform(r.platform), spec: specs[r.specIndex], source: r.specFile, nodes: r.nodes, seed: r.seed, vcount: r.vcount });
+}

@@ -1,0 +1,56 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { sim } from '../support/sim-cli.ts';
+
+const SPEC = 'apps/calibration/strata.spec';
+
+describe.concurrent('sim calibrate', () => {
+  it('writes the same samples with 1 and 2 workers, and the shards concatenate to the same file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-cal-'));
+    const common = ['calibrate', '--platform', 'all', SPEC, '--nodes', '8', '--vcount', '3'];
+    const one = await sim([...common, '-o', join(dir, 'one.samples')]);
+    expect(one.stderr).toBe('');
+    expect(one.code).toBe(0);
+    const two = await sim([...common, '-o', join(dir, 'two.samples'), '--workers', '2']);
+    expect(two.code).toBe(0);
+    const whole = readFileSync(join(dir, 'one.samples'));
+    expect(readFileSync(join(dir, 'two.samples')).equals(whole)).toBe(true);
+    const parts = [];
+    for (const shard of ['1/3', '2/3', '3/3']) {
+      const file = join(dir, `shard-${shard.replace('/', 'of')}.samples`);
+      expect((await sim([...common, '-o', file, '--shard', shard])).code).toBe(0);
+      parts.push(readFileSync(file));
+    }
+    expect(Buffer.concat(parts).equals(whole)).toBe(true);
+    const text = whole.toString();
+    expect(text).toMatch(/^# proteus-strata calibration samples, version 1\n# simulator \d+\.\d+\.\d+\n# spec apps\/calibration\/strata\.spec sha256 [0-9a-f]{64}\n# seed 1 nodes 8 vcount 3\n/);
+    // Fig. 3-7's lines: building samples, then @ verification samples, per model and platform.
+    expect(text).toMatch(/^# model CombineVector length logP lengthLogP\nCombineVector \d+ 1 3 3\n/m);
+    expect(text.match(/^@CombineVector /gm)).toHaveLength(4 * 3);
+  });
+
+  it.each([
+    ['a malformed spec', '{{ i 1 10 ++ @ @ ClearMemory(i) @ @ length:i }}', /bad\.spec:1:3: expected 6 components/],
+    ['an unknown task', '{{ i 1 10 ++ @ @ Teleport(i) @ @ length:i @ }}', /model Teleport: unknown task operation Teleport \(known: Barrier, ClearMemory/],
+    ['an unknown variable', '{{ i 1 10 ++ @ @ ClearMemory(i) @ @ length:k @ }}', /model ClearMemory: input length: unknown variable "k"/],
+    ['an empty loop', '{{ i 10 1 ++ @ @ ClearMemory(i) @ @ length:i @ }}', /model ClearMemory: loop i: the loop from 10 to 1 with \+\+ is empty/],
+  ])('refuses %s with one line, exit 2 and no output', async (_what, spec, message) => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-cal-'));
+    const file = join(dir, 'bad.spec');
+    writeFileSync(file, spec);
+    const out = join(dir, 'out.samples');
+    const r = await sim(['calibrate', '--platform', 'cm5', file, '-o', out, '--nodes', '4']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(message);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('refuses a shard like 3/2', async () => {
+    const r = await sim(['calibrate', '--platform', 'cm5', SPEC, '-o', join(tmpdir(), 'x.samples'), '--shard', '3/2']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('sim: --shard 3/2: expected i/n with 1 <= i <= n (e.g. 2/4)\n');
+  });
+});
