@@ -7,8 +7,10 @@
  * SVD makes any set of basis functions work: a duplicated column gets half the
  * weight in each copy, the total matching a single copy (3.6.2).
  */
-import { jStat } from 'jstat';
+import jstat from 'jstat';
 import { Matrix, SingularValueDecomposition } from 'ml-matrix';
+
+const { jStat } = jstat;
 
 export interface Sample {
   /** The measured time. */

@@ -1,6 +1,9 @@
-/** The part of jstat (no published types) the fitter uses: Student's t quantiles. */
+/** The part of jstat (CommonJS, no published types) the fitter uses: Student's t quantiles. */
 declare module 'jstat' {
-  export const jStat: {
-    studentt: { inv(p: number, dof: number): number };
+  const jstat: {
+    jStat: {
+      studentt: { inv(p: number, dof: number): number };
+    };
   };
+  export default jstat;
 }

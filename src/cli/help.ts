@@ -10,6 +10,7 @@ Usage:
   sim explore <app> --runs <N> --platform <p> [options]
   sim calibrate --platform <p|all> <spec-file> -o <samples> [--nodes N] [--seed S]
                 [--vcount 20] [--workers K] [--shard i/n]
+  sim fit <samples> [--relative] -o <models.json>
   sim --help | --version
 
 Runs an SPMD app on every node of a simulated machine, verifies its result and
@@ -71,6 +72,12 @@ e.g. apps/calibration/strata.spec, or a module exporting specs) on the platform(
 and writes the samples in Fig. 3-7's format: "Model cycles inputs... terms...",
 "@Model ..." for the verification samples drawn from the seed. The file is the same
 for any --workers; the --shard i/n files concatenate, in order, to the whole.
+
+sim fit fits each model of a samples file (thesis 3.6: least squares by SVD,
+relative error with --relative, 95% intervals, irrelevant terms removed one at a
+time), checks it on the verification samples (warning above 10% MRE), and writes
+models.json, a generated models.ts with one function per model, and
+models.residuals.
 
 Exit status: 0 when the app verified its result, 1 when verification or the
 simulated program failed (including deadlock), 2 for bad input.

@@ -14,6 +14,7 @@ import { toPerfetto } from '../trace/perfetto.ts';
 import { renderCongestionSvg, renderSvg } from '../trace/state-graph.ts';
 import { TraceWriter } from '../trace/writer.ts';
 import { calibrateCommand } from './calibrate-command.ts';
+import { fitCommand } from './fit-command.ts';
 import { LogFile } from './log-file.ts';
 import { FileTraceOutput, loadTrace } from './trace-file.ts';
 import { helpText } from './help.ts';
@@ -59,6 +60,7 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
   if (argv[0] === 'graph') return graphCommand(argv.slice(1), io);
   if (argv[0] === 'export') return exportCommand(argv.slice(1), io);
   if (argv[0] === 'calibrate') return calibrateCommand(argv.slice(1), io, process.stderr.isTTY === true && process.env.CI === undefined);
+  if (argv[0] === 'fit') return fitCommand(argv.slice(1), io);
   if (argv[0] === 'explore') {
     const { run, runs } = parseExploreArgs(argv.slice(1));
     return exploreCommand(run, runs, io, process.stderr.isTTY === true && process.env.CI === undefined);

@@ -1,0 +1,45 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { sim } from '../support/sim-cli.ts';
+
+describe.concurrent('sim fit', () => {
+  it('fits calibrated samples into models, a generated module and residuals (ClearMemory lands on Fig. 6-6)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-fit-'));
+    const spec = join(dir, 'small.spec');
+    writeFileSync(spec, '{{ i 0 12 ++ @ @ ClearMemory(length) @ @ length:1<<i @ }}\n{{ r 1 3 ++ @ Barrier() @ SendRPC() @ Barrier() @ @ }}\n');
+    const samples = join(dir, 'small.samples');
+    expect((await sim(['calibrate', '--platform', 'cm5', spec, '-o', samples, '--nodes', '4', '--vcount', '8'])).code).toBe(0);
+    const models = join(dir, 'models.json');
+    const r = await sim(['fit', samples, '--relative', '-o', models]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^cm5 ClearMemory: [\d.]+ \+ [\d.]+\*length {2}R\^2 1\.0000, MRE [\d.]+% building, [\d.]+% verification$/m);
+    const json = JSON.parse(readFileSync(models, 'utf8'));
+    const clear = json.models.find((m: { name: string }) => m.name === 'ClearMemory');
+    expect(Math.abs(clear.coefficients[0] / 69.28 - 1)).toBeLessThan(0.02);
+    expect(Math.abs(clear.coefficients[1] / 1.005 - 1)).toBeLessThan(0.02);
+    expect(clear.mreVerificationPercent).toBeLessThan(5);
+    expect(json.provenance.relativeError).toBe(true);
+    const generated = await import(pathToFileURL(join(dir, 'models.ts')).href);
+    expect(generated.cm5_ClearMemory(4096)).toBeCloseTo(clear.coefficients[0] + clear.coefficients[1] * 4096, 6);
+    expect(generated.cm5_SendRPC()).toBeCloseTo(43, 9);
+    expect(existsSync(join(dir, 'models.residuals'))).toBe(true);
+  });
+
+  it.each([
+    ['a missing column', '# platform cm5 x\n# model ClearMemory length\nClearMemory 70\n', /bad\.samples:3: ClearMemory has 1 columns \(length\) but this line has 0 values after the time$/],
+    ['a model without structure', '# platform cm5 x\nClearMemory 70 1\n', /bad\.samples:2: samples for model ClearMemory without its structure line/],
+    ['no models at all', '# nothing\n', /bad\.samples: no models/],
+  ])('refuses %s with one line, exit 2 and no output', async (_what, text, message) => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-fit-'));
+    writeFileSync(join(dir, 'bad.samples'), text);
+    const r = await sim(['fit', join(dir, 'bad.samples'), '-o', join(dir, 'm.json')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.stderr.trimEnd()).toMatch(message);
+    expect(existsSync(join(dir, 'm.json'))).toBe(false);
+  });
+});
