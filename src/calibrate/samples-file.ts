@@ -1,7 +1,8 @@
 /**
  * Reading a samples file back (the format `sim calibrate` writes, thesis Fig. 3-7):
  * `# platform`, then `# model Name columns...` structure lines, then `Name cycles x...`
- * building samples and `@Name ...` verification samples. Problems are one InputError
+ * building samples and `@Name ...` verification samples. A model's units on several
+ * machine sizes pool their samples. Problems are one InputError
  * line naming the file and line.
  */
 import { InputError } from '../kernel/errors.ts';
@@ -31,8 +32,16 @@ export function readSamples(text: string, source: string): ModelSamples[] {
       } else if (words[0] === 'model') {
         if (words.length < 2) throw new InputError(`${at}: "# model" needs a model name`);
         const key = `${platform}/${words[1]}`;
-        if (byKey.has(key)) throw new InputError(`${at}: model ${words[1]} on ${platform || 'no platform'} appears twice`);
-        const m: ModelSamples = { platform, name: words[1], columns: words.slice(2), building: [], verification: [] };
+        const columns = words.slice(2);
+        const seen = byKey.get(key);
+        // The same model on another machine size adds to its samples; its columns must agree.
+        if (seen !== undefined) {
+          if (seen.columns.join(' ') !== columns.join(' ')) {
+            throw new InputError(`${at}: model ${words[1]} on ${platform} has columns ${columns.join(' ')} here but ${seen.columns.join(' ')} before`);
+          }
+          return;
+        }
+        const m: ModelSamples = { platform, name: words[1], columns, building: [], verification: [] };
         byKey.set(key, m);
         models.push(m);
       }

@@ -9,7 +9,8 @@
  *
  * Lines (Fig. 3-7): `Name cycles x1 x2 ...` for building samples and `@Name ...` for
  * verification samples, the x being the inputs then the terms. Each unit starts with
- * `# platform <name> <content hash>` and `# model <Name> <input and term names>`.
+ * `# platform <name> <content hash> nodes <P>` and `# model <Name> <input and term
+ * names>`; a model sampled on several machine sizes has a unit per size.
  */
 import { InputError } from '../kernel/errors.ts';
 import { buildTopology } from '../network/build-topology.ts';
@@ -146,7 +147,7 @@ export function runUnit(config: UnitConfig): string {
     },
   });
   runApp({ platform, app, params: {}, nodes: config.nodes, seed: config.seed, network: 'packet' });
-  const lines = [`# platform ${platform.name} ${platform.contentHash}`, `# model ${spec.name} ${columnNames(spec).join(' ')}`.trimEnd()];
+  const lines = [`# platform ${platform.name} ${platform.contentHash} nodes ${config.nodes}`, `# model ${spec.name} ${columnNames(spec).join(' ')}`.trimEnd()];
   samples.forEach((s, i) => lines.push(`${s.verify ? '@' : ''}${spec.name} ${times[i]} ${s.columns.map(formatNumber).join(' ')}`.trimEnd()));
   return `${lines.join('\n')}\n`;
 }

@@ -1,7 +1,7 @@
 /**
- * `sim calibrate --platform <p|all> <spec-file> -o <samples> [--nodes N] [--seed S]
+ * `sim calibrate --platform <p|all> <spec-file> -o <samples> [--nodes N[,N...]] [--seed S]
  * [--vcount 20] [--workers K] [--shard i/n]` (thesis 3.3-3.5): the samples of every
- * (platform, model) unit, in unit order, after a header naming the spec's hash, seed,
+ * (platform, machine size, model) unit, in unit order, after a header naming the spec's hash, seed,
  * node count, verification count and simulator version (each unit names its platform
  * and hash). The file is the same for any number of workers; `--shard i/n` writes the
  * i-th of n contiguous ranges of units, the header only in the first, so concatenating
@@ -24,7 +24,8 @@ interface CalibrateArgs {
   platforms: string[];
   specFile: string;
   out: string;
-  nodes: number | undefined;
+  /** Machine sizes to sample on (several make log P terms identifiable); undefined: each platform's default. */
+  nodes: number[] | undefined;
   seed: number;
   vcount: number;
   workers: number;
@@ -73,7 +74,7 @@ export function parseCalibrateArgs(argv: readonly string[]): CalibrateArgs {
     platforms: v.platform === 'all' ? platformNames() : [v.platform],
     specFile: parsed.positionals[0],
     out: v.out,
-    nodes: v.nodes === undefined ? undefined : integer('--nodes', v.nodes, 1, 4096),
+    nodes: v.nodes === undefined ? undefined : v.nodes.split(',').map((n) => integer('--nodes', n, 1, 4096)),
     seed: v.seed === undefined ? 1 : integer('--seed', v.seed, 0, MAX_SEED),
     vcount: v.vcount === undefined ? 20 : integer('--vcount', v.vcount, 0, 100000),
     workers: v.workers === undefined ? 1 : integer('--workers', v.workers, 1, 64),
@@ -87,14 +88,15 @@ export async function calibrateCommand(argv: readonly string[], io: Io, showProg
   const requests: UnitRequest[] = [];
   for (const name of args.platforms) {
     const platform = loadPlatform(name);
-    const nodes = args.nodes ?? platform.defaultNodes;
-    const problem = nodeCountProblem(platform.network, nodes);
-    if (problem !== null) throw new InputError(`--nodes ${nodes}: ${problem} (platform ${platform.name})`);
-    specs.forEach((spec, specIndex) => {
-      // Check every spec before anything runs: names, arities, expressions, loops.
-      planUnit({ platform, spec, source: args.specFile, nodes, seed: args.seed, vcount: args.vcount });
-      requests.push({ platform: name, specFile: args.specFile, specIndex, nodes, seed: args.seed, vcount: args.vcount });
-    });
+    for (const nodes of args.nodes ?? [platform.defaultNodes]) {
+      const problem = nodeCountProblem(platform.network, nodes);
+      if (problem !== null) throw new InputError(`--nodes ${nodes}: ${problem} (platform ${platform.name})`);
+      specs.forEach((spec, specIndex) => {
+        // Check every spec before anything runs: names, arities, expressions, loops.
+        planUnit({ platform, spec, source: args.specFile, nodes, seed: args.seed, vcount: args.vcount });
+        requests.push({ platform: name, specFile: args.specFile, specIndex, nodes, seed: args.seed, vcount: args.vcount });
+      });
+    }
   }
   const { index, count } = args.shard;
   const mine = requests.slice(Math.floor(((index - 1) * requests.length) / count), Math.floor((index * requests.length) / count));
@@ -127,7 +129,7 @@ export async function calibrateCommand(argv: readonly string[], io: Io, showProg
           '# proteus-strata calibration samples, version 1',
           `# simulator ${simulatorVersion()}`,
           `# spec ${args.specFile} sha256 ${specHash}`,
-          `# seed ${args.seed} nodes ${args.nodes ?? 'default'} vcount ${args.vcount}`,
+          `# seed ${args.seed} nodes ${args.nodes?.join(',') ?? 'default'} vcount ${args.vcount}`,
           '# lines: Model cycles inputs... terms...; @Model marks verification samples',
         ].join('\n') + '\n'
       : '';

@@ -8,7 +8,7 @@ Usage:
   sim export --format perfetto <trace> -o <file.json>
   sim replay <repro-file> [--stop-at <cycle>|event:<n>]
   sim explore <app> --runs <N> --platform <p> [options]
-  sim calibrate --platform <p|all> <spec-file> -o <samples> [--nodes N] [--seed S]
+  sim calibrate --platform <p|all> <spec-file> -o <samples> [--nodes N[,N...]] [--seed S]
                 [--vcount 20] [--workers K] [--shard i/n]
   sim fit <samples> [--relative] -o <models.json>
   sim --help | --version
@@ -71,7 +71,8 @@ sim calibrate runs every model of a spec file (thesis Fig. 3-3's one-line gramma
 e.g. apps/calibration/strata.spec, or a module exporting specs) on the platform(s)
 and writes the samples in Fig. 3-7's format: "Model cycles inputs... terms...",
 "@Model ..." for the verification samples drawn from the seed. The file is the same
-for any --workers; the --shard i/n files concatenate, in order, to the whole.
+for any --workers; the --shard i/n files concatenate, in order, to the whole. Several
+--nodes sizes sample every model on each, so that sim fit can see log P terms.
 
 sim fit fits each model of a samples file (thesis 3.6: least squares by SVD,
 relative error with --relative, 95% intervals, irrelevant terms removed one at a

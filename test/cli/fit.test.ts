@@ -29,6 +29,25 @@ describe.concurrent('sim fit', () => {
     expect(existsSync(join(dir, 'models.residuals'))).toBe(true);
   });
 
+  it('over several machine sizes keeps log P terms for the combining trees and prunes them on the CM-5 (Fig. 6-6)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-fit-'));
+    const spec = join(dir, 'cv.spec');
+    writeFileSync(spec, '{{ i 0 6 ++ @ Barrier() @ CombineVector(length) @ @ length:1<<i @ logP:logP, lengthLogP:length*logP }}\n');
+    const samples = join(dir, 'cv.samples');
+    const c = await sim(['calibrate', '--platform', 'cm5', spec, '-o', samples, '--nodes', '4,8,16,32', '--vcount', '6']);
+    expect(c.code).toBe(0);
+    const alewife = join(dir, 'cv-alewife.samples');
+    expect((await sim(['calibrate', '--platform', 'alewife', spec, '-o', alewife, '--nodes', '4,9,16,36', '--vcount', '6'])).code).toBe(0);
+    for (const [file, platform] of [[samples, 'cm5'], [alewife, 'alewife']]) {
+      const r = await sim(['fit', file, '--relative', '-o', join(dir, `${platform}.json`)]);
+      expect(r.code).toBe(0);
+      const m = JSON.parse(readFileSync(join(dir, `${platform}.json`), 'utf8')).models[0];
+      const kept = m.terms.filter((_: string, k: number) => m.relevant[k]);
+      if (platform === 'cm5') expect(kept.some((t: string) => t.includes('logP') || t.includes('LogP'))).toBe(false);
+      else expect(kept.some((t: string) => t.includes('logP') || t.includes('LogP'))).toBe(true);
+    }
+  });
+
   it.each([
     ['a missing column', '# platform cm5 x\n# model ClearMemory length\nClearMemory 70\n', /bad\.samples:3: ClearMemory has 1 columns \(length\) but this line has 0 values after the time$/],
     ['a model without structure', '# platform cm5 x\nClearMemory 70 1\n', /bad\.samples:2: samples for model ClearMemory without its structure line/],
