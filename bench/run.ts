@@ -3,10 +3,11 @@
  * Suites: kernel (PHOLD vs native C++), network (thesis Fig. 7-5, a 1024-node shift),
  * chapter7 (Figs. 7-6, 7-8, 7-9 on a 64-node CM-5), microbench (Fig. 6-6 on every
  * platform), chapter4 (Fig. 4-7 and Table 4-4 shapes), trace (recording overhead),
- * apps (the apps at 64 nodes).
+ * calibrate (the Strata suite with 1 and 2 workers), apps (the apps at 64 nodes).
  * Default: all.
  */
 import { appsBench } from './apps.ts';
+import { calibrateBench } from './calibrate.ts';
 import { chapter4Bench } from './chapter4.ts';
 import { chapter7Bench } from './chapter7.ts';
 import { kernelBench } from './kernel.ts';
@@ -14,7 +15,7 @@ import { microBench } from './microbench.ts';
 import { networkBench } from './network.ts';
 import { traceBench } from './trace.ts';
 
-const SUITES: Record<string, () => Promise<void>> = { kernel: kernelBench, network: networkBench, chapter7: chapter7Bench, microbench: microBench, chapter4: chapter4Bench, trace: traceBench, apps: appsBench };
+const SUITES: Record<string, () => Promise<void>> = { kernel: kernelBench, network: networkBench, chapter7: chapter7Bench, microbench: microBench, chapter4: chapter4Bench, trace: traceBench, calibrate: calibrateBench, apps: appsBench };
 
 const requested = process.argv.slice(2);
 const unknown = requested.filter((s) => !(s in SUITES));
