@@ -8,6 +8,7 @@
 import { RunFailure } from '../kernel/errors.ts';
 import type { Op } from '../machine/node.ts';
 import { CombineOp } from '../network/combine.ts';
+import { CompositeOp } from '../runtime/composite.ts';
 import type { Handler, Runtime } from '../runtime/runtime.ts';
 
 /** What a calibration node keeps between operations. */
@@ -189,8 +190,107 @@ export const OPERATIONS: Record<string, Operation> = {
       }
     },
   },
+  PollBothTilEmpty: {
+    minNodes: 1,
+    arity: 0,
+    signature: 'PollBothTilEmpty(): with nothing arriving',
+    *run(rt) {
+      if (rt.self === 0) yield* rt.pollBothTilEmpty();
+    },
+  },
+  SendLeftPollBoth: {
+    minNodes: 2,
+    arity: 0,
+    signature: 'SendLeftPollBoth()',
+    *run(rt) {
+      if (rt.self === 0) yield* rt.sendLeftPollBoth(1, count);
+      yield* receiveOne(rt, 1, 'calibration: receiving');
+    },
+  },
+  BroadcastDouble: {
+    minNodes: 2,
+    arity: 0,
+    signature: 'BroadcastDouble()',
+    *run(rt) {
+      if (rt.self === 0) yield* rt.broadcastDouble(Math.PI);
+      else yield* rt.receiveBroadcastDouble();
+    },
+  },
+  GlobalOR: {
+    minNodes: 1,
+    arity: 0,
+    signature: 'GlobalOR()',
+    *run(rt) {
+      yield* rt.globalOR(rt.self === 0);
+    },
+  },
+  CompositeMedian: {
+    minNodes: 1,
+    arity: 0,
+    signature: 'CompositeMedian(): CompositeInt(..., Median) of scattered values',
+    *run(rt) {
+      yield* rt.compositeInt((rt.self * 7919) % 1000, CompositeOp.Median);
+    },
+  },
+  CompositeVariance: {
+    minNodes: 1,
+    arity: 0,
+    signature: 'CompositeVariance(): CompositeFloat(..., Variance)',
+    *run(rt) {
+      yield* rt.compositeFloat(rt.self * 0.5, CompositeOp.Variance);
+    },
+  },
+  Random: {
+    minNodes: 1,
+    arity: 0,
+    signature: 'Random()',
+    *run(rt) {
+      if (rt.self === 0) rt.random();
+    },
+  },
+  Qprintf: {
+    minNodes: 1,
+    arity: 1,
+    signature: 'Qprintf(chars): queue chars characters of output',
+    *run(rt, [chars]) {
+      const n = wholeArg(rt, 'Qprintf chars', chars, 0, 4096);
+      if (rt.self === 0) rt.qprintf('%s', 'x'.repeat(n));
+    },
+  },
+  ExchangeBlocks: {
+    minNodes: 2,
+    arity: 1,
+    signature: 'ExchangeBlocks(words): nodes 0 and 1 send each other a block (two-way)',
+    *run(rt, [words]) {
+      const n = wholeArg(rt, 'ExchangeBlocks words', words, 1, MAX_BLOCK_WORDS);
+      if (rt.self > 1) return;
+      const g = rt.globals;
+      g.blockWords += n;
+      const port = rt.port(1);
+      yield* rt.sendBlockXferPollBoth(1 - rt.self, 1, 0, g.block, n);
+      yield* rt.pollBothUntil(() => -port.count >= g.blockWords, 'calibration: exchange');
+    },
+  },
+  AsyncTransfers: {
+    minNodes: 2,
+    arity: 2,
+    signature: 'AsyncTransfers(count, words): node 0 queues count transfers to nodes 1, 2, ... and services them all',
+    *run(rt, [transfers, words]) {
+      const k = wholeArg(rt, 'AsyncTransfers count', transfers, 1, 4096);
+      const n = wholeArg(rt, 'AsyncTransfers words', words, 1, MAX_BLOCK_WORDS);
+      const g = rt.globals;
+      const target = (i: number) => 1 + (i % (rt.partitionSize - 1));
+      if (rt.self === 0) {
+        for (let i = 0; i < k; i++) rt.asyncBlockXfer(target(i), 1, 0, g.block, n);
+        yield* rt.serviceAllTransfers(-1);
+        return;
+      }
+      let mine = 0;
+      for (let i = 0; i < k; i++) if (target(i) === rt.self) mine += n;
+      if (mine === 0) return;
+      g.blockWords += mine;
+      const port = rt.port(1);
+      yield* rt.pollBothUntil(() => -port.count >= g.blockWords, 'calibration: asynchronous transfers');
+    },
+  },
 };
-
-export function isOperation(name: string): boolean {
-  return Object.hasOwn(OPERATIONS, name);
-}
