@@ -102,12 +102,16 @@ export function fitModel(termNames: readonly string[], samples: readonly Sample[
     const v = dof > 0 ? chi2 / dof : 0;
     const t = dof > 0 ? jStat.studentt.inv(0.975, dof) : Infinity;
     const half = coef.map((_, k) => (relevant[k] ? t * Math.sqrt(v * variance[k]) : 0));
+    // A term whose contribution is below rounding everywhere is irrelevant even when an
+    // exact fit leaves no variance to judge it by (the simulator's clock is exact).
+    const yScale = Math.max(...ys.map(Math.abs), 1e-300);
+    const negligible = coef.map((c, k) => relevant[k] && Math.max(...rows.map((row) => Math.abs(c * row[k]))) < 1e-9 * yScale);
     // Eq. 30: the least relevant term has the smallest |beta / h|; with no spare degrees of freedom nothing is judged.
     let worst = -1;
     let worstRatio = Infinity;
     for (let k = 0; k <= m; k++) {
       if (!relevant[k]) continue;
-      const ratio = half[k] === 0 ? Infinity : Math.abs(coef[k] / half[k]);
+      const ratio = negligible[k] ? 0 : half[k] === 0 ? Infinity : Math.abs(coef[k] / half[k]);
       if (ratio < worstRatio) {
         worstRatio = ratio;
         worst = k;

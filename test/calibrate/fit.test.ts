@@ -27,6 +27,12 @@ describe('the model fitter (thesis 3.6.2, Fig. 3-9)', () => {
     expect(Math.abs(fit.coefficients[1] - 2)).toBeLessThan(fit.halfWidths[1]);
   });
 
+  it('prunes a term that contributes nothing even to an exact fit (the simulator has no timing noise)', () => {
+    const fit = fitModel(['length', 'junk'], [1, 2, 4, 8, 16].flatMap((len) => [0, 1, 2].map((j) => ({ x: [len, j], y: 69 + len }))), true);
+    expect(fit.relevant).toEqual([true, true, false]);
+    expect(fit.coefficients[1]).toBeCloseTo(1, 9);
+  });
+
   it('splits the weight of a duplicated basis function, the total matching one copy', () => {
     const samples = [1, 2, 4, 8, 16, 32].map((len) => ({ x: [len, len], y: 10 + 4 * len }));
     const fit = fitModel(['len', 'len again'], samples, false);

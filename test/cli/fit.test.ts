@@ -48,6 +48,19 @@ describe.concurrent('sim fit', () => {
     }
   });
 
+  it('takes specs as a TypeScript module too, and prunes a deliberately irrelevant term', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-fit-'));
+    const samples = join(dir, 'ts.samples');
+    const c = await sim(['calibrate', '--platform', 'paragon', 'test/fixtures/specs.ts', '-o', samples, '--nodes', '4', '--vcount', '5']);
+    expect(c.stderr).toBe('');
+    expect(c.code).toBe(0);
+    expect(readFileSync(samples, 'utf8')).toMatch(/^# model ClearMemory length junk$/m);
+    const r = await sim(['fit', samples, '--relative', '-o', join(dir, 'ts.json')]);
+    expect(r.code).toBe(0);
+    const m = JSON.parse(readFileSync(join(dir, 'ts.json'), 'utf8')).models[0];
+    expect(m.relevant).toEqual([true, true, false]);
+  });
+
   it.each([
     ['a missing column', '# platform cm5 x\n# model ClearMemory length\nClearMemory 70\n', /bad\.samples:3: ClearMemory has 1 columns \(length\) but this line has 0 values after the time$/],
     ['a model without structure', '# platform cm5 x\nClearMemory 70 1\n', /bad\.samples:2: samples for model ClearMemory without its structure line/],
