@@ -31,7 +31,27 @@ export interface UnitConfig {
   nodes: number;
   seed: number;
   vcount: number;
+  /** Emulate a real machine's timer interrupts and time slices, and take the median of three (thesis 3.4). */
+  noise?: boolean;
 }
+
+/**
+ * Thesis 3.4's CM-5 measurement noise, scaled to the platform's clock: a timer
+ * interrupt every 1/60 s costing about 30 us, and a time slice every 0.1 s that
+ * stalls the process for about another 0.1 s. A timing of t cycles, starting at a
+ * random phase, gains the interrupts that fall inside it and, with probability
+ * t / 0.1 s, a time slice.
+ */
+export function noisyTime(t: number, clockMHz: number, random: RandomStream): number {
+  const cyclesPerSecond = clockMHz * 1e6;
+  const interruptEvery = cyclesPerSecond / 60;
+  const interrupts = Math.floor((random.float() * interruptEvery + t) / interruptEvery);
+  const sliceEvery = cyclesPerSecond / 10;
+  const slice = random.float() < t / sliceEvery ? sliceEvery : 0;
+  return t + interrupts * Math.round(30 * clockMHz) + slice;
+}
+
+const median3 = (a: number, b: number, c: number) => Math.max(Math.min(a, b), Math.min(Math.max(a, b), c));
 
 /** One planned sample: its arguments for every call and the values it reports. */
 interface PlannedSample {
@@ -131,12 +151,20 @@ export function runUnit(config: UnitConfig): string {
       preparePorts(rt);
       yield* rt.barrier();
       const own: number[] = [];
+      // With noise, every sample is taken three times and the median kept (thesis 3.4).
+      const repeats = config.noise === true ? 3 : 1;
+      const noise = new RandomStream(config.seed, `calibrate/noise/${platform.name}/${spec.name}`);
       for (const s of samples) {
-        for (let c = 0; c < s.setup.length; c++) yield* runCall(rt, spec.setup[c].name, s.setup[c]);
-        const start = rt.cycleCount();
-        yield* runCall(rt, spec.task.name, s.task);
-        own.push(rt.elapsedCycles(start));
-        for (let c = 0; c < s.cleanup.length; c++) yield* runCall(rt, spec.cleanup[c].name, s.cleanup[c]);
+        const timings: number[] = [];
+        for (let r = 0; r < repeats; r++) {
+          for (let c = 0; c < s.setup.length; c++) yield* runCall(rt, spec.setup[c].name, s.setup[c]);
+          const start = rt.cycleCount();
+          yield* runCall(rt, spec.task.name, s.task);
+          const t = rt.elapsedCycles(start);
+          timings.push(config.noise === true ? noisyTime(t, platform.clockMHz, noise) : t);
+          for (let c = 0; c < s.cleanup.length; c++) yield* runCall(rt, spec.cleanup[c].name, s.cleanup[c]);
+        }
+        own.push(repeats === 3 ? median3(timings[0], timings[1], timings[2]) : timings[0]);
       }
       return own;
     },

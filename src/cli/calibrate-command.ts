@@ -30,6 +30,7 @@ interface CalibrateArgs {
   vcount: number;
   workers: number;
   shard: { index: number; count: number };
+  noise: boolean;
 }
 
 function integer(option: string, value: string, min: number, max: number): number {
@@ -51,6 +52,7 @@ export function parseCalibrateArgs(argv: readonly string[]): CalibrateArgs {
         vcount: { type: 'string' },
         workers: { type: 'string' },
         shard: { type: 'string' },
+        noise: { type: 'boolean' },
       },
       allowPositionals: true,
       strict: true,
@@ -79,6 +81,7 @@ export function parseCalibrateArgs(argv: readonly string[]): CalibrateArgs {
     vcount: v.vcount === undefined ? 20 : integer('--vcount', v.vcount, 0, 100000),
     workers: v.workers === undefined ? 1 : integer('--workers', v.workers, 1, 64),
     shard,
+    noise: v.noise === true,
   };
 }
 
@@ -94,7 +97,7 @@ export async function calibrateCommand(argv: readonly string[], io: Io, showProg
       specs.forEach((spec, specIndex) => {
         // Check every spec before anything runs: names, arities, expressions, loops.
         planUnit({ platform, spec, source: args.specFile, nodes, seed: args.seed, vcount: args.vcount });
-        requests.push({ platform: name, specFile: args.specFile, specIndex, nodes, seed: args.seed, vcount: args.vcount });
+        requests.push({ platform: name, specFile: args.specFile, specIndex, nodes, seed: args.seed, vcount: args.vcount, noise: args.noise });
       });
     }
   }
@@ -129,7 +132,7 @@ export async function calibrateCommand(argv: readonly string[], io: Io, showProg
           '# proteus-strata calibration samples, version 1',
           `# simulator ${simulatorVersion()}`,
           `# spec ${args.specFile} sha256 ${specHash}`,
-          `# seed ${args.seed} nodes ${args.nodes?.join(',') ?? 'default'} vcount ${args.vcount}`,
+          `# seed ${args.seed} nodes ${args.nodes?.join(',') ?? 'default'} vcount ${args.vcount}${args.noise ? ' noise: timer interrupts and time slices, median of three' : ''}`,
           '# lines: Model cycles inputs... terms...; @Model marks verification samples',
         ].join('\n') + '\n'
       : '';

@@ -18,6 +18,7 @@ export interface UnitRequest {
   nodes: number;
   seed: number;
   vcount: number;
+  noise: boolean;
 }
 
 /** Reads a spec file: the one-line grammar, or a module whose default export is a list of ModelSpec. */
@@ -47,5 +48,5 @@ export async function loadSpecs(file: string): Promise<ModelSpec[]> {
 /** Runs one unit; the worker's entry point too. */
 export default async function runUnitRequest(r: UnitRequest): Promise<string> {
   const specs = await loadSpecs(r.specFile);
-  return runUnit({ platform: loadPlatform(r.platform), spec: specs[r.specIndex], source: r.specFile, nodes: r.nodes, seed: r.seed, vcount: r.vcount });
+  return runUnit({ platform: loadPlatform(r.platform), spec: specs[r.specIndex], source: r.specFile, nodes: r.nodes, seed: r.seed, vcount: r.vcount, noise: r.noise });
 }

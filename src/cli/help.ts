@@ -9,7 +9,7 @@ Usage:
   sim replay <repro-file> [--stop-at <cycle>|event:<n>]
   sim explore <app> --runs <N> --platform <p> [options]
   sim calibrate --platform <p|all> <spec-file> -o <samples> [--nodes N[,N...]] [--seed S]
-                [--vcount 20] [--workers K] [--shard i/n]
+                [--vcount 20] [--workers K] [--shard i/n] [--noise]
   sim fit <samples> [--relative] -o <models.json>
   sim --help | --version
 
@@ -73,6 +73,8 @@ and writes the samples in Fig. 3-7's format: "Model cycles inputs... terms...",
 "@Model ..." for the verification samples drawn from the seed. The file is the same
 for any --workers; the --shard i/n files concatenate, in order, to the whole. Several
 --nodes sizes sample every model on each, so that sim fit can see log P terms.
+--noise emulates a real machine's timer interrupts and time slices (thesis 3.4) and
+takes the median of three timings per sample.
 
 sim fit fits each model of a samples file (thesis 3.6: least squares by SVD,
 relative error with --relative, 95% intervals, irrelevant terms removed one at a

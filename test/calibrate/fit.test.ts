@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fitModel, mrePercent, predict, type Sample } from '../../src/calibrate/fit.ts';
+import { noisyTime } from '../../src/calibrate/samples.ts';
 import { RandomStream } from '../../src/kernel/random-stream.ts';
 
 function grid(f: (a: number, b: number) => number, noise: (y: number) => number = (y) => y): Sample[] {
@@ -63,5 +64,22 @@ describe('the model fitter (thesis 3.6.2, Fig. 3-9)', () => {
     expect(mrePercent([100, 100], [110, 90])).toBeCloseTo(10, 9);
     expect(mrePercent([10, 40], [10, 40])).toBe(0);
     expect(predict([1, 2, 3], [10, 100])).toBe(321);
+  });
+});
+
+describe('the measurement-noise model (thesis 3.4, Fig. 3-6)', () => {
+  it('adds a 30 us timer interrupt to about t / (1/60 s) of timings and a time slice to about t / 0.1 s', () => {
+    const random = new RandomStream(11, 'noise-test');
+    const t = 16500; // ClearMemory of 16 KB on the CM-5, about half a millisecond
+    let interrupted = 0;
+    let sliced = 0;
+    const n = 20000;
+    for (let i = 0; i < n; i++) {
+      const extra = noisyTime(t, 33, random) - t;
+      if (extra % (33e6 / 10) === 990) interrupted++; // one interrupt, with or without a slice
+      if (extra >= 33e6 / 10) sliced++;
+    }
+    expect(interrupted / n).toBeCloseTo(t / (33e6 / 60), 2);
+    expect(sliced / n).toBeCloseTo(t / (33e6 / 10), 2);
   });
 });

@@ -61,6 +61,18 @@ describe.concurrent('sim fit', () => {
     expect(m.relevant).toEqual([true, true, false]);
   });
 
+  it('with --noise, the median of three timings gives the same samples as the exact clock (Fig. 3-6)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-fit-'));
+    const spec = join(dir, 'cm.spec');
+    writeFileSync(spec, '{{ i 8 14 ++ @ @ ClearMemory(length) @ @ length:1<<i @ }}\n');
+    await sim(['calibrate', '--platform', 'cm5', spec, '-o', join(dir, 'exact.samples'), '--nodes', '4', '--vcount', '20']);
+    const noisy = await sim(['calibrate', '--platform', 'cm5', spec, '-o', join(dir, 'noisy.samples'), '--nodes', '4', '--vcount', '20', '--noise']);
+    expect(noisy.code).toBe(0);
+    const body = (f: string) => readFileSync(join(dir, f), 'utf8').split('\n').filter((l) => !l.startsWith('# seed')).join('\n');
+    expect(readFileSync(join(dir, 'noisy.samples'), 'utf8')).toMatch(/^# seed 1 nodes 4 vcount 20 noise: timer interrupts and time slices, median of three$/m);
+    expect(body('noisy.samples')).toBe(body('exact.samples'));
+  });
+
   it.each([
     ['a missing column', '# platform cm5 x\n# model ClearMemory length\nClearMemory 70\n', /bad\.samples:3: ClearMemory has 1 columns \(length\) but this line has 0 values after the time$/],
     ['a model without structure', '# platform cm5 x\nClearMemory 70 1\n', /bad\.samples:2: samples for model ClearMemory without its structure line/],
