@@ -155,9 +155,9 @@ function graphCommand(argv: readonly string[], io: Io): number {
   if (kind === 'congestion' && !loaded.header.networkCounters) {
     throw new InputError(`${trace}: has no network counters; record them with --trace-network (and the packet network)`);
   }
-  const svg = html ? renderHtml(loaded, kind) : kind === 'congestion' ? renderCongestionSvg(loaded) : renderSvg(loaded);
+  const drawing = html ? renderHtml(loaded, kind) : kind === 'congestion' ? renderCongestionSvg(loaded) : renderSvg(loaded);
   try {
-    writeFileSync(out, svg);
+    writeFileSync(out, drawing);
   } catch (e) {
     throw new InputError(`-o ${out}: cannot write the file (${(e as { code?: string }).code ?? String(e)})`);
   }
