@@ -315,15 +315,7 @@ export class Messaging<G> {
       if (d > 0) yield d;
       if (handled === max) return handled;
       const net = nets === 'right' || this.network.waiting(node.id, LEFT) === 0 ? RIGHT : LEFT;
-      const p = this.network.receive(node.id, net);
-      if (p === null) {
-        node.chargeSpin(this.costs.pollEmptyCycles);
-        return handled;
-      }
-      node.packetsReceived++;
-      this.rt.machine.trace?.message?.(p.src, node.id, p.injectedAt, node.time);
-      node.charge(this.costs.receiveOverheadCycles + this.jitter());
-      yield* this.dispatch(p);
+      if (!(yield* this.pollOne(net, false))) return handled;
       handled++;
     }
   }
