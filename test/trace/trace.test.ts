@@ -32,9 +32,10 @@ describe('state traces', () => {
     const { summary, bytes } = tracedRadixSort(8, 200);
     const trace = readTrace(bytes, 'memory');
     expect(trace.header.fingerprint).toBe(summary.fingerprint);
-    expect(trace.header.states.map((s) => s.name)).toEqual(['Idle', 'Busy', 'Logging', 'Qprintf', 'EmptyPrintQ', 'Broadcasting', 'Combine', 'Barrier', 'Count', 'Reorder']);
+    expect(trace.header.states.map((s) => s.name)).toEqual(['Idle', 'Busy', 'Logging', 'Qprintf', 'EmptyPrintQ', 'Broadcasting', 'Combine', 'Barrier', 'Count', 'Reorder', 'Init']);
     expect(trace.nodes).toHaveLength(8);
     for (const node of trace.nodes) {
+      expect(node.states[0]).toBe(10); // Init first
       expect(node.states.filter((s) => s === 9)).toHaveLength(7); // one Reorder phase per digit
       expect(node.cycles).toEqual([...node.cycles].sort((a, b) => a - b));
     }
@@ -61,10 +62,12 @@ describe('state traces', () => {
     const trace = readTrace(tracedRadixSort(64, 1000).bytes, 'memory');
     const { states, grid } = dominantStates(trace, 800);
     const reorder = states.findIndex((s) => s.name === 'Reorder');
+    const init = states.findIndex((s) => s.name === 'Init');
     for (const node of [0, 31, 63]) {
       let phases = 0;
       for (let c = 0; c < grid[node].length; c++) if (grid[node][c] === reorder && (c === 0 || grid[node][c - 1] !== reorder)) phases++;
       expect(phases, `node ${node}`).toBe(7);
+      expect(grid[node][0], `node ${node} starts initializing`).toBe(init);
     }
     const svg = renderSvg(trace);
     expect(svg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
@@ -120,7 +123,7 @@ describe('Perfetto export', () => {
     const names = out.traceEvents.filter((e) => e.name === 'thread_name').map((e) => e.args?.name);
     expect(names).toEqual(['node 0', 'node 1', 'node 2', 'node 3']);
     const slices = out.traceEvents.filter((e) => e.ph === 'X');
-    expect(new Set(slices.map((e) => e.name))).toEqual(new Set(['Count', 'Reorder', 'Combine', 'Barrier']));
+    expect(new Set(slices.map((e) => e.name))).toEqual(new Set(['Init', 'Count', 'Reorder', 'Combine', 'Barrier']));
     for (let tid = 0; tid < 4; tid++) {
       const mine = slices.filter((e) => e.tid === tid);
       for (let i = 1; i < mine.length; i++) expect(mine[i].ts!).toBeGreaterThanOrEqual(mine[i - 1].ts! + mine[i - 1].dur! - 1e-9);
