@@ -14,6 +14,9 @@ import type { Handler, Runtime } from '../runtime/runtime.ts';
 /** What a calibration node keeps between operations. */
 export interface CalibrationGlobals {
   received: number;
+  /** Release messages from node 0 (see Release) received, and expected so far. */
+  released: number;
+  releases: number;
   /** Messages this node has been sent so far by the samples run (it may receive them early). */
   expected: number;
   replies: number;
@@ -30,7 +33,7 @@ export const MAX_BLOCK_WORDS = 1 << 16;
 
 /** The node variables of a calibration run, with port 1 ready for block transfers. */
 export function calibrationGlobals(): CalibrationGlobals {
-  return { received: 0, expected: 0, replies: 0, scratch: new Uint32Array(0), vector: new Int32Array(0), block: new Uint32Array(MAX_BLOCK_WORDS), blockWords: 0 };
+  return { received: 0, released: 0, releases: 0, expected: 0, replies: 0, scratch: new Uint32Array(0), vector: new Int32Array(0), block: new Uint32Array(MAX_BLOCK_WORDS), blockWords: 0 };
 }
 
 /** Points port 1 at the node's landing area; called on every node before any sample. */
@@ -57,6 +60,22 @@ const count: Handler<CalibrationGlobals> = (rt) => {
 const reply: Handler<CalibrationGlobals> = (rt) => {
   rt.globals.replies++;
 };
+
+const release: Handler<CalibrationGlobals> = (rt) => {
+  rt.globals.released++;
+};
+
+/**
+ * Every node but 0 waits for node 0's next Release. While node 0 times a task, the
+ * others must not send it anything — on the combining trees, a node that ran ahead
+ * into the next barrier would send node 0 its tree messages in the middle of a timing.
+ */
+function* holdUntilReleased(rt: Rt): Op {
+  if (rt.self === 0) return;
+  const g = rt.globals;
+  g.releases++;
+  yield* rt.pollBothUntil(() => g.released >= g.releases, 'calibration: waiting for node 0');
+}
 
 function* request(rt: Rt, from: number): Op {
   rt.globals.received++;
@@ -162,7 +181,7 @@ export const OPERATIONS: Record<string, Operation> = {
   Roundtrip: {
     minNodes: 2,
     arity: 1,
-    signature: 'Roundtrip(node): node 0 to that node and back (report hops(node) as an input)',
+    signature: 'Roundtrip(node): node 0 to that node and back (report hops(node) as an input; the others wait for Release)',
     *run(rt, [node]) {
       const partner = wholeArg(rt, 'Roundtrip node', node, 1, rt.partitionSize - 1);
       if (rt.self === 0) {
@@ -171,6 +190,7 @@ export const OPERATIONS: Record<string, Operation> = {
         yield* rt.pollBothUntil(() => rt.globals.replies >= want, 'calibration: round trip');
       }
       yield* receiveOne(rt, partner, 'calibration: round trip');
+      yield* holdUntilReleased(rt);
     },
   },
   BlockTransfer: {
@@ -291,6 +311,15 @@ export const OPERATIONS: Record<string, Operation> = {
       g.blockWords += mine;
       const port = rt.port(1);
       yield* rt.pollBothUntil(() => -port.count >= g.blockWords, 'calibration: asynchronous transfers');
+    },
+  },
+  Release: {
+    minNodes: 1,
+    arity: 0,
+    signature: 'Release(): node 0 lets the others go on (cleanup after tasks that hold them, e.g. Roundtrip)',
+    *run(rt) {
+      if (rt.self !== 0) return;
+      for (let n = 1; n < rt.partitionSize; n++) yield* rt.sendBothRLPollBoth(n, release);
     },
   },
 };
