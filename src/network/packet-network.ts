@@ -55,7 +55,7 @@ export type InjectReadyListener = (node: number, net: number) => void;
  * path. A fractional latency L accumulates as floor((k + 1) L) - floor(k L), so a path
  * of h such hops takes floor(h L) cycles and every event stays on a whole cycle.
  */
-export function hopCycles(latency: number, k: number): number {
+function hopCycles(latency: number, k: number): number {
   return Number.isInteger(latency) ? latency : Math.floor((k + 1) * latency) - Math.floor(k * latency);
 }
 

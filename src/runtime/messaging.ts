@@ -320,13 +320,6 @@ export class Messaging<G> {
     }
   }
 
-  /** Packets waiting at this node on `net` (-1: both), as of the current cycle; syncs first. */
-  *waitingNow(net: number): Op<number> {
-    const d = this.node.time - this.sim.now;
-    if (d > 0) yield d;
-    return this.waitingPackets(net);
-  }
-
   /** Packets waiting at this node on `net` (-1: both) as of global time. */
   waitingPackets(net: number): number {
     const n = this.network;

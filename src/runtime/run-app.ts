@@ -192,8 +192,7 @@ export function runUntil(config: RunConfig, limits: { untilCycle?: number; maxEv
  *   RunFailure (DeadlockError, AppError) if the simulated program fails
  */
 export function runApp(config: RunConfig): RunSummary {
-  const run = startRun(config);
-  const { machine, output, app, params, info, input, results } = run;
+  const { machine, output, app, params, info, input, results } = startRun(config);
   const { platform, nodes, seed } = config;
   try {
     machine.run();
