@@ -10,6 +10,8 @@ import type { Sample } from './fit.ts';
 
 export interface ModelSamples {
   platform: string;
+  /** The platform file's content hash from the "# platform" line ('' if it gave none). */
+  platformHash: string;
   name: string;
   columns: string[];
   building: Sample[];
@@ -20,6 +22,7 @@ export function readSamples(text: string, source: string): ModelSamples[] {
   const models: ModelSamples[] = [];
   const byKey = new Map<string, ModelSamples>();
   let platform = '';
+  let platformHash = '';
   text.split('\n').forEach((raw, i) => {
     const line = raw.trim();
     const at = `${source}:${i + 1}`;
@@ -29,6 +32,7 @@ export function readSamples(text: string, source: string): ModelSamples[] {
       if (words[0] === 'platform') {
         if (words.length < 2) throw new InputError(`${at}: "# platform" needs a platform name`);
         platform = words[1];
+        platformHash = words[2] ?? '';
       } else if (words[0] === 'model') {
         if (words.length < 2) throw new InputError(`${at}: "# model" needs a model name`);
         const key = `${platform}/${words[1]}`;
@@ -41,7 +45,7 @@ export function readSamples(text: string, source: string): ModelSamples[] {
           }
           return;
         }
-        const m: ModelSamples = { platform, name: words[1], columns, building: [], verification: [] };
+        const m: ModelSamples = { platform, platformHash, name: words[1], columns, building: [], verification: [] };
         byKey.set(key, m);
         models.push(m);
       }

@@ -2,8 +2,8 @@
  * Sample generation (thesis 3.3-3.5, Figs. 3-2, 3-4, 3-7): for one model on one
  * platform, the model-building samples cover the loop nest; `vcount` verification
  * samples draw each iteration variable uniformly over its range from the seed. Every
- * sample runs the setup, times the task on node 0 with the exact cycle clock, and runs
- * the cleanup, on one simulated machine per (platform, model) — a unit. A unit's text
+ * sample runs the setup, times the task on node 0 with the exact cycle clock (or takes
+ * the measurement a custom-collection task reports, 6.3), and runs the cleanup, on one simulated machine per (platform, model) — a unit. A unit's text
  * depends only on its inputs, so units can run in any order, process or worker and be
  * concatenated in unit order.
  *
@@ -133,8 +133,8 @@ export function planUnit(config: UnitConfig): PlannedSample[] {
   return samples;
 }
 
-function* runCall(rt: Runtime<CalibrationGlobals>, name: string, args: readonly number[]): Op {
-  yield* OPERATIONS[name].run(rt, args);
+function* runCall(rt: Runtime<CalibrationGlobals>, name: string, args: readonly number[]): Op<number | void> {
+  return yield* OPERATIONS[name].run(rt, args);
 }
 
 /** Runs one unit on its own simulated machine and returns its lines. */
@@ -159,8 +159,9 @@ export function runUnit(config: UnitConfig): string {
         for (let r = 0; r < repeats; r++) {
           for (let c = 0; c < s.setup.length; c++) yield* runCall(rt, spec.setup[c].name, s.setup[c]);
           const start = rt.cycleCount();
-          yield* runCall(rt, spec.task.name, s.task);
-          const t = rt.elapsedCycles(start);
+          const measured = yield* runCall(rt, spec.task.name, s.task);
+          // A task that collects its own sample (thesis 6.3) reports it; the rest are timed.
+          const t = typeof measured === 'number' ? measured : rt.elapsedCycles(start);
           timings.push(config.noise === true ? noisyTime(t, platform.clockMHz, noise) : t);
           for (let c = 0; c < s.cleanup.length; c++) yield* runCall(rt, spec.cleanup[c].name, s.cleanup[c]);
         }

@@ -1,9 +1,10 @@
 /**
  * The operations a model specification can time (its Task) or run around the timing
  * (Setup, Cleanup), by name. Every node runs the operation, SPMD; the sample is node
- * 0's elapsed cycles for the task. Operations that cannot be timed from inside alone —
- * receiving, round trips — give the other nodes their part (thesis 6.3's custom
- * collection): the receiver drains what node 0 sends, so samples never pile up.
+ * 0's elapsed cycles for the task. Operations that cannot be timed from inside alone
+ * give the other nodes their part (the receiver drains what node 0 sends, so samples
+ * never pile up), and a few collect their own sample (thesis 6.3's custom data
+ * collection): they return node 0's measurement, which replaces the elapsed time.
  */
 import { RunFailure } from '../kernel/errors.ts';
 import type { Op } from '../machine/node.ts';
@@ -26,6 +27,9 @@ export interface CalibrationGlobals {
   block: Uint32Array;
   /** Words node 1 has been sent by block transfers so far. */
   blockWords: number;
+  /** Ready and go signals (Roundtrip, Receive): received, and expected so far. */
+  signals: number;
+  signalsExpected: number;
 }
 
 /** Largest BlockTransfer: the landing area every node sets aside. */
@@ -33,7 +37,7 @@ export const MAX_BLOCK_WORDS = 1 << 16;
 
 /** The node variables of a calibration run, with port 1 ready for block transfers. */
 export function calibrationGlobals(): CalibrationGlobals {
-  return { received: 0, released: 0, releases: 0, expected: 0, replies: 0, scratch: new Uint32Array(0), vector: new Int32Array(0), block: new Uint32Array(MAX_BLOCK_WORDS), blockWords: 0 };
+  return { received: 0, released: 0, releases: 0, expected: 0, replies: 0, scratch: new Uint32Array(0), vector: new Int32Array(0), block: new Uint32Array(MAX_BLOCK_WORDS), blockWords: 0, signals: 0, signalsExpected: 0 };
 }
 
 /** Points port 1 at the node's landing area; called on every node before any sample. */
@@ -50,10 +54,11 @@ export interface Operation {
   minNodes: number;
   /** What the arguments mean, for messages. */
   signature: string;
-  run(rt: Rt, args: readonly number[]): Op;
+  /** Node 0 may return its own measurement in cycles (custom collection); otherwise the task is timed. */
+  run(rt: Rt, args: readonly number[]): Op<number | void>;
 }
 
-const count: Handler<CalibrationGlobals> = (rt) => {
+const tally: Handler<CalibrationGlobals> = (rt) => {
   rt.globals.received++;
 };
 
@@ -64,6 +69,23 @@ const reply: Handler<CalibrationGlobals> = (rt) => {
 const release: Handler<CalibrationGlobals> = (rt) => {
   rt.globals.released++;
 };
+
+const signal: Handler<CalibrationGlobals> = (rt) => {
+  rt.globals.signals++;
+};
+
+/** Waits, polling, for one more signal than this node has waited for so far. */
+function* awaitSignal(rt: Rt, what: string): Op {
+  const g = rt.globals;
+  g.signalsExpected++;
+  yield* rt.pollBothUntil(() => g.signals >= g.signalsExpected, what);
+}
+
+/** Round trips Roundtrip averages over (see there). */
+export const ROUNDTRIP_TRIPS = 8;
+
+/** Most senders Receive uses to keep node 0's queue full. */
+const RECEIVE_SENDERS = 4;
 
 /**
  * Every node but 0 waits for node 0's next Release. While node 0 times a task, the
@@ -163,7 +185,7 @@ export const OPERATIONS: Record<string, Operation> = {
     signature: 'SendRequest()',
     *run(rt) {
       if (rt.self === 0) {
-        yield* rt.sendLeftPollBoth(1, count);
+        yield* rt.sendLeftPollBoth(1, tally);
         yield* rt.pollBothTilEmpty();
       }
       yield* receiveOne(rt, 1, 'calibration: receiving');
@@ -174,7 +196,7 @@ export const OPERATIONS: Record<string, Operation> = {
     arity: 0,
     signature: 'SendRPC()',
     *run(rt) {
-      if (rt.self === 0) yield* rt.sendBothRLPollBoth(1, count);
+      if (rt.self === 0) yield* rt.sendBothRLPollBoth(1, tally);
       yield* receiveOne(rt, 1, 'calibration: receiving');
     },
   },
@@ -182,15 +204,64 @@ export const OPERATIONS: Record<string, Operation> = {
     minNodes: 2,
     arity: 1,
     signature: 'Roundtrip(node): node 0 to that node and back (report hops(node) as an input; the others wait for Release)',
+    // Custom collection: the partner first tells node 0 it is waiting, so no sample
+    // includes what it still had to do for the setup (on the combining trees, passing
+    // a barrier's release down its subtree); node 0 then reports the mean of
+    // ROUNDTRIP_TRIPS trips back to back. A single trip ends on the poll that finds the
+    // reply, so it is rounded up to the polling loop's period (22 cycles on the CM-5)
+    // at a phase fixed by the setup; the mean is not.
     *run(rt, [node]) {
       const partner = wholeArg(rt, 'Roundtrip node', node, 1, rt.partitionSize - 1);
+      let mean: number | undefined;
       if (rt.self === 0) {
-        const want = rt.globals.replies + 1;
-        yield* rt.sendLeftPollBoth(partner, request, 0);
-        yield* rt.pollBothUntil(() => rt.globals.replies >= want, 'calibration: round trip');
+        yield* awaitSignal(rt, 'calibration: waiting for the round-trip partner');
+        const start = rt.cycleCount();
+        for (let trip = 0; trip < ROUNDTRIP_TRIPS; trip++) {
+          const want = rt.globals.replies + 1;
+          yield* rt.sendLeftPollBoth(partner, request, 0);
+          yield* rt.pollBothUntil(() => rt.globals.replies >= want, 'calibration: round trip');
+        }
+        mean = rt.elapsedCycles(start) / ROUNDTRIP_TRIPS;
       }
-      yield* receiveOne(rt, partner, 'calibration: round trip');
+      if (rt.self === partner) {
+        const g = rt.globals;
+        g.expected += ROUNDTRIP_TRIPS;
+        yield* rt.sendLeftPollBoth(0, signal);
+        yield* rt.pollBothUntil(() => g.received >= g.expected, 'calibration: round trip');
+      }
       yield* holdUntilReleased(rt);
+      return mean;
+    },
+  },
+  Receive: {
+    minNodes: 2,
+    arity: 1,
+    signature: 'Receive(count): the cost of receiving a packet, from count polls with and without packets waiting',
+    // Custom collection (thesis 6.3: "times a loop with and without 100 incoming
+    // packets"): node 0 times `count` PollLeft calls with nothing arriving, then lets up
+    // to RECEIVE_SENDERS nodes send it `count` packets and times PollLeft calls until
+    // it has handled them all. The polls that found nothing cost what the empty loop's
+    // did; the rest of the difference, per packet, is the receive cost.
+    *run(rt, [packets]) {
+      const count = wholeArg(rt, 'Receive count', packets, 1, 100000);
+      const senders = Math.min(RECEIVE_SENDERS, rt.partitionSize - 1);
+      if (rt.self === 0) {
+        let start = rt.cycleCount();
+        for (let i = 0; i < count; i++) yield* rt.pollLeft();
+        const emptyPoll = rt.elapsedCycles(start) / count;
+        for (let s = 1; s <= senders; s++) yield* rt.sendBothRLPollRight(s, signal);
+        let handled = 0;
+        let missed = 0;
+        start = rt.cycleCount();
+        while (handled < count) {
+          if (yield* rt.pollLeft()) handled++;
+          else missed++;
+        }
+        return (rt.elapsedCycles(start) - missed * emptyPoll) / count;
+      }
+      if (rt.self > senders) return;
+      yield* awaitSignal(rt, 'calibration: waiting to send to node 0');
+      for (let k = rt.self - 1; k < count; k += senders) yield* rt.sendLeftPollBoth(0, tally);
     },
   },
   BlockTransfer: {
@@ -223,7 +294,7 @@ export const OPERATIONS: Record<string, Operation> = {
     arity: 0,
     signature: 'SendLeftPollBoth()',
     *run(rt) {
-      if (rt.self === 0) yield* rt.sendLeftPollBoth(1, count);
+      if (rt.self === 0) yield* rt.sendLeftPollBoth(1, tally);
       yield* receiveOne(rt, 1, 'calibration: receiving');
     },
   },

@@ -1,22 +1,29 @@
 /**
  * `sim calibrate --platform <p|all> <spec-file> -o <samples> [--nodes N[,N...]] [--seed S]
- * [--vcount 20] [--workers K] [--shard i/n]` (thesis 3.3-3.5): the samples of every
+ * [--vcount 20] [--workers K] [--shard i/n] [--noise] [--fit <dir>]` (thesis 3.3-3.5): the samples of every
  * (platform, machine size, model) unit, in unit order, after a header naming the spec's hash, seed,
  * node count, verification count and simulator version (each unit names its platform
  * and hash). The file is the same for any number of workers; `--shard i/n` writes the
  * i-th of n contiguous ranges of units, the header only in the first, so concatenating
  * the shards in order gives the unsharded file. Nothing is written unless all succeed.
+ * `--fit <dir>` then fits the samples with relative error (3.6) and writes each
+ * platform's models to <dir>/<platform>.json and .ts, and the comparison with thesis
+ * Fig. 6-6 to <dir>/fig-6-6.txt (platforms/models/ holds the Strata suite's).
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SingleBar, Presets } from 'cli-progress';
 import Tinypool from 'tinypool';
+import { fig66Report } from '../calibrate/fig-6-6.ts';
+import { modelsJson, modelsModule } from '../calibrate/models.ts';
 import { planUnit } from '../calibrate/samples.ts';
 import { InputError } from '../kernel/errors.ts';
 import { MAX_SEED } from '../kernel/random-stream.ts';
 import { nodeCountProblem } from '../network/build-topology.ts';
-import runUnitRequest, { loadSpecs, type UnitRequest } from './calibrate-unit.ts';
+import runUnitRequest, { loadSpecs, unitText, type UnitOutcome, type UnitRequest } from './calibrate-unit.ts';
+import { fitWithProvenance, printModels, writeAtomically } from './fit-command.ts';
 import { loadPlatform, platformNames, simulatorVersion } from './load-inputs.ts';
 import type { Io } from './main.ts';
 
@@ -31,6 +38,8 @@ interface CalibrateArgs {
   workers: number;
   shard: { index: number; count: number };
   noise: boolean;
+  /** Where to write the fitted models, or undefined not to fit. */
+  fitDir: string | undefined;
 }
 
 function integer(option: string, value: string, min: number, max: number): number {
@@ -53,6 +62,7 @@ export function parseCalibrateArgs(argv: readonly string[]): CalibrateArgs {
         workers: { type: 'string' },
         shard: { type: 'string' },
         noise: { type: 'boolean' },
+        fit: { type: 'string' },
       },
       allowPositionals: true,
       strict: true,
@@ -72,6 +82,10 @@ export function parseCalibrateArgs(argv: readonly string[]): CalibrateArgs {
     }
     shard = { index: Number(m[1]), count: Number(m[2]) };
   }
+  if (v.fit !== undefined && shard.count > 1) throw new InputError(`--fit ${v.fit}: fit the merged shards instead (sim fit), not one shard`);
+  if (v.fit !== undefined && existsSync(v.fit) && !statSync(v.fit).isDirectory()) {
+    throw new InputError(`--fit ${v.fit}: expected a directory for the models (one <platform>.json each), found a file`);
+  }
   return {
     platforms: v.platform === 'all' ? platformNames() : [v.platform],
     specFile: parsed.positionals[0],
@@ -82,6 +96,7 @@ export function parseCalibrateArgs(argv: readonly string[]): CalibrateArgs {
     workers: v.workers === undefined ? 1 : integer('--workers', v.workers, 1, 64),
     shard,
     noise: v.noise === true,
+    fitDir: v.fit,
   };
 }
 
@@ -115,7 +130,7 @@ export async function calibrateCommand(argv: readonly string[], io: Io, showProg
   if (args.workers > 1 && mine.length > 1) {
     const pool = new Tinypool({ filename: new URL('./calibrate-worker.mjs', import.meta.url).href, minThreads: args.workers, maxThreads: args.workers });
     try {
-      texts = await Promise.all(mine.map((r) => (pool.run(r) as Promise<string>).then(tick)));
+      texts = await Promise.all(mine.map((r) => (pool.run(r) as Promise<UnitOutcome>).then((o) => tick(unitText(o)))));
     } finally {
       await pool.destroy();
     }
@@ -136,14 +151,25 @@ export async function calibrateCommand(argv: readonly string[], io: Io, showProg
           '# lines: Model cycles inputs... terms...; @Model marks verification samples',
         ].join('\n') + '\n'
       : '';
-  const temporary = `${args.out}.partial`;
-  try {
-    writeFileSync(temporary, header + texts.join(''));
-    renameSync(temporary, args.out);
-  } catch (e) {
-    rmSync(temporary, { force: true });
-    throw new InputError(`-o ${args.out}: cannot write the samples (${(e as { code?: string }).code ?? String(e)})`);
-  }
+  const text = header + texts.join('');
+  // Fit before writing anything, so bad samples leave no files behind.
+  const fitted = args.fitDir === undefined ? null : fitWithProvenance(text, args.out, true);
+  writeAtomically(args.out, text);
   io.out(`sim calibrate: wrote ${args.out}: ${mine.length} model(s) on ${args.platforms.join(', ')}${count > 1 ? ` (shard ${index}/${count} of ${requests.length})` : ''}`);
+  if (fitted !== null && args.fitDir !== undefined) {
+    const dir = args.fitDir;
+    mkdirSync(dir, { recursive: true });
+    const { models, provenance } = fitted;
+    for (const platform of args.platforms.map((p) => loadPlatform(p).name)) {
+      const own = models.filter((m) => m.platform === platform);
+      const mine = { ...provenance, platformHashes: { [platform]: provenance.platformHashes[platform] } };
+      writeAtomically(join(dir, `${platform}.json`), modelsJson(own, mine));
+      writeAtomically(join(dir, `${platform}.ts`), modelsModule(own, mine));
+    }
+    const report = fig66Report(models);
+    if (report.length > 0) writeAtomically(join(dir, 'fig-6-6.txt'), `${report.join('\n')}\n`);
+    printModels(models, io, 'sim calibrate');
+    io.out(`sim calibrate: wrote the models of ${args.platforms.join(', ')} to ${dir}/${report.length > 0 ? ' with fig-6-6.txt' : ''}`);
+  }
   return 0;
 }

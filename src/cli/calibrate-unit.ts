@@ -8,7 +8,7 @@ import { runUnit } from '../calibrate/samples.ts';
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { InputError } from '../kernel/errors.ts';
+import { InputError, RunFailure } from '../kernel/errors.ts';
 import { loadPlatform } from './load-inputs.ts';
 
 export interface UnitRequest {
@@ -49,4 +49,28 @@ export async function loadSpecs(file: string): Promise<ModelSpec[]> {
 export default async function runUnitRequest(r: UnitRequest): Promise<string> {
   const specs = await loadSpecs(r.specFile);
   return runUnit({ platform: loadPlatform(r.platform), spec: specs[r.specIndex], source: r.specFile, nodes: r.nodes, seed: r.seed, vcount: r.vcount, noise: r.noise });
+}
+
+/** What a worker sends back: the unit's text, or the kind and message of its failure. */
+export type UnitOutcome = { text: string } | { failure: 'input' | 'run'; message: string };
+
+/**
+ * The worker's entry point: errors lose their class crossing threads, so a unit's
+ * bad input or failed run comes back as data and is thrown again, as itself, by
+ * `unitText` in the main thread.
+ */
+export async function runUnitInWorker(r: UnitRequest): Promise<UnitOutcome> {
+  try {
+    return { text: await runUnitRequest(r) };
+  } catch (e) {
+    if (e instanceof InputError) return { failure: 'input', message: e.message };
+    if (e instanceof RunFailure) return { failure: 'run', message: e.message };
+    throw e;
+  }
+}
+
+/** The text of a worker's outcome, or its failure thrown as the error it was. */
+export function unitText(outcome: UnitOutcome): string {
+  if ('text' in outcome) return outcome.text;
+  throw outcome.failure === 'input' ? new InputError(outcome.message) : new RunFailure(outcome.message);
 }

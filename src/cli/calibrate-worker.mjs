@@ -1,7 +1,7 @@
 // Tinypool worker for `sim calibrate --workers`: registers tsx in this thread, then
-// exposes the TypeScript unit runner as the worker's function.
+// exposes the TypeScript unit runner (failures returned as data) as the worker's function.
 import { register } from 'tsx/esm/api';
 
 register();
-const { default: runUnitRequest } = await import('./calibrate-unit.ts');
-export default runUnitRequest;
+const { runUnitInWorker } = await import('./calibrate-unit.ts');
+export default runUnitInWorker;

@@ -9,7 +9,7 @@ Usage:
   sim replay <repro-file> [--stop-at <cycle>|event:<n>]
   sim explore <app> --runs <N> --platform <p> [options]
   sim calibrate --platform <p|all> <spec-file> -o <samples> [--nodes N[,N...]] [--seed S]
-                [--vcount 20] [--workers K] [--shard i/n] [--noise]
+                [--vcount 20] [--workers K] [--shard i/n] [--noise] [--fit <dir>]
   sim fit <samples> [--relative] -o <models.json>
   sim --help | --version
 
@@ -74,13 +74,16 @@ and writes the samples in Fig. 3-7's format: "Model cycles inputs... terms...",
 for any --workers; the --shard i/n files concatenate, in order, to the whole. Several
 --nodes sizes sample every model on each, so that sim fit can see log P terms.
 --noise emulates a real machine's timer interrupts and time slices (thesis 3.4) and
-takes the median of three timings per sample.
+takes the median of three timings per sample. --fit <dir> also fits the samples
+(relative error) and writes <dir>/<platform>.json and .ts per platform and
+<dir>/fig-6-6.txt, the thesis's Fig. 6-6 models beside the fitted ones.
 
 sim fit fits each model of a samples file (thesis 3.6: least squares by SVD,
 relative error with --relative, 95% intervals, irrelevant terms removed one at a
 time), checks it on the verification samples (warning above 10% MRE), and writes
 models.json, a generated models.ts with one function per model, and
-models.residuals.
+models.residuals; it prints the Fig. 6-6 comparison when the samples hold those
+models.
 
 Exit status: 0 when the app verified its result, 1 when verification or the
 simulated program failed (including deadlock), 2 for bad input.

@@ -27,7 +27,7 @@ describe.concurrent('sim calibrate', () => {
     const text = whole.toString();
     expect(text).toMatch(/^# proteus-strata calibration samples, version 1\n# simulator \d+\.\d+\.\d+\n# spec apps\/calibration\/strata\.spec sha256 [0-9a-f]{64}\n# seed 1 nodes 8 vcount 3\n/);
     // Fig. 3-7's lines: building samples, then @ verification samples, per model and platform.
-    expect(text).toMatch(/^# model CombineVector length logP lengthLogP\nCombineVector \d+ 1 3 3\n/m);
+    expect(text).toMatch(/^# model CombineVector length logP lengthLogP\nCombineVector \d+ 8 3 24\n/m);
     expect(text.match(/^@CombineVector /gm)).toHaveLength(4 * 3);
   });
 
@@ -52,5 +52,31 @@ describe.concurrent('sim calibrate', () => {
     const r = await sim(['calibrate', '--platform', 'cm5', SPEC, '-o', join(tmpdir(), 'x.samples'), '--shard', '3/2']);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('sim: --shard 3/2: expected i/n with 1 <= i <= n (e.g. 2/4)\n');
+  });
+
+  it('reports a run that fails in a worker as a failed run (exit 1), not an internal error, and writes nothing', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-cal-'));
+    const file = join(dir, 'held.spec');
+    // Roundtrip holds the other nodes until a Release that this spec never sends.
+    writeFileSync(file, '{{ n 1 2 ++ @ Barrier() @ Roundtrip(n) @ @ hops:hops(n) @ }}\n');
+    const out = join(dir, 'out.samples');
+    const r = await sim(['calibrate', '--platform', 'all', file, '-o', out, '--nodes', '16', '--workers', '2']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^sim: run failed: deadlock at cycle \d+/);
+    expect(r.stderr).toContain('waiting in calibration: waiting for node 0');
+    expect(r.stderr).not.toContain('internal error');
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it.each([
+    ['a file as the models directory', ['--fit', SPEC], /^sim: --fit apps\/calibration\/strata\.spec: expected a directory for the models/],
+    ['--fit with one shard', ['--fit', tmpdir(), '--shard', '1/2'], /^sim: --fit .*: fit the merged shards instead \(sim fit\), not one shard/],
+  ])('refuses %s with one line and exit 2', async (_what, extra, message) => {
+    const out = join(mkdtempSync(join(tmpdir(), 'sim-cal-')), 'x.samples');
+    const r = await sim(['calibrate', '--platform', 'cm5', SPEC, '-o', out, ...extra]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(message);
+    expect(existsSync(out)).toBe(false);
   });
 });

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { runUnit } from '../../src/calibrate/samples.ts';
+import { parseSpecs } from '../../src/calibrate/spec.ts';
+import { loadTestPlatform, type PlatformName } from '../support/platforms.ts';
+
+/** The samples of one spec on one platform: [measured, ...columns] per line, building then verification. */
+function samples(platformName: PlatformName, nodes: number, spec: string, vcount = 0): number[][] {
+  const text = runUnit({ platform: loadTestPlatform(platformName), spec: parseSpecs(spec, 'test.spec')[0], source: 'test.spec', nodes, seed: 1, vcount });
+  return text
+    .split('\n')
+    .filter((l) => l !== '' && !l.startsWith('#'))
+    .map((l) => l.split(' ').slice(1).map(Number));
+}
+
+describe('custom collection (thesis 6.3): tasks that report their own sample', () => {
+  it('Receive is the cost per packet from loops with and without incoming packets: the receive overhead', () => {
+    for (const platform of ['cm5', 'paragon'] as const) {
+      const receive = loadTestPlatform(platform).messaging.receiveOverheadCycles;
+      const got = samples(platform, 8, '{{ r 1 3 ++ @ Barrier() @ Receive(100) @ Barrier() @ @ }}');
+      expect(got).toHaveLength(3);
+      // The handler does nothing but count, so a packet costs the overhead and the rest of its poll.
+      for (const [cycles] of got) {
+        expect(cycles).toBeGreaterThanOrEqual(receive);
+        expect(cycles).toBeLessThan(receive * 1.2);
+      }
+    }
+  });
+
+  it('Roundtrip averages trips once the partner is waiting: the Alewife line has the mesh slope of 2 x 1.28 cycles per hop', () => {
+    const got = samples('alewife', 64, '{{ n 1 P-1 ++ @ Barrier() @ Roundtrip(n) @ Release() @ hops:hops(n) @ }}');
+    expect(got).toHaveLength(63);
+    // Least squares of cycles on hops over the 63 partners (a trip ends on a poll, so each is rounded up to the polling loop's 4 cycles).
+    const n = got.length;
+    const mx = got.reduce((a, [, h]) => a + h, 0) / n;
+    const my = got.reduce((a, [y]) => a + y, 0) / n;
+    const slope = got.reduce((a, [y, h]) => a + (h - mx) * (y - my), 0) / got.reduce((a, [, h]) => a + (h - mx) ** 2, 0);
+    expect(slope).toBeGreaterThan(2.3);
+    expect(slope).toBeLessThan(2.9);
+    // No partner is caught passing a barrier's release down its subtree: every trip is near the line.
+    for (const [y, h] of got) expect(Math.abs(y - (my + slope * (h - mx)))).toBeLessThan(5);
+  });
+});
