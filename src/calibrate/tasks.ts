@@ -25,7 +25,7 @@ export interface CalibrationGlobals {
   vector: Int32Array;
   /** Where BlockTransfer data lands (port 1, set up before the first sample). */
   block: Uint32Array;
-  /** Words node 1 has been sent by block transfers so far. */
+  /** Words this node has been sent at port 1 by block transfers so far. */
   blockWords: number;
   /** Ready and go signals (Roundtrip, Receive): received, and expected so far. */
   signals: number;
@@ -79,6 +79,19 @@ function* awaitSignal(rt: Rt, what: string): Op {
   const g = rt.globals;
   g.signalsExpected++;
   yield* rt.pollBothUntil(() => g.signals >= g.signalsExpected, what);
+}
+
+/**
+ * Waits until `words` more words have landed at port 1 than this node waited for
+ * before, then tells node 0. With no header the port's count only falls as words
+ * land, and some may land before this node gets here.
+ */
+function* awaitBlockWords(rt: Rt, words: number, what: string): Op {
+  const g = rt.globals;
+  g.blockWords += words;
+  const port = rt.port(1);
+  yield* rt.pollBothUntil(() => -port.count >= g.blockWords, what);
+  yield* rt.sendLeftPollBoth(0, signal);
 }
 
 /** Round trips Roundtrip averages over (see there). */
@@ -267,18 +280,16 @@ export const OPERATIONS: Record<string, Operation> = {
   BlockTransfer: {
     minNodes: 2,
     arity: 1,
-    signature: 'BlockTransfer(words)',
+    signature: 'BlockTransfer(words): node 0 sends node 1 a block and waits for its word that all of it landed',
+    // Delivery, not just injection: on Alewife the DMA engine takes small blocks off
+    // the sender's hands at once, so the sender's time alone is not the transfer's.
     *run(rt, [words]) {
       const n = wholeArg(rt, 'BlockTransfer words', words, 1, MAX_BLOCK_WORDS);
-      // With no header the port's count only falls as words land: node 1 waits until it
-      // is down by every word sent so far (some may land before node 1 gets here).
-      if (rt.self === 0) yield* rt.sendBlockXferPollBoth(1, 1, 0, rt.globals.block, n);
-      if (rt.self === 1) {
-        const g = rt.globals;
-        g.blockWords += n;
-        const port = rt.port(1);
-        yield* rt.pollBothUntil(() => -port.count >= g.blockWords, 'calibration: block transfer');
+      if (rt.self === 0) {
+        yield* rt.sendBlockXferPollBoth(1, 1, 0, rt.globals.block, n);
+        yield* awaitSignal(rt, 'calibration: block transfer');
       }
+      if (rt.self === 1) yield* awaitBlockWords(rt, n, 'calibration: block transfer');
     },
   },
   PollBothTilEmpty: {
@@ -316,11 +327,20 @@ export const OPERATIONS: Record<string, Operation> = {
     },
   },
   CompositeMedian: {
-    minNodes: 1,
-    arity: 0,
-    signature: 'CompositeMedian(): CompositeInt(..., Median) of scattered values',
-    *run(rt) {
-      yield* rt.compositeInt((rt.self * 7919) % 1000, CompositeOp.Median);
+    minNodes: 4,
+    arity: 1,
+    signature: 'CompositeMedian(steps): CompositeInt(..., Median) of values whose average lies steps values above the median (0 to P - 1 - ceil(P/2))',
+    // Fig. 6-2's search starts at the smallest value at or above the average and steps
+    // one value at a time to the median, so its cost follows the number of steps, which
+    // depends on the data. Nodes hold 0, 1, ..., P - 2 and one large value chosen so
+    // that the average is exactly the value `steps` places above the median.
+    *run(rt, [steps]) {
+      const P = rt.partitionSize;
+      const k = Math.ceil(P / 2);
+      const n = wholeArg(rt, 'CompositeMedian steps', steps, 0, P - 1 - k);
+      const value = rt.self < P - 1 ? rt.self : P * (k - 1 + n) - ((P - 1) * (P - 2)) / 2;
+      const median = yield* rt.compositeInt(value, CompositeOp.Median);
+      if (median !== k - 1) throw new RunFailure(`node ${rt.self}: CompositeMedian found ${median}, expected ${k - 1}`);
     },
   },
   CompositeVariance: {
@@ -365,23 +385,20 @@ export const OPERATIONS: Record<string, Operation> = {
   AsyncTransfers: {
     minNodes: 2,
     arity: 2,
-    signature: 'AsyncTransfers(count, words): node 0 queues count transfers to nodes 1, 2, ... and services them all',
+    signature: 'AsyncTransfers(count, words): node 0 queues count transfers to nodes 1, 2, ..., services them all and waits until each target says its blocks landed',
     *run(rt, [transfers, words]) {
       const k = wholeArg(rt, 'AsyncTransfers count', transfers, 1, 4096);
       const n = wholeArg(rt, 'AsyncTransfers words', words, 1, MAX_BLOCK_WORDS);
-      const g = rt.globals;
       const target = (i: number) => 1 + (i % (rt.partitionSize - 1));
       if (rt.self === 0) {
-        for (let i = 0; i < k; i++) rt.asyncBlockXfer(target(i), 1, 0, g.block, n);
+        for (let i = 0; i < k; i++) rt.asyncBlockXfer(target(i), 1, 0, rt.globals.block, n);
         yield* rt.serviceAllTransfers(-1);
+        for (let t = Math.min(k, rt.partitionSize - 1); t > 0; t--) yield* awaitSignal(rt, 'calibration: asynchronous transfers');
         return;
       }
       let mine = 0;
       for (let i = 0; i < k; i++) if (target(i) === rt.self) mine += n;
-      if (mine === 0) return;
-      g.blockWords += mine;
-      const port = rt.port(1);
-      yield* rt.pollBothUntil(() => -port.count >= g.blockWords, 'calibration: asynchronous transfers');
+      if (mine > 0) yield* awaitBlockWords(rt, mine, 'calibration: asynchronous transfers');
     },
   },
   Release: {

@@ -12,7 +12,7 @@ function samples(platformName: PlatformName, nodes: number, spec: string, vcount
     .map((l) => l.split(' ').slice(1).map(Number));
 }
 
-describe('custom collection (thesis 6.3): tasks that report their own sample', () => {
+describe('calibration tasks: custom collection (thesis 6.3) and data that drive the cost', () => {
   it('Receive is the cost per packet from loops with and without incoming packets: the receive overhead', () => {
     for (const platform of ['cm5', 'paragon'] as const) {
       const receive = loadTestPlatform(platform).messaging.receiveOverheadCycles;
@@ -39,4 +39,14 @@ describe('custom collection (thesis 6.3): tasks that report their own sample', (
     // No partner is caught passing a barrier's release down its subtree: every trip is near the line.
     for (const [y, h] of got) expect(Math.abs(y - (my + slope * (h - mx)))).toBeLessThan(5);
   });
+
+  it('CompositeMedian(steps) arranges the values so that Fig. 6-2 takes that many steps: each costs the same', () => {
+    const got = samples('cm5', 16, '{{ s 0 6 ++ @ Barrier() @ CompositeMedian(steps) @ @ steps:s @ }}');
+    expect(got.map(([, steps]) => steps)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    const perStep = got.slice(1).map(([y], i) => y - got[i][0]);
+    // A step is one two-word reduction and one global max on the control network.
+    expect(new Set(perStep).size).toBe(1);
+    expect(perStep[0]).toBeGreaterThan(2 * 150);
+  });
 });
+
