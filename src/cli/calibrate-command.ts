@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { SingleBar, Presets } from 'cli-progress';
 import Tinypool from 'tinypool';
 import { fig66Report } from '../calibrate/fig-6-6.ts';
-import { modelsJson, modelsModule } from '../calibrate/models.ts';
+import { modelsJson, modelsModule, type FittedModel, type Provenance } from '../calibrate/models.ts';
 import { planUnit } from '../calibrate/samples.ts';
 import { InputError } from '../kernel/errors.ts';
 import { MAX_SEED } from '../kernel/random-stream.ts';
@@ -104,8 +104,10 @@ export async function calibrateCommand(argv: readonly string[], io: Io, showProg
   const args = parseCalibrateArgs(argv);
   const specs = await loadSpecs(args.specFile);
   const requests: UnitRequest[] = [];
+  const platformsRun: string[] = [];
   for (const name of args.platforms) {
     const platform = loadPlatform(name);
+    platformsRun.push(platform.name);
     for (const nodes of args.nodes ?? [platform.defaultNodes]) {
       const problem = nodeCountProblem(platform.network, nodes);
       if (problem !== null) throw new InputError(`--nodes ${nodes}: ${problem} (platform ${platform.name})`);
@@ -153,23 +155,29 @@ export async function calibrateCommand(argv: readonly string[], io: Io, showProg
       : '';
   const text = header + texts.join('');
   // Fit before writing anything, so bad samples leave no files behind.
-  const fitted = args.fitDir === undefined ? null : fitWithProvenance(text, args.out, true);
+  const fitted = args.fitDir === undefined ? null : { dir: args.fitDir, ...fitWithProvenance(text, args.out, true) };
   writeAtomically(args.out, text);
   io.out(`sim calibrate: wrote ${args.out}: ${mine.length} model(s) on ${args.platforms.join(', ')}${count > 1 ? ` (shard ${index}/${count} of ${requests.length})` : ''}`);
-  if (fitted !== null && args.fitDir !== undefined) {
-    const dir = args.fitDir;
-    mkdirSync(dir, { recursive: true });
-    const { models, provenance } = fitted;
-    for (const platform of args.platforms.map((p) => loadPlatform(p).name)) {
-      const own = models.filter((m) => m.platform === platform);
-      const mine = { ...provenance, platformHashes: { [platform]: provenance.platformHashes[platform] } };
-      writeAtomically(join(dir, `${platform}.json`), modelsJson(own, mine));
-      writeAtomically(join(dir, `${platform}.ts`), modelsModule(own, mine));
-    }
-    const report = fig66Report(models);
-    if (report.length > 0) writeAtomically(join(dir, 'fig-6-6.txt'), `${report.join('\n')}\n`);
-    printModels(models, io, 'sim calibrate');
-    io.out(`sim calibrate: wrote the models of ${args.platforms.join(', ')} to ${dir}/${report.length > 0 ? ' with fig-6-6.txt' : ''}`);
-  }
+  if (fitted !== null) writeModels(fitted.dir, platformsRun, fitted, io);
   return 0;
+}
+
+/** --fit: each platform's models as <dir>/<platform>.json and .ts, and the Fig. 6-6 report; prints them. */
+function writeModels(dir: string, platforms: readonly string[], fitted: { models: FittedModel[]; provenance: Provenance }, io: Io): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (e) {
+    throw new InputError(`--fit ${dir}: cannot create the models directory (${(e as { code?: string }).code ?? String(e)})`);
+  }
+  const { models, provenance } = fitted;
+  for (const platform of platforms) {
+    const own = models.filter((m) => m.platform === platform);
+    const ownProvenance = { ...provenance, platformHashes: { [platform]: provenance.platformHashes[platform] } };
+    writeAtomically(join(dir, `${platform}.json`), modelsJson(own, ownProvenance));
+    writeAtomically(join(dir, `${platform}.ts`), modelsModule(own, ownProvenance));
+  }
+  const report = fig66Report(models);
+  if (report.length > 0) writeAtomically(join(dir, 'fig-6-6.txt'), `${report.join('\n')}\n`);
+  printModels(models, io, 'sim calibrate');
+  io.out(`sim calibrate: wrote the models of ${platforms.join(', ')} to ${dir}/${report.length > 0 ? ' with fig-6-6.txt' : ''}`);
 }
