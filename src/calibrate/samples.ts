@@ -3,7 +3,8 @@
  * platform, the model-building samples cover the loop nest; `vcount` verification
  * samples draw each iteration variable uniformly over its range from the seed. Every
  * sample runs the setup, times the task on node 0 with the exact cycle clock (or takes
- * the measurement a custom-collection task reports, 6.3), and runs the cleanup, on one simulated machine per (platform, model) — a unit. A unit's text
+ * the measurement a custom-collection task reports, 6.3), and runs the cleanup, on one
+ * simulated machine per (platform, model) — a unit. A unit's text
  * depends only on its inputs, so units can run in any order, process or worker and be
  * concatenated in unit order.
  *

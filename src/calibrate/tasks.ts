@@ -95,7 +95,7 @@ function* awaitBlockWords(rt: Rt, words: number, what: string): Op {
 }
 
 /** Round trips Roundtrip averages over (see there). */
-export const ROUNDTRIP_TRIPS = 8;
+const ROUNDTRIP_TRIPS = 8;
 
 /** Most senders Receive uses to keep node 0's queue full. */
 const RECEIVE_SENDERS = 4;
@@ -125,13 +125,13 @@ function wholeArg(rt: Rt, name: string, value: number, min: number, max: number)
 }
 
 /**
- * `node` counts one more message sent to it and waits until all it has been sent
+ * `node` counts `count` more messages sent to it and waits until all it has been sent
  * have arrived (they may arrive before it gets here, while it polls in a barrier).
  */
-function* receiveOne(rt: Rt, node: number, what: string): Op {
+function* receiveMessages(rt: Rt, node: number, what: string, count = 1): Op {
   if (rt.self !== node) return;
   const g = rt.globals;
-  g.expected++;
+  g.expected += count;
   yield* rt.pollBothUntil(() => g.received >= g.expected, what);
 }
 
@@ -201,7 +201,7 @@ export const OPERATIONS: Record<string, Operation> = {
         yield* rt.sendLeftPollBoth(1, tally);
         yield* rt.pollBothTilEmpty();
       }
-      yield* receiveOne(rt, 1, 'calibration: receiving');
+      yield* receiveMessages(rt, 1, 'calibration: receiving');
     },
   },
   SendRPC: {
@@ -210,7 +210,7 @@ export const OPERATIONS: Record<string, Operation> = {
     signature: 'SendRPC()',
     *run(rt) {
       if (rt.self === 0) yield* rt.sendBothRLPollBoth(1, tally);
-      yield* receiveOne(rt, 1, 'calibration: receiving');
+      yield* receiveMessages(rt, 1, 'calibration: receiving');
     },
   },
   Roundtrip: {
@@ -222,7 +222,8 @@ export const OPERATIONS: Record<string, Operation> = {
     // a barrier's release down its subtree); node 0 then reports the mean of
     // ROUNDTRIP_TRIPS trips back to back. A single trip ends on the poll that finds the
     // reply, so it is rounded up to the polling loop's period (22 cycles on the CM-5)
-    // at a phase fixed by the setup; the mean is not.
+    // at a phase fixed by the setup; later trips start at other phases where the
+    // period allows, so their mean is rounded less.
     *run(rt, [node]) {
       const partner = wholeArg(rt, 'Roundtrip node', node, 1, rt.partitionSize - 1);
       let mean: number | undefined;
@@ -236,12 +237,8 @@ export const OPERATIONS: Record<string, Operation> = {
         }
         mean = rt.elapsedCycles(start) / ROUNDTRIP_TRIPS;
       }
-      if (rt.self === partner) {
-        const g = rt.globals;
-        g.expected += ROUNDTRIP_TRIPS;
-        yield* rt.sendLeftPollBoth(0, signal);
-        yield* rt.pollBothUntil(() => g.received >= g.expected, 'calibration: round trip');
-      }
+      if (rt.self === partner) yield* rt.sendLeftPollBoth(0, signal);
+      yield* receiveMessages(rt, partner, 'calibration: round trip', ROUNDTRIP_TRIPS);
       yield* holdUntilReleased(rt);
       return mean;
     },
@@ -306,7 +303,7 @@ export const OPERATIONS: Record<string, Operation> = {
     signature: 'SendLeftPollBoth()',
     *run(rt) {
       if (rt.self === 0) yield* rt.sendLeftPollBoth(1, tally);
-      yield* receiveOne(rt, 1, 'calibration: receiving');
+      yield* receiveMessages(rt, 1, 'calibration: receiving');
     },
   },
   BroadcastDouble: {

@@ -178,6 +178,6 @@ function writeModels(dir: string, platforms: readonly string[], fitted: { models
   }
   const report = fig66Report(models);
   if (report.length > 0) writeAtomically(join(dir, 'fig-6-6.txt'), `${report.join('\n')}\n`);
-  printModels(models, io, 'sim calibrate');
+  printModels(models, report, io, 'sim calibrate');
   io.out(`sim calibrate: wrote the models of ${platforms.join(', ')} to ${dir}/${report.length > 0 ? ' with fig-6-6.txt' : ''}`);
 }

@@ -40,14 +40,13 @@ export function fitWithProvenance(text: string, source: string, relative: boolea
   return { models, residuals, provenance };
 }
 
-/** Prints each model's line, its warning if it misses its verification samples, and the Fig. 6-6 comparison. */
-export function printModels(models: readonly FittedModel[], io: Io, command: string): void {
+/** Prints each model's line, its warning if it misses its verification samples, and the Fig. 6-6 report (fig66Report). */
+export function printModels(models: readonly FittedModel[], report: readonly string[], io: Io, command: string): void {
   for (const m of models) {
     io.out(summaryLine(m));
     const warning = verificationWarning(m);
     if (warning !== null) io.err(`${command}: ${warning}`);
   }
-  const report = fig66Report(models);
   if (report.length > 0) io.out(['', ...report].join('\n'));
 }
 
@@ -73,7 +72,7 @@ export function fitCommand(argv: readonly string[], io: Io): number {
   writeAtomically(out, modelsJson(models, provenance));
   writeAtomically(out.replace(/\.json$/, '.ts'), modelsModule(models, provenance));
   writeAtomically(out.replace(/\.json$/, '.residuals'), ['# platform model measured predicted residual', ...residuals, ''].join('\n'));
-  printModels(models, io, 'sim fit');
+  printModels(models, fig66Report(models), io, 'sim fit');
   io.out(`sim fit: wrote ${out}, ${out.replace(/\.json$/, '.ts')} and ${out.replace(/\.json$/, '.residuals')}`);
   return 0;
 }
