@@ -78,7 +78,7 @@ export async function chapter7Bench(): Promise<void> {
       const none = stats(r.slice(0, seeds.length));
       const [each, noneEmpty, eachEmpty] = r.slice(seeds.length);
       return [
-        [`${b} B (${TOTAL_BYTES / b} shifts), no barriers (3 seeds)`, show(none)],
+        [`${b} B (${TOTAL_BYTES / b} shifts), no barriers (${seeds.length} seeds)`, show(none)],
         [`${b} B, barrier after each shift`, `${fmt2.format(each)} MB/s`],
         [`${b} B, barriers / none`, `${fmt2.format(each / none.mean)}x  (thesis 2-3x; target >= 2x)`],
         [`${b} B, poll until empty: none, each`, `${fmt2.format(noneEmpty)}, ${fmt2.format(eachEmpty)} MB/s = ${fmt2.format(eachEmpty / noneEmpty)}x`],
@@ -97,8 +97,9 @@ export async function chapter7Bench(): Promise<void> {
   const fig78 = await runAll(
     variants.flatMap(([, ...p]) => seeds.map((seed) => ({ params: ['pattern=transpose', 'blockBytes=8192', 'rounds=32', ...p], seed }))),
   );
-  const s78 = variants.map((_, i) => stats(fig78.slice(3 * i, 3 * i + 3)));
-  printRows('Thesis Fig. 7-8: bandwidth matching, 8 KB transposes of 32 shifts, 64-node CM-5 (3 seeds)', [
+  const n = seeds.length;
+  const s78 = variants.map((_, i) => stats(fig78.slice(n * i, n * (i + 1))));
+  printRows(`Thesis Fig. 7-8: bandwidth matching, 8 KB transposes of 32 shifts, 64-node CM-5 (${seeds.length} seeds)`, [
     ...variants.map(([label], i) => [label, show(s78[i])] as [string, string]),
     ['gain of the delay, no barriers', `${fmt2.format((s78[1].mean / s78[0].mean - 1) * 100)}%, sd x${fmt2.format(s78[1].sd / Math.max(s78[0].sd, 1e-9))}  (thesis +25%, sd / 50; target >= +15%, smaller sd)`],
     ['gain of the delay, barriers', `${fmt2.format((s78[3].mean / s78[2].mean - 1) * 100)}%, sd x${fmt2.format(s78[3].sd / Math.max(s78[2].sd, 1e-9))}`],
@@ -115,10 +116,10 @@ export async function chapter7Bench(): Promise<void> {
     ),
   );
   printRows(
-    'Thesis Fig. 7-9: packet interleaving, 4 KB blocks, 64 rounds, no barriers, 64-node CM-5 (3 seeds)',
+    `Thesis Fig. 7-9: packet interleaving, 4 KB blocks, 64 rounds, no barriers, 64-node CM-5 (${seeds.length} seeds)`,
     patterns.flatMap(([label], i) => {
-      const sync = stats(fig79.slice(6 * i, 6 * i + 3));
-      const async = stats(fig79.slice(6 * i + 3, 6 * i + 6));
+      const sync = stats(fig79.slice(2 * n * i, (2 * i + 1) * n));
+      const async = stats(fig79.slice((2 * i + 1) * n, 2 * n * (i + 1)));
       const thesis = i === 0 ? '1.8x; target >= 1.5x' : '2.1x';
       return [
         [`${label}, synchronous`, show(sync)],
