@@ -16,6 +16,10 @@
  * queues `batch` rounds' blocks at a time with the asynchronous block-transfer engine
  * and services them interleaved (7.4.1; barriers then fall between batches).
  *
+ * Before each barrier a node also waits until it holds the blocks of the rounds
+ * before it, so that no round's packets are still in the network when the next
+ * starts (7.3.1: permutations separated by barriers never collide at a target).
+ *
  * Each receiver gives every sender its own port, expecting that sender's blocks one
  * after another; the run checks every word afterwards. The metric is the effective
  * bandwidth per node: bytes a node sends over the time until every node has sent and
@@ -33,6 +37,8 @@ interface Input {
   targets: number[][];
   /** For each receiver, the number of blocks it gets from each sender that sends it any. */
   incoming: Map<number, number>[];
+  /** For each receiver, [round, sender] of every block it gets, in round order. */
+  arrivals: [number, number][][];
 }
 
 interface Result {
@@ -104,8 +110,14 @@ export default defineApp({
       }),
     );
     const incoming = Array.from({ length: P }, () => new Map<number, number>());
-    for (const round of targets) round.forEach((t, s) => incoming[t].set(s, (incoming[t].get(s) ?? 0) + 1));
-    return { targets, incoming };
+    const arrivals = Array.from({ length: P }, (): [number, number][] => []);
+    targets.forEach((round, r) =>
+      round.forEach((t, s) => {
+        incoming[t].set(s, (incoming[t].get(s) ?? 0) + 1);
+        arrivals[t].push([r, s]);
+      }),
+    );
+    return { targets, incoming, arrivals };
   },
   globals: (): Globals => ({ portsDone: 0 }),
 
@@ -135,6 +147,22 @@ export default defineApp({
       return [k * words, data];
     };
     const every = barrierEvery(p.barriers, p.blockBytes);
+    // Waits until this node holds every block of the rounds before `round`.
+    const arrivals = input.arrivals[rt.self];
+    const incoming = input.incoming[rt.self];
+    const dueBlocks = new Map<number, number>();
+    let counted = 0;
+    function* awaitRoundsBefore(round: number): Op {
+      const senders: number[] = [];
+      for (; counted < arrivals.length && arrivals[counted][0] < round; counted++) {
+        const sender = arrivals[counted][1];
+        dueBlocks.set(sender, (dueBlocks.get(sender) ?? 0) + 1);
+        senders.push(sender);
+      }
+      // A port counts down from all of its sender's words.
+      const holdsDue = (s: number): boolean => rt.port(s).count <= ((incoming.get(s) ?? 0) - (dueBlocks.get(s) ?? 0)) * words;
+      yield* rt.pollBothUntil(() => senders.every(holdsDue), "waiting for the previous rounds' blocks");
+    }
 
     yield* rt.barrier();
     const start = rt.cycleCount();
@@ -153,7 +181,10 @@ export default defineApp({
         yield* rt.sendBlockXferPollBoth(target, rt.self, offset, data);
       }
       const done = r + step;
-      if (done < rounds && Math.floor(done / every) !== Math.floor(r / every)) yield* receivingBarrier(rt);
+      if (done < rounds && Math.floor(done / every) !== Math.floor(r / every)) {
+        yield* awaitRoundsBefore(done);
+        yield* receivingBarrier(rt);
+      }
     }
     yield* rt.pollBothUntil(() => g.portsDone === memory.length, 'waiting for its blocks');
     const cycles = rt.elapsedCycles(start);

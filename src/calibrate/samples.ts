@@ -32,7 +32,10 @@ export interface UnitConfig {
   nodes: number;
   seed: number;
   vcount: number;
-  /** Emulate a real machine's timer interrupts and time slices, and take the median of three (thesis 3.4). */
+  /**
+   * Emulate a real machine's timer interrupts (unless the platform has its own) and
+   * time slices, and take the median of three (thesis 3.4).
+   */
   noise?: boolean;
 }
 
@@ -41,12 +44,14 @@ export interface UnitConfig {
  * interrupt every 1/60 s costing about 30 us, and a time slice every 0.1 s that
  * stalls the process for about another 0.1 s. A timing of t cycles, starting at a
  * random phase, gains the interrupts that fall inside it and, with probability
- * t / 0.1 s, a time slice.
+ * t / 0.1 s, a time slice. On a platform whose nodes take timer interrupts
+ * themselves (`hasInterrupts`), the timing already holds them, so only the time
+ * slice is added.
  */
-export function noisyTime(t: number, clockMHz: number, random: RandomStream): number {
+export function noisyTime(t: number, clockMHz: number, random: RandomStream, hasInterrupts = false): number {
   const cyclesPerSecond = clockMHz * 1e6;
   const interruptEvery = cyclesPerSecond / 60;
-  const interrupts = Math.floor((random.float() * interruptEvery + t) / interruptEvery);
+  const interrupts = hasInterrupts ? 0 : Math.floor((random.float() * interruptEvery + t) / interruptEvery);
   const sliceEvery = cyclesPerSecond / 10;
   const slice = random.float() < t / sliceEvery ? sliceEvery : 0;
   return t + interrupts * Math.round(30 * clockMHz) + slice;
@@ -152,8 +157,10 @@ export function runUnit(config: UnitConfig): string {
       preparePorts(rt);
       yield* rt.barrier();
       const own: number[] = [];
-      // With noise, every sample is taken three times and the median kept (thesis 3.4).
-      const repeats = config.noise === true ? 3 : 1;
+      // With noise, or on a platform with timer interrupts, every sample is taken three
+      // times and the median kept (thesis 3.4.1).
+      const hasInterrupts = platform.timerInterrupt !== null;
+      const repeats = config.noise === true || hasInterrupts ? 3 : 1;
       const noise = new RandomStream(config.seed, `calibrate/noise/${platform.name}/${spec.name}`);
       for (const s of samples) {
         const timings: number[] = [];
@@ -163,7 +170,7 @@ export function runUnit(config: UnitConfig): string {
           const measured = yield* runCall(rt, spec.task.name, s.task);
           // A task that collects its own sample (thesis 6.3) reports it; the rest are timed.
           const t = typeof measured === 'number' ? measured : rt.elapsedCycles(start);
-          timings.push(config.noise === true ? noisyTime(t, platform.clockMHz, noise) : t);
+          timings.push(config.noise === true ? noisyTime(t, platform.clockMHz, noise, hasInterrupts) : t);
           for (let c = 0; c < s.cleanup.length; c++) yield* runCall(rt, spec.cleanup[c].name, s.cleanup[c]);
         }
         own.push(repeats === 3 ? median3(timings[0], timings[1], timings[2]) : timings[0]);

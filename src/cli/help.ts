@@ -73,8 +73,10 @@ and writes the samples in Fig. 3-7's format: "Model cycles inputs... terms...",
 "@Model ..." for the verification samples drawn from the seed. The file is the same
 for any --workers; the --shard i/n files concatenate, in order, to the whole. Several
 --nodes sizes sample every model on each, so that sim fit can see log P terms.
---noise emulates a real machine's timer interrupts and time slices (thesis 3.4) and
-takes the median of three timings per sample. --fit <dir> also fits the samples
+Each sample is the median of three timings on platforms whose nodes take timer
+interrupts (the CM-5; thesis 3.4.1). --noise emulates a real machine's timer
+interrupts (where the platform has none) and time slices (thesis 3.4) and takes the
+median of three timings per sample. --fit <dir> also fits the samples
 (relative error) and writes <dir>/<platform>.json and .ts per platform and
 <dir>/fig-6-6.txt, the thesis's Fig. 6-6 models beside the fitted ones.
 

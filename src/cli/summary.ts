@@ -22,6 +22,7 @@ export function formatSummary(s: RunSummary, wall: WallClock): string {
     ['busy/node', spreadLine(s.busyCycles)],
     ['spin/node', spreadLine(s.spinCycles)],
     ['stall/node', spreadLine(s.stallCycles)],
+    ['interrupt/node', spreadLine(s.interruptCycles)],
     [
       'messages',
       `${n0.format(s.packetsSent)} packets, ${n0.format(s.bytesSent)} bytes` +
@@ -33,7 +34,7 @@ export function formatSummary(s: RunSummary, wall: WallClock): string {
   const metrics = Object.entries(s.metrics).map(([k, v]) => `${k}=${formatMetric(v)}`);
   if (metrics.length > 0) lines.push(['metrics', metrics.join('  ')]);
   lines.push(['verified', `${s.verified ? 'yes' : 'NO'}: ${s.verification}`]);
-  return lines.map(([k, v]) => `${k.padEnd(12)}${v}`).join('\n');
+  return lines.map(([k, v]) => `${k.padEnd(15)}${v}`).join('\n');
 }
 
 /** The machine-readable summary. */
@@ -52,6 +53,7 @@ export function summaryJson(s: RunSummary, wall: WallClock, simulatorVersion: st
     busyCycles: s.busyCycles,
     spinCycles: s.spinCycles,
     stallCycles: s.stallCycles,
+    interruptCycles: s.interruptCycles,
     linkUtilization: s.linkUtilization,
     packetsSent: s.packetsSent,
     bytesSent: s.bytesSent,

@@ -99,7 +99,12 @@ export class Machine {
     this.platform = platform;
     this.sim = new Simulation(options.seed);
     this.topology = buildTopology(platform.network, options.nodes);
-    for (let i = 0; i < options.nodes; i++) this.nodes.push(new Node(this.sim, i));
+    const interrupts = platform.timerInterrupt;
+    // Each node's interrupt phase comes from the run seed (thesis 3.4.1: the timer is per node).
+    const phases = new RandomStream(options.seed, 'timer-interrupt phases');
+    for (let i = 0; i < options.nodes; i++) {
+      this.nodes.push(new Node(this.sim, i, interrupts === null ? null : { ...interrupts, phase: phases.int(interrupts.periodCycles) }));
+    }
     const onArrival = (node: number, net: number): void => this.nodes[node].notify(WAKE_LEFT << net);
     const n = platform.network;
     this.network =

@@ -7,6 +7,11 @@
  * Clock rule: a node charges cycles to its own clock (`time`) without events; it
  * synchronizes with the kernel only when it interacts with the rest of the machine
  * (injects, polls, reads a global flag). While a node runs, time >= sim.now.
+ *
+ * Timer interrupts (the CM-5; thesis 3.4.1): every `periodCycles` of the node's
+ * clock, from a phase of its own, the operating system takes `cycles`. Work that an
+ * interrupt falls into ends that much later; a wait (spinning, stalling) ends late
+ * only if the interrupt is still running when the wait would have ended.
  */
 import { BLOCK, type Simulation } from '../kernel/simulation.ts';
 
@@ -22,6 +27,13 @@ export const WAKE_CONTROL = 4;
 export const WAKE_INJECT_LEFT = 8;
 export const WAKE_INJECT_RIGHT = 16;
 
+/** A node's timer interrupts (thesis 3.4.1), the first at `phase` in [0, periodCycles). */
+export interface TimerInterrupts {
+  periodCycles: number;
+  cycles: number;
+  phase: number;
+}
+
 export class Node {
   readonly id: number;
   /** This node's clock in cycles. */
@@ -35,6 +47,8 @@ export class Node {
   spinCycles = 0;
   /** Cycles spent trying to inject into a full network (thesis 7.1: senders stall). */
   stallCycles = 0;
+  /** Cycles by which timer interrupts delayed this node. */
+  interruptCycles = 0;
   packetsSent = 0;
   bytesSent = 0;
   packetsReceived = 0;
@@ -47,28 +61,54 @@ export class Node {
 
   private wakeMask = 0;
   private readonly sim: Simulation;
+  private readonly interrupts: TimerInterrupts | null;
+  /** Cycle of the next timer interrupt on this node's clock. */
+  private nextInterrupt: number;
 
-  constructor(sim: Simulation, id: number) {
+  constructor(sim: Simulation, id: number, interrupts: TimerInterrupts | null = null) {
     this.sim = sim;
     this.id = id;
+    this.interrupts = interrupts;
+    this.nextInterrupt = interrupts?.phase ?? Infinity;
   }
 
   /** Charges `cycles` of useful work to this node's clock. */
   charge(cycles: number): void {
-    this.time += cycles;
+    this.advance(cycles, true);
     this.busyCycles += cycles;
   }
 
   /** Charges `cycles` of fruitless polling or spinning. */
   chargeSpin(cycles: number): void {
-    this.time += cycles;
+    this.advance(cycles, false);
     this.spinCycles += cycles;
   }
 
   /** Charges `cycles` of failed injection attempts. */
   chargeStall(cycles: number): void {
-    this.time += cycles;
+    this.advance(cycles, false);
     this.stallCycles += cycles;
+  }
+
+  /**
+   * Moves the clock over `cycles` of work (`isWork`) or waiting, plus the timer
+   * interrupts that delay it; the caller files the `cycles` under a counter.
+   */
+  advance(cycles: number, isWork: boolean): void {
+    let end = this.time + cycles;
+    if (this.nextInterrupt < end) {
+      // Only a node with interrupts has a finite next interrupt.
+      const { periodCycles, cycles: length } = this.interrupts!;
+      let last: number;
+      do {
+        last = this.nextInterrupt;
+        if (isWork) end += length;
+        this.nextInterrupt += periodCycles;
+      } while (this.nextInterrupt < end);
+      if (!isWork) end = Math.max(end, last + length);
+      this.interruptCycles += end - this.time - cycles;
+    }
+    this.time = end;
   }
 
   /** Lets global time reach this node's clock; afterwards sim.now === time. */

@@ -141,6 +141,16 @@ export const controlNetworkSchema = z.strictObject({
   queryCycles: positiveCycles,
 });
 
+/**
+ * The operating system's timer interrupts (thesis 3.4.1: on the CM-5 every 1/60 s,
+ * about 30 us, some 1000 cycles in Fig. 3-6). Each node takes them at a phase of its
+ * own, drawn from the run seed.
+ */
+export const timerInterruptSchema = z.strictObject({
+  periodCycles: positiveCycles,
+  cycles: positiveCycles,
+});
+
 export const platformSchema = z.strictObject({
   /** Short name used by `--platform` (the file name without .json). */
   name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/),
@@ -155,6 +165,8 @@ export const platformSchema = z.strictObject({
   network: networkSchema,
   /** The CM-5's control network, or null where global operations use the data network. */
   controlNetwork: controlNetworkSchema.nullable(),
+  /** Timer interrupts on every node, or null (the PROTEUS-simulated platforms have none). */
+  timerInterrupt: timerInterruptSchema.nullable(),
 });
 
 export type CpuCosts = z.infer<typeof cpuSchema>;
@@ -164,6 +176,7 @@ export type MeshParams = z.infer<typeof meshSchema>;
 export type SwitchParams = z.infer<typeof switchSchema>;
 export type NetworkParams = z.infer<typeof networkSchema>;
 export type ControlNetworkParams = z.infer<typeof controlNetworkSchema>;
+export type TimerInterruptParams = z.infer<typeof timerInterruptSchema>;
 export type PlatformSpec = z.infer<typeof platformSchema>;
 
 /** A validated platform plus where it came from. */

@@ -141,7 +141,7 @@ export class Messaging<G> {
   ): Op<boolean> {
     const node = this.node;
     const injection = Math.min(this.costs.sendInjectionCycles, overheadCycles) + this.jitter();
-    node.time += injection;
+    node.advance(injection, true);
     const d = node.time - this.sim.now;
     if (d > 0) yield d;
     if (!this.network.tryInject(new Packet(node.id, dest, net, sizeBytes, handler, args))) {

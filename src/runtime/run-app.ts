@@ -63,6 +63,8 @@ export interface RunSummary {
   spinCycles: Spread;
   /** Cycles nodes spent unable to inject into a full network. */
   stallCycles: Spread;
+  /** Cycles timer interrupts delayed nodes (thesis 3.4.1; zeros where the platform has none). */
+  interruptCycles: Spread;
   /** Fraction of the run each data-network link spent transmitting (packet network; zeros for analytic). */
   linkUtilization: { mean: number; max: number };
   packetsSent: number;
@@ -227,6 +229,7 @@ export function runApp(config: RunConfig): RunSummary {
     busyCycles: spread(machine.nodes.map((n) => n.busyCycles)),
     spinCycles: spread(machine.nodes.map((n) => n.spinCycles)),
     stallCycles: spread(machine.nodes.map((n) => n.stallCycles)),
+    interruptCycles: spread(machine.nodes.map((n) => n.interruptCycles)),
     linkUtilization: linkUtilization(machine, cycles),
     packetsSent: machine.nodes.reduce((s, n) => s + n.packetsSent, 0),
     bytesSent: machine.nodes.reduce((s, n) => s + n.bytesSent, 0),

@@ -10,7 +10,7 @@ describe.concurrent('sim runs apps', () => {
     const r = await sim(['--platform', platform, 'apps/ping-pong']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    for (const label of ['run', 'params', 'simulated', 'busy/node', 'messages', 'events', 'fingerprint', 'metrics', 'verified']) {
+    for (const label of ['run', 'params', 'simulated', 'busy/node', 'interrupt/node', 'messages', 'events', 'fingerprint', 'metrics', 'verified']) {
       expect(r.stdout).toMatch(new RegExp(`^${label} +\\S`, 'm'));
     }
     expect(r.stdout).toMatch(/^verified +yes: \d+ round trips echoed correctly$/m);
