@@ -117,10 +117,10 @@ export async function chapter7Bench(): Promise<void> {
       ['sync', 'async'].flatMap((t) => seeds.map((seed) => ({ params: [p, 'blockBytes=4096', 'rounds=64', `transfer=${t}`], seed }))),
     ),
   );
+  const n = seeds.length;
   printRows(
-    `Thesis Fig. 7-9: packet interleaving, 4 KB blocks, 64 rounds, no barriers, 64-node CM-5 (${seeds.length} seeds)`,
+    `Thesis Fig. 7-9: packet interleaving, 4 KB blocks, 64 rounds, no barriers, 64-node CM-5 (${n} seeds)`,
     patterns.flatMap(([label], i) => {
-      const n = seeds.length;
       const sync = stats(fig79.slice(2 * n * i, (2 * i + 1) * n));
       const async = stats(fig79.slice((2 * i + 1) * n, 2 * n * (i + 1)));
       const thesis = i === 0 ? '1.8x; target >= 1.5x' : '2.1x';

@@ -176,7 +176,6 @@ export type MeshParams = z.infer<typeof meshSchema>;
 export type SwitchParams = z.infer<typeof switchSchema>;
 export type NetworkParams = z.infer<typeof networkSchema>;
 export type ControlNetworkParams = z.infer<typeof controlNetworkSchema>;
-export type TimerInterruptParams = z.infer<typeof timerInterruptSchema>;
 export type PlatformSpec = z.infer<typeof platformSchema>;
 
 /** A validated platform plus where it came from. */

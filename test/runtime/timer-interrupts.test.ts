@@ -39,7 +39,7 @@ describe('timer interrupts (thesis 3.4.1)', () => {
     for (const extra of one) expect([3 * cycles, 4 * cycles]).toContain(extra);
     expect(new Set(one).size).toBe(2);
     expect(lost(1)).toEqual(one);
-    expect([1, 2, 3, 4].some((seed) => lost(seed + 1).join() !== one.join())).toBe(true);
+    expect([2, 3, 4, 5].some((seed) => lost(seed).join() !== one.join())).toBe(true);
   });
 
   it('are absent on the PROTEUS-simulated platforms', () => {
