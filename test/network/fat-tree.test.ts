@@ -26,8 +26,9 @@ describe('fat tree (CM-5)', () => {
 
   it('doubles link bandwidth per level and continues the pattern above the listed levels', () => {
     const t = buildTopology(cm5, 4096) as FatTree;
-    // Thesis Fig. 7-1: 40/80/160 MB/s bidirectional = 20/40/80 MB/s each way at 33 MHz.
-    expect(t.linkBytesPerCycle(0) * 33).toBeCloseTo(20, 0);
+    // Thesis Fig. 7-1: 40/80/160 MB/s bidirectional = 20/40/80 MB/s of data each way at
+    // 33 MHz; a 20-byte packet carries 16 data bytes (platforms/README.md).
+    expect(t.linkBytesPerCycle(0) * 33 * (16 / 20)).toBeCloseTo(20, 0);
     expect(t.linkBytesPerCycle(2) / t.linkBytesPerCycle(0)).toBeCloseTo(4);
     expect(t.linkBytesPerCycle(4) / t.linkBytesPerCycle(2)).toBeCloseTo(4);
   });

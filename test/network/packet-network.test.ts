@@ -121,12 +121,12 @@ describe('fat tree (CM-5) packet network', () => {
     return counts;
   }
 
-  it('holds about ten packets per node when no node receives (thesis 7.1, Fig. 7-2)', () => {
+  it('holds about ten packets per node when no node receives (thesis 7.1, Fig. 7-2; 11.4 measured)', () => {
     const all = Array.from({ length: 64 }, (_, i) => i);
     const perNode = capacity((src) => (src + 32) % 64, all);
     const mean = perNode.reduce((a, b) => a + b, 0) / 64;
-    expect(mean).toBeGreaterThanOrEqual(5);
-    expect(mean).toBeLessThanOrEqual(20);
+    expect(mean).toBeGreaterThanOrEqual(8);
+    expect(mean).toBeLessThanOrEqual(14);
     // A lone sender to a neighbour under the same switch fills only its short path.
     const [lone] = capacity(() => 1, [0]);
     expect(lone).toBeGreaterThanOrEqual(5);
