@@ -60,6 +60,10 @@ export class Simulation {
   private readonly fp = new Fingerprint();
   private readonly handlers: EventHandler[] = [];
   private readonly kindNames: string[] = ['resume'];
+  /** Per event kind: whether its events keep the run going (background kinds do not). */
+  private readonly isForeground: boolean[] = [true];
+  /** Foreground events in the queue; the run is idle when none remain. */
+  private foreground = 0;
   private readonly procs: (SimProcess | null)[] = [];
   private readonly procNames: string[] = [];
   private readonly procStates: number[] = [];
@@ -75,10 +79,16 @@ export class Simulation {
     });
   }
 
-  /** Registers an event kind and returns its id; `name` appears in diagnostics. */
-  defineEventKind(name: string, handler: EventHandler): number {
+  /**
+   * Registers an event kind and returns its id; `name` appears in diagnostics. Events
+   * of a `background` kind (a periodic clock, say) are dispatched in order like any
+   * other but do not keep the run going: `run()` is idle once only they remain, at the
+   * time of the last foreground event.
+   */
+  defineEventKind(name: string, handler: EventHandler, options: { background?: boolean } = {}): number {
     this.handlers.push(handler);
     this.kindNames.push(name);
+    this.isForeground.push(options.background !== true);
     return this.handlers.length - 1;
   }
 
@@ -92,6 +102,7 @@ export class Simulation {
       throw new RangeError(`event delay must be a non-negative integer number of cycles, got ${delay}`);
     }
     this.queue.push(this.now + delay, kind, a0, a1, obj);
+    if (this.isForeground[kind]) this.foreground++;
   }
 
   /** Schedules an event at absolute cycle `time` (an integer >= now). */
@@ -134,7 +145,7 @@ export class Simulation {
   }
 
 
-  /** Number of events waiting in the queue. */
+  /** Number of events waiting in the queue (background ones included). */
   get pendingEvents(): number {
     return this.queue.size;
   }
@@ -150,7 +161,7 @@ export class Simulation {
   }
 
   /**
-   * Dispatches events in (time, seq) order until the queue is empty, `stop()` is
+   * Dispatches events in (time, seq) order until no foreground event remains, `stop()` is
    * called, or a limit is reached. An exception thrown by a handler or process
    * propagates; `currentProcess` then names the process that threw (or -1).
    */
@@ -163,7 +174,8 @@ export class Simulation {
     const hasCycleLimit = untilCycle !== Infinity;
     const observer = this.observer;
     this.stopRequested = false;
-    while (q.size > 0) {
+    const isForeground = this.isForeground;
+    while (this.foreground > 0) {
       if (hasCycleLimit && q.peekTime() > untilCycle) return 'cycle-limit';
       if (this.events >= maxEvents) return 'event-limit';
       q.pop();
@@ -171,6 +183,7 @@ export class Simulation {
       const kind = q.popKind;
       const a0 = q.popA0;
       const a1 = q.popA1;
+      if (isForeground[kind]) this.foreground--;
       this.now = time;
       this.events++;
       fp.add(time, kind, a0, a1);

@@ -5,7 +5,6 @@
  * calls are thin wrappers over this; it knows the network only through DataNetwork.
  */
 import { RunFailure } from '../kernel/errors.ts';
-import type { Simulation } from '../kernel/simulation.ts';
 import { WAKE_DATA, WAKE_INJECT_LEFT, WAKE_LEFT, type Node, type Op } from '../machine/node.ts';
 import { PERTURB_NODE_CYCLES } from '../machine/machine.ts';
 import type { RandomStream } from '../kernel/random-stream.ts';
@@ -69,7 +68,6 @@ export class Messaging<G> {
   handlerDepth = 0;
   private readonly rt: Runtime<G>;
   private readonly node: Node;
-  private readonly sim: Simulation;
   private readonly network: DataNetwork;
   private readonly costs: MessagingCosts;
   private readonly self: number;
@@ -79,7 +77,6 @@ export class Messaging<G> {
     this.rt = rt;
     this.perturbation = rt.machine.perturbation;
     this.node = rt.node;
-    this.sim = rt.sim;
     this.network = rt.machine.network;
     this.costs = rt.costs;
     this.self = rt.self;
@@ -142,8 +139,7 @@ export class Messaging<G> {
     const node = this.node;
     const injection = Math.min(this.costs.sendInjectionCycles, overheadCycles) + this.jitter();
     node.advance(injection, true);
-    const d = node.time - this.sim.now;
-    if (d > 0) yield d;
+    yield* node.sync();
     if (!this.network.tryInject(new Packet(node.id, dest, net, sizeBytes, handler, args))) {
       node.stallCycles += injection;
       return false;
@@ -227,8 +223,7 @@ export class Messaging<G> {
   *pollOne(net: number, doSync: boolean): Op<boolean> {
     const node = this.node;
     if (doSync) {
-      const d = node.time - this.sim.now;
-      if (d > 0) yield d;
+      yield* node.sync();
     }
     const p = this.network.receive(node.id, net);
     if (p === null) {
@@ -311,8 +306,7 @@ export class Messaging<G> {
     const node = this.node;
     let handled = 0;
     for (;;) {
-      const d = node.time - this.sim.now;
-      if (d > 0) yield d;
+      yield* node.sync();
       if (handled === max) return handled;
       const net = nets === 'right' || this.network.waiting(node.id, LEFT) === 0 ? RIGHT : LEFT;
       if (!(yield* this.pollOne(net, false))) return handled;

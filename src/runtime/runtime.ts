@@ -1047,8 +1047,7 @@ export class Runtime<G = unknown> {
   *exit(): Op {
     if (this.unstartedOps !== 0) this.failUnstartedOps('main');
     this.flushPrints();
-    const d = this.node.time - this.sim.now;
-    if (d > 0) yield d;
+    yield* this.node.sync();
     this.machine.exit(this.node);
     if (this.machine.allExited) return;
     this.unstartedOps++;

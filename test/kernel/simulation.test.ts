@@ -108,6 +108,27 @@ describe('Simulation', () => {
     expect(fingerprint(3)).toMatch(/^[0-9a-f]{16}$/);
   });
 
+  it('dispatches background events in order without letting them keep the run going', () => {
+    const sim = new Simulation(1);
+    const log: string[] = [];
+    const tick = sim.defineEventKind(
+      'tick',
+      () => {
+        log.push(`tick ${sim.now}`);
+        sim.schedule(10, tick);
+      },
+      { background: true },
+    );
+    const work = sim.defineEventKind('work', () => void log.push(`work ${sim.now}`));
+    sim.schedule(5, tick);
+    sim.schedule(12, work);
+    sim.schedule(30, work);
+    expect(sim.run()).toBe('idle');
+    // The tick at 35 is still queued, but nothing else is: the run ends at the last work.
+    expect(log).toEqual(['tick 5', 'work 12', 'tick 15', 'tick 25', 'work 30']);
+    expect([sim.now, sim.pendingEvents]).toEqual([30, 1]);
+  });
+
   it('keeps two simulations in one process independent', () => {
     const a = new Simulation(1);
     const b = new Simulation(2);
