@@ -13,7 +13,7 @@ import { buildTopology } from '../network/build-topology.ts';
 import { ControlNetwork } from '../network/control-network.ts';
 import type { DataNetwork } from '../network/data-network.ts';
 import type { Topology } from '../network/topology.ts';
-import type { Platform } from '../platform/schema.ts';
+import type { Platform, TimeSliceParams } from '../platform/schema.ts';
 import { Node, WAKE_CONTROL, WAKE_INJECT_LEFT, WAKE_LEFT, type Op } from './node.ts';
 
 /** `packet`: finite buffers and back-pressure (the default); `analytic`: contention-free latency. */
@@ -136,6 +136,30 @@ export class Machine {
         : new ControlNetwork(this.sim, platform.controlNetwork, options.nodes, (node) =>
             this.nodes[node].notify(WAKE_CONTROL),
           );
+    // Defined last, so the other event kinds keep their ids (and runs without a slice their fingerprints).
+    if (platform.timeSlice !== null) this.startTimeSlices(platform.timeSlice, options.seed);
+  }
+
+  /**
+   * The operating system's time slices (thesis 3.4.2): at each, every node stops for
+   * the slice's charge, which grows with the packets then in the network. They run
+   * in the background, so a run whose nodes are all stuck still ends in a deadlock
+   * report at the time it got stuck.
+   */
+  private startTimeSlices(slice: TimeSliceParams, seed: number): void {
+    const sim = this.sim;
+    const kind = sim.defineEventKind(
+      'time-slice',
+      () => {
+        let inNetwork = 0;
+        for (const n of this.nodes) inNetwork += n.packetsSent - n.packetsReceived;
+        const cycles = Math.round((slice.cyclesPerPacketPerNode * inNetwork) / this.nodes.length);
+        if (cycles > 0) for (const n of this.nodes) n.pause(sim.now, cycles);
+        sim.schedule(slice.periodCycles, kind);
+      },
+      { background: true },
+    );
+    sim.schedule(new RandomStream(seed, 'time-slice phase').int(slice.periodCycles), kind);
   }
 
   /** Records this run into `sink`, including the network's counters if it takes them. */

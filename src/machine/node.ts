@@ -12,6 +12,9 @@
  * clock, from a phase of its own, the operating system takes `cycles`. Work that an
  * interrupt falls into ends that much later; a wait (spinning, stalling) ends late
  * only if the interrupt is still running when the wait would have ended.
+ *
+ * Pauses (the CM-5's time slices, thesis 3.4.2) come from outside, at a global time:
+ * see `pause`.
  */
 import { BLOCK, type Simulation } from '../kernel/simulation.ts';
 
@@ -47,7 +50,7 @@ export class Node {
   spinCycles = 0;
   /** Cycles spent trying to inject into a full network (thesis 7.1: senders stall). */
   stallCycles = 0;
-  /** Cycles by which timer interrupts delayed this node. */
+  /** Cycles by which timer interrupts and time slices delayed this node. */
   interruptCycles = 0;
   packetsSent = 0;
   bytesSent = 0;
@@ -60,6 +63,10 @@ export class Node {
   exitCycle = 0;
 
   private wakeMask = 0;
+  /** Parked in `idle` (its clock is where the wait began). */
+  private isParked = false;
+  /** Set by a pause that found the node parked: it cannot go on before this cycle. */
+  private pausedUntil = 0;
   private readonly sim: Simulation;
   private readonly interrupts: TimerInterrupts | null;
   /** Cycle of the next timer interrupt on this node's clock. */
@@ -111,10 +118,31 @@ export class Node {
     this.time = end;
   }
 
-  /** Lets global time reach this node's clock; afterwards sim.now === time. */
+  /**
+   * Lets global time reach this node's clock; afterwards sim.now === time. Loops,
+   * since a pause may move the clock on while the node waits.
+   */
   *sync(): Op {
-    const d = this.time - this.sim.now;
-    if (d > 0) yield d;
+    while (this.time > this.sim.now) yield this.time - this.sim.now;
+  }
+
+  /**
+   * Stops the node for `cycles` from global time `at` (now): the operating system
+   * has the processor. A node whose clock is already at or past `at` (it is running,
+   * or ran ahead within a charge) finishes what it was doing that much later; a
+   * parked node cannot go on before `at + cycles`, whenever it is woken. The charge is
+   * not known before global time reaches `at`, so a node that computed alone past `at`
+   * learns of it at its next interaction: clock readings in between do not include it.
+   */
+  pause(at: number, cycles: number): void {
+    if (this.isParked) {
+      this.pausedUntil = at + cycles;
+    } else {
+      this.time += cycles;
+      this.interruptCycles += cycles;
+      // Timer interrupts due during the pause are the operating system's own business.
+      while (this.nextInterrupt < this.time) this.nextInterrupt += this.interrupts!.periodCycles;
+    }
   }
 
   /**
@@ -133,13 +161,19 @@ export class Node {
     const start = this.time;
     this.wakeMask = wakeOn;
     this.waitingIn = what;
+    this.isParked = true;
     yield BLOCK;
+    this.isParked = false;
     this.wakeMask = 0;
     this.waitingIn = null;
     // The iteration at `start` has already failed, so the next check is at least one period on.
     const periods = Math.max(1, Math.ceil((this.sim.now - start) / periodCycles));
     if (isStall) this.chargeStall(periods * periodCycles);
     else this.chargeSpin(periods * periodCycles);
+    if (this.time < this.pausedUntil) {
+      this.interruptCycles += this.pausedUntil - this.time;
+      this.time = this.pausedUntil;
+    }
   }
 
   /** Wakes the node if it is idling on any event in `mask`. */

@@ -151,6 +151,18 @@ export const timerInterruptSchema = z.strictObject({
   cycles: positiveCycles,
 });
 
+/**
+ * The operating system's time slices (thesis 3.4.2): every `periodCycles` of global
+ * time, from a phase drawn from the run seed, the whole partition stops at once while
+ * the system empties the network ("all-fall-down") and later reinjects its packets.
+ * The user is charged `cyclesPerPacketPerNode` times the packets then in the network
+ * (sent and not yet received) per node; with the network empty a slice costs nothing.
+ */
+export const timeSliceSchema = z.strictObject({
+  periodCycles: positiveCycles,
+  cyclesPerPacketPerNode: z.number().positive(),
+});
+
 export const platformSchema = z.strictObject({
   /** Short name used by `--platform` (the file name without .json). */
   name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/),
@@ -167,6 +179,8 @@ export const platformSchema = z.strictObject({
   controlNetwork: controlNetworkSchema.nullable(),
   /** Timer interrupts on every node, or null (the PROTEUS-simulated platforms have none). */
   timerInterrupt: timerInterruptSchema.nullable(),
+  /** Time slices that cost in proportion to the network's load, or null (the PROTEUS-simulated platforms). */
+  timeSlice: timeSliceSchema.nullable(),
 });
 
 export type CpuCosts = z.infer<typeof cpuSchema>;
@@ -176,6 +190,7 @@ export type MeshParams = z.infer<typeof meshSchema>;
 export type SwitchParams = z.infer<typeof switchSchema>;
 export type NetworkParams = z.infer<typeof networkSchema>;
 export type ControlNetworkParams = z.infer<typeof controlNetworkSchema>;
+export type TimeSliceParams = z.infer<typeof timeSliceSchema>;
 export type PlatformSpec = z.infer<typeof platformSchema>;
 
 /** A validated platform plus where it came from. */

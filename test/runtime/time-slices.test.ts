@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import type { Handler } from '../../src/runtime/index.ts';
+import type { Platform } from '../../src/platform/schema.ts';
+import { runInline } from '../support/inline-app.ts';
+import { loadTestPlatform } from '../support/platforms.ts';
+
+const noop: Handler = () => {};
+
+/** The CM-5 with a slice every 10,000 cycles charging `perPacket` cycles per packet per node, and no timer interrupts. */
+function slicedCm5(perPacket = 100): Platform {
+  return { ...loadTestPlatform('cm5'), timerInterrupt: null, timeSlice: { periodCycles: 10_000, cyclesPerPacketPerNode: perPacket } };
+}
+
+describe('time slices (thesis 3.4.2: all-fall-down costs grow with the packets in the network)', () => {
+  it('charge every node by the packets in the network, and nothing while it is empty', () => {
+    // Node 1 sends `packets` messages at once; node 0 computes 50,000 cycles before it
+    // polls, so they wait in the network. A node computing alone learns of a slice at
+    // its next interaction (here the poll), so node 0 reads its clock after the poll.
+    const elapsed = (platform: Platform, packets: number, seed: number) =>
+      runInline(
+        platform,
+        2,
+        function* (rt) {
+          if (rt.self === 1) {
+            for (let i = 0; i < packets; i++) yield* rt.sendBothRLPollBoth(0, noop);
+            return 0;
+          }
+          rt.compute(2_000); // node 1's sends are in by now
+          const start = rt.cycleCount();
+          rt.compute(50_000);
+          yield* rt.pollBothTilEmpty();
+          return rt.elapsedCycles(start);
+        },
+        { seed, network: 'packet' },
+      ).results[0];
+    const lost = (packets: number, seed: number, perPacket = 100) =>
+      elapsed(slicedCm5(perPacket), packets, seed) - elapsed({ ...slicedCm5(), timeSlice: null }, packets, seed);
+    const seeds = [1, 2, 3, 4, 5, 6];
+    expect(seeds.map((s) => lost(0, s))).toEqual([0, 0, 0, 0, 0, 0]);
+    // Three packets over two nodes: 150 cycles per slice, five or six slices in the window.
+    const three = seeds.map((s) => lost(3, s));
+    for (const extra of three) expect([750, 900]).toContain(extra);
+    expect(new Set(three).size).toBe(2); // the phase comes from the seed
+    expect(seeds.map((s) => lost(3, s))).toEqual(three);
+    expect(seeds.map((s) => lost(3, s, 200))).toEqual(three.map((x) => 2 * x));
+  });
+
+  it('run in the background: a stuck run still reports the cycle it got stuck at', () => {
+    const deadlock = (platform: Platform) => {
+      try {
+        runInline(platform, 4, function* (rt) {
+          if (rt.self === 2) yield* rt.pollBothUntil(() => false, 'waitForGhost');
+        });
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return 'no deadlock';
+    };
+    const message = deadlock(slicedCm5());
+    expect(message).toMatch(/^deadlock at cycle \d+: 1 node\(s\) waiting/);
+    expect(message).toBe(deadlock({ ...slicedCm5(), timeSlice: null }));
+  });
+
+  it('are the CM-5 only: 0.1 s slices (3.4.1) costing 21% of a slice when the network is full (Table 3-5)', () => {
+    const slice = loadTestPlatform('cm5').timeSlice!;
+    expect(slice.periodCycles).toBe(3_300_000); // 33 MHz / 10
+    // About 11.4 packets per node fill the network (the Fig. 7-2 capacity test).
+    expect((slice.cyclesPerPacketPerNode * 11.4) / slice.periodCycles).toBeCloseTo(0.21, 2);
+    for (const name of ['alewife', 'paragon', 'atm'] as const) expect(loadTestPlatform(name).timeSlice, name).toBeNull();
+  });
+});
