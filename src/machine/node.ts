@@ -123,7 +123,15 @@ export class Node {
    * since a pause may move the clock on while the node waits.
    */
   *sync(): Op {
-    while (this.time > this.sim.now) yield this.time - this.sim.now;
+    while (this.ahead > 0) yield this.ahead;
+  }
+
+  /**
+   * Cycles this node's clock is ahead of global time. Hot paths wait with
+   * `while (node.ahead > 0) yield node.ahead`, sync's loop without a generator per call.
+   */
+  get ahead(): number {
+    return this.time - this.sim.now;
   }
 
   /**

@@ -139,7 +139,7 @@ export class Messaging<G> {
     const node = this.node;
     const injection = Math.min(this.costs.sendInjectionCycles, overheadCycles) + this.jitter();
     node.advance(injection, true);
-    yield* node.sync();
+    while (node.ahead > 0) yield node.ahead;
     if (!this.network.tryInject(new Packet(node.id, dest, net, sizeBytes, handler, args))) {
       node.stallCycles += injection;
       return false;
@@ -223,7 +223,7 @@ export class Messaging<G> {
   *pollOne(net: number, doSync: boolean): Op<boolean> {
     const node = this.node;
     if (doSync) {
-      yield* node.sync();
+      while (node.ahead > 0) yield node.ahead;
     }
     const p = this.network.receive(node.id, net);
     if (p === null) {
@@ -306,7 +306,7 @@ export class Messaging<G> {
     const node = this.node;
     let handled = 0;
     for (;;) {
-      yield* node.sync();
+      while (node.ahead > 0) yield node.ahead;
       if (handled === max) return handled;
       const net = nets === 'right' || this.network.waiting(node.id, LEFT) === 0 ? RIGHT : LEFT;
       if (!(yield* this.pollOne(net, false))) return handled;
