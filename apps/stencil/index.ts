@@ -162,7 +162,7 @@ export default defineApp({
           points++;
         }
       }
-      rt.node.charge(points * rt.cost(POINT_OPS) + w * rt.cost({ intOps: 4, branches: 2 }));
+      rt.compute(points * rt.cost(POINT_OPS) + w * rt.cost({ intOps: 4, branches: 2 }));
       return maxDelta;
     }
 

@@ -18,9 +18,7 @@ import { buildTopology } from '../network/build-topology.ts';
 import { RandomStream } from '../kernel/random-stream.ts';
 import type { Op } from '../machine/node.ts';
 import type { Platform } from '../platform/schema.ts';
-import { defineApp } from '../runtime/app.ts';
-import { runApp } from '../runtime/run-app.ts';
-import type { Runtime } from '../runtime/runtime.ts';
+import { defineApp, runApp, type Runtime } from '../runtime/index.ts';
 import { compileExpression, loopValues, type Expression, type ModelSpec } from './spec.ts';
 import { calibrationGlobals, OPERATIONS, preparePorts, type CalibrationGlobals } from './tasks.ts';
 

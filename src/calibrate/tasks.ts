@@ -9,8 +9,7 @@
 import { RunFailure } from '../kernel/errors.ts';
 import type { Op } from '../machine/node.ts';
 import { CombineOp } from '../network/combine.ts';
-import { CompositeOp } from '../runtime/composite.ts';
-import type { Handler, Runtime } from '../runtime/runtime.ts';
+import { CompositeOp, type Handler, type Runtime } from '../runtime/index.ts';
 
 /** What a calibration node keeps between operations. */
 export interface CalibrationGlobals {

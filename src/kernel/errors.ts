@@ -1,8 +1,8 @@
 /**
- * The simulator's error types, shared by every layer. Few on purpose: a base error,
- * bad user input (the CLI exits 2 with the one-line message), and a failure of the
- * simulated program (exit 1). Layers above add detail in subclasses
- * (e.g. the machine's deadlock report).
+ * The simulator's error types, all in one home: a base error, bad user input (the
+ * CLI exits 2 with the one-line message), and a failure of the simulated program
+ * (exit 1) with its three kinds: the app's own exception, Strata's StrataFail /
+ * assert / StrataExit(n), and a deadlock with its report of every node.
  */
 
 /** Base class of every error the simulator raises on purpose. */
@@ -27,4 +27,49 @@ export class RunFailure extends SimError {
   override name = 'RunFailure';
   /** Each node's last log entry when the run failed (the manual's loglast report); empty if none logged. */
   lastLogEntries: string[] = [];
+}
+
+/** An exception escaped a node's program (or the app's verify). */
+export class AppError extends RunFailure {
+  override name = 'AppError';
+}
+
+/** A node called StrataFail, failed an assert, or called StrataExit with a non-zero code. */
+export class StrataFailure extends RunFailure {
+  override name = 'StrataFailure';
+}
+
+/** The run found no event to dispatch while some nodes had not exited. */
+export class DeadlockError extends RunFailure {
+  override name = 'DeadlockError';
+  /** For each node: the call it was waiting in, or "exited". */
+  readonly nodeStates: string[];
+
+  constructor(cycle: number, nodeStates: string[]) {
+    const waiting = nodeStates.filter((s) => s !== 'exited').length;
+    super(`deadlock at cycle ${cycle}: ${waiting} node(s) waiting with nothing left to happen\n${groupNodes(nodeStates)}`);
+    this.nodeStates = nodeStates;
+  }
+}
+
+/** "  nodes 0-3,5: waiting in completeBarrier" lines, one per distinct state. */
+function groupNodes(states: string[]): string {
+  const byState = new Map<string, number[]>();
+  states.forEach((s, i) => {
+    const ids = byState.get(s);
+    if (ids === undefined) byState.set(s, [i]);
+    else ids.push(i);
+  });
+  const lines: string[] = [];
+  for (const [state, ids] of byState) {
+    const ranges: string[] = [];
+    for (let i = 0; i < ids.length; ) {
+      let j = i;
+      while (j + 1 < ids.length && ids[j + 1] === ids[j] + 1) j++;
+      ranges.push(i === j ? `${ids[i]}` : `${ids[i]}-${ids[j]}`);
+      i = j + 1;
+    }
+    lines.push(`  node${ids.length === 1 ? '' : 's'} ${ranges.join(',')}: ${state}`);
+  }
+  return lines.join('\n');
 }

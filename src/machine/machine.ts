@@ -4,7 +4,7 @@
  * "no events left but nodes still waiting" into a deadlock report. It knows nothing
  * about Strata's API or apps: node programs arrive as generators.
  */
-import { RunFailure } from '../kernel/errors.ts';
+import { DeadlockError } from '../kernel/errors.ts';
 import { RandomStream } from '../kernel/random-stream.ts';
 import { Simulation } from '../kernel/simulation.ts';
 import { AnalyticNetwork } from '../network/analytic-network.ts';
@@ -35,41 +35,6 @@ export interface MachineOptions {
  * enough to reorder events that would otherwise tie, which exposes order-dependent bugs.
  */
 export const PERTURB_NODE_CYCLES = 3;
-
-/** The run found no event to dispatch while some nodes had not exited. */
-export class DeadlockError extends RunFailure {
-  override name = 'DeadlockError';
-  /** For each node: the call it was waiting in, or "exited". */
-  readonly nodeStates: string[];
-
-  constructor(cycle: number, nodeStates: string[]) {
-    const waiting = nodeStates.filter((s) => s !== 'exited').length;
-    super(`deadlock at cycle ${cycle}: ${waiting} node(s) waiting with nothing left to happen\n${groupNodes(nodeStates)}`);
-    this.nodeStates = nodeStates;
-  }
-}
-
-/** "  nodes 0-3,5: waiting in completeBarrier" lines, one per distinct state. */
-function groupNodes(states: string[]): string {
-  const byState = new Map<string, number[]>();
-  states.forEach((s, i) => {
-    const ids = byState.get(s);
-    if (ids === undefined) byState.set(s, [i]);
-    else ids.push(i);
-  });
-  const lines: string[] = [];
-  for (const [state, ids] of byState) {
-    const ranges: string[] = [];
-    for (let i = 0; i < ids.length; ) {
-      let j = i;
-      while (j + 1 < ids.length && ids[j + 1] === ids[j] + 1) j++;
-      ranges.push(i === j ? `${ids[i]}` : `${ids[i]}-${ids[j]}`);
-      i = j + 1;
-    }
-    lines.push(`  node${ids.length === 1 ? '' : 's'} ${ranges.join(',')}: ${state}`);
-  }
-  return lines.join('\n');
-}
 
 /** Receives what a run records for traces (src/trace/); none by default. */
 export interface TraceSink {

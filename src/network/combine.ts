@@ -6,6 +6,20 @@
  * control network and the runtime's combining trees use these definitions.
  */
 
+/**
+ * The kinds of synchronous global operation, each with its own episodes: a node may
+ * have one of each in progress (Appendix A 4). The control network and the runtime's
+ * combining trees both number them this way.
+ */
+/** Global OR, of which a barrier is the special case GlobalOR(false) (Appendix A 4.1). */
+export const GLOBAL_OR_CHANNEL = 0;
+/** CombineInt and the composite reductions built on it. */
+export const COMBINE_CHANNEL = 1;
+/** CombineVector. */
+export const VECTOR_CHANNEL = 2;
+export type CombineChannel = typeof GLOBAL_OR_CHANNEL | typeof COMBINE_CHANNEL | typeof VECTOR_CHANNEL;
+export const CHANNEL_NAMES: readonly string[] = ['barrier or global OR', 'combine', 'vector combine'];
+
 /** The fifteen combine operations (Appendix A 4.3), numbered mode * 5 + function. */
 export const CombineOp = {
   ScanAdd: 0,

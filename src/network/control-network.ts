@@ -11,15 +11,8 @@
 import { RunFailure } from '../kernel/errors.ts';
 import type { Simulation } from '../kernel/simulation.ts';
 import type { ControlNetworkParams } from '../platform/schema.ts';
-import { COMBINE_OP_NAMES, combineAll, type ReduceOp } from './combine.ts';
+import { CHANNEL_NAMES, COMBINE_OP_NAMES, combineAll, GLOBAL_OR_CHANNEL, type ReduceOp } from './combine.ts';
 
-/** Global OR, of which a barrier is the special case GlobalOR(false) (Appendix A 4.1). */
-export const BARRIER_CHANNEL = 0;
-/** CombineInt and the composite reductions built on it. */
-export const COMBINE_CHANNEL = 1;
-/** CombineVector. */
-export const VECTOR_CHANNEL = 2;
-export const CHANNEL_NAMES = ['barrier or global OR', 'combine', 'vector combine'];
 
 /** Called for every node when something it may wait for completes. */
 export type CompletionListener = (node: number) => void;
@@ -124,7 +117,7 @@ export class ControlNetwork {
 
   private episodeLatency(channel: number, length: number): number {
     const p = this.params;
-    if (channel === BARRIER_CHANNEL) return this.latency(p.barrierCycles);
+    if (channel === GLOBAL_OR_CHANNEL) return this.latency(p.barrierCycles);
     const extraWords = Math.max(0, length - 1);
     return this.latency(p.combineIntCycles) + extraWords * p.combineVectorCyclesPerWord;
   }

@@ -43,7 +43,7 @@ function checkConsistency(p: PlatformSpec): string | null {
   }
   const c = p.controlNetwork;
   if (c === null && m.handlerArgWords < 4) {
-    // Combining trees send [header, offset, flags, data...] (src/runtime/tree-ops.ts).
+    // Combining trees send [header, offset, flags, data...] (src/runtime/tree-combine.ts).
     return `key "messaging.handlerArgWords": expected at least 4 on a platform without a control network (global operations use 4-word tree messages), got ${m.handlerArgWords}`;
   }
   if (c !== null) {

@@ -8,7 +8,16 @@
 import { RunFailure } from '../kernel/errors.ts';
 import type { Op } from '../machine/node.ts';
 import { CombineOp, floatToWord, REDUCE_FLOAT_ADD, REDUCE_FLOAT_MAX, wordToFloat, type ReduceOp } from '../network/combine.ts';
-import type { Runtime } from './runtime.ts';
+import type { Collectives } from './collectives.ts';
+import type { LocalWork } from './local-work.ts';
+
+/** What a composite reduction needs of its node. */
+export interface CompositeContext {
+  readonly self: number;
+  readonly nodes: number;
+  readonly collectives: Collectives;
+  readonly work: LocalWork;
+}
 
 /** The five composite operations (Appendix A 5). */
 export const CompositeOp = { Min: 0, Max: 1, Average: 2, Variance: 3, Median: 4 } as const;
@@ -23,11 +32,11 @@ interface ValueType {
   /** Rounds to the type (float32 for floats). */
   round(x: number): number;
   /** The global maximum of one value per node; `x` may be the type's -infinity. */
-  max(rt: Runtime, x: number): Op<number>;
+  max(ctx: CompositeContext, x: number): Op<number>;
   /** The global minimum; `x` may be the type's +infinity. */
-  min(rt: Runtime, x: number): Op<number>;
+  min(ctx: CompositeContext, x: number): Op<number>;
   /** The global sum, with the overflow behaviour of the type's ReduceAdd. */
-  sum(rt: Runtime, x: number): Op<number>;
+  sum(ctx: CompositeContext, x: number): Op<number>;
   /** Sum / n as C computes it for the type. */
   divide(sum: number, n: number): number;
   readonly negInf: number;
@@ -35,8 +44,8 @@ interface ValueType {
 }
 
 /** Reduces one word per node. */
-function* reduceWord(rt: Runtime, op: ReduceOp, word: number): Op<number> {
-  return (yield* rt.reduceWords(op, [word]))[0];
+function* reduceWord(ctx: CompositeContext, op: ReduceOp, word: number): Op<number> {
+  return (yield* ctx.collectives.reduceWords(op, [word]))[0];
 }
 
 /** Integers ordered through signed keys: max by ReduceMax, min as ~max(~key). */
@@ -49,14 +58,14 @@ function integerType(name: string, signed: boolean): ValueType {
       ? (x) => Number.isInteger(x) && x >= -0x80000000 && x <= 0x7fffffff
       : (x) => Number.isInteger(x) && x >= 0 && x <= 0xffffffff,
     round: (x) => x,
-    *max(rt, x) {
-      return fromKey(yield* reduceWord(rt, CombineOp.ReduceMax, toKey(x)));
+    *max(ctx, x) {
+      return fromKey(yield* reduceWord(ctx, CombineOp.ReduceMax, toKey(x)));
     },
-    *min(rt, x) {
-      return fromKey(~(yield* reduceWord(rt, CombineOp.ReduceMax, ~toKey(x))));
+    *min(ctx, x) {
+      return fromKey(~(yield* reduceWord(ctx, CombineOp.ReduceMax, ~toKey(x))));
     },
-    *sum(rt, x) {
-      return yield* reduceWord(rt, signed ? CombineOp.ReduceAdd : CombineOp.ReduceUadd, x);
+    *sum(ctx, x) {
+      return yield* reduceWord(ctx, signed ? CombineOp.ReduceAdd : CombineOp.ReduceUadd, x);
     },
     divide: signed ? (sum, n) => Math.trunc(sum / n) : (sum, n) => Math.floor(sum / n),
     negInf: signed ? -0x80000000 : 0,
@@ -68,14 +77,14 @@ const floatType: ValueType = {
   name: 'float',
   accepts: (x) => typeof x === 'number' && !Number.isNaN(x),
   round: Math.fround,
-  *max(rt, x) {
-    return wordToFloat(yield* reduceWord(rt, REDUCE_FLOAT_MAX, floatToWord(x)));
+  *max(ctx, x) {
+    return wordToFloat(yield* reduceWord(ctx, REDUCE_FLOAT_MAX, floatToWord(x)));
   },
-  *min(rt, x) {
-    return -wordToFloat(yield* reduceWord(rt, REDUCE_FLOAT_MAX, floatToWord(-x)));
+  *min(ctx, x) {
+    return -wordToFloat(yield* reduceWord(ctx, REDUCE_FLOAT_MAX, floatToWord(-x)));
   },
-  *sum(rt, x) {
-    return wordToFloat(yield* reduceWord(rt, REDUCE_FLOAT_ADD, floatToWord(x)));
+  *sum(ctx, x) {
+    return wordToFloat(yield* reduceWord(ctx, REDUCE_FLOAT_ADD, floatToWord(x)));
   },
   divide: (sum, n) => Math.fround(sum / n),
   negInf: -Infinity,
@@ -87,26 +96,26 @@ export const UINT = integerType('unsigned', false);
 export const FLOAT = floatType;
 
 /** Applies composite operation `op` to one `type` value per node; every node must call it. */
-export function* composite(rt: Runtime, type: ValueType, value: number, op: CompositeOp): Op<number> {
-  if (!type.accepts(value)) throw new RunFailure(`node ${rt.self}: Composite: ${value} is not a${type.name === 'int' ? 'n' : ''} ${type.name} value`);
+export function* composite(ctx: CompositeContext, type: ValueType, value: number, op: CompositeOp): Op<number> {
+  if (!type.accepts(value)) throw new RunFailure(`node ${ctx.self}: Composite: ${value} is not a${type.name === 'int' ? 'n' : ''} ${type.name} value`);
   const x = type.round(value);
-  const n = rt.partitionSize;
+  const n = ctx.nodes;
   switch (op) {
     case CompositeOp.Min:
-      return yield* type.min(rt, x);
+      return yield* type.min(ctx, x);
     case CompositeOp.Max:
-      return yield* type.max(rt, x);
+      return yield* type.max(ctx, x);
     case CompositeOp.Average: {
-      const sum = yield* type.sum(rt, x);
-      rt.computeOps({ floatDivs: 1 });
+      const sum = yield* type.sum(ctx, x);
+      ctx.work.computeOps({ floatDivs: 1 });
       return type.divide(sum, n);
     }
     case CompositeOp.Variance:
-      return yield* variance(rt, type, x);
+      return yield* variance(ctx, type, x);
     case CompositeOp.Median:
-      return yield* median(rt, type, x);
+      return yield* median(ctx, type, x);
     default:
-      throw new RunFailure(`node ${rt.self}: composite op ${String(op)} is not one of ${COMPOSITE_NAMES.join(', ')}`);
+      throw new RunFailure(`node ${ctx.self}: composite op ${String(op)} is not one of ${COMPOSITE_NAMES.join(', ')}`);
   }
 }
 
@@ -115,13 +124,13 @@ export function* composite(rt: Runtime, type: ValueType, value: number, op: Comp
  * float reduction, so integer variances have float precision (Appendix A 5) and
  * saturate at the type's largest value. Zero on one node.
  */
-function* variance(rt: Runtime, type: ValueType, x: number): Op<number> {
-  const n = rt.partitionSize;
+function* variance(ctx: CompositeContext, type: ValueType, x: number): Op<number> {
+  const n = ctx.nodes;
   if (n === 1) return 0;
   const f = Math.fround(x);
-  const sum = yield* FLOAT.sum(rt, f);
-  const sumSquares = yield* FLOAT.sum(rt, Math.fround(f * f));
-  rt.computeOps({ floatMuls: 2, floatAdds: 2, floatDivs: 2 });
+  const sum = yield* FLOAT.sum(ctx, f);
+  const sumSquares = yield* FLOAT.sum(ctx, Math.fround(f * f));
+  ctx.work.computeOps({ floatMuls: 2, floatAdds: 2, floatDivs: 2 });
   const v = Math.fround(Math.fround(sumSquares - Math.fround(Math.fround(sum * sum) / n)) / (n - 1));
   if (type === FLOAT) return v;
   // Converted as C would, saturating where the variance exceeds the type.
@@ -137,14 +146,14 @@ function* variance(rt: Runtime, type: ValueType, x: number): Op<number> {
  * too-big guard, which ties and odd n would otherwise need. (The figure starts above
  * the average; starting at or above it always finds a value.)
  */
-function* median(rt: Runtime, type: ValueType, x: number): Op<number> {
-  const k = Math.ceil(rt.partitionSize / 2);
-  const average = type.divide(yield* type.sum(rt, x), rt.partitionSize);
-  let p = yield* type.min(rt, x >= average ? x : type.posInf);
+function* median(ctx: CompositeContext, type: ValueType, x: number): Op<number> {
+  const k = Math.ceil(ctx.nodes / 2);
+  const average = type.divide(yield* type.sum(ctx, x), ctx.nodes);
+  let p = yield* type.min(ctx, x >= average ? x : type.posInf);
   for (;;) {
-    const [atMost, below] = yield* rt.reduceWords(CombineOp.ReduceAdd, [x <= p ? 1 : 0, x < p ? 1 : 0]);
-    rt.computeOps({ intOps: 4, branches: 3 });
+    const [atMost, below] = yield* ctx.collectives.reduceWords(CombineOp.ReduceAdd, [x <= p ? 1 : 0, x < p ? 1 : 0]);
+    ctx.work.computeOps({ intOps: 4, branches: 3 });
     if (below < k && k <= atMost) return p;
-    p = atMost < k ? yield* type.min(rt, x > p ? x : type.posInf) : yield* type.max(rt, x < p ? x : type.negInf);
+    p = atMost < k ? yield* type.min(ctx, x > p ? x : type.posInf) : yield* type.max(ctx, x < p ? x : type.negInf);
   }
 }

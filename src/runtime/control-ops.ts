@@ -7,72 +7,66 @@
  */
 import type { Node, Op } from '../machine/node.ts';
 import { WAKE_CONTROL } from '../machine/node.ts';
-import type { ReduceOp, SegmentType } from '../network/combine.ts';
+import type { CombineChannel, ReduceOp, SegmentType } from '../network/combine.ts';
 import type { ControlNetwork } from '../network/control-network.ts';
 import type { ControlNetworkParams } from '../platform/schema.ts';
-import type { Channel, GlobalOps } from './global-ops.ts';
-import type { Runtime } from './runtime.ts';
+import type { BroadcastEngine, CombineEngine } from './global-ops.ts';
 
-export class ControlOps implements GlobalOps {
+export class ControlOps implements CombineEngine, BroadcastEngine {
+  private readonly node: Node;
   private readonly control: ControlNetwork;
   private readonly params: ControlNetworkParams;
 
-  constructor(control: ControlNetwork, params: ControlNetworkParams) {
+  constructor(node: Node, control: ControlNetwork, params: ControlNetworkParams) {
+    this.node = node;
     this.control = control;
     this.params = params;
   }
 
-  *start(rt: Runtime, channel: Channel, op: ReduceOp, words: readonly number[], segment: SegmentType): Op {
-    rt.opStarted();
-    yield* this.begin(rt.node);
-    this.control.join(channel, rt.self, op, words, segment);
+  *start(channel: CombineChannel, op: ReduceOp, words: readonly number[], segment: SegmentType): Op {
+    yield* this.begin();
+    this.control.join(channel, this.node.id, op, words, segment);
   }
 
-  *query(rt: Runtime, channel: Channel): Op<boolean> {
-    rt.opStarted();
-    return yield* this.check(rt.node, () => this.control.isComplete(channel, rt.self));
+  *query(channel: CombineChannel): Op<boolean> {
+    return yield* this.check(() => this.control.isComplete(channel, this.node.id));
   }
 
-  *complete(rt: Runtime, channel: Channel, what: string): Op<readonly number[]> {
-    rt.opStarted();
-    yield* this.waitFor(rt.node, () => this.control.isComplete(channel, rt.self), what);
-    return this.control.result(channel, rt.self);
+  *complete(channel: CombineChannel, what: string): Op<readonly number[]> {
+    yield* this.waitFor(() => this.control.isComplete(channel, this.node.id), what);
+    return this.control.result(channel, this.node.id);
   }
 
-  *broadcast(rt: Runtime, words: readonly number[]): Op {
-    rt.opStarted();
-    yield* this.begin(rt.node);
-    this.control.startBroadcast(rt.self, words);
+  *broadcast(words: readonly number[]): Op {
+    yield* this.begin();
+    this.control.startBroadcast(this.node.id, words);
   }
 
-  *queryBroadcast(rt: Runtime): Op<boolean> {
-    rt.opStarted();
-    return yield* this.check(rt.node, () => this.control.isBroadcastDelivered(rt.self));
+  *queryBroadcast(): Op<boolean> {
+    return yield* this.check(() => this.control.isBroadcastDelivered(this.node.id));
   }
 
-  *receiveBroadcast(rt: Runtime, what: string): Op<readonly number[]> {
-    rt.opStarted();
-    yield* this.waitFor(rt.node, () => this.control.hasBroadcast(rt.self), what);
-    return this.control.takeBroadcast(rt.self);
+  *receiveBroadcast(what: string): Op<readonly number[]> {
+    yield* this.waitFor(() => this.control.hasBroadcast(this.node.id), what);
+    return this.control.takeBroadcast(this.node.id);
   }
 
-  *setAsyncOr(rt: Runtime, bit: boolean): Op {
-    rt.opStarted();
-    yield* this.begin(rt.node);
-    this.control.setAsyncOr(rt.self, bit);
+  *setAsyncOr(bit: boolean): Op {
+    yield* this.begin();
+    this.control.setAsyncOr(this.node.id, bit);
   }
 
-  *asyncOr(rt: Runtime): Op<boolean> {
-    rt.opStarted();
-    return yield* this.check(rt.node, () => this.control.asyncOr);
+  *asyncOr(): Op<boolean> {
+    return yield* this.check(() => this.control.asyncOr);
   }
 
-  private *begin(node: Node): Op {
-    node.charge(this.params.startCycles);
-    yield* node.sync();
+  private *begin(): Op {
+    this.node.charge(this.params.startCycles);
+    yield* this.node.sync();
   }
 
-  private *check(node: Node, isDone: () => boolean): Op<boolean> {
+  private *check(isDone: () => boolean): Op<boolean> {
+    const node = this.node;
     yield* node.sync();
     const done = isDone();
     node.charge(this.params.queryCycles);
@@ -80,7 +74,8 @@ export class ControlOps implements GlobalOps {
   }
 
   /** Spins on completion checks of `queryCycles` each until `isDone`. */
-  private *waitFor(node: Node, isDone: () => boolean, what: string): Op {
+  private *waitFor(isDone: () => boolean, what: string): Op {
+    const node = this.node;
     const q = this.params.queryCycles;
     for (;;) {
       yield* node.sync();

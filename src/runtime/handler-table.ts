@@ -1,10 +1,33 @@
 /**
- * Handler words: C Strata passes handler addresses in message words (e.g. the
- * completion handler in StrataXferHeaderHandler's third argument). Here a run-wide
- * table gives each handler function a word, in order of first use, so the same run
- * numbers them the same way every time. One table per run, shared by all nodes.
+ * Handlers as the network carries them. C Strata passes handler addresses in message
+ * words (e.g. the completion handler in StrataXferHeaderHandler's third argument):
+ * here a run-wide table gives each handler function a word, in order of first use, so
+ * the same run numbers them the same way every time (one table per run, shared by all
+ * nodes). And a handler runs on the receiving node with a first argument that depends
+ * on whose it is: an app's handler gets the app's Runtime, an engine's own handler
+ * (block data, combining trees) gets that node's engines.
  */
 import { RunFailure } from '../kernel/errors.ts';
+import type { Op } from '../machine/node.ts';
+
+/**
+ * Any handler a packet can carry, as messaging calls it: the first argument is the
+ * receiving node's Runtime or engines (see `engineHandler`), the rest are words.
+ */
+export type PacketHandler = (target: never, ...args: number[]) => void | Op;
+
+const ENGINE_HANDLER = Symbol('engine handler');
+
+/** Marks `handler` as an engine's own: on arrival it gets the receiving node's engines. */
+export function engineHandler<F extends PacketHandler>(handler: F): F {
+  (handler as F & { [ENGINE_HANDLER]?: true })[ENGINE_HANDLER] = true;
+  return handler;
+}
+
+/** Whether `handler` was marked with `engineHandler`. */
+export function isEngineHandler(handler: PacketHandler): boolean {
+  return (handler as PacketHandler & { [ENGINE_HANDLER]?: true })[ENGINE_HANDLER] === true;
+}
 
 export class HandlerTable {
   private readonly words = new Map<unknown, number>();

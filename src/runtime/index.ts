@@ -71,6 +71,8 @@
  * rt.maxArgWords is the platform's active-message argument limit.
  */
 export { defineApp } from './app.ts';
+export { runApp } from './run-app.ts';
+export type { RunConfig, RunSummary } from './run-app.ts';
 export type {
   AppDefinition,
   BoolParam,
@@ -85,8 +87,11 @@ export type {
   Verification,
   VerifyContext,
 } from './app.ts';
-export type { Handler, OpCounts, Runtime, WordArray } from './runtime.ts';
-export { StrataFailure, TIME_BASED_SEED } from './runtime.ts';
+export type { AbxCompletion, Handler, PortHandler, Runtime } from './runtime.ts';
+export type { OpCounts } from './local-work.ts';
+export { TIME_BASED_SEED } from './local-work.ts';
+export type { WordArray } from './collectives.ts';
+export { StrataFailure } from '../kernel/errors.ts';
 export type { Op } from '../machine/node.ts';
 export { CombineOp, SegmentType } from '../network/combine.ts';
 export { CompositeOp } from './composite.ts';
@@ -99,8 +104,8 @@ export {
   STRATA_NUM_PORTS,
   strataXferHeaderHandler,
   strataXferPutHandler,
-} from './block-transfer.ts';
-export type { AbxCompletion, BlockTransferOptions, PortHandler, StrataPort } from './block-transfer.ts';
+  type StrataPort,
+} from './ports.ts';
+export type { BlockTransferOptions } from './block-transfer.ts';
 export type { RandomStream } from '../kernel/random-stream.ts';
-
-export { State } from './runtime.ts';
+export { State } from './states.ts';

@@ -1,91 +1,71 @@
 /**
- * How one node sends and receives packets: the send variants' retry-and-poll steps
- * with stalls on a full network, injection with its cycle costs, the poll variants'
- * building blocks, spin-free waiting, and handler dispatch. The Runtime's public
- * calls are thin wrappers over this; it knows the network only through DataNetwork.
+ * Active messages and polling on one node (Appendix A 6): the send variants'
+ * retry-and-poll steps with stalls on a full network, injection with its cycle costs,
+ * the poll variants, spin-free waiting, and handler dispatch. It knows the network
+ * only through DataNetwork and the rest of the runtime only through the OpGuard (for
+ * the handlers it runs) and the two targets handlers receive.
  */
 import { RunFailure } from '../kernel/errors.ts';
-import { WAKE_DATA, WAKE_INJECT_LEFT, WAKE_LEFT, type Node, type Op } from '../machine/node.ts';
-import { PERTURB_NODE_CYCLES } from '../machine/machine.ts';
 import type { RandomStream } from '../kernel/random-stream.ts';
+import { PERTURB_NODE_CYCLES, type TraceSink } from '../machine/machine.ts';
+import { WAKE_DATA, WAKE_INJECT_LEFT, WAKE_LEFT, type Node, type Op } from '../machine/node.ts';
 import type { DataNetwork } from '../network/data-network.ts';
 import { LEFT, Packet, RIGHT } from '../network/packet.ts';
 import type { MessagingCosts } from '../platform/schema.ts';
-import { strataXferPutHandler } from './block-transfer.ts';
-import type { Handler, Runtime } from './runtime.ts';
+import { isEngineHandler, type PacketHandler } from './handler-table.ts';
+import type { OpGuard } from './op-guard.ts';
+import type { SendSteps } from './send-steps.ts';
+import { checkWords } from './words.ts';
 
-/** Send variants as (network to try, network to poll after the try) steps, -1 for none. */
-export type SendSteps = readonly (readonly [number, number])[];
-export const SEND_LEFT_POLL_BOTH: SendSteps = [
-  [LEFT, LEFT],
-  [-1, RIGHT],
-];
-export const SEND_BOTH_RL_POLL_BOTH: SendSteps = [
-  [RIGHT, RIGHT],
-  [LEFT, LEFT],
-];
-export const SEND_BOTH_LR_POLL_BOTH: SendSteps = [
-  [LEFT, LEFT],
-  [RIGHT, RIGHT],
-];
-export const SEND_BOTH_RL_POLL_RIGHT: SendSteps = [
-  [RIGHT, RIGHT],
-  [LEFT, -1],
-];
-export const SEND_BOTH_LR_POLL_RIGHT: SendSteps = [
-  [LEFT, -1],
-  [RIGHT, RIGHT],
-];
+/** A handler as messaging calls it, with the receiving node's Runtime or engines first. */
+type Dispatchable = (target: unknown, ...args: number[]) => void | Op;
 
-
-// Xfer packets try both networks without polling: the block loop's pacing step is
-// the poll (thesis 6.1.3). Only when both networks refuse does the sender poll and stall.
-const XFER_LR_POLL_BOTH: SendSteps = [
-  [LEFT, -1],
-  [RIGHT, -1],
-  [-1, LEFT],
-  [-1, RIGHT],
-];
-const XFER_RL_POLL_BOTH: SendSteps = [
-  [RIGHT, -1],
-  [LEFT, -1],
-  [-1, LEFT],
-  [-1, RIGHT],
-];
-const XFER_LR_POLL_RIGHT: SendSteps = [
-  [LEFT, -1],
-  [RIGHT, -1],
-  [-1, RIGHT],
-];
-const XFER_RL_POLL_RIGHT: SendSteps = [
-  [RIGHT, -1],
-  [LEFT, -1],
-  [-1, RIGHT],
-];
-
-export class Messaging<G> {
-  /** How many handlers are running on this node (nested when a handler polls). */
-  handlerDepth = 0;
-  private readonly rt: Runtime<G>;
+export class Messaging {
   private readonly node: Node;
+  private readonly nodes: number;
   private readonly network: DataNetwork;
   private readonly costs: MessagingCosts;
-  private readonly self: number;
   private readonly perturbation: RandomStream | null;
+  private readonly trace: TraceSink | null;
+  private readonly guard: OpGuard;
+  /** What app handlers and engine handlers receive first (set once both exist). */
+  private appTarget: unknown = null;
+  private engineTarget: unknown = null;
 
-  constructor(rt: Runtime<G>) {
-    this.rt = rt;
-    this.perturbation = rt.machine.perturbation;
-    this.node = rt.node;
-    this.network = rt.machine.network;
-    this.costs = rt.costs;
-    this.self = rt.self;
+  constructor(node: Node, nodes: number, network: DataNetwork, costs: MessagingCosts, perturbation: RandomStream | null, trace: TraceSink | null, guard: OpGuard) {
+    this.node = node;
+    this.nodes = nodes;
+    this.network = network;
+    this.costs = costs;
+    this.perturbation = perturbation;
+    this.trace = trace;
+    this.guard = guard;
   }
 
+  /** Sets what handlers receive: the app's Runtime, or (engine handlers) the node's engines. */
+  setTargets(app: unknown, engines: unknown): void {
+    this.appTarget = app;
+    this.engineTarget = engines;
+  }
+
+  // ---- sending --------------------------------------------------------------------
+
+  /** A send variant (Appendix A 6.1): checks the message, then runs `steps` until it is out. */
+  *send(steps: SendSteps, dest: number, handler: PacketHandler, args: readonly number[]): Op {
+    this.checkMessage(dest, handler, args);
+    yield* this.sendSteps(steps, dest, handler, args, 4 * (1 + args.length));
+  }
+
+  /**
+   * Runs a send variant's steps until the packet is out. When a whole round of steps
+   * finds every tried network full and every polled network empty, the node stalls:
+   * it sleeps until a tried network has room or a polled one has a message, resuming
+   * where a literal retry loop would have succeeded.
+   */
   *sendSteps(
     steps: SendSteps,
     dest: number,
-    handler: Handler<G>,
+    handler: PacketHandler,
     args: readonly number[],
     sizeBytes: number,
     overheadCycles = this.costs.sendOverheadCycles,
@@ -104,7 +84,7 @@ export class Messaging<G> {
   /** Waits, as a retry loop over `steps` would, until a retry or a poll can succeed. */
   private *stall(steps: SendSteps): Op {
     const net = this.network;
-    const self = this.self;
+    const self = this.node.id;
     let period = 0;
     let wakeOn = 0;
     for (const [tryNet, pollNet] of steps) {
@@ -128,14 +108,7 @@ export class Messaging<G> {
    * refuses, they count as stall cycles and false is returned, else the rest of the
    * send overhead follows.
    */
-  *inject(
-    dest: number,
-    net: number,
-    handler: Handler<G>,
-    args: readonly number[],
-    sizeBytes: number,
-    overheadCycles = this.costs.sendOverheadCycles,
-  ): Op<boolean> {
+  private *inject(dest: number, net: number, handler: PacketHandler, args: readonly number[], sizeBytes: number, overheadCycles: number): Op<boolean> {
     const node = this.node;
     const injection = Math.min(this.costs.sendInjectionCycles, overheadCycles) + this.jitter();
     node.advance(injection, true);
@@ -152,24 +125,21 @@ export class Messaging<G> {
   }
 
   /** Validates an active message before it is sent. */
-  checkMessage(dest: number, handler: Handler<G>, args: readonly number[]): void {
-    if (!Number.isInteger(dest) || dest < 0 || dest >= this.rt.partitionSize) {
-      throw new RunFailure(`node ${this.self}: message to node ${dest}: expected a node number from 0 to ${this.rt.partitionSize - 1}`);
+  checkMessage(dest: number, handler: PacketHandler, args: readonly number[]): void {
+    const self = this.node.id;
+    if (!Number.isInteger(dest) || dest < 0 || dest >= this.nodes) {
+      throw new RunFailure(`node ${self}: message to node ${dest}: expected a node number from 0 to ${this.nodes - 1}`);
     }
     if (typeof handler !== 'function') {
-      throw new RunFailure(`node ${this.self}: message to node ${dest}: the handler is not a function`);
+      throw new RunFailure(`node ${self}: message to node ${dest}: the handler is not a function`);
     }
     const max = this.costs.handlerArgWords;
     if (args.length > max) {
       throw new RunFailure(
-        `node ${this.self}: message to node ${dest}: ${args.length} argument words, but this platform's active messages carry at most ${max}`,
+        `node ${self}: message to node ${dest}: ${args.length} argument words, but this platform's active messages carry at most ${max}`,
       );
     }
-    for (const w of args) {
-      if (!Number.isInteger(w) || w < -0x80000000 || w > 0xffffffff) {
-        throw new RunFailure(`node ${this.self}: message to node ${dest}: argument ${w} is not a 32-bit word`);
-      }
-    }
+    checkWords(args, `node ${self}: message to node ${dest}: argument`);
   }
 
   /** Extra cycles for a send or a handler dispatch under `sim --perturb` (0 otherwise). */
@@ -178,13 +148,33 @@ export class Messaging<G> {
     return p === null ? 0 : p.int(PERTURB_NODE_CYCLES + 1);
   }
 
-  /** The body of pollBothUntil (the caller counts it as one operation). */
+  // ---- polling (Appendix A 6.2) -----------------------------------------------------
+
+  /** PollLeft / PollRight: handles at most one message from `net`. */
+  *pollOnce(net: number): Op<boolean> {
+    return yield* this.pollOne(net, true);
+  }
+
+  /** PollLeftTilEmpty / PollRightTilEmpty: handles `net`'s messages until none is pending. */
+  *pollNetTilEmpty(net: number): Op<number> {
+    let handled = 0;
+    while (yield* this.pollOne(net, true)) handled++;
+    return handled;
+  }
+
+  /** PollLeftThenBothTilEmpty / PollRightThenBothTilEmpty. */
+  *pollThenBoth(first: number): Op<number> {
+    if (!(yield* this.pollOne(first, true))) return 0;
+    return 1 + (yield* this.drainBoth());
+  }
+
+  /** pollBothUntil's body: polls both networks until `isDone()`, idling while nothing arrives. */
   *pollUntil(isDone: () => boolean, waitingIn: string): Op {
     const node = this.node;
     const period = 2 * this.costs.pollEmptyCycles;
     while (!isDone()) {
       if ((yield* this.drainBoth()) === 0) {
-        yield* node.idle(period, WAKE_DATA, waitingIn, () => this.hasWaitingPacket());
+        yield* node.idle(period, WAKE_DATA, waitingIn, () => this.waitingPackets(-1) > 0);
       }
     }
   }
@@ -200,7 +190,7 @@ export class Messaging<G> {
     return (left ? 1 : 0) + (right ? 1 : 0);
   }
 
-  /** PollBoth rounds until one finds nothing; returns messages handled. */
+  /** PollBoth rounds until one finds nothing (PollBothTilEmpty); returns messages handled. */
   *drainBoth(): Op<number> {
     let handled = 0;
     for (;;) {
@@ -208,11 +198,6 @@ export class Messaging<G> {
       if (n === 0) return handled;
       handled += n;
     }
-  }
-
-  /** Whether a packet waits on either network of this node. */
-  private hasWaitingPacket(): boolean {
-    return this.waitingPackets(-1) > 0;
   }
 
   /**
@@ -231,69 +216,49 @@ export class Messaging<G> {
       return false;
     }
     node.packetsReceived++;
-    this.rt.machine.trace?.message?.(p.src, node.id, p.injectedAt, node.time);
+    this.trace?.message?.(p.src, node.id, p.injectedAt, node.time);
     node.charge(this.costs.receiveOverheadCycles + this.jitter());
     yield* this.dispatch(p);
     return true;
   }
 
   private *dispatch(p: Packet): Op {
-    const h = p.handler as Handler<G>;
-    this.handlerDepth++;
+    const handler = p.handler as PacketHandler;
+    const h = handler as Dispatchable;
+    const target = isEngineHandler(handler) ? this.engineTarget : this.appTarget;
+    const guard = this.guard;
+    guard.handlerDepth++;
     const a = p.args;
     let r: void | Op;
     switch (a.length) {
       case 0:
-        r = h(this.rt);
+        r = h(target);
         break;
       case 1:
-        r = h(this.rt, a[0]);
+        r = h(target, a[0]);
         break;
       case 2:
-        r = h(this.rt, a[0], a[1]);
+        r = h(target, a[0], a[1]);
         break;
       case 3:
-        r = h(this.rt, a[0], a[1], a[2]);
+        r = h(target, a[0], a[1], a[2]);
         break;
       case 4:
-        r = h(this.rt, a[0], a[1], a[2], a[3]);
+        r = h(target, a[0], a[1], a[2], a[3]);
         break;
       default:
-        r = h(this.rt, ...a);
+        r = h(target, ...a);
     }
     if (r === undefined) {
-      if (this.rt.hasUnstartedOps()) this.rt.failUnstartedOps(`handler ${h.name || '(anonymous)'}`);
-      this.handlerDepth--;
+      guard.checkHandler(h.name || '(anonymous)');
+      guard.handlerDepth--;
       return;
     }
     if (typeof r !== 'object' || r === null || typeof (r as Op).next !== 'function') {
-      throw new RunFailure(`node ${this.self}: handler ${h.name || '(anonymous)'} returned a value; handlers return nothing (or are generator functions)`);
+      throw new RunFailure(`node ${this.node.id}: handler ${h.name || '(anonymous)'} returned a value; handlers return nothing (or are generator functions)`);
     }
     yield* r;
-    this.handlerDepth--;
-  }
-
-  /**
-   * Sends one Xfer packet: a port-and-offset word and data words, with the
-   * Xfer handler implied rather than sent (Appendix A 7.1), starting on `firstNet`.
-   * DMA packets pass their own handler and launch cost.
-   */
-  *sendXferPacket(
-    proc: number,
-    firstNet: number,
-    words: readonly number[],
-    pollRightOnly: boolean,
-    handler: Handler<G> = strataXferPutHandler as Handler<G>,
-    overheadCycles = this.costs.xferSendOverheadCycles,
-  ): Op {
-    const steps = pollRightOnly
-      ? firstNet === LEFT
-        ? XFER_LR_POLL_RIGHT
-        : XFER_RL_POLL_RIGHT
-      : firstNet === LEFT
-        ? XFER_LR_POLL_BOTH
-        : XFER_RL_POLL_BOTH;
-    yield* this.sendSteps(steps, proc, handler, words, 4 * words.length, overheadCycles);
+    guard.handlerDepth--;
   }
 
   /**
@@ -317,6 +282,7 @@ export class Messaging<G> {
   /** Packets waiting at this node on `net` (-1: both) as of global time. */
   waitingPackets(net: number): number {
     const n = this.network;
-    return net === -1 ? n.waiting(this.self, LEFT) + n.waiting(this.self, RIGHT) : n.waiting(this.self, net);
+    const self = this.node.id;
+    return net === -1 ? n.waiting(self, LEFT) + n.waiting(self, RIGHT) : n.waiting(self, net);
   }
 }

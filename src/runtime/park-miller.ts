@@ -3,7 +3,7 @@
  * (seed = seed * 16807 mod (2^31 - 1); Appendix A 3.6, [PM88]). Values lie in
  * [1, 2^31 - 2]. The arithmetic is exact in doubles (products stay below 2^46).
  */
-export const PARK_MILLER_MODULUS = 2147483647;
+const PARK_MILLER_MODULUS = 2147483647;
 const MULTIPLIER = 16807;
 
 export class ParkMiller {

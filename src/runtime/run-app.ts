@@ -4,19 +4,17 @@
  * and summarizes the run. Pure library code: no files, no clock, no process — the
  * CLI and worker threads call it the same way, so a run is identical in both.
  */
-import { InputError, RunFailure, SimError } from '../kernel/errors.ts';
+import { AppError, InputError, RunFailure, SimError } from '../kernel/errors.ts';
 import type { EventObserver } from '../kernel/simulation.ts';
 import { Machine, type NetworkMode, type TraceSink } from '../machine/machine.ts';
 import { PacketNetwork } from '../network/packet-network.ts';
 import type { Op } from '../machine/node.ts';
 import type { Platform } from '../platform/schema.ts';
 import type { AnyApp, MachineInfo, Metrics, ParamValue } from './app.ts';
-import { ControlOps } from './control-ops.ts';
+import { NodeEngines, StrataExitSignal } from './engines.ts';
 import { HandlerTable } from './handler-table.ts';
-import type { GlobalOps } from './global-ops.ts';
-import { Runtime, StrataExitSignal } from './runtime.ts';
+import { Runtime } from './runtime.ts';
 import { RunOutput, type LogSink, type OutputSink } from './printing.ts';
-import { TreeOps } from './tree-ops.ts';
 
 export interface RunConfig {
   platform: Platform;
@@ -36,6 +34,8 @@ export interface RunConfig {
   observer?: EventObserver;
   /** Schedule-perturbation seed (`sim --perturb`); none when absent. */
   perturb?: number;
+  /** Sees the machine once it is built, before it runs (for tests and tools that read its counters). */
+  inspect?: (machine: Machine) => void;
 }
 
 export interface Spread {
@@ -76,16 +76,11 @@ export interface RunSummary {
   lastLog: string[];
 }
 
-/** An exception escaped a node's program. */
-export class AppError extends RunFailure {
-  override name = 'AppError';
-}
-
 /** A machine with every node's program started, not yet run. */
 interface StartedRun {
   machine: Machine;
   output: RunOutput;
-  runtimes: Runtime<unknown>[];
+  engines: NodeEngines[];
   app: AnyApp;
   params: Record<string, ParamValue>;
   info: MachineInfo;
@@ -99,6 +94,7 @@ function startRun(config: RunConfig): StartedRun {
   const machine = new Machine(platform, { nodes, seed, network: config.network, perturb: config.perturb });
   machine.setTrace(config.trace ?? null);
   machine.sim.observer = config.observer ?? null;
+  config.inspect?.(machine);
   const info: MachineInfo = {
     nodes,
     platform: platform.name,
@@ -110,18 +106,15 @@ function startRun(config: RunConfig): StartedRun {
   const input: unknown = app.setup?.({ params, machine: info, random: machine.sim.stream('app/input') });
 
   const results = new Array<unknown>(nodes);
-  const controlParams = platform.controlNetwork;
-  const shared = machine.control !== null && controlParams !== null ? new ControlOps(machine.control, controlParams) : null;
   const handlers = new HandlerTable();
   const output = new RunOutput(nodes, config.output ?? null, config.log ?? null);
-  const runtimes: Runtime<unknown>[] = [];
+  const engines: NodeEngines[] = [];
   for (const node of machine.nodes) {
-    const global: GlobalOps = shared ?? new TreeOps(node.id, nodes);
-    const rt = new Runtime(machine, node, global, app.globals?.(), handlers, output);
-    runtimes.push(rt);
-    machine.start(node, program(rt, app, params, input, results));
+    const e = new NodeEngines(machine, node, handlers, output);
+    engines.push(e);
+    machine.start(node, program(e, new Runtime(e, app.globals?.()), app, params, input, results));
   }
-  return { machine, output, runtimes, app, params, info, input, results };
+  return { machine, output, engines, app, params, info, input, results };
 }
 
 /** Turns what escaped a run into a RunFailure naming where it happened, with each node's last log entry. */
@@ -162,7 +155,7 @@ export interface StopReport {
  * node there; returns null if the run ended first.
  */
 export function runUntil(config: RunConfig, limits: { untilCycle?: number; maxEvents?: number }): StopReport | null {
-  const { machine, output, runtimes } = startRun(config);
+  const { machine, output, engines } = startRun(config);
   let outcome: string;
   try {
     outcome = machine.sim.run(limits);
@@ -178,7 +171,7 @@ export function runUntil(config: RunConfig, limits: { untilCycle?: number; maxEv
     nodes: machine.nodes.map((n, i) => ({
       node: i,
       cycle: n.time,
-      state: runtimes[i].getState(),
+      state: engines[i].states.current,
       call: n.hasExited ? 'exited' : (n.waitingIn ?? 'running'),
       pending: [0, 1].map((net) =>
         machine.network.waitingList(i, net).map((p) => (typeof p.handler === 'function' && p.handler.name !== '' ? p.handler.name : 'anonymous handler')),
@@ -240,14 +233,14 @@ export function runApp(config: RunConfig): RunSummary {
   };
 }
 
-function* program(rt: Runtime<unknown>, app: AnyApp, params: Record<string, ParamValue>, input: unknown, results: unknown[]): Op {
+function* program(engines: NodeEngines, rt: Runtime<unknown>, app: AnyApp, params: Record<string, ParamValue>, input: unknown, results: unknown[]): Op {
   try {
     results[rt.self] = yield* app.main(rt, params, input);
   } catch (e) {
     if (!(e instanceof StrataExitSignal)) throw e;
-    rt.forgetUnstartedOps();
+    engines.guard.forget();
   }
-  yield* rt.exit();
+  yield* engines.exit();
 }
 
 function linkUtilization(machine: Machine, cycles: number): { mean: number; max: number } {

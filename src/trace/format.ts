@@ -4,6 +4,7 @@
  * A state change costs 4-6 bytes. The last record is END, whose absence marks a
  * truncated file.
  */
+import { STRATA_STATE_NAMES } from '../runtime/states.ts';
 
 export const MAGIC = 'PSTRACE1\n';
 export const FORMAT_VERSION = 1;
@@ -19,17 +20,15 @@ export const TAG_IN_FLIGHT = 2;
 /** MESSAGE: receiver, cycles since its previous MESSAGE record, sender, cycles from injection to receipt. */
 export const TAG_MESSAGE = 3;
 
-/** Strata's predefined states (Appendix A 10) with their graph colours. */
-export const STRATA_STATES: readonly { id: number; name: string; color: string }[] = [
-  { id: 0, name: 'Idle', color: '#ffffff' },
-  { id: 1, name: 'Busy', color: '#1f1f1f' },
-  { id: 2, name: 'Logging', color: '#8c564b' },
-  { id: 3, name: 'Qprintf', color: '#e377c2' },
-  { id: 4, name: 'EmptyPrintQ', color: '#7f7f7f' },
-  { id: 5, name: 'Broadcasting', color: '#2ca02c' },
-  { id: 6, name: 'Combine', color: '#1f77b4' },
-  { id: 7, name: 'Barrier', color: '#d62728' },
-];
+/** Graph colours of Strata's predefined states, by number (Idle, Busy, Logging, Qprintf, EmptyPrintQ, Broadcasting, Combine, Barrier). */
+const STRATA_STATE_COLORS = ['#ffffff', '#1f1f1f', '#8c564b', '#e377c2', '#7f7f7f', '#2ca02c', '#1f77b4', '#d62728'];
+
+/** Strata's predefined states (Appendix A 10; numbers and names from src/runtime/states.ts) with their graph colours. */
+export const STRATA_STATES: readonly { id: number; name: string; color: string }[] = STRATA_STATE_NAMES.map((name, id) => ({
+  id,
+  name,
+  color: STRATA_STATE_COLORS[id],
+}));
 
 /** Colours for app-defined states 8, 9, ... in turn. */
 export const APP_STATE_COLORS = ['#ff7f0e', '#9467bd', '#17becf', '#bcbd22', '#aec7e8', '#ffbb78', '#98df8a', '#ff9896', '#c5b0d5'];

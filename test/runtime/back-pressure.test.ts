@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CombineOp, type Handler } from '../../src/runtime/index.ts';
 import { PacketNetwork } from '../../src/network/packet-network.ts';
 import { runInline } from '../support/inline-app.ts';
+import type { Machine } from '../../src/machine/machine.ts';
 import { PLATFORM_NAMES } from '../support/platforms.ts';
 
 const count: Handler<{ got: number }> = (rt) => {
@@ -36,6 +37,7 @@ describe.each(PLATFORM_NAMES)('back-pressure on %s', (platform) => {
 describe('CM-5 control network under data-network load', () => {
   it('keeps barrier and combine times fixed while the data networks are saturated', () => {
     let stuck = 0;
+    let machine: Machine | null = null;
     const timings = (flood: boolean) =>
       runInline(
         'cm5',
@@ -49,13 +51,13 @@ describe('CM-5 control network under data-network load', () => {
           const b0 = rt.currentCycle64();
           yield* rt.barrier();
           const b1 = rt.currentCycle64();
-          if (rt.self === 0) stuck = (rt.machine.network as PacketNetwork).inFlightTo[0];
+          if (rt.self === 0) stuck = (machine!.network as PacketNetwork).inFlightTo[0];
           yield* rt.combineInt(rt.self, CombineOp.ReduceAdd);
           const c1 = rt.currentCycle64();
           if (rt.self === 0 && flood) yield* rt.pollBothUntil(() => rt.globals.got === 63 * 3);
           return [b0, b1, c1];
         },
-        { globals: () => ({ got: 0 }), network: 'packet' },
+        { globals: () => ({ got: 0 }), network: 'packet', inspect: (m) => (machine = m) },
       ).results;
     for (const flood of [false, true]) {
       const r = timings(flood);

@@ -11,6 +11,7 @@ import {
   type Runtime,
 } from '../../src/runtime/index.ts';
 import { runInline } from '../support/inline-app.ts';
+import type { Machine } from '../../src/machine/machine.ts';
 import type { Platform } from '../../src/platform/schema.ts';
 import { editedPlatformText, type PlatformName } from '../support/platforms.ts';
 import { parsePlatform } from '../../src/platform/load-platform.ts';
@@ -108,16 +109,23 @@ describe('block transfers (Appendix A 7)', () => {
       editedPlatformText('alewife', (p) => (p.messaging.dma = null)),
       'alewife-without-dma.json',
     );
-    const cost = (platform: PlatformName | Platform) =>
-      runInline(platform, 2, function* (rt) {
-        const memory = new Uint32Array(1024);
-        rt.port(1).setBase(memory);
-        yield* rt.barrier();
-        const start = rt.cycleCount();
-        if (rt.self === 0) yield* rt.sendBlockXferPollBoth(1, 1, 0, Uint32Array.from({ length: 1024 }, (_, i) => i));
-        else yield* rt.pollBothUntil(() => rt.port(1).count === -1024);
-        return [rt.elapsedCycles(start), rt.node.busyCycles];
-      }).results;
+    const cost = (platform: PlatformName | Platform) => {
+      let machine: Machine | null = null;
+      return runInline(
+        platform,
+        2,
+        function* (rt) {
+          const memory = new Uint32Array(1024);
+          rt.port(1).setBase(memory);
+          yield* rt.barrier();
+          const start = rt.cycleCount();
+          if (rt.self === 0) yield* rt.sendBlockXferPollBoth(1, 1, 0, Uint32Array.from({ length: 1024 }, (_, i) => i));
+          else yield* rt.pollBothUntil(() => rt.port(1).count === -1024);
+          return [rt.elapsedCycles(start), machine!.nodes[rt.self].busyCycles];
+        },
+        { inspect: (m) => (machine = m) },
+      ).results;
+    };
     const [dmaSender, dmaReceiver] = cost('alewife');
     const [xferSender, xferReceiver] = cost(withoutDma);
     expect(dmaReceiver[0]).toBeLessThan(xferReceiver[0]);

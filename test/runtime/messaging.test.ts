@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RunFailure } from '../../src/kernel/errors.ts';
-import { DeadlockError } from '../../src/machine/machine.ts';
+import { DeadlockError } from '../../src/kernel/errors.ts';
 import type { Handler, Op, Runtime } from '../../src/runtime/index.ts';
 import { loadTestPlatform } from '../support/platforms.ts';
 import { runInline } from '../support/inline-app.ts';

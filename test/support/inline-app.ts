@@ -2,7 +2,7 @@
 import type { Op, Runtime } from '../../src/runtime/index.ts';
 import { defineApp } from '../../src/runtime/app.ts';
 import { runApp, type RunSummary } from '../../src/runtime/run-app.ts';
-import type { NetworkMode } from '../../src/machine/machine.ts';
+import type { Machine, NetworkMode } from '../../src/machine/machine.ts';
 import type { LogSink, OutputSink } from '../../src/runtime/printing.ts';
 import type { Platform } from '../../src/platform/schema.ts';
 import { loadTestPlatform, type PlatformName } from './platforms.ts';
@@ -27,6 +27,8 @@ export function runInline<R, G = undefined>(
     network?: NetworkMode;
     output?: OutputSink;
     log?: LogSink;
+    /** Sees the machine before it runs (to read node or network counters from `main`). */
+    inspect?: (machine: Machine) => void;
   } = {},
 ): InlineRun<R> {
   let results: R[] = [];
@@ -51,6 +53,7 @@ export function runInline<R, G = undefined>(
     network: options.network ?? 'analytic',
     output: options.output,
     log: options.log,
+    inspect: options.inspect,
   });
   return { summary, results };
 }

@@ -1,0 +1,77 @@
+/**
+ * Asynchronous block transfers (Appendix A 8): a node's queue of pending transfers,
+ * serviced two packets per transfer per round in a pseudo-random order fixed when
+ * each is queued (thesis 7.4.1: interleaving packets of several transfers), from a
+ * stream derived from the run seed and the node, so nodes interleave differently but
+ * reproducibly. Packets go out through the BlockSender.
+ */
+import { RunFailure } from '../kernel/errors.ts';
+import type { Op } from '../machine/node.ts';
+import type { AnyAbxCompletion, BlockSender, Transfer } from './block-transfer.ts';
+import type { Messaging } from './messaging.ts';
+import { strataXferPutHandler } from './ports.ts';
+
+export class AsyncTransfers {
+  private readonly pending: Transfer[] = [];
+  private readonly self: number;
+  private readonly sender: BlockSender;
+  private readonly messaging: Messaging;
+  private readonly order: { int(n: number): number };
+  /** What completion callbacks receive: the node's Runtime (set once it exists). */
+  private appTarget: unknown = null;
+
+  constructor(self: number, sender: BlockSender, messaging: Messaging, order: { int(n: number): number }) {
+    this.self = self;
+    this.sender = sender;
+    this.messaging = messaging;
+    this.order = order;
+  }
+
+  setAppTarget(app: unknown): void {
+    this.appTarget = app;
+  }
+
+  /** AsyncBlockXfer: queues a transfer at a pseudo-random place in the service order; returns its id. */
+  queue(proc: number, port: number, offset: number, buffer: ArrayLike<number>, size: number, complete: AnyAbxCompletion | null): number {
+    this.messaging.checkMessage(proc, strataXferPutHandler, []);
+    const t = this.sender.transfer(proc, port, offset, buffer, size, complete);
+    this.pending.splice(this.order.int(this.pending.length + 1), 0, t);
+    return t.id;
+  }
+
+  /** Checks ServiceAllTransfers' argument. */
+  checkRounds(rounds: number): void {
+    if (!Number.isInteger(rounds) || rounds < -1) {
+      throw new RunFailure(`node ${this.self}: serviceAllTransfers(${rounds}): expected a number of rounds, or -1 for all`);
+    }
+  }
+
+  /** ServiceAllTransfers: `rounds` rounds of two packets per pending transfer; -1 until all are sent. */
+  *serviceAll(rounds: number): Op {
+    for (let r = 0; (rounds < 0 || r < rounds) && this.pending.length > 0; r++) {
+      for (const t of [...this.pending]) {
+        for (let k = 0; k < 2 && t.remaining > 0; k++) yield* this.sender.sendNextPacket(t, false);
+        if (t.remaining === 0) this.finish(t);
+      }
+    }
+  }
+
+  /** CompleteTransfer: sends the rest of one transfer now. */
+  *completeOne(id: number): Op {
+    const t = this.find(id);
+    while (t.remaining > 0) yield* this.sender.sendNextPacket(t, false);
+    if (this.pending.includes(t)) this.finish(t);
+  }
+
+  /** The queued transfer with this id (GetABX... accessors). */
+  find(id: number): Transfer {
+    const t = this.pending.find((x) => x.id === id);
+    if (t === undefined) throw new RunFailure(`node ${this.self}: no pending asynchronous transfer ${id}`);
+    return t;
+  }
+
+  private finish(t: Transfer): void {
+    this.pending.splice(this.pending.indexOf(t), 1);
+    (t.complete as ((rt: unknown, id: number, buffer: ArrayLike<number>) => void) | null)?.(this.appTarget, t.id, t.buffer);
+  }
+}

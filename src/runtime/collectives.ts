@@ -1,0 +1,207 @@
+/**
+ * Barriers, global ORs, combines and scans as apps call them (Appendix A 4.1-4.3):
+ * argument checks, the segment boundary, the vector a split-phase combine writes to,
+ * logging of each step when the run logs global operations, and states 6-7 while a
+ * traced node waits. The machinery underneath is a CombineEngine (control network or
+ * combining tree). Every method returns an operation already counted by the guard:
+ * the logging that comes before an operation starts must happen when it is called.
+ */
+import { RunFailure } from '../kernel/errors.ts';
+import type { Op } from '../machine/node.ts';
+import {
+  COMBINE_CHANNEL,
+  COMBINE_OP_NAMES,
+  CombineOp,
+  GLOBAL_OR_CHANNEL,
+  isCombineOp,
+  isSegmentType,
+  SegmentType,
+  VECTOR_CHANNEL,
+  type CombineChannel,
+  type ReduceOp,
+} from '../network/combine.ts';
+import type { CombineEngine } from './global-ops.ts';
+import type { NodeOutput } from './node-output.ts';
+import type { OpGuard } from './op-guard.ts';
+import { State, type NodeStates } from './states.ts';
+import { checkWords } from './words.ts';
+
+/** A writable array of 32-bit words (Int32Array, Uint32Array or number[]). */
+export type WordArray = { length: number; [index: number]: number };
+
+export class Collectives {
+  private readonly self: number;
+  private readonly engine: CombineEngine;
+  private readonly guard: OpGuard;
+  private readonly output: NodeOutput;
+  private readonly states: NodeStates;
+  private segment: SegmentType = SegmentType.NoBoundary;
+  /** Where completeCombineVector writes. */
+  private pendingVector: WordArray | null = null;
+
+  constructor(self: number, engine: CombineEngine, guard: OpGuard, output: NodeOutput, states: NodeStates) {
+    this.self = self;
+    this.engine = engine;
+    this.guard = guard;
+    this.output = output;
+    this.states = states;
+  }
+
+  // ---- barriers and global OR (4.1, 4.2) ---------------------------------------------
+
+  startBarrier(): Op {
+    return this.start(GLOBAL_OR_CHANNEL, CombineOp.ReduceOr, [0], SegmentType.NoBoundary, 'startBarrier');
+  }
+
+  query(ch: CombineChannel): Op<boolean> {
+    return this.guard.op(this.engine.query(ch));
+  }
+
+  completeBarrier(): Op {
+    return this.guard.op(this.completeBarrierBody());
+  }
+
+  private *completeBarrierBody(): Op {
+    yield* this.await(GLOBAL_OR_CHANNEL, 'completeBarrier');
+  }
+
+  barrier(): Op {
+    return this.guard.op(this.barrierBody());
+  }
+
+  private *barrierBody(): Op {
+    yield* this.startBarrier();
+    yield* this.completeBarrier();
+  }
+
+  startGlobalOR(notDone: boolean): Op {
+    return this.start(GLOBAL_OR_CHANNEL, CombineOp.ReduceOr, [notDone ? 1 : 0], SegmentType.NoBoundary, `startGlobalOR(${notDone})`);
+  }
+
+  completeGlobalOR(): Op<boolean> {
+    return this.guard.op(this.completeGlobalOrBody());
+  }
+
+  private *completeGlobalOrBody(): Op<boolean> {
+    return (yield* this.await(GLOBAL_OR_CHANNEL, 'completeGlobalOR'))[0] !== 0;
+  }
+
+  globalOR(notDone: boolean): Op<boolean> {
+    return this.guard.op(this.globalOrBody(notDone));
+  }
+
+  private *globalOrBody(notDone: boolean): Op<boolean> {
+    yield* this.startGlobalOR(notDone);
+    return yield* this.completeGlobalOR();
+  }
+
+  // ---- combines and scans (4.3) --------------------------------------------------------
+
+  /** SetSegment: this node's boundary for the scans that start after it (4.3.1). */
+  setSegment(boundary: SegmentType): void {
+    if (!isSegmentType(boundary)) {
+      throw new RunFailure(`node ${this.self}: setSegment(${boundary}): expected NoBoundary (0), ElementBoundary (1) or ArrayBoundary (2)`);
+    }
+    this.segment = boundary;
+  }
+
+  get currentSegment(): SegmentType {
+    return this.segment;
+  }
+
+  startCombineInt(value: number, op: CombineOp): Op {
+    this.checkCombine([value], op, 'combine');
+    return this.start(COMBINE_CHANNEL, op, [value], this.segment, `startCombineInt(${value}, ${COMBINE_OP_NAMES[op]})`);
+  }
+
+  completeCombineInt(): Op<number> {
+    return this.guard.op(this.completeCombineIntBody());
+  }
+
+  private *completeCombineIntBody(): Op<number> {
+    return (yield* this.await(COMBINE_CHANNEL, 'completeCombineInt'))[0];
+  }
+
+  combineInt(value: number, op: CombineOp): Op<number> {
+    this.checkCombine([value], op, 'combine');
+    return this.guard.op(this.combineIntBody(value, op));
+  }
+
+  private *combineIntBody(value: number, op: CombineOp): Op<number> {
+    yield* this.startCombineInt(value, op);
+    return yield* this.completeCombineInt();
+  }
+
+  combineVector(to: WordArray, from: ArrayLike<number>, op: CombineOp, count: number): Op {
+    this.checkVector(to, from, count, 'combineVector');
+    this.checkCombine(Array.from({ length: count }, (_, i) => from[i]), op, 'vector combine');
+    return this.guard.op(this.combineVectorBody(to, from, op, count));
+  }
+
+  private *combineVectorBody(to: WordArray, from: ArrayLike<number>, op: CombineOp, count: number): Op {
+    yield* this.startCombineVector(to, from, op, count);
+    yield* this.completeCombineVector();
+  }
+
+  startCombineVector(to: WordArray, from: ArrayLike<number>, op: CombineOp, count: number): Op {
+    this.checkVector(to, from, count, 'startCombineVector');
+    const words = Array.from({ length: count }, (_, i) => from[i]);
+    this.checkCombine(words, op, 'vector combine');
+    this.pendingVector = to;
+    return this.start(VECTOR_CHANNEL, op, words, this.segment, `startCombineVector(${count} elements, ${COMBINE_OP_NAMES[op]})`);
+  }
+
+  completeCombineVector(): Op {
+    const to = this.pendingVector;
+    if (to === null) throw new RunFailure(`node ${this.self}: completeCombineVector without a vector combine in progress`);
+    return this.guard.op(this.completeVectorBody(to));
+  }
+
+  private *completeVectorBody(to: WordArray): Op {
+    const result = yield* this.await(VECTOR_CHANNEL, 'completeCombineVector');
+    for (let i = 0; i < result.length; i++) to[i] = result[i];
+    this.pendingVector = null;
+  }
+
+  /** Reduces `words` element-wise across all nodes on the combine channel (for composite reductions). */
+  reduceWords(op: ReduceOp, words: readonly number[]): Op<readonly number[]> {
+    return this.guard.op(this.reduceWordsBody(op, words));
+  }
+
+  private *reduceWordsBody(op: ReduceOp, words: readonly number[]): Op<readonly number[]> {
+    yield* this.start(COMBINE_CHANNEL, op, words, SegmentType.NoBoundary, `composite reduction step (${COMBINE_OP_NAMES[op]})`);
+    return yield* this.await(COMBINE_CHANNEL, 'composite reduction step');
+  }
+
+  // ---- shared steps -------------------------------------------------------------------
+
+  /** Checks combine values and the op (also used for broadcast words with ReduceOr). */
+  checkCombine(words: readonly number[], op: number, what: string): void {
+    if (!isCombineOp(op)) throw new RunFailure(`node ${this.self}: ${what} op ${op} is not one of the fifteen CombineOps`);
+    checkWords(words, `node ${this.self}: ${what} value`);
+  }
+
+  /** Checks a vector call's count against its arrays. */
+  checkVector(to: WordArray, from: ArrayLike<number>, count: number, what: string): void {
+    if (!Number.isInteger(count) || count < 1 || count > from.length || count > to.length) {
+      throw new RunFailure(
+        `node ${this.self}: ${what}(${count} elements): expected 1 to ${Math.min(from.length, to.length)} (the arrays' lengths)`,
+      );
+    }
+  }
+
+  private start(ch: CombineChannel, op: ReduceOp, words: readonly number[], segment: SegmentType, what: string): Op {
+    this.output.logGlobal(what);
+    return this.guard.op(this.engine.start(ch, op, words, segment));
+  }
+
+  /** Waits for `ch` inside an operation body, logging the wait when the run logs global operations. */
+  private *await(ch: CombineChannel, what: string): Op<readonly number[]> {
+    this.output.logGlobal(`${what}: waiting`);
+    const previous = this.states.enter(ch === GLOBAL_OR_CHANNEL ? State.Barrier : State.Combine);
+    const result = yield* this.guard.op(this.engine.complete(ch, what));
+    this.states.leave(previous);
+    this.output.logGlobal(`${what}: done`);
+    return result;
+  }
+}

@@ -1,0 +1,141 @@
+/**
+ * One node's Strata engines, built from narrow pieces of the machine: messaging,
+ * block and asynchronous transfers with the port table, the collective engines (the
+ * control network's or the combining trees'), output, states, local work, and the
+ * guard that counts operations. The façade apps see (runtime.ts) delegates to these;
+ * engines never see the façade, only an opaque target to hand app callbacks. Also
+ * what a node does when its program ends (StrataExit(0)).
+ */
+import type { Machine } from '../machine/machine.ts';
+import type { Node, Op } from '../machine/node.ts';
+import type { Topology } from '../network/topology.ts';
+import { AsyncTransfers } from './async-transfer.ts';
+import { BlockSender } from './block-transfer.ts';
+import { Broadcasts } from './broadcasts.ts';
+import { Collectives } from './collectives.ts';
+import { ControlOps } from './control-ops.ts';
+import type { BroadcastEngine, CombineEngine } from './global-ops.ts';
+import type { HandlerTable } from './handler-table.ts';
+import { LocalWork } from './local-work.ts';
+import { Messaging } from './messaging.ts';
+import { NodeOutput } from './node-output.ts';
+import { OpGuard } from './op-guard.ts';
+import { PortTable } from './ports.ts';
+import type { RunOutput } from './printing.ts';
+
+import { TreeBroadcast } from './tree-broadcast.ts';
+import { TreeCombine, type TreeContext } from './tree-combine.ts';
+import { NodeStates, State } from './states.ts';
+
+/** Thrown by StrataExit(0) to leave main early; the node's program catches it. */
+export class StrataExitSignal {
+  readonly node: number;
+
+  constructor(node: number) {
+    this.node = node;
+  }
+}
+
+export class NodeEngines {
+  readonly self: number;
+  readonly nodes: number;
+  readonly node: Node;
+  readonly topology: Topology;
+  readonly clockMHz: number;
+  readonly handlers: HandlerTable;
+  /** Argument words an active message carries on this platform. */
+  readonly maxArgWords: number;
+  readonly guard: OpGuard;
+  readonly states: NodeStates;
+  readonly work: LocalWork;
+  readonly output: NodeOutput;
+  readonly messaging: Messaging;
+  readonly ports: PortTable;
+  readonly blocks: BlockSender;
+  readonly asyncTransfers: AsyncTransfers;
+  /** The machinery of global ORs and combines; its tree handlers find it here. */
+  readonly combines: CombineEngine;
+  /** The machinery of broadcasts and the asynchronous global OR; likewise. */
+  readonly broadcasts: BroadcastEngine;
+  readonly collectives: Collectives;
+  readonly broadcasting: Broadcasts;
+  private readonly machine: Machine;
+
+  constructor(machine: Machine, node: Node, handlers: HandlerTable, output: RunOutput) {
+    const platform = machine.platform;
+    const costs = platform.messaging;
+    this.machine = machine;
+    this.node = node;
+    this.self = node.id;
+    this.nodes = machine.size;
+    this.topology = machine.topology;
+    this.clockMHz = platform.clockMHz;
+    this.handlers = handlers;
+    this.maxArgWords = costs.handlerArgWords;
+    this.states = new NodeStates(node, machine.trace);
+    this.work = new LocalWork(node, platform.cpu, machine.sim.seed);
+    this.output = new NodeOutput(node, output, this.states, this.work);
+    this.guard = new OpGuard(node.id, this.output);
+    this.messaging = new Messaging(node, this.nodes, machine.network, costs, machine.perturbation, machine.trace, this.guard);
+    this.ports = new PortTable(node.id, handlers, this.work, costs.dma);
+    this.blocks = new BlockSender(node, this.messaging, this.guard, costs);
+    this.asyncTransfers = new AsyncTransfers(node.id, this.blocks, this.messaging, machine.sim.stream(`node/${node.id}/transfer-order`));
+    const control = machine.control;
+    const controlParams = platform.controlNetwork;
+    if (control !== null && controlParams !== null) {
+      const ops = new ControlOps(node, control, controlParams);
+      this.combines = ops;
+      this.broadcasts = ops;
+    } else {
+      const tree: TreeContext = {
+        self: node.id,
+        nodes: this.nodes,
+        chunkWords: costs.handlerArgWords - 3,
+        guard: this.guard,
+        messaging: this.messaging,
+        work: this.work,
+      };
+      this.combines = new TreeCombine(tree);
+      this.broadcasts = new TreeBroadcast(tree);
+    }
+    this.collectives = new Collectives(node.id, this.combines, this.guard, this.output, this.states);
+    this.broadcasting = new Broadcasts(node.id, this.broadcasts, this.guard, this.output, this.states, this.work, this.collectives);
+  }
+
+  /** Hands `app` (the node's Runtime) to the engines that call app code: handlers, port handlers, completions. */
+  connect(app: unknown): void {
+    this.messaging.setTargets(app, this);
+    this.ports.setAppTarget(app);
+    this.asyncTransfers.setAppTarget(app);
+  }
+
+  /** EmptyPrintQ: outputs the queued messages, then polls until empty; returns how many there were. */
+  emptyPrintQ(): Op<number> {
+    const queued = this.output.queued;
+    const previous = this.states.enter(State.EmptyPrintQ);
+    return this.guard.op(this.emptyPrintQBody(queued, previous));
+  }
+
+  private *emptyPrintQBody(queued: number, previous: number): Op<number> {
+    this.output.flush();
+    yield* this.guard.op(this.messaging.drainBoth());
+    this.states.leave(previous);
+    return queued;
+  }
+
+  /** ResetCurrentCycle: a barrier, after which currentCycle counts from 0. */
+  *resetCurrentCycle(): Op {
+    yield* this.collectives.barrier();
+    this.work.resetCycleBase();
+  }
+
+  /** Ends the node's program: Strata's StrataExit(0) — keep serving messages until every node has exited. */
+  *exit(): Op {
+    this.guard.checkMain();
+    this.output.flush();
+    yield* this.node.sync();
+    this.machine.exit(this.node);
+    if (this.machine.allExited) return;
+    yield* this.guard.op(this.messaging.pollUntil(() => false, 'StrataExit (waiting for the other nodes)'));
+  }
+}

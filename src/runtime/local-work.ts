@@ -1,0 +1,119 @@
+/**
+ * Local work on one node: computation charged by cycle count or by operation counts
+ * at the platform's CPU costs, ClearMemory (thesis Fig. 6-6), the cycle counters
+ * (Appendix A 9.4) and Strata's Random (3.6), whose steps cost cycles too. Nothing
+ * here touches the network.
+ */
+import { RunFailure } from '../kernel/errors.ts';
+import type { Node } from '../machine/node.ts';
+import type { CpuCosts } from '../platform/schema.ts';
+import { ParkMiller } from './park-miller.ts';
+
+/** Operation counts for `cost` / `computeOps`; each is multiplied by the platform's CPU table. */
+export interface OpCounts {
+  intOps?: number;
+  floatAdds?: number;
+  floatMuls?: number;
+  floatDivs?: number;
+  loads?: number;
+  stores?: number;
+  branches?: number;
+  calls?: number;
+}
+
+/** What one Park-Miller step costs (Schrage's method), for `random()`. */
+const RANDOM_OPS: OpCounts = { intOps: 5, floatMuls: 2, floatDivs: 2 };
+
+/** setRandomSeed(TIME_BASED_SEED) seeds from the node and its cycle counter (Appendix A 3.6). */
+export const TIME_BASED_SEED = -1;
+
+export class LocalWork {
+  private readonly node: Node;
+  private readonly cpu: CpuCosts;
+  private readonly runSeed: number;
+  private readonly rng: ParkMiller;
+  /** Where currentCycle counts from (ResetCurrentCycle). */
+  private cycleBase = 0;
+
+  constructor(node: Node, cpu: CpuCosts, runSeed: number) {
+    this.node = node;
+    this.cpu = cpu;
+    this.runSeed = runSeed;
+    this.rng = new ParkMiller(node.id + 1);
+  }
+
+  /** Charges `cycles` (a non-negative integer) of computation. */
+  compute(cycles: number): void {
+    if (!(cycles >= 0) || cycles !== Math.floor(cycles)) {
+      throw new RunFailure(`node ${this.node.id}: compute(${cycles}): expected a non-negative integer number of cycles`);
+    }
+    this.node.charge(cycles);
+  }
+
+  /** Cycles the given operation counts cost on this platform, rounded to an integer. */
+  cost(ops: OpCounts): number {
+    const c = this.cpu;
+    return Math.round(
+      (ops.intOps ?? 0) * c.intOpCycles +
+        (ops.floatAdds ?? 0) * c.floatAddCycles +
+        (ops.floatMuls ?? 0) * c.floatMulCycles +
+        (ops.floatDivs ?? 0) * c.floatDivCycles +
+        (ops.loads ?? 0) * c.loadCycles +
+        (ops.stores ?? 0) * c.storeCycles +
+        (ops.branches ?? 0) * c.branchCycles +
+        (ops.calls ?? 0) * c.callCycles,
+    );
+  }
+
+  /** Charges the cost of the given operation counts. */
+  computeOps(ops: OpCounts): void {
+    this.node.charge(this.cost(ops));
+  }
+
+  /**
+   * Zeroes the first `lengthBytes` bytes (whole words) of `region`, charging
+   * start + length x per-byte cycles (thesis Fig. 6-6); false if the length does not fit.
+   */
+  clearMemory(region: Uint32Array | Int32Array | number[], lengthBytes: number): boolean {
+    if (!Number.isInteger(lengthBytes) || lengthBytes < 0 || Math.ceil(lengthBytes / 4) > region.length) return false;
+    region.fill(0, 0, Math.ceil(lengthBytes / 4));
+    this.node.charge(Math.round(this.cpu.clearMemoryStartCycles + lengthBytes * this.cpu.clearMemoryCyclesPerByte));
+    return true;
+  }
+
+  /** CycleCount: the node's 32-bit cycle counter. */
+  cycleCount(): number {
+    return this.node.time >>> 0;
+  }
+
+  /** CurrentCycle: cycles since initialization or the last reset, modulo 2^32. */
+  currentCycle(): number {
+    return (this.node.time - this.cycleBase) >>> 0;
+  }
+
+  /** ResetCurrentCycle's last step: currentCycle counts from now. */
+  resetCycleBase(): void {
+    this.cycleBase = this.node.time;
+  }
+
+  /** The next Park-Miller value, charging what Schrage's method costs. */
+  random(): number {
+    this.node.charge(this.cost(RANDOM_OPS));
+    return this.rng.next();
+  }
+
+  /**
+   * Reseeds the generator; returns the seed used. TIME_BASED_SEED derives one from
+   * the node, its cycle counter and, so that runs stay repeatable, the run seed
+   * (Appendix A 3.6 uses the time of day).
+   */
+  setRandomSeed(seed: number): number {
+    if (seed === TIME_BASED_SEED) {
+      let h = Math.imul(this.runSeed ^ 0x3c6ef372, 0x9e3779b1);
+      h = Math.imul(h ^ this.node.id, 0x85ebca6b);
+      h = Math.imul(h ^ (this.node.time >>> 0), 0xc2b2ae35);
+      return this.rng.reseed((h ^ (h >>> 16)) >>> 1);
+    }
+    return this.rng.reseed(seed);
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * One node's printing and logging (Appendix A 9.1, 9.3): Qprintf queues text, which
+ * reaches the run's output when the node flushes (an operation starting outside a
+ * handler, EmptyPrintQ, exit); StrataLog writes a log entry at once; global
+ * operations log their progress when the run logs them. The run-wide destinations
+ * are printing.ts's RunOutput.
+ */
+import { RunFailure } from '../kernel/errors.ts';
+import type { Node } from '../machine/node.ts';
+import type { LocalWork } from './local-work.ts';
+import type { PrintQueue } from './op-guard.ts';
+import { formatC, type OutputStream, type RunOutput } from './printing.ts';
+import { State, type NodeStates } from './states.ts';
+
+export class NodeOutput implements PrintQueue {
+  private readonly queue: { stream: OutputStream; text: string }[] = [];
+  private readonly node: Node;
+  private readonly output: RunOutput;
+  private readonly states: NodeStates;
+  private readonly work: LocalWork;
+
+  constructor(node: Node, output: RunOutput, states: NodeStates, work: LocalWork) {
+    this.node = node;
+    this.output = output;
+    this.states = states;
+    this.work = work;
+  }
+
+  get isEmpty(): boolean {
+    return this.queue.length === 0;
+  }
+
+  get queued(): number {
+    return this.queue.length;
+  }
+
+  /** Qfprintf: queues formatted text for `stream`, charging a call and a store per word; returns its length. */
+  qfprintf(stream: OutputStream, format: string, args: unknown[]): number {
+    if (stream !== 'stdout' && stream !== 'stderr') {
+      throw new RunFailure(`node ${this.node.id}: qfprintf to ${String(stream)}: expected 'stdout' or 'stderr'`);
+    }
+    const text = formatC(format, ...args);
+    this.queue.push({ stream, text });
+    const previous = this.states.enter(State.Qprintf);
+    this.work.computeOps({ calls: 1, stores: Math.ceil(text.length / 4) });
+    this.states.leave(previous);
+    this.logGlobal(`qprintf: ${text}`);
+    return text.length;
+  }
+
+  /** Writes the queued output to the run's output, charging a call per message. */
+  flush(): void {
+    const queued = this.queue.length;
+    for (const { stream, text } of this.queue) this.output.print(stream, text);
+    this.queue.length = 0;
+    this.work.computeOps({ calls: queued });
+  }
+
+  /**
+   * StrataLog: a log entry prefixed with this node and its cycle; as expensive as in
+   * Strata, ten calls' worth of cycles plus a store per word of text.
+   */
+  strataLog(format: string, args: unknown[]): void {
+    const text = formatC(format, ...args);
+    this.output.log(this.node.id, this.node.time, text);
+    const previous = this.states.enter(State.Logging);
+    this.work.computeOps({ calls: 10, stores: Math.ceil(text.length / 4) });
+    this.states.leave(previous);
+  }
+
+  /** Logs the progress of a global operation when the run logs them (free: an observation). */
+  logGlobal(text: string): void {
+    if (this.output.logsGlobalOps) this.output.log(this.node.id, this.node.time, text);
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * The forgotten-`yield*` guard. A Strata call that takes time is a generator: written
+ * without `yield*`, it is created and never runs, and the program silently skips it.
+ * Every such call goes through `op(body)`, which counts it when created and uncounts
+ * it when it starts; a count left over at the next operation, after a plain handler,
+ * or when main returns names the mistake. Starting an operation outside a handler is
+ * also when the node's queued Qprintf output is flushed (Appendix A 9.1).
+ */
+import { RunFailure } from '../kernel/errors.ts';
+import type { Op } from '../machine/node.ts';
+
+/** Where queued output goes when an operation starts outside a handler. */
+export interface PrintQueue {
+  readonly isEmpty: boolean;
+  flush(): void;
+}
+
+export class OpGuard {
+  /** How many handlers are running on this node (nested when a handler polls). */
+  handlerDepth = 0;
+  private unstarted = 0;
+  private readonly self: number;
+  private readonly prints: PrintQueue;
+
+  constructor(self: number, prints: PrintQueue) {
+    this.self = self;
+    this.prints = prints;
+  }
+
+  /** Counts `body` as created; it counts as started when its first step runs. */
+  op<T>(body: Op<T>): Op<T> {
+    this.unstarted++;
+    return this.run(body);
+  }
+
+  private *run<T>(body: Op<T>): Op<T> {
+    if (--this.unstarted !== 0) this.fail('the program');
+    if (this.handlerDepth === 0 && !this.prints.isEmpty) this.prints.flush();
+    return yield* body;
+  }
+
+  /** After a plain (non-generator) handler returns: it must not have created an operation. */
+  checkHandler(name: string): void {
+    if (this.unstarted !== 0) this.fail(`handler ${name}`);
+  }
+
+  /** When main returns: it must not have created an operation it did not run. */
+  checkMain(): void {
+    if (this.unstarted !== 0) this.fail('main');
+  }
+
+  /** StrataExit(0) abandons whatever operation was in progress. */
+  forget(): void {
+    this.unstarted = 0;
+  }
+
+  private fail(where: string): never {
+    throw new RunFailure(
+      `node ${this.self}: ${where} created a Strata operation without running it; write \`yield* rt.<call>(...)\` (a handler that sends or polls must be a generator function)`,
+    );
+  }
+}

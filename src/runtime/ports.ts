@@ -1,0 +1,169 @@
+/**
+ * The receiving side of block transfers (Appendix A 7): each node's table of 4096
+ * ports, the port-and-offset word that addresses them, and the handlers that store
+ * arriving block data (Xfer packets, the 1..n-word tail messages, DMA packets and the
+ * header message) and run a port's handler when its count reaches zero.
+ */
+import { RunFailure } from '../kernel/errors.ts';
+import type { Op } from '../machine/node.ts';
+import type { MessagingCosts } from '../platform/schema.ts';
+import { engineHandler, type HandlerTable } from './handler-table.ts';
+import type { LocalWork } from './local-work.ts';
+
+export const STRATA_NUM_PORTS = 4096;
+export const STRATA_MIN_XFER_OFFSET = -(1 << 19);
+export const STRATA_MAX_XFER_OFFSET = (1 << 19) - 1;
+
+/** A port's handler as the port table holds it: called on the receiver with its Runtime and the port number. */
+export type AnyPortHandler = (rt: never, port: number) => void | Op;
+
+/** One entry of StrataPortTable (Appendix A 7). */
+export class StrataPort {
+  /** Memory the port writes into; offsets count from `baseIndex`. */
+  base: Uint32Array | null = null;
+  baseIndex = 0;
+  /** Words still expected; goes negative when data arrives before the header. */
+  count = 0;
+  handler: AnyPortHandler | null = null;
+  user1 = 0;
+  user2 = 0;
+  user3 = 0;
+  user4 = 0;
+  user5 = 0;
+
+  /** Points the port at `memory`, offset 0 being `memory[baseIndex]`. */
+  setBase(memory: Uint32Array, baseIndex = 0): void {
+    this.base = memory;
+    this.baseIndex = baseIndex;
+  }
+}
+
+/** Packs a port number (low 12 bits) and a signed word offset (high 20 bits). */
+export function portAndOffsetCons(port: number, offset: number): number {
+  checkPort(port);
+  if (!Number.isInteger(offset) || offset < STRATA_MIN_XFER_OFFSET || offset > STRATA_MAX_XFER_OFFSET) {
+    throw new RunFailure(`transfer offset ${offset}: expected an integer from ${STRATA_MIN_XFER_OFFSET} to ${STRATA_MAX_XFER_OFFSET}`);
+  }
+  return ((offset << 12) | port) >>> 0;
+}
+
+export function portAndOffsetPort(word: number): number {
+  return word & 0xfff;
+}
+
+export function portAndOffsetOffset(word: number): number {
+  return (word | 0) >> 12;
+}
+
+function checkPort(port: number): void {
+  if (!Number.isInteger(port) || port < 0 || port >= STRATA_NUM_PORTS) {
+    throw new RunFailure(`port ${port}: expected a port number from 0 to ${STRATA_NUM_PORTS - 1}`);
+  }
+}
+
+/** One node's StrataPortTable and what its block-data handlers need. */
+export class PortTable {
+  private readonly ports = new Map<number, StrataPort>();
+  private readonly self: number;
+  private readonly handlers: HandlerTable;
+  private readonly work: LocalWork;
+  private readonly dma: MessagingCosts['dma'];
+  /** What port handlers receive: the node's Runtime (set once it exists). */
+  private appTarget: unknown = null;
+
+  constructor(self: number, handlers: HandlerTable, work: LocalWork, dma: MessagingCosts['dma']) {
+    this.self = self;
+    this.handlers = handlers;
+    this.work = work;
+    this.dma = dma;
+  }
+
+  setAppTarget(app: unknown): void {
+    this.appTarget = app;
+  }
+
+  /** Entry `n` of the table (0..4095). */
+  port(n: number): StrataPort {
+    checkPort(n);
+    let p = this.ports.get(n);
+    if (p === undefined) {
+      p = new StrataPort();
+      this.ports.set(n, p);
+    }
+    return p;
+  }
+
+  /** StrataXferHeaderHandler's work: adds `size` to the count and sets the handler if none; true if the count is now zero. */
+  header(port: number, size: number, handlerWord: number): boolean {
+    const p = this.port(port);
+    p.count += size | 0;
+    if (p.handler === null) p.handler = this.handlers.handlerOf(handlerWord) as AnyPortHandler | null;
+    this.work.computeOps({ loads: 2, stores: 2, intOps: 2, branches: 1 });
+    return p.count === 0;
+  }
+
+  /**
+   * Stores Xfer data (or, with `isDma`, a DMA packet's data) at the port and counts it
+   * down; returns the port's number if its count is now zero, else -1.
+   */
+  put(portAndOffset: number, words: readonly number[], isDma: boolean): number {
+    const portNum = portAndOffsetPort(portAndOffset);
+    const p = this.port(portNum);
+    const memory = p.base;
+    const at = p.baseIndex + portAndOffsetOffset(portAndOffset);
+    if (memory === null) throw new RunFailure(`node ${this.self}: block data arrived at port ${portNum}, which has no base`);
+    if (at < 0 || at + words.length > memory.length) {
+      throw new RunFailure(`node ${this.self}: block data for port ${portNum} falls outside its memory (words ${at}..${at + words.length - 1} of ${memory.length})`);
+    }
+    for (let i = 0; i < words.length; i++) memory[at + i] = words[i];
+    p.count -= words.length;
+    // A DMA interface stores the words itself: the processor pays only its per-packet cost.
+    if (isDma) this.work.compute(this.dma?.receiveCycles ?? 0);
+    else this.work.computeOps({ stores: words.length, loads: 2, intOps: 2, branches: 1 });
+    return p.count === 0 ? portNum : -1;
+  }
+
+  /** Runs port `portNum`'s handler, if it has one (its count has reached zero). */
+  *complete(portNum: number): Op {
+    const h = this.port(portNum).handler as ((rt: unknown, port: number) => void | Op) | null;
+    if (h === null) return;
+    const r = h(this.appTarget, portNum);
+    if (r !== undefined) yield* r;
+  }
+}
+
+/**
+ * The block-data handlers are engine handlers: their first argument is the receiving
+ * node's engines (typed `unknown` so that apps can send them like their own handlers).
+ */
+function portsOf(engines: unknown): PortTable {
+  return (engines as { readonly ports: PortTable }).ports;
+}
+
+/**
+ * StrataXferHeaderHandler(port, size, handler word): adds `size` to the port's count,
+ * sets its handler if it has none, and runs the handler if the count is now zero.
+ */
+export const strataXferHeaderHandler = engineHandler(function* strataXferHeaderHandler(e: unknown, port: number, size: number, handlerWord: number): Op {
+  if (portsOf(e).header(port, size, handlerWord)) yield* portsOf(e).complete(port);
+});
+
+/**
+ * The receiver's side of Xfer packets and of the 1..n-word tail messages
+ * (StrataXferPut1/2/3Handler): store the words at the port's base + offset, count
+ * them down, and run the port's handler when the count reaches zero.
+ */
+export const strataXferPutHandler = engineHandler(function* strataXferPutHandler(e: unknown, portAndOffset: number, ...words: number[]): Op {
+  const done = portsOf(e).put(portAndOffset, words, false);
+  if (done >= 0) yield* portsOf(e).complete(done);
+});
+
+/**
+ * The receiver's side of a DMA packet: the interface stores the words (the processor
+ * pays only the platform's per-packet DMA receive cost), then counts down as for
+ * Xfer packets.
+ */
+export const strataDmaPutHandler = engineHandler(function* strataDmaPutHandler(e: unknown, portAndOffset: number, ...words: number[]): Op {
+  const done = portsOf(e).put(portAndOffset, words, true);
+  if (done >= 0) yield* portsOf(e).complete(done);
+});

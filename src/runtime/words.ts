@@ -1,0 +1,38 @@
+/**
+ * Strata's 32-bit words: the one check that a number is a word (message arguments,
+ * Xfer words, combine and broadcast values) and the two-word form of a double that
+ * BroadcastDouble sends. Signed and unsigned spellings of a word are both accepted,
+ * as C Strata's `int` and `unsigned` arguments are.
+ */
+import { RunFailure } from '../kernel/errors.ts';
+
+/** Whether `w` is an integer that fits in 32 bits, signed or unsigned. */
+function isWord(w: number): boolean {
+  return Number.isInteger(w) && w >= -0x80000000 && w <= 0xffffffff;
+}
+
+/**
+ * Fails the run naming `what` and the first of `words` that is not a 32-bit word;
+ * `what` reads as the start of the message, e.g. "node 3: message to node 5: argument".
+ */
+export function checkWords(words: ArrayLike<number>, what: string): void {
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i];
+    if (!isWord(w)) throw new RunFailure(`${what} ${w} is not a 32-bit word`);
+  }
+}
+
+const doubleView = new DataView(new ArrayBuffer(8));
+
+/** The IEEE double `x` as two words, high word first. */
+export function doubleToWords(x: number): number[] {
+  doubleView.setFloat64(0, x);
+  return [doubleView.getUint32(0), doubleView.getUint32(4)];
+}
+
+/** The double that two words (high first) hold. */
+export function wordsToDouble(words: readonly number[]): number {
+  doubleView.setUint32(0, words[0] >>> 0);
+  doubleView.setUint32(4, words[1] >>> 0);
+  return doubleView.getFloat64(0);
+}
