@@ -21,12 +21,14 @@ import { BLOCK, type Simulation } from '../kernel/simulation.ts';
 /** A runtime operation: a generator run with `yield*`, yielding kernel requests. */
 export type Op<T = void> = Generator<number, T, undefined>;
 
-/** Bits for `idle`'s wake-up mask: a packet arrived on the left network (right: << 1). */
+/** Bits for `idle`'s wake-up mask: a packet arrived on the left or right network. */
 export const WAKE_LEFT = 1;
-export const WAKE_DATA = WAKE_LEFT | (WAKE_LEFT << 1);
+export const WAKE_RIGHT = 2;
+export const WAKE_DATA = WAKE_LEFT | WAKE_RIGHT;
 export const WAKE_CONTROL = 4;
-/** Room to inject again on the left (right: << 1). */
+/** Room to inject again on the left or right network (network n: WAKE_INJECT_LEFT << n). */
 export const WAKE_INJECT_LEFT = 8;
+export const WAKE_INJECT_RIGHT = 16;
 
 /** A node's timer interrupts (thesis 3.4.1), the first at `phase` in [0, periodCycles). */
 export interface TimerInterrupts {

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { InputError, RunFailure } from '../../src/kernel/errors.ts';
 import { BLOCK } from '../../src/kernel/simulation.ts';
-import { DeadlockError, Machine, type MachineOptions, type TraceSink } from '../../src/machine/machine.ts';
+import { DeadlockError } from '../../src/kernel/errors.ts';
+import { Machine, type MachineOptions, type TraceSink } from '../../src/machine/machine.ts';
 import { WAKE_CONTROL, WAKE_INJECT_LEFT, WAKE_LEFT, WAKE_RIGHT, type Node, type Op } from '../../src/machine/node.ts';
 import { CombineOp, SegmentType } from '../../src/network/combine.ts';
-import { BARRIER_CHANNEL, ControlNetwork } from '../../src/network/control-network.ts';
+import { GLOBAL_OR_CHANNEL } from '../../src/network/combine.ts';
+import { ControlNetwork } from '../../src/network/control-network.ts';
 import { LEFT, Packet, RIGHT } from '../../src/network/packet.ts';
 import type { Platform } from '../../src/platform/schema.ts';
 import { loadTestPlatform } from '../support/platforms.ts';
@@ -204,8 +206,8 @@ describe('Machine: networks wake the nodes that wait on them', () => {
       (function* (): Op {
         node.charge(node.id * 10);
         yield* node.sync();
-        control.join(BARRIER_CHANNEL, node.id, CombineOp.ReduceOr, [0], SegmentType.NoBoundary);
-        yield* node.idle(4, WAKE_CONTROL, 'a barrier', () => control.isComplete(BARRIER_CHANNEL, node.id));
+        control.join(GLOBAL_OR_CHANNEL, node.id, CombineOp.ReduceOr, [0], SegmentType.NoBoundary);
+        yield* node.idle(4, WAKE_CONTROL, 'a barrier', () => control.isComplete(GLOBAL_OR_CHANNEL, node.id));
         log.push([m.sim.now, `node ${node.id} through: clock ${node.time}`]);
         yield* node.sync();
         m.exit(node);

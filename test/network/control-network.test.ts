@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RunFailure } from '../../src/kernel/errors.ts';
 import { Simulation } from '../../src/kernel/simulation.ts';
-import { combineAll, CombineOp, COMBINE_OP_NAMES, SegmentType, type ReduceOp } from '../../src/network/combine.ts';
-import { BARRIER_CHANNEL, COMBINE_CHANNEL, ControlNetwork, VECTOR_CHANNEL } from '../../src/network/control-network.ts';
+import { COMBINE_CHANNEL, combineAll, CombineOp, COMBINE_OP_NAMES, GLOBAL_OR_CHANNEL, SegmentType, VECTOR_CHANNEL, type ReduceOp } from '../../src/network/combine.ts';
+import { ControlNetwork } from '../../src/network/control-network.ts';
 import { loadTestPlatform } from '../support/platforms.ts';
 
 const CM5 = loadTestPlatform('cm5').controlNetwork!;
@@ -83,19 +83,19 @@ describe('CM-5 control network: timing (Appendix A, Table 1)', () => {
   it('completes an episode a fixed latency after the last node joins, and not before', () => {
     // The hardware's share of a 140-cycle barrier: 140 - 10 (start) - 5 (query) = 125 cycles.
     const { control, at, run } = controlNetwork(4);
-    const isComplete = () => [0, 1, 2, 3].map((i) => control.isComplete(BARRIER_CHANNEL, i));
+    const isComplete = () => [0, 1, 2, 3].map((i) => control.isComplete(GLOBAL_OR_CHANNEL, i));
     for (const [cycle, node] of [
       [0, 0],
       [7, 3],
       [30, 1],
       [12, 2],
     ]) {
-      at(cycle, `node ${node} joins`, () => control.join(BARRIER_CHANNEL, node, CombineOp.ReduceOr, [0], NO));
+      at(cycle, `node ${node} joins`, () => control.join(GLOBAL_OR_CHANNEL, node, CombineOp.ReduceOr, [0], NO));
     }
     at(154, 'complete', isComplete);
     at(155, 'complete', isComplete);
     // A second episode on the same channel: the last join at 200 completes at 325.
-    for (const node of [3, 2, 1, 0]) at(197 + node, `node ${node} joins again`, () => control.join(BARRIER_CHANNEL, node, CombineOp.ReduceOr, [0], NO));
+    for (const node of [3, 2, 1, 0]) at(197 + node, `node ${node} joins again`, () => control.join(GLOBAL_OR_CHANNEL, node, CombineOp.ReduceOr, [0], NO));
     at(324, 'complete', isComplete);
     expect(run()).toEqual([
       [0, 'node 0 joins'],
@@ -116,7 +116,7 @@ describe('CM-5 control network: timing (Appendix A, Table 1)', () => {
 
   it('pipelines vector combines: each word after the first adds 49 cycles, whatever the machine size', () => {
     // CombineInt's hardware share is 150 - 10 - 5 = 135 cycles.
-    expect(completionCycle(BARRIER_CHANNEL, 1)).toBe(125);
+    expect(completionCycle(GLOBAL_OR_CHANNEL, 1)).toBe(125);
     expect(completionCycle(COMBINE_CHANNEL, 1)).toBe(135);
     expect([0, 1, 2, 3, 8].map((words) => completionCycle(VECTOR_CHANNEL, words))).toEqual([135, 135, 184, 233, 478]);
     expect([2, 64, 1024].map((nodes) => completionCycle(VECTOR_CHANNEL, 3, nodes))).toEqual([233, 233, 233]);
@@ -125,11 +125,11 @@ describe('CM-5 control network: timing (Appendix A, Table 1)', () => {
   it('keeps its channels apart: an episode on one does not complete another', () => {
     const { control, at, run } = controlNetwork(2);
     at(0, 'both join a barrier; node 0 a combine', () => {
-      control.join(BARRIER_CHANNEL, 0, CombineOp.ReduceOr, [0], NO);
-      control.join(BARRIER_CHANNEL, 1, CombineOp.ReduceOr, [0], NO);
+      control.join(GLOBAL_OR_CHANNEL, 0, CombineOp.ReduceOr, [0], NO);
+      control.join(GLOBAL_OR_CHANNEL, 1, CombineOp.ReduceOr, [0], NO);
       control.join(COMBINE_CHANNEL, 0, CombineOp.ReduceAdd, [5], NO);
     });
-    at(200, 'barrier, combine complete for node 0', () => [control.isComplete(BARRIER_CHANNEL, 0), control.isComplete(COMBINE_CHANNEL, 0)]);
+    at(200, 'barrier, combine complete for node 0', () => [control.isComplete(GLOBAL_OR_CHANNEL, 0), control.isComplete(COMBINE_CHANNEL, 0)]);
     at(200, 'node 1 joins the combine', () => control.join(COMBINE_CHANNEL, 1, CombineOp.ReduceAdd, [6], NO));
     at(335, 'combine results', () => [control.result(COMBINE_CHANNEL, 0), control.result(COMBINE_CHANNEL, 1)]);
     expect(run()).toEqual([
@@ -197,7 +197,7 @@ describe('CM-5 control network: combines compute what combineAll defines (Append
 describe('CM-5 control network: misuse', () => {
   it('refuses a node that starts a channel again before its episode completed', () => {
     const { control, at, run } = controlNetwork(2);
-    const join = (node: number) => () => control.join(BARRIER_CHANNEL, node, CombineOp.ReduceOr, [0], NO);
+    const join = (node: number) => () => control.join(GLOBAL_OR_CHANNEL, node, CombineOp.ReduceOr, [0], NO);
     const attempt = (action: () => void) => () => {
       try {
         action();
