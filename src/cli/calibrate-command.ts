@@ -25,7 +25,7 @@ import { nodeCountProblem } from '../network/build-topology.ts';
 import runUnitRequest, { loadSpecs, unitText, type UnitOutcome, type UnitRequest } from './calibrate-unit.ts';
 import { fitWithProvenance, printModels, writeAtomically } from './fit-command.ts';
 import { loadPlatform, platformNames, simulatorVersion } from './load-inputs.ts';
-import type { Io } from './main.ts';
+import type { Io } from './io.ts';
 
 interface CalibrateArgs {
   platforms: string[];
