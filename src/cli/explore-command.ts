@@ -6,12 +6,12 @@
 import { SingleBar, Presets } from 'cli-progress';
 import { InputError, RunFailure } from '../kernel/errors.ts';
 import { nodeCountProblem } from '../network/build-topology.ts';
-import { parseParams } from '../runtime/app.ts';
-import { runApp, type RunConfig } from '../runtime/run-app.ts';
+import { runApp } from '../runtime/run-app.ts';
 import type { Io } from './io.ts';
-import { loadApp, loadPlatform } from './load-inputs.ts';
+import { loadPlatform } from './load-inputs.ts';
 import { defaultReproPath, recordRun } from './repro.ts';
 import type { RunArgs } from './run-args.ts';
+import { loadRun } from './run-setup.ts';
 
 /**
  * Tries perturbation seeds 1..`runs` of the run `run` describes; returns 1 if any
@@ -23,9 +23,8 @@ export async function exploreCommand(run: RunArgs, runs: number, io: Io, showPro
   const nodes = run.nodes ?? platform.defaultNodes;
   const problem = nodeCountProblem(platform.network, nodes);
   if (problem !== null) throw new InputError(`--nodes ${nodes}: ${problem} (platform ${platform.name})`);
-  const app = await loadApp(run.app);
-  const params = parseParams(app, run.params);
-  const base: RunConfig = { platform, app, params, nodes, seed: run.seed, network: run.network };
+  const base = await loadRun({ platform, app: run.app, params: run.params, nodes, seed: run.seed, network: run.network });
+  const { app } = base;
   const bar = showProgress ? new SingleBar({ format: 'sim explore [{bar}] {value}/{total} runs, {failed} failed', hideCursor: true }, Presets.shades_classic) : null;
   bar?.start(runs, 0, { failed: 0 });
   const failures: string[] = [];

@@ -8,8 +8,8 @@ import { existsSync } from 'node:fs';
 import { InputError, RunFailure } from '../kernel/errors.ts';
 import type { EventObserver } from '../kernel/simulation.ts';
 import { parsePlatform } from '../platform/load-platform.ts';
-import { parseParams } from '../runtime/app.ts';
-import { runApp, runUntil, type RunConfig, type StopReport } from '../runtime/run-app.ts';
+import { runApp, runUntil, type StopReport } from '../runtime/run-app.ts';
+import { runConfig } from '../runtime/run-config.ts';
 import type { Io } from './io.ts';
 import { loadApp, simulatorVersion } from './load-inputs.ts';
 import { appContentHash, digestsOf, readRepro } from './repro.ts';
@@ -34,15 +34,7 @@ export async function replayCommand(file: string, stopAt: string | undefined, io
   if (repro.simulatorVersion !== simulatorVersion()) {
     io.err(`sim replay: note: recorded with simulator ${repro.simulatorVersion}, replaying with ${simulatorVersion()}`);
   }
-  const config: RunConfig = {
-    platform,
-    app,
-    params: parseParams(app, repro.params),
-    nodes: repro.nodes,
-    seed: repro.seed,
-    network: repro.network,
-    perturb: repro.perturb ?? undefined,
-  };
+  const config = runConfig(platform, app, { params: repro.params, nodes: repro.nodes, seed: repro.seed, network: repro.network, perturb: repro.perturb ?? undefined });
   if (limits !== null) {
     const report = runUntil(config, limits);
     if (report === null) {

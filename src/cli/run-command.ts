@@ -6,16 +6,16 @@
  */
 import { InputError, RunFailure } from '../kernel/errors.ts';
 import { nodeCountProblem } from '../network/build-topology.ts';
-import { parseParams } from '../runtime/app.ts';
-import { runApp, type RunConfig, type RunSummary } from '../runtime/run-app.ts';
+import { runApp, type RunSummary } from '../runtime/run-app.ts';
 import { traceHeader } from '../trace/format.ts';
 import { TraceWriter } from '../trace/writer.ts';
 import { formatLoglast, reportFailure } from './failure-report.ts';
 import type { Io } from './io.ts';
-import { loadApp, loadPlatform, simulatorVersion } from './load-inputs.ts';
+import { loadPlatform, simulatorVersion } from './load-inputs.ts';
 import { LogFile } from './log-file.ts';
 import { defaultReproPath, EventDigests, recordRun, saveRepro } from './repro.ts';
 import type { RunArgs } from './run-args.ts';
+import { loadRun } from './run-setup.ts';
 import { formatSummary, summaryJson } from './summary.ts';
 import { FileTraceOutput } from './trace-file.ts';
 
@@ -32,8 +32,8 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
     const which = args.nodes === undefined ? `defaultNodes ${nodes} of ${platform.source}` : `--nodes ${nodes}`;
     throw new InputError(`${which}: ${problem} (platform ${platform.name})`);
   }
-  const app = await loadApp(args.app);
-  const params = parseParams(app, args.params);
+  const config = await loadRun({ platform, app: args.app, params: args.params, nodes, seed: args.seed, network: args.network, perturb: args.perturb });
+  const { app, params } = config;
 
   const logFile = args.log === undefined ? null : new LogFile(args.log);
   const traceFile = args.trace === undefined ? null : new FileTraceOutput(args.trace, '--trace');
@@ -44,7 +44,6 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
           traceHeader({ simulatorVersion: simulatorVersion(), platform, nodes, network: args.network, app, params, seed: args.seed, networkCounters: args.traceNetwork, messages: args.traceMessages }),
           traceFile,
         );
-  const config: RunConfig = { platform, app, params, nodes, seed: args.seed, network: args.network, perturb: args.perturb };
   const digests = args.record === undefined ? null : new EventDigests();
   const start = performance.now();
   let summary: RunSummary | undefined;
