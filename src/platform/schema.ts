@@ -49,8 +49,6 @@ export const messagingSchema = z.strictObject({
   pollEmptyCycles: positiveCycles,
   /** Bandwidth-matching delay after each injected block-transfer packet, two-way (thesis eq. 46). */
   bandwidthMatchDelayCycles: cycles,
-  /** The same for one-way transfers. */
-  bandwidthMatchOneWayDelayCycles: cycles,
   /**
    * Block transfers by DMA (Alewife, thesis 4.3), or null for processor-driven Xfer
    * packets. With DMA the processor only writes a descriptor per packet and the
