@@ -69,7 +69,7 @@ interface PlannedSample {
 }
 
 /** The columns a model reports, in order: its inputs, then its terms. */
-export function columnNames(spec: ModelSpec): string[] {
+function columnNames(spec: ModelSpec): string[] {
   return [...spec.inputs.map((v) => v.id), ...spec.terms.map((v) => v.id)];
 }
 

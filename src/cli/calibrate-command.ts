@@ -48,7 +48,7 @@ function integer(option: string, value: string, min: number, max: number): numbe
   return n;
 }
 
-export function parseCalibrateArgs(argv: readonly string[]): CalibrateArgs {
+function parseCalibrateArgs(argv: readonly string[]): CalibrateArgs {
   let parsed;
   try {
     parsed = parseArgs({

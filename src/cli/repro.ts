@@ -18,8 +18,8 @@ import { MAX_SEED } from '../kernel/random-stream.ts';
 import { runApp, type RunConfig } from '../runtime/run-app.ts';
 import { resolveAppFile, simulatorVersion } from './load-inputs.ts';
 
-export const REPRO_FORMAT = 'proteus-strata-repro';
-export const REPRO_VERSION = 1;
+const REPRO_FORMAT = 'proteus-strata-repro';
+const REPRO_VERSION = 1;
 
 export interface Repro {
   format: typeof REPRO_FORMAT;
@@ -71,7 +71,7 @@ export function appContentHash(entryFile: string): string {
   return hash.digest('hex');
 }
 
-export function writeRepro(path: string, repro: Repro): void {
+function writeRepro(path: string, repro: Repro): void {
   try {
     writeFileSync(path, `${JSON.stringify(repro)}\n`);
   } catch (e) {

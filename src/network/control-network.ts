@@ -13,12 +13,12 @@ import type { Simulation } from '../kernel/simulation.ts';
 import type { ControlNetworkParams } from '../platform/schema.ts';
 import { COMBINE_OP_NAMES, combineAll, type ReduceOp } from './combine.ts';
 
-/** Global OR, of which a barrier is the special case GlobalOR(false) (Appendix A 4.1). */
-export const BARRIER_CHANNEL = 0;
-/** CombineInt and the composite reductions built on it. */
-export const COMBINE_CHANNEL = 1;
-/** CombineVector. */
-export const VECTOR_CHANNEL = 2;
+/**
+ * Channel 0 is the global OR, of which a barrier is the special case GlobalOR(false)
+ * (Appendix A 4.1); 1 CombineInt and the composite reductions built on it; 2
+ * CombineVector. CHANNEL_NAMES names them in that order.
+ */
+const BARRIER_CHANNEL = 0;
 export const CHANNEL_NAMES = ['barrier or global OR', 'combine', 'vector combine'];
 
 /** Called for every node when something it may wait for completes. */

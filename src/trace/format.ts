@@ -20,7 +20,7 @@ export const TAG_IN_FLIGHT = 2;
 export const TAG_MESSAGE = 3;
 
 /** Strata's predefined states (Appendix A 10) with their graph colours. */
-export const STRATA_STATES: readonly { id: number; name: string; color: string }[] = [
+const STRATA_STATES: readonly { id: number; name: string; color: string }[] = [
   { id: 0, name: 'Idle', color: '#ffffff' },
   { id: 1, name: 'Busy', color: '#1f1f1f' },
   { id: 2, name: 'Logging', color: '#8c564b' },
@@ -32,7 +32,7 @@ export const STRATA_STATES: readonly { id: number; name: string; color: string }
 ];
 
 /** Colours for app-defined states 8, 9, ... in turn. */
-export const APP_STATE_COLORS = ['#ff7f0e', '#9467bd', '#17becf', '#bcbd22', '#aec7e8', '#ffbb78', '#98df8a', '#ff9896', '#c5b0d5'];
+const APP_STATE_COLORS = ['#ff7f0e', '#9467bd', '#17becf', '#bcbd22', '#aec7e8', '#ffbb78', '#98df8a', '#ff9896', '#c5b0d5'];
 
 export interface StateInfo {
   id: number;
@@ -73,7 +73,7 @@ export function writeVarint(out: number[], value: number): void {
 }
 
 /** The states a trace of `app` can show: Strata's 0-7 and the app's own, each with a colour. */
-export function stateTable(appStates: Record<number, string> | undefined): StateInfo[] {
+function stateTable(appStates: Record<number, string> | undefined): StateInfo[] {
   const own = Object.entries(appStates ?? {})
     .map(([id, name]) => ({ id: Number(id), name }))
     .sort((a, b) => a.id - b.id)
