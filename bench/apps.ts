@@ -2,8 +2,7 @@
  * App benchmark: wall time and events/s of the apps on every platform at 64 nodes,
  * as `sim` runs them (platform and app loaded the same way, packet network).
  */
-import { loadApp, loadPlatform } from '../src/cli/load-inputs.ts';
-import { parseParams } from '../src/runtime/app.ts';
+import { loadRun } from '../src/cli/run-setup.ts';
 import { runApp, type RunSummary } from '../src/runtime/run-app.ts';
 import { fmt, printRows, timeTask } from './harness.ts';
 
@@ -19,12 +18,12 @@ const PLATFORMS = ['cm5', 'alewife', 'paragon', 'atm'];
 export async function appsBench(): Promise<void> {
   const rows: [string, string][] = [];
   for (const [appPath, params, iterations] of RUNS) {
-    const app = await loadApp(appPath);
     for (const name of PLATFORMS) {
-      const platform = loadPlatform(name);
+      const config = await loadRun({ platform: name, app: appPath, params, nodes: 64, seed: 1, network: 'packet' });
+      const { app } = config;
       let summary: RunSummary | undefined;
       const t = await timeTask(`${app.name}-${name}`, () => {
-        summary = runApp({ platform, app, params: parseParams(app, params), nodes: 64, seed: 1, network: 'packet' });
+        summary = runApp(config);
       }, iterations);
       const s = summary!;
       if (!s.verified) throw new Error(`${app.name} on ${name} did not verify: ${s.verification}`);

@@ -3,16 +3,14 @@
  * Fig. 4-7 and the radix-sort / sample-sort crossover of Table 4-4, in simulated
  * cycles, with the winner of each comparison.
  */
-import { loadApp, loadPlatform } from '../src/cli/load-inputs.ts';
-import { parseParams } from '../src/runtime/app.ts';
+import { loadRun } from '../src/cli/run-setup.ts';
 import { runApp } from '../src/runtime/run-app.ts';
 import { fmt, printRows } from './harness.ts';
 
 const PLATFORMS = ['cm5', 'alewife', 'paragon', 'atm'];
 
 async function cycles(appPath: string, platform: string, params: string[]): Promise<number> {
-  const app = await loadApp(appPath);
-  const s = runApp({ platform: loadPlatform(platform), app, params: parseParams(app, params), nodes: 64, seed: 1, network: 'packet' });
+  const s = runApp(await loadRun({ platform, app: appPath, params, nodes: 64, seed: 1, network: 'packet' }));
   if (!s.verified) throw new Error(`${appPath} ${params.join(' ')} on ${platform}: ${s.verification}`);
   return appPath.endsWith('stencil') ? (s.metrics.cyclesPerIteration as number) : (s.metrics.cycles as number);
 }

@@ -6,8 +6,7 @@
  * machine sizes: flat on the CM-5 (pipelined), growing with log P on the trees.
  */
 import microbench from '../apps/microbench/index.ts';
-import { loadPlatform } from '../src/cli/load-inputs.ts';
-import { parseParams } from '../src/runtime/app.ts';
+import { loadRun } from '../src/cli/run-setup.ts';
 import { runApp } from '../src/runtime/run-app.ts';
 import { fmt2, printRows } from './harness.ts';
 
@@ -19,8 +18,8 @@ const THESIS: Record<string, { request: number; rpc: number; rtIntercept: number
   atm: { request: 1130, rpc: 1131, rtIntercept: 2032, rtSlope: 61.89, cv: '2678 + 68.51 len + 122.7 len logP' },
 };
 
-function measure(platform: string, nodes: number, params: string[]): Record<string, number> {
-  const s = runApp({ platform: loadPlatform(platform), app: microbench, params: parseParams(microbench, params), nodes, seed: 1, network: 'packet' });
+async function measure(platform: string, nodes: number, params: string[]): Promise<Record<string, number>> {
+  const s = runApp(await loadRun({ platform, app: microbench, params, nodes, seed: 1, network: 'packet' }));
   if (!s.verified) throw new Error(`microbench ${params.join(' ')} on ${platform}: ${s.verification}`);
   return s.metrics as Record<string, number>;
 }
@@ -30,13 +29,13 @@ const vs = (got: number, want: number) => `${fmt2.format(got)}  (thesis ${want},
 export async function microBench(): Promise<void> {
   for (const platform of ['cm5', 'alewife', 'paragon', 'atm']) {
     const t = THESIS[platform];
-    const request = measure(platform, 16, ['model=SendRequest', 'reps=10']).cycles;
-    const rpc = measure(platform, 16, ['model=SendRPC', 'reps=10']).cycles;
-    const rt = measure(platform, 64, ['model=Roundtrip', 'reps=2']);
+    const request = (await measure(platform, 16, ['model=SendRequest', 'reps=10'])).cycles;
+    const rpc = (await measure(platform, 16, ['model=SendRPC', 'reps=10'])).cycles;
+    const rt = await measure(platform, 64, ['model=Roundtrip', 'reps=2']);
     const smallP = platform === 'cm5' ? 8 : 9;
-    const cv = (nodes: number, length: number) => measure(platform, nodes, ['model=CombineVector', `length=${length}`, 'reps=2']).cycles;
-    const perWord = (nodes: number) => (cv(nodes, 64) - cv(nodes, 8)) / 56;
-    const [small, large] = [perWord(smallP), perWord(64)];
+    const cv = async (nodes: number, length: number) => (await measure(platform, nodes, ['model=CombineVector', `length=${length}`, 'reps=2'])).cycles;
+    const perWord = async (nodes: number) => ((await cv(nodes, 64)) - (await cv(nodes, 8))) / 56;
+    const [small, large] = [await perWord(smallP), await perWord(64)];
     printRows(`Thesis Fig. 6-6 on ${platform} (cycles; SendRequest/SendRPC on 16 nodes, Roundtrip on 64)`, [
       ['SendRequest', vs(request, t.request)],
       ['SendRPC', vs(rpc, t.rpc)],

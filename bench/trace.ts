@@ -5,8 +5,7 @@
  * figure is the median of the others' medians. Recording must cost at most 25% extra.
  */
 import stencil from '../apps/stencil/index.ts';
-import { loadPlatform } from '../src/cli/load-inputs.ts';
-import { parseParams } from '../src/runtime/app.ts';
+import { loadRun } from '../src/cli/run-setup.ts';
 import { runApp } from '../src/runtime/run-app.ts';
 import { traceHeader } from '../src/trace/format.ts';
 import { MemoryTraceOutput, TraceWriter } from '../src/trace/writer.ts';
@@ -14,9 +13,8 @@ import { readTrace } from '../src/trace/reader.ts';
 import { fmt, median, printRows, timeTask } from './harness.ts';
 
 export async function traceBench(): Promise<void> {
-  const platform = loadPlatform('alewife');
-  const params = parseParams(stencil, []);
-  const config = { platform, app: stencil, params, nodes: 64, seed: 1, network: 'packet' as const };
+  const config = await loadRun({ platform: 'alewife', app: stencil, nodes: 64, seed: 1, network: 'packet' });
+  const { platform, params } = config;
   let bytes: Uint8Array = new Uint8Array(0);
   const runTraced = () => {
     const output = new MemoryTraceOutput();

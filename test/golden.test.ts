@@ -6,8 +6,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadApp, loadPlatform } from '../src/cli/load-inputs.ts';
-import { parseParams } from '../src/runtime/app.ts';
+import { loadApp } from '../src/cli/load-inputs.ts';
+import { loadRun } from '../src/cli/run-setup.ts';
 import { runApp } from '../src/runtime/run-app.ts';
 import type { NetworkMode } from '../src/machine/machine.ts';
 import { PLATFORM_NAMES } from './support/platforms.ts';
@@ -32,7 +32,7 @@ async function current(): Promise<Golden> {
   for (const [appPath, params, network] of APPS) {
     const app = await loadApp(join(import.meta.dirname, '..', appPath));
     for (const name of PLATFORM_NAMES) {
-      const s = runApp({ platform: loadPlatform(name), app, params: parseParams(app, params), nodes: NODES, seed: 1, network });
+      const s = runApp(await loadRun({ platform: name, app, params, nodes: NODES, seed: 1, network }));
       expect(s.verified, `${app.name} on ${name}: ${s.verification}`).toBe(true);
       out[`${app.name} ${name} ${NODES} nodes ${params.join(' ')}${network === 'packet' ? ' packet network' : ''}`] = {
         fingerprint: s.fingerprint,

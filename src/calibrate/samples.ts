@@ -18,7 +18,7 @@ import { buildTopology } from '../network/build-topology.ts';
 import { RandomStream } from '../kernel/random-stream.ts';
 import type { Op } from '../machine/node.ts';
 import type { Platform } from '../platform/schema.ts';
-import { defineApp, runApp, type Runtime } from '../runtime/index.ts';
+import { defineApp, runApp, runConfig, type Runtime } from '../runtime/index.ts';
 import { compileExpression, loopValues, type Expression, type ModelSpec } from './spec.ts';
 import { calibrationGlobals, OPERATIONS, preparePorts, type CalibrationGlobals } from './tasks.ts';
 
@@ -67,7 +67,7 @@ interface PlannedSample {
 }
 
 /** The columns a model reports, in order: its inputs, then its terms. */
-export function columnNames(spec: ModelSpec): string[] {
+function columnNames(spec: ModelSpec): string[] {
   return [...spec.inputs.map((v) => v.id), ...spec.terms.map((v) => v.id)];
 }
 
@@ -181,7 +181,7 @@ export function runUnit(config: UnitConfig): string {
       return { ok: true, detail: `${samples.length} samples` };
     },
   });
-  runApp({ platform, app, params: {}, nodes: config.nodes, seed: config.seed, network: 'packet' });
+  runApp(runConfig(platform, app, { nodes: config.nodes, seed: config.seed, network: 'packet' }));
   const lines = [`# platform ${platform.name} ${platform.contentHash} nodes ${config.nodes}`, `# model ${spec.name} ${columnNames(spec).join(' ')}`.trimEnd()];
   samples.forEach((s, i) => lines.push(`${s.verify ? '@' : ''}${spec.name} ${times[i]} ${s.columns.map(formatNumber).join(' ')}`.trimEnd()));
   return `${lines.join('\n')}\n`;

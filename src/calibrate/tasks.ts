@@ -32,7 +32,7 @@ export interface CalibrationGlobals {
 }
 
 /** Largest BlockTransfer: the landing area every node sets aside. */
-export const MAX_BLOCK_WORDS = 1 << 16;
+const MAX_BLOCK_WORDS = 1 << 16;
 
 /** The node variables of a calibration run, with port 1 ready for block transfers. */
 export function calibrationGlobals(): CalibrationGlobals {

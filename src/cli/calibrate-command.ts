@@ -25,7 +25,7 @@ import { nodeCountProblem } from '../network/build-topology.ts';
 import runUnitRequest, { loadSpecs, unitText, type UnitOutcome, type UnitRequest } from './calibrate-unit.ts';
 import { fitWithProvenance, printModels, writeAtomically } from './fit-command.ts';
 import { loadPlatform, platformNames, simulatorVersion } from './load-inputs.ts';
-import type { Io } from './main.ts';
+import type { Io } from './io.ts';
 
 interface CalibrateArgs {
   platforms: string[];
@@ -48,7 +48,7 @@ function integer(option: string, value: string, min: number, max: number): numbe
   return n;
 }
 
-export function parseCalibrateArgs(argv: readonly string[]): CalibrateArgs {
+function parseCalibrateArgs(argv: readonly string[]): CalibrateArgs {
   let parsed;
   try {
     parsed = parseArgs({

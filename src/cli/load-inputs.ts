@@ -12,7 +12,7 @@ import type { Platform } from '../platform/schema.ts';
 import type { AnyApp, ParamSpec } from '../runtime/app.ts';
 
 /** The project root (where package.json, platforms/ and apps/ live). */
-export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const PLATFORM_DIR = join(PROJECT_ROOT, 'platforms');
 
 /** Names of the platforms shipped in platforms/. */

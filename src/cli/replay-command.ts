@@ -1,60 +1,19 @@
 /**
- * Writing repro files for runs (`--record`, and automatically when a run fails) and
- * `sim replay <file> [--stop-at <cycle>|event:<n>]`.
+ * `sim replay <file> [--stop-at <cycle>|event:<n>]`: runs a recorded run again from
+ * its repro file and compares it event by event, reporting the first event that
+ * differs; or stops it part-way and describes every node there. Writing repro files
+ * is repro.ts's.
  */
 import { existsSync } from 'node:fs';
 import { InputError, RunFailure } from '../kernel/errors.ts';
 import type { EventObserver } from '../kernel/simulation.ts';
 import { parsePlatform } from '../platform/load-platform.ts';
-import { parseParams } from '../runtime/app.ts';
-import { runApp, runUntil, type RunConfig, type StopReport } from '../runtime/run-app.ts';
-import { SingleBar, Presets } from 'cli-progress';
-import { nodeCountProblem } from '../network/build-topology.ts';
-import { loadApp, loadPlatform, resolveAppFile, simulatorVersion } from './load-inputs.ts';
-import type { RunArgs } from './run-args.ts';
-import { appContentHash, digestsOf, EventDigests, readRepro, REPRO_FORMAT, REPRO_VERSION, writeRepro, type Repro } from './repro.ts';
-import type { Io } from './main.ts';
-
-/** Where a failed run's repro goes when --record did not say. */
-export function defaultReproPath(app: string, platform: string, seed: number, perturb?: number): string {
-  return `sim-repro-${app}-${platform}-s${seed}${perturb === undefined ? '' : `-p${perturb}`}.json`;
-}
-
-/** What a run was and how it ended, with its event digests, as a repro file. */
-export function saveRepro(path: string, config: RunConfig, appArg: string, paramArgs: string[], digests: EventDigests, outcome: Repro['outcome']): void {
-  const entry = resolveAppFile(appArg);
-  writeRepro(path, {
-    format: REPRO_FORMAT,
-    version: REPRO_VERSION,
-    simulatorVersion: simulatorVersion(),
-    platform: { source: config.platform.source, text: config.platform.text, contentHash: config.platform.contentHash },
-    app: { path: entry, contentHash: appContentHash(entry) },
-    params: paramArgs,
-    seed: config.seed,
-    nodes: config.nodes,
-    network: config.network,
-    perturb: config.perturb ?? null,
-    outcome,
-    eventDigests: digests.base64(),
-  });
-}
-
-/**
- * Runs `config` once more, recording every event's digest, and writes the repro
- * file. Runs are deterministic, so this is exactly the run that failed.
- */
-export function recordRun(path: string, config: RunConfig, appArg: string, paramArgs: string[]): void {
-  const digests = new EventDigests();
-  let outcome: Repro['outcome'];
-  try {
-    const s = runApp({ ...config, output: undefined, log: undefined, trace: undefined, observer: digests.observer });
-    outcome = { fingerprint: s.fingerprint, events: s.events, failure: s.verified ? null : `verification failed: ${s.verification}` };
-  } catch (e) {
-    if (!(e instanceof RunFailure)) throw e;
-    outcome = { fingerprint: '', events: digests.count, failure: e.message.split('\n')[0] };
-  }
-  saveRepro(path, config, appArg, paramArgs, digests, outcome);
-}
+import { runApp, runUntil, type StopReport } from '../runtime/run-app.ts';
+import { runConfig } from '../runtime/run-config.ts';
+import { STRATA_STATE_NAMES } from '../runtime/states.ts';
+import type { Io } from './io.ts';
+import { loadApp, simulatorVersion } from './load-inputs.ts';
+import { appContentHash, digestsOf, readRepro } from './repro.ts';
 
 function parseStopAt(value: string): { untilCycle?: number; maxEvents?: number } {
   const m = /^(event:)?(\d+)$/.exec(value);
@@ -76,15 +35,7 @@ export async function replayCommand(file: string, stopAt: string | undefined, io
   if (repro.simulatorVersion !== simulatorVersion()) {
     io.err(`sim replay: note: recorded with simulator ${repro.simulatorVersion}, replaying with ${simulatorVersion()}`);
   }
-  const config: RunConfig = {
-    platform,
-    app,
-    params: parseParams(app, repro.params),
-    nodes: repro.nodes,
-    seed: repro.seed,
-    network: repro.network,
-    perturb: repro.perturb ?? undefined,
-  };
+  const config = runConfig(platform, app, { params: repro.params, nodes: repro.nodes, seed: repro.seed, network: repro.network, perturb: repro.perturb ?? undefined });
   if (limits !== null) {
     const report = runUntil(config, limits);
     if (report === null) {
@@ -139,7 +90,7 @@ function describeQueue(net: string, handlers: string[]): string {
 }
 
 function formatStopReport(r: StopReport, appStates: Record<number, string> | undefined): string {
-  const names: Record<number, string> = { 0: 'Idle', 1: 'Busy', 2: 'Logging', 3: 'Qprintf', 4: 'EmptyPrintQ', 5: 'Broadcasting', 6: 'Combine', 7: 'Barrier', ...appStates };
+  const names: Record<number, string> = { ...STRATA_STATE_NAMES, ...appStates };
   const lines = [`stopped at cycle ${r.cycle} after ${r.events} events (fingerprint so far ${r.fingerprint})`];
   for (const n of r.nodes) {
     lines.push(
@@ -150,43 +101,4 @@ function formatStopReport(r: StopReport, appStates: Record<number, string> | und
     );
   }
   return lines.join('\n');
-}
-
-
-/**
- * `sim explore <app> --runs N [run options]`: tries perturbation seeds 1..N and lists
- * the failing ones, each with a repro file and the command that replays it.
- */
-export async function exploreCommand(run: RunArgs, runs: number, io: Io, showProgress: boolean): Promise<number> {
-  const platform = loadPlatform(run.platform);
-  const nodes = run.nodes ?? platform.defaultNodes;
-  const problem = nodeCountProblem(platform.network, nodes);
-  if (problem !== null) throw new InputError(`--nodes ${nodes}: ${problem} (platform ${platform.name})`);
-  const app = await loadApp(run.app);
-  const params = parseParams(app, run.params);
-  const base: RunConfig = { platform, app, params, nodes, seed: run.seed, network: run.network };
-  const bar = showProgress ? new SingleBar({ format: 'sim explore [{bar}] {value}/{total} runs, {failed} failed', hideCursor: true }, Presets.shades_classic) : null;
-  bar?.start(runs, 0, { failed: 0 });
-  const failures: string[] = [];
-  for (let perturb = 1; perturb <= runs; perturb++) {
-    const config = { ...base, perturb };
-    let failure: string | null = null;
-    try {
-      const s = runApp(config);
-      if (!s.verified) failure = `verification failed: ${s.verification}`;
-    } catch (e) {
-      if (!(e instanceof RunFailure)) throw e;
-      failure = e.message.split('\n')[0];
-    }
-    if (failure !== null) {
-      const path = defaultReproPath(app.name, platform.name, run.seed, perturb);
-      recordRun(path, config, run.app, run.params);
-      failures.push(`  --perturb ${perturb}: ${failure}\n    replay: sim replay ${path}`);
-    }
-    bar?.update(perturb, { failed: failures.length });
-  }
-  bar?.stop();
-  io.out(`sim explore: ${runs} perturbed runs of ${app.name} on ${platform.name}, ${failures.length} failed${failures.length > 0 ? ':' : ''}`);
-  for (const f of failures) io.out(f);
-  return failures.length > 0 ? 1 : 0;
 }

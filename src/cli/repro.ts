@@ -5,18 +5,21 @@
  * dispatched event, 16 bits of the running fingerprint. `sim replay` runs it again
  * and compares event by event, so the first event that differs (because the app or
  * the simulator changed) is found exactly, unless its 16 bits collide by chance (1 in
- * 65536), in which case a later one is reported.
+ * 65536), in which case a later one is reported. Also writes a run's repro file
+ * (`--record`, and automatically when a run fails).
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { InputError } from '../kernel/errors.ts';
+import { InputError, RunFailure } from '../kernel/errors.ts';
 import type { EventObserver } from '../kernel/simulation.ts';
 import { NETWORK_MODES, type NetworkMode } from '../machine/machine.ts';
 import { MAX_SEED } from '../kernel/random-stream.ts';
+import { runApp, type RunConfig } from '../runtime/run-app.ts';
+import { resolveAppFile, simulatorVersion } from './load-inputs.ts';
 
-export const REPRO_FORMAT = 'proteus-strata-repro';
-export const REPRO_VERSION = 1;
+const REPRO_FORMAT = 'proteus-strata-repro';
+const REPRO_VERSION = 1;
 
 export interface Repro {
   format: typeof REPRO_FORMAT;
@@ -68,7 +71,7 @@ export function appContentHash(entryFile: string): string {
   return hash.digest('hex');
 }
 
-export function writeRepro(path: string, repro: Repro): void {
+function writeRepro(path: string, repro: Repro): void {
   try {
     writeFileSync(path, `${JSON.stringify(repro)}\n`);
   } catch (e) {
@@ -115,4 +118,45 @@ export function digestsOf(r: Repro): Uint16Array {
   const out = new Uint16Array(bytes.length / 2);
   for (let i = 0; i < out.length; i++) out[i] = bytes[2 * i] | (bytes[2 * i + 1] << 8);
   return out;
+}
+
+/** Where a failed run's repro goes when --record did not say. */
+export function defaultReproPath(app: string, platform: string, seed: number, perturb?: number): string {
+  return `sim-repro-${app}-${platform}-s${seed}${perturb === undefined ? '' : `-p${perturb}`}.json`;
+}
+
+/** What a run was and how it ended, with its event digests, as a repro file. */
+export function saveRepro(path: string, config: RunConfig, appArg: string, paramArgs: string[], digests: EventDigests, outcome: Repro['outcome']): void {
+  const entry = resolveAppFile(appArg);
+  writeRepro(path, {
+    format: REPRO_FORMAT,
+    version: REPRO_VERSION,
+    simulatorVersion: simulatorVersion(),
+    platform: { source: config.platform.source, text: config.platform.text, contentHash: config.platform.contentHash },
+    app: { path: entry, contentHash: appContentHash(entry) },
+    params: paramArgs,
+    seed: config.seed,
+    nodes: config.nodes,
+    network: config.network,
+    perturb: config.perturb ?? null,
+    outcome,
+    eventDigests: digests.base64(),
+  });
+}
+
+/**
+ * Runs `config` once more, recording every event's digest, and writes the repro
+ * file. Runs are deterministic, so this is exactly the run that failed.
+ */
+export function recordRun(path: string, config: RunConfig, appArg: string, paramArgs: string[]): void {
+  const digests = new EventDigests();
+  let outcome: Repro['outcome'];
+  try {
+    const s = runApp({ ...config, output: undefined, log: undefined, trace: undefined, observer: digests.observer });
+    outcome = { fingerprint: s.fingerprint, events: s.events, failure: s.verified ? null : `verification failed: ${s.verification}` };
+  } catch (e) {
+    if (!(e instanceof RunFailure)) throw e;
+    outcome = { fingerprint: '', events: digests.count, failure: e.message.split('\n')[0] };
+  }
+  saveRepro(path, config, appArg, paramArgs, digests, outcome);
 }

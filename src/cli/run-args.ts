@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { InputError } from '../kernel/errors.ts';
 import { MAX_SEED } from '../kernel/random-stream.ts';
 import { NETWORK_MODES, type NetworkMode } from '../machine/machine.ts';
+import { DEFAULT_NETWORK, DEFAULT_SEED } from '../runtime/run-config.ts';
 
 export interface RunArgs {
   platform: string;
@@ -32,8 +33,6 @@ export interface RunArgs {
   /** Schedule-perturbation seed, or undefined for none. */
   perturb: number | undefined;
 }
-
-export const DEFAULT_SEED = 1;
 
 const OPTIONS = {
   platform: { type: 'string', short: 'p' },
@@ -110,7 +109,7 @@ function parseSeedOption(option: string, s: string): number {
 }
 
 function parseNetwork(s: string | undefined): NetworkMode {
-  if (s === undefined) return NETWORK_MODES[0];
+  if (s === undefined) return DEFAULT_NETWORK;
   if ((NETWORK_MODES as readonly string[]).includes(s)) return s as NetworkMode;
   throw new InputError(`--network ${s}: expected ${NETWORK_MODES.join(' or ')}`);
 }

@@ -5,10 +5,9 @@
  */
 import { parentPort, Worker, workerData } from 'node:worker_threads';
 import type { NetworkMode } from '../machine/machine.ts';
-import { parseParams } from '../runtime/app.ts';
 import type { OutputSink, OutputStream } from '../runtime/printing.ts';
 import { runApp, type RunSummary } from '../runtime/run-app.ts';
-import { loadApp, loadPlatform } from './load-inputs.ts';
+import { loadRun } from './run-setup.ts';
 
 /** What a worker needs to run: the same strings a user gives `sim`. */
 export interface WorkerRunRequest {
@@ -47,17 +46,9 @@ export function runInWorker(request: WorkerRunRequest, onOutput: OutputSink = ()
 
 async function serve(request: WorkerRunRequest, output: OutputSink): Promise<WorkerReply> {
   try {
-    const platform = loadPlatform(request.platform);
-    const app = await loadApp(request.app);
-    const summary = runApp({
-      platform,
-      app,
-      params: parseParams(app, request.params),
-      nodes: request.nodes ?? platform.defaultNodes,
-      seed: request.seed,
-      network: request.network,
-      output,
-    });
+    const summary = runApp(
+      await loadRun({ platform: request.platform, app: request.app, params: request.params, nodes: request.nodes, seed: request.seed, network: request.network, output }),
+    );
     return { ok: true, summary };
   } catch (e) {
     return { ok: false, name: e instanceof Error ? e.name : 'Error', message: e instanceof Error ? e.message : String(e) };

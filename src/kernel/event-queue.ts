@@ -24,7 +24,7 @@
  * their current order; the order is unchanged, so nothing observable changes.
  */
 const SLOT_SPAN = 16777216; // 2^24: slots per seq in a tie key
-export const MAX_PENDING_EVENTS = SLOT_SPAN;
+const MAX_PENDING_EVENTS = SLOT_SPAN;
 
 export class EventQueue {
   private heapTime: Float64Array;

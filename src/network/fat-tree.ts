@@ -6,8 +6,7 @@
  * children is simply a thinner top (32 and 128 nodes, thesis Fig. 7-2).
  */
 import type { FatTreeParams } from '../platform/schema.ts';
-import type { ChannelSpec, PacketRouting } from './packet-network.ts';
-import { serializationCycles, type Topology } from './topology.ts';
+import { serializationCycles, type ChannelSpec, type PacketRouting, type Topology } from './topology.ts';
 
 export class FatTree implements Topology {
   readonly kind = 'fat-tree' as const;

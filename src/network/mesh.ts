@@ -8,8 +8,7 @@
  * are refused.
  */
 import type { MeshParams } from '../platform/schema.ts';
-import type { ChannelSpec, PacketRouting } from './packet-network.ts';
-import { serializationCycles, type Topology } from './topology.ts';
+import { serializationCycles, type ChannelSpec, type PacketRouting, type Topology } from './topology.ts';
 
 export class Mesh implements Topology {
   readonly kind = 'mesh' as const;

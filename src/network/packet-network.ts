@@ -22,30 +22,7 @@ import type { RandomStream } from '../kernel/random-stream.ts';
 import type { Simulation } from '../kernel/simulation.ts';
 import { PERTURB_DELIVERY_CYCLES, type ArrivalListener, type DataNetwork, type NetworkStats } from './data-network.ts';
 import type { Packet } from './packet.ts';
-import type { Topology } from './topology.ts';
-
-/** A directed link as a topology describes it. */
-export interface ChannelSpec {
-  /** Cycles for a packet's head to cross; may be fractional (see hopCycles). */
-  latencyCycles: number;
-  bytesPerCycle: number;
-  /** Node whose receive buffer the channel feeds, or -1 for a router buffer. */
-  deliversTo: number;
-}
-
-/**
- * How packets find their way: the topology's channels (one copy per logical
- * network) and, for a packet that has made `hop` hops, the channels it may take next.
- */
-export interface PacketRouting {
-  readonly channels: readonly ChannelSpec[];
-  /**
-   * Writes the candidate channel ids for the packet's next hop into `out` and
-   * returns how many; more than one means an adaptive choice. Only called while the
-   * packet has not reached its destination's receive buffer.
-   */
-  nextChannels(src: number, dst: number, hop: number, out: number[]): number;
-}
+import type { ChannelSpec, PacketRouting, Topology } from './topology.ts';
 
 /** Called when `node` can inject again on `net` after a refusal. */
 export type InjectReadyListener = (node: number, net: number) => void;

@@ -28,4 +28,3 @@ export class Packet {
 /** The two logical data networks of Strata (Appendix A section 6). */
 export const LEFT = 0;
 export const RIGHT = 1;
-export const NETWORK_NAMES = ['left', 'right'] as const;

@@ -7,8 +7,7 @@
  * overheads (the kernel crossing), not here.
  */
 import type { SwitchParams } from '../platform/schema.ts';
-import type { ChannelSpec, PacketRouting } from './packet-network.ts';
-import { serializationCycles, type Topology } from './topology.ts';
+import { serializationCycles, type ChannelSpec, type PacketRouting, type Topology } from './topology.ts';
 
 export class SwitchNetwork implements Topology {
   readonly kind = 'switch' as const;

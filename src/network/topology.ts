@@ -1,11 +1,35 @@
 /**
  * What every topology offers the rest of the simulator: the node-count rule, hop
- * counts, and the zero-load latency of a packet. One file per topology implements it
- * (fat-tree.ts, mesh.ts, switch.ts); build-topology.ts picks one by `kind`.
+ * counts, the zero-load latency of a packet, and the channels and routing the
+ * packet-level network runs on (ChannelSpec, PacketRouting). One file per topology
+ * implements it (fat-tree.ts, mesh.ts, switch.ts); build-topology.ts picks one by `kind`.
  */
 import type { NetworkParams } from '../platform/schema.ts';
-import type { PacketRouting } from './packet-network.ts';
 
+/** A directed link as a topology describes it. */
+export interface ChannelSpec {
+  /** Cycles for a packet's head to cross; may be fractional (see hopCycles in packet-network.ts). */
+  latencyCycles: number;
+  bytesPerCycle: number;
+  /** Node whose receive buffer the channel feeds, or -1 for a router buffer. */
+  deliversTo: number;
+}
+
+/**
+ * How packets find their way: the topology's channels (one copy per logical
+ * network) and, for a packet that has made `hop` hops, the channels it may take next.
+ */
+export interface PacketRouting {
+  readonly channels: readonly ChannelSpec[];
+  /**
+   * Writes the candidate channel ids for the packet's next hop into `out` and
+   * returns how many; more than one means an adaptive choice. Only called while the
+   * packet has not reached its destination's receive buffer.
+   */
+  nextChannels(src: number, dst: number, hop: number, out: number[]): number;
+}
+
+/** One machine's network shape, built for a node count by build-topology.ts. */
 export interface Topology {
   readonly kind: NetworkParams['kind'];
   readonly nodes: number;

@@ -14,7 +14,7 @@ const bytesPerCycle = z.number().positive();
 const packets = z.int().min(1);
 
 /** Cycles per basic operation; apps turn operation counts into cycles with these. */
-export const cpuSchema = z.strictObject({
+const cpuSchema = z.strictObject({
   intOpCycles: opCycles,
   floatAddCycles: opCycles,
   floatMulCycles: opCycles,
@@ -29,7 +29,7 @@ export const cpuSchema = z.strictObject({
 });
 
 /** The processor side of communication: what sending, receiving and polling cost. */
-export const messagingSchema = z.strictObject({
+const messagingSchema = z.strictObject({
   /** Words in one data-network packet, including the handler / header word. */
   packetWords: z.int().min(2).max(64),
   /** Argument words an active message may carry (4 on the CM-5, 20 elsewhere; thesis 6.2). */
@@ -49,8 +49,6 @@ export const messagingSchema = z.strictObject({
   pollEmptyCycles: positiveCycles,
   /** Bandwidth-matching delay after each injected block-transfer packet, two-way (thesis eq. 46). */
   bandwidthMatchDelayCycles: cycles,
-  /** The same for one-way transfers. */
-  bandwidthMatchOneWayDelayCycles: cycles,
   /**
    * Block transfers by DMA (Alewife, thesis 4.3), or null for processor-driven Xfer
    * packets. With DMA the processor only writes a descriptor per packet and the
@@ -83,7 +81,7 @@ const networkCommon = {
   receiveBufferPackets: packets,
 };
 
-export const fatTreeSchema = z.strictObject({
+const fatTreeSchema = z.strictObject({
   kind: z.literal('fat-tree'),
   /** Children per switch (4 on the CM-5). */
   arity: z.int().min(2).max(16),
@@ -99,7 +97,7 @@ export const fatTreeSchema = z.strictObject({
   ...networkCommon,
 });
 
-export const meshSchema = z.strictObject({
+const meshSchema = z.strictObject({
   kind: z.literal('mesh'),
   /**
    * Router latency per hop; may be fractional (a path of h hops takes floor(h x this)
@@ -110,7 +108,7 @@ export const meshSchema = z.strictObject({
   ...networkCommon,
 });
 
-export const switchSchema = z.strictObject({
+const switchSchema = z.strictObject({
   kind: z.literal('switch'),
   /** Latency of one hop: a link into or out of a switch, with the switch's share. */
   hopLatencyCycles: cycles,
@@ -123,7 +121,7 @@ export const switchSchema = z.strictObject({
   ...networkCommon,
 });
 
-export const networkSchema = z.discriminatedUnion('kind', [fatTreeSchema, meshSchema, switchSchema]);
+const networkSchema = z.discriminatedUnion('kind', [fatTreeSchema, meshSchema, switchSchema]);
 
 /**
  * The CM-5 control network: global operations in fixed, traffic-independent time
@@ -131,7 +129,7 @@ export const networkSchema = z.discriminatedUnion('kind', [fatTreeSchema, meshSc
  * every node to the operation's return; `startCycles` and `queryCycles` are the
  * processor's share at the start and per completion check.
  */
-export const controlNetworkSchema = z.strictObject({
+const controlNetworkSchema = z.strictObject({
   barrierCycles: positiveCycles,
   combineIntCycles: positiveCycles,
   combineVectorCyclesPerWord: positiveCycles,
@@ -146,7 +144,7 @@ export const controlNetworkSchema = z.strictObject({
  * about 30 us, some 1000 cycles in Fig. 3-6). Each node takes them at a phase of its
  * own, drawn from the run seed.
  */
-export const timerInterruptSchema = z.strictObject({
+const timerInterruptSchema = z.strictObject({
   periodCycles: positiveCycles,
   cycles: positiveCycles,
 });
@@ -158,7 +156,7 @@ export const timerInterruptSchema = z.strictObject({
  * The user is charged `cyclesPerPacketPerNode` times the packets then in the network
  * (sent and not yet received) per node; with the network empty a slice costs nothing.
  */
-export const timeSliceSchema = z.strictObject({
+const timeSliceSchema = z.strictObject({
   periodCycles: positiveCycles,
   cyclesPerPacketPerNode: z.number().positive(),
 });

@@ -73,6 +73,7 @@
 export { defineApp } from './app.ts';
 export { runApp } from './run-app.ts';
 export type { RunConfig, RunSummary } from './run-app.ts';
+export { runConfig, type RunOptions } from './run-config.ts';
 export type {
   AppDefinition,
   BoolParam,

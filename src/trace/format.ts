@@ -24,14 +24,14 @@ export const TAG_MESSAGE = 3;
 const STRATA_STATE_COLORS = ['#ffffff', '#1f1f1f', '#8c564b', '#e377c2', '#7f7f7f', '#2ca02c', '#1f77b4', '#d62728'];
 
 /** Strata's predefined states (Appendix A 10; numbers and names from src/runtime/states.ts) with their graph colours. */
-export const STRATA_STATES: readonly { id: number; name: string; color: string }[] = STRATA_STATE_NAMES.map((name, id) => ({
+const STRATA_STATES: readonly { id: number; name: string; color: string }[] = STRATA_STATE_NAMES.map((name, id) => ({
   id,
   name,
   color: STRATA_STATE_COLORS[id],
 }));
 
 /** Colours for app-defined states 8, 9, ... in turn. */
-export const APP_STATE_COLORS = ['#ff7f0e', '#9467bd', '#17becf', '#bcbd22', '#aec7e8', '#ffbb78', '#98df8a', '#ff9896', '#c5b0d5'];
+const APP_STATE_COLORS = ['#ff7f0e', '#9467bd', '#17becf', '#bcbd22', '#aec7e8', '#ffbb78', '#98df8a', '#ff9896', '#c5b0d5'];
 
 export interface StateInfo {
   id: number;
@@ -72,7 +72,7 @@ export function writeVarint(out: number[], value: number): void {
 }
 
 /** The states a trace of `app` can show: Strata's 0-7 and the app's own, each with a colour. */
-export function stateTable(appStates: Record<number, string> | undefined): StateInfo[] {
+function stateTable(appStates: Record<number, string> | undefined): StateInfo[] {
   const own = Object.entries(appStates ?? {})
     .map(([id, name]) => ({ id: Number(id), name }))
     .sort((a, b) => a.id - b.id)

@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import radixSort from '../../apps/radix-sort/index.ts';
 import sampleSort from '../../apps/sample-sort/index.ts';
 import stencil from '../../apps/stencil/index.ts';
-import { parseParams, type AnyApp } from '../../src/runtime/app.ts';
+import type { AnyApp } from '../../src/runtime/app.ts';
 import { runApp } from '../../src/runtime/run-app.ts';
+import { runConfig } from '../../src/runtime/run-config.ts';
 import { loadTestPlatform, PLATFORM_NAMES } from '../support/platforms.ts';
 
 const RUNS: [AnyApp, string[]][] = [
@@ -16,7 +17,7 @@ const RUNS: [AnyApp, string[]][] = [
 
 describe.each(PLATFORM_NAMES)('at 64 nodes on %s', (platform) => {
   it.each(RUNS.map(([app, params]) => [app.name, params.join(' '), app, params] as const))('%s %s verifies', (_name, _p, app, params) => {
-    const s = runApp({ platform: loadTestPlatform(platform), app, params: parseParams(app, [...params]), nodes: 64, seed: 5, network: 'packet' });
+    const s = runApp(runConfig(loadTestPlatform(platform), app, { params, nodes: 64, seed: 5, network: 'packet' }));
     expect(s.verified, s.verification).toBe(true);
   });
 });

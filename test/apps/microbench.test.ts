@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import microbench from '../../apps/microbench/index.ts';
-import { parseParams } from '../../src/runtime/app.ts';
 import { runApp } from '../../src/runtime/run-app.ts';
+import { runConfig } from '../../src/runtime/run-config.ts';
 import { loadTestPlatform, type PlatformName } from '../support/platforms.ts';
 
 function measure(platform: PlatformName, nodes: number, params: string[]): Record<string, number> {
-  const s = runApp({ platform: loadTestPlatform(platform), app: microbench, params: parseParams(microbench, params), nodes, seed: 1, network: 'packet' });
+  const s = runApp(runConfig(loadTestPlatform(platform), microbench, { params, nodes, seed: 1, network: 'packet' }));
   expect(s.verified, s.verification).toBe(true);
   return s.metrics as Record<string, number>;
 }

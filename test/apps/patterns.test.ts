@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import patterns from '../../apps/patterns/index.ts';
 import { InputError } from '../../src/kernel/errors.ts';
-import { parseParams } from '../../src/runtime/app.ts';
 import { runApp } from '../../src/runtime/run-app.ts';
+import { runConfig } from '../../src/runtime/run-config.ts';
 import { loadTestPlatform, PLATFORM_NAMES, type PlatformName } from '../support/platforms.ts';
 
 function run(platform: PlatformName, nodes: number, params: string[], seed = 1) {
-  return runApp({ platform: loadTestPlatform(platform), app: patterns, params: parseParams(patterns, params), nodes, seed, network: 'packet' });
+  return runApp(runConfig(loadTestPlatform(platform), patterns, { params, nodes, seed, network: 'packet' }));
 }
 
 const mbps = (s: ReturnType<typeof run>) => s.metrics.mbPerSecPerNode as number;
@@ -80,18 +80,18 @@ describe('patterns (thesis chapter 7)', () => {
     const P = 8;
     const barrierAt: number[][] = Array.from({ length: P }, () => []);
     const lastFrom: Map<number, number>[] = Array.from({ length: P }, () => new Map());
-    const s = runApp({
-      platform: loadTestPlatform('cm5'),
-      app: patterns,
-      params: parseParams(patterns, ['pattern=transpose', 'blockBytes=512', 'barriers=each', 'poll=once']),
-      nodes: P,
-      seed: 1,
-      network: 'packet',
-      log: (e) => {
-        if (e.text === 'startBarrier') barrierAt[e.node].push(e.cycle);
-      },
-      trace: { state: () => {}, message: (src, dst, _sent, received) => void lastFrom[dst].set(src, received) },
-    });
+    const s = runApp(
+      runConfig(loadTestPlatform('cm5'), patterns, {
+        params: ['pattern=transpose', 'blockBytes=512', 'barriers=each', 'poll=once'],
+        nodes: P,
+        seed: 1,
+        network: 'packet',
+        log: (e) => {
+          if (e.text === 'startBarrier') barrierAt[e.node].push(e.cycle);
+        },
+        trace: { state: () => {}, message: (src, dst, _sent, received) => void lastFrom[dst].set(src, received) },
+      }),
+    );
     expect(s.verified).toBe(true);
     for (let node = 0; node < P; node++) {
       // The barriers before and after the timed part, and one after each of shifts 0 .. P-2.
@@ -106,17 +106,17 @@ describe('patterns (thesis chapter 7)', () => {
   it('uses one barrier every ceil(512 / blockBytes) shifts when optimized (eq. 52)', () => {
     const barriers = (params: string[]) => {
       const entries: string[] = [];
-      runApp({
-        platform: loadTestPlatform('cm5'),
-        app: patterns,
-        params: parseParams(patterns, params),
-        nodes: 8,
-        seed: 1,
-        network: 'packet',
-        log: (e) => {
-          if (e.node === 0 && e.text === 'startBarrier') entries.push(e.text);
-        },
-      });
+      runApp(
+        runConfig(loadTestPlatform('cm5'), patterns, {
+          params,
+          nodes: 8,
+          seed: 1,
+          network: 'packet',
+          log: (e) => {
+            if (e.node === 0 && e.text === 'startBarrier') entries.push(e.text);
+          },
+        }),
+      );
       return entries.length - 2; // less the barriers before and after the timed part
     };
     expect(barriers(['pattern=transpose', 'blockBytes=64', 'barriers=optimized'])).toBe(0); // ceil(512/64) = 8 = P shifts

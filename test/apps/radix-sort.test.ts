@@ -2,12 +2,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import radixSortApp from '../../apps/radix-sort/index.ts';
 import { DISTRIBUTIONS } from '../../apps/radix-sort/keys.ts';
-import { parseParams } from '../../src/runtime/app.ts';
 import { runApp } from '../../src/runtime/run-app.ts';
+import { runConfig } from '../../src/runtime/run-config.ts';
 import { loadTestPlatform, PLATFORM_NAMES, type PlatformName } from '../support/platforms.ts';
 
 function run(platform: PlatformName, nodes: number, params: string[], seed = 1) {
-  return runApp({ platform: loadTestPlatform(platform), app: radixSortApp, params: parseParams(radixSortApp, params), nodes, seed, network: 'packet' });
+  return runApp(runConfig(loadTestPlatform(platform), radixSortApp, { params, nodes, seed, network: 'packet' }));
 }
 
 describe('radix sort (thesis 4.5.1)', () => {

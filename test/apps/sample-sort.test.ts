@@ -3,12 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { DISTRIBUTIONS } from '../../apps/radix-sort/keys.ts';
 import sampleSort from '../../apps/sample-sort/index.ts';
 import { InputError } from '../../src/kernel/errors.ts';
-import { parseParams } from '../../src/runtime/app.ts';
 import { runApp } from '../../src/runtime/run-app.ts';
+import { runConfig } from '../../src/runtime/run-config.ts';
 import { loadTestPlatform, PLATFORM_NAMES, type PlatformName } from '../support/platforms.ts';
 
 function run(platform: PlatformName, nodes: number, params: string[], seed = 1) {
-  return runApp({ platform: loadTestPlatform(platform), app: sampleSort, params: parseParams(sampleSort, params), nodes, seed, network: 'packet' });
+  return runApp(runConfig(loadTestPlatform(platform), sampleSort, { params, nodes, seed, network: 'packet' }));
 }
 
 describe('sample sort (thesis 4.5.2)', () => {

@@ -8,12 +8,12 @@ import { describe, expect, it } from 'vitest';
 import radixSort from '../../apps/radix-sort/index.ts';
 import sampleSort from '../../apps/sample-sort/index.ts';
 import type { AnyApp } from '../../src/runtime/app.ts';
-import { parseParams } from '../../src/runtime/app.ts';
 import { runApp } from '../../src/runtime/run-app.ts';
+import { runConfig } from '../../src/runtime/run-config.ts';
 import { loadTestPlatform, PLATFORM_NAMES, type PlatformName } from '../support/platforms.ts';
 
 function cycles(app: AnyApp, platform: PlatformName, params: string[], nodes = 16): number {
-  const s = runApp({ platform: loadTestPlatform(platform), app, params: parseParams(app, params), nodes, seed: 1, network: 'packet' });
+  const s = runApp(runConfig(loadTestPlatform(platform), app, { params, nodes, seed: 1, network: 'packet' }));
   expect(s.verified, s.verification).toBe(true);
   return s.metrics.cycles as number;
 }

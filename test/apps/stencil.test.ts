@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import stencil from '../../apps/stencil/index.ts';
 import { partition, processorGrid, split } from '../../apps/stencil/grid.ts';
 import { InputError } from '../../src/kernel/errors.ts';
-import { parseParams } from '../../src/runtime/app.ts';
 import { runApp } from '../../src/runtime/run-app.ts';
+import { runConfig } from '../../src/runtime/run-config.ts';
 import { loadTestPlatform, PLATFORM_NAMES, type PlatformName } from '../support/platforms.ts';
 
 function run(platform: PlatformName, nodes: number, params: string[]) {
-  return runApp({ platform: loadTestPlatform(platform), app: stencil, params: parseParams(stencil, params), nodes, seed: 3, network: 'packet' });
+  return runApp(runConfig(loadTestPlatform(platform), stencil, { params, nodes, seed: 3, network: 'packet' }));
 }
 
 const perIteration = (s: ReturnType<typeof run>) => s.metrics.cyclesPerIteration as number;

@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import race from '../../apps/examples/race/index.ts';
-import { parseParams } from '../../src/runtime/app.ts';
 import { runApp } from '../../src/runtime/run-app.ts';
+import { runConfig } from '../../src/runtime/run-config.ts';
 import { loadTestPlatform } from '../support/platforms.ts';
 import { ROOT, sim } from '../support/sim-cli.ts';
 
 const runRace = (seed: number, perturb?: number) =>
-  runApp({ platform: loadTestPlatform('cm5'), app: race, params: parseParams(race, []), nodes: 16, seed, network: 'packet', perturb });
+  runApp(runConfig(loadTestPlatform('cm5'), race, { nodes: 16, seed, network: 'packet', perturb }));
 
 describe('schedule perturbation', () => {
   it('without perturbation the race never fires', () => {

@@ -29,7 +29,6 @@ describe('platform files', () => {
     expect(p.messaging.sendOverheadCycles + p.messaging.pollEmptyCycles).toBe(43); // SendLeftPollBoth
     expect(2 * p.messaging.pollEmptyCycles).toBe(22); // PollBothTilEmpty
     expect(p.messaging.bandwidthMatchDelayCycles).toBe(28);
-    expect(p.messaging.bandwidthMatchOneWayDelayCycles).toBe(25);
   });
 });
 

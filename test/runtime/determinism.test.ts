@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runInWorker } from '../../src/cli/run-worker.ts';
-import { parseParams } from '../../src/runtime/app.ts';
 import { runApp } from '../../src/runtime/run-app.ts';
+import { runConfig } from '../../src/runtime/run-config.ts';
 import pingPong from '../../apps/ping-pong/index.ts';
 import cshift from '../../apps/cshift/index.ts';
 import { runInline } from '../support/inline-app.ts';
@@ -11,7 +11,7 @@ import { loadTestPlatform } from '../support/platforms.ts';
 const ROOT = join(import.meta.dirname, '../..');
 
 function run(app: typeof pingPong | typeof cshift, platform: 'cm5' | 'alewife', params: string[], seed = 1) {
-  return runApp({ platform: loadTestPlatform(platform), app, params: parseParams(app, params), nodes: 16, seed, network: 'analytic' });
+  return runApp(runConfig(loadTestPlatform(platform), app, { params, nodes: 16, seed, network: 'analytic' }));
 }
 
 describe('determinism', () => {

@@ -2,6 +2,7 @@
 import type { Op, Runtime } from '../../src/runtime/index.ts';
 import { defineApp } from '../../src/runtime/app.ts';
 import { runApp, type RunSummary } from '../../src/runtime/run-app.ts';
+import { runConfig } from '../../src/runtime/run-config.ts';
 import type { Machine, NetworkMode } from '../../src/machine/machine.ts';
 import type { LogSink, OutputSink } from '../../src/runtime/printing.ts';
 import type { Platform } from '../../src/platform/schema.ts';
@@ -44,16 +45,15 @@ export function runInline<R, G = undefined>(
       return { ok: true, detail: 'test' };
     },
   });
-  const summary = runApp({
-    platform: typeof platform === 'string' ? loadTestPlatform(platform) : platform,
-    app,
-    params: {},
-    nodes,
-    seed: options.seed ?? 1,
-    network: options.network ?? 'analytic',
-    output: options.output,
-    log: options.log,
-    inspect: options.inspect,
-  });
+  const summary = runApp(
+    runConfig(typeof platform === 'string' ? loadTestPlatform(platform) : platform, app, {
+      nodes,
+      seed: options.seed ?? 1,
+      network: options.network ?? 'analytic',
+      output: options.output,
+      log: options.log,
+      inspect: options.inspect,
+    }),
+  );
   return { summary, results };
 }

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import radixSortApp from '../../apps/radix-sort/index.ts';
-import { parseParams } from '../../src/runtime/app.ts';
 import { runApp } from '../../src/runtime/run-app.ts';
+import { runConfig } from '../../src/runtime/run-config.ts';
 import { traceHeader } from '../../src/trace/format.ts';
 import { renderHtml } from '../../src/trace/html-graph.ts';
 import { readTrace } from '../../src/trace/reader.ts';
@@ -22,11 +22,11 @@ const CHROMIUM = '/usr/bin/chromium';
 const OUT = join(ROOT, 'test/.tmp/graphs');
 
 function radixTrace() {
-  const platform = loadTestPlatform('cm5');
-  const params = parseParams(radixSortApp, ['keys=300', 'keyBits=28', 'digitBits=4']);
+  const config = runConfig(loadTestPlatform('cm5'), radixSortApp, { params: ['keys=300', 'keyBits=28', 'digitBits=4'], nodes: 32, seed: 1, network: 'packet' });
+  const { platform, params } = config;
   const output = new MemoryTraceOutput();
   const writer = new TraceWriter(traceHeader({ simulatorVersion: 'test', platform, nodes: 32, network: 'packet', app: radixSortApp, params, seed: 1, networkCounters: false }), output);
-  const s = runApp({ platform, app: radixSortApp, params, nodes: 32, seed: 1, network: 'packet', trace: writer });
+  const s = runApp({ ...config, trace: writer });
   writer.finish(s.fingerprint, s.simulatedCycles);
   return readTrace(output.bytes(), 'memory');
 }

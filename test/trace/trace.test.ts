@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import radixSortApp from '../../apps/radix-sort/index.ts';
-import { parseParams } from '../../src/runtime/app.ts';
 import { runApp } from '../../src/runtime/run-app.ts';
+import { runConfig } from '../../src/runtime/run-config.ts';
 import { traceHeader } from '../../src/trace/format.ts';
 import { readTrace } from '../../src/trace/reader.ts';
 import { toPerfetto } from '../../src/trace/perfetto.ts';
@@ -15,14 +15,14 @@ import { sim } from '../support/sim-cli.ts';
 
 /** Radix sort of 28-bit keys with 4-bit digits, traced in memory (thesis Fig. 6-5's run). */
 function tracedRadixSort(nodes: number, keys: number, networkCounters = false, messages = false) {
-  const platform = loadTestPlatform('cm5');
-  const params = parseParams(radixSortApp, [`keys=${keys}`, 'keyBits=28', 'digitBits=4']);
+  const config = runConfig(loadTestPlatform('cm5'), radixSortApp, { params: [`keys=${keys}`, 'keyBits=28', 'digitBits=4'], nodes, seed: 1, network: 'packet' });
+  const { platform, params } = config;
   const output = new MemoryTraceOutput();
   const writer = new TraceWriter(
     traceHeader({ simulatorVersion: 'test', platform, nodes, network: 'packet', app: radixSortApp, params, seed: 1, networkCounters, messages }),
     output,
   );
-  const summary = runApp({ platform, app: radixSortApp, params, nodes, seed: 1, network: 'packet', trace: writer });
+  const summary = runApp({ ...config, trace: writer });
   writer.finish(summary.fingerprint, summary.simulatedCycles);
   return { summary, bytes: output.bytes() };
 }
@@ -47,14 +47,9 @@ describe('state traces', () => {
     const a = tracedRadixSort(8, 100);
     const b = tracedRadixSort(8, 100);
     expect(Buffer.from(a.bytes).equals(Buffer.from(b.bytes))).toBe(true);
-    const untraced = runApp({
-      platform: loadTestPlatform('cm5'),
-      app: radixSortApp,
-      params: parseParams(radixSortApp, ['keys=100', 'keyBits=28', 'digitBits=4']),
-      nodes: 8,
-      seed: 1,
-      network: 'packet',
-    });
+    const untraced = runApp(
+      runConfig(loadTestPlatform('cm5'), radixSortApp, { params: ['keys=100', 'keyBits=28', 'digitBits=4'], nodes: 8, seed: 1, network: 'packet' }),
+    );
     expect(untraced.fingerprint).toBe(a.summary.fingerprint);
   });
 

@@ -1,0 +1,36 @@
+/**
+ * `sim graph <trace> -o <file.svg|file.html> [--kind states|congestion]`: reads a
+ * trace file and writes its state graph (thesis Fig. 6-5) or its congestion graph
+ * (Fig. 7-7) as SVG, or as an HTML page that zooms and pans. The drawing itself is
+ * src/trace/'s; this file only checks the arguments and writes the file.
+ */
+import { writeFileSync } from 'node:fs';
+import { InputError } from '../kernel/errors.ts';
+import { renderHtml } from '../trace/html-graph.ts';
+import { renderCongestionSvg, renderSvg } from '../trace/state-graph.ts';
+import type { Io } from './io.ts';
+import { parseGraphArgs } from './run-args.ts';
+import { loadTrace } from './trace-file.ts';
+
+/**
+ * Runs `sim graph` with its arguments (after `graph`); returns the exit status.
+ * @throws InputError for a bad file name, an unreadable trace, or a congestion graph
+ *   of a trace recorded without --trace-network
+ */
+export function graphCommand(argv: readonly string[], io: Io): number {
+  const { trace, out, kind } = parseGraphArgs(argv);
+  const html = out.endsWith('.html');
+  if (!html && !out.endsWith('.svg')) throw new InputError(`-o ${out}: expected a file name ending in .svg or .html`);
+  const loaded = loadTrace(trace);
+  if (kind === 'congestion' && !loaded.header.networkCounters) {
+    throw new InputError(`${trace}: has no network counters; record them with --trace-network (and the packet network)`);
+  }
+  const drawing = html ? renderHtml(loaded, kind) : kind === 'congestion' ? renderCongestionSvg(loaded) : renderSvg(loaded);
+  try {
+    writeFileSync(out, drawing);
+  } catch (e) {
+    throw new InputError(`-o ${out}: cannot write the file (${(e as { code?: string }).code ?? String(e)})`);
+  }
+  io.out(`sim graph: wrote ${out}`);
+  return 0;
+}

@@ -1,0 +1,32 @@
+/**
+ * Sets a run up from what a user or a script names: loads the platform (a name in
+ * platforms/ or a path) and the app (a folder or a module) unless given already
+ * loaded, and builds the RunConfig with runConfig (src/runtime/run-config.ts), which
+ * owns the parameter parsing and the defaults. The machine size is not checked here.
+ */
+import type { Platform } from '../platform/schema.ts';
+import type { AnyApp } from '../runtime/app.ts';
+import type { RunConfig } from '../runtime/run-app.ts';
+import { runConfig, type RunOptions } from '../runtime/run-config.ts';
+import { loadApp, loadPlatform } from './load-inputs.ts';
+
+/** What loadRun needs: a platform and an app, by name or path or already loaded, and the run's options. */
+export interface RunSetup extends RunOptions {
+  /** A platform name (`cm5`), a path to a platform file, or a loaded platform. */
+  platform: string | Platform;
+  /** A path to an app folder or module, or a loaded app. */
+  app: string | AnyApp;
+}
+
+/**
+ * Loads the platform, then the app, then builds the run's configuration, as `sim`
+ * does for `--platform <p> <app>`.
+ * @throws InputError for an unknown or malformed platform, a missing or malformed
+ *   app, or a bad parameter (one line naming it, as the CLI reports it)
+ */
+export async function loadRun(setup: RunSetup): Promise<RunConfig> {
+  const { platform, app, ...options } = setup;
+  const loadedPlatform = typeof platform === 'string' ? loadPlatform(platform) : platform;
+  const loadedApp = typeof app === 'string' ? await loadApp(app) : app;
+  return runConfig(loadedPlatform, loadedApp, options);
+}

@@ -1,0 +1,32 @@
+/** The run builder: the CLI's defaults, and parameters as strings or as parsed values. */
+import { describe, expect, it } from 'vitest';
+import patterns from '../../apps/patterns/index.ts';
+import { parseParams } from '../../src/runtime/app.ts';
+import { runConfig } from '../../src/runtime/run-config.ts';
+import { loadTestPlatform } from '../support/platforms.ts';
+
+const cm5 = loadTestPlatform('cm5');
+
+describe('runConfig', () => {
+  it("fills sim's defaults: the platform's node count, seed 1, the packet network, every parameter's default", () => {
+    const c = runConfig(cm5, patterns);
+    expect(c).toEqual({ platform: cm5, app: patterns, params: parseParams(patterns, []), nodes: cm5.defaultNodes, seed: 1, network: 'packet' });
+  });
+
+  it('parses key=value strings as --param does, and keeps the options given', () => {
+    const log = () => {};
+    const c = runConfig(cm5, patterns, { params: ['pattern=random', 'blockBytes=512'], nodes: 16, seed: 7, network: 'analytic', perturb: 3, log });
+    expect(c.params).toEqual(parseParams(patterns, ['pattern=random', 'blockBytes=512']));
+    expect(c).toMatchObject({ nodes: 16, seed: 7, network: 'analytic', perturb: 3, log });
+    expect(() => runConfig(cm5, patterns, { params: ['blockBytes=3'] })).toThrow('--param blockBytes=3: expected an integer from 4 to 4194304');
+  });
+
+  it('checks parsed values as parseParams checks strings, and fills the rest with defaults', () => {
+    const c = runConfig(cm5, patterns, { params: { pattern: 'transpose', bwMatch: false, blockBytes: 1024 } });
+    expect(c.params).toEqual(parseParams(patterns, ['pattern=transpose', 'bwMatch=false', 'blockBytes=1024']));
+    expect(() => runConfig(cm5, patterns, { params: { blockBytes: 3 } })).toThrow('--param blockBytes=3: expected an integer from 4 to 4194304');
+    expect(() => runConfig(cm5, patterns, { params: { pattern: 'diagonal' } })).toThrow('--param pattern=diagonal: expected one of cshift, exchange, random, transpose');
+    expect(() => runConfig(cm5, patterns, { params: { colour: 'red' } })).toThrow(/app patterns has no parameter "colour"/);
+    expect(() => runConfig(cm5, patterns, { params: { bwMatch: 'false' } })).toThrow('param bwMatch: expected a boolean for a bool parameter, got string false');
+  });
+});
