@@ -1,10 +1,11 @@
 /**
- * `npm run bench [suite ...]`: runs the benchmark suites and prints their figures.
+ * `npm run bench [suite ...] [perf [perf options]]`: runs the benchmark suites and prints their figures.
  * Suites: kernel (PHOLD vs native C++), network (thesis Fig. 7-5, a 1024-node shift),
  * chapter7 (Figs. 7-6, 7-8, 7-9 on a 64-node CM-5), microbench (Fig. 6-6 on every
  * platform), chapter4 (Fig. 4-7 and Table 4-4 shapes), trace (recording overhead),
- * calibrate (the Strata suite with 1 and 2 workers), apps (the apps at 64 nodes).
- * Default: all.
+ * calibrate (the Strata suite with 1 and 2 workers), apps (the apps at 64 nodes),
+ * perf (issue 3's workloads as whole `sim` processes, against a baseline ref).
+ * Default: all. Everything after `perf` is perf's own arguments (bench/perf-args.ts).
  */
 import { appsBench } from './apps.ts';
 import { calibrateBench } from './calibrate.ts';
@@ -13,14 +14,22 @@ import { chapter7Bench } from './chapter7.ts';
 import { kernelBench } from './kernel.ts';
 import { microBench } from './microbench.ts';
 import { networkBench } from './network.ts';
+import { perfBench } from './perf.ts';
 import { traceBench } from './trace.ts';
 
-const SUITES: Record<string, () => Promise<void>> = { kernel: kernelBench, network: networkBench, chapter7: chapter7Bench, microbench: microBench, chapter4: chapter4Bench, trace: traceBench, calibrate: calibrateBench, apps: appsBench };
+const SUITES: Record<string, () => Promise<void>> = { kernel: kernelBench, network: networkBench, chapter7: chapter7Bench, microbench: microBench, chapter4: chapter4Bench, trace: traceBench, calibrate: calibrateBench, apps: appsBench, perf: () => perfBench() };
 
-const requested = process.argv.slice(2);
+const argv = process.argv.slice(2);
+const perfAt = argv.indexOf('perf');
+const requested = perfAt < 0 ? argv : argv.slice(0, perfAt + 1);
+const perfArgs = perfAt < 0 ? [] : argv.slice(perfAt + 1);
 const unknown = requested.filter((s) => !(s in SUITES));
 if (unknown.length > 0) {
-  console.error(`bench: unknown suite ${unknown.join(', ')} (expected: ${Object.keys(SUITES).join(', ')})`);
+  const hint = unknown.some((s) => s.startsWith('-')) ? '; options go after perf, e.g. npm run bench perf -- --baseline <ref>' : '';
+  console.error(`bench: unknown suite ${unknown.join(', ')} (expected: ${Object.keys(SUITES).join(', ')})${hint}`);
   process.exit(2);
 }
-for (const name of requested.length > 0 ? requested : Object.keys(SUITES)) await SUITES[name]();
+for (const name of requested.length > 0 ? requested : Object.keys(SUITES)) {
+  if (name === 'perf') await perfBench(perfArgs);
+  else await SUITES[name]();
+}

@@ -1,0 +1,177 @@
+/**
+ * Measures whole processes for the perf bench: a `sim` run as a user starts it
+ * (`node bin/sim.mjs <args> --json` in the checkout measured), with its wall time
+ * taken around the process and its peak resident memory from GNU time; `sim
+ * --version` and `node -e 0`; and the PHOLD kernel child. Owns the children it
+ * starts (killChildren ends them); knows nothing of baselines or tables.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** One `sim` process: what it reported and what was measured around it. */
+export interface SimRun {
+  /** Wall time of the whole process, start-up included (ms). */
+  wallMs: number;
+  /** The sim's own `wallMs`: the run of the app, without start-up and module loading (ms). */
+  runWallMs: number;
+  events: number;
+  simulatedCycles: number;
+  fingerprint: string;
+  verified: boolean;
+  verification: string;
+  /** Peak resident set size of the process (MB), or null when GNU time is missing. */
+  peakRssMB: number | null;
+}
+
+interface Finished {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  wallMs: number;
+}
+
+const GNU_TIME = '/usr/bin/time';
+const running = new Set<ChildProcess>();
+
+/** True when /usr/bin/time is GNU time (which has `-f %M` and `-o`). */
+export const hasGnuTime: boolean = existsSync(GNU_TIME) && spawnSync(GNU_TIME, ['--version'], { encoding: 'utf8' }).stdout?.includes('GNU') === true;
+
+/** Says where the peak-memory figures come from, for the report. */
+export const RSS_SOURCE = hasGnuTime
+  ? "GNU time's %M (maximum resident set size of the sim process, from the kernel's rusage)"
+  : 'not measured: GNU /usr/bin/time is missing';
+
+/**
+ * Ends every child still running, with its own children (GNU time's sim): each
+ * child leads a process group of its own, which gets SIGTERM.
+ */
+export function killChildren(): void {
+  for (const child of running) {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+/** Runs `command` in `cwd` to completion; the wall time spans spawn to exit. */
+function run(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<Finished> {
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    // detached: a process group of its own, so killChildren reaches the sim under GNU time.
+    const child = spawn(command, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    running.add(child);
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (b: Buffer) => out.push(b));
+    child.stderr.on('data', (b: Buffer) => err.push(b));
+    child.on('error', (e) => {
+      running.delete(child);
+      reject(e);
+    });
+    child.on('close', (code, signal) => {
+      const wallMs = performance.now() - start;
+      running.delete(child);
+      resolve({ code, signal, stdout: Buffer.concat(out).toString(), stderr: Buffer.concat(err).toString(), wallMs });
+    });
+  });
+}
+
+function lastLine(text: string): string {
+  const lines = text.trim().split('\n');
+  return lines[lines.length - 1] ?? '';
+}
+
+interface SimJson {
+  events: number;
+  wallMs: number;
+  simulatedCycles: number;
+  fingerprint: string;
+  verified: boolean;
+  verification: string;
+}
+
+function isSimJson(x: unknown): x is SimJson {
+  if (typeof x !== 'object' || x === null) return false;
+  const o = x as Record<string, unknown>;
+  return typeof o.events === 'number' && typeof o.wallMs === 'number' && typeof o.simulatedCycles === 'number' && typeof o.verified === 'boolean';
+}
+
+/**
+ * Runs `node bin/sim.mjs <args> --json` in `checkout` under GNU time. A run that
+ * prints its summary counts even if it did not verify (the report flags it); one
+ * that prints none (bad input, crash) throws with the last line of its stderr.
+ */
+export async function runSim(checkout: string, simArgs: readonly string[]): Promise<SimRun> {
+  const sim = [join(checkout, 'bin', 'sim.mjs'), ...simArgs, '--json'];
+  const scratch = hasGnuTime ? mkdtempSync(join(tmpdir(), 'perf-rss-')) : null;
+  const rssFile = scratch === null ? '' : join(scratch, 'rss');
+  try {
+    const done = scratch === null ? await run(process.execPath, sim, checkout) : await run(GNU_TIME, ['-f', '%M', '-o', rssFile, process.execPath, ...sim], checkout);
+    const jsonLine = done.stdout.split('\n').find((l) => l.startsWith('{'));
+    const parsed: unknown = jsonLine === undefined ? undefined : JSON.parse(jsonLine);
+    if (!isSimJson(parsed)) {
+      const why = done.signal !== null ? `killed by ${done.signal}` : `exit ${done.code}: ${lastLine(done.stderr) || 'no output'}`;
+      throw new Error(`sim ${simArgs.join(' ')} in ${checkout} printed no summary (${why})`);
+    }
+    // GNU time writes "Command exited with non-zero status N" before the figure when the run fails.
+    const rssKB = scratch === null ? Number.NaN : Number(lastLine(readFileSync(rssFile, 'utf8')));
+    return {
+      wallMs: done.wallMs,
+      runWallMs: parsed.wallMs,
+      events: parsed.events,
+      simulatedCycles: parsed.simulatedCycles,
+      fingerprint: parsed.fingerprint,
+      verified: parsed.verified,
+      verification: parsed.verification,
+      peakRssMB: Number.isFinite(rssKB) ? rssKB / 1024 : null,
+    };
+  } finally {
+    if (scratch !== null) rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Wall time (ms) of `node bin/sim.mjs --version` in `checkout`; throws if it fails. */
+export async function timeSimVersion(checkout: string): Promise<number> {
+  const done = await run(process.execPath, [join(checkout, 'bin', 'sim.mjs'), '--version'], checkout);
+  if (done.code !== 0 || !done.stdout.startsWith('sim ')) throw new Error(`sim --version in ${checkout} failed (exit ${done.code}): ${lastLine(done.stderr)}`);
+  return done.wallMs;
+}
+
+/** Wall time (ms) of a bare `node -e 0`, the same node binary the sims run on. */
+export async function timeBareNode(cwd: string): Promise<number> {
+  const done = await run(process.execPath, ['-e', '0'], cwd);
+  if (done.code !== 0) throw new Error(`node -e 0 failed (exit ${done.code})`);
+  return done.wallMs;
+}
+
+/**
+ * The PHOLD kernel rate (events/s) of `checkout`: its bench/phold-child.ts in
+ * handler mode after two warm-up runs, as `npm run bench kernel` measures it. Null
+ * when that checkout has no phold-child.ts.
+ */
+export async function runPholdKernel(checkout: string): Promise<number | null> {
+  const child = join(checkout, 'bench', 'phold-child.ts');
+  if (!existsSync(child)) return null;
+  const done = await run(process.execPath, ['--import', 'tsx', child, 'handler', '2'], checkout);
+  const parsed: unknown = done.code === 0 ? JSON.parse(lastLine(done.stdout)) : undefined;
+  const rate = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>).eventsPerSec : undefined;
+  if (typeof rate !== 'number') throw new Error(`PHOLD kernel child in ${checkout} failed (exit ${done.code}): ${lastLine(done.stderr)}`);
+  return rate;
+}
+
+/**
+ * Runs `npm ci` in `dir` and returns its wall time (ms); throws with the last line
+ * of its stderr if it fails. The perf options an outer `npm run bench` turned into
+ * npm_config_* variables are left out, so this npm does not take them as its own.
+ */
+export async function npmCi(dir: string): Promise<number> {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_config_(baseline|runs|only)$/i.test(k)));
+  const done = await run('npm', ['ci', '--no-audit', '--no-fund'], dir, env);
+  if (done.code !== 0) throw new Error(`npm ci in ${dir} failed (exit ${done.code}): ${lastLine(done.stderr)}`);
+  return done.wallMs;
+}

@@ -1,0 +1,166 @@
+/**
+ * Turns the perf bench's measurements into its printed report: the workload table
+ * (medians of this checkout, the baseline's wall time, the median per-pair speed-up
+ * against the issue's target) and the issue's other checks (cost per event at 4096
+ * vs 64 nodes, W5's memory, W1 against the PHOLD kernel, `sim --version` against
+ * `node -e 0`, unchanged simulated results). Measures nothing itself.
+ */
+import { fmt, fmt2, median, printRows } from './harness.ts';
+import type { SimRun } from './perf-process.ts';
+import { MAX_COST_PER_EVENT_RATIO, MAX_VERSION_OVER_NODE, MIN_W1_OVER_PHOLD, type Workload } from './perf-workloads.ts';
+
+/** Every run of one workload; `base[i]` and `mine[i]` were made back to back. */
+export interface WorkloadRuns {
+  workload: Workload;
+  mine: SimRun[];
+  base: SimRun[];
+}
+
+/** Everything one invocation measured; the `base` arrays are empty without a baseline. */
+export interface PerfMeasurements {
+  workloads: WorkloadRuns[];
+  /** PHOLD kernel events/s per repetition (null entries: that checkout has no phold child). */
+  pholdMine: number[];
+  pholdBase: (number | null)[];
+  /** W1's in-run events/s over the PHOLD rate, per repetition (W1's run next to PHOLD's). */
+  w1OverPhold: number[];
+  w1ProcessOverPhold: number[];
+  versionMs: { node: number[]; mine: number[]; base: number[] };
+}
+
+const secs = (ms: number): string => `${fmt2.format(ms / 1000)} s`;
+const holds = (ok: boolean): string => (ok ? 'yes' : 'NO');
+const mb = (x: number | null): string => (x === null ? 'n/a' : `${fmt.format(x)} MB`);
+
+function medianOf(runs: SimRun[], key: 'wallMs' | 'runWallMs'): number {
+  return median(runs.map((r) => r[key]));
+}
+
+function medianRss(runs: SimRun[]): number | null {
+  const xs = runs.map((r) => r.peakRssMB).filter((x): x is number => x !== null);
+  return xs.length === 0 ? null : median(xs);
+}
+
+/** Median and range of baseline wall / this wall over the back-to-back pairs. */
+function speedups(w: WorkloadRuns): { median: number; min: number; max: number } | null {
+  if (w.base.length === 0) return null;
+  const xs = w.base.map((b, i) => b.wallMs / w.mine[i].wallMs);
+  return { median: median(xs), min: Math.min(...xs), max: Math.max(...xs) };
+}
+
+/** In-run microseconds per event (the sim's own wallMs, start-up excluded). */
+function microsPerEvent(runs: SimRun[]): number {
+  return (medianOf(runs, 'runWallMs') * 1000) / runs[0].events;
+}
+
+function printTable(header: string[], rows: string[][]): void {
+  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c].length)));
+  const line = (cells: string[]) => cells.map((x, c) => (c === 0 ? x.padEnd(widths[c]) : x.padStart(widths[c]))).join('  ');
+  console.log(`  ${line(header)}`);
+  console.log(`  ${widths.map((w) => '-'.repeat(w)).join('  ')}`);
+  for (const r of rows) console.log(`  ${line(r)}`);
+}
+
+/** Prints the workload table and its legend; returns how many speed-up targets were missed. */
+export function printWorkloadTable(m: PerfMeasurements, hasBaseline: boolean): number {
+  let missed = 0;
+  const runs = m.workloads[0]?.mine.length ?? 0;
+  console.log(`\nWorkloads: median of ${runs} run${runs === 1 ? '' : 's'} each${hasBaseline ? ', interleaved with the baseline' : ''}`);
+  const rows = m.workloads.map((w) => {
+    const wall = medianOf(w.mine, 'wallMs');
+    const inRun = medianOf(w.mine, 'runWallMs');
+    const events = w.mine[0].events;
+    const s = speedups(w);
+    const target = w.workload.minSpeedup === null ? '-' : `>= ${w.workload.minSpeedup}x`;
+    const isMet = s === null || w.workload.minSpeedup === null ? null : s.median >= w.workload.minSpeedup;
+    if (isMet === false) missed++;
+    return [
+      w.workload.id,
+      secs(wall),
+      secs(inRun),
+      fmt.format(events),
+      fmt.format((events / inRun) * 1000),
+      mb(medianRss(w.mine)),
+      s === null ? '-' : secs(medianOf(w.base, 'wallMs')),
+      s === null ? '-' : `${fmt2.format(s.median)}x (${fmt2.format(s.min)}-${fmt2.format(s.max)})`,
+      target,
+      isMet === null ? '-' : holds(isMet),
+    ];
+  });
+  printTable(['workload', 'wall', 'in-run', 'events', 'events/s', 'peak RSS', 'base wall', 'speed-up (pairs)', 'target', 'holds'], rows);
+  console.log('\n  wall: the whole `sim` process, start-up included; in-run: the wallMs `sim --json` reports (the run');
+  console.log('  of the app, without start-up); events/s: events / in-run; speed-up: median over the pairs of');
+  console.log('  baseline wall / this wall (range in brackets). Workloads (`sim` arguments, plus --json):');
+  for (const w of m.workloads) console.log(`    ${w.workload.id.padEnd(6)}${w.workload.title}\n          ${w.workload.simArgs.join(' ')}`);
+  return missed;
+}
+
+/** Prints the issue's other checks and warnings; returns the number of failed checks. */
+export function printChecks(m: PerfMeasurements, hasBaseline: boolean): number {
+  const rows: [string, string][] = [];
+  let failed = 0;
+  const check = (label: string, text: string, ok: boolean | null) => {
+    if (ok === false) failed++;
+    rows.push([label, ok === null ? text : `${text}  holds: ${holds(ok)}`]);
+  };
+  const byId = (id: string) => m.workloads.find((w) => w.workload.id === id);
+  const w1 = byId('W1');
+  const w5 = byId('W5');
+  const w5small = byId('W5/64');
+
+  if (w5 !== undefined && w5small !== undefined) {
+    const big = microsPerEvent(w5.mine);
+    const small = microsPerEvent(w5small.mine);
+    const base = hasBaseline ? `; baseline ${fmt2.format(microsPerEvent(w5.base) / microsPerEvent(w5small.base))}` : '';
+    // The 64-node shift is short, so its fixed costs (set-up, verification, cold code) weigh more per event: say how short.
+    const sizes = `${fmt.format(w5.mine[0].events)} vs ${fmt.format(w5small.mine[0].events)} events`;
+    check(
+      'cost per event 4096 / 64 nodes',
+      `${fmt2.format(big)} / ${fmt2.format(small)} us per event (in-run; ${sizes}) = ${fmt2.format(big / small)}, target <= ${MAX_COST_PER_EVENT_RATIO}${base}`,
+      big / small <= MAX_COST_PER_EVENT_RATIO,
+    );
+  }
+  for (const w of m.workloads) {
+    const cap = w.workload.maxRssMB;
+    const rss = medianRss(w.mine);
+    if (cap === null) continue;
+    const base = hasBaseline ? `; baseline ${mb(medianRss(w.base))}` : '';
+    check(`${w.workload.id} peak RSS`, `${mb(rss)}, target <= ${cap} MB${base}`, rss === null ? null : rss <= cap);
+  }
+  const pholdBase = m.pholdBase.filter((x): x is number => x !== null);
+  const pholdText = `${fmt.format(median(m.pholdMine))} events/s` + (pholdBase.length > 0 ? `; baseline ${fmt.format(median(pholdBase))}` : hasBaseline ? '; baseline has no bench/phold-child.ts' : '');
+  check('PHOLD kernel (handler mode)', `${pholdText} (bench/phold-child.ts of each checkout, median of ${m.pholdMine.length})`, null);
+  if (w1 !== undefined && m.w1OverPhold.length > 0) {
+    const r = median(m.w1OverPhold);
+    check('W1 events/s / PHOLD', `${fmt2.format(r)} in-run (whole process: ${fmt2.format(median(m.w1ProcessOverPhold))}), target >= ${MIN_W1_OVER_PHOLD}`, r >= MIN_W1_OVER_PHOLD);
+  }
+  const v = m.versionMs;
+  const versionRatio = median(v.mine) / median(v.node);
+  const versionBase = v.base.length > 0 ? `; baseline ${fmt.format(median(v.base))} ms = ${fmt2.format(median(v.base) / median(v.node))}x` : '';
+  check('sim --version / node -e 0', `${fmt.format(median(v.mine))} ms / ${fmt.format(median(v.node))} ms = ${fmt2.format(versionRatio)}x (median of ${v.node.length}), target <= ${MAX_VERSION_OVER_NODE}${versionBase}`, versionRatio <= MAX_VERSION_OVER_NODE);
+  printRows('Checks', rows);
+
+  const warnings = resultWarnings(m.workloads, hasBaseline);
+  for (const w of warnings) console.log(`WARNING: ${w}`);
+  if (warnings.length === 0) {
+    console.log(`\nSimulated results: every run verified${hasBaseline ? '; this checkout and the baseline report the same simulatedCycles for every workload' : ''}.`);
+  }
+  return failed;
+}
+
+/** Unverified runs, runs that disagree among themselves, and simulatedCycles that differ from the baseline. */
+function resultWarnings(workloads: WorkloadRuns[], hasBaseline: boolean): string[] {
+  const warnings: string[] = [];
+  for (const w of workloads) {
+    const id = w.workload.id;
+    for (const [side, runs] of [['this checkout', w.mine], ['baseline', w.base]] as const) {
+      const bad = runs.find((r) => !r.verified);
+      if (bad !== undefined) warnings.push(`${id} on ${side} did not verify: ${bad.verification}`);
+      if (new Set(runs.map((r) => `${r.simulatedCycles} ${r.events} ${r.fingerprint}`)).size > 1) warnings.push(`${id} on ${side}: runs differ in simulatedCycles, events or fingerprint (not deterministic)`);
+    }
+    if (hasBaseline && w.base.length > 0 && w.base[0].simulatedCycles !== w.mine[0].simulatedCycles) {
+      warnings.push(`${id}: simulatedCycles ${fmt.format(w.mine[0].simulatedCycles)} here but ${fmt.format(w.base[0].simulatedCycles)} on the baseline (the perf work must not change simulated results)`);
+    }
+  }
+  return warnings;
+}

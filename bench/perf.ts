@@ -1,0 +1,144 @@
+/**
+ * `npm run bench perf -- [--baseline <git-ref>] [--runs N] [--only W1,W4]`: the
+ * yardstick of performance issue 3. Runs the workloads as whole `sim` processes on
+ * this checkout and, with a baseline, on that ref in a temporary worktree, pair by
+ * pair, then prints the table and the issue's checks. Owns the order of the runs
+ * and the baseline's lifetime (removed at the end, on failure and on Ctrl-C).
+ */
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { printRows } from './harness.ts';
+import { parsePerfArgs, PerfUsageError, type PerfOptions } from './perf-args.ts';
+import { BaselineCheckout, describeCheckout, resolveCommit } from './perf-baseline.ts';
+import { killChildren, RSS_SOURCE, runPholdKernel, runSim, timeBareNode, timeSimVersion, type SimRun } from './perf-process.ts';
+import { printChecks, printWorkloadTable, type PerfMeasurements } from './perf-report.ts';
+import { SELECTABLE_IDS, selectWorkloads, type Workload } from './perf-workloads.ts';
+
+/** `sim --version` / `node -e 0` samples per repetition (each side, alternating). */
+const VERSION_SAMPLES_PER_RUN = 3;
+const REPO_DIR = join(import.meta.dirname, '..');
+
+const progress = (line: string): void => void process.stderr.write(`${line}\n`);
+
+/** Runs `a` and `b` one after the other, `a` first when `isAFirst`; returns [a, b]. */
+async function pair<T>(isAFirst: boolean, a: () => Promise<T>, b: () => Promise<T>): Promise<[T, T]> {
+  if (isAFirst) {
+    const x = await a();
+    return [x, await b()];
+  }
+  const y = await b();
+  return [await a(), y];
+}
+
+/**
+ * One untimed run of each distinct warm-up command in every checkout, so that both
+ * start measuring with tsx's compile cache filled (see Workload.warmupArgs).
+ */
+async function warmUp(workloads: readonly Workload[], base: BaselineCheckout | null): Promise<void> {
+  const commands = new Map(workloads.map((w) => [w.warmupArgs.join(' '), w.warmupArgs]));
+  const checkouts = base === null ? [REPO_DIR] : [base.dir, REPO_DIR];
+  for (const dir of checkouts) for (const args of commands.values()) await runSim(dir, args);
+  progress(`warm-up: ${commands.size} tiny run${commands.size === 1 ? '' : 's'} in each checkout (untimed)`);
+}
+
+/**
+ * Measures everything `options` asks for. Within a repetition the workloads run in
+ * table order, each as a baseline/this pair whose order alternates from pair to pair
+ * and from repetition to repetition, so neither side always runs second. The PHOLD
+ * kernel pair runs right after W1's pair (or at the end without W1).
+ */
+async function measure(options: PerfOptions, base: BaselineCheckout | null): Promise<PerfMeasurements> {
+  const workloads = selectWorkloads(options.only).map((workload) => ({ workload, mine: [] as SimRun[], base: [] as SimRun[] }));
+  const m: PerfMeasurements = { workloads, pholdMine: [], pholdBase: [], w1OverPhold: [], w1ProcessOverPhold: [], versionMs: { node: [], mine: [], base: [] } };
+  const hasW1 = workloads.some((w) => w.workload.id === 'W1');
+  await warmUp(workloads.map((w) => w.workload), base);
+  for (let rep = 0; rep < options.runs; rep++) {
+    const tag = `[run ${rep + 1}/${options.runs}]`;
+    for (let k = 0; k < VERSION_SAMPLES_PER_RUN; k++) {
+      m.versionMs.node.push(await timeBareNode(REPO_DIR));
+      const [mine, baseMs] = await pair((rep + k) % 2 === 1, () => timeSimVersion(REPO_DIR), () => (base === null ? Promise.resolve(Number.NaN) : timeSimVersion(base.dir)));
+      m.versionMs.mine.push(mine);
+      if (base !== null) m.versionMs.base.push(baseMs);
+    }
+    progress(`${tag} sim --version ${m.versionMs.mine.at(-1)?.toFixed(0)} ms, node -e 0 ${m.versionMs.node.at(-1)?.toFixed(0)} ms`);
+    let order = rep;
+    for (const w of workloads) {
+      const isBaseFirst = order++ % 2 === 0;
+      if (base === null) {
+        w.mine.push(await runSim(REPO_DIR, w.workload.simArgs));
+      } else {
+        const [b, mine] = await pair(isBaseFirst, () => runSim(base.dir, w.workload.simArgs), () => runSim(REPO_DIR, w.workload.simArgs));
+        w.base.push(b);
+        w.mine.push(mine);
+      }
+      const mine = w.mine.at(-1)!;
+      const b = w.base.at(-1);
+      progress(`${tag} ${w.workload.id}: ${(mine.wallMs / 1000).toFixed(2)} s, ${mine.events} events` + (b === undefined ? '' : `; baseline ${(b.wallMs / 1000).toFixed(2)} s`));
+      if (w.workload.id === 'W1') await measurePhold(m, base, rep, mine, tag);
+    }
+    if (!hasW1) await measurePhold(m, base, rep, null, tag);
+  }
+  return m;
+}
+
+async function measurePhold(m: PerfMeasurements, base: BaselineCheckout | null, rep: number, w1: SimRun | null, tag: string): Promise<void> {
+  const [mine, b] = await pair(rep % 2 === 1, () => runPholdKernel(REPO_DIR), () => (base === null ? Promise.resolve(null) : runPholdKernel(base.dir)));
+  if (mine === null) throw new Error('this checkout has no bench/phold-child.ts');
+  m.pholdMine.push(mine);
+  if (base !== null) m.pholdBase.push(b);
+  if (w1 !== null) {
+    m.w1OverPhold.push(w1.events / (w1.runWallMs / 1000) / mine);
+    m.w1ProcessOverPhold.push(w1.events / (w1.wallMs / 1000) / mine);
+  }
+  progress(`${tag} PHOLD kernel ${mine.toFixed(0)} events/s` + (b === null ? '' : `; baseline ${b.toFixed(0)}`));
+}
+
+/** The suite's entry point; `argv` is everything after `perf`. Exits 2 on bad input, 1 on a failed run. */
+export async function perfBench(argv: readonly string[] = []): Promise<void> {
+  let options: PerfOptions;
+  let commit: string | null;
+  try {
+    options = parsePerfArgs(argv, SELECTABLE_IDS, process.env);
+    commit = options.baseline === null ? null : resolveCommit(REPO_DIR, options.baseline);
+  } catch (e) {
+    if (!(e instanceof PerfUsageError)) throw e;
+    console.error(e.message);
+    process.exit(2);
+  }
+  let base: BaselineCheckout | null = null;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    killChildren();
+    base?.remove();
+    console.error(`bench perf: stopped by ${signal}; the baseline worktree is removed`);
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    if (commit !== null) {
+      base = BaselineCheckout.add(REPO_DIR, commit);
+      await base.install(progress);
+    }
+    printRows('Perf bench (issue 3)', [
+      ['this checkout', `${describeCheckout(REPO_DIR)} (${REPO_DIR})`],
+      ['baseline', base === null ? 'none (no --baseline)' : `${options.baseline} = ${base.commit.slice(0, 12)}, a temporary worktree installed with npm ci`],
+      ['runs', `${options.runs} per workload${base === null ? '' : ', each a baseline/this pair, the order alternating'}; figures are medians`],
+      ['warm-up', "one untimed tiny run per app in each checkout first (tsx's compile cache is per file path)"],
+      ['node', `${process.version} (${process.execPath}) on ${cpus().length} cores, load average at start ${loadavg().map((x) => x.toFixed(2)).join(' ')}`],
+      ['peak RSS', RSS_SOURCE],
+    ]);
+    const m = await measure(options, base);
+    const missed = printWorkloadTable(m, base !== null);
+    const failed = printChecks(m, base !== null);
+    const speedupText = base === null ? 'speed-ups not measured (no --baseline)' : `${missed} speed-up${missed === 1 ? '' : 's'}`;
+    console.log(`\nTargets missed: ${speedupText}; ${failed} other check${failed === 1 ? '' : 's'}.`);
+  } catch (e) {
+    killChildren();
+    console.error(`bench perf: ${e instanceof Error ? e.message : String(e)}`);
+    process.exitCode = 1;
+  } finally {
+    base?.remove();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
