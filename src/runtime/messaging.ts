@@ -50,14 +50,14 @@ export class Messaging {
 
   // ---- sending --------------------------------------------------------------------
 
-  /** A send variant (Appendix A 6.1): checks the message, then runs `steps` until it is out. */
-  *send(steps: SendSteps, dest: number, handler: PacketHandler, args: readonly number[]): Op {
-    this.checkMessage(dest, handler, args);
-    yield* this.sendSteps(steps, dest, handler, args, 4 * (1 + args.length));
+  /** A send variant (Appendix A 6.1): checks the message when it starts, then runs `steps` until it is out. */
+  send(steps: SendSteps, dest: number, handler: PacketHandler, args: readonly number[]): Op {
+    return this.sendSteps(steps, dest, handler, args, 4 * (1 + args.length), this.costs.sendOverheadCycles, true);
   }
 
   /**
-   * Runs a send variant's steps until the packet is out. When a whole round of steps
+   * Runs a send variant's steps until the packet is out, checking the message first
+   * when `isChecked`. When a whole round of steps
    * finds every tried network full and every polled network empty, the node stalls:
    * it sleeps until a tried network has room or a polled one has a message, resuming
    * where a literal retry loop would have succeeded.
@@ -68,12 +68,21 @@ export class Messaging {
     handler: PacketHandler,
     args: readonly number[],
     sizeBytes: number,
-    overheadCycles = this.costs.sendOverheadCycles,
+    overheadCycles: number,
+    isChecked = false,
   ): Op {
+    if (isChecked) this.checkMessage(dest, handler, args);
+    const node = this.node;
     for (;;) {
       let handled = false;
       for (const [tryNet, pollNet] of steps) {
-        const sent = tryNet >= 0 && (yield* this.inject(dest, tryNet, handler, args, sizeBytes, overheadCycles));
+        let sent = false;
+        if (tryNet >= 0) {
+          // Inline rather than a generator of its own: this is the per-packet path.
+          const injection = this.startInjection(overheadCycles);
+          while (node.ahead > 0) yield node.ahead;
+          sent = this.finishInjection(new Packet(node.id, dest, tryNet, sizeBytes, handler, args), injection, overheadCycles);
+        }
         if (pollNet >= 0 && (yield* this.pollOne(pollNet, true))) handled = true;
         if (sent) return;
       }
@@ -103,24 +112,29 @@ export class Messaging {
   }
 
   /**
-   * Tries to send one packet on `net` without polling. The first
-   * `sendInjectionCycles` of the send are spent before the network is asked; if it
-   * refuses, they count as stall cycles and false is returned, else the rest of the
-   * send overhead follows.
+   * Trying to send one packet without polling: the first `sendInjectionCycles` of the
+   * send are spent before the network is asked (the caller then syncs). Returns them.
    */
-  private *inject(dest: number, net: number, handler: PacketHandler, args: readonly number[], sizeBytes: number, overheadCycles: number): Op<boolean> {
-    const node = this.node;
+  private startInjection(overheadCycles: number): number {
     const injection = Math.min(this.costs.sendInjectionCycles, overheadCycles) + this.jitter();
-    node.advance(injection, true);
-    while (node.ahead > 0) yield node.ahead;
-    if (!this.network.tryInject(new Packet(node.id, dest, net, sizeBytes, handler, args))) {
+    this.node.advance(injection, true);
+    return injection;
+  }
+
+  /**
+   * Offers the packet to the network: if it refuses, the injection cycles count as
+   * stall cycles and false is returned, else the rest of the send overhead follows.
+   */
+  private finishInjection(packet: Packet, injection: number, overheadCycles: number): boolean {
+    const node = this.node;
+    if (!this.network.tryInject(packet)) {
       node.stallCycles += injection;
       return false;
     }
     node.busyCycles += injection;
     node.charge(Math.max(0, overheadCycles - injection));
     node.packetsSent++;
-    node.bytesSent += sizeBytes;
+    node.bytesSent += packet.sizeBytes;
     return true;
   }
 
@@ -149,11 +163,6 @@ export class Messaging {
   }
 
   // ---- polling (Appendix A 6.2) -----------------------------------------------------
-
-  /** PollLeft / PollRight: handles at most one message from `net`. */
-  *pollOnce(net: number): Op<boolean> {
-    return yield* this.pollOne(net, true);
-  }
 
   /** PollLeftTilEmpty / PollRightTilEmpty: handles `net`'s messages until none is pending. */
   *pollNetTilEmpty(net: number): Op<number> {

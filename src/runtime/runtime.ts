@@ -96,10 +96,10 @@ export class Runtime<G = unknown> {
   // ---- polling (Appendix A 6.2) ----------------------------------------------------------
 
   /** Handles at most one message from the left network. */
-  pollLeft(): Op<boolean> { return this.#op(this.#e.messaging.pollOnce(LEFT)); }
+  pollLeft(): Op<boolean> { return this.#op(this.#e.messaging.pollOne(LEFT, true)); }
 
   /** Handles at most one message from the right network. */
-  pollRight(): Op<boolean> { return this.#op(this.#e.messaging.pollOnce(RIGHT)); }
+  pollRight(): Op<boolean> { return this.#op(this.#e.messaging.pollOne(RIGHT, true)); }
 
   /** PollLeft then PollRight. Returns how many messages it handled. */
   pollBoth(): Op<number> { return this.#op(this.#e.messaging.pollBothRound()); }
