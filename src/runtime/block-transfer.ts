@@ -153,7 +153,7 @@ export class BlockSender {
     t.sent = t.size;
     t.packets++;
     const steps = pollRightOnly ? SEND_BOTH_RL_POLL_RIGHT : SEND_BOTH_RL_POLL_BOTH;
-    yield* this.guard.op(this.messaging.send(steps, t.proc, strataXferPutHandler, tail));
+    yield* this.guard.nested(this.messaging.send(steps, t.proc, strataXferPutHandler, tail));
   }
 
   /**

@@ -2,8 +2,8 @@
  * Broadcasts as apps call them (Appendix A 4.4): one word, a double (two words) or a
  * vector to every other node, and the receiving side that waits for them in state 5
  * while a traced run records. The machinery underneath is a BroadcastEngine (control
- * network or tree). Like collectives.ts, every method returns an operation already
- * counted by the guard. Also the asynchronous global OR, which rides the same engine.
+ * network or tree). Like collectives.ts, methods check and log when called and return
+ * the operation's body. Also the asynchronous global OR, which rides the same engine.
  */
 import { RunFailure } from '../kernel/errors.ts';
 import type { Op } from '../machine/node.ts';
@@ -39,25 +39,25 @@ export class Broadcasts {
   broadcast(value: number): Op {
     this.collectives.checkCombine([value], CombineOp.ReduceOr, 'broadcast');
     this.output.logGlobal(`broadcast(${value})`);
-    return this.guard.op(this.engine.broadcast([value]));
+    return this.engine.broadcast([value]);
   }
 
   queryBroadcast(): Op<boolean> {
-    return this.guard.op(this.engine.queryBroadcast());
+    return this.engine.queryBroadcast();
   }
 
   receiveBroadcast(): Op<number> {
-    return this.guard.op(this.receiveWords(1, 'receiveBroadcast', (w) => w[0] | 0));
+    return this.receiveWords(1, 'receiveBroadcast', (w) => w[0] | 0);
   }
 
   broadcastDouble(value: number): Op {
     if (typeof value !== 'number') throw new RunFailure(`node ${this.self}: broadcastDouble(${String(value)}): expected a number`);
     this.output.logGlobal(`broadcastDouble(${value})`);
-    return this.guard.op(this.engine.broadcast(doubleToWords(value)));
+    return this.engine.broadcast(doubleToWords(value));
   }
 
   receiveBroadcastDouble(): Op<number> {
-    return this.guard.op(this.receiveWords(2, 'receiveBroadcastDouble', wordsToDouble));
+    return this.receiveWords(2, 'receiveBroadcastDouble', wordsToDouble);
   }
 
   broadcastVector(to: WordArray, from: ArrayLike<number>, count: number): Op {
@@ -66,22 +66,20 @@ export class Broadcasts {
     this.collectives.checkCombine(words, CombineOp.ReduceOr, 'broadcast');
     for (let i = 0; i < count; i++) to[i] = words[i];
     this.output.logGlobal(`broadcastVector(${count} words)`);
-    return this.guard.op(this.engine.broadcast(words));
+    return this.engine.broadcast(words);
   }
 
   receiveBroadcastVector(to: WordArray, count: number): Op {
     this.collectives.checkVector(to, to, count, 'receiveBroadcastVector');
-    return this.guard.op(
-      this.receiveWords(count, 'receiveBroadcastVector', (w) => {
-        for (let i = 0; i < count; i++) to[i] = w[i];
-      }),
-    );
+    return this.receiveWords(count, 'receiveBroadcastVector', (w) => {
+      for (let i = 0; i < count; i++) to[i] = w[i];
+    });
   }
 
   private *receiveWords<T>(count: number, what: string, take: (words: readonly number[]) => T): Op<T> {
     this.output.logGlobal(`${what}: waiting`);
     const previous = this.states.enter(State.Broadcasting);
-    const words = yield* this.guard.op(this.engine.receiveBroadcast(what));
+    const words = yield* this.guard.nested(this.engine.receiveBroadcast(what));
     this.states.leave(previous);
     this.output.logGlobal(`${what}: done`);
     if (words.length !== count) {
@@ -94,10 +92,10 @@ export class Broadcasts {
   // ---- asynchronous global OR (4.2) ---------------------------------------------------
 
   setAsyncGlobalOR(notDone: boolean): Op {
-    return this.guard.op(this.engine.setAsyncOr(notDone));
+    return this.engine.setAsyncOr(notDone);
   }
 
   getAsyncGlobalOR(): Op<boolean> {
-    return this.guard.op(this.engine.asyncOr());
+    return this.engine.asyncOr();
   }
 }

@@ -3,8 +3,9 @@
  * argument checks, the segment boundary, the vector a split-phase combine writes to,
  * logging of each step when the run logs global operations, and states 6-7 while a
  * traced node waits. The machinery underneath is a CombineEngine (control network or
- * combining tree). Every method returns an operation already counted by the guard:
- * the logging that comes before an operation starts must happen when it is called.
+ * combining tree). Methods that take time do their checks and the logging that
+ * comes before an operation starts when called, and return the operation's body:
+ * the façade runs it through the OpGuard's op(), engines through nested().
  */
 import { RunFailure } from '../kernel/errors.ts';
 import type { Op } from '../machine/node.ts';
@@ -54,45 +55,29 @@ export class Collectives {
   }
 
   query(ch: CombineChannel): Op<boolean> {
-    return this.guard.op(this.engine.query(ch));
+    return this.engine.query(ch);
   }
 
-  completeBarrier(): Op {
-    return this.guard.op(this.completeBarrierBody());
-  }
-
-  private *completeBarrierBody(): Op {
+  *completeBarrier(): Op {
     yield* this.await(GLOBAL_OR_CHANNEL, 'completeBarrier');
   }
 
-  barrier(): Op {
-    return this.guard.op(this.barrierBody());
-  }
-
-  private *barrierBody(): Op {
-    yield* this.startBarrier();
-    yield* this.completeBarrier();
+  *barrier(): Op {
+    yield* this.guard.nested(this.startBarrier());
+    yield* this.guard.nested(this.completeBarrier());
   }
 
   startGlobalOR(notDone: boolean): Op {
     return this.start(GLOBAL_OR_CHANNEL, CombineOp.ReduceOr, [notDone ? 1 : 0], SegmentType.NoBoundary, `startGlobalOR(${notDone})`);
   }
 
-  completeGlobalOR(): Op<boolean> {
-    return this.guard.op(this.completeGlobalOrBody());
-  }
-
-  private *completeGlobalOrBody(): Op<boolean> {
+  *completeGlobalOR(): Op<boolean> {
     return (yield* this.await(GLOBAL_OR_CHANNEL, 'completeGlobalOR'))[0] !== 0;
   }
 
-  globalOR(notDone: boolean): Op<boolean> {
-    return this.guard.op(this.globalOrBody(notDone));
-  }
-
-  private *globalOrBody(notDone: boolean): Op<boolean> {
-    yield* this.startGlobalOR(notDone);
-    return yield* this.completeGlobalOR();
+  *globalOR(notDone: boolean): Op<boolean> {
+    yield* this.guard.nested(this.startGlobalOR(notDone));
+    return yield* this.guard.nested(this.completeGlobalOR());
   }
 
   // ---- combines and scans (4.3) --------------------------------------------------------
@@ -114,33 +99,29 @@ export class Collectives {
     return this.start(COMBINE_CHANNEL, op, [value], this.segment, `startCombineInt(${value}, ${COMBINE_OP_NAMES[op]})`);
   }
 
-  completeCombineInt(): Op<number> {
-    return this.guard.op(this.completeCombineIntBody());
-  }
-
-  private *completeCombineIntBody(): Op<number> {
+  *completeCombineInt(): Op<number> {
     return (yield* this.await(COMBINE_CHANNEL, 'completeCombineInt'))[0];
   }
 
   combineInt(value: number, op: CombineOp): Op<number> {
     this.checkCombine([value], op, 'combine');
-    return this.guard.op(this.combineIntBody(value, op));
+    return this.combineIntBody(value, op);
   }
 
   private *combineIntBody(value: number, op: CombineOp): Op<number> {
-    yield* this.startCombineInt(value, op);
-    return yield* this.completeCombineInt();
+    yield* this.guard.nested(this.startCombineInt(value, op));
+    return yield* this.guard.nested(this.completeCombineInt());
   }
 
   combineVector(to: WordArray, from: ArrayLike<number>, op: CombineOp, count: number): Op {
     this.checkVector(to, from, count, 'combineVector');
     this.checkCombine(Array.from({ length: count }, (_, i) => from[i]), op, 'vector combine');
-    return this.guard.op(this.combineVectorBody(to, from, op, count));
+    return this.combineVectorBody(to, from, op, count);
   }
 
   private *combineVectorBody(to: WordArray, from: ArrayLike<number>, op: CombineOp, count: number): Op {
-    yield* this.startCombineVector(to, from, op, count);
-    yield* this.completeCombineVector();
+    yield* this.guard.nested(this.startCombineVector(to, from, op, count));
+    yield* this.guard.nested(this.completeCombineVector());
   }
 
   startCombineVector(to: WordArray, from: ArrayLike<number>, op: CombineOp, count: number): Op {
@@ -154,7 +135,7 @@ export class Collectives {
   completeCombineVector(): Op {
     const to = this.pendingVector;
     if (to === null) throw new RunFailure(`node ${this.self}: completeCombineVector without a vector combine in progress`);
-    return this.guard.op(this.completeVectorBody(to));
+    return this.completeVectorBody(to);
   }
 
   private *completeVectorBody(to: WordArray): Op {
@@ -164,12 +145,8 @@ export class Collectives {
   }
 
   /** Reduces `words` element-wise across all nodes on the combine channel (for composite reductions). */
-  reduceWords(op: ReduceOp, words: readonly number[]): Op<readonly number[]> {
-    return this.guard.op(this.reduceWordsBody(op, words));
-  }
-
-  private *reduceWordsBody(op: ReduceOp, words: readonly number[]): Op<readonly number[]> {
-    yield* this.start(COMBINE_CHANNEL, op, words, SegmentType.NoBoundary, `composite reduction step (${COMBINE_OP_NAMES[op]})`);
+  *reduceWords(op: ReduceOp, words: readonly number[]): Op<readonly number[]> {
+    yield* this.guard.nested(this.start(COMBINE_CHANNEL, op, words, SegmentType.NoBoundary, `composite reduction step (${COMBINE_OP_NAMES[op]})`));
     return yield* this.await(COMBINE_CHANNEL, 'composite reduction step');
   }
 
@@ -190,16 +167,17 @@ export class Collectives {
     }
   }
 
+  /** Joins an episode: logs the step when called (before the operation starts), then the engine's start. */
   private start(ch: CombineChannel, op: ReduceOp, words: readonly number[], segment: SegmentType, what: string): Op {
     this.output.logGlobal(what);
-    return this.guard.op(this.engine.start(ch, op, words, segment));
+    return this.engine.start(ch, op, words, segment);
   }
 
   /** Waits for `ch` inside an operation body, logging the wait when the run logs global operations. */
   private *await(ch: CombineChannel, what: string): Op<readonly number[]> {
     this.output.logGlobal(`${what}: waiting`);
     const previous = this.states.enter(ch === GLOBAL_OR_CHANNEL ? State.Barrier : State.Combine);
-    const result = yield* this.guard.op(this.engine.complete(ch, what));
+    const result = yield* this.guard.nested(this.engine.complete(ch, what));
     this.states.leave(previous);
     this.output.logGlobal(`${what}: done`);
     return result;

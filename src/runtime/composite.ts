@@ -10,11 +10,13 @@ import type { Op } from '../machine/node.ts';
 import { CombineOp, floatToWord, REDUCE_FLOAT_ADD, REDUCE_FLOAT_MAX, wordToFloat, type ReduceOp } from '../network/combine.ts';
 import type { Collectives } from './collectives.ts';
 import type { LocalWork } from './local-work.ts';
+import type { OpGuard } from './op-guard.ts';
 
 /** What a composite reduction needs of its node. */
 export interface CompositeContext {
   readonly self: number;
   readonly nodes: number;
+  readonly guard: OpGuard;
   readonly collectives: Collectives;
   readonly work: LocalWork;
 }
@@ -45,7 +47,7 @@ interface ValueType {
 
 /** Reduces one word per node. */
 function* reduceWord(ctx: CompositeContext, op: ReduceOp, word: number): Op<number> {
-  return (yield* ctx.collectives.reduceWords(op, [word]))[0];
+  return (yield* ctx.guard.nested(ctx.collectives.reduceWords(op, [word])))[0];
 }
 
 /** Integers ordered through signed keys: max by ReduceMax, min as ~max(~key). */
@@ -151,7 +153,7 @@ function* median(ctx: CompositeContext, type: ValueType, x: number): Op<number> 
   const average = type.divide(yield* type.sum(ctx, x), ctx.nodes);
   let p = yield* type.min(ctx, x >= average ? x : type.posInf);
   for (;;) {
-    const [atMost, below] = yield* ctx.collectives.reduceWords(CombineOp.ReduceAdd, [x <= p ? 1 : 0, x < p ? 1 : 0]);
+    const [atMost, below] = yield* ctx.guard.nested(ctx.collectives.reduceWords(CombineOp.ReduceAdd, [x <= p ? 1 : 0, x < p ? 1 : 0]));
     ctx.work.computeOps({ intOps: 4, branches: 3 });
     if (below < k && k <= atMost) return p;
     p = atMost < k ? yield* type.min(ctx, x > p ? x : type.posInf) : yield* type.max(ctx, x < p ? x : type.negInf);

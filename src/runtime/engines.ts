@@ -113,12 +113,12 @@ export class NodeEngines {
   emptyPrintQ(): Op<number> {
     const queued = this.output.queued;
     const previous = this.states.enter(State.EmptyPrintQ);
-    return this.guard.op(this.emptyPrintQBody(queued, previous));
+    return this.emptyPrintQBody(queued, previous);
   }
 
   private *emptyPrintQBody(queued: number, previous: number): Op<number> {
     this.output.flush();
-    yield* this.guard.op(this.messaging.drainBoth());
+    yield* this.guard.nested(this.messaging.drainBoth());
     this.states.leave(previous);
     return queued;
   }
@@ -136,6 +136,6 @@ export class NodeEngines {
     yield* this.node.sync();
     this.machine.exit(this.node);
     if (this.machine.allExited) return;
-    yield* this.guard.op(this.messaging.pollUntil(() => false, 'StrataExit (waiting for the other nodes)'));
+    yield* this.guard.nested(this.messaging.pollUntil(() => false, 'StrataExit (waiting for the other nodes)'));
   }
 }

@@ -1,10 +1,11 @@
 /**
  * The forgotten-`yield*` guard. A Strata call that takes time is a generator: written
  * without `yield*`, it is created and never runs, and the program silently skips it.
- * Every such call goes through `op(body)`, which counts it when created and uncounts
- * it when it starts; a count left over at the next operation, after a plain handler,
- * or when main returns names the mistake. Starting an operation outside a handler is
- * also when the node's queued Qprintf output is flushed (Appendix A 9.1).
+ * Every such call an app makes goes through `op(body)`, which counts it when created
+ * and uncounts it when it starts; a count left over at the next operation, after a
+ * plain handler, or when main returns names the mistake. Engines run the operations
+ * they start inside others through `nested(body)`. Starting an operation outside a
+ * handler is also when the node's queued Qprintf output is flushed (Appendix A 9.1).
  */
 import { RunFailure } from '../kernel/errors.ts';
 import type { Op } from '../machine/node.ts';
@@ -27,16 +28,31 @@ export class OpGuard {
     this.prints = prints;
   }
 
-  /** Counts `body` as created; it counts as started when its first step runs. */
+  /** Counts `body` as created; it counts as started when its first step runs. For the calls apps make. */
   op<T>(body: Op<T>): Op<T> {
     this.unstarted++;
     return this.run(body);
   }
 
   private *run<T>(body: Op<T>): Op<T> {
-    if (--this.unstarted !== 0) this.fail('the program');
-    if (this.handlerDepth === 0 && !this.prints.isEmpty) this.prints.flush();
+    this.unstarted--;
+    this.begin();
     return yield* body;
+  }
+
+  /**
+   * An operation that engine code starts inside another and runs at once
+   * (`yield* guard.nested(x)`): the same checks as at the start of one made through
+   * `op`, without a generator around it, since it cannot be forgotten.
+   */
+  nested<T>(body: Op<T>): Op<T> {
+    this.begin();
+    return body;
+  }
+
+  private begin(): void {
+    if (this.unstarted !== 0) this.fail('the program');
+    if (this.handlerDepth === 0 && !this.prints.isEmpty) this.prints.flush();
   }
 
   /** After a plain (non-generator) handler returns: it must not have created an operation. */

@@ -2,8 +2,8 @@
  * Strata on one node, as an app's `main` and its message handlers see it: a thin
  * façade over the node's engines (engines.ts). Names follow Appendix A in camelCase
  * (the mapping is in index.ts). Calls that take time or touch the network are
- * generators, run with `yield*`; each passes through the node's OpGuard (`#op`, or
- * inside collectives.ts and broadcasts.ts), which catches one created and never run.
+ * generators, run with `yield*`; each passes through the node's OpGuard (`#op`),
+ * which catches one created and never run.
  * Nothing of the machine is reachable from here: the engines sit in a private field.
  */
 import { StrataFailure } from '../kernel/errors.ts';
@@ -200,34 +200,34 @@ export class Runtime<G = unknown> {
   // ---- barriers and global OR (Appendix A 4.1, 4.2) ------------------------------------
 
   /** Tells the others this node reached the barrier (split-phase). */
-  startBarrier(): Op { return this.#e.collectives.startBarrier(); }
+  startBarrier(): Op { return this.#op(this.#e.collectives.startBarrier()); }
 
   /** Whether the last barrier (or global OR) has completed. */
-  queryBarrier(): Op<boolean> { return this.#e.collectives.query(GLOBAL_OR_CHANNEL); }
+  queryBarrier(): Op<boolean> { return this.#op(this.#e.collectives.query(GLOBAL_OR_CHANNEL)); }
 
   /** Waits until the last barrier has completed. */
-  completeBarrier(): Op { return this.#e.collectives.completeBarrier(); }
+  completeBarrier(): Op { return this.#op(this.#e.collectives.completeBarrier()); }
 
   /** Returns when every node has reached the barrier; the same as globalOR(false). */
-  barrier(): Op { return this.#e.collectives.barrier(); }
+  barrier(): Op { return this.#op(this.#e.collectives.barrier()); }
 
   /** Returns the OR of every node's `notDone` (Appendix A 4.2). */
-  globalOR(notDone: boolean): Op<boolean> { return this.#e.collectives.globalOR(notDone); }
+  globalOR(notDone: boolean): Op<boolean> { return this.#op(this.#e.collectives.globalOR(notDone)); }
 
   /** Starts a global OR and returns at once (split-phase). */
-  startGlobalOR(notDone: boolean): Op { return this.#e.collectives.startGlobalOR(notDone); }
+  startGlobalOR(notDone: boolean): Op { return this.#op(this.#e.collectives.startGlobalOR(notDone)); }
 
   /** Whether the last global OR has completed. */
-  queryGlobalOR(): Op<boolean> { return this.queryBarrier(); }
+  queryGlobalOR(): Op<boolean> { return this.#op(this.#e.collectives.query(GLOBAL_OR_CHANNEL)); }
 
   /** Waits for the last global OR and returns its result. */
-  completeGlobalOR(): Op<boolean> { return this.#e.collectives.completeGlobalOR(); }
+  completeGlobalOR(): Op<boolean> { return this.#op(this.#e.collectives.completeGlobalOR()); }
 
   /** Sets this node's asynchronous-global-OR bit (initially true everywhere); others see the OR change later. */
-  setAsyncGlobalOR(notDone: boolean): Op { return this.#e.broadcasting.setAsyncGlobalOR(notDone); }
+  setAsyncGlobalOR(notDone: boolean): Op { return this.#op(this.#e.broadcasting.setAsyncGlobalOR(notDone)); }
 
   /** Whether at least one node's asynchronous-global-OR bit is set, as this node sees it now. */
-  getAsyncGlobalOR(): Op<boolean> { return this.#e.broadcasting.getAsyncGlobalOR(); }
+  getAsyncGlobalOR(): Op<boolean> { return this.#op(this.#e.broadcasting.getAsyncGlobalOR()); }
 
   // ---- combines and scans (Appendix A 4.3) ------------------------------------------------
 
@@ -238,31 +238,31 @@ export class Runtime<G = unknown> {
   currentSegment(): SegmentType { return this.#e.collectives.currentSegment; }
 
   /** Starts a combine: every node contributes `value`; `op` says what comes back (split-phase). */
-  startCombineInt(value: number, op: CombineOp): Op { return this.#e.collectives.startCombineInt(value, op); }
+  startCombineInt(value: number, op: CombineOp): Op { return this.#op(this.#e.collectives.startCombineInt(value, op)); }
 
   /** Whether the last combine has completed. */
-  queryCombineInt(): Op<boolean> { return this.#e.collectives.query(COMBINE_CHANNEL); }
+  queryCombineInt(): Op<boolean> { return this.#op(this.#e.collectives.query(COMBINE_CHANNEL)); }
 
   /** Waits for the last combine and returns this node's result. */
-  completeCombineInt(): Op<number> { return this.#e.collectives.completeCombineInt(); }
+  completeCombineInt(): Op<number> { return this.#op(this.#e.collectives.completeCombineInt()); }
 
   /**
    * Combine in one call: scans get the combination of lower (BackScan: higher) nodes'
    * values within the current segment, reductions all values.
    */
-  combineInt(value: number, op: CombineOp): Op<number> { return this.#e.collectives.combineInt(value, op); }
+  combineInt(value: number, op: CombineOp): Op<number> { return this.#op(this.#e.collectives.combineInt(value, op)); }
 
   /**
    * Combines the first `count` elements of `from` element-wise across the nodes and
    * writes the results to `to` (which may be `from`), using the current segments.
    */
-  combineVector(to: WordArray, from: ArrayLike<number>, op: CombineOp, count = from.length): Op { return this.#e.collectives.combineVector(to, from, op, count); }
+  combineVector(to: WordArray, from: ArrayLike<number>, op: CombineOp, count = from.length): Op { return this.#op(this.#e.collectives.combineVector(to, from, op, count)); }
 
   /** Starts a vector combine (split-phase); completeCombineVector fills `to`. */
-  startCombineVector(to: WordArray, from: ArrayLike<number>, op: CombineOp, count = from.length): Op { return this.#e.collectives.startCombineVector(to, from, op, count); }
+  startCombineVector(to: WordArray, from: ArrayLike<number>, op: CombineOp, count = from.length): Op { return this.#op(this.#e.collectives.startCombineVector(to, from, op, count)); }
 
   /** Waits for the pending vector combine and writes its results (there is no queryCombineVector). */
-  completeCombineVector(): Op { return this.#e.collectives.completeCombineVector(); }
+  completeCombineVector(): Op { return this.#op(this.#e.collectives.completeCombineVector()); }
 
   // ---- composite reductions (Appendix A 5) -------------------------------------------------
 
@@ -278,25 +278,25 @@ export class Runtime<G = unknown> {
   // ---- broadcasts (Appendix A 4.4) -----------------------------------------------------------
 
   /** Sends one word to every other node; they call receiveBroadcast. */
-  broadcast(value: number): Op { return this.#e.broadcasting.broadcast(value); }
+  broadcast(value: number): Op { return this.#op(this.#e.broadcasting.broadcast(value)); }
 
   /** Whether this node's last broadcast has completed (on the data-network platforms: has been sent). */
-  queryBroadcast(): Op<boolean> { return this.#e.broadcasting.queryBroadcast(); }
+  queryBroadcast(): Op<boolean> { return this.#op(this.#e.broadcasting.queryBroadcast()); }
 
   /** Waits for another node's broadcast word. */
-  receiveBroadcast(): Op<number> { return this.#e.broadcasting.receiveBroadcast(); }
+  receiveBroadcast(): Op<number> { return this.#op(this.#e.broadcasting.receiveBroadcast()); }
 
   /** Sends a double (two words) to every other node. */
-  broadcastDouble(value: number): Op { return this.#e.broadcasting.broadcastDouble(value); }
+  broadcastDouble(value: number): Op { return this.#op(this.#e.broadcasting.broadcastDouble(value)); }
 
   /** Waits for another node's broadcast double. */
-  receiveBroadcastDouble(): Op<number> { return this.#e.broadcasting.receiveBroadcastDouble(); }
+  receiveBroadcastDouble(): Op<number> { return this.#op(this.#e.broadcasting.receiveBroadcastDouble()); }
 
   /** Sends the first `count` words of `from` to every other node, and copies them to `to` here. */
-  broadcastVector(to: WordArray, from: ArrayLike<number>, count = from.length): Op { return this.#e.broadcasting.broadcastVector(to, from, count); }
+  broadcastVector(to: WordArray, from: ArrayLike<number>, count = from.length): Op { return this.#op(this.#e.broadcasting.broadcastVector(to, from, count)); }
 
   /** Waits for another node's vector broadcast of `count` words and writes it to `to`. */
-  receiveBroadcastVector(to: WordArray, count = to.length): Op { return this.#e.broadcasting.receiveBroadcastVector(to, count); }
+  receiveBroadcastVector(to: WordArray, count = to.length): Op { return this.#op(this.#e.broadcasting.receiveBroadcastVector(to, count)); }
 
   // ---- basics, assertions, exit (Appendix A 3.5, 9.2) ----------------------------------------
 
@@ -336,7 +336,7 @@ export class Runtime<G = unknown> {
   qfprintf(stream: OutputStream, format: string, ...args: unknown[]): number { return this.#e.output.qfprintf(stream, format, args); }
 
   /** Outputs the queued messages, then polls; returns how many there were. Not for handlers. */
-  emptyPrintQ(): Op<number> { return this.#e.emptyPrintQ(); }
+  emptyPrintQ(): Op<number> { return this.#op(this.#e.emptyPrintQ()); }
 
   /**
    * Adds a printf-style entry to the run's log, prefixed with this node and its cycle

@@ -51,7 +51,7 @@ export class TreeBroadcast implements BroadcastEngine {
 
   *receiveBroadcast(what: string): Op<readonly number[]> {
     const { guard, messaging, work } = this.ctx;
-    yield* guard.op(messaging.pollUntil(() => this.inbox.length > 0, what));
+    yield* guard.nested(messaging.pollUntil(() => this.inbox.length > 0, what));
     work.computeOps({ loads: 1 });
     return this.inbox.shift()!;
   }
@@ -85,7 +85,7 @@ export class TreeBroadcast implements BroadcastEngine {
       const dest = (kids[k] + root) % nodes;
       for (let i = 0; i < words.length; i += chunkWords) {
         const args = [root | (seq << 16), length, offset + i, ...words.slice(i, i + chunkWords)];
-        yield* guard.op(messaging.send(SEND_BOTH_RL_POLL_BOTH, dest, treeBroadcast, args));
+        yield* guard.nested(messaging.send(SEND_BOTH_RL_POLL_BOTH, dest, treeBroadcast, args));
       }
     }
   }
@@ -99,7 +99,7 @@ export class TreeBroadcast implements BroadcastEngine {
     this.asyncBit = bit;
     const delta = bit ? 1 : -1;
     if (self === 0) yield* this.countAsync(delta);
-    else yield* guard.op(messaging.send(SEND_BOTH_LR_POLL_BOTH, 0, asyncDelta, [delta]));
+    else yield* guard.nested(messaging.send(SEND_BOTH_LR_POLL_BOTH, 0, asyncDelta, [delta]));
   }
 
   *asyncOr(): Op<boolean> {
@@ -123,7 +123,7 @@ export class TreeBroadcast implements BroadcastEngine {
     this.asyncVersion = version;
     this.asyncView = view;
     for (let k = this.children.length - 1; k >= 0; k--) {
-      yield* guard.op(messaging.send(SEND_BOTH_RL_POLL_BOTH, this.children[k], asyncView, [version, view ? 1 : 0]));
+      yield* guard.nested(messaging.send(SEND_BOTH_RL_POLL_BOTH, this.children[k], asyncView, [version, view ? 1 : 0]));
     }
   }
 }

@@ -146,14 +146,14 @@ export class TreeCombine implements CombineEngine {
 
   *query(ch: CombineChannel): Op<boolean> {
     const { guard, messaging } = this.ctx;
-    yield* guard.op(messaging.drainBoth());
+    yield* guard.nested(messaging.drainBoth());
     return this.channels[ch].isDone;
   }
 
   *complete(ch: CombineChannel, what: string): Op<readonly number[]> {
     const { guard, messaging } = this.ctx;
     const c = this.channels[ch];
-    yield* guard.op(messaging.pollUntil(() => c.isDone, what));
+    yield* guard.nested(messaging.pollUntil(() => c.isDone, what));
     return c.result;
   }
 
@@ -182,7 +182,7 @@ export class TreeCombine implements CombineEngine {
     const steps = rightToLeft ? SEND_BOTH_RL_POLL_BOTH : SEND_BOTH_LR_POLL_BOTH;
     for (let offset = 0; offset < s.values.length; offset += chunkWords) {
       const words = s.values.slice(offset, offset + chunkWords);
-      yield* guard.op(messaging.send(steps, dest, handler, [hdr, offset, flags, ...words]));
+      yield* guard.nested(messaging.send(steps, dest, handler, [hdr, offset, flags, ...words]));
     }
   }
 
