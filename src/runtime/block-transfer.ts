@@ -15,7 +15,7 @@ import type { Messaging } from './messaging.ts';
 import type { OpGuard } from './op-guard.ts';
 import { portAndOffsetCons, STRATA_MAX_XFER_OFFSET, strataDmaPutHandler, strataXferPutHandler } from './ports.ts';
 import { SEND_BOTH_RL_POLL_BOTH, SEND_BOTH_RL_POLL_RIGHT, xferSteps, type SendSteps } from './send-steps.ts';
-import { checkWords } from './words.ts';
+import { firstNonWord, notAWord } from './words.ts';
 
 /** How SendBlockXfer paces itself (thesis 6.1.3). */
 export interface BlockTransferOptions {
@@ -116,7 +116,8 @@ export class BlockSender {
     }
     const words = [portAndOffset, ...data];
     this.messaging.checkMessage(proc, strataXferPutHandler, []);
-    checkWords(words, `node ${this.node.id}: Xfer word`);
+    const bad = firstNonWord(words);
+    if (bad >= 0) throw notAWord(`node ${this.node.id}: Xfer word`, words[bad]);
     yield* this.messaging.sendSteps(steps, proc, strataXferPutHandler, words, 4 * words.length, this.costs.xferSendOverheadCycles);
   }
 

@@ -25,7 +25,7 @@ import type { CombineEngine } from './global-ops.ts';
 import type { NodeOutput } from './node-output.ts';
 import type { OpGuard } from './op-guard.ts';
 import { State, type NodeStates } from './states.ts';
-import { checkWords } from './words.ts';
+import { firstNonWord, notAWord } from './words.ts';
 
 /** A writable array of 32-bit words (Int32Array, Uint32Array or number[]). */
 export type WordArray = { length: number; [index: number]: number };
@@ -155,7 +155,8 @@ export class Collectives {
   /** Checks combine values and the op (also used for broadcast words with ReduceOr). */
   checkCombine(words: readonly number[], op: number, what: string): void {
     if (!isCombineOp(op)) throw new RunFailure(`node ${this.self}: ${what} op ${op} is not one of the fifteen CombineOps`);
-    checkWords(words, `node ${this.self}: ${what} value`);
+    const bad = firstNonWord(words);
+    if (bad >= 0) throw notAWord(`node ${this.self}: ${what} value`, words[bad]);
   }
 
   /** Checks a vector call's count against its arrays. */

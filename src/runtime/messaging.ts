@@ -15,7 +15,7 @@ import type { MessagingCosts } from '../platform/schema.ts';
 import { isEngineHandler, type PacketHandler } from './handler-table.ts';
 import type { OpGuard } from './op-guard.ts';
 import type { SendSteps } from './send-steps.ts';
-import { checkWords } from './words.ts';
+import { firstNonWord, notAWord } from './words.ts';
 
 /** A handler as messaging calls it, with the receiving node's Runtime or engines first. */
 type Dispatchable = (target: unknown, ...args: number[]) => void | Op;
@@ -153,7 +153,8 @@ export class Messaging {
         `node ${self}: message to node ${dest}: ${args.length} argument words, but this platform's active messages carry at most ${max}`,
       );
     }
-    checkWords(args, `node ${self}: message to node ${dest}: argument`);
+    const bad = firstNonWord(args);
+    if (bad >= 0) throw notAWord(`node ${self}: message to node ${dest}: argument`, args[bad]);
   }
 
   /** Extra cycles for a send or a handler dispatch under `sim --perturb` (0 otherwise). */

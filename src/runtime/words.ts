@@ -12,14 +12,20 @@ function isWord(w: number): boolean {
 }
 
 /**
- * Fails the run naming `what` and the first of `words` that is not a 32-bit word;
- * `what` reads as the start of the message, e.g. "node 3: message to node 5: argument".
+ * The index of the first of `words` that is not a 32-bit word, or -1 if all are; the
+ * caller builds the failure (notAWord) only then, keeping message text off the
+ * per-message path.
  */
-export function checkWords(words: ArrayLike<number>, what: string): void {
+export function firstNonWord(words: ArrayLike<number>): number {
   for (let i = 0; i < words.length; i++) {
-    const w = words[i];
-    if (!isWord(w)) throw new RunFailure(`${what} ${w} is not a 32-bit word`);
+    if (!isWord(words[i])) return i;
   }
+  return -1;
+}
+
+/** The failure for a value that is not a 32-bit word; `what` starts the message, e.g. "node 3: Xfer word". */
+export function notAWord(what: string, w: number): RunFailure {
+  return new RunFailure(`${what} ${w} is not a 32-bit word`);
 }
 
 const doubleView = new DataView(new ArrayBuffer(8));
