@@ -22,10 +22,9 @@ import { NodeOutput } from './node-output.ts';
 import { OpGuard } from './op-guard.ts';
 import { PortTable } from './ports.ts';
 import type { RunOutput } from './printing.ts';
-
+import { NodeStates, State } from './states.ts';
 import { TreeBroadcast } from './tree-broadcast.ts';
 import { TreeCombine, type TreeContext } from './tree-combine.ts';
-import { NodeStates, State } from './states.ts';
 
 /** Thrown by StrataExit(0) to leave main early; the node's program catches it. */
 export class StrataExitSignal {

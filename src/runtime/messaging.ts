@@ -184,7 +184,7 @@ export class Messaging {
     const period = 2 * this.costs.pollEmptyCycles;
     while (!isDone()) {
       if ((yield* this.drainBoth()) === 0) {
-        yield* node.idle(period, WAKE_DATA, waitingIn, () => this.waitingPackets(-1) > 0);
+        yield* node.idle(period, WAKE_DATA, waitingIn, () => this.hasWaitingPacket());
       }
     }
   }
@@ -289,10 +289,9 @@ export class Messaging {
     }
   }
 
-  /** Packets waiting at this node on `net` (-1: both) as of global time. */
-  waitingPackets(net: number): number {
-    const n = this.network;
+  /** Whether a packet waits at this node on either network, as of global time. */
+  private hasWaitingPacket(): boolean {
     const self = this.node.id;
-    return net === -1 ? n.waiting(self, LEFT) + n.waiting(self, RIGHT) : n.waiting(self, net);
+    return this.network.waiting(self, LEFT) + this.network.waiting(self, RIGHT) > 0;
   }
 }
