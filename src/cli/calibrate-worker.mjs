@@ -3,5 +3,5 @@
 import { register } from 'tsx/esm/api';
 
 register();
-const { runUnitInWorker } = await import('./calibrate-unit.ts');
-export default runUnitInWorker;
+const unit = await import('./calibrate-unit.ts');
+export const runUnitInWorker = unit.runUnitInWorker;

@@ -4,15 +4,13 @@
  * Every failure is an InputError with one line naming what was wrong.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, extname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { extname, join, resolve } from 'node:path';
 import { InputError } from '../kernel/errors.ts';
 import { parsePlatform } from '../platform/load-platform.ts';
 import type { Platform } from '../platform/schema.ts';
 import type { AnyApp, ParamSpec } from '../runtime/app.ts';
+import { importModule, PROJECT_ROOT } from './project.ts';
 
-/** The project root (where package.json, platforms/ and apps/ live). */
-const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const PLATFORM_DIR = join(PROJECT_ROOT, 'platforms');
 
 /** Names of the platforms shipped in platforms/. */
@@ -63,7 +61,7 @@ export async function loadApp(spec: string): Promise<AnyApp> {
   const file = resolveAppFile(spec);
   let mod: { default?: unknown };
   try {
-    mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
+    mod = (await importModule(file)) as { default?: unknown };
   } catch (e) {
     const message = e instanceof Error ? e.message.split('\n')[0] : String(e);
     throw new InputError(`app ${spec}: cannot be loaded (${message})`);
@@ -108,10 +106,4 @@ function paramProblem(spec: ParamSpec): string | null {
     default:
       return `has unknown type "${String((spec as { type?: unknown }).type)}" (expected int, float, bool or enum)`;
   }
-}
-
-/** The simulator's version from package.json. */
-export function simulatorVersion(): string {
-  const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string };
-  return pkg.version;
 }

@@ -1,0 +1,23 @@
+// `npm run build` (also run by `prepare` at install and by `npm test`): compiles
+// src/ and apps/ to JavaScript with type declarations in dist/ (tsconfig.build.json),
+// then records what it was made from in dist/build.json. The record is written
+// last and from the state read before compiling, so a source edited during the
+// build leaves the build stale rather than wrongly current.
+import { execFileSync } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sourceState } from './build-state.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const before = sourceState(root);
+rmSync(join(root, 'dist'), { recursive: true, force: true });
+const tsc = join(dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin', 'tsc');
+try {
+  execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+} catch {
+  process.stderr.write('build: the TypeScript compiler failed (see above); dist/ is not current, so sim runs the sources\n');
+  process.exit(1);
+}
+writeFileSync(join(root, 'dist', 'build.json'), `${JSON.stringify({ sources: before }, null, 1)}\n`);
