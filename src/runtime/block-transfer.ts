@@ -134,7 +134,7 @@ export class BlockSender {
       t.sent += n;
       t.packets++;
       // The DMA engine's rate is matched statically: handle arrivals, never wait.
-      if (t.remaining > 0) yield* this.pace(pollRightOnly, false);
+      if (t.remaining > 0) yield* this.messaging.handleWaiting(pollRightOnly ? 'right' : 'both', this.options.poll === 'once' ? 1 : Infinity);
       return;
     }
     const perPacket = this.costs.packetWords - 1;
@@ -146,7 +146,12 @@ export class BlockSender {
       yield* this.messaging.sendSteps(xferSteps(net, pollRightOnly), t.proc, strataXferPutHandler, words, 4 * words.length, this.costs.xferSendOverheadCycles);
       t.sent += perPacket;
       t.packets++;
-      yield* this.pace(pollRightOnly, this.options.bandwidthMatching);
+      // Pacing (thesis 6.1.3): "if there are arrived packets, handle all of them [poll
+      // until empty] (or one: poll once); otherwise, delay". Finding nothing costs one
+      // failed poll; the delay follows only with bandwidth matching on.
+      const o = this.options;
+      const handled = yield* this.messaging.handleWaiting(pollRightOnly ? 'right' : 'both', o.poll === 'once' ? 1 : Infinity);
+      if (handled === 0 && o.bandwidthMatching) this.node.chargeSpin(o.delayCycles);
       return;
     }
     const tail = [portAndOffsetCons(t.port, t.offset + at)];
@@ -155,16 +160,5 @@ export class BlockSender {
     t.packets++;
     const steps = pollRightOnly ? SEND_BOTH_RL_POLL_RIGHT : SEND_BOTH_RL_POLL_BOTH;
     yield* this.guard.nested(this.messaging.send(steps, t.proc, strataXferPutHandler, tail));
-  }
-
-  /**
-   * After each packet (thesis 6.1.3): "if there are arrived packets, handle all of them
-   * [poll until empty] (or one: poll once); otherwise, delay". Finding nothing costs one
-   * failed poll; the delay follows only with bandwidth matching on.
-   */
-  private *pace(pollRightOnly: boolean, delay: boolean): Op {
-    const o = this.options;
-    const handled = yield* this.messaging.handleWaiting(pollRightOnly ? 'right' : 'both', o.poll === 'once' ? 1 : Infinity);
-    if (handled === 0 && delay) this.node.chargeSpin(o.delayCycles);
   }
 }

@@ -220,6 +220,21 @@ export class Messaging {
     if (doSync) {
       while (node.ahead > 0) yield node.ahead;
     }
+    const r = this.pollNow(net);
+    if (typeof r === 'boolean') return r;
+    yield* r;
+    this.guard.handlerDepth--;
+    return true;
+  }
+
+  /**
+   * The poll itself, without syncing and without a generator (the per-packet path):
+   * false when nothing waited (a failed poll is charged), true when a message was
+   * handled by a plain handler, or the generator of a generator handler, which the
+   * caller runs with `yield*` and then ends with `guard.handlerDepth--`.
+   */
+  private pollNow(net: number): Op | boolean {
+    const node = this.node;
     const p = this.network.receive(node.id, net);
     if (p === null) {
       node.chargeSpin(this.costs.pollEmptyCycles);
@@ -228,11 +243,11 @@ export class Messaging {
     node.packetsReceived++;
     this.trace?.message?.(p.src, node.id, p.injectedAt, node.time);
     node.charge(this.costs.receiveOverheadCycles + this.jitter());
-    yield* this.dispatch(p);
-    return true;
+    return this.invoke(p) ?? true;
   }
 
-  private *dispatch(p: Packet): Op {
+  /** Calls the packet's handler; returns its generator (handler still counted as running) or null when it has finished. */
+  private invoke(p: Packet): Op | null {
     const handler = p.handler as PacketHandler;
     const h = handler as Dispatchable;
     const target = isEngineHandler(handler) ? this.engineTarget : this.appTarget;
@@ -262,13 +277,12 @@ export class Messaging {
     if (r === undefined) {
       guard.checkHandler(h.name || '(anonymous)');
       guard.handlerDepth--;
-      return;
+      return null;
     }
     if (typeof r !== 'object' || r === null || typeof (r as Op).next !== 'function') {
       throw new RunFailure(`node ${this.node.id}: handler ${h.name || '(anonymous)'} returned a value; handlers return nothing (or are generator functions)`);
     }
-    yield* r;
-    guard.handlerDepth--;
+    return r;
   }
 
   /**
@@ -284,7 +298,12 @@ export class Messaging {
       while (node.ahead > 0) yield node.ahead;
       if (handled === max) return handled;
       const net = nets === 'right' || this.network.waiting(node.id, LEFT) === 0 ? RIGHT : LEFT;
-      if (!(yield* this.pollOne(net, false))) return handled;
+      const r = this.pollNow(net);
+      if (r === false) return handled;
+      if (r !== true) {
+        yield* r;
+        this.guard.handlerDepth--;
+      }
       handled++;
     }
   }
