@@ -101,8 +101,7 @@ export class BlockSender {
    */
   *send(proc: number, port: number, offset: number, buffer: ArrayLike<number>, size: number, pollRightOnly: boolean): Op {
     this.messaging.checkMessage(proc, strataXferPutHandler, []);
-    const t = this.transfer(proc, port, offset, buffer, size, null);
-    while (t.remaining > 0) yield* this.sendNextPacket(t, pollRightOnly);
+    yield* this.sendPackets(this.transfer(proc, port, offset, buffer, size, null), pollRightOnly, Infinity);
   }
 
   /**
@@ -121,44 +120,47 @@ export class BlockSender {
     yield* this.messaging.sendSteps(steps, proc, strataXferPutHandler, words, 4 * words.length, this.costs.xferSendOverheadCycles);
   }
 
-  /** Sends the transfer's next Xfer or DMA packet (or its tail message), then paces. */
-  *sendNextPacket(t: Transfer, pollRightOnly: boolean): Op {
-    const at = t.sent;
+  /**
+   * Sends up to `count` of the transfer's next packets, each an Xfer or DMA packet
+   * followed by pacing, or its tail message. One generator for them all: this is
+   * the per-packet path.
+   */
+  *sendPackets(t: Transfer, pollRightOnly: boolean, count: number): Op {
     const dma = this.costs.dma;
-    if (dma !== null) {
-      const n = Math.min(t.remaining, dma.dataWordsPerPacket);
-      const words = [portAndOffsetCons(t.port, t.offset + at)];
-      for (let j = at; j < at + n; j++) words.push(t.buffer[j] >>> 0);
-      const net = t.packets % 2 === 0 ? LEFT : RIGHT;
-      yield* this.messaging.sendSteps(xferSteps(net, pollRightOnly), t.proc, strataDmaPutHandler, words, 4 * words.length, dma.sendCycles);
-      t.sent += n;
-      t.packets++;
-      // The DMA engine's rate is matched statically: handle arrivals, never wait.
-      if (t.remaining > 0) yield* this.messaging.handleWaiting(pollRightOnly ? 'right' : 'both', this.options.poll === 'once' ? 1 : Infinity);
-      return;
-    }
     const perPacket = this.costs.packetWords - 1;
-    if (t.remaining >= perPacket) {
-      // A new array per packet: the packet keeps it until the receiver handles it.
-      const words = [portAndOffsetCons(t.port, t.offset + at)];
-      for (let j = at; j < at + perPacket; j++) words.push(t.buffer[j] >>> 0);
+    for (let k = 0; k < count && t.remaining > 0; k++) {
+      const at = t.sent;
       const net = t.packets % 2 === 0 ? LEFT : RIGHT;
-      yield* this.messaging.sendSteps(xferSteps(net, pollRightOnly), t.proc, strataXferPutHandler, words, 4 * words.length, this.costs.xferSendOverheadCycles);
-      t.sent += perPacket;
-      t.packets++;
-      // Pacing (thesis 6.1.3): "if there are arrived packets, handle all of them [poll
-      // until empty] (or one: poll once); otherwise, delay". Finding nothing costs one
-      // failed poll; the delay follows only with bandwidth matching on.
       const o = this.options;
-      const handled = yield* this.messaging.handleWaiting(pollRightOnly ? 'right' : 'both', o.poll === 'once' ? 1 : Infinity);
-      if (handled === 0 && o.bandwidthMatching) this.node.chargeSpin(o.delayCycles);
-      return;
+      if (dma !== null) {
+        const n = Math.min(t.remaining, dma.dataWordsPerPacket);
+        const words = [portAndOffsetCons(t.port, t.offset + at)];
+        for (let j = at; j < at + n; j++) words.push(t.buffer[j] >>> 0);
+        yield* this.messaging.sendSteps(xferSteps(net, pollRightOnly), t.proc, strataDmaPutHandler, words, 4 * words.length, dma.sendCycles);
+        t.sent += n;
+        t.packets++;
+        // The DMA engine's rate is matched statically: handle arrivals, never wait.
+        if (t.remaining > 0) yield* this.messaging.handleWaiting(pollRightOnly ? 'right' : 'both', o.poll === 'once' ? 1 : Infinity);
+      } else if (t.remaining >= perPacket) {
+        // A new array per packet: the packet keeps it until the receiver handles it.
+        const words = [portAndOffsetCons(t.port, t.offset + at)];
+        for (let j = at; j < at + perPacket; j++) words.push(t.buffer[j] >>> 0);
+        yield* this.messaging.sendSteps(xferSteps(net, pollRightOnly), t.proc, strataXferPutHandler, words, 4 * words.length, this.costs.xferSendOverheadCycles);
+        t.sent += perPacket;
+        t.packets++;
+        // Pacing (thesis 6.1.3): "if there are arrived packets, handle all of them [poll
+        // until empty] (or one: poll once); otherwise, delay". Finding nothing costs one
+        // failed poll; the delay follows only with bandwidth matching on.
+        const handled = yield* this.messaging.handleWaiting(pollRightOnly ? 'right' : 'both', o.poll === 'once' ? 1 : Infinity);
+        if (handled === 0 && o.bandwidthMatching) this.node.chargeSpin(o.delayCycles);
+      } else {
+        const tail = [portAndOffsetCons(t.port, t.offset + at)];
+        for (let j = at; j < t.size; j++) tail.push(t.buffer[j] >>> 0);
+        t.sent = t.size;
+        t.packets++;
+        const steps = pollRightOnly ? SEND_BOTH_RL_POLL_RIGHT : SEND_BOTH_RL_POLL_BOTH;
+        yield* this.guard.nested(this.messaging.send(steps, t.proc, strataXferPutHandler, tail));
+      }
     }
-    const tail = [portAndOffsetCons(t.port, t.offset + at)];
-    for (let j = at; j < t.size; j++) tail.push(t.buffer[j] >>> 0);
-    t.sent = t.size;
-    t.packets++;
-    const steps = pollRightOnly ? SEND_BOTH_RL_POLL_RIGHT : SEND_BOTH_RL_POLL_BOTH;
-    yield* this.guard.nested(this.messaging.send(steps, t.proc, strataXferPutHandler, tail));
   }
 }
