@@ -271,6 +271,9 @@ export class Messaging {
       case 4:
         r = h(target, a[0], a[1], a[2], a[3]);
         break;
+      case 5:
+        r = h(target, a[0], a[1], a[2], a[3], a[4]);
+        break;
       default:
         r = h(target, ...a);
     }
