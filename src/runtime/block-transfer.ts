@@ -122,45 +122,59 @@ export class BlockSender {
 
   /**
    * Sends up to `count` of the transfer's next packets, each an Xfer or DMA packet
-   * followed by pacing, or its tail message. One generator for them all: this is
-   * the per-packet path.
+   * followed by pacing, or its tail message. One generator for them all, with the
+   * first try at the network and the pacing polls inline: this is the per-packet path.
    */
   *sendPackets(t: Transfer, pollRightOnly: boolean, count: number): Op {
     const dma = this.costs.dma;
-    const perPacket = this.costs.packetWords - 1;
+    const m = this.messaging;
+    const node = this.node;
+    const perPacket = dma !== null ? dma.dataWordsPerPacket : this.costs.packetWords - 1;
+    const overhead = dma !== null ? dma.sendCycles : this.costs.xferSendOverheadCycles;
+    const handler = dma !== null ? strataDmaPutHandler : strataXferPutHandler;
     for (let k = 0; k < count && t.remaining > 0; k++) {
       const at = t.sent;
-      const net = t.packets % 2 === 0 ? LEFT : RIGHT;
-      const o = this.options;
-      if (dma !== null) {
-        const n = Math.min(t.remaining, dma.dataWordsPerPacket);
-        const words = [portAndOffsetCons(t.port, t.offset + at)];
-        for (let j = at; j < at + n; j++) words.push(t.buffer[j] >>> 0);
-        yield* this.messaging.sendSteps(xferSteps(net, pollRightOnly), t.proc, strataDmaPutHandler, words, 4 * words.length, dma.sendCycles);
-        t.sent += n;
-        t.packets++;
-        // The DMA engine's rate is matched statically: handle arrivals, never wait.
-        if (t.remaining > 0) yield* this.messaging.handleWaiting(pollRightOnly ? 'right' : 'both', o.poll === 'once' ? 1 : Infinity);
-      } else if (t.remaining >= perPacket) {
-        // A new array per packet: the packet keeps it until the receiver handles it.
-        const words = [portAndOffsetCons(t.port, t.offset + at)];
-        for (let j = at; j < at + perPacket; j++) words.push(t.buffer[j] >>> 0);
-        yield* this.messaging.sendSteps(xferSteps(net, pollRightOnly), t.proc, strataXferPutHandler, words, 4 * words.length, this.costs.xferSendOverheadCycles);
-        t.sent += perPacket;
-        t.packets++;
-        // Pacing (thesis 6.1.3): "if there are arrived packets, handle all of them [poll
-        // until empty] (or one: poll once); otherwise, delay". Finding nothing costs one
-        // failed poll; the delay follows only with bandwidth matching on.
-        const handled = yield* this.messaging.handleWaiting(pollRightOnly ? 'right' : 'both', o.poll === 'once' ? 1 : Infinity);
-        if (handled === 0 && o.bandwidthMatching) this.node.chargeSpin(o.delayCycles);
-      } else {
+      if (dma === null && t.remaining < perPacket) {
         const tail = [portAndOffsetCons(t.port, t.offset + at)];
         for (let j = at; j < t.size; j++) tail.push(t.buffer[j] >>> 0);
         t.sent = t.size;
         t.packets++;
         const steps = pollRightOnly ? SEND_BOTH_RL_POLL_RIGHT : SEND_BOTH_RL_POLL_BOTH;
-        yield* this.guard.nested(this.messaging.send(steps, t.proc, strataXferPutHandler, tail));
+        yield* this.guard.nested(m.send(steps, t.proc, strataXferPutHandler, tail));
+        continue;
       }
+      const n = Math.min(t.remaining, perPacket);
+      // A new array per packet: the packet keeps it until the receiver handles it.
+      const words = [portAndOffsetCons(t.port, t.offset + at)];
+      for (let j = at; j < at + n; j++) words.push(t.buffer[j] >>> 0);
+      const steps = xferSteps(t.packets % 2 === 0 ? LEFT : RIGHT, pollRightOnly);
+      // The steps' first try, inline; the rest of the steps only if the network refuses.
+      const injection = m.startInjection(overhead);
+      while (node.ahead > 0) yield node.ahead;
+      if (!m.finishInjection(m.packet(t.proc, steps[0][0], handler, words), injection, overhead)) {
+        yield* m.sendSteps(steps, t.proc, handler, words, 4 * words.length, overhead, false, 1);
+      }
+      t.sent += n;
+      t.packets++;
+      // The DMA engine's rate is matched statically: it handles arrivals and never
+      // waits, and does not pace after its last packet.
+      if (dma !== null && t.remaining === 0) continue;
+      // Pacing (thesis 6.1.3): "if there are arrived packets, handle all of them [poll
+      // until empty] (or one: poll once); otherwise, delay". Each check of the interface
+      // status is part of a successful receive, and only the final check that finds
+      // nothing costs a failed poll; the delay follows only with bandwidth matching on.
+      const o = this.options;
+      const max = o.poll === 'once' ? 1 : Infinity;
+      let handled = 0;
+      for (;;) {
+        while (node.ahead > 0) yield node.ahead;
+        if (handled === max) break;
+        const r = m.pollNow(m.pacingNet(pollRightOnly));
+        if (r === false) break;
+        if (r !== true) yield* m.finishHandler(r);
+        handled++;
+      }
+      if (dma === null && handled === 0 && o.bandwidthMatching) node.chargeSpin(o.delayCycles);
     }
   }
 }

@@ -57,7 +57,8 @@ export class Messaging {
 
   /**
    * Runs a send variant's steps until the packet is out, checking the message first
-   * when `isChecked`. When a whole round of steps
+   * when `isChecked`; the first round starts at step `from` (a caller that made the
+   * first try itself passes 1). When a whole round of steps
    * finds every tried network full and every polled network empty, the node stalls:
    * it sleeps until a tried network has room or a polled one has a message, resuming
    * where a literal retry loop would have succeeded.
@@ -70,12 +71,14 @@ export class Messaging {
     sizeBytes: number,
     overheadCycles: number,
     isChecked = false,
+    from = 0,
   ): Op {
     if (isChecked) this.checkMessage(dest, handler, args);
     const node = this.node;
-    for (;;) {
+    for (let first = from; ; first = 0) {
       let handled = false;
-      for (const [tryNet, pollNet] of steps) {
+      for (let i = first; i < steps.length; i++) {
+        const [tryNet, pollNet] = steps[i];
         let sent = false;
         if (tryNet >= 0) {
           // Inline rather than a generator of its own: this is the per-packet path.
@@ -115,7 +118,7 @@ export class Messaging {
    * Trying to send one packet without polling: the first `sendInjectionCycles` of the
    * send are spent before the network is asked (the caller then syncs). Returns them.
    */
-  private startInjection(overheadCycles: number): number {
+  startInjection(overheadCycles: number): number {
     const injection = Math.min(this.costs.sendInjectionCycles, overheadCycles) + this.jitter();
     this.node.advance(injection, true);
     return injection;
@@ -125,7 +128,7 @@ export class Messaging {
    * Offers the packet to the network: if it refuses, the injection cycles count as
    * stall cycles and false is returned, else the rest of the send overhead follows.
    */
-  private finishInjection(packet: Packet, injection: number, overheadCycles: number): boolean {
+  finishInjection(packet: Packet, injection: number, overheadCycles: number): boolean {
     const node = this.node;
     if (!this.network.tryInject(packet)) {
       node.stallCycles += injection;
@@ -136,6 +139,11 @@ export class Messaging {
     node.packetsSent++;
     node.bytesSent += packet.sizeBytes;
     return true;
+  }
+
+  /** A packet of `words` from this node to `dest` on `net`, for finishInjection. */
+  packet(dest: number, net: number, handler: PacketHandler, words: readonly number[]): Packet {
+    return new Packet(this.node.id, dest, net, 4 * words.length, handler, words);
   }
 
   /** Validates an active message before it is sent. */
@@ -222,9 +230,14 @@ export class Messaging {
     }
     const r = this.pollNow(net);
     if (typeof r === 'boolean') return r;
-    yield* r;
-    this.guard.handlerDepth--;
+    yield* this.finishHandler(r);
     return true;
+  }
+
+  /** Runs the rest of a generator handler that pollNow started, and ends it. */
+  *finishHandler(run: Op): Op {
+    yield* run;
+    this.guard.handlerDepth--;
   }
 
   /**
@@ -233,7 +246,7 @@ export class Messaging {
    * handled by a plain handler, or the generator of a generator handler, which the
    * caller runs with `yield*` and then ends with `guard.handlerDepth--`.
    */
-  private pollNow(net: number): Op | boolean {
+  pollNow(net: number): Op | boolean {
     const node = this.node;
     const p = this.network.receive(node.id, net);
     if (p === null) {
@@ -288,27 +301,9 @@ export class Messaging {
     return r;
   }
 
-  /**
-   * Block transfers' polling between packets (thesis 6.1.3): while a packet waits on
-   * `nets`, handle it (left first), up to `max`; each check of the interface status
-   * is part of a successful receive, and only the final check that finds nothing
-   * costs a failed poll. Returns how many it handled.
-   */
-  *handleWaiting(nets: 'both' | 'right', max: number): Op<number> {
-    const node = this.node;
-    let handled = 0;
-    for (;;) {
-      while (node.ahead > 0) yield node.ahead;
-      if (handled === max) return handled;
-      const net = nets === 'right' || this.network.waiting(node.id, LEFT) === 0 ? RIGHT : LEFT;
-      const r = this.pollNow(net);
-      if (r === false) return handled;
-      if (r !== true) {
-        yield* r;
-        this.guard.handlerDepth--;
-      }
-      handled++;
-    }
+  /** The network block transfers' pacing polls next: the right only, or the left while it has a packet. */
+  pacingNet(rightOnly: boolean): number {
+    return rightOnly || this.network.waiting(this.node.id, LEFT) === 0 ? RIGHT : LEFT;
   }
 
   /** Whether a packet waits at this node on either network, as of global time. */
