@@ -5,8 +5,8 @@
 export class Packet {
   readonly src: number;
   readonly dst: number;
-  /** Logical data network: LEFT or RIGHT. */
-  readonly net: number;
+  /** Logical data network: LEFT or RIGHT (a sender retrying on the other network changes it; fixed once the network takes the packet). */
+  net: number;
   readonly sizeBytes: number;
   /** The active-message handler (opaque to the network). */
   readonly handler: unknown;

@@ -75,6 +75,8 @@ export class Messaging {
   ): Op {
     if (isChecked) this.checkMessage(dest, handler, args);
     const node = this.node;
+    // One packet for every try: the network keeps only a packet it takes.
+    const packet = new Packet(node.id, dest, LEFT, sizeBytes, handler, args);
     for (let first = from; ; first = 0) {
       let handled = false;
       for (let i = first; i < steps.length; i++) {
@@ -84,7 +86,8 @@ export class Messaging {
           // Inline rather than a generator of its own: this is the per-packet path.
           const injection = this.startInjection(overheadCycles);
           while (node.ahead > 0) yield node.ahead;
-          sent = this.finishInjection(new Packet(node.id, dest, tryNet, sizeBytes, handler, args), injection, overheadCycles);
+          packet.net = tryNet;
+          sent = this.finishInjection(packet, injection, overheadCycles);
         }
         if (pollNet >= 0 && (yield* this.pollOne(pollNet, true))) handled = true;
         if (sent) return;
