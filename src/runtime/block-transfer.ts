@@ -99,9 +99,13 @@ export class BlockSender {
    * SendBlockXferPollBoth / PollRight: sends a whole block now, Xfer packets of the
    * platform's packet width less the port-and-offset word (4 data words on the CM-5).
    */
-  *send(proc: number, port: number, offset: number, buffer: ArrayLike<number>, size: number, pollRightOnly: boolean): Op {
-    this.messaging.checkMessage(proc, strataXferPutHandler, []);
-    yield* this.sendPackets(this.transfer(proc, port, offset, buffer, size, null), pollRightOnly, Infinity);
+  send(proc: number, port: number, offset: number, buffer: ArrayLike<number>, size: number, pollRightOnly: boolean): Op {
+    // The checks run at the operation's first step, as in a generator of its own.
+    const checked = (): Transfer => {
+      this.messaging.checkMessage(proc, strataXferPutHandler, []);
+      return this.transfer(proc, port, offset, buffer, size, null);
+    };
+    return this.sendPackets(checked, pollRightOnly, Infinity);
   }
 
   /**
@@ -124,8 +128,10 @@ export class BlockSender {
    * Sends up to `count` of the transfer's next packets, each an Xfer or DMA packet
    * followed by pacing, or its tail message. One generator for them all, with the
    * first try at the network and the pacing polls inline: this is the per-packet path.
+   * `transfer` is the transfer, or makes it (checking its arguments) at the first step.
    */
-  *sendPackets(t: Transfer, pollRightOnly: boolean, count: number): Op {
+  *sendPackets(transfer: Transfer | (() => Transfer), pollRightOnly: boolean, count: number): Op {
+    const t = typeof transfer === 'function' ? transfer() : transfer;
     const dma = this.costs.dma;
     const m = this.messaging;
     const node = this.node;
