@@ -89,7 +89,15 @@ export class Messaging {
           packet.net = tryNet;
           sent = this.finishInjection(packet, injection, overheadCycles);
         }
-        if (pollNet >= 0 && (yield* this.pollOne(pollNet, true))) handled = true;
+        if (pollNet >= 0) {
+          // pollOne(pollNet, true), inline: no generator per poll.
+          while (node.ahead > 0) yield node.ahead;
+          const r = this.pollNow(pollNet);
+          if (r !== false) {
+            handled = true;
+            if (r !== true) yield* this.finishHandler(r);
+          }
+        }
         if (sent) return;
       }
       if (!handled) yield* this.stall(steps);
@@ -206,9 +214,22 @@ export class Messaging {
    * fruitless round is one observation costing 2 x pollEmptyCycles.
    */
   *pollBothRound(): Op<number> {
-    const left = yield* this.pollOne(LEFT, true);
-    const right = yield* this.pollOne(RIGHT, left);
-    return (left ? 1 : 0) + (right ? 1 : 0);
+    // pollOne(LEFT, true) then pollOne(RIGHT, left), inline: no generator per poll.
+    const node = this.node;
+    while (node.ahead > 0) yield node.ahead;
+    const left = this.pollNow(LEFT);
+    if (left === false) {
+      const right = this.pollNow(RIGHT);
+      if (right === false) return 0;
+      if (right !== true) yield* this.finishHandler(right);
+      return 1;
+    }
+    if (left !== true) yield* this.finishHandler(left);
+    while (node.ahead > 0) yield node.ahead;
+    const right = this.pollNow(RIGHT);
+    if (right === false) return 1;
+    if (right !== true) yield* this.finishHandler(right);
+    return 2;
   }
 
   /** PollBoth rounds until one finds nothing (PollBothTilEmpty); returns messages handled. */
