@@ -17,7 +17,7 @@
  *
  * A bitmap of non-empty slots finds the next due slot a 32-slot word at a time.
  */
-import { EventQueue } from './event-queue.ts';
+import { EventQueue, grownArray, MAX_PENDING_EVENTS } from './event-queue.ts';
 
 /** Cycles ahead that go into the wheel (a power of two). */
 const WINDOW = 4096;
@@ -163,22 +163,14 @@ export class TimingWheelQueue {
   }
 
   private grow(): void {
-    const cap = this.recTime.length * 2;
-    const f64 = (a: Float64Array): Float64Array => {
-      const b = new Float64Array(cap);
-      b.set(a);
-      return b;
-    };
-    const i32 = (a: Int32Array): Int32Array => {
-      const b = new Int32Array(cap);
-      b.set(a);
-      return b;
-    };
-    this.recTime = f64(this.recTime);
-    this.recKind = i32(this.recKind);
-    this.recA0 = i32(this.recA0);
-    this.recA1 = i32(this.recA1);
-    this.recNext = i32(this.recNext);
-    for (let i = this.recObj.length; i < cap; i++) this.recObj.push(undefined);
+    const oldCap = this.recTime.length;
+    if (oldCap >= MAX_PENDING_EVENTS) throw new RangeError(`more than ${MAX_PENDING_EVENTS} events pending at once`);
+    const cap = Math.min(MAX_PENDING_EVENTS, oldCap * 2);
+    this.recTime = grownArray(this.recTime, cap);
+    this.recKind = grownArray(this.recKind, cap);
+    this.recA0 = grownArray(this.recA0, cap);
+    this.recA1 = grownArray(this.recA1, cap);
+    this.recNext = grownArray(this.recNext, cap);
+    for (let i = oldCap; i < cap; i++) this.recObj.push(undefined);
   }
 }
