@@ -1,13 +1,15 @@
 // `npm run build` (also run by `prepare` at install and by `npm test`): compiles
 // src/ and apps/ to JavaScript with type declarations in dist/ (tsconfig.build.json),
+// parses and checks each shipped platform file into dist/platforms/ (a run of an
+// unchanged one then skips loading the schema library: src/cli/load-inputs.ts),
 // then records what it was made from in dist/build.json. The record is written
 // last and from the state read before compiling, so a source edited during the
 // build leaves the build stale rather than wrongly current.
 import { execFileSync } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { sourceState } from './build-state.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -19,5 +21,17 @@ try {
 } catch {
   process.stderr.write('build: the TypeScript compiler failed (see above); dist/ is not current, so sim runs the sources\n');
   process.exit(1);
+}
+const { parsePlatform } = await import(pathToFileURL(join(root, 'dist', 'src', 'platform', 'load-platform.js')).href);
+mkdirSync(join(root, 'dist', 'platforms'));
+for (const file of readdirSync(join(root, 'platforms')).filter((f) => f.endsWith('.json'))) {
+  const source = `platforms/${file}`;
+  let platform;
+  try {
+    platform = parsePlatform(readFileSync(join(root, source), 'utf8'), source);
+  } catch {
+    continue; // a run of it reports what is wrong
+  }
+  writeFileSync(join(root, 'dist', 'platforms', file), JSON.stringify(platform));
 }
 writeFileSync(join(root, 'dist', 'build.json'), `${JSON.stringify({ sources: before }, null, 1)}\n`);

@@ -108,7 +108,7 @@ export async function calibrateCommand(argv: readonly string[], io: Io, showProg
   const requests: UnitRequest[] = [];
   const platformsRun: string[] = [];
   for (const name of args.platforms) {
-    const platform = loadPlatform(name);
+    const platform = await loadPlatform(name);
     platformsRun.push(platform.name);
     for (const nodes of args.nodes ?? [platform.defaultNodes]) {
       const problem = nodeCountProblem(platform.network, nodes);

@@ -48,7 +48,7 @@ export async function loadSpecs(file: string): Promise<ModelSpec[]> {
 /** Runs one unit; the worker's entry point too. */
 export default async function runUnitRequest(r: UnitRequest): Promise<string> {
   const specs = await loadSpecs(r.specFile);
-  return runUnit({ platform: loadPlatform(r.platform), spec: specs[r.specIndex], source: r.specFile, nodes: r.nodes, seed: r.seed, vcount: r.vcount, noise: r.noise });
+  return runUnit({ platform: await loadPlatform(r.platform), spec: specs[r.specIndex], source: r.specFile, nodes: r.nodes, seed: r.seed, vcount: r.vcount, noise: r.noise });
 }
 
 /** What a worker sends back: the unit's text, or the kind and message of its failure. */

@@ -26,7 +26,7 @@ import { FileTraceOutput } from './trace-file.ts';
  *   unwritable output file
  */
 export async function runCommand(args: RunArgs, io: Io): Promise<number> {
-  const platform = loadPlatform(args.platform);
+  const platform = await loadPlatform(args.platform);
   const nodes = args.nodes ?? platform.defaultNodes;
   const problem = nodeCountProblem(platform.network, nodes);
   if (problem !== null) {

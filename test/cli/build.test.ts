@@ -51,3 +51,14 @@ describe.concurrent('a TypeScript app outside the build', () => {
     expect(r.stderr.split('\n')[0]).toBe('sim: run failed: the fixture gives up');
   });
 });
+
+describe.concurrent('a shipped platform', () => {
+  it('runs the same from the build’s checked copy as parsed from its file', async () => {
+    const args = ['apps/ping-pong', '--nodes', '8', '--json'];
+    const [byName, byPath] = await Promise.all([sim(['--platform', 'paragon', ...args]), sim(['--platform', './platforms/paragon.json', ...args])]);
+    expect([byName.code, byPath.code]).toEqual([0, 0]);
+    const a = JSON.parse(byName.stdout) as Record<string, unknown>;
+    const b = JSON.parse(byPath.stdout) as Record<string, unknown>;
+    for (const key of ['fingerprint', 'platformHash', 'simulatedCycles', 'events', 'metrics']) expect(a[key], key).toEqual(b[key]);
+  });
+});
