@@ -141,8 +141,7 @@ export class BlockSender {
     for (let k = 0; k < count && t.remaining > 0; k++) {
       const at = t.sent;
       if (dma === null && t.remaining < perPacket) {
-        const tail = [portAndOffsetCons(t.port, t.offset + at)];
-        for (let j = at; j < t.size; j++) tail.push(t.buffer[j] >>> 0);
+        const tail = packetWords(t, at, t.size - at);
         t.sent = t.size;
         t.packets++;
         const steps = pollRightOnly ? SEND_BOTH_RL_POLL_RIGHT : SEND_BOTH_RL_POLL_BOTH;
@@ -150,9 +149,7 @@ export class BlockSender {
         continue;
       }
       const n = Math.min(t.remaining, perPacket);
-      // A new array per packet: the packet keeps it until the receiver handles it.
-      const words = [portAndOffsetCons(t.port, t.offset + at)];
-      for (let j = at; j < at + n; j++) words.push(t.buffer[j] >>> 0);
+      const words = packetWords(t, at, n);
       const steps = xferSteps(t.packets % 2 === 0 ? LEFT : RIGHT, pollRightOnly);
       // The steps' first try, inline; the rest of the steps only if the network refuses.
       const injection = m.startInjection(overhead);
@@ -183,4 +180,16 @@ export class BlockSender {
       if (dma === null && handled === 0 && o.bandwidthMatching) node.chargeSpin(o.delayCycles);
     }
   }
+}
+
+/**
+ * The words of the packet carrying `n` of the transfer's words from `at`: the
+ * port-and-offset word, then the data. A new array per packet, allocated at its
+ * size (the packet keeps it until the receiver handles it).
+ */
+function packetWords(t: Transfer, at: number, n: number): number[] {
+  const words = new Array<number>(n + 1);
+  words[0] = portAndOffsetCons(t.port, t.offset + at);
+  for (let j = 0; j < n; j++) words[j + 1] = t.buffer[at + j] >>> 0;
+  return words;
 }
