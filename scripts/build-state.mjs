@@ -10,12 +10,12 @@ export const SOURCE_DIRS = ['src', 'apps'];
 /** Files whose change changes the build although they are not sources. */
 const BUILD_INPUTS = ['tsconfig.json', 'tsconfig.build.json'];
 
-/** Every build input under `root` as { relative path: [size, mtimeMs] }, in sorted order. */
+/** Every build input under `root` (TypeScript sources and the .mjs files the build copies) as { relative path: [size, mtimeMs] }, in sorted order. */
 export function sourceState(root) {
   const files = [...BUILD_INPUTS];
   for (const dir of SOURCE_DIRS) {
     for (const entry of readdirSync(join(root, dir), { recursive: true, withFileTypes: true })) {
-      if (entry.isFile() && /\.m?ts$/.test(entry.name)) files.push(relative(root, join(entry.parentPath ?? entry.path, entry.name)));
+      if (entry.isFile() && /\.(m?ts|mjs)$/.test(entry.name)) files.push(relative(root, join(entry.parentPath ?? entry.path, entry.name)));
     }
   }
   files.sort();

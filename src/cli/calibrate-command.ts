@@ -23,7 +23,6 @@ import { InputError } from '../kernel/errors.ts';
 import { MAX_SEED } from '../kernel/random-stream.ts';
 import { nodeCountProblem } from '../network/build-topology.ts';
 import runUnitRequest, { loadSpecs, unitText, type UnitOutcome, type UnitRequest } from './calibrate-unit.ts';
-import { workerEntry } from './project.ts';
 import { fitWithProvenance, printModels, writeAtomically } from './fit-command.ts';
 import { loadPlatform, platformNames } from './load-inputs.ts';
 import { simulatorVersion } from './project.ts';
@@ -132,7 +131,7 @@ export async function calibrateCommand(argv: readonly string[], io: Io, showProg
   };
   let texts: string[];
   if (args.workers > 1 && mine.length > 1) {
-    const filename = workerEntry('calibrate-unit', './calibrate-worker.mjs').href;
+    const filename = new URL('./calibrate-worker.mjs', import.meta.url).href;
     const pool = new Tinypool({ filename, name: 'runUnitInWorker', minThreads: args.workers, maxThreads: args.workers });
     try {
       texts = await Promise.all(mine.map((r) => (pool.run(r) as Promise<UnitOutcome>).then((o) => tick(unitText(o)))));

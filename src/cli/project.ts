@@ -3,8 +3,9 @@
  * sources through tsx (a development checkout whose build is missing or stale), or
  * from the JavaScript build in dist/ (made by `npm run build` at install; bin/sim.mjs
  * picks it when it is current). This file owns the project root and version, the
- * import of a user's module (an app or a calibration spec) in either mode, and the
- * entry points of worker threads. It loads nothing heavy: `sim --version` needs only it.
+ * import of a user's module (an app or a calibration spec) in either mode (worker
+ * threads start through load-sibling.mjs). It loads nothing heavy: `sim --version`
+ * needs only it.
  *
  * In the compiled mode, a module that ships with the project (apps/, src/) is
  * imported from its build in dist/. Any other TypeScript module gets tsx, loaded
@@ -59,13 +60,4 @@ export async function importModule(path: string): Promise<unknown> {
     if (/\.m?ts$/.test(file)) await enableTypeScript();
   }
   return import(pathToFileURL(file).href);
-}
-
-/**
- * The module a worker thread should start with to run `name` (a module of src/cli,
- * without extension): its build when compiled; in the sources, `bootstrap`, which
- * first registers tsx in the new thread (module hooks are per thread).
- */
-export function workerEntry(name: string, bootstrap: string): URL {
-  return new URL(IS_COMPILED ? `./${name}.js` : bootstrap, import.meta.url);
 }

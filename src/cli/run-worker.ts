@@ -7,7 +7,6 @@ import { parentPort, Worker, workerData } from 'node:worker_threads';
 import type { NetworkMode } from '../machine/machine.ts';
 import type { OutputSink, OutputStream } from '../runtime/printing.ts';
 import { runApp, type RunSummary } from '../runtime/run-app.ts';
-import { workerEntry } from './project.ts';
 import { loadRun } from './run-setup.ts';
 
 /** What a worker needs to run: the same strings a user gives `sim`. */
@@ -29,7 +28,7 @@ type WorkerMessage = WorkerReply | { output: OutputStream; text: string };
  */
 export function runInWorker(request: WorkerRunRequest, onOutput: OutputSink = () => {}): Promise<RunSummary> {
   return new Promise((resolvePromise, reject) => {
-    const worker = new Worker(workerEntry('run-worker', './worker-bootstrap.mjs'), {
+    const worker = new Worker(new URL('./worker-bootstrap.mjs', import.meta.url), {
       workerData: { module: import.meta.url, request },
     });
     worker.on('message', (message: WorkerMessage) => {
