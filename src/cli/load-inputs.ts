@@ -15,6 +15,11 @@ import type { AnyApp, ParamSpec } from '../runtime/app.ts';
 const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const PLATFORM_DIR = join(PROJECT_ROOT, 'platforms');
 
+/** A path inside the project (e.g. an app folder or the shipped models), whatever the working directory. */
+export function projectPath(relative: string): string {
+  return join(PROJECT_ROOT, relative);
+}
+
 /** Names of the platforms shipped in platforms/. */
 export function platformNames(): string[] {
   return readdirSync(PLATFORM_DIR)
