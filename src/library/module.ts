@@ -108,12 +108,21 @@ export function modelCycles(v: Variant, ctx: SelectContext, columns: Columns): n
   return evaluate(ctx.models.get(v.model, `variant ${v.name}`), columns);
 }
 
-/** Predicts every variant (tuning first) and picks the minimum (4.2, 5.5). */
-export function select(mod: LibraryModule, x: Inputs, ctx: SelectContext): Choice {
+/**
+ * Predicts every variant (tuning first) and picks the minimum (4.2, 5.5). `pinned`
+ * tunables keep the given values instead of being optimized.
+ */
+export function select(mod: LibraryModule, x: Inputs, ctx: SelectContext, pinned: Params = {}): Choice {
   checkInputs(mod, x);
   const predictions = mod.variants.map((v): Prediction => {
     const problem = v.problem(x, ctx);
     const tuned: Tuned = problem === null && v.tune !== undefined ? v.tune(x, ctx) : { params: {}, notes: [] };
+    for (const t of v.tunables) {
+      if (pinned[t] === undefined) continue;
+      tuned.params[t] = pinned[t];
+      tuned.notes = [...tuned.notes.filter((n) => !n.startsWith(`${t} `)), `${t} ${pinned[t]}: given`];
+      delete tuned.benefit;
+    }
     const cycles = problem === null ? v.predict(x, tuned.params, ctx) : Infinity;
     return {
       variant: v.name,
