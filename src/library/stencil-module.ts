@@ -3,7 +3,8 @@
  * iterations, with five data layouts (Fig. 4-6) — square blocks, vertical and
  * horizontal strips, everything on one node, and rectangular blocks whose aspect
  * ratio is a tunable (4.4.4: "the right approach is to always use a rectangular-block
- * layout, but to adjust the aspect ratio"). Each layout's model is eq. 33 (the
+ * layout, but to adjust the aspect ratio"; rect here tries the factorizations the other
+ * layouts are not). Each layout's model is eq. 33 (the
  * StencilSquare, ... models of apps/calibration/apps.spec); rect's is eq. 33 over its
  * blocks with neighbour counts. A layout's precondition is the app's own: it must
  * give every processor at least one line (apps/stencil/grid.ts); uni covers
@@ -82,10 +83,17 @@ const square: Variant = {
   },
 };
 
-/** Processor columns of every px x py factorization of the machine that fits the grid. */
+/**
+ * Processor columns of the px x py factorizations rect tries: those that fit the grid,
+ * less the ones the other layouts are (px = P, px = 1 and square's), so that every
+ * variant is a different partition and the selector compares each partition once.
+ */
 function rectCandidates(x: Inputs, nodes: number): number[] {
+  const squarePx = processorGrid('square', nodes, 1).px;
   const out: number[] = [];
-  for (let px = 1; px <= nodes; px++) if (nodes % px === 0 && layoutProblem('rect', x, nodes, px / (nodes / px)) === null) out.push(px);
+  for (let px = 2; px < nodes; px++) {
+    if (nodes % px === 0 && px !== squarePx && layoutProblem('rect', x, nodes, px / (nodes / px)) === null) out.push(px);
+  }
   return out;
 }
 
@@ -103,13 +111,13 @@ const rect: Variant = {
   fixed: { layout: 'rect' },
   model: 'StencilRect',
   tunables: ['aspect'],
-  problem: (x, ctx) => (rectCandidates(x, ctx.nodes).length === 0 ? `no px x py factorization of ${ctx.nodes} fits a ${x.width} x ${x.height} grid` : null),
+  problem: (x, ctx) => (rectCandidates(x, ctx.nodes).length === 0 ? `no px x py factorization of ${ctx.nodes} besides square's and the strips' fits a ${x.width} x ${x.height} grid` : null),
   tune(x, ctx) {
     const b = bestRect(x, ctx, rect);
     const py = ctx.nodes / b.px;
     return {
       params: { aspect: b.px / py },
-      notes: [`aspect ${b.px}/${py}: ${b.px} x ${py} processors, the best of ${rectCandidates(x, ctx.nodes).length} factorizations by enumeration${b.disagree ? ' (IntegerMinimum would have missed it: several minima)' : ''}`],
+      notes: [`aspect ${b.px}/${py}: ${b.px} x ${py} processors, the best of ${rectCandidates(x, ctx.nodes).length} rectangular factorizations by enumeration${b.disagree ? ' (IntegerMinimum would have missed it: several minima)' : ''}`],
     };
   },
   predict(x, tuned, ctx) {
