@@ -180,15 +180,15 @@ const TOKEN = /\s*(?:(\d+(?:\.\d+)?)|([A-Za-z_]\w*)|(<<|>>|\*\*|[-+*/%()&|^~]))/
 const PRECEDENCE: Record<string, number> = { '|': 1, '^': 2, '&': 3, '<<': 4, '>>': 4, '+': 5, '-': 5, '*': 6, '/': 6, '%': 6 };
 
 /** One-argument functions every expression may call. */
-const BUILT_INS: ExpressionFunctions = { log2: Math.log2, ceil: Math.ceil, floor: Math.floor };
+const BUILT_INS: ExpressionFunctions = { log2: Math.log2, ceil: Math.ceil, floor: Math.floor, exp: Math.exp };
 
 /** Functions an expression may call besides the built-ins (e.g. hops(n), the machine's distance from node 0). */
 export type ExpressionFunctions = Readonly<Record<string, (x: number) => number>>;
 
 /**
  * Compiles a C-style arithmetic expression over `known` variables: numbers, + - * / %
- * << >> & | ^ ~, parentheses, the built-ins log2(...), ceil(...) and floor(...) (ceil
- * for thesis 4.5.5's iter = ceiling(width/bpd)) and the given one-argument `functions`.
+ * << >> & | ^ ~, parentheses, the built-ins log2(...), ceil(...), floor(...) and exp(...)
+ * (ceil for thesis 4.5.5's iter = ceiling(width/bpd)) and the given one-argument `functions`.
  * Shifts and bit operations act on 32-bit integers as in C; / is real division.
  * Unknown names and syntax errors throw an InputError naming `where`.
  */

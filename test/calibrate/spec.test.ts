@@ -56,6 +56,7 @@ describe('expressions and loops', () => {
     expect(compileExpression('ceil(length/i)', known, 'e')(v)).toBe(10);
     expect(compileExpression('floor(length/i)', known, 'e')(v)).toBe(9);
     expect(compileExpression('ceil(length/7)', known, 'e')(v)).toBe(4);
+    expect(compileExpression('exp(-i+3)', known, 'e')(v)).toBe(1);
   });
 
   it('refuse unknown variables and malformed expressions', () => {
