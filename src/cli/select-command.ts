@@ -194,7 +194,7 @@ function drawMap(mod: LibraryModule, args: SelectArgs, ctx: Parameters<typeof se
   if (mod.name === 'stencil') {
     const x = moduleInputs(mod, args.params, ['width', 'height']);
     if (x.width !== undefined || x.height !== undefined) throw new InputError('sim select --map: the map spans width x height; give only --param iters=<n>');
-    text = winnerMap(mod, ctx, x.iters, `Predicted stencil layout on ${args.platform}, ${ctx.nodes} nodes, ${x.iters} iterations (thesis Fig. 4-7)`);
+    text = winnerMap(mod, ctx, x.iters, `Predicted stencil layout on ${args.platform}, ${ctx.nodes} nodes, ${x.iters} iterations (thesis Fig. 4-7; shipped models calibrated on grids 16-1024)`);
   } else {
     const x = moduleInputs(mod, args.params);
     const { lo, hi } = digitRange(x.keyBits);
