@@ -69,7 +69,7 @@ export function resolveAuto(app: string, values: Readonly<Record<string, number 
     // Explicit values of tunables are kept and pinned: the prediction uses them.
     const pinned: Params = {};
     for (const v of variants) for (const t of v.tunables) if (values[t] !== undefined && values[t] !== 'auto') pinned[t] = values[t] as number;
-    choice = select({ ...mod, variants }, inputs, ctx, pinned);
+    choice = select({ ...mod, variants }, inputs, ctx, pinned, autos);
     const chosen = variantNamed(mod, choice.variant);
     for (const k of autos) {
       if (k === rule.selector || chosen.tunables.includes(k)) continue;

@@ -42,6 +42,12 @@ export interface Variant {
   model: string;
   /** Parameters optimized before selection (5.5), with their ranges, for listings. */
   tunables: readonly string[];
+  /**
+   * Tunables whose values come from a factored model (8.1: "fundamentally less
+   * accurate") rather than the variant's own calibrated one: they are worked out and
+   * reported with their predicted benefit, but applied only when asked for (`auto`).
+   */
+  advisory?: readonly string[];
   /** Why the variant cannot take this input, or null (4.4.2: then it predicts Infinity). */
   problem(x: Inputs, ctx: SelectContext): string | null;
   /** Optimizes the tunables (5.1); absent when there are none. */
@@ -110,13 +116,24 @@ export function modelCycles(v: Variant, ctx: SelectContext, columns: Columns): n
 
 /**
  * Predicts every variant (tuning first) and picks the minimum (4.2, 5.5). `pinned`
- * tunables keep the given values instead of being optimized.
+ * tunables keep the given values instead of being optimized; advisory tunables are
+ * applied only when `requested`, and otherwise reported with their plain value.
  */
-export function select(mod: LibraryModule, x: Inputs, ctx: SelectContext, pinned: Params = {}): Choice {
+export function select(mod: LibraryModule, x: Inputs, ctx: SelectContext, pinned: Params = {}, requested: readonly string[] = []): Choice {
   checkInputs(mod, x);
   const predictions = mod.variants.map((v): Prediction => {
     const problem = v.problem(x, ctx);
     const tuned: Tuned = problem === null && v.tune !== undefined ? v.tune(x, ctx) : { params: {}, notes: [] };
+    const advice: string[] = [];
+    for (const t of v.advisory ?? []) {
+      if (requested.includes(t) || pinned[t] !== undefined || tuned.params[t] === undefined) continue;
+      advice.push(`${t}=${tuned.params[t]}`);
+      delete tuned.params[t];
+    }
+    if (advice.length > 0) {
+      tuned.notes = [...tuned.notes, `not applied unless asked for (${advice.map((a) => `${a.split('=')[0]}=auto`).join(', ')}): the factored model's advice${tuned.benefit === undefined ? '' : `, predicted benefit ${(tuned.benefit * 100).toFixed(2)}% (eq. 41)`}`];
+      delete tuned.benefit;
+    }
     for (const t of v.tunables) {
       if (pinned[t] === undefined) continue;
       tuned.params[t] = pinned[t];

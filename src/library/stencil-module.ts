@@ -8,8 +8,9 @@
  * StencilSquare, ... models of apps/calibration/apps.spec); rect's is eq. 33 over its
  * blocks with neighbour counts. A layout's precondition is the app's own: it must
  * give every processor at least one line (apps/stencil/grid.ts); uni covers
- * everything. The square layout's extra rows and columns are tuned by eqs. 38-40
- * (extra-lines.ts) and its prediction is eq. 41's.
+ * everything. The square layout's extra rows and columns are worked out by eqs. 38-40
+ * (extra-lines.ts), with eq. 41's predicted benefit; they are applied (and the
+ * prediction is eq. 41's) only when asked for with extraRows=auto / extraCols=auto.
  */
 import { partition, processorGrid } from '../../apps/stencil/grid.ts';
 import { extraLines } from './extra-lines.ts';
@@ -59,6 +60,9 @@ const square: Variant = {
   fixed: { layout: 'square' },
   model: MODEL_NAMES.square,
   tunables: ['extraRows', 'extraCols'],
+  // Eqs. 38-40 are a factored model; measured, its advice helps on some platforms and
+  // hurts on others (platforms/models/apps/README.md), so it applies only when asked for.
+  advisory: ['extraRows', 'extraCols'],
   problem: (x, ctx) => layoutProblem('square', x, ctx.nodes),
   tune(x, ctx) {
     const { px, py } = processorGrid('square', ctx.nodes, 1);
