@@ -63,7 +63,13 @@ describe('auto parameters', () => {
   it('layout=auto with extraRows=auto tunes the square layout (eqs. 38-40)', async () => {
     const r = await sim(['--platform', 'alewife', 'apps/stencil', '--param', 'layout=auto', '--param', 'extraRows=auto', '--param', 'extraCols=auto', '--param', 'width=200', '--param', 'height=200', '--param', 'iters=2']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^auto +layout=\w+ extraRows=\d+ extraCols=\d+ \(module stencil: \w+ predicted [\d,]+ cycles = [\d.]+ us\)$/m);
+    expect(r.stdout).toMatch(/^auto +layout=\w+ extraCols=\d+ extraRows=\d+ \(module stencil: \w+ predicted [\d,]+ cycles = [\d.]+ us\)$/m);
+    // With the layout pinned to square, the rows and columns are eqs. 38-40's advice.
+    const square = await sim(['select', '--platform', 'alewife', 'stencil', '--param', 'width=200', '--param', 'height=200', '--param', 'iters=2', '--json']);
+    const advice = JSON.parse(square.stdout).predictions[0].notes as string[];
+    const rows = Number(/^extraRows (\d+):/.exec(advice[0])![1]);
+    const pinned = await sim(['--platform', 'alewife', 'apps/stencil', '--param', 'layout=square', '--param', 'extraRows=auto', '--param', 'width=200', '--param', 'height=200', '--param', 'iters=2']);
+    expect(pinned.stdout).toMatch(new RegExp(`^auto +extraRows=${rows} \\(module stencil: square predicted`, 'm'));
   });
 });
 
