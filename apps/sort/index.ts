@@ -13,7 +13,6 @@ import radixSort from '../radix-sort/index.ts';
 import sampleSort from '../sample-sort/index.ts';
 
 // `any` because the two apps' input, result and globals types differ and this app only passes them between each one's own functions.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Delegate = AppDefinition<any, any, any, any>;
 
 const radix = radixSort as Delegate;

@@ -12,7 +12,6 @@ import { columnNames, formatNumber, noisyTime, planUnit, type UnitConfig } from 
 
 /** Any app definition: apps' parameter, input and result types differ, and tasks pass parameters by name. */
 // `any` because AppDefinition is invariant in its type parameters and no one instance covers every app.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type LoadedApp = AppDefinition<any, any, any, any>;
 
 const median =  (xs: readonly number[]) => {
