@@ -1,12 +1,12 @@
 /**
  * The architecture rules of DESIGN.md section 2, for dependency-cruiser: no import
- * cycles in src/, layers that import only downwards, and the two narrow entry points
- * (apps/ and src/calibrate see Strata only through src/runtime/index.ts).
+ * cycles in src/, layers that import only downwards, and the narrow entry points
+ * (apps/, src/calibrate and src/library see Strata only through src/runtime/index.ts).
  * test/architecture.test.ts runs these rules; `npx depcruise src apps` does too.
  */
 
 /** Layers from the bottom up; a layer may import only the layers on earlier rows. */
-const LAYERS = [['kernel'], ['platform'], ['network'], ['machine'], ['runtime'], ['trace', 'calibrate'], ['cli']];
+const LAYERS = [['kernel'], ['platform'], ['network'], ['machine'], ['runtime'], ['trace', 'calibrate'], ['library'], ['cli']];
 
 const layerRules = LAYERS.flatMap((row, level) =>
   row.map((layer) => {
@@ -42,6 +42,13 @@ module.exports = {
       comment: 'apps import from src/ only the public runtime entry point, src/runtime/index.ts (STYLE.md 4)',
       from: { path: '^apps/' },
       to: { path: '^src/', pathNot: '^src/runtime/index[.]ts$' },
+    },
+    {
+      name: 'library-sees-only-the-runtime-api',
+      severity: 'error',
+      comment: 'src/library (modules, selector, optimizer: thesis ch. 4-5) imports from src/runtime/ only src/runtime/index.ts',
+      from: { path: '^src/library/' },
+      to: { path: '^src/runtime/', pathNot: '^src/runtime/index[.]ts$' },
     },
     {
       name: 'calibrate-sees-only-the-runtime-api',

@@ -132,8 +132,12 @@ describe('architecture (DESIGN.md section 2)', () => {
     expectNone('src/calibrate imports past the runtime API', describeEdges(violationsOf(result, (name) => name === 'calibrate-sees-only-the-runtime-api')));
   });
 
+  it('src/library imports from src/runtime/ only src/runtime/index.ts', () => {
+    expectNone('src/library imports past the runtime API', describeEdges(violationsOf(result, (name) => name === 'library-sees-only-the-runtime-api')));
+  });
+
   it('checks every rule in the config', () => {
-    const known = ['no-cycles', 'apps-see-only-the-runtime-api', 'calibrate-sees-only-the-runtime-api', ...LAYER_NAMES.map((layer) => `layer-${layer}`)];
+    const known = ['no-cycles', 'apps-see-only-the-runtime-api', 'calibrate-sees-only-the-runtime-api', 'library-sees-only-the-runtime-api', ...LAYER_NAMES.map((layer) => `layer-${layer}`)];
     expect((CONFIG.forbidden ?? []).map((rule) => rule.name).filter((name) => !known.includes(name ?? ''))).toEqual([]);
   });
 });

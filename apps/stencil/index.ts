@@ -80,9 +80,9 @@ export default defineApp({
     const { px, py } = part;
     const empty: Result = { x0: 0, y0: 0, w: 0, h: 0, block: new Float64Array(0), iterations: 0, cycles: 0 };
     const isUni = p.layout === 'uni';
-    yield* rt.barrier();
     if (rt.self >= px * py) {
       // Only `uni` leaves nodes out; they have nothing to do.
+      yield* rt.barrier();
       return empty;
     }
     const ix = rt.self % px;
@@ -121,6 +121,10 @@ export default defineApp({
       if (neighbour[RIGHT] >= 0) rt.port(2 * RIGHT + parity).setBase(words, 2 * ((w + 1) * hh + 1));
       for (const d of [UP, DOWN]) if (neighbour[d] >= 0) rt.port(2 * d + parity).setBase(new Uint32Array(staging[d - UP][parity].buffer));
     }
+    // Every port has its base before anyone leaves the barrier: a neighbour that leaves
+    // first may send its edges at once, and on a DMA platform (Alewife) they land
+    // without a header, straight into the port.
+    yield* rt.barrier();
     const expectedWords = [2 * h, 2 * h, 2 * w, 2 * w];
     const directions = [LEFT, RIGHT, UP, DOWN].filter((d) => neighbour[d] >= 0);
 

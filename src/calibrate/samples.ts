@@ -19,6 +19,7 @@ import { RandomStream } from '../kernel/random-stream.ts';
 import type { Op } from '../machine/node.ts';
 import type { Platform } from '../platform/schema.ts';
 import { defineApp, runApp, runConfig, type Runtime } from '../runtime/index.ts';
+import { APP_TASKS, appTask } from './app-tasks.ts';
 import { compileExpression, loopValues, type Expression, type ModelSpec } from './spec.ts';
 import { calibrationGlobals, OPERATIONS, preparePorts, type CalibrationGlobals } from './tasks.ts';
 
@@ -67,7 +68,7 @@ interface PlannedSample {
 }
 
 /** The columns a model reports, in order: its inputs, then its terms. */
-function columnNames(spec: ModelSpec): string[] {
+export function columnNames(spec: ModelSpec): string[] {
   return [...spec.inputs.map((v) => v.id), ...spec.terms.map((v) => v.id)];
 }
 
@@ -89,14 +90,17 @@ export function planUnit(config: UnitConfig): PlannedSample[] {
   const inputs = spec.inputs.map((v) => ({ id: v.id, f: compileExpression(v.value, loopNames, `${where}: input ${v.id}`, functions) }));
   const terms = spec.terms.map((v) => ({ id: v.id, f: compileExpression(v.value, inputNames, `${where}: term ${v.id}`, functions) }));
   const compileCall = (c: { name: string; args: string[] }, role: string) => {
-    const op = OPERATIONS[c.name];
+    const op = role === 'task' ? (appTask(c.name) ?? OPERATIONS[c.name]) : OPERATIONS[c.name];
     if (op === undefined) {
-      throw new InputError(`${where}: unknown ${role} operation ${c.name} (known: ${Object.keys(OPERATIONS).join(', ')})`);
+      throw new InputError(`${where}: unknown ${role} operation ${c.name} (known: ${Object.keys(OPERATIONS).join(', ')}; tasks may also run an app: ${Object.keys(APP_TASKS).join(', ')})`);
     }
     if (c.args.length !== op.arity) throw new InputError(`${where}: ${c.name} takes ${op.arity} argument(s): ${op.signature}`);
     if (nodes < op.minNodes) throw new InputError(`${where}: ${c.name} needs at least ${op.minNodes} nodes, got ${nodes}`);
     return c.args.map((a, k) => compileExpression(a, inputNames, `${where}: ${c.name} argument ${k + 1}`));
   };
+  if (appTask(spec.task.name) !== undefined && spec.setup.length + spec.cleanup.length > 0) {
+    throw new InputError(`${where}: ${spec.task.name} runs a whole app on a fresh machine per sample, so it takes no setup or cleanup (leave both empty: {{ loops @ @ ${spec.task.name}(...) @ @ inputs @ terms }})`);
+  }
   const setup = spec.setup.map((c) => compileCall(c, 'setup'));
   const task = compileCall(spec.task, 'task');
   const cleanup = spec.cleanup.map((c) => compileCall(c, 'cleanup'));
@@ -144,6 +148,7 @@ function* runCall(rt: Runtime<CalibrationGlobals>, name: string, args: readonly 
 /** Runs one unit on its own simulated machine and returns its lines. */
 export function runUnit(config: UnitConfig): string {
   const { spec, platform } = config;
+  if (appTask(spec.task.name) !== undefined) throw new InputError(`${config.source}: ${spec.task.name} runs an app: run its unit with runAppUnit (app-units.ts)`);
   const samples = planUnit(config);
   let times: number[] = [];
   const app = defineApp({
@@ -188,6 +193,6 @@ export function runUnit(config: UnitConfig): string {
 }
 
 /** Shortest exact text of a number (integers as integers). */
-function formatNumber(x: number): string {
+export function formatNumber(x: number): string {
   return Number.isInteger(x) ? String(x) : String(Number(x.toPrecision(12)));
 }

@@ -179,12 +179,16 @@ const TOKEN = /\s*(?:(\d+(?:\.\d+)?)|([A-Za-z_]\w*)|(<<|>>|\*\*|[-+*/%()&|^~]))/
 /** Binary operators by C precedence (higher binds tighter). */
 const PRECEDENCE: Record<string, number> = { '|': 1, '^': 2, '&': 3, '<<': 4, '>>': 4, '+': 5, '-': 5, '*': 6, '/': 6, '%': 6 };
 
-/** Functions an expression may call besides log2 (e.g. hops(n), the machine's distance from node 0). */
+/** One-argument functions every expression may call. */
+const BUILT_INS: ExpressionFunctions = { log2: Math.log2, ceil: Math.ceil, floor: Math.floor, exp: Math.exp };
+
+/** Functions an expression may call besides the built-ins (e.g. hops(n), the machine's distance from node 0). */
 export type ExpressionFunctions = Readonly<Record<string, (x: number) => number>>;
 
 /**
  * Compiles a C-style arithmetic expression over `known` variables: numbers, + - * / %
- * << >> & | ^ ~, parentheses, log2(...) and the given one-argument `functions`.
+ * << >> & | ^ ~, parentheses, the built-ins log2(...), ceil(...), floor(...) and exp(...)
+ * (ceil for thesis 4.5.5's iter = ceiling(width/bpd)) and the given one-argument `functions`.
  * Shifts and bit operations act on 32-bit integers as in C; / is real division.
  * Unknown names and syntax errors throw an InputError naming `where`.
  */
@@ -225,7 +229,7 @@ export function compileExpression(source: string, known: ReadonlySet<string>, wh
       return () => n;
     }
     if (IDENT.test(t)) {
-      const fn = t === 'log2' ? Math.log2 : Object.hasOwn(functions, t) ? functions[t] : undefined;
+      const fn = Object.hasOwn(BUILT_INS, t) ? BUILT_INS[t] : Object.hasOwn(functions, t) ? functions[t] : undefined;
       if (fn !== undefined && tokens[k] === '(') {
         k++;
         const arg = binary(0);

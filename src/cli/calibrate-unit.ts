@@ -5,11 +5,13 @@
  */
 import { parseSpecs, type ModelSpec } from '../calibrate/spec.ts';
 import { runUnit } from '../calibrate/samples.ts';
+import { appTask } from '../calibrate/app-tasks.ts';
+import { runAppUnit } from '../calibrate/app-units.ts';
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { InputError, RunFailure } from '../kernel/errors.ts';
+import { loadApp, loadPlatform, projectPath } from './load-inputs.ts';
 import { importModule } from './project.ts';
-import { loadPlatform } from './load-inputs.ts';
 
 export interface UnitRequest {
   platform: string;
@@ -48,7 +50,11 @@ export async function loadSpecs(file: string): Promise<ModelSpec[]> {
 /** Runs one unit; the worker's entry point too. */
 export default async function runUnitRequest(r: UnitRequest): Promise<string> {
   const specs = await loadSpecs(r.specFile);
-  return runUnit({ platform: await loadPlatform(r.platform), spec: specs[r.specIndex], source: r.specFile, nodes: r.nodes, seed: r.seed, vcount: r.vcount, noise: r.noise });
+  const config = { platform: await loadPlatform(r.platform), spec: specs[r.specIndex], source: r.specFile, nodes: r.nodes, seed: r.seed, vcount: r.vcount, noise: r.noise };
+  // An app-level task (thesis 4.2) runs a whole app, loaded from the project's apps/.
+  const task = appTask(config.spec.task.name);
+  if (task !== undefined) return runAppUnit(config, await loadApp(projectPath(task.app)));
+  return runUnit(config);
 }
 
 /** What a worker sends back: the unit's text, or the kind and message of its failure. */

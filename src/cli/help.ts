@@ -11,6 +11,9 @@ Usage:
   sim calibrate --platform <p|all> <spec-file> -o <samples> [--nodes N[,N...]] [--seed S]
                 [--vcount 20] [--workers K] [--shard i/n] [--noise] [--fit <dir>]
   sim fit <samples> [--relative] -o <models.json>
+  sim select --platform <p> <stencil|sort|app-folder> --param k=v ... [--nodes N]
+             [--models <dir>] [--run | --all] [--json] [--seed S]
+  sim select --map --platform <p> <stencil|sort> --param k=v ... -o <file.svg>
   sim --help | --version
 
 Runs an SPMD app on every node of a simulated machine, verifies its result and
@@ -46,6 +49,8 @@ Options:
                           that would tie, to expose timing-dependent bugs
       --trace <file>      record every node's state changes to a trace file
                           (traces/FORMAT.md); \`sim graph\` draws it
+      --models <dir>      app models for --param k=auto (default
+                          platforms/models/apps/n<nodes>)
   -h, --help              print this help
   -v, --version           print the simulator version
 
@@ -86,6 +91,22 @@ time), checks it on the verification samples (warning above 10% MRE), and writes
 models.json, a generated models.ts with one function per model, and
 models.residuals; it prints the Fig. 6-6 comparison when the samples hold those
 models.
+
+sim select asks a high-level library module (thesis ch. 4-5) which implementation
+to run: stencil (inputs width, height, iters; variants square, vstrips, hstrips,
+rect, uni) or sort (inputs keys, keyBits; variants radix, sample), named by module
+or by an app folder of one (apps/stencil, apps/sort, apps/radix-sort). It prints
+each variant's predicted time from the platform's calibrated models (us and
+cycles), after optimizing its tunable parameters (square's extraRows/extraCols by
+eqs. 38-40, rect's aspect, radix's digitBits by eq. 44), the choice (the minimum;
+ties to the variant listed first) and the predicted benefit of tuning. --run runs
+the choice and prints predicted against measured; --all runs every variant and
+says whether the choice was the fastest and by how much. --map draws the predicted
+winner over width x height (stencil, --param iters=N; thesis Fig. 4-7) or the
+digit-width curve f(bpd) with g(i) marked (sort; Fig. 5-5) as SVG. Runs take
+layout=auto, extraRows=auto, extraCols=auto, aspect=auto (apps/stencil),
+algorithm=auto and digitBits=auto (apps/sort, apps/radix-sort): resolved the same
+way before the run and shown in the summary.
 
 Exit status: 0 when the app verified its result, 1 when verification or the
 simulated program failed (including deadlock), 2 for bad input.

@@ -12,6 +12,11 @@ import { importModule, IS_COMPILED, PROJECT_ROOT } from './project.ts';
 
 const PLATFORM_DIR = join(PROJECT_ROOT, 'platforms');
 
+/** A path inside the project (e.g. an app folder or the shipped models), whatever the working directory. */
+export function projectPath(relative: string): string {
+  return join(PROJECT_ROOT, relative);
+}
+
 /** Names of the platforms shipped in platforms/. */
 export function platformNames(): string[] {
   return readdirSync(PLATFORM_DIR)

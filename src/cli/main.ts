@@ -1,6 +1,6 @@
 /**
  * The `sim` command's dispatcher: picks the subcommand (graph, export, calibrate, fit,
- * explore, replay, or a plain run), answers --help and --version, and turns what
+ * select, explore, replay, or a plain run), answers --help and --version, and turns what
  * escapes a command into its exit code (0 verified, 1 failed run, 2 bad input). Each
  * command lives in its own file (run-command.ts, graph-command.ts, ...).
  */
@@ -39,6 +39,8 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
       return (await import('./calibrate-command.ts')).calibrateCommand(rest, io, showsProgress());
     case 'fit':
       return (await import('./fit-command.ts')).fitCommand(rest, io);
+    case 'select':
+      return (await import('./select-command.ts')).selectCommand(rest, io);
     case 'explore': {
       const { run, runs } = (await import('./run-args.ts')).parseExploreArgs(rest);
       return (await import('./explore-command.ts')).exploreCommand(run, runs, io, showsProgress());

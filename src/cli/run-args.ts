@@ -32,6 +32,8 @@ export interface RunArgs {
   record: string | undefined;
   /** Schedule-perturbation seed, or undefined for none. */
   perturb: number | undefined;
+  /** Directory of app models for `--param k=auto` (default: platforms/models/apps/n<nodes>). */
+  models: string | undefined;
 }
 
 const OPTIONS = {
@@ -48,6 +50,7 @@ const OPTIONS = {
   'trace-messages': { type: 'boolean' },
   record: { type: 'string' },
   perturb: { type: 'string' },
+  models: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
@@ -89,6 +92,7 @@ export function toRunArgs(parsed: Parsed): RunArgs {
     traceMessages: v['trace-messages'] === true,
     record: v.record,
     perturb: v.perturb === undefined ? undefined : parseSeedOption('--perturb', v.perturb),
+    models: v.models,
   };
 }
 

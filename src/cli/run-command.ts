@@ -19,13 +19,15 @@ import type { RunArgs } from './run-args.ts';
 import { loadRun } from './run-setup.ts';
 import { formatSummary, summaryJson } from './summary.ts';
 import { FileTraceOutput } from './trace-file.ts';
+import { resolveAutoParams } from './auto-params.ts';
 
 /**
  * Runs the app that `args` names and reports the run on `io`; returns the exit status (0 or 1).
  * @throws InputError for a bad platform, machine size, app or parameter, or an
  *   unwritable output file
  */
-export async function runCommand(args: RunArgs, io: Io): Promise<number> {
+export async function runCommand(runArgs: RunArgs, io: Io): Promise<number> {
+  let args = runArgs;
   const platform = await loadPlatform(args.platform);
   const nodes = args.nodes ?? platform.defaultNodes;
   const problem = nodeCountProblem(platform.network, nodes);
@@ -33,6 +35,9 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
     const which = args.nodes === undefined ? `defaultNodes ${nodes} of ${platform.source}` : `--nodes ${nodes}`;
     throw new InputError(`${which}: ${problem} (platform ${platform.name})`);
   }
+  // `auto` values become concrete ones from the platform's models before anything runs.
+  const auto = await resolveAutoParams(args.app, args.params, platform, nodes, args.models);
+  args = { ...args, params: auto.params };
   const config = await loadRun({ platform, app: args.app, params: args.params, nodes, seed: args.seed, network: args.network, perturb: args.perturb });
   const { app, params } = config;
 
@@ -73,7 +78,8 @@ export async function runCommand(args: RunArgs, io: Io): Promise<number> {
   }
   const wall = { wallMs: performance.now() - start };
 
-  io.out(args.json ? summaryJson(summary, wall, simulatorVersion()) : formatSummary(summary, wall));
+  const extra = auto.resolution === null ? {} : { auto: auto.resolution };
+  io.out(args.json ? summaryJson(summary, wall, simulatorVersion(), extra) : formatSummary(summary, wall, extra));
   if (args.loglast && summary.lastLog.length > 0) (args.json ? io.err : io.out)(formatLoglast(summary.lastLog));
   const failure = summary.verified ? null : `verification failed: ${summary.verification}`;
   if (digests !== null) {

@@ -2,7 +2,9 @@
  * Formats a finished run for people (aligned lines) and for programs (one JSON
  * object). Wall-clock figures are measured by the caller and passed in.
  */
+import type { AutoResolution } from '../library/auto.ts';
 import { formatParams } from '../runtime/app.ts';
+import { formatResolution } from './auto-params.ts';
 import type { RunSummary } from '../runtime/run-app.ts';
 
 export interface WallClock {
@@ -12,12 +14,18 @@ export interface WallClock {
 const n0 = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 const n1 = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
 
+/** What a run adds to its summary besides the run: the `auto` values resolved before it (auto-params.ts). */
+export interface SummaryExtra {
+  auto?: AutoResolution;
+}
+
 /** The human summary, one fact per line. */
-export function formatSummary(s: RunSummary, wall: WallClock): string {
+export function formatSummary(s: RunSummary, wall: WallClock, extra: SummaryExtra = {}): string {
   const eventsPerSec = eventsPerSecond(s, wall);
   const lines: [string, string][] = [
     ['run', `${s.app} on ${s.platform} (${s.platformTitle}), ${s.nodes} nodes (${s.topology}), ${s.network} network, seed ${s.seed}`],
     ['params', formatParams(s.params)],
+    ...(extra.auto === undefined ? [] : [['auto', formatResolution(extra.auto)] as [string, string]]),
     ['simulated', `${n0.format(s.simulatedCycles)} cycles = ${n1.format(s.simulatedMicros)} us`],
     ['busy/node', spreadLine(s.busyCycles)],
     ['spin/node', spreadLine(s.spinCycles)],
@@ -38,7 +46,7 @@ export function formatSummary(s: RunSummary, wall: WallClock): string {
 }
 
 /** The machine-readable summary. */
-export function summaryJson(s: RunSummary, wall: WallClock, simulatorVersion: string): string {
+export function summaryJson(s: RunSummary, wall: WallClock, simulatorVersion: string, extra: SummaryExtra = {}): string {
   return JSON.stringify({
     platform: s.platform,
     platformHash: s.platformHash,
@@ -48,6 +56,7 @@ export function summaryJson(s: RunSummary, wall: WallClock, simulatorVersion: st
     seed: s.seed,
     app: s.app,
     params: s.params,
+    ...(extra.auto === undefined ? {} : { auto: extra.auto }),
     simulatedCycles: s.simulatedCycles,
     simulatedMicros: s.simulatedMicros,
     busyCycles: s.busyCycles,

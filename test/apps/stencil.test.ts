@@ -36,6 +36,12 @@ describe('stencil layouts (thesis 4.4, 5.2)', () => {
     expect(() => run('cm5', 16, ['layout=hstrips', 'height=10'])).toThrow(InputError);
     expect(() => run('cm5', 16, ['layout=hstrips', 'height=10'])).toThrow(/puts 16 processors down 10 rows/);
   });
+
+  it('sets every port up before the first barrier, so DMA edges from a node that left it first have somewhere to land', () => {
+    // 2 x 2 blocks on a 64-node Alewife: a neighbour's DMA'd edge used to reach node 57
+    // before it had given its ports a base ("block data arrived at port 0, which has no base").
+    expect(run('alewife', 64, ['width=16', 'height=16', 'iters=1']).verified).toBe(true);
+  });
 });
 
 describe('stencil verifies bit for bit against the sequential solve', () => {

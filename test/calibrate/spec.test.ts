@@ -51,6 +51,14 @@ describe('expressions and loops', () => {
     expect(compileExpression('log2(length)*-2', known, 'e')(v)).toBe(-6);
   });
 
+  it('take ceil and floor, as thesis 4.5.5 needs for iter = ceiling(width/bpd)', () => {
+    const v = { i: 3, length: 28, logP: 6 };
+    expect(compileExpression('ceil(length/i)', known, 'e')(v)).toBe(10);
+    expect(compileExpression('floor(length/i)', known, 'e')(v)).toBe(9);
+    expect(compileExpression('ceil(length/7)', known, 'e')(v)).toBe(4);
+    expect(compileExpression('exp(-i+3)', known, 'e')(v)).toBe(1);
+  });
+
   it('refuse unknown variables and malformed expressions', () => {
     expect(() => compileExpression('k*2', known, 'f.spec: CombineVector input x')).toThrow(/f\.spec: CombineVector input x: unknown variable "k" \(known: i, length, logP\)/);
     expect(() => compileExpression('(i+1', known, 'w')).toThrow(/a "\)" is missing/);

@@ -1,0 +1,60 @@
+/**
+ * App-level calibration tasks (thesis 4.2: a high-level library's designer supplies
+ * "a superset of the inputs required by the auto-calibration toolkit" — the code of
+ * each implementation, its terms and its parameter ranges). A spec's Task may name a
+ * whole app run instead of a Strata operation: each sample runs the app with the
+ * task's parameters on a fresh simulated machine, checks that it verified, and
+ * reports the app's own `cycles` metric (its timed section, from the barrier after
+ * loading the input to the end of the algorithm, on the slowest node; node 0 on
+ * `uni`). An app that draws random numbers, or a platform whose nodes take timer
+ * interrupts (whose phase comes from the seed, 3.4.1), is timed with several seeds and
+ * the median kept.
+ *
+ * The apps are named by folder; the CLI loads them (src/cli/calibrate-unit.ts) and
+ * hands them to runAppUnit (app-units.ts), so nothing here reads from disk.
+ */
+
+export interface AppTask {
+  /** The app folder, relative to the project root. */
+  app: string;
+  arity: number;
+  /** Smallest machine it runs on. */
+  minNodes: number;
+  /** What the arguments mean, for messages. */
+  signature: string;
+  /** Seeds whose median is the sample: 3 where the app draws random numbers that change its time. */
+  seeds: number;
+  /** The app's parameters for these arguments on `nodes` processors. */
+  params(args: readonly number[], nodes: number): Record<string, number | string>;
+}
+
+/** Seeds per sample on a platform whose nodes take timer interrupts (thesis 3.4.1: the median of three). */
+export const NOISY_SEEDS = 3;
+
+const stencil = (layout: string) => (args: readonly number[]) => ({ layout, width: args[0], height: args[1], iters: args[2] });
+
+export const APP_TASKS: Record<string, AppTask> = {
+  // Thesis 4.4.3, eq. 33: the stencil's layouts with inputs width, height and iter.
+  StencilSquare: { app: 'apps/stencil', arity: 3, minNodes: 1, seeds: 1, signature: 'StencilSquare(width, height, iter)', params: stencil('square') },
+  StencilVstrips: { app: 'apps/stencil', arity: 3, minNodes: 1, seeds: 1, signature: 'StencilVstrips(width, height, iter)', params: stencil('vstrips') },
+  StencilHstrips: { app: 'apps/stencil', arity: 3, minNodes: 1, seeds: 1, signature: 'StencilHstrips(width, height, iter)', params: stencil('hstrips') },
+  StencilUni: { app: 'apps/stencil', arity: 3, minNodes: 1, seeds: 1, signature: 'StencilUni(width, height, iter)', params: stencil('uni') },
+  StencilRect: {
+    app: 'apps/stencil',
+    arity: 4,
+    minNodes: 1,
+    seeds: 1,
+    signature: 'StencilRect(width, height, iter, px): the rect layout with px processor columns (px must divide P)',
+    // aspect = px / py picks exactly the px x py factorization (apps/stencil/grid.ts processorGrid).
+    params: ([width, height, iters, px], nodes) => ({ layout: 'rect', width, height, iters, aspect: px / (nodes / px) }),
+  },
+  // Thesis 4.5.5: radix sort by keys per node, digit width and key width; sample sort by keys and key width.
+  RadixSort: { app: 'apps/radix-sort', arity: 3, minNodes: 1, seeds: 1, signature: 'RadixSort(keys, keyBits, digitBits)', params: ([keys, keyBits, digitBits]) => ({ keys, keyBits, digitBits }) },
+  SampleSort: { app: 'apps/sample-sort', arity: 2, minNodes: 1, seeds: 3, signature: 'SampleSort(keys, keyBits): median of three seeds (the samples are random, 4.5.4)', params: ([keys, keyBits]) => ({ keys, keyBits }) },
+};
+
+/** The app task a spec names, or undefined for a Strata operation. */
+export function appTask(name: string): AppTask | undefined {
+  return Object.hasOwn(APP_TASKS, name) ? APP_TASKS[name] : undefined;
+}
+

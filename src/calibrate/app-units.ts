@@ -1,0 +1,53 @@
+/**
+ * Running an app-level calibration unit (app-tasks.ts): every sample of the unit's
+ * plan (samples.ts planUnit) runs the app on fresh machines, one per seed, and the
+ * median of the app's timed cycles is the sample, written in the same line format as
+ * the Strata units (Fig. 3-7), so sim fit reads both alike.
+ */
+import { InputError, RunFailure } from '../kernel/errors.ts';
+import { RandomStream } from '../kernel/random-stream.ts';
+import { runApp, runConfig, type AppDefinition } from '../runtime/index.ts';
+import { appTask, NOISY_SEEDS } from './app-tasks.ts';
+import { columnNames, formatNumber, noisyTime, planUnit, type UnitConfig } from './samples.ts';
+
+/** Any app definition: apps' parameter, input and result types differ, and tasks pass parameters by name. */
+// `any` because AppDefinition is invariant in its type parameters and no one instance covers every app.
+export type LoadedApp = AppDefinition<any, any, any, any>;
+
+const median =  (xs: readonly number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/** The app's timed cycles for one run (its `cycles` metric), failing the unit if it did not verify. */
+export function appRunCycles(app: LoadedApp, config: UnitConfig, params: Record<string, number | string>, seed: number): number {
+  const summary = runApp(runConfig(config.platform, app, { nodes: config.nodes, seed, network: 'packet', params }));
+  if (!summary.verified) throw new RunFailure(`${config.source}: ${config.spec.name} with ${JSON.stringify(params)} did not verify: ${summary.verification}`);
+  const cycles = summary.metrics.cycles;
+  if (typeof cycles !== 'number') throw new InputError(`${config.source}: app ${app.name} reports no cycles metric to time`);
+  return cycles;
+}
+
+/**
+ * Runs one unit whose task is an app: each sample on fresh machines (one per seed),
+ * in the same line format as the Strata units (samples.ts).
+ */
+export function runAppUnit(config: UnitConfig, app: LoadedApp): string {
+  const { spec, platform } = config;
+  const task = appTask(spec.task.name);
+  if (task === undefined) throw new InputError(`${config.source}: ${spec.name} is not an app task`);
+  const samples = planUnit(config);
+  const seeds = Math.max(task.seeds, platform.timerInterrupt !== null || config.noise === true ? NOISY_SEEDS : 1);
+  const noise = new RandomStream(config.seed, `calibrate/noise/${platform.name}/${spec.name}`);
+  const lines = [`# platform ${platform.name} ${platform.contentHash} nodes ${config.nodes}`, `# model ${spec.name} ${columnNames(spec).join(' ')}`.trimEnd()];
+  for (const s of samples) {
+    const params = task.params(s.task, config.nodes);
+    const times: number[] = [];
+    for (let r = 0; r < seeds; r++) {
+      const t = appRunCycles(app, config, params, (config.seed + r) >>> 0);
+      times.push(config.noise === true ? noisyTime(t, platform.clockMHz, noise, platform.timerInterrupt !== null) : t);
+    }
+    lines.push(`${s.verify ? '@' : ''}${spec.name} ${median(times)} ${s.columns.map(formatNumber).join(' ')}`.trimEnd());
+  }
+  return `${lines.join('\n')}\n`;
+}

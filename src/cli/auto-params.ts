@@ -1,0 +1,41 @@
+/**
+ * `--param k=auto` on a run (thesis 4.6, 5.5): before anything runs, the `auto` values
+ * are resolved from the platform's models by the app's library module
+ * (src/library/auto.ts) into the concrete values the app already takes; the run is
+ * then an ordinary run with them, and the summary says what was resolved.
+ */
+import { InputError } from '../kernel/errors.ts';
+import { resolveAuto, type AutoResolution } from '../library/auto.ts';
+import type { Platform } from '../platform/schema.ts';
+import { parseParams, type ParamSpecs } from '../runtime/app.ts';
+import { loadApp } from './load-inputs.ts';
+import { appFolder, loadModelSet } from './model-files.ts';
+
+/** The run's `--param` assignments with every `auto` resolved, and what was decided (null if nothing was auto). */
+export async function resolveAutoParams(app: string, params: readonly string[], platform: Platform, nodes: number, modelsDir: string | undefined): Promise<{ params: string[]; resolution: AutoResolution | null }> {
+  const autoKeys = params.filter((a) => a.endsWith('=auto')).map((a) => a.slice(0, -'=auto'.length));
+  if (autoKeys.length === 0) return { params: [...params], resolution: null };
+  const loaded = await loadApp(app);
+  const specs = loaded.params as ParamSpecs;
+  for (const k of autoKeys) {
+    if (!Object.hasOwn(specs, k)) throw new InputError(`--param ${k}=auto: app ${loaded.name} has no parameter ${k} (it has: ${Object.keys(specs).join(', ')})`);
+  }
+  // Every other value as the app would parse it, defaults filled in.
+  const others = params.filter((a) => !a.endsWith('=auto'));
+  const values: Record<string, number | string | boolean> = parseParams(loaded, others);
+  for (const k of autoKeys) values[k] = 'auto';
+  const folder = appFolder(app) ?? app;
+  const ctx = { models: loadModelSet(platform, nodes, modelsDir), nodes, clockMHz: platform.clockMHz };
+  const resolved = resolveAuto(folder, values, ctx);
+  if (resolved === null) return { params: [...params], resolution: null };
+  return {
+    params: [...others, ...autoKeys.map((k) => `${k}=${String(resolved.values[k])}`)],
+    resolution: resolved.resolution,
+  };
+}
+
+/** One line for the summary: what `auto` became and why. */
+export function formatResolution(r: AutoResolution): string {
+  const values = Object.entries(r.resolved).map(([k, v]) => `${k}=${v}`).join(' ');
+  return `${values} (module ${r.module}: ${r.variant} predicted ${Math.round(r.predictedCycles).toLocaleString('en-US')} cycles = ${r.predictedMicros.toFixed(1)} us)`;
+}

@@ -1,0 +1,74 @@
+/**
+ * Finds and reads the models a library selection needs: the platform's Strata models
+ * (platforms/models/<platform>.json, for the factored extra-lines model of eq. 38)
+ * and its app models for one machine size (platforms/models/apps/n<nodes>/<platform>.json,
+ * or `<dir>/<platform>.json` with `--models <dir>`, e.g. a directory `sim calibrate
+ * --fit` just wrote), and maps an app folder or module name to its library module.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { InputError } from '../kernel/errors.ts';
+import { AUTO_APP_FOLDERS, moduleOfApp } from '../library/auto.ts';
+import { ModelSet } from '../library/model-set.ts';
+import type { LibraryModule } from '../library/module.ts';
+import { SORT_MODULE } from '../library/sort-module.ts';
+import { STENCIL_MODULE } from '../library/stencil-module.ts';
+import type { Platform } from '../platform/schema.ts';
+import { projectPath } from './load-inputs.ts';
+
+export const MODULES: readonly LibraryModule[] = [STENCIL_MODULE, SORT_MODULE];
+
+/** The shipped app models' directory for a machine size, relative to the project root. */
+export function shippedModelsDir(nodes: number): string {
+  return `platforms/models/apps/n${nodes}`;
+}
+
+function readModels(set: ModelSet, file: string, shown: string): void {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new InputError(`${shown}: cannot read the models (${(e as { code?: string }).code ?? String(e)})`);
+  }
+  set.addFile(text, shown);
+}
+
+/**
+ * The models for `platform` on `nodes` processors: the Strata suite first, then the app
+ * models (from `dir` when given), whose models replace any of the same name.
+ */
+export function loadModelSet(platform: Platform, nodes: number, dir?: string): ModelSet {
+  const set = new ModelSet(platform.name);
+  const strata = projectPath(`platforms/models/${platform.name}.json`);
+  if (existsSync(strata)) readModels(set, strata, `platforms/models/${platform.name}.json`);
+  const appDir = dir ?? projectPath(shippedModelsDir(nodes));
+  const shownDir = dir ?? shippedModelsDir(nodes);
+  const file = join(appDir, `${platform.name}.json`);
+  if (!existsSync(file)) {
+    throw new InputError(
+      dir === undefined
+        ? `no app models for ${platform.name} on ${nodes} nodes (expected ${shownDir}/${platform.name}.json; shipped sizes are 16, 32 and 64 nodes); calibrate them with sim calibrate --platform ${platform.name} apps/calibration/apps.spec -o <samples> --nodes ${nodes} --fit <dir>, then pass --models <dir>`
+        : `--models ${dir}: no ${platform.name}.json there (expected the directory sim calibrate --fit writes, with one <platform>.json per platform)`,
+    );
+  }
+  readModels(set, file, join(shownDir, `${platform.name}.json`));
+  return set;
+}
+
+/** The module a `sim select` argument names: a module name (stencil, sort) or one of its app folders. */
+export function moduleNamed(arg: string): LibraryModule {
+  const byName = MODULES.find((m) => m.name === arg);
+  if (byName !== undefined) return byName;
+  const folder = appFolder(arg);
+  const mod = folder === undefined ? undefined : moduleOfApp(folder);
+  if (mod === undefined) {
+    throw new InputError(`unknown module ${arg}: expected ${MODULES.map((m) => m.name).join(' or ')}, or an app folder of one (${AUTO_APP_FOLDERS.join(', ')})`);
+  }
+  return mod;
+}
+
+/** The project-relative app folder (apps/stencil) that a path names, or undefined outside apps/. */
+export function appFolder(path: string): string | undefined {
+  const rel = relative(projectPath('.'), resolve(path)).split('\\').join('/').replace(/\/(index\.[mc]?[tj]s)?$/, '').replace(/\/index\.[mc]?[tj]s$/, '');
+  return rel.startsWith('apps/') ? rel : undefined;
+}

@@ -1,0 +1,208 @@
+/**
+ * `sim select --platform <p> <module|app> --param k=v ... [--nodes N] [--models <dir>]
+ * [--run | --all] [--json] [--seed S]` and `sim select --map ... -o <file.svg>`
+ * (thesis 4.2, 5.5): prints every variant's predicted time (us and cycles), the
+ * choice, the optimized parameters and the predicted benefit; --run runs the choice
+ * and prints predicted against measured; --all runs every variant and says whether
+ * the choice was the fastest and by how much. --map draws the predicted winner over
+ * width x height (stencil, Fig. 4-7) or the digit-width curve (sort, Fig. 5-5).
+ */
+import { parseArgs } from 'node:util';
+import { InputError } from '../kernel/errors.ts';
+import { select, type Choice, type LibraryModule, type Prediction } from '../library/module.ts';
+import { digitCurve, winnerMap } from '../library/pictures.ts';
+import { digitRange, radixColumns } from '../library/sort-module.ts';
+import { evaluate } from '../library/model-set.ts';
+import { nodeCountProblem } from '../network/build-topology.ts';
+import { runApp } from '../runtime/run-app.ts';
+import { MAX_SEED } from '../kernel/random-stream.ts';
+import { writeAtomically } from './fit-command.ts';
+import type { Platform } from '../platform/schema.ts';
+import type { Io } from './io.ts';
+import { loadPlatform, projectPath } from './load-inputs.ts';
+import { loadModelSet, moduleNamed } from './model-files.ts';
+import { loadRun } from './run-setup.ts';
+
+const n0 = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+const n1 = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
+interface SelectArgs {
+  platform: string;
+  module: string;
+  nodes: number | undefined;
+  params: string[];
+  models: string | undefined;
+  run: boolean;
+  all: boolean;
+  json: boolean;
+  seed: number;
+  map: boolean;
+  out: string | undefined;
+}
+
+function parseSelectArgs(argv: readonly string[]): SelectArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      options: {
+        platform: { type: 'string', short: 'p' },
+        nodes: { type: 'string', short: 'n' },
+        param: { type: 'string', multiple: true },
+        models: { type: 'string' },
+        run: { type: 'boolean' },
+        all: { type: 'boolean' },
+        json: { type: 'boolean' },
+        seed: { type: 'string', short: 's' },
+        map: { type: 'boolean' },
+        out: { type: 'string', short: 'o' },
+      },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (e) {
+    throw new InputError(`sim select: ${(e as Error).message.split('\n')[0]}`);
+  }
+  const v = parsed.values;
+  if (v.platform === undefined) throw new InputError('sim select: missing --platform <name|file>');
+  if (parsed.positionals.length !== 1) throw new InputError('sim select: expected one module or app: sim select --platform <p> <stencil|sort|app-folder> --param k=v ...');
+  if (v.run === true && v.all === true) throw new InputError('sim select: --run runs the choice and --all every variant; give one');
+  if (v.map === true && v.out === undefined) throw new InputError('sim select --map: missing -o <file.svg>: where to draw the picture');
+  if (v.map !== true && v.out !== undefined) throw new InputError('sim select: -o is for --map pictures');
+  const int = (opt: string, s: string, min: number, max: number) => {
+    const n = /^\d+$/.test(s) ? Number(s) : NaN;
+    if (!Number.isSafeInteger(n) || n < min || n > max) throw new InputError(`${opt} ${s}: expected an integer from ${min} to ${max}`);
+    return n;
+  };
+  return {
+    platform: v.platform,
+    module: parsed.positionals[0],
+    nodes: v.nodes === undefined ? undefined : int('--nodes', v.nodes, 1, 1 << 20),
+    params: v.param ?? [],
+    models: v.models,
+    run: v.run === true,
+    all: v.all === true,
+    json: v.json === true,
+    seed: v.seed === undefined ? 1 : int('--seed', v.seed, 0, MAX_SEED),
+    map: v.map === true,
+    out: v.out,
+  };
+}
+
+/** The module's inputs from `--param k=v`: each an integer, every one given. */
+function moduleInputs(mod: LibraryModule, params: readonly string[], optional: readonly string[] = []): Record<string, number> {
+  const x: Record<string, number> = {};
+  for (const a of params) {
+    const m = /^(\w+)=(.*)$/.exec(a);
+    if (m === null) throw new InputError(`--param ${a}: expected key=value`);
+    const input = mod.inputs.find((i) => i.name === m[1]);
+    if (input === undefined) throw new InputError(`--param ${a}: module ${mod.name} has no input ${m[1]} (its inputs: ${mod.inputs.map((i) => `${i.name} (${i.doc})`).join(', ')})`);
+    const n = /^\d+$/.test(m[2]) ? Number(m[2]) : NaN;
+    if (!Number.isSafeInteger(n) || n < input.min || n > input.max) throw new InputError(`--param ${a}: expected an integer from ${input.min} to ${input.max}`);
+    x[m[1]] = n;
+  }
+  for (const i of mod.inputs) if (x[i.name] === undefined && !optional.includes(i.name)) throw new InputError(`sim select: missing --param ${i.name}=<${i.doc}> for module ${mod.name}`);
+  return x;
+}
+
+const paramText = (p: Record<string, number | string>, skip: Record<string, number>) => Object.entries(p).filter(([k]) => !(k in skip)).map(([k, v]) => `${k}=${v}`).join(' ');
+
+interface Measured {
+  variant: string;
+  cycles: number;
+  micros: number;
+  fingerprint: string;
+}
+
+/** Runs one variant's app with its parameters; its `cycles` metric is the measurement the models predict. */
+async function measure(p: Prediction, nodes: number, seed: number, platform: Platform): Promise<Measured> {
+  const config = await loadRun({ platform, app: projectPath(p.app), params: Object.entries(p.params).map(([k, v]) => `${k}=${v}`), nodes, seed });
+  const summary = runApp(config);
+  if (!summary.verified) throw new InputError(`sim select: ${p.variant} did not verify: ${summary.verification}`);
+  const cycles = Number(summary.metrics.cycles);
+  return { variant: p.variant, cycles, micros: cycles / platform.clockMHz, fingerprint: summary.fingerprint };
+}
+
+export async function selectCommand(argv: readonly string[], io: Io): Promise<number> {
+  const args = parseSelectArgs(argv);
+  const mod = moduleNamed(args.module);
+  const platform = await loadPlatform(args.platform);
+  const nodes = args.nodes ?? platform.defaultNodes;
+  const problem = nodeCountProblem(platform.network, nodes);
+  if (problem !== null) throw new InputError(`--nodes ${nodes}: ${problem} (platform ${platform.name})`);
+  const models = loadModelSet(platform, nodes, args.models);
+  const ctx = { models, nodes, clockMHz: platform.clockMHz };
+  if (args.map) return drawMap(mod, args, ctx, io);
+
+  const x = moduleInputs(mod, args.params);
+  const choice = select(mod, x, ctx);
+  const runs: Measured[] = [];
+  if (args.run) runs.push(await measure(choice.predictions.find((p) => p.variant === choice.variant)!, nodes, args.seed, platform));
+  if (args.all) for (const p of choice.predictions) if (p.problem === null) runs.push(await measure(p, nodes, args.seed, platform));
+  const fastest = runs.length === 0 ? null : runs.reduce((a, b) => (b.cycles < a.cycles ? b : a));
+  const chosenRun = runs.find((r) => r.variant === choice.variant) ?? null;
+  if (args.json) {
+    io.out(JSON.stringify(selectJson(mod, platform.name, nodes, x, choice, models.sources, runs, fastest, chosenRun)));
+    return 0;
+  }
+  io.out(`module ${mod.name} on ${platform.name}, ${nodes} nodes: ${paramText(x, {})}`);
+  io.out(`models ${models.sources.join(', ')}`);
+  const rows = choice.predictions.map((p) => {
+    const run = runs.find((r) => r.variant === p.variant);
+    const cells = p.problem !== null ? [`cannot: ${p.problem}`] : [n1.format(p.micros).padStart(14), n0.format(p.cycles).padStart(14), run === undefined ? '' : `${n0.format(run.cycles).padStart(14)}`, paramText(p.params, x)];
+    return `${(p.variant + (p.variant === choice.variant ? ' *' : '')).padEnd(10)} ${cells.join('  ')}`;
+  });
+  io.out(`${'variant'.padEnd(10)} ${'predicted us'.padStart(14)}  ${'pred. cycles'.padStart(14)}  ${runs.length > 0 ? `${'meas. cycles'.padStart(14)}  ` : ''}parameters`);
+  for (const r of rows) io.out(r);
+  io.out(`choice     ${choice.variant}: ${paramText(choice.params, {})}`);
+  for (const p of choice.predictions) {
+    for (const n of p.notes) io.out(`tuned      ${p.variant}: ${n}`);
+    if (p.benefit !== undefined) io.out(`benefit    ${p.variant}: ${(p.benefit * 100).toFixed(2)}% predicted from tuning (eq. 41)`);
+  }
+  if (chosenRun !== null) {
+    const err = (choice.cycles - chosenRun.cycles) / chosenRun.cycles;
+    io.out(`measured   ${choice.variant}: ${n0.format(chosenRun.cycles)} cycles = ${n1.format(chosenRun.micros)} us; predicted ${n0.format(choice.cycles)} (${err >= 0 ? '+' : ''}${(err * 100).toFixed(2)}%)`);
+  }
+  if (args.all && fastest !== null && chosenRun !== null) {
+    io.out(
+      chosenRun.cycles <= fastest.cycles
+        ? `fastest    ${choice.variant}: the choice was the fastest measured`
+        : `fastest    ${fastest.variant} (${n0.format(fastest.cycles)} cycles): the choice ${choice.variant} was ${((chosenRun.cycles / fastest.cycles - 1) * 100).toFixed(2)}% slower`,
+    );
+  }
+  return 0;
+}
+
+const finite = (x: number) => (Number.isFinite(x) ? x : null);
+
+function selectJson(mod: LibraryModule, platform: string, nodes: number, x: Record<string, number>, choice: Choice, sources: string[], runs: Measured[], fastest: Measured | null, chosenRun: Measured | null) {
+  return {
+    module: mod.name,
+    platform,
+    nodes,
+    inputs: x,
+    models: sources,
+    predictions: choice.predictions.map((p) => ({ ...p, cycles: finite(p.cycles), micros: finite(p.micros) })),
+    choice: { variant: choice.variant, app: choice.app, params: choice.params, cycles: choice.cycles, micros: choice.micros },
+    ...(runs.length === 0 ? {} : { measured: runs }),
+    ...(fastest === null || chosenRun === null ? {} : { fastest: fastest.variant, choiceWasFastest: chosenRun.cycles <= fastest.cycles, penalty: chosenRun.cycles / fastest.cycles - 1 }),
+  };
+}
+
+function drawMap(mod: LibraryModule, args: SelectArgs, ctx: Parameters<typeof select>[2], io: Io): number {
+  const out = args.out!;
+  let text: string;
+  if (mod.name === 'stencil') {
+    const x = moduleInputs(mod, args.params, ['width', 'height']);
+    if (x.width !== undefined || x.height !== undefined) throw new InputError('sim select --map: the map spans width x height; give only --param iters=<n>');
+    text = winnerMap(mod, ctx, x.iters, `Predicted stencil layout on ${args.platform}, ${ctx.nodes} nodes, ${x.iters} iterations (thesis Fig. 4-7; shipped models calibrated on grids 16-1024)`);
+  } else {
+    const x = moduleInputs(mod, args.params);
+    const { lo, hi } = digitRange(x.keyBits);
+    const model = ctx.models.get('RadixSort', 'the digit-width curve');
+    text = digitCurve((bpd) => evaluate(model, radixColumns(x.keys, bpd, x.keyBits, ctx.nodes)), x.keyBits, lo, hi, `Radix sort on ${args.platform}, ${ctx.nodes} nodes, ${x.keys} keys of ${x.keyBits} bits (thesis Fig. 5-5)`, ctx.clockMHz);
+  }
+  writeAtomically(out, text);
+  io.out(`sim select: wrote ${out}`);
+  return 0;
+}

@@ -1,0 +1,99 @@
+/**
+ * `auto` parameter values (thesis 4.6: run-time selection "performs the evaluations
+ * and then executes the selected algorithm"; 5.5: parameters are optimized first,
+ * then the optimized versions compared). An app run with `layout=auto`,
+ * `extraRows=auto`, `extraCols=auto` or `aspect=auto` (apps/stencil), `digitBits=auto`
+ * (apps/radix-sort, apps/sort; on apps/sample-sort the digit width of the samples'
+ * radix sort, oversample keys per node) or `algorithm=auto` (apps/sort) has those
+ * values resolved from the platform's models before the run, to the concrete values
+ * the app already takes, so the run itself is an ordinary run. A value given
+ * explicitly is kept and pinned in the prediction.
+ */
+import { InputError } from '../kernel/errors.ts';
+import { select, variantNamed, type Choice, type LibraryModule, type Params, type SelectContext } from './module.ts';
+import { RADIX, SORT_MODULE } from './sort-module.ts';
+import { STENCIL_MODULE } from './stencil-module.ts';
+
+/** What resolving `auto` values decided, for the summary and --json. */
+export interface AutoResolution {
+  module: string;
+  /** The parameters that were `auto`, with their values. */
+  resolved: Params;
+  /** The variant whose prediction the values come from. */
+  variant: string;
+  predictedCycles: number;
+  predictedMicros: number;
+  notes: string[];
+}
+
+/** Apps whose parameters may be `auto`, with the module and what each app calls its selector. */
+const AUTO_APPS: Record<string, { module: LibraryModule; selector: string | null; params: readonly string[] }> = {
+  'apps/stencil': { module: STENCIL_MODULE, selector: 'layout', params: ['layout', 'extraRows', 'extraCols', 'aspect'] },
+  'apps/sort': { module: SORT_MODULE, selector: 'algorithm', params: ['algorithm', 'digitBits'] },
+  'apps/radix-sort': { module: SORT_MODULE, selector: null, params: ['digitBits'] },
+  'apps/sample-sort': { module: SORT_MODULE, selector: null, params: ['digitBits'] },
+};
+
+/** The app folders (relative to the project root) that take `auto` values. */
+export const AUTO_APP_FOLDERS = Object.keys(AUTO_APPS);
+
+/** The module an app folder belongs to, or undefined. */
+export function moduleOfApp(app: string): LibraryModule | undefined {
+  return Object.hasOwn(AUTO_APPS, app) ? AUTO_APPS[app].module : undefined;
+}
+
+/**
+ * Resolves the `auto` values among `values` (every parameter of the app, defaults
+ * filled in) for the app folder `app`; returns the values to run with and what was
+ * decided, or null when nothing was `auto`.
+ */
+export function resolveAuto(app: string, values: Readonly<Record<string, number | string | boolean>>, ctx: SelectContext): { values: Record<string, number | string | boolean>; resolution: AutoResolution } | null {
+  const autos = Object.keys(values).filter((k) => values[k] === 'auto');
+  if (autos.length === 0) return null;
+  const rule = Object.hasOwn(AUTO_APPS, app) ? AUTO_APPS[app] : undefined;
+  if (rule === undefined) throw new InputError(`${autos.map((k) => `${k}=auto`).join(', ')}: app ${app} has no library module to resolve auto values from (modules cover ${AUTO_APP_FOLDERS.join(', ')})`);
+  for (const k of autos) {
+    if (!rule.params.includes(k)) throw new InputError(`${k}=auto: ${app} takes auto only for ${rule.params.join(', ')}`);
+  }
+  const num = (k: string) => Number(values[k]);
+  let choice: Choice;
+  if (app === 'apps/sample-sort') {
+    // The samples' radix sort: oversample keys per node of the same width.
+    choice = select({ ...SORT_MODULE, variants: [RADIX] }, { keys: num('oversample'), keyBits: num('keyBits') }, ctx);
+  } else {
+    const mod = rule.module;
+    const inputs = Object.fromEntries(mod.inputs.map((i) => [i.name, num(i.name)]));
+    const selectorAuto = rule.selector !== null && values[rule.selector] === 'auto';
+    const only = rule.selector === null ? RADIX.name : selectorAuto ? null : String(values[rule.selector]);
+    const variants = only === null ? mod.variants : [variantNamed(mod, only)];
+    // Explicit values of tunables are kept and pinned: the prediction uses them.
+    const pinned: Params = {};
+    for (const v of variants) for (const t of v.tunables) if (values[t] !== undefined && values[t] !== 'auto') pinned[t] = values[t] as number;
+    choice = select({ ...mod, variants }, inputs, ctx, pinned, autos);
+    const chosen = variantNamed(mod, choice.variant);
+    for (const k of autos) {
+      if (k === rule.selector || chosen.tunables.includes(k)) continue;
+      // A tunable the chosen variant has no model for: under layout=auto it keeps the app's plain value;
+      // asked for explicitly on that variant, it is an error.
+      if (selectorAuto) continue;
+      throw new InputError(`${k}=auto: ${rule.selector ?? 'the app'}=${choice.variant} has no model for ${k} (its tunables: ${chosen.tunables.join(', ') || 'none'})`);
+    }
+  }
+  const winner = choice.predictions.find((p) => p.variant === choice.variant)!;
+  const out: Record<string, number | string | boolean> = { ...values };
+  const resolved: Params = {};
+  for (const k of autos) {
+    const fromChoice = k === rule.selector ? choice.variant : choice.params[k];
+    // Under layout=auto, a tunable the winner does not have keeps the app's plain value (0 extra lines, aspect 4).
+    const value = fromChoice ?? PLAIN[k];
+    out[k] = value;
+    resolved[k] = value;
+  }
+  return {
+    values: out,
+    resolution: { module: rule.module.name, resolved, variant: choice.variant, predictedCycles: choice.cycles, predictedMicros: choice.micros, notes: winner.notes },
+  };
+}
+
+/** The values an unused tunable takes: the apps' defaults. */
+const PLAIN: Record<string, number> = { extraRows: 0, extraCols: 0, aspect: 4 };

@@ -1,0 +1,100 @@
+/**
+ * A platform's fitted models as the libraries use them (thesis 3.6.4: "the models are
+ * procedures that take the explanatory variables and return predicted time"): the
+ * app models of one machine size and the Strata models, read from the JSON that
+ * `sim calibrate --fit` and `sim fit` write (src/calibrate/models.ts), and evaluated
+ * on columns named as the model's terms. Pure: the CLI reads the files.
+ */
+import { z } from 'zod';
+import type { FittedModel } from '../calibrate/models.ts';
+import { InputError } from '../kernel/errors.ts';
+
+const MODEL = z.object({
+  platform: z.string(),
+  name: z.string(),
+  terms: z.array(z.string()).min(1),
+  coefficients: z.array(z.number()),
+  halfWidths: z.array(z.number()),
+  relevant: z.array(z.boolean()),
+  rSquared: z.number(),
+  mreBuildingPercent: z.number(),
+  mreVerificationPercent: z.number().nullable(),
+  samples: z.number(),
+  verificationSamples: z.number(),
+});
+const FILE = z.object({ format: z.literal('proteus-strata-models'), version: z.literal(1), provenance: z.unknown(), models: z.array(MODEL) });
+
+/** Columns a model is evaluated on, by term name. */
+export type Columns = Readonly<Record<string, number>>;
+
+export class ModelSet {
+  readonly #models = new Map<string, FittedModel & { source: string }>();
+
+  readonly platform: string;
+  /** The files the models came from, for messages (e.g. "platforms/models/apps/n64/cm5.json"). */
+  readonly sources: string[] = [];
+
+  constructor(platform: string) {
+    this.platform = platform;
+  }
+
+  /** Adds the models of one models file's text; a later file's model replaces an earlier one of the same name. */
+  addFile(text: string, source: string): this {
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (e) {
+      throw new InputError(`${source}: not JSON (${(e as Error).message.split('\n')[0]})`);
+    }
+    const parsed = FILE.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new InputError(`${source}: not a models file as sim fit writes it (${issue.path.join('.') || 'top level'}: ${issue.message})`);
+    }
+    this.sources.push(source);
+    for (const m of parsed.data.models) {
+      if (m.platform !== this.platform) continue;
+      if (m.coefficients.length !== m.terms.length || m.relevant.length !== m.terms.length) {
+        throw new InputError(`${source}: model ${m.name} has ${m.terms.length} terms but ${m.coefficients.length} coefficients`);
+      }
+      this.#models.set(m.name, { ...m, source });
+    }
+    return this;
+  }
+
+  has(name: string): boolean {
+    return this.#models.has(name);
+  }
+
+  /** The model called `name`; `forWhat` says who needs it, for the message when it is missing. */
+  get(name: string, forWhat: string): FittedModel & { source: string } {
+    const m = this.#models.get(name);
+    if (m === undefined) {
+      throw new InputError(`no model ${name} for ${this.platform} (needed by ${forWhat}) in ${this.sources.join(', ')}; calibrate it with sim calibrate --platform ${this.platform} apps/calibration/apps.spec ... --fit <dir>`);
+    }
+    return m;
+  }
+
+  names(): string[] {
+    return [...this.#models.keys()];
+  }
+}
+
+/** A model's prediction (cycles) on `columns`; a relevant term the columns lack is an InputError. */
+export function evaluate(model: FittedModel & { source?: string }, columns: Columns): number {
+  let y = 0;
+  for (let k = 0; k < model.terms.length; k++) {
+    if (!model.relevant[k]) continue;
+    const term = model.terms[k];
+    if (term === '1') {
+      y += model.coefficients[k];
+      continue;
+    }
+    const x = columns[term];
+    if (x === undefined) {
+      throw new InputError(`model ${model.name}${model.source === undefined ? '' : ` in ${model.source}`} has a term "${term}" the library does not know (it gives ${Object.keys(columns).join(', ')})`);
+    }
+    y += model.coefficients[k] * x;
+  }
+  return y;
+}

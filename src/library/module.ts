@@ -1,0 +1,172 @@
+/**
+ * High-level library modules and the selector (thesis 1.1 Fig. 1-1, 4.2, 5.5). A
+ * module has one interface (its inputs), several variants (an app with fixed
+ * parameters), a calibrated model per variant, preconditions (a variant that cannot
+ * take an input predicts Infinity there, 4.4.2) and tunable parameters, optimized
+ * first; the selector then "computes a predicted execution time for each
+ * implementation and the one with the minimum predicted time is chosen as the
+ * winner" (4.2). Ties go to the variant declared first; when every variant is
+ * Infinity no implementation covers the input, which is bad input.
+ */
+import { InputError } from '../kernel/errors.ts';
+import { evaluate, type Columns, type ModelSet } from './model-set.ts';
+
+/** A module's inputs by name (e.g. width, height, iters). */
+export type Inputs = Readonly<Record<string, number>>;
+/** App parameters by name. */
+export type Params = Record<string, number | string>;
+
+/** What selection needs besides the inputs. */
+export interface SelectContext {
+  models: ModelSet;
+  nodes: number;
+  clockMHz: number;
+}
+
+/** A tunable's result: the parameter values chosen and what the optimizer did. */
+export interface Tuned {
+  params: Params;
+  /** One line per optimized parameter (method, range, steps, disagreements). */
+  notes: string[];
+  /** Predicted benefit of the tuned values over the untuned ones, as a fraction (eq. 41), if the tunable predicts one. */
+  benefit?: number;
+}
+
+export interface Variant {
+  name: string;
+  /** The app folder that implements it. */
+  app: string;
+  /** Parameters that make the app this variant. */
+  fixed: Params;
+  /** Its model's name in the model set. */
+  model: string;
+  /** Parameters optimized before selection (5.5), with their ranges, for listings. */
+  tunables: readonly string[];
+  /**
+   * Tunables whose values come from a factored model (8.1: "fundamentally less
+   * accurate") rather than the variant's own calibrated one: they are worked out and
+   * reported with their predicted benefit, but applied only when asked for (`auto`).
+   */
+  advisory?: readonly string[];
+  /** Why the variant cannot take this input, or null (4.4.2: then it predicts Infinity). */
+  problem(x: Inputs, ctx: SelectContext): string | null;
+  /** Optimizes the tunables (5.1); absent when there are none. */
+  tune?(x: Inputs, ctx: SelectContext): Tuned;
+  /** Predicted cycles with the tuned parameters; by default the model on `columns`. */
+  predict(x: Inputs, tuned: Params, ctx: SelectContext): number;
+}
+
+export interface InterfaceInput {
+  name: string;
+  doc: string;
+  min: number;
+  max: number;
+}
+
+export interface LibraryModule {
+  name: string;
+  description: string;
+  /** The app folders whose `auto` parameters this module resolves. */
+  apps: readonly string[];
+  inputs: readonly InterfaceInput[];
+  variants: readonly Variant[];
+}
+
+export interface Prediction {
+  variant: string;
+  app: string;
+  /** Predicted cycles; Infinity where the variant cannot take the input. */
+  cycles: number;
+  micros: number;
+  /** The app's parameters for this variant: fixed, tuned and the inputs. */
+  params: Params;
+  /** Why it cannot take the input, or null. */
+  problem: string | null;
+  notes: string[];
+  benefit?: number;
+}
+
+export interface Choice {
+  module: string;
+  variant: string;
+  app: string;
+  params: Params;
+  cycles: number;
+  micros: number;
+  /** Every variant, in declaration order. */
+  predictions: Prediction[];
+}
+
+/** Checks the inputs against the interface: every one given, an integer in range, nothing extra. */
+export function checkInputs(mod: LibraryModule, x: Inputs): void {
+  for (const key of Object.keys(x)) {
+    if (!mod.inputs.some((i) => i.name === key)) throw new InputError(`module ${mod.name}: unknown input ${key} (expected ${mod.inputs.map((i) => i.name).join(', ')})`);
+  }
+  for (const i of mod.inputs) {
+    const v = x[i.name];
+    if (v === undefined) throw new InputError(`module ${mod.name}: missing input ${i.name} (${i.doc})`);
+    if (!Number.isInteger(v) || v < i.min || v > i.max) throw new InputError(`module ${mod.name}: input ${i.name}=${v}: expected an integer from ${i.min} to ${i.max}`);
+  }
+}
+
+/** A variant's model on `columns`: the common predict(). */
+export function modelCycles(v: Variant, ctx: SelectContext, columns: Columns): number {
+  return evaluate(ctx.models.get(v.model, `variant ${v.name}`), columns);
+}
+
+/**
+ * Predicts every variant (tuning first) and picks the minimum (4.2, 5.5). `pinned`
+ * tunables keep the given values instead of being optimized; advisory tunables are
+ * applied only when `requested`, and otherwise reported with their plain value.
+ */
+export function select(mod: LibraryModule, x: Inputs, ctx: SelectContext, pinned: Params = {}, requested: readonly string[] = []): Choice {
+  checkInputs(mod, x);
+  const predictions = mod.variants.map((v): Prediction => {
+    const problem = v.problem(x, ctx);
+    const tuned: Tuned = problem === null && v.tune !== undefined ? v.tune(x, ctx) : { params: {}, notes: [] };
+    const advice: string[] = [];
+    for (const t of v.advisory ?? []) {
+      if (requested.includes(t) || pinned[t] !== undefined || tuned.params[t] === undefined) continue;
+      advice.push(`${t}=${tuned.params[t]}`);
+      delete tuned.params[t];
+    }
+    if (advice.length > 0) {
+      tuned.notes = [...tuned.notes, `not applied unless asked for (${advice.map((a) => `${a.split('=')[0]}=auto`).join(', ')}): the factored model's advice${tuned.benefit === undefined ? '' : `, predicted benefit ${(tuned.benefit * 100).toFixed(2)}% (eq. 41)`}`];
+      delete tuned.benefit;
+    }
+    for (const t of v.tunables) {
+      if (pinned[t] === undefined) continue;
+      tuned.params[t] = pinned[t];
+      tuned.notes = [...tuned.notes.filter((n) => !n.startsWith(`${t} `)), `${t} ${pinned[t]}: given`];
+      delete tuned.benefit;
+    }
+    const cycles = problem === null ? v.predict(x, tuned.params, ctx) : Infinity;
+    return {
+      variant: v.name,
+      app: v.app,
+      cycles,
+      micros: cycles / ctx.clockMHz,
+      params: { ...x, ...v.fixed, ...tuned.params },
+      problem,
+      notes: tuned.notes,
+      ...(tuned.benefit === undefined ? {} : { benefit: tuned.benefit }),
+    };
+  });
+  let best = -1;
+  predictions.forEach((p, k) => {
+    // Strictly less: ties go to the variant declared first.
+    if (Number.isFinite(p.cycles) && (best < 0 || p.cycles < predictions[best].cycles)) best = k;
+  });
+  if (best < 0) {
+    throw new InputError(`module ${mod.name}: no variant covers ${Object.entries(x).map(([k, v]) => `${k}=${v}`).join(' ')} (${predictions.map((p) => `${p.variant}: ${p.problem ?? 'no finite prediction'}`).join('; ')})`);
+  }
+  const p = predictions[best];
+  return { module: mod.name, variant: p.variant, app: p.app, params: p.params, cycles: p.cycles, micros: p.micros, predictions };
+}
+
+/** The variant called `name`, or an InputError listing the module's variants. */
+export function variantNamed(mod: LibraryModule, name: string): Variant {
+  const v = mod.variants.find((w) => w.name === name);
+  if (v === undefined) throw new InputError(`module ${mod.name}: unknown variant ${name} (expected one of ${mod.variants.map((w) => w.name).join(', ')})`);
+  return v;
+}

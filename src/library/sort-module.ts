@@ -1,0 +1,93 @@
+/**
+ * The sorting library (thesis 4.5): sorts `keys` unsigned keys of `keyBits` bits per
+ * node. Two variants: parallel radix sort (4.5.1) with its digit width optimized
+ * first by eq. 44 over the viable pass counts (digit-width.ts, 5.3), and sample sort
+ * (4.5.2). Models are 4.5.5's: RadixSort(keys, bpd, width) over iter = ceil(width /
+ * bpd), bins = 2^bpd and logP (plus our runs_iter, apps.spec), and SampleSort(keys) with keys*logP. The digit widths
+ * searched are those calibrated (apps/calibration/apps.spec: 2 to 12 bits), capped at
+ * the key width; the thesis's fixed 4-, 10- and 14-bit variants (Table 4-4) are
+ * radixWithDigits(bits).
+ */
+import { bestDigitBits } from './digit-width.ts';
+import { modelCycles, type Inputs, type LibraryModule, type SelectContext, type Variant } from './module.ts';
+
+/** The digit widths searched: the calibrated range (apps.spec), as in the thesis's [1, 16] range of interest (5.3). */
+export const DIGIT_RANGE = { lo: 2, hi: 12 } as const;
+
+/** log2 P as the calibration computes it (ceil, so non-powers of two round up). */
+const logP = (nodes: number) => Math.ceil(Math.log2(nodes));
+
+/** The RadixSort model's columns (apps.spec). */
+export function radixColumns(keys: number, bpd: number, width: number, nodes: number): Record<string, number> {
+  const iter = Math.ceil(width / bpd);
+  const bins = 2 ** bpd;
+  const lp = logP(nodes);
+  // runs_iter: the numeral runs a node sends per pass, one block transfer each (apps.spec).
+  const runs = bins * (1 - Math.exp(-keys / bins));
+  return { keys, bpd, width, iter, bins, bins_iter: bins * iter, logP: lp, logP_iter: lp * iter, bins_iter_logP: bins * iter * lp, keys_iter: keys * iter, runs_iter: iter * runs };
+}
+
+/** The SampleSort model's columns (apps.spec). */
+export function sampleColumns(keys: number, width: number, nodes: number): Record<string, number> {
+  return { keys, width, keys_logP: keys * logP(nodes) };
+}
+
+/** The digit range for `keyBits`-bit keys: the calibrated one, no wider than the key. */
+export function digitRange(keyBits: number): { lo: number; hi: number } {
+  return { lo: Math.min(DIGIT_RANGE.lo, keyBits), hi: Math.min(DIGIT_RANGE.hi, keyBits) };
+}
+
+/** Radix sort with the digit width optimized (eq. 44). */
+export const RADIX: Variant = {
+  name: 'radix',
+  app: 'apps/radix-sort',
+  fixed: {},
+  model: 'RadixSort',
+  tunables: ['digitBits'],
+  problem: () => null,
+  tune(x: Inputs, ctx: SelectContext) {
+    const { lo, hi } = digitRange(x.keyBits);
+    const d = bestDigitBits(x.keyBits, lo, hi, (bpd) => modelCycles(RADIX, ctx, radixColumns(x.keys, bpd, x.keyBits, ctx.nodes)));
+    const naive = d.naiveMinima.length > 1 ? `; the naive f(bpd) has minima at ${d.naiveMinima.join(', ')} bits and IntegerMinimum on it stops at ${d.naiveBisection}` : '';
+    return {
+      params: { digitBits: d.digitBits },
+      notes: [`digitBits ${d.digitBits}: ${d.passes} passes, IntegerMinimum of g(i) over the viable pass counts in ${d.steps} steps (eq. 44, digits ${lo}-${hi})${d.disagree ? ' (enumeration disagreed: g has several minima)' : ''}${naive}`],
+    };
+  },
+  predict: (x, tuned, ctx) => modelCycles(RADIX, ctx, radixColumns(x.keys, Number(tuned.digitBits), x.keyBits, ctx.nodes)),
+};
+
+/** Radix sort with a fixed digit width, as the thesis's module had (4.5.3: 4, 10 and 14 bits). */
+export function radixWithDigits(bits: number): Variant {
+  const v: Variant = {
+    name: `radix${bits}`,
+    app: 'apps/radix-sort',
+    fixed: { digitBits: bits },
+    model: 'RadixSort',
+    tunables: [],
+    problem: () => null,
+    predict: (x, _tuned, ctx) => modelCycles(v, ctx, radixColumns(x.keys, bits, x.keyBits, ctx.nodes)),
+  };
+  return v;
+}
+
+export const SAMPLE: Variant = {
+  name: 'sample',
+  app: 'apps/sample-sort',
+  fixed: {},
+  model: 'SampleSort',
+  tunables: [],
+  problem: () => null,
+  predict: (x, _tuned, ctx) => modelCycles(SAMPLE, ctx, sampleColumns(x.keys, x.keyBits, ctx.nodes)),
+};
+
+export const SORT_MODULE: LibraryModule = {
+  name: 'sort',
+  description: 'sorts keys per node of keyBits bits (thesis 4.5): radix sort with its digit width optimized (5.3), or sample sort',
+  apps: ['apps/sort', 'apps/radix-sort', 'apps/sample-sort'],
+  inputs: [
+    { name: 'keys', doc: 'keys per node', min: 1, max: 1 << 20 },
+    { name: 'keyBits', doc: 'bits per key', min: 1, max: 32 },
+  ],
+  variants: [RADIX, SAMPLE],
+};

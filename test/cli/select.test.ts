@@ -1,0 +1,99 @@
+/** `sim select` and `auto` parameters on the shipped models (thesis ch. 4-5). */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT, sim } from '../support/sim-cli.ts';
+
+describe('sim select', () => {
+  it('prints every variant with its prediction and marks the choice', async () => {
+    const r = await sim(['select', '--platform', 'paragon', 'apps/stencil', '--param', 'width=1024', '--param', 'height=32', '--param', 'iters=3']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    for (const v of ['square', 'vstrips', 'hstrips', 'rect', 'uni']) expect(r.stdout).toMatch(new RegExp(`^${v}`, 'm'));
+    // 32 rows cannot go to 64 horizontal strips: that variant predicts nothing.
+    expect(r.stdout).toMatch(/^hstrips +cannot: layout hstrips puts 64 processors down 32 rows/m);
+    expect(r.stdout).toMatch(/^choice +vstrips: width=1024 height=32 iters=3 layout=vstrips$/m);
+  });
+
+  it('gives the same choice in any process (--json, twice)', async () => {
+    const args = ['select', '--platform', 'alewife', 'sort', '--param', 'keys=700', '--param', 'keyBits=28', '--json'];
+    const [a, b] = await Promise.all([sim(args), sim(args)]);
+    expect(a.code).toBe(0);
+    expect(a.stdout).toBe(b.stdout);
+    const j = JSON.parse(a.stdout);
+    expect(j.predictions.map((p: { variant: string }) => p.variant)).toEqual(['radix', 'sample']);
+    expect(j.choice.params.digitBits).toBe(j.predictions[0].params.digitBits);
+    expect(j.predictions[0].notes[0]).toMatch(/^digitBits \d+: \d+ passes, IntegerMinimum of g\(i\)/);
+  });
+
+  it('--run runs the choice and compares it with the prediction', async () => {
+    const r = await sim(['select', '--platform', 'alewife', 'stencil', '--nodes', '64', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2', '--run']);
+    expect(r.code).toBe(0);
+    const m = /^measured +(\w+): ([\d,]+) cycles = [\d,.]+ us; predicted ([\d,]+) \(([-+][\d.]+)%\)$/m.exec(r.stdout);
+    expect(m).not.toBeNull();
+    expect(Math.abs(Number(m![4]))).toBeLessThan(10);
+  });
+
+  it('--map draws the winner map and the digit-width curve as SVG', async () => {
+    const dir = join(ROOT, 'test/.tmp/select');
+    mkdirSync(dir, { recursive: true });
+    const a = await sim(['select', '--map', '--platform', 'atm', 'stencil', '--param', 'iters=20', '-o', join(dir, 'map.svg')]);
+    expect(a.code).toBe(0);
+    const map = readFileSync(join(dir, 'map.svg'), 'utf8');
+    expect(map).toMatch(/^<svg /);
+    expect(map).toContain('<title>4096 x 8: ');
+    const b = await sim(['select', '--map', '--platform', 'cm5', 'sort', '--param', 'keys=1000', '--param', 'keyBits=28', '-o', join(dir, 'digits.svg')]);
+    expect(b.code).toBe(0);
+    expect(readFileSync(join(dir, 'digits.svg'), 'utf8')).toContain('g(i) over the viable pass counts');
+  });
+});
+
+describe('auto parameters', () => {
+  it('resolve before the run to the values the app takes, shown in the summary; the run is the explicit one', async () => {
+    const auto = await sim(['--platform', 'paragon', 'apps/sort', '--param', 'algorithm=auto', '--param', 'digitBits=auto', '--param', 'keys=300', '--param', 'keyBits=16', '--json']);
+    expect(auto.code).toBe(0);
+    const j = JSON.parse(auto.stdout);
+    expect(j.auto.module).toBe('sort');
+    expect(Object.keys(j.auto.resolved).sort()).toEqual(['algorithm', 'digitBits']);
+    expect(j.params.algorithm).toBe(j.auto.resolved.algorithm);
+    const explicit = await sim(['--platform', 'paragon', 'apps/sort', '--param', `algorithm=${j.params.algorithm}`, '--param', `digitBits=${j.params.digitBits}`, '--param', 'keys=300', '--param', 'keyBits=16', '--json']);
+    expect(JSON.parse(explicit.stdout).fingerprint).toBe(j.fingerprint);
+  });
+
+  it('layout=auto with extraRows=auto tunes the square layout (eqs. 38-40)', async () => {
+    const r = await sim(['--platform', 'alewife', 'apps/stencil', '--param', 'layout=auto', '--param', 'extraRows=auto', '--param', 'extraCols=auto', '--param', 'width=200', '--param', 'height=200', '--param', 'iters=2']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^auto +layout=\w+ extraCols=\d+ extraRows=\d+ \(module stencil: \w+ predicted [\d,]+ cycles = [\d.]+ us\)$/m);
+    // With the layout pinned to square, the rows and columns are eqs. 38-40's advice.
+    const square = await sim(['select', '--platform', 'alewife', 'stencil', '--param', 'width=200', '--param', 'height=200', '--param', 'iters=2', '--json']);
+    const advice = JSON.parse(square.stdout).predictions[0].notes as string[];
+    const rows = Number(/^extraRows (\d+):/.exec(advice[0])![1]);
+    const pinned = await sim(['--platform', 'alewife', 'apps/stencil', '--param', 'layout=square', '--param', 'extraRows=auto', '--param', 'width=200', '--param', 'height=200', '--param', 'iters=2']);
+    expect(pinned.stdout).toMatch(new RegExp(`^auto +extraRows=${rows} \\(module stencil: square predicted`, 'm'));
+  });
+});
+
+describe('bad input to the library gives one line and exit 2', () => {
+  const dir = join(ROOT, 'test/.tmp/select-models');
+  mkdirSync(dir, { recursive: true });
+  const shipped = JSON.parse(readFileSync(join(ROOT, 'platforms/models/apps/n64/cm5.json'), 'utf8'));
+  writeFileSync(join(dir, 'cm5.json'), JSON.stringify({ ...shipped, models: shipped.models.filter((m: { name: string }) => m.name !== 'StencilUni') }));
+  const CASES: [string, string[], RegExp][] = [
+    ['unknown module', ['select', '--platform', 'cm5', 'fft', '--param', 'n=4'], /^sim: unknown module fft: expected stencil or sort, or an app folder of one/],
+    ['input no variant takes', ['select', '--platform', 'cm5', 'sort', '--param', 'keys=10', '--param', 'keyBits=40'], /^sim: --param keyBits=40: expected an integer from 1 to 32$/],
+    ['unknown input', ['select', '--platform', 'cm5', 'stencil', '--param', 'depth=3'], /^sim: --param depth=3: module stencil has no input depth/],
+    ['missing input', ['select', '--platform', 'cm5', 'stencil', '--param', 'width=30'], /^sim: sim select: missing --param height=<grid rows> for module stencil$/],
+    ['a model file missing a variant', ['select', '--platform', 'cm5', 'stencil', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2', '--models', dir], /^sim: no model StencilUni for cm5 \(needed by variant uni\) in /],
+    ['no models for the machine size', ['select', '--platform', 'cm5', 'sort', '--nodes', '8', '--param', 'keys=10', '--param', 'keyBits=8'], /^sim: no app models for cm5 on 8 nodes/],
+    ['auto on an app without a module', ['--platform', 'cm5', 'apps/ping-pong', '--param', 'rounds=auto'], /^sim: rounds=auto: app apps\/ping-pong has no library module/],
+    ['auto on a parameter the module does not tune', ['--platform', 'cm5', 'apps/stencil', '--param', 'iters=auto'], /^sim: iters=auto: apps\/stencil takes auto only for layout, extraRows, extraCols, aspect$/],
+    ['auto for a tunable the layout lacks', ['--platform', 'cm5', 'apps/stencil', '--param', 'layout=vstrips', '--param', 'extraRows=auto'], /^sim: extraRows=auto: layout=vstrips has no model for extraRows/],
+  ];
+  it.each(CASES)('%s', async (_name, args, message) => {
+    const r = await sim(args);
+    expect(r.code).toBe(2);
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(message);
+  });
+});

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { InputError } from '../../src/kernel/errors.ts';
+import { evaluate, ModelSet } from '../../src/library/model-set.ts';
+import { modelCycles, select, variantNamed, type LibraryModule, type Variant } from '../../src/library/module.ts';
+import { stencilColumns } from '../../src/library/stencil-module.ts';
+
+function modelsOf(platform: string, models: Record<string, Record<string, number>>): ModelSet {
+  const list = Object.entries(models).map(([name, terms]) => {
+    const names = ['1', ...Object.keys(terms).filter((t) => t !== '1')];
+    return { platform, name, terms: names, coefficients: names.map((t) => terms[t] ?? 0), halfWidths: names.map(() => 0), relevant: names.map(() => true), rSquared: 1, mreBuildingPercent: 0, mreVerificationPercent: 1, samples: 1, verificationSamples: 1 };
+  });
+  return new ModelSet(platform).addFile(JSON.stringify({ format: 'proteus-strata-models', version: 1, provenance: {}, models: list }), `${platform}.json`);
+}
+
+/** A stencil layout with the thesis's printed precondition (selection.md 2.2). */
+function printed(name: string, model: string, problem: (w: number, h: number) => boolean): Variant {
+  const v: Variant = {
+    name,
+    app: 'apps/stencil',
+    fixed: {},
+    model,
+    tunables: [],
+    problem: (x) => (problem(x.width, x.height) ? 'precondition' : null),
+    predict: (x, _t, ctx) => modelCycles(v, ctx, stencilColumns(x.width, x.height, x.iters)),
+  };
+  return v;
+}
+
+const THESIS_STENCIL: LibraryModule = {
+  name: 'thesis-stencil',
+  description: 'Figs. 4-9, 4-10',
+  apps: [],
+  inputs: [
+    { name: 'width', doc: '', min: 1, max: 1 << 16 },
+    { name: 'height', doc: '', min: 1, max: 1 << 16 },
+    { name: 'iters', doc: '', min: 1, max: 1 << 20 },
+  ],
+  variants: [printed('un', 'Uni', () => false), printed('sq', 'Square', (w, h) => w < 16 || h < 16), printed('st', 'Strips', (w) => w < 128)],
+};
+
+describe('the selector', () => {
+  it('draws the derived map of the printed CM-5 and ATM stencil models at iter 100 (selection.md 2.2)', () => {
+    const cm5 = modelsOf('cm5', {
+      Uni: { wh: 0.347, iter_wh: 3.47 },
+      Strips: { '1': 0.02343, width: 0.247, height: 1.978, iter: 0.2343, iter_w: 2.47, iter_h: 19.78, iter_wh: -0.01034 },
+      Square: { '1': 34.93, width: 0.3777, height: 0.1941, wh: -0.002268, iter: 349.3, iter_w: 3.753, iter_h: 1.941, iter_wh: 0.02131 },
+    });
+    const atm = modelsOf('atm', {
+      Uni: { iter: 247.8, iter_w: -28.96, iter_h: -28.61, iter_wh: 3.932 },
+      Strips: { '1': 27.71, width: 9.097, height: 84.28, wh: -0.2605, iter: 282.7, iter_w: -0.6255, iter_h: 15.86, iter_wh: 0.06819 },
+      Square: { '1': 59.25, width: 31.44, height: 13.96, wh: -0.1491, iter: 589.4, iter_w: 15.08, iter_wh: 0.0621 },
+    });
+    const widths = [8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096];
+    const row = (models: ModelSet, h: number) => widths.map((w) => select(THESIS_STENCIL, { width: w, height: h, iters: 100 }, { models, nodes: 64, clockMHz: 1 }).variant).join(' ');
+    expect(row(cm5, 8)).toBe('un un un un st st st st st st');
+    expect(row(cm5, 64)).toBe('un sq sq sq sq st st st st st');
+    expect(row(cm5, 512)).toBe('un sq sq sq sq sq st st st st');
+    expect(row(cm5, 4096)).toBe('un sq sq sq sq sq sq st st st');
+    expect(row(atm, 16)).toBe('un un un sq st st st st st st');
+    expect(row(atm, 128)).toBe('un sq sq sq st st st st st st');
+    expect(row(atm, 1024)).toBe('un sq sq sq sq sq sq sq st st');
+  });
+
+  it('gives ties to the variant declared first, and reports an input no variant covers', () => {
+    const models = modelsOf('p', { A: { '1': 5 }, B: { '1': 5 } });
+    const a = printed('a', 'A', (w) => w > 100);
+    const b = printed('b', 'B', (w) => w > 200);
+    const mod = { ...THESIS_STENCIL, variants: [a, b] };
+    const ctx = { models, nodes: 4, clockMHz: 2 };
+    expect(select(mod, { width: 50, height: 9, iters: 1 }, ctx).variant).toBe('a');
+    expect(select({ ...mod, variants: [b, a] }, { width: 50, height: 9, iters: 1 }, ctx).variant).toBe('b');
+    const choice = select(mod, { width: 150, height: 9, iters: 1 }, ctx);
+    expect(choice.variant).toBe('b');
+    expect(choice.predictions[0].cycles).toBe(Infinity);
+    expect(choice.micros).toBe(2.5);
+    expect(() => select(mod, { width: 300, height: 9, iters: 1 }, ctx)).toThrow(/^module thesis-stencil: no variant covers width=300 height=9 iters=1 \(a: precondition; b: precondition\)$/);
+    expect(() => select(mod, { width: 300, height: 9 }, ctx)).toThrow(InputError);
+  });
+
+  it('names unknown variants, missing models and unknown terms', () => {
+    expect(() => variantNamed(THESIS_STENCIL, 'diagonal')).toThrow(/^module thesis-stencil: unknown variant diagonal \(expected one of un, sq, st\)$/);
+    const models = modelsOf('p', { A: { '1': 5, depth: 2 } });
+    expect(() => models.get('B', 'variant b')).toThrow(/^no model B for p \(needed by variant b\) in p\.json/);
+    expect(() => evaluate(models.get('A', 'x'), { width: 1 })).toThrow(/model A in p\.json has a term "depth" the library does not know/);
+    expect(() => new ModelSet('p').addFile('{"format":"other"}', 'f.json')).toThrow(/^f\.json: not a models file as sim fit writes it/);
+  });
+});

@@ -1,0 +1,46 @@
+/**
+ * The shipped app models (platforms/models/apps/n<P>/) are what their shipped samples fit
+ * to, and every 64-node model passes verification (thesis 3.6.3: warn above 10% MRE).
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { fitSamples } from '../../src/calibrate/models.ts';
+import { ROOT } from '../support/sim-cli.ts';
+
+const PLATFORMS = ['alewife', 'atm', 'cm5', 'paragon'];
+const MODELS = ['StencilSquare', 'StencilVstrips', 'StencilHstrips', 'StencilUni', 'StencilRect', 'RadixSort', 'SampleSort'];
+
+describe('shipped app models', () => {
+  for (const nodes of [16, 32, 64]) {
+    const dir = `platforms/models/apps/n${nodes}`;
+    for (const platform of PLATFORMS) {
+      const file = join(ROOT, dir, `${platform}.json`);
+      it.runIf(nodes === 64 || existsSync(file))(`${dir}/${platform}.json refits from its samples and has every variant's model`, () => {
+        const shipped = JSON.parse(readFileSync(file, 'utf8'));
+        const samplesPath = `${dir}/${platform}.samples`;
+        const text = readFileSync(join(ROOT, samplesPath), 'utf8');
+        expect(shipped.provenance.samples).toBe(samplesPath);
+        expect(shipped.provenance.samplesSha256).toBe(createHash('sha256').update(text).digest('hex'));
+        expect(text).toContain(`nodes ${nodes}\n`);
+        expect(fitSamples(text, samplesPath, true).models).toEqual(shipped.models);
+        expect(shipped.models.map((m: { name: string }) => m.name)).toEqual(MODELS);
+      });
+    }
+  }
+
+  it('at 64 nodes, every model misses its verification samples by under 10% (MRE), but the two radix sorts README names', () => {
+    // Known misses (platforms/models/apps/README.md): our radix sort sends each numeral's
+    // run in the same numeral order on every node, so all nodes send to the same few
+    // nodes at once; the hot spots on the CM-5's fat tree and the ATM switch are not in
+    // the thesis's terms. Listed with their shipped MREs, so any change shows here.
+    const known: Record<string, number> = { 'cm5 RadixSort': 18.21, 'atm RadixSort': 10.09 };
+    const misses: Record<string, number> = {};
+    for (const platform of PLATFORMS) {
+      const shipped = JSON.parse(readFileSync(join(ROOT, 'platforms/models/apps/n64', `${platform}.json`), 'utf8'));
+      for (const m of shipped.models) if (!(m.mreVerificationPercent < 10)) misses[`${platform} ${m.name}`] = Number(m.mreVerificationPercent.toFixed(2));
+    }
+    expect(misses).toEqual(known);
+  });
+});
