@@ -28,6 +28,11 @@ export function platformNames(): string[] {
  * or a .json suffix is a path.
  */
 export function loadPlatform(spec: string): Platform {
+  return readPlatform(spec).platform;
+}
+
+/** Loads `--platform` as loadPlatform does, with the text of its file. */
+export function readPlatform(spec: string): { platform: Platform; text: string } {
   const isPath = spec.includes('/') || spec.includes('\\') || spec.endsWith('.json');
   const file = isPath ? resolve(spec) : join(PLATFORM_DIR, `${spec}.json`);
   if (!existsSync(file) || !statSync(file).isFile()) {
@@ -36,7 +41,8 @@ export function loadPlatform(spec: string): Platform {
       `--platform ${spec}: unknown platform (expected one of: ${platformNames().join(', ')}, or a path to a platform .json file)`,
     );
   }
-  return parsePlatform(readFileSync(file, 'utf8'), isPath ? spec : `platforms/${spec}.json`);
+  const text = readFileSync(file, 'utf8');
+  return { platform: parsePlatform(text, isPath ? spec : `platforms/${spec}.json`), text };
 }
 
 const APP_ENTRIES = ['index.ts', 'index.mts', 'index.js', 'index.mjs'];

@@ -1,6 +1,6 @@
 /**
  * The `sim` command's dispatcher: picks the subcommand (graph, export, calibrate, fit,
- * explore, replay, or a plain run), answers --help and --version, and turns what
+ * sweep, worker, explore, replay, or a plain run), answers --help and --version, and turns what
  * escapes a command into its exit code (0 verified, 1 failed run, 2 bad input). Each
  * command lives in its own file (run-command.ts, graph-command.ts, ...).
  */
@@ -17,6 +17,8 @@ import { platformNames, simulatorVersion } from './load-inputs.ts';
 import { replayCommand } from './replay-command.ts';
 import { parseArgv, parseExploreArgs, parseReplayArgs, toRunArgs } from './run-args.ts';
 import { runCommand } from './run-command.ts';
+import { sweepCommand } from './sweep-command.ts';
+import { workerCommand } from './worker-command.ts';
 
 /** Runs the command line `argv` (without node and script); returns the exit code. */
 export async function main(argv: readonly string[], io: Io = processIo): Promise<number> {
@@ -41,6 +43,8 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
   if (argv[0] === 'export') return exportCommand(argv.slice(1), io);
   if (argv[0] === 'calibrate') return calibrateCommand(argv.slice(1), io, showsProgress());
   if (argv[0] === 'fit') return fitCommand(argv.slice(1), io);
+  if (argv[0] === 'sweep') return sweepCommand(argv.slice(1), io, showsProgress());
+  if (argv[0] === 'worker') return workerCommand(argv.slice(1), io);
   if (argv[0] === 'explore') {
     const { run, runs } = parseExploreArgs(argv.slice(1));
     return exploreCommand(run, runs, io, showsProgress());
