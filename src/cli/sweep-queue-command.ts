@@ -20,7 +20,9 @@ export interface QueueRunOptions {
 }
 
 export async function coordinate(o: QueueRunOptions): Promise<{ ran: number; refused: string[] }> {
-  const { coordinate: run } = await import('../sweep/queue-coordinator.ts');
+  const { coordinate: run, connectRedis } = await import('../sweep/queue-coordinator.ts');
+  // Reach Redis before creating the part, so an unreachable queue leaves nothing behind.
+  const connection = await connectRedis(o.queue);
   const recorder = new Recorder(partPath(o.out, 'queue'), o.sweep.header);
   const total = o.sweep.runs.length;
   const bar = progress(`sim sweep ${o.sweep.header.sweep} (queue)`, total, total - o.todo.length, o.showProgress);
@@ -31,7 +33,7 @@ export async function coordinate(o: QueueRunOptions): Promise<{ ran: number; ref
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    return await run({ url: o.queue, todo: o.todo, recorder, onRecorded: () => bar.tick(), stop });
+    return await run({ connection, todo: o.todo, recorder, onRecorded: () => bar.tick(), stop });
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

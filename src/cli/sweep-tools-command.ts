@@ -85,7 +85,7 @@ async function statusCommand(argv: readonly string[], io: Io): Promise<number> {
   }
   io.out(`sim sweep status: ${sweep.header.sweep}: ${sweep.runs.length} runs: ${tallyText(t)}`);
   if (c.missing.length > 0) for (const line of missingLines(out, c)) io.out(line);
-  if (jobs !== null) io.out(`queue (missing runs): ${Object.entries(jobs).map(([k, v]) => `${v} ${k}`).join(', ')}`);
+  if (jobs !== null) io.out(`queue: ${c.missing.length === 0 ? 'nothing missing' : `of the missing runs, ${Object.entries(jobs).map(([k, v]) => `${v} ${k}`).join(', ')}`}`);
   return 0;
 }
 

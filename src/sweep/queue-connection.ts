@@ -20,7 +20,10 @@ export const ATTEMPTS = 3;
  * `maxRetriesPerRequest: null` is what BullMQ's blocking connections require.
  */
 export async function connectRedis(url: string): Promise<Redis> {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: null, connectTimeout: 5000, retryStrategy: (times) => (times > 20 ? null : Math.min(times * 200, 2000)) });
+  let connected = false;
+  // No retries before the first connection (an unreachable Redis is one line at once);
+  // after it, reconnect as BullMQ expects.
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: null, connectTimeout: 5000, disconnectTimeout: 200, retryStrategy: (times) => (connected ? Math.min(times * 200, 2000) : null) });
   let lastError: unknown = null;
   redis.on('error', (e: unknown) => {
     lastError = e;
@@ -28,6 +31,7 @@ export async function connectRedis(url: string): Promise<Redis> {
   try {
     await redis.connect();
     await redis.ping();
+    connected = true;
   } catch (e) {
     redis.disconnect();
     const err = (lastError ?? e) as { code?: string; message?: string };

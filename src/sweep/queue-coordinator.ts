@@ -8,14 +8,17 @@
  * jobs that failed every attempt are reported, never recorded.
  */
 import { Queue, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { lineText, type ResultLine } from './result-line.ts';
 import type { Recorder } from './local.ts';
 import { ATTEMPTS, connectRedis, QUEUE_NAME } from './queue-connection.ts';
+export { connectRedis } from './queue-connection.ts';
 import { REFUSED, type QueueResult } from './queue-job.ts';
 import type { SweepRun } from './run-model.ts';
 
 export interface CoordinateOptions {
-  url: string;
+  /** A connection from connectRedis; closed when the coordinator is done. */
+  connection: Redis;
   /** The runs to get done (missing from every part), in sweep order. */
   todo: readonly SweepRun[];
   recorder: Recorder;
@@ -48,7 +51,7 @@ async function enqueue(queue: Queue, runs: readonly SweepRun[]): Promise<void> {
 }
 
 export async function coordinate(o: CoordinateOptions): Promise<CoordinateResult> {
-  const connection = await connectRedis(o.url);
+  const { connection } = o;
   const queue = new Queue(QUEUE_NAME, { connection });
   const wanted = new Map(o.todo.map((r) => [r.key, r]));
   const refused: string[] = [];

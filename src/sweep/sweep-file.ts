@@ -60,7 +60,12 @@ export interface LoadedSweep {
 export function checkSweep(value: unknown, file: string): SweepSpec {
   const parsed = sweepSchema.safeParse(value);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
+  let issue: z.core.$ZodIssue = parsed.error.issues[0];
+  // A union (one value or a list) says only "Invalid input": name what its first form expected.
+  while (issue.code === 'invalid_union' && issue.errors.length > 0 && issue.errors[0].length > 0) {
+    const inner: z.core.$ZodIssue = issue.errors[0][0];
+    issue = { ...inner, path: [...issue.path, ...inner.path] } as z.core.$ZodIssue;
+  }
   const where = issue.path.length === 0 ? '' : ` at ${issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '')}`;
   throw new InputError(`${file}: not a sweep file${where}: ${issue.message} (expected { name, runs: [{ app, platform, nodes?, params?, seeds?, network?, perturb? }] })`);
 }
