@@ -42,12 +42,12 @@ beforeAll(async () => {
 describe('sim sweep', () => {
   it('writes a header and one canonical line per run in sweep order, with a verification failure and failed runs as data', () => {
     const [header, ...runs] = reference.trimEnd().split('\n');
-    expect(JSON.parse(header)).toMatchObject({ sweep: 'small', runs: 21, format: 1, simulator: expect.any(String), sweepSha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
-    expect(runs).toHaveLength(21);
+    expect(JSON.parse(header)).toMatchObject({ sweep: 'small', runs: 24, format: 1, simulator: expect.any(String), sweepSha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(runs).toHaveLength(24);
     const parsed = runs.map((l) => JSON.parse(l) as { i: number; status: string; summary: Record<string, unknown> | null; error: { kind: string } | null });
     expect(parsed.map((l) => l.i)).toEqual(runs.map((_, k) => k));
     const counts = (s: string) => parsed.filter((l) => l.status === s).length;
-    expect([counts('verified'), counts('unverified'), counts('failed')]).toEqual([18, 1, 2]);
+    expect([counts('verified'), counts('unverified'), counts('failed')]).toEqual([21, 1, 2]);
     expect(parsed.find((l) => l.status === 'failed')?.error?.kind).toBe('run');
     expect(reference).not.toMatch(/wallMs|eventsPerSec/);
     // Canonical: keys sorted at every level.
@@ -62,23 +62,23 @@ describe('sim sweep', () => {
     for (const shard of ['1/3', '3/3']) expect((await sim(['sweep', SMALL, '--out', out, '--shard', shard])).code).toBe(0);
     const gaps = await simHere(['sweep', 'merge', out, '--missing']);
     expect(gaps.code).toBe(1);
-    expect(gaps.stdout).toContain('7 missing; not written');
-    expect(gaps.stdout).toContain('missing runs: 1,4,7,10,13,16,19\nshards of 3 with gaps: --array=2\n');
+    expect(gaps.stdout).toContain('8 missing; not written');
+    expect(gaps.stdout).toContain('missing runs: 1,4,7,10,13,16,19,22\nshards of 3 with gaps: --array=2\n');
     expect(existsSync(out)).toBe(false);
     expect((await sim(['sweep', SMALL, '--out', out, '--shard', '2/3', '--workers', '2'])).code).toBe(0);
     const merged = await simHere(['sweep', 'merge', out]);
-    expect(merged.stdout).toBe(`sim sweep merge: wrote ${out}: 21 runs: 18 verified, 1 unverified, 2 failed\n`);
+    expect(merged.stdout).toBe(`sim sweep merge: wrote ${out}: 24 runs: 21 verified, 1 unverified, 2 failed\n`);
     expect(readFileSync(out, 'utf8')).toBe(reference);
   });
 
   it('runs nothing again when every run is recorded, and reports the status', async () => {
     const again = await simHere(['sweep', SMALL, '--out', join(dir, 'one.jsonl'), '--json']);
-    expect(JSON.parse(again.stdout)).toMatchObject({ runs: 21, ran: 0, verified: 18, unverified: 1, failed: 2, missing: 0 });
+    expect(JSON.parse(again.stdout)).toMatchObject({ runs: 24, ran: 0, verified: 21, unverified: 1, failed: 2, missing: 0 });
     const timing = lines(join(dir, 'one.jsonl.part-1-of-1.timing.jsonl'));
-    expect(timing).toHaveLength(22);
+    expect(timing).toHaveLength(25);
     expect(JSON.parse(timing[1])).toMatchObject({ i: expect.any(Number), wallMs: expect.any(Number), host: expect.any(String), node: process.versions.node });
     const status = await simHere(['sweep', 'status', SMALL, '--out', join(dir, 'one.jsonl')]);
-    expect(status.stdout).toBe('sim sweep status: small: 21 runs: 18 verified, 1 unverified, 2 failed\n');
+    expect(status.stdout).toBe('sim sweep status: small: 24 runs: 21 verified, 1 unverified, 2 failed\n');
   });
 
   it('exports CSV with inputs, parameters, summary numbers and metrics as columns', async () => {
@@ -86,7 +86,7 @@ describe('sim sweep', () => {
     expect(csv.code).toBe(0);
     const rows = csv.stdout.trimEnd().split('\n');
     expect(rows[0]).toBe('i,status,platform,params.rounds,simulatedCycles,metrics.roundTrips,error.kind');
-    expect(rows).toHaveLength(22);
+    expect(rows).toHaveLength(25);
     expect(rows[1]).toMatch(/^0,verified,cm5,1,\d+,3,$/);
     expect(rows.filter((r) => r.endsWith(',run'))).toHaveLength(2);
     const all = await simHere(['sweep', 'export', join(dir, 'one.jsonl'), '--format', 'csv']);
@@ -146,7 +146,7 @@ describe('sim sweep', () => {
     [['sweep', SMALL, '--out', 'OUT', '--queue', 'http://localhost'], /^sim: --queue http:\/\/localhost: expected a Redis URL, redis:\/\/host:port\/db/],
     [['sweep', SMALL, '--out', 'OUT', '--queue', 'redis://127.0.0.1:1/0'], /^sim: --queue redis:\/\/127\.0\.0\.1:1\/0: cannot reach Redis \(ECONNREFUSED\)$/],
     [['worker'], /^sim: sim worker: missing --queue redis:\/\/host:port\/db/],
-    [['sweep', 'slurm', SMALL, '--out', 'OUT', '--tasks', '50'], /^sim: --tasks 50: more array tasks than the sweep has runs \(21\)/],
+    [['sweep', 'slurm', SMALL, '--out', 'OUT', '--tasks', '50'], /^sim: --tasks 50: more array tasks than the sweep has runs \(24\)/],
     [['sweep', 'slurm', SMALL, '--out', 'OUT', '--tasks', '4', '--time', 'an hour'], /^sim: --time an hour: expected a Slurm time limit/],
     [['sweep', 'export', 'OUT', '--format', 'parquet'], /^sim: sim sweep export: --format parquet: expected --format csv$/],
     [['sweep', 'merge', 'OUT'], /^sim: .*OUT: no results yet \(no .*OUT\.part-\* files\)$/],
