@@ -43,12 +43,12 @@ describe.skipIf(missing.length > 0)('sim sweep --queue (BullMQ on a real Redis)'
     const local = await sim(['sweep', SMALL, '--out', join(dir, 'local.jsonl'), '--workers', '2']);
     expect(local.code).toBe(0);
     reference = readFileSync(join(dir, 'local.jsonl'), 'utf8');
-  });
+  }, 90_000);
 
   afterAll(async () => {
     for (const w of workers) await stop(w);
     await stop(redis);
-  });
+  }, 30_000);
 
   it('gives the local bytes with two workers, one killed (SIGKILL) in the middle of a job', { timeout: 120_000 }, async () => {
     const out = join(dir, 'queue.jsonl');
