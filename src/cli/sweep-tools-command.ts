@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { InputError } from '../kernel/errors.ts';
 import { toCsv } from '../sweep/export-csv.ts';
 import { collectParts, finalText, ranges, shardsWithGaps, writeAtomically, type Collected } from '../sweep/merge.ts';
-import { listParts } from '../sweep/parts.ts';
+import { listParts, nodeVersions } from '../sweep/parts.ts';
 import { parseHeader, parseRecorded } from '../sweep/result-line.ts';
 import { checkSlurmOptions, shellQuote, slurmScript } from '../sweep/slurm.ts';
 import type { Io } from './io.ts';
@@ -50,6 +50,8 @@ function mergeCommand(argv: readonly string[], io: Io): number {
   const out = positionals[0];
   const c = collectParts(out);
   const t = tally(c);
+  const versions = nodeVersions(out);
+  if (new Set(versions.map((v) => v.split('.')[0])).size > 1) io.err(`sim sweep merge: warning: the runs ran on different Node majors (${versions.join(', ')}); results agree only as far as their floats do`);
   if (values.json === true) {
     const n = shardCounts(out);
     io.out(JSON.stringify({ sweep: c.header.sweep, runs: c.header.runs, ...t, missingRuns: c.missing, shardsWithGaps: Object.fromEntries(n.map((k) => [k, shardsWithGaps(c.missing, k)])), wrote: c.missing.length === 0 ? out : null }));

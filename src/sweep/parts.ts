@@ -36,6 +36,22 @@ export function listParts(out: string): { path: string; shards: number | null }[
     });
 }
 
+/**
+ * The Node versions the timing sidecars of `out`'s parts name. V8's Math.exp, log and
+ * pow are only approximated by the spec, so very different Node majors could in
+ * principle change a float; merge warns when they differ (and its duplicate check
+ * would catch a difference).
+ */
+export function nodeVersions(out: string): string[] {
+  const versions = new Set<string>();
+  for (const { path } of listParts(out)) {
+    const timing = timingPath(path);
+    if (!existsSync(timing)) continue;
+    for (const m of readFileSync(timing, 'utf8').matchAll(/"node":"([^"]+)"/g)) versions.add(m[1]);
+  }
+  return [...versions].sort();
+}
+
 /** Two different lines for one key: the runs were not deterministic across the processes that recorded them. */
 export class KeyConflict extends Error {
   override name = 'KeyConflict';
