@@ -65,7 +65,7 @@ export async function sweepCommand(argv: readonly string[], io: Io, showProgress
   const t = tally(after);
   const shardMissing = after.missing.filter((i) => inShard(i, shard)).length;
   const wrote = after.missing.length === 0 && shard.count === 1;
-  if (wrote) writeAtomically(out, finalText(after));
+  if (wrote) writeAtomically(out, finalText(after, out));
   if (values.json === true) {
     io.out(JSON.stringify({ sweep: sweep.header.sweep, runs: sweep.runs.length, shard: `${shard.index}/${shard.count}`, ran: outcome.ran, ...t, wrote: wrote ? out : null, refused: outcome.refused }));
   } else {

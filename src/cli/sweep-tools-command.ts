@@ -63,7 +63,7 @@ function mergeCommand(argv: readonly string[], io: Io): number {
     }
     return 1;
   }
-  writeAtomically(out, finalText(c));
+  writeAtomically(out, finalText(c, out));
   if (values.json !== true) io.out(`sim sweep merge: wrote ${out}: ${c.header.runs} runs: ${tallyText(t)}`);
   return 0;
 }

@@ -3,7 +3,7 @@
  * whitespace, so equal values always give equal bytes (result lines, run keys). Only
  * JSON data (null, booleans, finite numbers, strings, arrays, plain objects) is allowed.
  */
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 
 /** The canonical JSON text of `value` (keys sorted at every level; `undefined` members dropped). */
 export function canonicalJson(value: unknown): string {
@@ -23,7 +23,10 @@ export function canonicalJson(value: unknown): string {
   throw new TypeError(`canonicalJson: a ${typeof value} is not JSON data`);
 }
 
+/** crypto.hash (Node >= 20.12): one call, no Hash object; about twice as fast on short texts. */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string | Uint8Array, encoding: 'hex') => string }).hash;
+
 /** Hex sha256 of a text or bytes. */
 export function sha256(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
+  return oneShot !== undefined ? oneShot('sha256', data, 'hex') : crypto.createHash('sha256').update(data).digest('hex');
 }

@@ -9,7 +9,7 @@ import { InputError } from '../kernel/errors.ts';
 import type { NetworkMode } from '../machine/machine.ts';
 import { buildTopology, nodeCountProblem } from '../network/build-topology.ts';
 import { parseParams, type AnyApp, type MachineInfo, type ParamValue } from '../runtime/app.ts';
-import { runKey, type InputResolver, type RunInputs, type SweepRun } from './run-model.ts';
+import { KeyMaker, type InputResolver, type RunInputs, type SweepRun } from './run-model.ts';
 import type { SweepEntry, SweepSpec } from './sweep-file.ts';
 
 const list = <T>(v: T | T[] | undefined, fallback: T[]): T[] => (v === undefined ? fallback : Array.isArray(v) ? v : [v]);
@@ -56,6 +56,9 @@ export async function expandSweep(spec: SweepSpec, file: string, resolver: Input
       throw err;
     }
     const combos = paramCombinations(entry.params);
+    const seeds = seedsOf(entry);
+    const networks = list(entry.network, ['packet']) as NetworkMode[];
+    const perturbs = list<number | null>(entry.perturb, [null]);
     for (const platformSpec of list(entry.platform, [])) {
       const platform = at(() => resolver.platform(platformSpec));
       for (const nodes of list(entry.nodes, [platform.platform.defaultNodes])) {
@@ -72,9 +75,10 @@ export async function expandSweep(spec: SweepSpec, file: string, resolver: Input
             const refused = app.app.check(params, info);
             if (refused !== null) throw new InputError(`${where}: app ${app.app.name} on ${platformSpec} with ${nodes} nodes and ${assignments.join(' ')}: ${refused}`);
           }
-          for (const seed of seedsOf(entry)) {
-            for (const network of list(entry.network, ['packet']) as NetworkMode[]) {
-              for (const perturb of list<number | null>(entry.perturb, [null])) {
+          const keys = new KeyMaker({ simulator: resolver.simulator, platformSha256: platform.sha256, appSha256: app.sha256, params, nodes });
+          for (const seed of seeds) {
+            for (const network of networks) {
+              for (const perturb of perturbs) {
                 const inputs: RunInputs = {
                   platform: platformSpec,
                   app: entry.app,
@@ -87,7 +91,7 @@ export async function expandSweep(spec: SweepSpec, file: string, resolver: Input
                   network,
                   perturb,
                 };
-                const key = runKey(inputs);
+                const key = keys.key(seed, network, perturb);
                 const i = runs.length;
                 const earlier = firstIndex.get(key);
                 if (earlier !== undefined) throw new InputError(`${where}: run ${i} is the same run as run ${earlier} (same platform, app, parameters, nodes, seed, network and perturbation); list it once`);

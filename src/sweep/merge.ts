@@ -7,7 +7,7 @@
 import { renameSync, writeFileSync } from 'node:fs';
 import { InputError } from '../kernel/errors.ts';
 import { readParts, type Recorded } from './parts.ts';
-import { lineText, type RecordedLine, type ResultsHeader } from './result-line.ts';
+import { parseRecorded, lineText, type RecordedLine, type ResultsHeader } from './result-line.ts';
 import type { SweepRun } from './run-model.ts';
 import { shardOf } from './shard.ts';
 
@@ -43,11 +43,15 @@ export function collectParts(out: string, expected: ResultsHeader | null = null,
   return collect(out, readParts(out, expected), runs);
 }
 
-/** The final file's text: the header and every line in sweep order. */
-export function finalText(c: Collected): string {
+/**
+ * The final file's text: the header and every line in sweep order, each checked in full
+ * (parts are read by their index, key and status only).
+ * @throws InputError for a recorded line that is not a whole result line
+ */
+export function finalText(c: Collected, out: string): string {
   if (c.missing.length > 0) throw new Error(`finalText: ${c.missing.length} runs missing`);
   const parts = [lineText(c.header)];
-  for (const line of c.byIndex) parts.push((line as RecordedLine).text);
+  for (const line of c.byIndex) parts.push(parseRecorded((line as RecordedLine).text, `${out}: the recorded line of run ${(line as RecordedLine).i}`, c.header.runs).text);
   return `${parts.join('\n')}\n`;
 }
 

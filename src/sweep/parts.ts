@@ -9,7 +9,8 @@
 import { closeSync, existsSync, ftruncateSync, openSync, readdirSync, readFileSync, readSync, fstatSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { InputError } from '../kernel/errors.ts';
-import { lineText, parseHeader, parseRecorded, type RecordedLine, type ResultsHeader } from './result-line.ts';
+import { scanPart } from './part-scan.ts';
+import { lineText, parseHeader, type RecordedLine, type ResultsHeader } from './result-line.ts';
 import type { Shard } from './shard.ts';
 
 /** The part a shard (or, with `'queue'`, a queue coordinator) appends to. */
@@ -76,21 +77,18 @@ export function readParts(out: string, expected: ResultsHeader | null = null): R
   const byKey = new Map<string, RecordedLine>();
   let header = expected;
   for (const { path } of listParts(out)) {
-    const text = readFileSync(path, 'utf8');
-    const end = text.lastIndexOf('\n');
-    if (end < 0) continue;
-    const lines = text.slice(0, end).split('\n');
-    const own = parseHeader(lines[0], `${path}:1`);
-    if (header === null) header = own;
-    else if (lineText(own) !== lineText(header)) {
-      throw new InputError(`${path}: belongs to sweep "${own.sweep}" (sha256 ${own.sweepSha256.slice(0, 12)}, simulator ${own.simulator}, ${own.runs} runs), not "${header.sweep}" (sha256 ${header.sweepSha256.slice(0, 12)}, simulator ${header.simulator}, ${header.runs} runs); use another --out or remove the old parts`);
-    }
-    for (let n = 1; n < lines.length; n++) {
-      const line = parseRecorded(lines[n], `${path}:${n + 1}`, header.runs);
+    scanPart(readFileSync(path), path, (text) => {
+      const own = parseHeader(text, `${path}:1`);
+      if (header === null) header = own;
+      else if (lineText(own) !== lineText(header)) {
+        throw new InputError(`${path}: belongs to sweep "${own.sweep}" (sha256 ${own.sweepSha256.slice(0, 12)}, simulator ${own.simulator}, ${own.runs} runs), not "${header.sweep}" (sha256 ${header.sweepSha256.slice(0, 12)}, simulator ${header.simulator}, ${header.runs} runs); use another --out or remove the old parts`);
+      }
+      return header.runs;
+    }, (line) => {
       const seen = byKey.get(line.key);
       if (seen === undefined) byKey.set(line.key, line);
       else if (seen.text !== line.text) throw new KeyConflict(`run ${line.key} was recorded twice with different results (not deterministic across the processes that ran it):\n  ${seen.text}\n  ${line.text}`);
-    }
+    });
   }
   return { byKey, header };
 }

@@ -43,7 +43,8 @@ export interface RecordedLine {
   i: number;
   key: string;
   status: RunStatus;
-  text: string;
+  /** The line as recorded, without its newline. */
+  readonly text: string;
 }
 
 function parseObject(text: string, where: string): Record<string, unknown> {
@@ -67,7 +68,7 @@ export function parseHeader(text: string, where: string): ResultsHeader {
   return h as unknown as ResultsHeader;
 }
 
-/** Reads a result line's index, key and status. @throws InputError naming what is wrong */
+/** Parses a result line in full and checks its fields. @throws InputError naming what is wrong */
 export function parseRecorded(text: string, where: string, runs: number): RecordedLine {
   const l = parseObject(text, where);
   const { i, key, status } = l;

@@ -24,7 +24,7 @@ describe('sweep expansion', () => {
       name: 'order',
       runs: [
         { app: 'apps/cshift', platform: ['cm5', 'paragon'], nodes: [4, 16], params: { shift: [1, 2], messages: 8 }, seeds: { from: 5, count: 2 }, network: ['packet', 'analytic'] },
-        { app: 'apps/ping-pong', platform: 'atm', nodes: 4 },
+        { app: 'apps/ping-pong', platform: 'atm', nodes: 4, perturb: [3] },
       ],
     });
     expect(runs).toHaveLength(2 * 2 * 2 * 2 * 2 + 1);
@@ -44,10 +44,11 @@ describe('sweep expansion', () => {
     expect(runs.map((r) => r.i)).toEqual(runs.map((_, k) => k));
     // Defaults are filled and values parsed: the key names every parameter.
     expect(runs[0].inputs.params).toEqual({ shift: 1, messages: 8 });
-    expect(runs[32].inputs).toMatchObject({ app: 'apps/ping-pong', params: { rounds: 8 }, seed: 1, network: 'packet', perturb: null });
+    expect(runs[32].inputs).toMatchObject({ app: 'apps/ping-pong', params: { rounds: 8 }, seed: 1, network: 'packet', perturb: 3 });
     expect(new Set(runs.map((r) => r.key)).size).toBe(runs.length);
     expect(runs[0].key).toMatch(/^run-[0-9a-f]{64}$/);
-    expect(runs[0].key).toBe(runKey(runs[0].inputs));
+    // The keys made in bulk are the keys runKey defines.
+    for (const run of runs) expect(run.key).toBe(runKey(run.inputs));
   });
 
   it('gives a run the same key whether a value is written as a number or a string, or left to its default', async () => {
@@ -121,6 +122,24 @@ describe('result parts', () => {
     w.close();
     expect(() => readParts(out)).toThrow(KeyConflict);
     expect(() => readParts(out)).toThrow(/recorded twice with different results.*\n.*"fingerprint":"a".*\n.*"fingerprint":"DIFFERENT"/);
+  });
+
+  it('reads index, key and status right when messages and parameters look like line syntax', () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'sim-parts-')), 'r.jsonl');
+    const tricky = `x","i":7,"inputs":{},"key":"run-${'f'.repeat(64)}","status":"verified","summary":{} },"key":"run-${'e'.repeat(64)}\\`;
+    const lines = [
+      canonicalJson({ i: 2, key: `run-${'a'.repeat(64)}`, inputs: { params: { i: 9, key: `run-${'b'.repeat(64)}` }, simulator: '0.1.0' }, status: 'failed', summary: null, error: { kind: 'run', message: tricky } }),
+      canonicalJson({ i: 0, key: `run-${'c'.repeat(64)}`, inputs: { params: { key: 'x' }, simulator: '0.1.0' }, status: 'unverified', summary: { fingerprint: 'ff' }, error: null }),
+      // Valid but not canonical (keys unsorted, spaces): read in full.
+      JSON.stringify({ key: `run-${'d'.repeat(64)}`, i: 1, status: 'verified', inputs: {}, summary: {}, error: null }, null, 0).replace(',', ', '),
+    ];
+    writeFileSync(`${out}.part-1-of-1`, `${canonicalJson(header)}\n${lines.join('\n')}\n`);
+    const got = [...readParts(out).byKey.values()].map((l) => [l.i, l.key.slice(4, 6), l.status, l.text === lines[[2, 0, 1].indexOf(l.i)]]);
+    expect(got).toEqual([
+      [2, 'aa', 'failed', true],
+      [0, 'cc', 'unverified', true],
+      [1, 'dd', 'verified', true],
+    ]);
   });
 
   it('refuses parts of another sweep', () => {
