@@ -175,3 +175,17 @@ export async function npmCi(dir: string): Promise<number> {
   if (done.code !== 0) throw new Error(`npm ci in ${dir} failed (exit ${done.code}): ${lastLine(done.stderr)}`);
   return done.wallMs;
 }
+
+/**
+ * Makes `checkout`'s JavaScript build current (`scripts/build.mjs`, which checkouts
+ * from the start-up work on have), so that its `sim` runs the build and not the
+ * sources; a checkout without one runs through tsx as it always did. Returns
+ * whether it built.
+ */
+export async function buildIfAble(checkout: string): Promise<boolean> {
+  const script = join(checkout, 'scripts', 'build.mjs');
+  if (!existsSync(script)) return false;
+  const done = await run(process.execPath, [script], checkout);
+  if (done.code !== 0) throw new Error(`the build in ${checkout} failed (exit ${done.code}): ${lastLine(done.stderr)}`);
+  return true;
+}

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { printRows } from './harness.ts';
 import { parsePerfArgs, PerfUsageError, type PerfOptions } from './perf-args.ts';
 import { BaselineCheckout, describeCheckout, resolveCommit } from './perf-baseline.ts';
-import { killChildren, RSS_SOURCE, runPholdKernel, runSim, timeBareNode, timeSimVersion, type SimRun } from './perf-process.ts';
+import { buildIfAble, killChildren, RSS_SOURCE, runPholdKernel, runSim, timeBareNode, timeSimVersion, type SimRun } from './perf-process.ts';
 import { printChecks, printWorkloadTable, type PerfMeasurements } from './perf-report.ts';
 import { SELECTABLE_IDS, selectWorkloads, type Workload } from './perf-workloads.ts';
 
@@ -31,13 +31,17 @@ async function pair<T>(isAFirst: boolean, a: () => Promise<T>, b: () => Promise<
 }
 
 /**
- * One untimed run of each distinct warm-up command in every checkout, so that both
- * start measuring with tsx's compile cache filled (see Workload.warmupArgs).
+ * Makes each checkout's build current where it has one, then one untimed run of each
+ * distinct warm-up command in every checkout, so that both start measuring with
+ * their caches filled (see Workload.warmupArgs).
  */
 async function warmUp(workloads: readonly Workload[], base: BaselineCheckout | null): Promise<void> {
   const commands = new Map(workloads.map((w) => [w.warmupArgs.join(' '), w.warmupArgs]));
   const checkouts = base === null ? [REPO_DIR] : [base.dir, REPO_DIR];
-  for (const dir of checkouts) for (const args of commands.values()) await runSim(dir, args);
+  for (const dir of checkouts) {
+    if (await buildIfAble(dir)) progress(`build: made the JavaScript build of ${dir === REPO_DIR ? 'this checkout' : 'the baseline'} current`);
+    for (const args of commands.values()) await runSim(dir, args);
+  }
   progress(`warm-up: ${commands.size} tiny run${commands.size === 1 ? '' : 's'} in each checkout (untimed)`);
 }
 

@@ -25,7 +25,8 @@ import { mapInPool } from '../sweep/pool.ts';
 import { parseShard, WHOLE } from '../sweep/shard.ts';
 import runUnitRequest, { loadSpecs, unitText, type UnitOutcome, type UnitRequest } from './calibrate-unit.ts';
 import { fitWithProvenance, printModels, writeAtomically } from './fit-command.ts';
-import { loadPlatform, platformNames, simulatorVersion } from './load-inputs.ts';
+import { loadPlatform, platformNames } from './load-inputs.ts';
+import { simulatorVersion } from './project.ts';
 import type { Io } from './io.ts';
 
 interface CalibrateArgs {
@@ -100,7 +101,7 @@ export async function calibrateCommand(argv: readonly string[], io: Io, showProg
   const requests: UnitRequest[] = [];
   const platformsRun: string[] = [];
   for (const name of args.platforms) {
-    const platform = loadPlatform(name);
+    const platform = await loadPlatform(name);
     platformsRun.push(platform.name);
     for (const nodes of args.nodes ?? [platform.defaultNodes]) {
       const problem = nodeCountProblem(platform.network, nodes);
@@ -126,7 +127,8 @@ export async function calibrateCommand(argv: readonly string[], io: Io, showProg
   if (args.workers > 1 && mine.length > 1) {
     // The sweep executor's pool (src/sweep/pool.ts), the project's only one.
     const outcomes = new Array<string>(mine.length);
-    await mapInPool<UnitRequest, UnitOutcome>(new URL('./calibrate-worker.mjs', import.meta.url).href, mine, Math.min(args.workers, mine.length), (o, k) => {
+    const worker = { filename: new URL('./calibrate-worker.mjs', import.meta.url).href, name: 'runUnitInWorker' };
+    await mapInPool<UnitRequest, UnitOutcome>(worker, mine, Math.min(args.workers, mine.length), (o, k) => {
       outcomes[k] = tick(unitText(o));
     });
     texts = outcomes;

@@ -7,8 +7,8 @@ import { parseSpecs, type ModelSpec } from '../calibrate/spec.ts';
 import { runUnit } from '../calibrate/samples.ts';
 import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { InputError, RunFailure } from '../kernel/errors.ts';
+import { importModule } from './project.ts';
 import { loadPlatform } from './load-inputs.ts';
 
 export interface UnitRequest {
@@ -26,7 +26,7 @@ export async function loadSpecs(file: string): Promise<ModelSpec[]> {
   if (['.ts', '.mts', '.js', '.mjs'].includes(extname(file))) {
     let mod: { default?: unknown };
     try {
-      mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
+      mod = (await importModule(file)) as { default?: unknown };
     } catch (e) {
       throw new InputError(`${file}: cannot load the spec module (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`);
     }
@@ -48,7 +48,7 @@ export async function loadSpecs(file: string): Promise<ModelSpec[]> {
 /** Runs one unit; the worker's entry point too. */
 export default async function runUnitRequest(r: UnitRequest): Promise<string> {
   const specs = await loadSpecs(r.specFile);
-  return runUnit({ platform: loadPlatform(r.platform), spec: specs[r.specIndex], source: r.specFile, nodes: r.nodes, seed: r.seed, vcount: r.vcount, noise: r.noise });
+  return runUnit({ platform: await loadPlatform(r.platform), spec: specs[r.specIndex], source: r.specFile, nodes: r.nodes, seed: r.seed, vcount: r.vcount, noise: r.noise });
 }
 
 /** What a worker sends back: the unit's text, or the kind and message of its failure. */

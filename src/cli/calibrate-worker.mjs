@@ -1,7 +1,6 @@
-// Tinypool worker for `sim calibrate --workers`: registers tsx in this thread, then
-// exposes the TypeScript unit runner (failures returned as data) as the worker's function.
-import { register } from 'tsx/esm/api';
+// Tinypool worker for `sim calibrate --workers`: exposes the unit runner (failures
+// returned as data) from calibrate-unit, built or through tsx (load-sibling.mjs).
+import { importSibling } from './load-sibling.mjs';
 
-register();
-const { runUnitInWorker } = await import('./calibrate-unit.ts');
-export default runUnitInWorker;
+const unit = await importSibling(import.meta.url, 'calibrate-unit');
+export const runUnitInWorker = unit.runUnitInWorker;

@@ -19,7 +19,7 @@ import { loadRun } from './run-setup.ts';
  * @throws InputError for a bad platform, machine size, app or parameter
  */
 export async function exploreCommand(run: RunArgs, runs: number, io: Io, showProgress: boolean): Promise<number> {
-  const platform = loadPlatform(run.platform);
+  const platform = await loadPlatform(run.platform);
   const nodes = run.nodes ?? platform.defaultNodes;
   const problem = nodeCountProblem(platform.network, nodes);
   if (problem !== null) throw new InputError(`--nodes ${nodes}: ${problem} (platform ${platform.name})`);

@@ -12,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { fig66Report } from '../calibrate/fig-6-6.ts';
 import { fitSamples, modelsJson, modelsModule, summaryLine, verificationWarning, type FittedModel, type Provenance } from '../calibrate/models.ts';
 import { InputError } from '../kernel/errors.ts';
-import { simulatorVersion } from './load-inputs.ts';
+import { simulatorVersion } from './project.ts';
 import type { Io } from './io.ts';
 
 /** Writes `path` whole or not at all (through a temporary file). */

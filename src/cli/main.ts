@@ -5,20 +5,9 @@
  * command lives in its own file (run-command.ts, graph-command.ts, ...).
  */
 import { InputError, RunFailure } from '../kernel/errors.ts';
-import { calibrateCommand } from './calibrate-command.ts';
-import { exploreCommand } from './explore-command.ts';
-import { exportCommand } from './export-command.ts';
 import { reportFailure } from './failure-report.ts';
-import { fitCommand } from './fit-command.ts';
-import { graphCommand } from './graph-command.ts';
-import { helpText } from './help.ts';
 import { processIo, type Io } from './io.ts';
-import { platformNames, simulatorVersion } from './load-inputs.ts';
-import { replayCommand } from './replay-command.ts';
-import { parseArgv, parseExploreArgs, parseReplayArgs, toRunArgs } from './run-args.ts';
-import { runCommand } from './run-command.ts';
-import { sweepCommand } from './sweep-command.ts';
-import { workerCommand } from './worker-command.ts';
+import { simulatorVersion } from './project.ts';
 
 /** Runs the command line `argv` (without node and script); returns the exit code. */
 export async function main(argv: readonly string[], io: Io = processIo): Promise<number> {
@@ -39,22 +28,39 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
 }
 
 async function dispatch(argv: readonly string[], io: Io): Promise<number> {
-  if (argv[0] === 'graph') return graphCommand(argv.slice(1), io);
-  if (argv[0] === 'export') return exportCommand(argv.slice(1), io);
-  if (argv[0] === 'calibrate') return calibrateCommand(argv.slice(1), io, showsProgress());
-  if (argv[0] === 'fit') return fitCommand(argv.slice(1), io);
-  if (argv[0] === 'sweep') return sweepCommand(argv.slice(1), io, showsProgress());
-  if (argv[0] === 'worker') return workerCommand(argv.slice(1), io);
-  if (argv[0] === 'explore') {
-    const { run, runs } = parseExploreArgs(argv.slice(1));
-    return exploreCommand(run, runs, io, showsProgress());
+  // Each command is imported only when asked for: a start-up loads what it runs.
+  const rest = argv.slice(1);
+  switch (argv[0]) {
+    case 'graph':
+      return (await import('./graph-command.ts')).graphCommand(rest, io);
+    case 'export':
+      return (await import('./export-command.ts')).exportCommand(rest, io);
+    case 'calibrate':
+      return (await import('./calibrate-command.ts')).calibrateCommand(rest, io, showsProgress());
+    case 'fit':
+      return (await import('./fit-command.ts')).fitCommand(rest, io);
+    case 'sweep':
+      return (await import('./sweep-command.ts')).sweepCommand(rest, io, showsProgress());
+    case 'worker':
+      return (await import('./worker-command.ts')).workerCommand(rest, io);
+    case 'explore': {
+      const { run, runs } = (await import('./run-args.ts')).parseExploreArgs(rest);
+      return (await import('./explore-command.ts')).exploreCommand(run, runs, io, showsProgress());
+    }
+    case 'replay': {
+      const { file, stopAt } = (await import('./run-args.ts')).parseReplayArgs(rest);
+      return (await import('./replay-command.ts')).replayCommand(file, stopAt, io);
+    }
   }
-  if (argv[0] === 'replay') {
-    const { file, stopAt } = parseReplayArgs(argv.slice(1));
-    return replayCommand(file, stopAt, io);
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
+    io.out(`sim ${simulatorVersion()}`);
+    return 0;
   }
+  const { parseArgv, toRunArgs } = await import('./run-args.ts');
   const parsed = parseArgv(argv);
   if (parsed.values.help === true) {
+    const { helpText } = await import('./help.ts');
+    const { platformNames } = await import('./load-inputs.ts');
     io.out(helpText(platformNames()));
     return 0;
   }
@@ -62,7 +68,7 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
     io.out(`sim ${simulatorVersion()}`);
     return 0;
   }
-  return runCommand(toRunArgs(parsed), io);
+  return (await import('./run-command.ts')).runCommand(toRunArgs(parsed), io);
 }
 
 /** Progress bars go to an interactive stderr only, never in CI. */

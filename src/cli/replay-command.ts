@@ -12,7 +12,8 @@ import { runApp, runUntil, type StopReport } from '../runtime/run-app.ts';
 import { runConfig } from '../runtime/run-config.ts';
 import { STRATA_STATE_NAMES } from '../runtime/states.ts';
 import type { Io } from './io.ts';
-import { loadApp, simulatorVersion } from './load-inputs.ts';
+import { loadApp } from './load-inputs.ts';
+import { simulatorVersion } from './project.ts';
 import { appContentHash, digestsOf, readRepro } from './repro.ts';
 
 function parseStopAt(value: string): { untilCycle?: number; maxEvents?: number } {

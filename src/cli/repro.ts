@@ -16,7 +16,8 @@ import type { EventObserver } from '../kernel/simulation.ts';
 import { NETWORK_MODES, type NetworkMode } from '../machine/machine.ts';
 import { MAX_SEED } from '../kernel/random-stream.ts';
 import { runApp, type RunConfig } from '../runtime/run-app.ts';
-import { resolveAppFile, simulatorVersion } from './load-inputs.ts';
+import { resolveAppFile } from './load-inputs.ts';
+import { simulatorVersion } from './project.ts';
 
 const REPRO_FORMAT = 'proteus-strata-repro';
 const REPRO_VERSION = 1;

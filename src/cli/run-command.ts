@@ -11,7 +11,8 @@ import { traceHeader } from '../trace/format.ts';
 import { TraceWriter } from '../trace/writer.ts';
 import { formatLoglast, reportFailure } from './failure-report.ts';
 import type { Io } from './io.ts';
-import { loadPlatform, simulatorVersion } from './load-inputs.ts';
+import { loadPlatform } from './load-inputs.ts';
+import { simulatorVersion } from './project.ts';
 import { LogFile } from './log-file.ts';
 import { defaultReproPath, EventDigests, recordRun, saveRepro } from './repro.ts';
 import type { RunArgs } from './run-args.ts';
@@ -25,7 +26,7 @@ import { FileTraceOutput } from './trace-file.ts';
  *   unwritable output file
  */
 export async function runCommand(args: RunArgs, io: Io): Promise<number> {
-  const platform = loadPlatform(args.platform);
+  const platform = await loadPlatform(args.platform);
   const nodes = args.nodes ?? platform.defaultNodes;
   const problem = nodeCountProblem(platform.network, nodes);
   if (problem !== null) {

@@ -26,7 +26,7 @@ export interface RunSetup extends RunOptions {
  */
 export async function loadRun(setup: RunSetup): Promise<RunConfig> {
   const { platform, app, ...options } = setup;
-  const loadedPlatform = typeof platform === 'string' ? loadPlatform(platform) : platform;
+  const loadedPlatform = typeof platform === 'string' ? await loadPlatform(platform) : platform;
   const loadedApp = typeof app === 'string' ? await loadApp(app) : app;
   return runConfig(loadedPlatform, loadedApp, options);
 }

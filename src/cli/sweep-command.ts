@@ -53,7 +53,7 @@ export async function sweepCommand(argv: readonly string[], io: Io, showProgress
     const recorder = new Recorder(partPath(out, shard), sweep.header);
     const bar = progress(label, mine, mine - todo.length, showProgress && values.json !== true);
     try {
-      await runLocal({ runs: todo, workers, resolver: checkoutInputs(), workerModule: new URL('./sweep-worker.mjs', import.meta.url).href, recorder, onDone: () => bar.tick() });
+      await runLocal({ runs: todo, workers, resolver: checkoutInputs(), workerModule: { filename: new URL('./sweep-worker.mjs', import.meta.url).href, name: 'runSweepRun' }, recorder, onDone: () => bar.tick() });
     } finally {
       bar.stop();
       recorder.close();

@@ -3,24 +3,23 @@
  * (folder or module) once each, with the hashes a run key names — sha256 of the
  * platform file's text and the app folder's content hash (as repro files record it).
  */
-import { createHash } from 'node:crypto';
 import type { AnyApp } from '../runtime/app.ts';
 import type { Platform } from '../platform/schema.ts';
 import type { InputResolver } from '../sweep/run-model.ts';
-import { loadApp, readPlatform, resolveAppFile, simulatorVersion } from './load-inputs.ts';
+import { loadApp, loadPlatform, resolveAppFile } from './load-inputs.ts';
+import { simulatorVersion } from './project.ts';
 import { appContentHash } from './repro.ts';
 
 /** A resolver over this checkout's files, caching what it loaded. */
 export function checkoutInputs(): InputResolver {
-  const platforms = new Map<string, { platform: Platform; sha256: string }>();
+  const platforms = new Map<string, Promise<{ platform: Platform; sha256: string }>>();
   const apps = new Map<string, Promise<{ app: AnyApp; sha256: string }>>();
   return {
     simulator: simulatorVersion(),
     platform(spec) {
       let p = platforms.get(spec);
       if (p === undefined) {
-        const { platform, text } = readPlatform(spec);
-        p = { platform, sha256: createHash('sha256').update(text).digest('hex') };
+        p = loadPlatform(spec).then((platform) => ({ platform, sha256: platform.contentHash }));
         platforms.set(spec, p);
       }
       return p;

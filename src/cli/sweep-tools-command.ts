@@ -6,8 +6,7 @@
  * `sim sweep export <results.jsonl> --format csv [--columns ...] [-o file]`.
  */
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { InputError } from '../kernel/errors.ts';
 import { toCsv } from '../sweep/export-csv.ts';
 import { collectParts, finalText, ranges, shardsWithGaps, writeAtomically, type Collected } from '../sweep/merge.ts';
@@ -15,12 +14,13 @@ import { listParts, nodeVersions } from '../sweep/parts.ts';
 import { parseHeader, parseRecorded } from '../sweep/result-line.ts';
 import { checkSlurmOptions, shellQuote, slurmScript } from '../sweep/slurm.ts';
 import type { Io } from './io.ts';
+import { PROJECT_ROOT } from './project.ts';
 import { intOption, parseCommand, queueOption, required } from './sweep-args.ts';
 import { expandFile, recordedFor, tally, tallyText } from './sweep-setup.ts';
 
 export const SWEEP_TOOLS = ['merge', 'status', 'slurm', 'export'];
 
-const BIN_SIM = fileURLToPath(new URL('../../bin/sim.mjs', import.meta.url));
+const BIN_SIM = join(PROJECT_ROOT, 'bin', 'sim.mjs');
 
 export async function sweepToolCommand(tool: string, argv: readonly string[], io: Io): Promise<number> {
   switch (tool) {

@@ -1,9 +1,6 @@
-// Tinypool worker for `sim sweep --workers`: registers tsx in this thread, then runs
-// sweep runs with this checkout's inputs (src/sweep/run-one.ts; failures come back as lines).
-import { register } from 'tsx/esm/api';
+// Tinypool worker for `sim sweep --workers`: exposes the sweep run (failures come back
+// as result lines) from sweep-unit, built or through tsx (load-sibling.mjs).
+import { importSibling } from './load-sibling.mjs';
 
-register();
-const { checkoutInputs } = await import('./sweep-inputs.ts');
-const { runOne } = await import('../sweep/run-one.ts');
-const inputs = checkoutInputs();
-export default (run) => runOne(run, inputs);
+const unit = await importSibling(import.meta.url, 'sweep-unit');
+export const runSweepRun = unit.runSweepRun;

@@ -1,7 +1,10 @@
-// Entry point of worker threads: registers tsx (module hooks are per thread) and
-// then imports the TypeScript module named in workerData.module.
+// Entry point of worker threads: imports the module named in workerData.module,
+// registering tsx first when it is TypeScript (module hooks are per thread); a
+// module of the JavaScript build (dist/) needs nothing.
 import { workerData } from 'node:worker_threads';
-import { register } from 'tsx/esm/api';
 
-register();
+if (!workerData.module.endsWith('.js')) {
+  const { register } = await import('tsx/esm/api');
+  register();
+}
 await import(workerData.module);

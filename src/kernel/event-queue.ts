@@ -24,7 +24,15 @@
  * their current order; the order is unchanged, so nothing observable changes.
  */
 const SLOT_SPAN = 16777216; // 2^24: slots per seq in a tie key
-const MAX_PENDING_EVENTS = SLOT_SPAN;
+/** The most events either pending-event list holds at once. */
+export const MAX_PENDING_EVENTS = SLOT_SPAN;
+
+/** A copy of `a` in a new array of length `cap` (>= a.length), zero-filled beyond. */
+export function grownArray<A extends Float64Array | Int32Array>(a: A, cap: number): A {
+  const b = (a instanceof Float64Array ? new Float64Array(cap) : new Int32Array(cap)) as A;
+  b.set(a);
+  return b;
+}
 
 export class EventQueue {
   private heapTime: Float64Array;
@@ -164,21 +172,11 @@ export class EventQueue {
       throw new RangeError(`more than ${MAX_PENDING_EVENTS} events pending at once`);
     }
     const cap = Math.min(MAX_PENDING_EVENTS, oldCap * 2);
-    const grownF64 = (a: Float64Array): Float64Array => {
-      const b = new Float64Array(cap);
-      b.set(a);
-      return b;
-    };
-    const grownI32 = (a: Int32Array): Int32Array => {
-      const b = new Int32Array(cap);
-      b.set(a);
-      return b;
-    };
-    this.heapTime = grownF64(this.heapTime);
-    this.heapTie = grownF64(this.heapTie);
-    this.slotKind = grownI32(this.slotKind);
-    this.slotA0 = grownI32(this.slotA0);
-    this.slotA1 = grownI32(this.slotA1);
+    this.heapTime = grownArray(this.heapTime, cap);
+    this.heapTie = grownArray(this.heapTie, cap);
+    this.slotKind = grownArray(this.slotKind, cap);
+    this.slotA0 = grownArray(this.slotA0, cap);
+    this.slotA1 = grownArray(this.slotA1, cap);
     for (let i = oldCap; i < cap; i++) this.slotObj.push(undefined);
     // Every old slot is in use (the heap was full), so the free list is the new slots.
     this.freeSlots = new Int32Array(cap);

@@ -8,7 +8,7 @@
  * after n cycles, `BLOCK` parks it until `wake()`. The run loop is synchronous; no
  * Promise, timer or wall clock is involved.
  */
-import { EventQueue } from './event-queue.ts';
+import { TimingWheelQueue } from './timing-wheel.ts';
 import { Fingerprint } from './fingerprint.ts';
 import { RandomStream } from './random-stream.ts';
 
@@ -56,7 +56,7 @@ export class Simulation {
   currentProcess = -1;
   readonly seed: number;
 
-  private readonly queue = new EventQueue(1024);
+  private readonly queue = new TimingWheelQueue(1024);
   private readonly fp = new Fingerprint();
   private readonly handlers: EventHandler[] = [];
   private readonly kindNames: string[] = ['resume'];

@@ -5,9 +5,9 @@
  * fast runs where congestion is not the question.
  */
 import type { Simulation } from '../kernel/simulation.ts';
-import { Deque } from 'js-sdsl';
 import { PERTURB_DELIVERY_CYCLES, type ArrivalListener, type DataNetwork, type NetworkStats } from './data-network.ts';
 import type { Packet } from './packet.ts';
+import { PacketFifo } from './packet-fifo.ts';
 import type { Topology } from './topology.ts';
 
 export class AnalyticNetwork implements DataNetwork {
@@ -61,28 +61,25 @@ export class AnalyticNetwork implements DataNetwork {
 
 /** The receive-side interface queues: one FIFO per node per logical network (LEFT, RIGHT). */
 class InterfaceQueues {
-  private readonly queues: Deque<Packet>[] = [];
+  private readonly queues: PacketFifo[] = [];
 
   constructor(nodes: number) {
-    // js-sdsl's default bucket pre-allocates 4096 slots; interface queues are short.
-    for (let i = 0; i < nodes * 2; i++) this.queues.push(new Deque<Packet>([], 16));
+    for (let i = 0; i < nodes * 2; i++) this.queues.push(new PacketFifo());
   }
 
   push(packet: Packet): void {
-    this.queues[packet.dst * 2 + packet.net].pushBack(packet);
+    this.queues[packet.dst * 2 + packet.net].push(packet);
   }
 
   pop(node: number, net: number): Packet | null {
-    return this.queues[node * 2 + net].popFront() ?? null;
+    return this.queues[node * 2 + net].shift() ?? null;
   }
 
   size(node: number, net: number): number {
-    return this.queues[node * 2 + net].size();
+    return this.queues[node * 2 + net].size;
   }
 
   list(node: number, net: number): Packet[] {
-    const out: Packet[] = [];
-    this.queues[node * 2 + net].forEach((p) => void out.push(p));
-    return out;
+    return this.queues[node * 2 + net].toArray();
   }
 }

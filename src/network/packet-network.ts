@@ -17,11 +17,11 @@
  * last channel cannot start and the network backs up toward the senders.
  * The two logical networks (left, right) are independent copies.
  */
-import { Deque } from 'js-sdsl';
 import type { RandomStream } from '../kernel/random-stream.ts';
 import type { Simulation } from '../kernel/simulation.ts';
 import { PERTURB_DELIVERY_CYCLES, type ArrivalListener, type DataNetwork, type NetworkStats } from './data-network.ts';
 import type { Packet } from './packet.ts';
+import { PacketFifo } from './packet-fifo.ts';
 import type { ChannelSpec, PacketRouting, Topology } from './topology.ts';
 
 /** Called when `node` can inject again on `net` after a refusal. */
@@ -36,29 +36,29 @@ function hopCycles(latency: number, k: number): number {
   return Number.isInteger(latency) ? latency : Math.floor((k + 1) * latency) - Math.floor(k * latency);
 }
 
-/** A FIFO of packets (js-sdsl's default bucket pre-allocates 4096 slots; these are short). */
-function packetQueue(): Deque<Packet> {
-  return new Deque<Packet>([], 16);
-}
-
 class PacketBuffer {
+  /** Index in PacketNetwork's buffer list (what Packet.at holds). */
+  readonly id: number;
   readonly capacity: number;
   /** Slots taken: packets in it plus packets on their way in. */
   reserved = 0;
   /** Packets in it, in arrival order; only the front is routed (unused for receive buffers). */
-  readonly fifo = packetQueue();
+  readonly fifo: PacketFifo;
   /** Channels whose far end is this buffer. */
   readonly feeders: Channel[] = [];
   /** A node's injection buffer: (node, net) to tell when it frees; else node -1. */
   readonly injectingNode: number;
   readonly net: number;
   /** For a receive buffer: packets that have fully arrived and can be polled, oldest first. */
-  readonly visible = packetQueue();
+  readonly visible: PacketFifo;
 
-  constructor(capacity: number, injectingNode = -1, net = 0) {
+  constructor(id: number, capacity: number, injectingNode = -1, net = 0) {
+    this.id = id;
     this.capacity = capacity;
     this.injectingNode = injectingNode;
     this.net = net;
+    this.fifo = new PacketFifo(capacity);
+    this.visible = new PacketFifo(capacity);
   }
 
   get hasRoom(): boolean {
@@ -75,22 +75,14 @@ class Channel {
   from: PacketBuffer | null = null;
   busyCycles = 0;
   /** Packets at the front of their buffers waiting to cross this channel, in request order. */
-  readonly waiters = packetQueue();
+  readonly waiters: PacketFifo;
 
   constructor(id: number, spec: ChannelSpec, out: PacketBuffer) {
     this.id = id;
     this.spec = spec;
     this.out = out;
+    this.waiters = new PacketFifo();
   }
-}
-
-/** Per-packet routing state, kept off the Packet so the analytic network stays lean. */
-interface InFlight {
-  /** Buffer the packet's head is in (where it is routed from next). */
-  at: PacketBuffer;
-  hop: number;
-  /** Whether its head has arrived in `at`. */
-  isReady: boolean;
 }
 
 export class PacketNetwork implements DataNetwork {
@@ -111,7 +103,8 @@ export class PacketNetwork implements DataNetwork {
   /** [net][node] */
   private readonly injection: PacketBuffer[][] = [];
   private readonly receiving: PacketBuffer[][] = [];
-  private readonly state = new Map<Packet, InFlight>();
+  /** Every buffer, by id (Packet.at). */
+  private readonly buffers: PacketBuffer[] = [];
   private readonly candidates: number[] = [];
   private readonly random: RandomStream;
   private readonly onArrival: ArrivalListener;
@@ -140,11 +133,11 @@ export class PacketNetwork implements DataNetwork {
       const injection: PacketBuffer[] = [];
       const receiving: PacketBuffer[] = [];
       for (let n = 0; n < topology.nodes; n++) {
-        injection.push(new PacketBuffer(buffers.injectionPackets, n, net));
-        receiving.push(new PacketBuffer(buffers.receivePackets));
+        injection.push(this.newBuffer(buffers.injectionPackets, n, net));
+        receiving.push(this.newBuffer(buffers.receivePackets));
       }
       const channels = routing.channels.map((spec, id) => {
-        const out = spec.deliversTo >= 0 ? receiving[spec.deliversTo] : new PacketBuffer(buffers.routerPackets);
+        const out = spec.deliversTo >= 0 ? receiving[spec.deliversTo] : this.newBuffer(buffers.routerPackets);
         const ch = new Channel(id, spec, out);
         out.feeders.push(ch);
         return ch;
@@ -158,6 +151,12 @@ export class PacketNetwork implements DataNetwork {
     this.deliverKind = sim.defineEventKind('packet-deliver', (dst, net, obj) => this.delivered(dst, net, obj as Packet));
   }
 
+  private newBuffer(capacity: number, injectingNode = -1, net = 0): PacketBuffer {
+    const b = new PacketBuffer(this.buffers.length, capacity, injectingNode, net);
+    this.buffers.push(b);
+    return b;
+  }
+
   tryInject(packet: Packet): boolean {
     const buf = this.injection[packet.net][packet.src];
     if (!buf.hasRoom) return false;
@@ -167,21 +166,21 @@ export class PacketNetwork implements DataNetwork {
     this.inFlightTo[packet.dst]++;
     this.onInFlight?.(packet.dst, this.inFlightTo[packet.dst]);
     buf.reserved++;
-    buf.fifo.pushBack(packet);
-    this.state.set(packet, { at: buf, hop: 0, isReady: true });
-    if (buf.fifo.front() === packet) this.route(packet);
+    buf.fifo.push(packet);
+    packet.at = buf.id;
+    packet.hop = 0;
+    packet.isReady = true;
+    if (buf.fifo.size === 1) this.route(packet);
     return true;
   }
 
   waitingList(node: number, net: number): Packet[] {
-    const out: Packet[] = [];
-    this.receiving[net][node].visible.forEach((p) => void out.push(p));
-    return out;
+    return this.receiving[net][node].visible.toArray();
   }
 
   receive(node: number, net: number): Packet | null {
     const buf = this.receiving[net][node];
-    const p = buf.visible.popFront();
+    const p = buf.visible.shift();
     if (p === undefined) return null;
     buf.reserved--;
     this.inFlightTo[node]--;
@@ -191,7 +190,7 @@ export class PacketNetwork implements DataNetwork {
   }
 
   waiting(node: number, net: number): number {
-    return this.receiving[net][node].visible.size();
+    return this.receiving[net][node].visible.size;
   }
 
   /** Whether `node` has room to inject on `net` now. */
@@ -206,8 +205,7 @@ export class PacketNetwork implements DataNetwork {
 
   /** Routes a packet at the head of its buffer: starts it across a channel or queues it for one. */
   private route(p: Packet): void {
-    const st = this.state.get(p)!;
-    const n = this.routing.nextChannels(p.src, p.dst, st.hop, this.candidates);
+    const n = this.routing.nextChannels(p.src, p.dst, p.hop, this.candidates);
     const channels = this.channels[p.net];
     let chosen: Channel;
     if (n === 1) {
@@ -221,38 +219,37 @@ export class PacketNetwork implements DataNetwork {
       }
       chosen = channels[this.candidates[this.random.int(free > 0 ? free : n)]];
     }
-    if (this.canStartNow(chosen)) this.start(chosen, p, st);
-    else chosen.waiters.pushBack(p);
+    if (this.canStartNow(chosen)) this.start(chosen, p);
+    else chosen.waiters.push(p);
   }
 
   private canStartNow(c: Channel): boolean {
-    return !c.isBusy && c.out.hasRoom && c.waiters.size() === 0;
+    return !c.isBusy && c.out.hasRoom && c.waiters.size === 0;
   }
 
-  private start(c: Channel, p: Packet, st: InFlight): void {
+  private start(c: Channel, p: Packet): void {
     const serialization = Math.max(1, Math.ceil(p.sizeBytes / c.spec.bytesPerCycle));
     c.isBusy = true;
-    c.from = st.at;
+    c.from = this.buffers[p.at];
     c.busyCycles += serialization;
     c.out.reserved++;
-    st.hop++;
-    st.isReady = false;
+    p.hop++;
+    p.isReady = false;
     this.sim.schedule(serialization, this.tailKind, c.id, p.net);
     if (c.spec.deliversTo >= 0) {
       // Visible to polls once the tail is in and the interface has handled it.
       const jitter = this.perturbation === null ? 0 : this.perturbation.int(PERTURB_DELIVERY_CYCLES + 1);
-      this.sim.schedule(hopCycles(c.spec.latencyCycles, st.hop - 1) + serialization + this.interfaceLatency + jitter, this.deliverKind, p.dst, p.net, p);
+      this.sim.schedule(hopCycles(c.spec.latencyCycles, p.hop - 1) + serialization + this.interfaceLatency + jitter, this.deliverKind, p.dst, p.net, p);
     } else {
-      c.out.fifo.pushBack(p);
-      this.sim.schedule(hopCycles(c.spec.latencyCycles, st.hop - 1), this.headKind, c.id, p.net, p);
+      c.out.fifo.push(p);
+      this.sim.schedule(hopCycles(c.spec.latencyCycles, p.hop - 1), this.headKind, c.id, p.net, p);
     }
   }
 
   /** A packet's head reached the router buffer at the far end of `c`. */
   private headArrived(c: Channel, p: Packet): void {
-    const st = this.state.get(p)!;
-    st.at = c.out;
-    st.isReady = true;
+    p.at = c.out.id;
+    p.isReady = true;
     if (c.out.fifo.front() === p) this.route(p);
   }
 
@@ -261,18 +258,18 @@ export class PacketNetwork implements DataNetwork {
     const from = c.from!;
     c.from = null;
     c.isBusy = false;
-    from.fifo.popFront();
+    from.fifo.shift();
     from.reserved--;
     if (from.injectingNode >= 0) this.onInjectReady(from.injectingNode, from.net);
     for (const feeder of from.feeders) this.tryStart(feeder);
     const next = from.fifo.front();
-    if (next !== undefined && this.state.get(next)!.isReady) this.route(next);
+    if (next !== undefined && next.isReady) this.route(next);
     this.tryStart(c);
   }
 
   private delivered(dst: number, net: number, p: Packet): void {
-    this.state.delete(p);
-    this.receiving[net][dst].visible.pushBack(p);
+    p.at = -1;
+    this.receiving[net][dst].visible.push(p);
     this.stats.packetsDelivered++;
     this.onArrival(dst, net);
   }
@@ -280,7 +277,7 @@ export class PacketNetwork implements DataNetwork {
   /** Starts the next waiter across `c` if the link is idle and the far buffer has room. */
   private tryStart(c: Channel): void {
     if (c.isBusy || !c.out.hasRoom) return;
-    const p = c.waiters.popFront();
-    if (p !== undefined) this.start(c, p, this.state.get(p)!);
+    const p = c.waiters.shift();
+    if (p !== undefined) this.start(c, p);
   }
 }

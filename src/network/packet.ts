@@ -5,8 +5,8 @@
 export class Packet {
   readonly src: number;
   readonly dst: number;
-  /** Logical data network: LEFT or RIGHT. */
-  readonly net: number;
+  /** Logical data network: LEFT or RIGHT (a sender retrying on the other network changes it; fixed once the network takes the packet). */
+  net: number;
   readonly sizeBytes: number;
   /** The active-message handler (opaque to the network). */
   readonly handler: unknown;
@@ -14,6 +14,14 @@ export class Packet {
   readonly args: readonly number[];
   /** Cycle at which the packet entered the network. */
   injectedAt = 0;
+  /**
+   * Routing state in the packet-level network (packet-network.ts), kept here so a
+   * packet in flight needs no side table: the id of the buffer its head is in, the
+   * hops it has made, and whether its head has arrived in that buffer.
+   */
+  at = -1;
+  hop = 0;
+  isReady = false;
 
   constructor(src: number, dst: number, net: number, sizeBytes: number, handler: unknown, args: readonly number[]) {
     this.src = src;

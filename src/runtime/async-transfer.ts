@@ -50,7 +50,7 @@ export class AsyncTransfers {
   *serviceAll(rounds: number): Op {
     for (let r = 0; (rounds < 0 || r < rounds) && this.pending.length > 0; r++) {
       for (const t of [...this.pending]) {
-        for (let k = 0; k < 2 && t.remaining > 0; k++) yield* this.sender.sendNextPacket(t, false);
+        yield* this.sender.sendPackets(t, false, 2);
         if (t.remaining === 0) this.finish(t);
       }
     }
@@ -59,7 +59,7 @@ export class AsyncTransfers {
   /** CompleteTransfer: sends the rest of one transfer now. */
   *completeOne(id: number): Op {
     const t = this.find(id);
-    while (t.remaining > 0) yield* this.sender.sendNextPacket(t, false);
+    yield* this.sender.sendPackets(t, false, Infinity);
     if (this.pending.includes(t)) this.finish(t);
   }
 

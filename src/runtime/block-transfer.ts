@@ -99,10 +99,13 @@ export class BlockSender {
    * SendBlockXferPollBoth / PollRight: sends a whole block now, Xfer packets of the
    * platform's packet width less the port-and-offset word (4 data words on the CM-5).
    */
-  *send(proc: number, port: number, offset: number, buffer: ArrayLike<number>, size: number, pollRightOnly: boolean): Op {
-    this.messaging.checkMessage(proc, strataXferPutHandler, []);
-    const t = this.transfer(proc, port, offset, buffer, size, null);
-    while (t.remaining > 0) yield* this.sendNextPacket(t, pollRightOnly);
+  send(proc: number, port: number, offset: number, buffer: ArrayLike<number>, size: number, pollRightOnly: boolean): Op {
+    // The checks run at the operation's first step, as in a generator of its own.
+    const checked = (): Transfer => {
+      this.messaging.checkMessage(proc, strataXferPutHandler, []);
+      return this.transfer(proc, port, offset, buffer, size, null);
+    };
+    return this.sendPackets(checked, pollRightOnly, Infinity);
   }
 
   /**
@@ -121,50 +124,72 @@ export class BlockSender {
     yield* this.messaging.sendSteps(steps, proc, strataXferPutHandler, words, 4 * words.length, this.costs.xferSendOverheadCycles);
   }
 
-  /** Sends the transfer's next Xfer or DMA packet (or its tail message), then paces. */
-  *sendNextPacket(t: Transfer, pollRightOnly: boolean): Op {
-    const at = t.sent;
+  /**
+   * Sends up to `count` of the transfer's next packets, each an Xfer or DMA packet
+   * followed by pacing, or its tail message. One generator for them all, with the
+   * first try at the network and the pacing polls inline: this is the per-packet path.
+   * `transfer` is the transfer, or makes it (checking its arguments) at the first step.
+   */
+  *sendPackets(transfer: Transfer | (() => Transfer), pollRightOnly: boolean, count: number): Op {
+    const t = typeof transfer === 'function' ? transfer() : transfer;
     const dma = this.costs.dma;
-    if (dma !== null) {
-      const n = Math.min(t.remaining, dma.dataWordsPerPacket);
-      const words = [portAndOffsetCons(t.port, t.offset + at)];
-      for (let j = at; j < at + n; j++) words.push(t.buffer[j] >>> 0);
-      const net = t.packets % 2 === 0 ? LEFT : RIGHT;
-      yield* this.messaging.sendSteps(xferSteps(net, pollRightOnly), t.proc, strataDmaPutHandler, words, 4 * words.length, dma.sendCycles);
+    const m = this.messaging;
+    const node = this.node;
+    const perPacket = dma !== null ? dma.dataWordsPerPacket : this.costs.packetWords - 1;
+    const overhead = dma !== null ? dma.sendCycles : this.costs.xferSendOverheadCycles;
+    const handler = dma !== null ? strataDmaPutHandler : strataXferPutHandler;
+    for (let k = 0; k < count && t.remaining > 0; k++) {
+      const at = t.sent;
+      if (dma === null && t.remaining < perPacket) {
+        const tail = packetWords(t, at, t.size - at);
+        t.sent = t.size;
+        t.packets++;
+        const steps = pollRightOnly ? SEND_BOTH_RL_POLL_RIGHT : SEND_BOTH_RL_POLL_BOTH;
+        yield* this.guard.nested(m.send(steps, t.proc, strataXferPutHandler, tail));
+        continue;
+      }
+      const n = Math.min(t.remaining, perPacket);
+      const words = packetWords(t, at, n);
+      const steps = xferSteps(t.packets % 2 === 0 ? LEFT : RIGHT, pollRightOnly);
+      // The steps' first try, inline; the rest of the steps only if the network refuses.
+      const injection = m.startInjection(overhead);
+      while (node.ahead > 0) yield node.ahead;
+      if (!m.finishInjection(m.packet(t.proc, steps[0][0], handler, words), injection, overhead)) {
+        yield* m.sendSteps(steps, t.proc, handler, words, 4 * words.length, overhead, false, 1);
+      }
       t.sent += n;
       t.packets++;
-      // The DMA engine's rate is matched statically: handle arrivals, never wait.
-      if (t.remaining > 0) yield* this.pace(pollRightOnly, false);
-      return;
+      // The DMA engine's rate is matched statically: it handles arrivals and never
+      // waits, and does not pace after its last packet.
+      if (dma !== null && t.remaining === 0) continue;
+      // Pacing (thesis 6.1.3): "if there are arrived packets, handle all of them [poll
+      // until empty] (or one: poll once); otherwise, delay". Each check of the interface
+      // status is part of a successful receive, and only the final check that finds
+      // nothing costs a failed poll; the delay follows only with bandwidth matching on.
+      const o = this.options;
+      const max = o.poll === 'once' ? 1 : Infinity;
+      let handled = 0;
+      for (;;) {
+        while (node.ahead > 0) yield node.ahead;
+        if (handled === max) break;
+        const r = m.pollNow(m.pacingNet(pollRightOnly));
+        if (r === false) break;
+        if (r !== true) yield* m.finishHandler(r);
+        handled++;
+      }
+      if (dma === null && handled === 0 && o.bandwidthMatching) node.chargeSpin(o.delayCycles);
     }
-    const perPacket = this.costs.packetWords - 1;
-    if (t.remaining >= perPacket) {
-      // A new array per packet: the packet keeps it until the receiver handles it.
-      const words = [portAndOffsetCons(t.port, t.offset + at)];
-      for (let j = at; j < at + perPacket; j++) words.push(t.buffer[j] >>> 0);
-      const net = t.packets % 2 === 0 ? LEFT : RIGHT;
-      yield* this.messaging.sendSteps(xferSteps(net, pollRightOnly), t.proc, strataXferPutHandler, words, 4 * words.length, this.costs.xferSendOverheadCycles);
-      t.sent += perPacket;
-      t.packets++;
-      yield* this.pace(pollRightOnly, this.options.bandwidthMatching);
-      return;
-    }
-    const tail = [portAndOffsetCons(t.port, t.offset + at)];
-    for (let j = at; j < t.size; j++) tail.push(t.buffer[j] >>> 0);
-    t.sent = t.size;
-    t.packets++;
-    const steps = pollRightOnly ? SEND_BOTH_RL_POLL_RIGHT : SEND_BOTH_RL_POLL_BOTH;
-    yield* this.guard.nested(this.messaging.send(steps, t.proc, strataXferPutHandler, tail));
   }
+}
 
-  /**
-   * After each packet (thesis 6.1.3): "if there are arrived packets, handle all of them
-   * [poll until empty] (or one: poll once); otherwise, delay". Finding nothing costs one
-   * failed poll; the delay follows only with bandwidth matching on.
-   */
-  private *pace(pollRightOnly: boolean, delay: boolean): Op {
-    const o = this.options;
-    const handled = yield* this.messaging.handleWaiting(pollRightOnly ? 'right' : 'both', o.poll === 'once' ? 1 : Infinity);
-    if (handled === 0 && delay) this.node.chargeSpin(o.delayCycles);
-  }
+/**
+ * The words of the packet carrying `n` of the transfer's words from `at`: the
+ * port-and-offset word, then the data. A new array per packet, allocated at its
+ * size (the packet keeps it until the receiver handles it).
+ */
+function packetWords(t: Transfer, at: number, n: number): number[] {
+  const words = new Array<number>(n + 1);
+  words[0] = portAndOffsetCons(t.port, t.offset + at);
+  for (let j = 0; j < n; j++) words[j + 1] = t.buffer[at + j] >>> 0;
+  return words;
 }

@@ -57,7 +57,8 @@ export class Messaging {
 
   /**
    * Runs a send variant's steps until the packet is out, checking the message first
-   * when `isChecked`. When a whole round of steps
+   * when `isChecked`; the first round starts at step `from` (a caller that made the
+   * first try itself passes 1). When a whole round of steps
    * finds every tried network full and every polled network empty, the node stalls:
    * it sleeps until a tried network has room or a polled one has a message, resuming
    * where a literal retry loop would have succeeded.
@@ -70,20 +71,33 @@ export class Messaging {
     sizeBytes: number,
     overheadCycles: number,
     isChecked = false,
+    from = 0,
   ): Op {
     if (isChecked) this.checkMessage(dest, handler, args);
     const node = this.node;
-    for (;;) {
+    // One packet for every try: the network keeps only a packet it takes.
+    const packet = new Packet(node.id, dest, LEFT, sizeBytes, handler, args);
+    for (let first = from; ; first = 0) {
       let handled = false;
-      for (const [tryNet, pollNet] of steps) {
+      for (let i = first; i < steps.length; i++) {
+        const [tryNet, pollNet] = steps[i];
         let sent = false;
         if (tryNet >= 0) {
           // Inline rather than a generator of its own: this is the per-packet path.
           const injection = this.startInjection(overheadCycles);
           while (node.ahead > 0) yield node.ahead;
-          sent = this.finishInjection(new Packet(node.id, dest, tryNet, sizeBytes, handler, args), injection, overheadCycles);
+          packet.net = tryNet;
+          sent = this.finishInjection(packet, injection, overheadCycles);
         }
-        if (pollNet >= 0 && (yield* this.pollOne(pollNet, true))) handled = true;
+        if (pollNet >= 0) {
+          // pollOne(pollNet, true), inline: no generator per poll.
+          while (node.ahead > 0) yield node.ahead;
+          const r = this.pollNow(pollNet);
+          if (r !== false) {
+            handled = true;
+            if (r !== true) yield* this.finishHandler(r);
+          }
+        }
         if (sent) return;
       }
       if (!handled) yield* this.stall(steps);
@@ -115,7 +129,7 @@ export class Messaging {
    * Trying to send one packet without polling: the first `sendInjectionCycles` of the
    * send are spent before the network is asked (the caller then syncs). Returns them.
    */
-  private startInjection(overheadCycles: number): number {
+  startInjection(overheadCycles: number): number {
     const injection = Math.min(this.costs.sendInjectionCycles, overheadCycles) + this.jitter();
     this.node.advance(injection, true);
     return injection;
@@ -125,7 +139,7 @@ export class Messaging {
    * Offers the packet to the network: if it refuses, the injection cycles count as
    * stall cycles and false is returned, else the rest of the send overhead follows.
    */
-  private finishInjection(packet: Packet, injection: number, overheadCycles: number): boolean {
+  finishInjection(packet: Packet, injection: number, overheadCycles: number): boolean {
     const node = this.node;
     if (!this.network.tryInject(packet)) {
       node.stallCycles += injection;
@@ -136,6 +150,11 @@ export class Messaging {
     node.packetsSent++;
     node.bytesSent += packet.sizeBytes;
     return true;
+  }
+
+  /** A packet of `words` from this node to `dest` on `net`, for finishInjection. */
+  packet(dest: number, net: number, handler: PacketHandler, words: readonly number[]): Packet {
+    return new Packet(this.node.id, dest, net, 4 * words.length, handler, words);
   }
 
   /** Validates an active message before it is sent. */
@@ -195,9 +214,22 @@ export class Messaging {
    * fruitless round is one observation costing 2 x pollEmptyCycles.
    */
   *pollBothRound(): Op<number> {
-    const left = yield* this.pollOne(LEFT, true);
-    const right = yield* this.pollOne(RIGHT, left);
-    return (left ? 1 : 0) + (right ? 1 : 0);
+    // pollOne(LEFT, true) then pollOne(RIGHT, left), inline: no generator per poll.
+    const node = this.node;
+    while (node.ahead > 0) yield node.ahead;
+    const left = this.pollNow(LEFT);
+    if (left === false) {
+      const right = this.pollNow(RIGHT);
+      if (right === false) return 0;
+      if (right !== true) yield* this.finishHandler(right);
+      return 1;
+    }
+    if (left !== true) yield* this.finishHandler(left);
+    while (node.ahead > 0) yield node.ahead;
+    const right = this.pollNow(RIGHT);
+    if (right === false) return 1;
+    if (right !== true) yield* this.finishHandler(right);
+    return 2;
   }
 
   /** PollBoth rounds until one finds nothing (PollBothTilEmpty); returns messages handled. */
@@ -220,6 +252,26 @@ export class Messaging {
     if (doSync) {
       while (node.ahead > 0) yield node.ahead;
     }
+    const r = this.pollNow(net);
+    if (typeof r === 'boolean') return r;
+    yield* this.finishHandler(r);
+    return true;
+  }
+
+  /** Runs the rest of a generator handler that pollNow started, and ends it. */
+  *finishHandler(run: Op): Op {
+    yield* run;
+    this.guard.handlerDepth--;
+  }
+
+  /**
+   * The poll itself, without syncing and without a generator (the per-packet path):
+   * false when nothing waited (a failed poll is charged), true when a message was
+   * handled by a plain handler, or the generator of a generator handler, which the
+   * caller runs with `yield*` and then ends with `guard.handlerDepth--`.
+   */
+  pollNow(net: number): Op | boolean {
+    const node = this.node;
     const p = this.network.receive(node.id, net);
     if (p === null) {
       node.chargeSpin(this.costs.pollEmptyCycles);
@@ -228,11 +280,11 @@ export class Messaging {
     node.packetsReceived++;
     this.trace?.message?.(p.src, node.id, p.injectedAt, node.time);
     node.charge(this.costs.receiveOverheadCycles + this.jitter());
-    yield* this.dispatch(p);
-    return true;
+    return this.invoke(p) ?? true;
   }
 
-  private *dispatch(p: Packet): Op {
+  /** Calls the packet's handler; returns its generator (handler still counted as running) or null when it has finished. */
+  private invoke(p: Packet): Op | null {
     const handler = p.handler as PacketHandler;
     const h = handler as Dispatchable;
     const target = isEngineHandler(handler) ? this.engineTarget : this.appTarget;
@@ -256,37 +308,26 @@ export class Messaging {
       case 4:
         r = h(target, a[0], a[1], a[2], a[3]);
         break;
+      case 5:
+        r = h(target, a[0], a[1], a[2], a[3], a[4]);
+        break;
       default:
         r = h(target, ...a);
     }
     if (r === undefined) {
       guard.checkHandler(h.name || '(anonymous)');
       guard.handlerDepth--;
-      return;
+      return null;
     }
     if (typeof r !== 'object' || r === null || typeof (r as Op).next !== 'function') {
       throw new RunFailure(`node ${this.node.id}: handler ${h.name || '(anonymous)'} returned a value; handlers return nothing (or are generator functions)`);
     }
-    yield* r;
-    guard.handlerDepth--;
+    return r;
   }
 
-  /**
-   * Block transfers' polling between packets (thesis 6.1.3): while a packet waits on
-   * `nets`, handle it (left first), up to `max`; each check of the interface status
-   * is part of a successful receive, and only the final check that finds nothing
-   * costs a failed poll. Returns how many it handled.
-   */
-  *handleWaiting(nets: 'both' | 'right', max: number): Op<number> {
-    const node = this.node;
-    let handled = 0;
-    for (;;) {
-      while (node.ahead > 0) yield node.ahead;
-      if (handled === max) return handled;
-      const net = nets === 'right' || this.network.waiting(node.id, LEFT) === 0 ? RIGHT : LEFT;
-      if (!(yield* this.pollOne(net, false))) return handled;
-      handled++;
-    }
+  /** The network block transfers' pacing polls next: the right only, or the left while it has a packet. */
+  pacingNet(rightOnly: boolean): number {
+    return rightOnly || this.network.waiting(this.node.id, LEFT) === 0 ? RIGHT : LEFT;
   }
 
   /** Whether a packet waits at this node on either network, as of global time. */

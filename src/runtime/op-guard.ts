@@ -31,13 +31,13 @@ export class OpGuard {
   /** Counts `body` as created; it counts as started when its first step runs. For the calls apps make. */
   op<T>(body: Op<T>): Op<T> {
     this.unstarted++;
-    return this.run(body);
+    return new GuardedOp(this, body);
   }
 
-  private *run<T>(body: Op<T>): Op<T> {
+  /** Called by a GuardedOp at its first step. */
+  started(): void {
     this.unstarted--;
     this.begin();
-    return yield* body;
   }
 
   /**
@@ -74,5 +74,42 @@ export class OpGuard {
     throw new RunFailure(
       `node ${this.self}: ${where} created a Strata operation without running it; write \`yield* rt.<call>(...)\` (a handler that sends or polls must be a generator function)`,
     );
+  }
+}
+
+/**
+ * What `op` returns: the body itself, stepped through a plain object that marks the
+ * operation started at its first step. Not a generator wrapping the body: a program
+ * resumes through every generator it is inside (`yield*`), and this one sat on the
+ * path of every resume of every operation an app makes.
+ */
+class GuardedOp<T> implements Generator<number, T, undefined> {
+  private readonly guard: OpGuard;
+  private readonly body: Op<T>;
+  private isStarted = false;
+
+  constructor(guard: OpGuard, body: Op<T>) {
+    this.guard = guard;
+    this.body = body;
+  }
+
+  next(): IteratorResult<number, T> {
+    if (!this.isStarted) {
+      this.isStarted = true;
+      this.guard.started();
+    }
+    return this.body.next();
+  }
+
+  return(value: T): IteratorResult<number, T> {
+    return this.body.return(value);
+  }
+
+  throw(e: unknown): IteratorResult<number, T> {
+    return this.body.throw(e);
+  }
+
+  [Symbol.iterator](): Generator<number, T, undefined> {
+    return this;
   }
 }

@@ -63,7 +63,10 @@ function checkPort(port: number): void {
 
 /** One node's StrataPortTable and what its block-data handlers need. */
 export class PortTable {
-  private readonly ports = new Map<number, StrataPort>();
+  /** Entries by port number, made on first use. */
+  private readonly ports: (StrataPort | undefined)[] = [];
+  /** What storing n Xfer words costs the processor, by n (made on first use). */
+  private readonly putCycles: number[] = [];
   private readonly self: number;
   private readonly handlers: HandlerTable;
   private readonly work: LocalWork;
@@ -85,10 +88,10 @@ export class PortTable {
   /** Entry `n` of the table (0..4095). */
   port(n: number): StrataPort {
     checkPort(n);
-    let p = this.ports.get(n);
+    let p = this.ports[n];
     if (p === undefined) {
       p = new StrataPort();
-      this.ports.set(n, p);
+      this.ports[n] = p;
     }
     return p;
   }
@@ -119,8 +122,14 @@ export class PortTable {
     p.count -= words.length;
     // A DMA interface stores the words itself: the processor pays only its per-packet cost.
     if (isDma) this.work.compute(this.dma?.receiveCycles ?? 0);
-    else this.work.computeOps({ stores: words.length, loads: 2, intOps: 2, branches: 1 });
+    else this.work.compute(this.putCycles[words.length] ?? this.putCost(words.length));
     return p.count === 0 ? portNum : -1;
+  }
+
+  private putCost(words: number): number {
+    const cycles = this.work.cost({ stores: words, loads: 2, intOps: 2, branches: 1 });
+    this.putCycles[words] = cycles;
+    return cycles;
   }
 
   /** Runs port `portNum`'s handler, if it has one (its count has reached zero). */
@@ -151,11 +160,13 @@ export const strataXferHeaderHandler = engineHandler(function* strataXferHeaderH
 /**
  * The receiver's side of Xfer packets and of the 1..n-word tail messages
  * (StrataXferPut1/2/3Handler): store the words at the port's base + offset, count
- * them down, and run the port's handler when the count reaches zero.
+ * them down, and run the port's handler when the count reaches zero. A plain
+ * function that returns the port handler's run only when there is one (no generator
+ * per packet otherwise); messaging runs a returned generator as a handler's own.
  */
-export const strataXferPutHandler = engineHandler(function* strataXferPutHandler(e: unknown, portAndOffset: number, ...words: number[]): Op {
+export const strataXferPutHandler = engineHandler(function strataXferPutHandler(e: unknown, portAndOffset: number, ...words: number[]): Op | undefined {
   const done = portsOf(e).put(portAndOffset, words, false);
-  if (done >= 0) yield* portsOf(e).complete(done);
+  return done >= 0 ? portsOf(e).complete(done) : undefined;
 });
 
 /**
@@ -163,7 +174,7 @@ export const strataXferPutHandler = engineHandler(function* strataXferPutHandler
  * pays only the platform's per-packet DMA receive cost), then counts down as for
  * Xfer packets.
  */
-export const strataDmaPutHandler = engineHandler(function* strataDmaPutHandler(e: unknown, portAndOffset: number, ...words: number[]): Op {
+export const strataDmaPutHandler = engineHandler(function strataDmaPutHandler(e: unknown, portAndOffset: number, ...words: number[]): Op | undefined {
   const done = portsOf(e).put(portAndOffset, words, true);
-  if (done >= 0) yield* portsOf(e).complete(done);
+  return done >= 0 ? portsOf(e).complete(done) : undefined;
 });

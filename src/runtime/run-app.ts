@@ -8,10 +8,10 @@ import { AppError, InputError, RunFailure, SimError } from '../kernel/errors.ts'
 import type { EventObserver } from '../kernel/simulation.ts';
 import { Machine, type NetworkMode, type TraceSink } from '../machine/machine.ts';
 import { PacketNetwork } from '../network/packet-network.ts';
-import type { Op } from '../machine/node.ts';
 import type { Platform } from '../platform/schema.ts';
 import type { AnyApp, MachineInfo, Metrics, ParamValue } from './app.ts';
-import { NodeEngines, StrataExitSignal } from './engines.ts';
+import { NodeEngines } from './engines.ts';
+import { NodeProgram } from './node-program.ts';
 import { HandlerTable } from './handler-table.ts';
 import { Runtime } from './runtime.ts';
 import { RunOutput, type LogSink, type OutputSink } from './printing.ts';
@@ -112,7 +112,8 @@ function startRun(config: RunConfig): StartedRun {
   for (const node of machine.nodes) {
     const e = new NodeEngines(machine, node, handlers, output);
     engines.push(e);
-    machine.start(node, program(e, new Runtime(e, app.globals?.()), app, params, input, results));
+    const rt = new Runtime(e, app.globals?.());
+    machine.start(node, new NodeProgram(e, () => app.main(rt, params, input), (result) => void (results[node.id] = result)));
   }
   return { machine, output, engines, app, params, info, input, results };
 }
@@ -231,16 +232,6 @@ export function runApp(config: RunConfig): RunSummary {
     metrics: verification.metrics ?? {},
     lastLog: output.lastEntries(),
   };
-}
-
-function* program(engines: NodeEngines, rt: Runtime<unknown>, app: AnyApp, params: Record<string, ParamValue>, input: unknown, results: unknown[]): Op {
-  try {
-    results[rt.self] = yield* app.main(rt, params, input);
-  } catch (e) {
-    if (!(e instanceof StrataExitSignal)) throw e;
-    engines.guard.forget();
-  }
-  yield* engines.exit();
 }
 
 function linkUtilization(machine: Machine, cycles: number): { mean: number; max: number } {

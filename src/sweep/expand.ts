@@ -48,19 +48,21 @@ export async function expandSweep(spec: SweepSpec, file: string, resolver: Input
         throw err;
       }
     };
-    let app: { app: AnyApp; sha256: string };
-    try {
-      app = await resolver.app(entry.app);
-    } catch (err) {
-      if (err instanceof InputError) throw new InputError(`${where}: ${err.message}`);
-      throw err;
-    }
+    const atAsync = async <T>(p: Promise<T>): Promise<T> => {
+      try {
+        return await p;
+      } catch (err) {
+        if (err instanceof InputError) throw new InputError(`${where}: ${err.message}`);
+        throw err;
+      }
+    };
+    const app: { app: AnyApp; sha256: string } = await atAsync(resolver.app(entry.app));
     const combos = paramCombinations(entry.params);
     const seeds = seedsOf(entry);
     const networks = list(entry.network, ['packet']) as NetworkMode[];
     const perturbs = list<number | null>(entry.perturb, [null]);
     for (const platformSpec of list(entry.platform, [])) {
-      const platform = at(() => resolver.platform(platformSpec));
+      const platform = await atAsync(resolver.platform(platformSpec));
       for (const nodes of list(entry.nodes, [platform.platform.defaultNodes])) {
         const problem = nodeCountProblem(platform.platform.network, nodes);
         if (problem !== null) throw new InputError(`${where}: nodes ${nodes}: ${problem} (platform ${platformSpec})`);

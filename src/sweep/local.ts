@@ -6,7 +6,7 @@
  */
 import { hostname } from 'node:os';
 import { canonicalJson } from './canonical.ts';
-import { mapInPool } from './pool.ts';
+import { mapInPool, type WorkerModule } from './pool.ts';
 import { PartWriter, timingPath } from './parts.ts';
 import type { ResultsHeader } from './result-line.ts';
 import { runOne, type RunOutcome } from './run-one.ts';
@@ -41,8 +41,8 @@ export interface LocalOptions {
   runs: readonly SweepRun[];
   workers: number;
   resolver: InputResolver;
-  /** The worker-thread module (src/cli/sweep-worker.mjs) for more than one worker. */
-  workerModule: string;
+  /** The worker-thread module (src/cli/sweep-worker.mjs, runSweepRun) for more than one worker. */
+  workerModule: WorkerModule;
   recorder: Recorder;
   onDone?: (outcome: RunOutcome) => void;
 }

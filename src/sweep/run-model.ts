@@ -17,7 +17,7 @@ export interface InputResolver {
   /** The simulator's version (package.json). */
   readonly simulator: string;
   /** @throws InputError for an unknown or malformed platform */
-  platform(spec: string): { platform: Platform; sha256: string };
+  platform(spec: string): Promise<{ platform: Platform; sha256: string }>;
   /** @throws InputError for a missing or malformed app */
   app(spec: string): Promise<{ app: AnyApp; sha256: string }>;
 }

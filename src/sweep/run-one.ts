@@ -28,7 +28,7 @@ export async function checkInputs(run: SweepRun, resolver: InputResolver): Promi
   const { inputs } = run;
   const problems: string[] = [];
   if (resolver.simulator !== inputs.simulator) problems.push(`simulator ${resolver.simulator}, the run wants ${inputs.simulator}`);
-  const platform = resolver.platform(inputs.platform);
+  const platform = await resolver.platform(inputs.platform);
   if (platform.sha256 !== inputs.platformSha256) problems.push(`platform ${inputs.platform} differs (sha256 ${platform.sha256.slice(0, 12)}, the run wants ${inputs.platformSha256.slice(0, 12)})`);
   const app = await resolver.app(inputs.app);
   if (app.sha256 !== inputs.appSha256) problems.push(`app ${inputs.app} differs (sha256 ${app.sha256.slice(0, 12)}, the run wants ${inputs.appSha256.slice(0, 12)})`);
@@ -47,7 +47,7 @@ export async function runOne(run: SweepRun, resolver: InputResolver): Promise<Ru
   const start = performance.now();
   let line: ResultLine;
   try {
-    const config = runConfig(resolver.platform(inputs.platform).platform, (await resolver.app(inputs.app)).app, {
+    const config = runConfig((await resolver.platform(inputs.platform)).platform, (await resolver.app(inputs.app)).app, {
       params: inputs.params,
       nodes: inputs.nodes,
       seed: inputs.seed,

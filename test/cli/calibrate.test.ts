@@ -15,8 +15,12 @@ describe.concurrent('sim calibrate', () => {
     expect(one.code).toBe(0);
     const two = await sim([...common, '-o', join(dir, 'two.samples'), '--workers', '2']);
     expect(two.code).toBe(0);
+    // The workers start from the build above and from the sources here (load-sibling.mjs).
+    const twoFromSources = await sim([...common, '-o', join(dir, 'two-src.samples'), '--workers', '2'], undefined, { SIM_FROM_SOURCES: '1' });
+    expect(twoFromSources.code).toBe(0);
     const whole = readFileSync(join(dir, 'one.samples'));
     expect(readFileSync(join(dir, 'two.samples')).equals(whole)).toBe(true);
+    expect(readFileSync(join(dir, 'two-src.samples')).equals(whole)).toBe(true);
     const parts = [];
     for (const shard of ['1/3', '2/3', '3/3']) {
       const file = join(dir, `shard-${shard.replace('/', 'of')}.samples`);

@@ -11,9 +11,10 @@ export interface CliResult {
   stderr: string;
 }
 
-export function sim(args: string[], cwd = ROOT): Promise<CliResult> {
+/** Runs `sim args` in `cwd`; `env` adds to the environment (SIM_FROM_SOURCES=1 skips the build). */
+export function sim(args: string[], cwd = ROOT, env: Record<string, string> = {}): Promise<CliResult> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [SIM, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' } }, (error, stdout, stderr) => {
+    execFile(process.execPath, [SIM, ...args], { cwd, env: { ...process.env, NO_COLOR: '1', ...env } }, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
       resolve({ code, stdout, stderr });
     });

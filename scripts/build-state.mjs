@@ -1,0 +1,42 @@
+// What the JavaScript build in dist/ was made from, and whether it still matches
+// the sources. The build records every TypeScript source's size and modification
+// time in dist/build.json; bin/sim.mjs runs the build only when they all still
+// match (make's rule), and otherwise runs the sources through tsx.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+/** The folders compiled into dist/ (tsconfig.build.json's "include"). */
+export const SOURCE_DIRS = ['src', 'apps'];
+/** Files whose change changes the build although they are not sources. */
+const BUILD_INPUTS = ['tsconfig.json', 'tsconfig.build.json'];
+
+/** Every build input under `root` (TypeScript sources and the .mjs files the build copies) as { relative path: [size, mtimeMs] }, in sorted order. */
+export function sourceState(root) {
+  const files = [...BUILD_INPUTS];
+  for (const dir of SOURCE_DIRS) {
+    for (const entry of readdirSync(join(root, dir), { recursive: true, withFileTypes: true })) {
+      if (entry.isFile() && /\.(m?ts|mjs)$/.test(entry.name)) files.push(relative(root, join(entry.parentPath ?? entry.path, entry.name)));
+    }
+  }
+  files.sort();
+  const state = {};
+  for (const f of files) {
+    const st = statSync(join(root, f));
+    state[f] = [st.size, st.mtimeMs];
+  }
+  return state;
+}
+
+/** Whether dist/ holds a build of exactly the sources now under `root`. */
+export function isBuildCurrent(root) {
+  let recorded;
+  try {
+    recorded = JSON.parse(readFileSync(join(root, 'dist', 'build.json'), 'utf8')).sources;
+  } catch {
+    return false;
+  }
+  const now = sourceState(root);
+  const keys = Object.keys(now);
+  if (keys.length !== Object.keys(recorded).length) return false;
+  return keys.every((k) => recorded[k] !== undefined && recorded[k][0] === now[k][0] && recorded[k][1] === now[k][1]);
+}

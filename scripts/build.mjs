@@ -1,0 +1,44 @@
+// `npm run build` (also run by `prepare` at install and by `npm test`): compiles
+// src/ and apps/ to JavaScript with type declarations in dist/ (tsconfig.build.json),
+// copies the worker entry points (src/**/*.mjs) beside them, parses and checks each
+// shipped platform file into dist/platforms/ (a run of an unchanged one then skips
+// loading the schema library: src/cli/load-inputs.ts), then records what it was
+// made from in dist/build.json. The record is written
+// last and from the state read before compiling, so a source edited during the
+// build leaves the build stale rather than wrongly current.
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { sourceState } from './build-state.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const before = sourceState(root);
+rmSync(join(root, 'dist'), { recursive: true, force: true });
+const tsc = join(dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin', 'tsc');
+try {
+  execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+} catch {
+  process.stderr.write('build: the TypeScript compiler failed (see above); dist/ is not current, so sim runs the sources\n');
+  process.exit(1);
+}
+// The worker-thread entry points (*.mjs under src/) are plain JavaScript: copied as they are.
+for (const entry of readdirSync(join(root, 'src'), { recursive: true, withFileTypes: true })) {
+  if (!entry.isFile() || !entry.name.endsWith('.mjs')) continue;
+  const rel = relative(root, join(entry.parentPath ?? entry.path, entry.name));
+  copyFileSync(join(root, rel), join(root, 'dist', rel));
+}
+const { parsePlatform } = await import(pathToFileURL(join(root, 'dist', 'src', 'platform', 'load-platform.js')).href);
+mkdirSync(join(root, 'dist', 'platforms'));
+for (const file of readdirSync(join(root, 'platforms')).filter((f) => f.endsWith('.json'))) {
+  const source = `platforms/${file}`;
+  let platform;
+  try {
+    platform = parsePlatform(readFileSync(join(root, source), 'utf8'), source);
+  } catch {
+    continue; // a run of it reports what is wrong
+  }
+  writeFileSync(join(root, 'dist', 'platforms', file), JSON.stringify(platform));
+}
+writeFileSync(join(root, 'dist', 'build.json'), `${JSON.stringify({ sources: before }, null, 1)}\n`);

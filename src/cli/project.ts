@@ -1,0 +1,63 @@
+/**
+ * The two ways `sim` runs, and what differs between them: from the TypeScript
+ * sources through tsx (a development checkout whose build is missing or stale), or
+ * from the JavaScript build in dist/ (made by `npm run build` at install; bin/sim.mjs
+ * picks it when it is current). This file owns the project root and version, the
+ * import of a user's module (an app or a calibration spec) in either mode (worker
+ * threads start through load-sibling.mjs). It loads nothing heavy: `sim --version`
+ * needs only it.
+ *
+ * In the compiled mode, a module that ships with the project (apps/, src/) is
+ * imported from its build in dist/. Any other TypeScript module gets tsx, loaded
+ * only then, plus a resolve hook that sends its imports of the project's own sources
+ * to their builds, so one process never holds two copies of the runtime.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { register } from 'node:module';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+/** Whether this module is the compiled build (dist/src/cli/compiled.js). */
+export const IS_COMPILED = import.meta.url.endsWith('.js');
+
+/** The project root (where package.json, platforms/ and apps/ live). */
+export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), IS_COMPILED ? '../../..' : '../..');
+
+const DIST = join(PROJECT_ROOT, 'dist');
+
+/** The simulator's version from package.json. */
+export function simulatorVersion(): string {
+  const pkg = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+/** The build of a project source file (`apps/x/index.ts` -> `dist/apps/x/index.js`), or null. */
+export function builtCounterpart(file: string): string | null {
+  const rel = relative(PROJECT_ROOT, file);
+  if (rel.startsWith('..') || !(rel.startsWith(`apps${sep}`) || rel.startsWith(`src${sep}`))) return null;
+  const js = join(DIST, rel.replace(/\.m?ts$/, (ext) => (ext === '.mts' ? '.mjs' : '.js')));
+  return existsSync(js) ? js : null;
+}
+
+let typeScriptReady = false;
+
+/** Lets this (compiled) process import TypeScript: tsx, then the redirect to dist/. */
+async function enableTypeScript(): Promise<void> {
+  if (typeScriptReady) return;
+  typeScriptReady = true;
+  const { register: registerTsx } = await import('tsx/esm/api');
+  registerTsx();
+  // Hooks registered later run first: the redirect sees each import before tsx.
+  register(new URL('./redirect-hooks.js', import.meta.url));
+}
+
+/** Imports a user's module by path, in whichever mode this process runs. */
+export async function importModule(path: string): Promise<unknown> {
+  const file = resolve(path);
+  if (IS_COMPILED) {
+    const built = builtCounterpart(file);
+    if (built !== null) return import(pathToFileURL(built).href);
+    if (/\.m?ts$/.test(file)) await enableTypeScript();
+  }
+  return import(pathToFileURL(file).href);
+}

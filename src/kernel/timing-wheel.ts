@@ -1,0 +1,176 @@
+/**
+ * The kernel's pending-event list: a timing wheel for near events in front of the
+ * binary heap (event-queue.ts) for far ones, dispatching in exactly the heap's
+ * `(time, seq)` order.
+ *
+ * Most events of a simulated machine are due within a few hundred cycles (a hop, a
+ * packet's serialization, a node's next step), so an event due less than `WINDOW`
+ * cycles after the last one popped goes into the wheel slot of its cycle, a FIFO;
+ * a later one goes into the heap. Push and pop are O(1) in the wheel instead of
+ * O(log n) sifts, and the heap holds only the few far events.
+ *
+ * Why the order is the heap's: events in one wheel slot share their time and sit in
+ * scheduling order, which is seq order. Every far event due at cycle t was scheduled
+ * while t was at least WINDOW away, so before any near event due at t (scheduled
+ * once t was within the window): on equal times the heap's event comes first. The
+ * differential test (test/kernel/timing-wheel.test.ts) checks both orders match.
+ *
+ * A bitmap of non-empty slots finds the next due slot a 32-slot word at a time.
+ */
+import { EventQueue, grownArray, MAX_PENDING_EVENTS } from './event-queue.ts';
+
+/** Cycles ahead that go into the wheel (a power of two). */
+const WINDOW = 4096;
+const MASK = WINDOW - 1;
+const NONE = -1;
+
+export class TimingWheelQueue {
+  private readonly far: EventQueue;
+  /** Time of the event popped last: the wheel covers [current, current + WINDOW). */
+  private current = 0;
+  private nearCount = 0;
+
+  /** Per wheel slot: first and last event record of its FIFO, or NONE. */
+  private readonly first = new Int32Array(WINDOW).fill(NONE);
+  private readonly last = new Int32Array(WINDOW).fill(NONE);
+  /** Bit s of word s >> 5: slot s is not empty. */
+  private readonly occupied = new Int32Array(WINDOW >> 5);
+
+  // Event records of near events, with a free list threaded through `next`.
+  private recTime: Float64Array;
+  private recKind: Int32Array;
+  private recA0: Int32Array;
+  private recA1: Int32Array;
+  private recNext: Int32Array;
+  private readonly recObj: unknown[];
+  private freeRec = NONE;
+  private recUsed = 0;
+
+  // Fields of the event most recently removed by pop().
+  popTime = 0;
+  popKind = 0;
+  popA0 = 0;
+  popA1 = 0;
+  popObj: unknown = undefined;
+
+  /** @param initialCapacity near events before the record arrays first grow */
+  constructor(initialCapacity = 1024, farSeqLimit?: number) {
+    this.far = new EventQueue(64, farSeqLimit);
+    const cap = Math.max(16, initialCapacity | 0);
+    this.recTime = new Float64Array(cap);
+    this.recKind = new Int32Array(cap);
+    this.recA0 = new Int32Array(cap);
+    this.recA1 = new Int32Array(cap);
+    this.recNext = new Int32Array(cap);
+    this.recObj = new Array<unknown>(cap).fill(undefined);
+  }
+
+  get size(): number {
+    return this.nearCount + this.far.size;
+  }
+
+  /** Time of the earliest pending event; only meaningful when size > 0. */
+  peekTime(): number {
+    const farTime = this.far.size > 0 ? this.far.peekTime() : Infinity;
+    if (this.nearCount === 0) return farTime;
+    return Math.min(farTime, this.recTime[this.first[this.nextSlot()]]);
+  }
+
+  /** Adds an event due at `time` (an integer >= the last popped time). */
+  push(time: number, kind: number, a0: number, a1: number, obj: unknown): void {
+    if (time - this.current >= WINDOW) {
+      this.far.push(time, kind, a0, a1, obj);
+      return;
+    }
+    let r = this.freeRec;
+    if (r !== NONE) {
+      this.freeRec = this.recNext[r];
+    } else {
+      if (this.recUsed === this.recTime.length) this.grow();
+      r = this.recUsed++;
+    }
+    this.recTime[r] = time;
+    this.recKind[r] = kind;
+    this.recA0[r] = a0;
+    this.recA1[r] = a1;
+    this.recObj[r] = obj;
+    this.recNext[r] = NONE;
+    const s = time & MASK;
+    const tail = this.last[s];
+    if (tail === NONE) {
+      this.first[s] = r;
+      this.occupied[s >> 5] |= 1 << (s & 31);
+    } else {
+      this.recNext[tail] = r;
+    }
+    this.last[s] = r;
+    this.nearCount++;
+  }
+
+  /** Removes the earliest event into popTime/popKind/...; false when empty. */
+  pop(): boolean {
+    if (this.nearCount === 0) return this.popFar();
+    const s = this.nextSlot();
+    const r = this.first[s];
+    const time = this.recTime[r];
+    // On equal times the far event was scheduled first (see the file comment).
+    if (this.far.size > 0 && this.far.peekTime() <= time) return this.popFar();
+    this.popTime = time;
+    this.popKind = this.recKind[r];
+    this.popA0 = this.recA0[r];
+    this.popA1 = this.recA1[r];
+    this.popObj = this.recObj[r];
+    this.recObj[r] = undefined;
+    const next = this.recNext[r];
+    this.first[s] = next;
+    if (next === NONE) {
+      this.last[s] = NONE;
+      this.occupied[s >> 5] &= ~(1 << (s & 31));
+    }
+    this.recNext[r] = this.freeRec;
+    this.freeRec = r;
+    this.nearCount--;
+    this.current = time;
+    return true;
+  }
+
+  private popFar(): boolean {
+    const far = this.far;
+    if (!far.pop()) return false;
+    this.popTime = far.popTime;
+    this.popKind = far.popKind;
+    this.popA0 = far.popA0;
+    this.popA1 = far.popA1;
+    this.popObj = far.popObj;
+    this.current = far.popTime;
+    return true;
+  }
+
+  /** The first non-empty slot at or after `current`, cyclically (nearCount > 0). */
+  private nextSlot(): number {
+    const occupied = this.occupied;
+    const words = occupied.length;
+    const start = this.current & MASK;
+    let w = start >> 5;
+    // Bits of the first word from the start slot on.
+    let bits = occupied[w] & (-1 << (start & 31));
+    for (let i = 0; i <= words; i++) {
+      if (bits !== 0) return (w << 5) + (31 - Math.clz32(bits & -bits));
+      w = w + 1 === words ? 0 : w + 1;
+      bits = occupied[w];
+    }
+    throw new Error('unreachable: the wheel holds events but no slot is marked');
+  }
+
+  private grow(): void {
+    const oldCap = this.recTime.length;
+    if (oldCap >= MAX_PENDING_EVENTS) throw new RangeError(`more than ${MAX_PENDING_EVENTS} events pending at once`);
+    const cap = Math.min(MAX_PENDING_EVENTS, oldCap * 2);
+    this.recTime = grownArray(this.recTime, cap);
+    this.recKind = grownArray(this.recKind, cap);
+    this.recA0 = grownArray(this.recA0, cap);
+    this.recA1 = grownArray(this.recA1, cap);
+    this.recNext = grownArray(this.recNext, cap);
+    for (let i = oldCap; i < cap; i++) this.recObj.push(undefined);
+  }
+}

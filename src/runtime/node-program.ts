@@ -1,0 +1,62 @@
+/**
+ * A node's thread as the kernel runs it: the app's `main`, then Strata's StrataExit
+ * (keep serving messages until every node has exited); `rt.exit()` inside main skips
+ * to the exit. Written as a plain iterator over the two phases rather than a
+ * generator around main, because every resume of a generator passes through each
+ * generator it is inside: this one would sit on the path of every event a node runs.
+ */
+import type { Op } from '../machine/node.ts';
+import type { SimProcess } from '../kernel/simulation.ts';
+import { StrataExitSignal, type NodeEngines } from './engines.ts';
+
+export class NodeProgram implements SimProcess {
+  private readonly engines: NodeEngines;
+  private readonly startMain: () => Op<unknown>;
+  private readonly onResult: (result: unknown) => void;
+  /** The phase running: main (made at the first step, as a generator's body would), then the exit. */
+  private main: Op<unknown> | null = null;
+  private exit: Op | null = null;
+
+  /**
+   * @param startMain makes main's generator (called at the thread's first step)
+   * @param onResult receives main's return value when it returns normally
+   */
+  constructor(engines: NodeEngines, startMain: () => Op<unknown>, onResult: (result: unknown) => void) {
+    this.engines = engines;
+    this.startMain = startMain;
+    this.onResult = onResult;
+  }
+
+  next(): IteratorResult<number, void> {
+    if (this.exit !== null) return this.exit.next();
+    let step: IteratorResult<number, unknown>;
+    try {
+      this.main ??= this.startMain();
+      step = this.main.next();
+    } catch (e) {
+      if (!(e instanceof StrataExitSignal)) throw e;
+      this.engines.guard.forget();
+      return this.startExit();
+    }
+    if (step.done !== true) return step;
+    this.onResult(step.value);
+    return this.startExit();
+  }
+
+  private startExit(): IteratorResult<number, void> {
+    this.exit = this.engines.exit();
+    return this.exit.next();
+  }
+
+  return(value: void): IteratorResult<number, void> {
+    return { done: true, value };
+  }
+
+  throw(e: unknown): IteratorResult<number, void> {
+    throw e;
+  }
+
+  [Symbol.iterator](): SimProcess {
+    return this;
+  }
+}

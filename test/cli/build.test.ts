@@ -1,0 +1,64 @@
+/**
+ * The JavaScript build in dist/ and its fallback: sim runs the build only while it
+ * matches the sources, and a TypeScript module from outside the build shares the
+ * build's runtime. (`npm test` builds first, so the other CLI tests run the build.)
+ */
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { isBuildCurrent, sourceState } from '../../scripts/build-state.mjs';
+import { sim } from '../support/sim-cli.ts';
+
+describe('the build record', () => {
+  const root = mkdtempSync(join(tmpdir(), 'sim-build-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const write = (file: string, text: string): void => {
+    mkdirSync(join(root, file, '..'), { recursive: true });
+    writeFileSync(join(root, file), text);
+  };
+  const record = (): void => write('dist/build.json', JSON.stringify({ sources: sourceState(root) }));
+
+  it('is current until a source changes, appears or goes, and missing without dist/build.json', () => {
+    for (const f of ['tsconfig.json', 'tsconfig.build.json', 'src/a.ts', 'apps/x/index.ts']) write(f, `// ${f}\n`);
+    expect(isBuildCurrent(root)).toBe(false);
+    record();
+    expect(isBuildCurrent(root)).toBe(true);
+
+    utimesSync(join(root, 'src/a.ts'), new Date(2001, 1, 1), new Date(2001, 1, 1));
+    expect(isBuildCurrent(root)).toBe(false);
+    record();
+    write('apps/x/extra.ts', '// new\n');
+    expect(isBuildCurrent(root)).toBe(false);
+    record();
+    rmSync(join(root, 'apps/x/extra.ts'));
+    expect(isBuildCurrent(root)).toBe(false);
+    record();
+    write('src/notes.md', 'not a source\n');
+    expect(isBuildCurrent(root)).toBe(true);
+  });
+});
+
+describe.concurrent('a TypeScript app outside the build', () => {
+  it.each([
+    ['the build', {}],
+    ['the sources', { SIM_FROM_SOURCES: '1' }],
+  ])('run from %s shares its runtime: its StrataFailure is reported as one', async (_, env: Record<string, string>) => {
+    const cwd = mkdtempSync(join(tmpdir(), 'sim-app-'));
+    const r = await sim(['--platform', 'cm5', '--nodes', '4', join(import.meta.dirname, '../fixtures/strata-failure-app')], cwd, env);
+    rmSync(cwd, { recursive: true, force: true });
+    expect(r.code).toBe(1);
+    expect(r.stderr.split('\n')[0]).toBe('sim: run failed: the fixture gives up');
+  });
+});
+
+describe.concurrent('a shipped platform', () => {
+  it('runs the same from the build’s checked copy as parsed from its file', async () => {
+    const args = ['apps/ping-pong', '--nodes', '8', '--json'];
+    const [byName, byPath] = await Promise.all([sim(['--platform', 'paragon', ...args]), sim(['--platform', './platforms/paragon.json', ...args])]);
+    expect([byName.code, byPath.code]).toEqual([0, 0]);
+    const a = JSON.parse(byName.stdout) as Record<string, unknown>;
+    const b = JSON.parse(byPath.stdout) as Record<string, unknown>;
+    for (const key of ['fingerprint', 'platformHash', 'simulatedCycles', 'events', 'metrics']) expect(a[key], key).toEqual(b[key]);
+  });
+});
