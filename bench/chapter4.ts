@@ -1,29 +1,28 @@
 /**
  * Thesis chapter 4 shapes on 64-node machines (issue 5): the stencil layouts of
  * Fig. 4-7 and the radix-sort / sample-sort crossover of Table 4-4, in simulated
- * cycles, with the winner of each comparison.
+ * cycles, with the winner of each comparison. The runs are the sweep
+ * bench/sweeps/chapter4.json, run by `sim sweep --workers 2`; every run must verify.
  */
-import { loadRun } from '../src/cli/run-setup.ts';
-import { runApp } from '../src/runtime/run-app.ts';
+import { join } from 'node:path';
 import { fmt, printRows } from './harness.ts';
+import { metric, runSweep } from './sweep-results.ts';
 
 const PLATFORMS = ['cm5', 'alewife', 'paragon', 'atm'];
-
-async function cycles(appPath: string, platform: string, params: string[]): Promise<number> {
-  const s = runApp(await loadRun({ platform, app: appPath, params, nodes: 64, seed: 1, network: 'packet' }));
-  if (!s.verified) throw new Error(`${appPath} ${params.join(' ')} on ${platform}: ${s.verification}`);
-  return appPath.endsWith('stencil') ? (s.metrics.cyclesPerIteration as number) : (s.metrics.cycles as number);
-}
+const DIGIT_BITS = [4, 6, 8, 10, 11, 14];
 
 export async function chapter4Bench(): Promise<void> {
+  const lines = runSweep(join(import.meta.dirname, 'sweeps/chapter4.json'), 2);
+  const stencil = (platform: string, layout: string) => metric(lines, { app: 'apps/stencil', platform, params: { layout } }, 'cyclesPerIteration');
+  const sortCycles = (app: string, platform: string, params: Record<string, number>) => metric(lines, { app, platform, params }, 'cycles');
+
   const stencilRows: [string, string][] = [];
   for (const [platform, width, height, expected] of [
     ['atm', 4096, 64, 'vstrips'],
     ['alewife', 512, 512, 'square'],
   ] as const) {
-    const grid = [`width=${width}`, `height=${height}`, 'iters=3'];
-    const square = await cycles('apps/stencil', platform, [...grid, 'layout=square']);
-    const strips = await cycles('apps/stencil', platform, [...grid, 'layout=vstrips']);
+    const square = stencil(platform, 'square');
+    const strips = stencil(platform, 'vstrips');
     const winner = square < strips ? 'square' : 'vstrips';
     stencilRows.push([
       `${platform}, ${width} x ${height}`,
@@ -35,9 +34,8 @@ export async function chapter4Bench(): Promise<void> {
   const sortRows: [string, string][] = [];
   for (const platform of PLATFORMS) {
     for (const keys of [100, 10000]) {
-      const radix = new Map<number, number>();
-      for (const digitBits of [4, 6, 8, 10, 11, 14]) radix.set(digitBits, await cycles('apps/radix-sort', platform, [`keys=${keys}`, `digitBits=${digitBits}`]));
-      const sample = await cycles('apps/sample-sort', platform, [`keys=${keys}`]);
+      const radix = new Map(DIGIT_BITS.map((digitBits) => [digitBits, sortCycles('apps/radix-sort', platform, { keys, digitBits })]));
+      const sample = sortCycles('apps/sample-sort', platform, { keys });
       const best = [...radix.entries()].reduce((a, b) => (b[1] < a[1] ? b : a));
       const verdict =
         keys === 100

@@ -5,7 +5,8 @@
  * platform), chapter4 (Fig. 4-7 and Table 4-4 shapes), trace (recording overhead),
  * calibrate (the Strata suite with 1 and 2 workers), apps (the apps at 64 nodes),
  * queues (the packet FIFO and the pending-event list against what they replaced),
- * perf (issue 3's workloads as whole `sim` processes, against a baseline ref).
+ * sweep (expanding and resuming 100,000-run sweeps), perf (issue 3's workloads as
+ * whole `sim` processes, against a baseline ref).
  * Default: all. Everything after `perf` is perf's own arguments (bench/perf-args.ts).
  */
 import { appsBench } from './apps.ts';
@@ -17,9 +18,10 @@ import { microBench } from './microbench.ts';
 import { networkBench } from './network.ts';
 import { perfBench } from './perf.ts';
 import { queuesBench } from './queues.ts';
+import { sweepBench } from './sweep.ts';
 import { traceBench } from './trace.ts';
 
-const SUITES: Record<string, () => Promise<void>> = { kernel: kernelBench, network: networkBench, chapter7: chapter7Bench, microbench: microBench, chapter4: chapter4Bench, trace: traceBench, calibrate: calibrateBench, apps: appsBench, queues: queuesBench, perf: () => perfBench() };
+const SUITES: Record<string, () => Promise<void>> = { kernel: kernelBench, network: networkBench, chapter7: chapter7Bench, microbench: microBench, chapter4: chapter4Bench, trace: traceBench, calibrate: calibrateBench, apps: appsBench, queues: queuesBench, sweep: sweepBench, perf: () => perfBench() };
 
 const argv = process.argv.slice(2);
 const perfAt = argv.indexOf('perf');

@@ -15,13 +15,14 @@ import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SingleBar, Presets } from 'cli-progress';
-import Tinypool from 'tinypool';
 import { fig66Report } from '../calibrate/fig-6-6.ts';
 import { modelsJson, modelsModule, type FittedModel, type Provenance } from '../calibrate/models.ts';
 import { planUnit } from '../calibrate/samples.ts';
 import { InputError } from '../kernel/errors.ts';
 import { MAX_SEED } from '../kernel/random-stream.ts';
 import { nodeCountProblem } from '../network/build-topology.ts';
+import { mapInPool } from '../sweep/pool.ts';
+import { parseShard, WHOLE } from '../sweep/shard.ts';
 import runUnitRequest, { loadSpecs, unitText, type UnitOutcome, type UnitRequest } from './calibrate-unit.ts';
 import { fitWithProvenance, printModels, writeAtomically } from './fit-command.ts';
 import { loadPlatform, platformNames } from './load-inputs.ts';
@@ -75,14 +76,7 @@ function parseCalibrateArgs(argv: readonly string[]): CalibrateArgs {
   if (v.platform === undefined) throw new InputError('sim calibrate: missing --platform <name|all>');
   if (parsed.positionals.length !== 1) throw new InputError('sim calibrate: expected one spec file: sim calibrate --platform <p|all> <spec-file> -o <samples>');
   if (v.out === undefined) throw new InputError('sim calibrate: missing -o <samples>: where to write the samples');
-  let shard = { index: 1, count: 1 };
-  if (v.shard !== undefined) {
-    const m = /^(\d+)\/(\d+)$/.exec(v.shard);
-    if (m === null || Number(m[1]) < 1 || Number(m[2]) < 1 || Number(m[1]) > Number(m[2])) {
-      throw new InputError(`--shard ${v.shard}: expected i/n with 1 <= i <= n (e.g. 2/4)`);
-    }
-    shard = { index: Number(m[1]), count: Number(m[2]) };
-  }
+  const shard = v.shard === undefined ? WHOLE : parseShard(v.shard);
   if (v.fit !== undefined && shard.count > 1) throw new InputError(`--fit ${v.fit}: fit the merged shards instead (sim fit), not one shard`);
   if (v.fit !== undefined && existsSync(v.fit) && !statSync(v.fit).isDirectory()) {
     throw new InputError(`--fit ${v.fit}: expected a directory for the models (one <platform>.json each), found a file`);
@@ -131,13 +125,13 @@ export async function calibrateCommand(argv: readonly string[], io: Io, showProg
   };
   let texts: string[];
   if (args.workers > 1 && mine.length > 1) {
-    const filename = new URL('./calibrate-worker.mjs', import.meta.url).href;
-    const pool = new Tinypool({ filename, name: 'runUnitInWorker', minThreads: args.workers, maxThreads: args.workers });
-    try {
-      texts = await Promise.all(mine.map((r) => (pool.run(r) as Promise<UnitOutcome>).then((o) => tick(unitText(o)))));
-    } finally {
-      await pool.destroy();
-    }
+    // The sweep executor's pool (src/sweep/pool.ts), the project's only one.
+    const outcomes = new Array<string>(mine.length);
+    const worker = { filename: new URL('./calibrate-worker.mjs', import.meta.url).href, name: 'runUnitInWorker' };
+    await mapInPool<UnitRequest, UnitOutcome>(worker, mine, Math.min(args.workers, mine.length), (o, k) => {
+      outcomes[k] = tick(unitText(o));
+    });
+    texts = outcomes;
   } else {
     texts = [];
     for (const r of mine) texts.push(tick(await runUnitRequest(r)));

@@ -14,6 +14,14 @@ Usage:
   sim select --platform <p> <stencil|sort|app-folder> --param k=v ... [--nodes N]
              [--models <dir>] [--run | --all] [--json] [--seed S]
   sim select --map --platform <p> <stencil|sort> --param k=v ... -o <file.svg>
+  sim sweep <sweep-file> --out <results.jsonl> [--workers K] [--shard i/n]
+            [--queue redis://host:port/db] [--dry-run] [--json]
+  sim sweep merge <results.jsonl> [--missing] [--json]
+  sim sweep status <sweep-file> --out <results.jsonl> [--queue <url>] [--json]
+  sim sweep slurm <sweep-file> --out <results.jsonl> --tasks N [--cpus C]
+            [--time T] [--partition P] [--max-running M]
+  sim sweep export <results.jsonl> --format csv [--columns c1,c2,...] [-o <file>]
+  sim worker --queue redis://host:port/db [--workers K] [--idle-exit <s>] [--lock <s>]
   sim --help | --version
 
 Runs an SPMD app on every node of a simulated machine, verifies its result and
@@ -107,6 +115,22 @@ digit-width curve f(bpd) with g(i) marked (sort; Fig. 5-5) as SVG. Runs take
 layout=auto, extraRows=auto, extraCols=auto, aspect=auto (apps/stencil),
 algorithm=auto and digitBits=auto (apps/sort, apps/radix-sort): resolved the same
 way before the run and shown in the summary.
+
+sim sweep runs every run of a sweep file (JSON, or a .ts/.js module exporting it:
+{ name, runs: [{ app, platform, nodes?, params?, seeds?, network?, perturb? }] },
+lists expanded in that order) that no part of --out records yet, appending each
+result to <out>.part-<i>-of-<n>, then writes <out>: a header line and one canonical
+JSON line per run in sweep order (status verified, unverified or failed, the run
+summary, the error), the same bytes for any --workers, --shard or queue. Every run's
+app, parameters and machine size are checked before anything runs. --shard i/n runs
+the runs with index = i-1 mod n; sim sweep merge joins the parts (--missing lists
+what is missing and the Slurm --array= to redo it) and fails if a run was recorded
+twice with different bytes. sim sweep slurm prints an sbatch job-array script; sim
+sweep export --format csv flattens the results (parameters and metrics as columns).
+With --queue the sweep runs on sim worker processes through BullMQ on Redis; a worker
+runs jobs in worker threads and refuses runs whose simulator, platform or app hash
+differ from its checkout. The sweep exits 0 once every run (of its shard) is
+recorded, whether the runs verified or not; 1 if runs are missing; 2 for bad input.
 
 Exit status: 0 when the app verified its result, 1 when verification or the
 simulated program failed (including deadlock), 2 for bad input.

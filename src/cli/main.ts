@@ -1,6 +1,6 @@
 /**
  * The `sim` command's dispatcher: picks the subcommand (graph, export, calibrate, fit,
- * select, explore, replay, or a plain run), answers --help and --version, and turns what
+ * select, sweep, worker, explore, replay, or a plain run), answers --help and --version, and turns what
  * escapes a command into its exit code (0 verified, 1 failed run, 2 bad input). Each
  * command lives in its own file (run-command.ts, graph-command.ts, ...).
  */
@@ -41,6 +41,10 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
       return (await import('./fit-command.ts')).fitCommand(rest, io);
     case 'select':
       return (await import('./select-command.ts')).selectCommand(rest, io);
+    case 'sweep':
+      return (await import('./sweep-command.ts')).sweepCommand(rest, io, showsProgress());
+    case 'worker':
+      return (await import('./worker-command.ts')).workerCommand(rest, io);
     case 'explore': {
       const { run, runs } = (await import('./run-args.ts')).parseExploreArgs(rest);
       return (await import('./explore-command.ts')).exploreCommand(run, runs, io, showsProgress());

@@ -1,0 +1,45 @@
+/**
+ * The runs of `npm run bench chapter7` as a sweep (thesis chapter 7 on a 64-node CM-5,
+ * packet network): the Fig. 7-6 transposes, the Fig. 7-8 bandwidth-matching variants
+ * and the Fig. 7-9 interleaving runs. bench/chapter7.ts runs it with `sim sweep` and
+ * reports over the results; `npx sim sweep bench/sweeps/chapter7.ts --out r.jsonl`
+ * runs the same sweep anywhere (`--shard`, `--queue`).
+ */
+
+/** Fig. 7-6 (thesis 7.3): every block size moves the same 512 KB per node (32 shifts of 16 KB ... 512 of 1 KB). */
+export const SIZES = [1024, 2048, 4096, 8192, 16384];
+export const TOTAL_BYTES = 32 * 16384;
+/** Without barriers a run's fate turns on where the first hot spots start (7.3.1): six seeds give its mean. */
+export const NONE_SEEDS = [1, 2, 3, 4, 5, 6];
+/** Fig. 7-8: six seeds per variant, since its claim is about the spread across runs. */
+export const SEEDS_78 = [1, 2, 3, 4, 5, 6];
+export const VARIANTS_78: { label: string; params: Record<string, string | boolean> }[] = [
+  { label: 'no barriers, no delay', params: { barriers: 'none', bwMatch: false } },
+  { label: 'no barriers, delay 28', params: { barriers: 'none', bwMatch: true } },
+  { label: 'barriers, no delay', params: { barriers: 'each', bwMatch: false } },
+  { label: 'barriers, delay 28', params: { barriers: 'each', bwMatch: true } },
+  { label: 'barriers, delay 28, poll once', params: { barriers: 'each', bwMatch: true, poll: 'once' } },
+];
+/** Fig. 7-9: interleaving (asynchronous transfers) against one block at a time, three seeds. */
+export const SEEDS_79 = [1, 2, 3];
+export const PATTERNS_79 = [
+  { label: 'random targets', pattern: 'random' },
+  { label: 'transpose', pattern: 'transpose' },
+];
+
+const base = { app: 'apps/patterns', platform: 'cm5', nodes: 64, network: 'packet' } as const;
+const transpose = (b: number) => ({ pattern: 'transpose', blockBytes: b, rounds: TOTAL_BYTES / b });
+
+export default {
+  name: 'bench-chapter7',
+  runs: [
+    ...SIZES.flatMap((b) => [
+      // Strata's transpose: bandwidth matching and one poll per packet (7.3.3).
+      { ...base, params: { ...transpose(b), barriers: 'none', poll: 'once' }, seeds: NONE_SEEDS },
+      { ...base, params: { ...transpose(b), barriers: 'each', poll: 'once' }, seeds: [1] },
+      { ...base, params: { ...transpose(b), barriers: ['none', 'each'], poll: 'empty' }, seeds: [1] },
+    ]),
+    ...VARIANTS_78.map((v) => ({ ...base, params: { pattern: 'transpose', blockBytes: 8192, rounds: 32, ...v.params }, seeds: SEEDS_78 })),
+    ...PATTERNS_79.map((p) => ({ ...base, params: { pattern: p.pattern, blockBytes: 4096, rounds: 64, transfer: ['sync', 'async'] }, seeds: SEEDS_79 })),
+  ],
+};

@@ -1,0 +1,51 @@
+/**
+ * Argument parsing for `sim sweep`, its subcommands (merge, status, slurm, export) and
+ * `sim worker`: node:util parseArgs, strict, every problem one InputError line.
+ */
+import { parseArgs } from 'node:util';
+import { InputError } from '../kernel/errors.ts';
+import { parseShard, WHOLE, type Shard } from '../sweep/shard.ts';
+
+type OptionSpec = Record<string, { type: 'string' | 'boolean'; short?: string }>;
+
+/** Parses `argv` for `command` with `options` and exactly `positionals` positional arguments named by `usage`. */
+export function parseCommand(command: string, argv: readonly string[], options: OptionSpec, positionals: number, usage: string) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new InputError(`${command}: ${(e as Error).message.split('\n')[0]} (usage: ${usage})`);
+  }
+  if (parsed.positionals.length !== positionals) {
+    throw new InputError(`${command}: expected ${positionals === 1 ? 'one argument' : `${positionals} arguments`}, got ${parsed.positionals.length === 0 ? 'none' : parsed.positionals.join(' ')} (usage: ${usage})`);
+  }
+  return { values: parsed.values as Record<string, string | boolean | undefined>, positionals: parsed.positionals };
+}
+
+/** An integer option from `min` to `max`. */
+export function intOption(option: string, value: string | boolean | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) throw new InputError(`--${option} ${String(value)}: expected an integer from ${min} to ${max}`);
+  return n;
+}
+
+/** A required string option. */
+export function required(command: string, option: string, value: string | boolean | undefined, what: string): string {
+  if (typeof value !== 'string' || value === '') throw new InputError(`${command}: missing --${option} <${what}>`);
+  return value;
+}
+
+export const shardOption = (value: string | boolean | undefined): Shard => (typeof value === 'string' ? parseShard(value) : WHOLE);
+
+/** `--queue redis://host:port/db` (or rediss://). */
+export function queueOption(value: string | boolean | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !/^rediss?:\/\/[^\s/]*(:\d+)?(\/\d+)?$/.test(value)) {
+    throw new InputError(`--queue ${String(value)}: expected a Redis URL, redis://host:port/db (e.g. redis://127.0.0.1:6379/0)`);
+  }
+  return value;
+}
+
+export const SWEEP_USAGE = 'sim sweep <sweep-file> --out <results.jsonl> [--workers K] [--shard i/n] [--queue redis://host:port/db] [--dry-run] [--json]';
+export const WORKER_USAGE = 'sim worker --queue redis://host:port/db [--workers K] [--idle-exit <s>] [--lock <s>]';

@@ -1,0 +1,77 @@
+/**
+ * `sim sweep <sweep-file> --out results.jsonl [--workers K] [--shard i/n] [--queue URL]
+ * [--dry-run] [--json]`: expands the sweep (checking every run's app, parameters and
+ * machine size before anything starts), skips the runs any part already records, runs
+ * the rest locally or through a BullMQ queue, and writes the final results file in
+ * sweep order once nothing is missing (a shard leaves that to `sim sweep merge`).
+ * `sim sweep merge|status|slurm|export` are in sweep-tools-command.ts.
+ */
+import { InputError } from '../kernel/errors.ts';
+import { runLocal, Recorder } from '../sweep/local.ts';
+import { finalText, writeAtomically } from '../sweep/merge.ts';
+import { partPath } from '../sweep/parts.ts';
+import { inShard } from '../sweep/shard.ts';
+import type { Io } from './io.ts';
+import { intOption, parseCommand, queueOption, required, shardOption, SWEEP_USAGE } from './sweep-args.ts';
+import { checkoutInputs } from './sweep-inputs.ts';
+import { progress } from './sweep-progress.ts';
+import { expandFile, recordedFor, tally, tallyText } from './sweep-setup.ts';
+import { sweepToolCommand, SWEEP_TOOLS } from './sweep-tools-command.ts';
+
+export async function sweepCommand(argv: readonly string[], io: Io, showProgress: boolean): Promise<number> {
+  if (SWEEP_TOOLS.includes(argv[0])) return sweepToolCommand(argv[0], argv.slice(1), io);
+  const { values, positionals } = parseCommand(
+    'sim sweep',
+    argv,
+    { out: { type: 'string', short: 'o' }, workers: { type: 'string' }, shard: { type: 'string' }, queue: { type: 'string' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } },
+    1,
+    SWEEP_USAGE,
+  );
+  const out = required('sim sweep', 'out', values.out, 'results.jsonl');
+  const workers = intOption('workers', values.workers, 1, 1, 256);
+  const shard = shardOption(values.shard);
+  const queue = queueOption(values.queue);
+  if (queue !== undefined && (shard.count > 1 || values.workers !== undefined)) {
+    throw new InputError('sim sweep: --queue runs the sweep on `sim worker` processes; --shard and --workers are for local runs');
+  }
+  const sweep = await expandFile(positionals[0]);
+  const before = recordedFor(out, sweep);
+  const todo = sweep.runs.filter((r) => inShard(r.i, shard) && before.byIndex[r.i] === undefined);
+  const mine = shard.count === 1 ? sweep.runs.length : sweep.runs.filter((r) => inShard(r.i, shard)).length;
+  const label = `sim sweep ${sweep.header.sweep}${shard.count > 1 ? ` (shard ${shard.index}/${shard.count})` : ''}`;
+  if (values['dry-run'] === true) {
+    const summary = { sweep: sweep.header.sweep, runs: sweep.runs.length, shard: `${shard.index}/${shard.count}`, inShard: mine, recorded: mine - todo.length, toRun: todo.length };
+    io.out(values.json === true ? JSON.stringify(summary) : `${label}: ${sweep.runs.length} runs; ${mine - todo.length} of ${mine} already recorded; would run ${todo.length}`);
+    return 0;
+  }
+
+  let outcome: { ran: number; refused: string[] };
+  if (queue !== undefined) {
+    const { coordinate } = await import('./sweep-queue-command.ts');
+    outcome = await coordinate({ queue, out, sweep, todo, io, showProgress: showProgress && values.json !== true });
+  } else {
+    const recorder = new Recorder(partPath(out, shard), sweep.header);
+    const bar = progress(label, mine, mine - todo.length, showProgress && values.json !== true);
+    try {
+      await runLocal({ runs: todo, workers, resolver: checkoutInputs(), workerModule: { filename: new URL('./sweep-worker.mjs', import.meta.url).href, name: 'runSweepRun' }, recorder, onDone: () => bar.tick() });
+    } finally {
+      bar.stop();
+      recorder.close();
+    }
+    outcome = { ran: todo.length, refused: [] };
+  }
+
+  const after = recordedFor(out, sweep);
+  const t = tally(after);
+  const shardMissing = after.missing.filter((i) => inShard(i, shard)).length;
+  const wrote = after.missing.length === 0 && shard.count === 1;
+  if (wrote) writeAtomically(out, finalText(after, out));
+  if (values.json === true) {
+    io.out(JSON.stringify({ sweep: sweep.header.sweep, runs: sweep.runs.length, shard: `${shard.index}/${shard.count}`, ran: outcome.ran, ...t, wrote: wrote ? out : null, refused: outcome.refused }));
+  } else {
+    const where = wrote ? `wrote ${out}` : shard.count > 1 ? `part ${partPath(out, shard)}${after.missing.length === 0 ? `; all runs recorded: sim sweep merge ${out}` : ''}` : `not all runs recorded yet`;
+    io.out(`${label}: ${sweep.runs.length} runs: ${tallyText(t)}; ran ${outcome.ran}, ${mine - todo.length} already recorded; ${where}`);
+  }
+  for (const r of outcome.refused) io.err(`sim sweep: refused: ${r}`);
+  return shardMissing === 0 ? 0 : 1;
+}

@@ -1,0 +1,142 @@
+/**
+ * The tools around a sweep's results: `sim sweep merge <results.jsonl> [--missing]`
+ * (parts → final file, or what is missing and the Slurm `--array=` to redo it),
+ * `sim sweep status <sweep-file> --out <results.jsonl> [--queue URL]`, `sim sweep slurm
+ * <sweep-file> --out <results.jsonl> --tasks N ...` (prints an sbatch array script) and
+ * `sim sweep export <results.jsonl> --format csv [--columns ...] [-o file]`.
+ */
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { InputError } from '../kernel/errors.ts';
+import { toCsv } from '../sweep/export-csv.ts';
+import { collectParts, finalText, ranges, shardsWithGaps, writeAtomically, type Collected } from '../sweep/merge.ts';
+import { listParts, nodeVersions } from '../sweep/parts.ts';
+import { parseHeader, parseRecorded } from '../sweep/result-line.ts';
+import { checkSlurmOptions, shellQuote, slurmScript } from '../sweep/slurm.ts';
+import type { Io } from './io.ts';
+import { PROJECT_ROOT } from './project.ts';
+import { intOption, parseCommand, queueOption, required } from './sweep-args.ts';
+import { expandFile, recordedFor, tally, tallyText } from './sweep-setup.ts';
+
+export const SWEEP_TOOLS = ['merge', 'status', 'slurm', 'export'];
+
+const BIN_SIM = join(PROJECT_ROOT, 'bin', 'sim.mjs');
+
+export async function sweepToolCommand(tool: string, argv: readonly string[], io: Io): Promise<number> {
+  switch (tool) {
+    case 'merge':
+      return mergeCommand(argv, io);
+    case 'status':
+      return statusCommand(argv, io);
+    case 'slurm':
+      return slurmCommand(argv, io);
+    default:
+      return exportCommand(argv, io);
+  }
+}
+
+/** The shard counts the parts of `out` were written with. */
+const shardCounts = (out: string): number[] => [...new Set(listParts(out).flatMap((p) => (p.shards === null || p.shards === 1 ? [] : [p.shards])))].sort((a, b) => a - b);
+
+function missingLines(out: string, c: Collected): string[] {
+  const lines = [`missing runs: ${ranges(c.missing)}`];
+  for (const n of shardCounts(out)) lines.push(`shards of ${n} with gaps: --array=${shardsWithGaps(c.missing, n).join(',')}`);
+  return lines;
+}
+
+function mergeCommand(argv: readonly string[], io: Io): number {
+  const usage = 'sim sweep merge <results.jsonl> [--missing] [--json]';
+  const { values, positionals } = parseCommand('sim sweep merge', argv, { missing: { type: 'boolean' }, json: { type: 'boolean' } }, 1, usage);
+  const out = positionals[0];
+  const c = collectParts(out);
+  const t = tally(c);
+  const versions = nodeVersions(out);
+  if (new Set(versions.map((v) => v.split('.')[0])).size > 1) io.err(`sim sweep merge: warning: the runs ran on different Node majors (${versions.join(', ')}); results agree only as far as their floats do`);
+  if (values.json === true) {
+    const n = shardCounts(out);
+    io.out(JSON.stringify({ sweep: c.header.sweep, runs: c.header.runs, ...t, missingRuns: c.missing, shardsWithGaps: Object.fromEntries(n.map((k) => [k, shardsWithGaps(c.missing, k)])), wrote: c.missing.length === 0 ? out : null }));
+  }
+  if (c.missing.length > 0) {
+    if (values.json !== true) {
+      io.out(`sim sweep merge: ${out}: ${c.header.runs} runs: ${tallyText(t)}; not written`);
+      if (values.missing === true) for (const line of missingLines(out, c)) io.out(line);
+    }
+    return 1;
+  }
+  writeAtomically(out, finalText(c, out));
+  if (values.json !== true) io.out(`sim sweep merge: wrote ${out}: ${c.header.runs} runs: ${tallyText(t)}`);
+  return 0;
+}
+
+async function statusCommand(argv: readonly string[], io: Io): Promise<number> {
+  const usage = 'sim sweep status <sweep-file> --out <results.jsonl> [--queue redis://host:port/db] [--json]';
+  const { values, positionals } = parseCommand('sim sweep status', argv, { out: { type: 'string', short: 'o' }, queue: { type: 'string' }, json: { type: 'boolean' } }, 1, usage);
+  const out = required('sim sweep status', 'out', values.out, 'results.jsonl');
+  const queue = queueOption(values.queue);
+  const sweep = await expandFile(positionals[0]);
+  const c = recordedFor(out, sweep);
+  const t = tally(c);
+  let jobs: Record<string, number> | null = null;
+  if (queue !== undefined) {
+    const { queueCounts } = await import('./sweep-queue-command.ts');
+    jobs = await queueCounts(queue, sweep.runs.filter((r) => c.byIndex[r.i] === undefined));
+  }
+  if (values.json === true) {
+    io.out(JSON.stringify({ sweep: sweep.header.sweep, runs: sweep.runs.length, ...t, missingRuns: c.missing, queue: jobs }));
+    return 0;
+  }
+  io.out(`sim sweep status: ${sweep.header.sweep}: ${sweep.runs.length} runs: ${tallyText(t)}`);
+  if (c.missing.length > 0) for (const line of missingLines(out, c)) io.out(line);
+  if (jobs !== null) io.out(`queue: ${c.missing.length === 0 ? 'nothing missing' : `of the missing runs, ${Object.entries(jobs).map(([k, v]) => `${v} ${k}`).join(', ')}`}`);
+  return 0;
+}
+
+async function slurmCommand(argv: readonly string[], io: Io): Promise<number> {
+  const usage = 'sim sweep slurm <sweep-file> --out <results.jsonl> --tasks N [--cpus C] [--time T] [--partition P] [--max-running M]';
+  const options = { out: { type: 'string', short: 'o' }, tasks: { type: 'string' }, cpus: { type: 'string' }, time: { type: 'string' }, partition: { type: 'string' }, 'max-running': { type: 'string' } } as const;
+  const { values, positionals } = parseCommand('sim sweep slurm', argv, options, 1, usage);
+  const out = required('sim sweep slurm', 'out', values.out, 'results.jsonl');
+  const tasks = intOption('tasks', required('sim sweep slurm', 'tasks', values.tasks, 'N'), 1, 1, 1000);
+  const cpus = intOption('cpus', values.cpus, 1, 1, 1024);
+  const maxRunning = values['max-running'] === undefined ? undefined : intOption('max-running', values['max-running'], 1, 1, 1000);
+  const time = values.time as string | undefined;
+  const partition = values.partition as string | undefined;
+  const sweep = await expandFile(positionals[0]);
+  checkSlurmOptions({ tasks, runs: sweep.runs.length, time, partition, maxRunning });
+  const sim = `node ${shellQuote(BIN_SIM)}`;
+  io.out(slurmScript({ name: sweep.header.sweep, runs: sweep.runs.length, sweepFile: positionals[0], out, tasks, cpus, time, partition, maxRunning, cwd: resolve('.'), sim }).trimEnd());
+  return 0;
+}
+
+/** Reads a final results file: a header and one complete line per run, in order. */
+function readResults(path: string): Record<string, unknown>[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new InputError(`${path}: cannot read the results (${(e as { code?: string }).code ?? String(e)})`);
+  }
+  if (!text.endsWith('\n')) throw new InputError(`${path}: the last line is incomplete (not a final results file; run sim sweep merge)`);
+  const lines = text.slice(0, -1).split('\n');
+  const header = parseHeader(lines[0], `${path}:1`);
+  if (lines.length - 1 !== header.runs) throw new InputError(`${path}: ${lines.length - 1} result lines for ${header.runs} runs (not a final results file; run sim sweep merge)`);
+  return lines.slice(1).map((l, k) => {
+    const r = parseRecorded(l, `${path}:${k + 2}`, header.runs);
+    if (r.i !== k) throw new InputError(`${path}:${k + 2}: run ${r.i} where run ${k} belongs (not in sweep order)`);
+    return JSON.parse(l) as Record<string, unknown>;
+  });
+}
+
+function exportCommand(argv: readonly string[], io: Io): number {
+  const usage = 'sim sweep export <results.jsonl> --format csv [--columns c1,c2,...] [-o <file.csv>]';
+  const { values, positionals } = parseCommand('sim sweep export', argv, { format: { type: 'string' }, columns: { type: 'string' }, out: { type: 'string', short: 'o' } }, 1, usage);
+  if (values.format !== 'csv') throw new InputError(`sim sweep export: --format ${String(values.format ?? '(missing)')}: expected --format csv`);
+  const columns = typeof values.columns === 'string' ? values.columns.split(',').map((c) => c.trim()) : undefined;
+  const csv = toCsv(readResults(positionals[0]), columns);
+  if (typeof values.out === 'string') {
+    writeAtomically(values.out, csv);
+    io.out(`sim sweep export: wrote ${values.out}`);
+  } else io.write('stdout', csv);
+  return 0;
+}
+

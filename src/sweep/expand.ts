@@ -1,0 +1,110 @@
+/**
+ * Expands a sweep into its runs in document order — entry, platform, node count,
+ * parameters (keys in written order, the first outermost; values in order), seed,
+ * network, perturbation — so each run has a stable index. Every parameter
+ * combination is parsed (defaults filled) and checked against its app and machine
+ * size before anything runs, so a bad value is one line and nothing starts.
+ */
+import { InputError } from '../kernel/errors.ts';
+import type { NetworkMode } from '../machine/machine.ts';
+import { buildTopology, nodeCountProblem } from '../network/build-topology.ts';
+import { parseParams, type AnyApp, type MachineInfo, type ParamValue } from '../runtime/app.ts';
+import { KeyMaker, type InputResolver, type RunInputs, type SweepRun } from './run-model.ts';
+import type { SweepEntry, SweepSpec } from './sweep-file.ts';
+
+const list = <T>(v: T | T[] | undefined, fallback: T[]): T[] => (v === undefined ? fallback : Array.isArray(v) ? v : [v]);
+
+function seedsOf(entry: SweepEntry): number[] {
+  const s = entry.seeds;
+  if (s !== undefined && !Array.isArray(s) && typeof s === 'object') return Array.from({ length: s.count }, (_, k) => s.from + k);
+  return list(s as number | number[] | undefined, [1]);
+}
+
+/** Every combination of the parameter lists, the first key outermost, as `key=value` assignments. */
+function paramCombinations(params: SweepEntry['params']): string[][] {
+  let combos: string[][] = [[]];
+  for (const [key, values] of Object.entries(params ?? {})) {
+    const vs = Array.isArray(values) ? values : [values];
+    combos = combos.flatMap((c) => vs.map((v) => [...c, `${key}=${String(v)}`]));
+  }
+  return combos;
+}
+
+/**
+ * The runs of `spec`, in sweep order, with their keys.
+ * @throws InputError naming the entry for an unknown platform or app, a bad machine
+ *   size, parameter or combination, or two entries that make the same run
+ */
+export async function expandSweep(spec: SweepSpec, file: string, resolver: InputResolver): Promise<SweepRun[]> {
+  const runs: SweepRun[] = [];
+  const firstIndex = new Map<string, number>();
+  for (const [e, entry] of spec.runs.entries()) {
+    const where = `${file}: runs[${e}]`;
+    const at = <T>(f: () => T): T => {
+      try {
+        return f();
+      } catch (err) {
+        if (err instanceof InputError) throw new InputError(`${where}: ${err.message}`);
+        throw err;
+      }
+    };
+    const atAsync = async <T>(p: Promise<T>): Promise<T> => {
+      try {
+        return await p;
+      } catch (err) {
+        if (err instanceof InputError) throw new InputError(`${where}: ${err.message}`);
+        throw err;
+      }
+    };
+    const app: { app: AnyApp; sha256: string } = await atAsync(resolver.app(entry.app));
+    const combos = paramCombinations(entry.params);
+    const seeds = seedsOf(entry);
+    const networks = list(entry.network, ['packet']) as NetworkMode[];
+    const perturbs = list<number | null>(entry.perturb, [null]);
+    for (const platformSpec of list(entry.platform, [])) {
+      const platform = await atAsync(resolver.platform(platformSpec));
+      for (const nodes of list(entry.nodes, [platform.platform.defaultNodes])) {
+        const problem = nodeCountProblem(platform.platform.network, nodes);
+        if (problem !== null) throw new InputError(`${where}: nodes ${nodes}: ${problem} (platform ${platformSpec})`);
+        let info: MachineInfo | null = null;
+        for (const assignments of combos) {
+          const params: Record<string, ParamValue> = at(() => parseParams(app.app, assignments));
+          if (app.app.check !== undefined) {
+            if (info === null) {
+              const topology = buildTopology(platform.platform.network, nodes);
+              info = { nodes, platform: platform.platform.name, clockMHz: platform.platform.clockMHz, hops: (a, b) => topology.hops(a, b) };
+            }
+            const refused = app.app.check(params, info);
+            if (refused !== null) throw new InputError(`${where}: app ${app.app.name} on ${platformSpec} with ${nodes} nodes and ${assignments.join(' ')}: ${refused}`);
+          }
+          const keys = new KeyMaker({ simulator: resolver.simulator, platformSha256: platform.sha256, appSha256: app.sha256, params, nodes });
+          for (const seed of seeds) {
+            for (const network of networks) {
+              for (const perturb of perturbs) {
+                const inputs: RunInputs = {
+                  platform: platformSpec,
+                  app: entry.app,
+                  platformSha256: platform.sha256,
+                  appSha256: app.sha256,
+                  simulator: resolver.simulator,
+                  params,
+                  nodes,
+                  seed,
+                  network,
+                  perturb,
+                };
+                const key = keys.key(seed, network, perturb);
+                const i = runs.length;
+                const earlier = firstIndex.get(key);
+                if (earlier !== undefined) throw new InputError(`${where}: run ${i} is the same run as run ${earlier} (same platform, app, parameters, nodes, seed, network and perturbation); list it once`);
+                firstIndex.set(key, i);
+                runs.push({ i, key, inputs });
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  return runs;
+}

@@ -1,0 +1,84 @@
+/**
+ * Merging parts into the final results file: the header, then every run's line in
+ * sweep order whatever order the parts hold them in, written atomically (a temporary
+ * file renamed over the old one) and only when no run is missing. Also what is still
+ * missing, by index and by the shards that own the gaps (`--array=` for Slurm).
+ */
+import { renameSync, writeFileSync } from 'node:fs';
+import { InputError } from '../kernel/errors.ts';
+import { readParts, type Recorded } from './parts.ts';
+import { parseRecorded, lineText, type RecordedLine, type ResultsHeader } from './result-line.ts';
+import type { SweepRun } from './run-model.ts';
+import { shardOf } from './shard.ts';
+
+/** The recorded lines in sweep order (holes where a run is missing) and the missing indexes. */
+export interface Collected {
+  header: ResultsHeader;
+  byIndex: (RecordedLine | undefined)[];
+  missing: number[];
+}
+
+/**
+ * Orders what the parts recorded by index. With `runs` (the expanded sweep) every
+ * line must carry its run's key at its index.
+ * @throws InputError when there are no parts or two lines claim one index
+ */
+export function collect(out: string, recorded: Recorded, runs: readonly SweepRun[] | null = null): Collected {
+  const { header } = recorded;
+  if (header === null) throw new InputError(`${out}: no results yet (no ${out}.part-* files)`);
+  const byIndex = new Array<RecordedLine | undefined>(header.runs);
+  for (const line of recorded.byKey.values()) {
+    const other = byIndex[line.i];
+    if (other !== undefined) throw new InputError(`${out}: run ${line.i} is recorded under two keys (${other.key} and ${line.key}); the parts mix different sweeps`);
+    if (runs !== null && runs[line.i].key !== line.key) throw new InputError(`${out}: the line for run ${line.i} has key ${line.key}, but the sweep's run ${line.i} is ${runs[line.i].key}`);
+    byIndex[line.i] = line;
+  }
+  const missing: number[] = [];
+  for (let i = 0; i < header.runs; i++) if (byIndex[i] === undefined) missing.push(i);
+  return { header, byIndex, missing };
+}
+
+/** Reads the parts of `out` and collects them (see collect). */
+export function collectParts(out: string, expected: ResultsHeader | null = null, runs: readonly SweepRun[] | null = null): Collected {
+  return collect(out, readParts(out, expected), runs);
+}
+
+/**
+ * The final file's text: the header and every line in sweep order, each checked in full
+ * (parts are read by their index, key and status only).
+ * @throws InputError for a recorded line that is not a whole result line
+ */
+export function finalText(c: Collected, out: string): string {
+  if (c.missing.length > 0) throw new Error(`finalText: ${c.missing.length} runs missing`);
+  const parts = [lineText(c.header)];
+  for (const line of c.byIndex) parts.push(parseRecorded((line as RecordedLine).text, `${out}: the recorded line of run ${(line as RecordedLine).i}`, c.header.runs).text);
+  return `${parts.join('\n')}\n`;
+}
+
+/** Writes `text` to `path` through a temporary file and a rename, so readers never see half a file. */
+export function writeAtomically(path: string, text: string): void {
+  const tmp = `${path}.tmp-${process.pid}`;
+  try {
+    writeFileSync(tmp, text);
+    renameSync(tmp, path);
+  } catch (e) {
+    throw new InputError(`${path}: cannot write the results (${(e as { code?: string }).code ?? String(e)})`);
+  }
+}
+
+/** The shards (1-based, of `count`) that own at least one missing run. */
+export function shardsWithGaps(missing: readonly number[], count: number): number[] {
+  return [...new Set(missing.map((i) => shardOf(i, count)))].sort((a, b) => a - b);
+}
+
+/** Indexes as compact ranges: `0-3,7,9-10`. */
+export function ranges(indexes: readonly number[]): string {
+  const out: string[] = [];
+  for (let k = 0; k < indexes.length; ) {
+    let j = k;
+    while (j + 1 < indexes.length && indexes[j + 1] === indexes[j] + 1) j++;
+    out.push(j === k ? `${indexes[k]}` : `${indexes[k]}-${indexes[j]}`);
+    k = j + 1;
+  }
+  return out.join(',');
+}

@@ -1,0 +1,89 @@
+/**
+ * Reads a results part fast: a resume reads every recorded line before it runs
+ * anything (99,000 lines of 1 KB or more), so the lines are found in the file's bytes
+ * and only their index, key and status are read; a line's text is decoded when asked
+ * for. This leans on the canonical form: a line's top-level keys come in the order
+ * error, i, inputs, key, status, summary; the error is null or {kind, message}; no
+ * string holds an unescaped quote; and `inputs` ends with `"simulator":…}`. So `,"i":`
+ * and `},"key":"run-` first occur at the top level. A line that does not look like
+ * that is parsed in full, which names what is wrong; the final file is written only
+ * from lines parsed in full (merge.ts).
+ */
+import { parseRecorded, type RecordedLine, type RunStatus } from './result-line.ts';
+
+const OPEN = '{"error":';
+const I = ',"i":';
+const KEY = '},"key":"run-';
+const STATUSES: [string, RunStatus][] = (['verified', 'unverified', 'failed'] as const).map((s) => [`","status":"${s}","summary":`, s]);
+const HEX = /^[0-9a-f]{64}$/;
+const NEWLINE = 10;
+
+/** A line whose text stays in the part's bytes until asked for. */
+class ScannedLine implements RecordedLine {
+  readonly i: number;
+  readonly key: string;
+  readonly status: RunStatus;
+  private readonly bytes: Buffer;
+  private readonly start: number;
+  private readonly end: number;
+
+  constructor(i: number, key: string, status: RunStatus, bytes: Buffer, start: number, end: number) {
+    this.i = i;
+    this.key = key;
+    this.status = status;
+    this.bytes = bytes;
+    this.start = start;
+    this.end = end;
+  }
+
+  get text(): string {
+    return this.bytes.toString('utf8', this.start, this.end);
+  }
+}
+
+/**
+ * The index, key and status of the line at [start, end) of `latin1` (the part's bytes
+ * as one byte per character, so offsets are byte offsets), or null if it does not
+ * look canonical.
+ */
+function scanLine(latin1: string, bytes: Buffer, start: number, end: number, runs: number): RecordedLine | null {
+  if (end - start < 100 || !latin1.startsWith(OPEN, start) || latin1.charCodeAt(end - 1) !== 0x7d) return null;
+  const at = latin1.indexOf(I, start);
+  if (at < 0 || at >= end) return null;
+  let i = 0;
+  let p = at + I.length;
+  const digits = p;
+  for (let c = latin1.charCodeAt(p); c >= 0x30 && c <= 0x39 && p < end; c = latin1.charCodeAt(++p)) i = i * 10 + (c - 0x30);
+  if (p === digits || p - digits > 15 || i >= runs) return null;
+  const k = latin1.indexOf(KEY, p);
+  if (k < 0 || k >= end) return null;
+  const hexStart = k + KEY.length;
+  const hex = latin1.slice(hexStart, hexStart + 64);
+  if (!HEX.test(hex)) return null;
+  const after = hexStart + 64;
+  for (const [pattern, status] of STATUSES) {
+    if (after + pattern.length <= end && latin1.startsWith(pattern, after)) return new ScannedLine(i, `run-${hex}`, status, bytes, start, end);
+  }
+  return null;
+}
+
+/**
+ * Calls `onLine` for every complete line after the header (a torn tail without its
+ * newline is left out) and returns the header's text, or null for an empty part.
+ * @throws InputError (from parseRecorded) for a line that is not a result line
+ */
+export function scanPart(bytes: Buffer, path: string, runs: (header: string) => number, onLine: (line: RecordedLine) => void): string | null {
+  const last = bytes.lastIndexOf(NEWLINE);
+  if (last < 0) return null;
+  const latin1 = bytes.toString('latin1', 0, last + 1);
+  const headerEnd = latin1.indexOf('\n');
+  const header = bytes.toString('utf8', 0, headerEnd);
+  const count = runs(header);
+  let n = 2;
+  for (let start = headerEnd + 1; start <= last; n++) {
+    const end = latin1.indexOf('\n', start);
+    onLine(scanLine(latin1, bytes, start, end, count) ?? parseRecorded(bytes.toString('utf8', start, end), `${path}:${n}`, count));
+    start = end + 1;
+  }
+  return header;
+}

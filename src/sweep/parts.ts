@@ -1,0 +1,138 @@
+/**
+ * Result parts, the only source of truth of a sweep: `<out>.part-<i>-of-<n>` (a shard,
+ * or 1-of-1 for a whole local sweep) and `<out>.part-queue` (a queue coordinator),
+ * each a header line and result lines in completion order. Before appending, a part
+ * is cut back to its last newline, so a line torn by a crash never glues onto the
+ * next. Readers collect the recorded keys of all parts; a key recorded twice must
+ * have byte-identical lines (a free determinism check across processes and machines).
+ */
+import { closeSync, existsSync, ftruncateSync, openSync, readdirSync, readFileSync, readSync, fstatSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { InputError } from '../kernel/errors.ts';
+import { scanPart } from './part-scan.ts';
+import { lineText, parseHeader, type RecordedLine, type ResultsHeader } from './result-line.ts';
+import type { Shard } from './shard.ts';
+
+/** The part a shard (or, with `'queue'`, a queue coordinator) appends to. */
+export function partPath(out: string, shard: Shard | 'queue'): string {
+  return shard === 'queue' ? `${out}.part-queue` : `${out}.part-${shard.index}-of-${shard.count}`;
+}
+
+/** The timing sidecar of a part: one line per run with its wall time, host and Node version. */
+export const timingPath = (part: string): string => `${part}.timing.jsonl`;
+
+const PART_NAME = /^\.part-(?:(\d+)-of-(\d+)|queue)$/;
+
+/** The parts of `out` that exist, sorted by name, with the shard count each names (null for the queue's). */
+export function listParts(out: string): { path: string; shards: number | null }[] {
+  const dir = dirname(out);
+  const base = basename(out);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.startsWith(base) && PART_NAME.test(f.slice(base.length)))
+    .sort()
+    .map((f) => {
+      const m = PART_NAME.exec(f.slice(base.length));
+      return { path: join(dir, f), shards: m?.[2] === undefined ? null : Number(m[2]) };
+    });
+}
+
+/**
+ * The Node versions the timing sidecars of `out`'s parts name. V8's Math.exp, log and
+ * pow are only approximated by the spec, so very different Node majors could in
+ * principle change a float; merge warns when they differ (and its duplicate check
+ * would catch a difference).
+ */
+export function nodeVersions(out: string): string[] {
+  const versions = new Set<string>();
+  for (const { path } of listParts(out)) {
+    const timing = timingPath(path);
+    if (!existsSync(timing)) continue;
+    for (const m of readFileSync(timing, 'utf8').matchAll(/"node":"([^"]+)"/g)) versions.add(m[1]);
+  }
+  return [...versions].sort();
+}
+
+/** Two different lines for one key: the runs were not deterministic across the processes that recorded them. */
+export class KeyConflict extends Error {
+  override name = 'KeyConflict';
+}
+
+/** What all parts of a sweep hold. */
+export interface Recorded {
+  /** Recorded lines by key (the first seen). */
+  byKey: Map<string, RecordedLine>;
+  /** The header the parts carry, or null when there is no part yet. */
+  header: ResultsHeader | null;
+}
+
+/**
+ * Reads every part of `out`. Complete lines only: a torn tail (no newline yet, maybe a
+ * shard still writing) is ignored. `expected`, when given, is the header of the sweep
+ * being run, and every part must carry it.
+ * @throws InputError for a malformed part or one from another sweep; KeyConflict for
+ *   a key recorded with two different lines
+ */
+export function readParts(out: string, expected: ResultsHeader | null = null): Recorded {
+  const byKey = new Map<string, RecordedLine>();
+  let header = expected;
+  for (const { path } of listParts(out)) {
+    scanPart(readFileSync(path), path, (text) => {
+      const own = parseHeader(text, `${path}:1`);
+      if (header === null) header = own;
+      else if (lineText(own) !== lineText(header)) {
+        throw new InputError(`${path}: belongs to sweep "${own.sweep}" (sha256 ${own.sweepSha256.slice(0, 12)}, simulator ${own.simulator}, ${own.runs} runs), not "${header.sweep}" (sha256 ${header.sweepSha256.slice(0, 12)}, simulator ${header.simulator}, ${header.runs} runs); use another --out or remove the old parts`);
+      }
+      return header.runs;
+    }, (line) => {
+      const seen = byKey.get(line.key);
+      if (seen === undefined) byKey.set(line.key, line);
+      else if (seen.text !== line.text) throw new KeyConflict(`run ${line.key} was recorded twice with different results (not deterministic across the processes that ran it):\n  ${seen.text}\n  ${line.text}`);
+    });
+  }
+  return { byKey, header };
+}
+
+/** Appends lines to one part, cutting a torn tail first and writing the header into a new part. */
+export class PartWriter {
+  private readonly fd: number;
+  readonly path: string;
+
+  constructor(path: string, header: ResultsHeader) {
+    this.path = path;
+    try {
+      this.fd = openSync(path, 'a+');
+    } catch (e) {
+      throw new InputError(`${path}: cannot open the results part (${(e as { code?: string }).code ?? String(e)})`);
+    }
+    cutTornTail(this.fd);
+    if (fstatSync(this.fd).size === 0) this.append(lineText(header));
+  }
+
+  /** Appends one line (its text without the newline) in one write. */
+  append(text: string): void {
+    writeSync(this.fd, `${text}\n`);
+  }
+
+  close(): void {
+    closeSync(this.fd);
+  }
+}
+
+/** Truncates an open file to just after its last newline (to empty if it has none). */
+function cutTornTail(fd: number): void {
+  const size = fstatSync(fd).size;
+  const chunk = Buffer.alloc(64 * 1024);
+  let end = size;
+  while (end > 0) {
+    const start = Math.max(0, end - chunk.length);
+    const n = readSync(fd, chunk, 0, end - start, start);
+    const at = chunk.subarray(0, n).lastIndexOf(10);
+    if (at >= 0) {
+      if (start + at + 1 < size) ftruncateSync(fd, start + at + 1);
+      return;
+    }
+    end = start;
+  }
+  if (size > 0) ftruncateSync(fd, 0);
+}

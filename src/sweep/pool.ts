@@ -1,0 +1,42 @@
+/**
+ * The project's one pool of worker threads (tinypool): maps a worker module's
+ * function over items with at most `workers` running and a few more queued, handing
+ * each result back as it arrives. `sim sweep --workers` and `sim calibrate --workers`
+ * both run on it; the worker modules load their TypeScript siblings themselves (src/cli/*-worker.mjs,
+ * through load-sibling.mjs).
+ */
+import Tinypool from 'tinypool';
+
+/** A worker-thread module (a `*.mjs` entry point) and the name of the function it exports. */
+export interface WorkerModule {
+  filename: string;
+  name: string;
+}
+
+/**
+ * Runs the worker module's function on every item in `workers` threads; `onResult`
+ * sees each result (in completion order) with its item's index. Rejects with the
+ * first error a worker throws (its thread dying included), after the pool is gone.
+ */
+export async function mapInPool<T, R>(worker: WorkerModule, items: readonly T[], workers: number, onResult: (result: R, index: number) => void): Promise<void> {
+  const pool = new Tinypool({ filename: worker.filename, name: worker.name, minThreads: workers, maxThreads: workers });
+  const window = workers * 2;
+  let next = 0;
+  let failure: unknown = null;
+  const lane = async (): Promise<void> => {
+    while (failure === null && next < items.length) {
+      const index = next++;
+      try {
+        onResult((await pool.run(items[index])) as R, index);
+      } catch (e) {
+        failure ??= e;
+      }
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(window, items.length) }, lane));
+  } finally {
+    await pool.destroy();
+  }
+  if (failure !== null) throw failure;
+}

@@ -1,0 +1,71 @@
+/**
+ * Runs one sweep run from its inputs, as every executor does (in the main thread, a
+ * tinypool thread, or a BullMQ sandbox on another machine): loads the platform and
+ * app through the resolver, refuses inputs made from other files or another
+ * simulator version, and returns the result line. A failed run is data (status
+ * `failed` with its error), never an exception; only a refusal throws.
+ */
+import { InputError, RunFailure } from '../kernel/errors.ts';
+import { runApp } from '../runtime/run-app.ts';
+import { runConfig } from '../runtime/run-config.ts';
+import { lineText, type ResultLine, type RunError } from './result-line.ts';
+import type { InputResolver, SweepRun } from './run-model.ts';
+
+/** The inputs were made from another checkout: this process must not run them. */
+export class InputsMismatch extends Error {
+  override name = 'InputsMismatch';
+}
+
+/** What an executor gets back from a run: the canonical line and the wall time it took. */
+export interface RunOutcome {
+  key: string;
+  line: string;
+  wallMs: number;
+}
+
+/** Throws InputsMismatch unless this process's simulator, platform and app hash as the run's inputs say. */
+export async function checkInputs(run: SweepRun, resolver: InputResolver): Promise<void> {
+  const { inputs } = run;
+  const problems: string[] = [];
+  if (resolver.simulator !== inputs.simulator) problems.push(`simulator ${resolver.simulator}, the run wants ${inputs.simulator}`);
+  const platform = await resolver.platform(inputs.platform);
+  if (platform.sha256 !== inputs.platformSha256) problems.push(`platform ${inputs.platform} differs (sha256 ${platform.sha256.slice(0, 12)}, the run wants ${inputs.platformSha256.slice(0, 12)})`);
+  const app = await resolver.app(inputs.app);
+  if (app.sha256 !== inputs.appSha256) problems.push(`app ${inputs.app} differs (sha256 ${app.sha256.slice(0, 12)}, the run wants ${inputs.appSha256.slice(0, 12)})`);
+  if (problems.length > 0) throw new InputsMismatch(`run ${run.i} (${run.key}): this checkout's ${problems.join('; ')}`);
+}
+
+/** Runs `run` and returns its line; throws only InputsMismatch (or an error loading this checkout's files). */
+export async function runOne(run: SweepRun, resolver: InputResolver): Promise<RunOutcome> {
+  try {
+    await checkInputs(run, resolver);
+  } catch (e) {
+    if (e instanceof InputError) throw new InputsMismatch(`run ${run.i} (${run.key}): ${e.message}`);
+    throw e;
+  }
+  const { inputs } = run;
+  const start = performance.now();
+  let line: ResultLine;
+  try {
+    const config = runConfig((await resolver.platform(inputs.platform)).platform, (await resolver.app(inputs.app)).app, {
+      params: inputs.params,
+      nodes: inputs.nodes,
+      seed: inputs.seed,
+      network: inputs.network,
+      perturb: inputs.perturb ?? undefined,
+    });
+    const summary = runApp(config);
+    line = { i: run.i, key: run.key, inputs, status: summary.verified ? 'verified' : 'unverified', summary, error: null };
+  } catch (e) {
+    line = { i: run.i, key: run.key, inputs, status: 'failed', summary: null, error: runError(e) };
+  }
+  return { key: run.key, line: lineText(line), wallMs: performance.now() - start };
+}
+
+/** A failure as data: its kind and first message line (no stack: paths differ between machines). */
+function runError(e: unknown): RunError {
+  const message = e instanceof Error ? e.message : String(e);
+  if (e instanceof InputError) return { kind: 'input', message };
+  if (e instanceof RunFailure) return { kind: 'run', message: `${e.name}: ${message}` };
+  return { kind: 'internal', message: `${e instanceof Error ? e.name : 'Error'}: ${message}` };
+}

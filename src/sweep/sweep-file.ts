@@ -1,0 +1,96 @@
+/**
+ * Sweep files: what a sweep runs, as JSON checked by zod or as a .ts/.js module whose
+ * default export is the same object (as spec files allow). Each entry names an app and
+ * lists platforms, node counts, parameter values, seeds, networks and perturbation
+ * seeds; src/sweep/expand.ts turns them into runs in document order.
+ *
+ * ```json
+ * { "name": "fig-7-6",
+ *   "runs": [ { "app": "apps/patterns", "platform": ["cm5"], "nodes": [64],
+ *               "params": { "pattern": ["transpose"], "barriers": ["none", "each"] },
+ *               "seeds": { "from": 1, "count": 6 }, "network": ["packet"] } ] }
+ * ```
+ */
+import { readFileSync } from 'node:fs';
+import { extname, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { z } from 'zod';
+import { InputError } from '../kernel/errors.ts';
+import { MAX_SEED } from '../kernel/random-stream.ts';
+import { NETWORK_MODES } from '../machine/machine.ts';
+import { sha256 } from './canonical.ts';
+
+const oneOrMany = <T extends z.ZodType>(item: T) => z.union([item, z.array(item).min(1)]);
+const seed = z.number().int().min(0).max(MAX_SEED);
+const paramValue = z.union([z.string(), z.number(), z.boolean()]);
+
+const entrySchema = z.strictObject({
+  /** An app folder or module, as `sim` takes it. */
+  app: z.string().min(1),
+  /** Platform names or platform file paths. */
+  platform: oneOrMany(z.string().min(1)),
+  /** Node counts; the platform's default when absent. */
+  nodes: oneOrMany(z.number().int().min(1)).optional(),
+  /** Each parameter's value or list of values (parsed as `--param k=v` is). */
+  params: z.record(z.string(), oneOrMany(paramValue)).optional(),
+  /** Run seeds: a list, or `{ from, count }`; seed 1 when absent. */
+  seeds: z.union([oneOrMany(seed), z.strictObject({ from: seed, count: z.number().int().min(1).max(1_000_000) })]).optional(),
+  /** Data networks; `packet` when absent. */
+  network: oneOrMany(z.enum(NETWORK_MODES as [string, ...string[]])).optional(),
+  /** Schedule-perturbation seeds (`sim --perturb`); none when absent. */
+  perturb: oneOrMany(seed).optional(),
+});
+
+const sweepSchema = z.strictObject({
+  name: z.string().min(1).max(200),
+  runs: z.array(entrySchema).min(1),
+});
+
+export type SweepEntry = z.infer<typeof entrySchema>;
+export type SweepSpec = z.infer<typeof sweepSchema>;
+
+/** A checked sweep with the hash of its file's text (the results header names it). */
+export interface LoadedSweep {
+  file: string;
+  spec: SweepSpec;
+  sha256: string;
+}
+
+/** Checks a sweep object; the first problem is one InputError line naming where it is. */
+export function checkSweep(value: unknown, file: string): SweepSpec {
+  const parsed = sweepSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  let issue: z.core.$ZodIssue = parsed.error.issues[0];
+  // A union (one value or a list) says only "Invalid input": name what its first form expected.
+  while (issue.code === 'invalid_union' && issue.errors.length > 0 && issue.errors[0].length > 0) {
+    const inner: z.core.$ZodIssue = issue.errors[0][0];
+    issue = { ...inner, path: [...issue.path, ...inner.path] } as z.core.$ZodIssue;
+  }
+  const where = issue.path.length === 0 ? '' : ` at ${issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '')}`;
+  throw new InputError(`${file}: not a sweep file${where}: ${issue.message} (expected { name, runs: [{ app, platform, nodes?, params?, seeds?, network?, perturb? }] })`);
+}
+
+/** Reads a sweep file: JSON, or a .ts/.mts/.js/.mjs module whose default export is the sweep. */
+export async function loadSweep(file: string): Promise<LoadedSweep> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new InputError(`${file}: cannot read the sweep file (${(e as { code?: string }).code ?? String(e)})`);
+  }
+  let value: unknown;
+  if (['.ts', '.mts', '.js', '.mjs'].includes(extname(file))) {
+    try {
+      value = ((await import(pathToFileURL(resolve(file)).href)) as { default?: unknown }).default;
+    } catch (e) {
+      throw new InputError(`${file}: cannot load the sweep module (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`);
+    }
+  } else {
+    try {
+      value = JSON.parse(text);
+    } catch (e) {
+      throw new InputError(`${file}: not valid JSON (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`);
+    }
+  }
+  return { file, spec: checkSweep(value, file), sha256: sha256(text) };
+}

@@ -1,0 +1,81 @@
+/**
+ * Test helpers for real servers (redis-server, slurmctld, slurmd, munged) on
+ * 127.0.0.1: find a binary, pick a free port, wait for a condition, and start and stop
+ * processes by PID. A missing server skips its tests visibly, except under CI=true,
+ * where `.ci/run` installs them and a missing one fails.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+const DIRS = [...(process.env.PATH ?? '').split(':'), '/usr/sbin', '/usr/bin', '/sbin'];
+
+/** The path of `name` on PATH (or in /usr/sbin), or null. */
+export function findBinary(name: string): string | null {
+  for (const dir of DIRS) if (dir !== '' && existsSync(join(dir, name))) return join(dir, name);
+  return null;
+}
+
+/** The binaries among `names` that are missing; prints why tests skip (or throws under CI). */
+export function missingServers(names: readonly string[], what: string): string[] {
+  const missing = names.filter((n) => findBinary(n) === null);
+  if (missing.length > 0) {
+    const message = `${what}: ${missing.join(', ')} not installed (Debian: apt-get install redis-server slurmctld slurmd slurm-client munge; .ci/run does)`;
+    if (process.env.CI === 'true') throw new Error(`${message}; CI=true requires them`);
+    console.warn(`SKIPPED ${message}`);
+  }
+  return missing;
+}
+
+/** A TCP port free on 127.0.0.1 right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0));
+    });
+  });
+}
+
+/** Polls `check` every 100 ms until it holds, or fails after `ms` naming `what`. */
+export async function waitFor(what: string, check: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** A started process with its output collected. */
+export interface Started {
+  child: ChildProcess;
+  pid: number;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+export function start(command: string, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Started {
+  const child = spawn(command, [...args], { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  if (child.pid === undefined) throw new Error(`cannot start ${command}`);
+  return { child, pid: child.pid, stdout: () => out, stderr: () => err, exited };
+}
+
+/** Stops a process by its PID (SIGTERM, then SIGKILL after `graceMs`) and waits for it. */
+export async function stop(p: Started | undefined, graceMs = 5000): Promise<void> {
+  if (p === undefined || p.child.exitCode !== null || p.child.signalCode !== null) return;
+  process.kill(p.pid, 'SIGTERM');
+  const timer = setTimeout(() => {
+    if (p.child.exitCode === null && p.child.signalCode === null) process.kill(p.pid, 'SIGKILL');
+  }, graceMs);
+  await p.exited;
+  clearTimeout(timer);
+}

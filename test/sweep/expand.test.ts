@@ -1,0 +1,151 @@
+/**
+ * Sweep files expand in document order into runs with stable indexes and content
+ * keys; bad files and bad runs are refused with one line before anything runs; parts
+ * cut a torn tail and refuse a key recorded with two different lines.
+ */
+import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { checkoutInputs } from '../../src/cli/sweep-inputs.ts';
+import { InputError } from '../../src/kernel/errors.ts';
+import { canonicalJson } from '../../src/sweep/canonical.ts';
+import { expandSweep } from '../../src/sweep/expand.ts';
+import { KeyConflict, PartWriter, readParts } from '../../src/sweep/parts.ts';
+import { checkSweep } from '../../src/sweep/sweep-file.ts';
+import { runKey } from '../../src/sweep/run-model.ts';
+import { inShard, parseShard } from '../../src/sweep/shard.ts';
+
+const expand = async (value: unknown) => expandSweep(checkSweep(value, 'test.json'), 'test.json', checkoutInputs());
+
+describe('sweep expansion', () => {
+  it('expands entry, platform, nodes, params (first key outermost), seeds, network in that order', async () => {
+    const runs = await expand({
+      name: 'order',
+      runs: [
+        { app: 'apps/cshift', platform: ['cm5', 'paragon'], nodes: [4, 16], params: { shift: [1, 2], messages: 8 }, seeds: { from: 5, count: 2 }, network: ['packet', 'analytic'] },
+        { app: 'apps/ping-pong', platform: 'atm', nodes: 4, perturb: [3] },
+      ],
+    });
+    expect(runs).toHaveLength(2 * 2 * 2 * 2 * 2 + 1);
+    const label = (k: number) => {
+      const r = runs[k].inputs;
+      return `${r.platform} ${r.nodes} shift=${String(r.params.shift)} s${r.seed} ${r.network}`;
+    };
+    expect([0, 1, 2, 3, 4, 8, 16].map(label)).toEqual([
+      'cm5 4 shift=1 s5 packet',
+      'cm5 4 shift=1 s5 analytic',
+      'cm5 4 shift=1 s6 packet',
+      'cm5 4 shift=1 s6 analytic',
+      'cm5 4 shift=2 s5 packet',
+      'cm5 16 shift=1 s5 packet',
+      'paragon 4 shift=1 s5 packet',
+    ]);
+    expect(runs.map((r) => r.i)).toEqual(runs.map((_, k) => k));
+    // Defaults are filled and values parsed: the key names every parameter.
+    expect(runs[0].inputs.params).toEqual({ shift: 1, messages: 8 });
+    expect(runs[32].inputs).toMatchObject({ app: 'apps/ping-pong', params: { rounds: 8 }, seed: 1, network: 'packet', perturb: 3 });
+    expect(new Set(runs.map((r) => r.key)).size).toBe(runs.length);
+    expect(runs[0].key).toMatch(/^run-[0-9a-f]{64}$/);
+    // The keys made in bulk are the keys runKey defines.
+    for (const run of runs) expect(run.key).toBe(runKey(run.inputs));
+  });
+
+  it('gives a run the same key whether a value is written as a number or a string, or left to its default', async () => {
+    const [a] = await expand({ name: 'a', runs: [{ app: 'apps/cshift', platform: 'cm5', nodes: 4, params: { messages: 64 } }] });
+    const [b] = await expand({ name: 'b', runs: [{ app: 'apps/cshift', platform: 'cm5', nodes: 4, params: { messages: '64' } }] });
+    const [c] = await expand({ name: 'c', runs: [{ app: 'apps/cshift', platform: 'cm5', nodes: 4, seeds: [1] }] });
+    const [d] = await expand({ name: 'd', runs: [{ app: 'apps/cshift', platform: 'cm5', nodes: 4, seeds: [2] }] });
+    expect(b.key).toBe(a.key);
+    expect(c.key).toBe(a.key);
+    expect(d.key).not.toBe(a.key);
+  });
+
+  it.each([
+    ['a missing name', { runs: [{ app: 'apps/cshift', platform: 'cm5' }] }, /test\.json: not a sweep file at name: /],
+    ['an unknown key', { name: 'x', runs: [{ app: 'apps/cshift', platform: 'cm5', nodez: [4] }] }, /at runs\[0\]: .*nodez/],
+    ['a bad network', { name: 'x', runs: [{ app: 'apps/cshift', platform: 'cm5', network: 'wifi' }] }, /at runs\[0\]\.network/],
+    ['an unknown platform', { name: 'x', runs: [{ app: 'apps/cshift', platform: 'cray' }] }, /test\.json: runs\[0\]: --platform cray: unknown platform/],
+    ['an unknown app', { name: 'x', runs: [{ app: 'apps/nope', platform: 'cm5' }] }, /test\.json: runs\[0\]: app apps\/nope: no such file or folder/],
+    ['an unknown parameter', { name: 'x', runs: [{ app: 'apps/cshift', platform: 'cm5', params: { shfit: [1] } }] }, /test\.json: runs\[0\]: .*shfit/],
+    ['a bad value in the last combination', { name: 'x', runs: [{ app: 'apps/cshift', platform: 'cm5', params: { messages: [1, 0] } }] }, /test\.json: runs\[0\]: .*messages/],
+    ['a bad machine size', { name: 'x', runs: [{ app: 'apps/cshift', platform: 'cm5', nodes: [4, 12] }] }, /test\.json: runs\[0\]: nodes 12: /],
+    ['a combination the app refuses', { name: 'x', runs: [{ app: 'apps/examples/race', platform: 'cm5', nodes: 2 }] }, /runs\[0\]: app race on cm5 with 2 nodes.*needs at least 4 nodes/],
+    ['the same run twice', { name: 'x', runs: [{ app: 'apps/cshift', platform: 'cm5', seeds: [1, 2] }, { app: 'apps/cshift', platform: 'cm5', seeds: 2 }] }, /runs\[1\]: run 2 is the same run as run 1/],
+  ])('refuses %s with one line naming it', async (_what, value, message) => {
+    const error = await expand(value).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as Error).message).toMatch(message);
+    expect((error as Error).message).not.toContain('\n');
+  });
+
+  it('assigns runs to shards round-robin and refuses shard specs like 3/2', () => {
+    const shard = parseShard('2/3');
+    expect([0, 1, 2, 3, 4, 5, 6, 7].filter((i) => inShard(i, shard))).toEqual([1, 4, 7]);
+    for (const bad of ['3/2', '0/2', '1/0', 'a/b', '1/2/3', '']) expect(() => parseShard(bad)).toThrow(/expected i\/n with 1 <= i <= n/);
+  });
+});
+
+describe('result parts', () => {
+  const header = { sweep: 's', sweepSha256: 'ab', simulator: '0.1.0', runs: 3, format: 1 };
+  const line = (i: number, fingerprint: string) =>
+    canonicalJson({ i, key: `run-${String(i).repeat(64)}`, inputs: {}, status: 'verified', summary: { fingerprint }, error: null });
+
+  it('cuts a torn tail before appending, so a crash mid-write never glues two lines', () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'sim-parts-')), 'r.jsonl');
+    const w = new PartWriter(`${out}.part-1-of-1`, header);
+    w.append(line(0, 'a'));
+    w.close();
+    appendFileSync(`${out}.part-1-of-1`, line(1, 'b').slice(0, 40));
+    // A reader ignores the torn tail (a shard may still be writing it)...
+    expect([...readParts(out).byKey.keys()]).toHaveLength(1);
+    // ...and a writer cuts it before its own first line.
+    const again = new PartWriter(`${out}.part-1-of-1`, header);
+    again.append(line(1, 'b'));
+    again.close();
+    expect(readFileSync(`${out}.part-1-of-1`, 'utf8')).toBe(`${canonicalJson(header)}\n${line(0, 'a')}\n${line(1, 'b')}\n`);
+  });
+
+  it('accepts a key recorded twice only with byte-identical lines', () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'sim-parts-')), 'r.jsonl');
+    for (const [part, fp] of [['part-1-of-2', 'a'], ['part-2-of-2', 'a']]) {
+      const w = new PartWriter(`${out}.${part}`, header);
+      w.append(line(0, fp));
+      w.close();
+    }
+    expect(readParts(out).byKey.size).toBe(1);
+    const w = new PartWriter(`${out}.part-queue`, header);
+    w.append(line(0, 'DIFFERENT'));
+    w.close();
+    expect(() => readParts(out)).toThrow(KeyConflict);
+    expect(() => readParts(out)).toThrow(/recorded twice with different results.*\n.*"fingerprint":"a".*\n.*"fingerprint":"DIFFERENT"/);
+  });
+
+  it('reads index, key and status right when messages and parameters look like line syntax', () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'sim-parts-')), 'r.jsonl');
+    const tricky = `x","i":7,"inputs":{},"key":"run-${'f'.repeat(64)}","status":"verified","summary":{} },"key":"run-${'e'.repeat(64)}\\`;
+    const lines = [
+      canonicalJson({ i: 2, key: `run-${'a'.repeat(64)}`, inputs: { params: { i: 9, key: `run-${'b'.repeat(64)}` }, simulator: '0.1.0' }, status: 'failed', summary: null, error: { kind: 'run', message: tricky } }),
+      canonicalJson({ i: 0, key: `run-${'c'.repeat(64)}`, inputs: { params: { key: 'x' }, simulator: '0.1.0' }, status: 'unverified', summary: { fingerprint: 'ff' }, error: null }),
+      // Valid but not canonical (keys unsorted, spaces): read in full.
+      JSON.stringify({ key: `run-${'d'.repeat(64)}`, i: 1, status: 'verified', inputs: {}, summary: {}, error: null }, null, 0).replace(',', ', '),
+    ];
+    writeFileSync(`${out}.part-1-of-1`, `${canonicalJson(header)}\n${lines.join('\n')}\n`);
+    const got = [...readParts(out).byKey.values()].map((l) => [l.i, l.key.slice(4, 6), l.status, l.text === lines[[2, 0, 1].indexOf(l.i)]]);
+    expect(got).toEqual([
+      [2, 'aa', 'failed', true],
+      [0, 'cc', 'unverified', true],
+      [1, 'dd', 'verified', true],
+    ]);
+  });
+
+  it('refuses parts of another sweep', () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'sim-parts-')), 'r.jsonl');
+    new PartWriter(`${out}.part-1-of-1`, header).close();
+    writeFileSync(`${out}.part-1-of-2`, `${canonicalJson({ ...header, sweepSha256: 'cd' })}\n`);
+    expect(() => readParts(out)).toThrow(/belongs to sweep "s" \(sha256 cd/);
+  });
+});

@@ -1,0 +1,40 @@
+/**
+ * One sweep run as every executor runs it: a verified run, a verification failure, a
+ * deadlock and an exception in the app are all result lines (data, never thrown); a
+ * run whose inputs name another checkout's app is refused, and the queue worker turns
+ * that refusal into an error BullMQ will not retry.
+ */
+import { describe, expect, it } from 'vitest';
+import { checkoutInputs } from '../../src/cli/sweep-inputs.ts';
+import { expandSweep } from '../../src/sweep/expand.ts';
+import { REFUSED, runQueuedJob } from '../../src/sweep/queue-job.ts';
+import { InputsMismatch, runOne } from '../../src/sweep/run-one.ts';
+import type { ResultLine } from '../../src/sweep/result-line.ts';
+import { checkSweep } from '../../src/sweep/sweep-file.ts';
+
+const inputs = checkoutInputs();
+const runsOf = async (entries: unknown[]) => expandSweep(checkSweep({ name: 't', runs: entries }, 't.json'), 't.json', inputs);
+const lineOf = async (entry: unknown): Promise<ResultLine> => JSON.parse((await runOne((await runsOf([entry]))[0], inputs)).line) as ResultLine;
+
+describe('runOne', () => {
+  it('returns verified, unverified and failed runs as lines', async () => {
+    const ok = await lineOf({ app: 'apps/cshift', platform: 'cm5', nodes: 4 });
+    expect(ok).toMatchObject({ status: 'verified', error: null, summary: { verified: true, nodes: 4 } });
+    const wrong = await lineOf({ app: 'test/fixtures/failing-app', platform: 'cm5', nodes: 4 });
+    expect(wrong).toMatchObject({ status: 'unverified', error: null, summary: { verified: false, verification: 'node 3 holds the wrong answer' } });
+    const stuck = await lineOf({ app: 'test/fixtures/deadlock-app', platform: 'cm5', nodes: 4 });
+    expect(stuck).toMatchObject({ status: 'failed', summary: null, error: { kind: 'run', message: expect.stringMatching(/^DeadlockError: /) } });
+    const thrown = await lineOf({ app: 'test/fixtures/throwing-app', platform: 'cm5', nodes: 4 });
+    expect(thrown).toMatchObject({ status: 'failed', error: { kind: 'run' } });
+  });
+
+  it('refuses inputs made from another checkout, and the queue job marks the refusal unrecoverable', async () => {
+    const [run] = await runsOf([{ app: 'apps/cshift', platform: 'cm5', nodes: 4 }]);
+    const other = { ...run, inputs: { ...run.inputs, appSha256: '0'.repeat(64) } };
+    await expect(runOne(other, inputs)).rejects.toThrow(InputsMismatch);
+    await expect(runOne(other, inputs)).rejects.toThrow(/run 0 \(run-[0-9a-f]{64}\): this checkout's app apps\/cshift differs \(sha256 [0-9a-f]{12}, the run wants 000000000000\)/);
+    const error = await runQueuedJob({ ...run, inputs: { ...run.inputs, simulator: '9.9.9' } }, inputs).catch((e: unknown) => e as Error);
+    expect(error).toMatchObject({ name: 'UnrecoverableError', message: expect.stringContaining(`${REFUSED}run 0`) });
+    expect((error as Error).message).toContain('simulator');
+  });
+});

@@ -1,0 +1,172 @@
+/**
+ * `sim sweep` end to end (the real command in child processes): one, two workers and
+ * three shards merged give byte-identical results files; a sweep killed mid-run
+ * resumes without redoing recorded runs, even after a torn last line; merge lists the
+ * gaps and catches results that differ; bad input is one line, exit 2, nothing written.
+ */
+import { spawn } from 'node:child_process';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.ts';
+import { ROOT, sim, type CliResult } from '../support/sim-cli.ts';
+
+/** Runs `sim` in this process (fast; for commands that start no threads or children). */
+async function simHere(args: string[]): Promise<CliResult> {
+  const result = { code: 0, stdout: '', stderr: '' };
+  result.code = await main(args, {
+    out: (t) => (result.stdout += `${t}\n`),
+    err: (t) => (result.stderr += `${t}\n`),
+    write: (stream, t) => (stream === 'stdout' ? (result.stdout += t) : (result.stderr += t)),
+  });
+  return result;
+}
+
+const SMALL = 'test/fixtures/sweeps/small.json';
+const SLOW = 'test/fixtures/sweeps/slow.json';
+let dir: string;
+let reference: string;
+
+const lines = (file: string) => readFileSync(file, 'utf8').trimEnd().split('\n');
+const keysOf = (file: string) => (existsSync(file) ? lines(file).slice(1).map((l) => (JSON.parse(l) as { key: string }).key) : []);
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'sim-sweep-'));
+  const r = await sim(['sweep', SMALL, '--out', join(dir, 'one.jsonl'), '--workers', '1']);
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  reference = readFileSync(join(dir, 'one.jsonl'), 'utf8');
+});
+
+describe('sim sweep', () => {
+  it('writes a header and one canonical line per run in sweep order, with a verification failure and failed runs as data', () => {
+    const [header, ...runs] = reference.trimEnd().split('\n');
+    expect(JSON.parse(header)).toMatchObject({ sweep: 'small', runs: 24, format: 1, simulator: expect.any(String), sweepSha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(runs).toHaveLength(24);
+    const parsed = runs.map((l) => JSON.parse(l) as { i: number; status: string; summary: Record<string, unknown> | null; error: { kind: string } | null });
+    expect(parsed.map((l) => l.i)).toEqual(runs.map((_, k) => k));
+    const counts = (s: string) => parsed.filter((l) => l.status === s).length;
+    expect([counts('verified'), counts('unverified'), counts('failed')]).toEqual([21, 1, 2]);
+    expect(parsed.find((l) => l.status === 'failed')?.error?.kind).toBe('run');
+    expect(reference).not.toMatch(/wallMs|eventsPerSec/);
+    // Canonical: keys sorted at every level.
+    expect(runs[0].startsWith('{"error":null,"i":0,"inputs":{"app":"apps/ping-pong","appSha256":')).toBe(true);
+  });
+
+  it('gives the same bytes with two workers and from three shards merged', async () => {
+    const two = await sim(['sweep', SMALL, '--out', join(dir, 'two.jsonl'), '--workers', '2']);
+    expect(two.code).toBe(0);
+    expect(readFileSync(join(dir, 'two.jsonl'), 'utf8')).toBe(reference);
+    const out = join(dir, 'sharded.jsonl');
+    for (const shard of ['1/3', '3/3']) expect((await sim(['sweep', SMALL, '--out', out, '--shard', shard])).code).toBe(0);
+    const gaps = await simHere(['sweep', 'merge', out, '--missing']);
+    expect(gaps.code).toBe(1);
+    expect(gaps.stdout).toContain('8 missing; not written');
+    expect(gaps.stdout).toContain('missing runs: 1,4,7,10,13,16,19,22\nshards of 3 with gaps: --array=2\n');
+    expect(existsSync(out)).toBe(false);
+    expect((await sim(['sweep', SMALL, '--out', out, '--shard', '2/3', '--workers', '2'])).code).toBe(0);
+    const merged = await simHere(['sweep', 'merge', out]);
+    expect(merged.stdout).toBe(`sim sweep merge: wrote ${out}: 24 runs: 21 verified, 1 unverified, 2 failed\n`);
+    expect(readFileSync(out, 'utf8')).toBe(reference);
+  });
+
+  it('runs nothing again when every run is recorded, and reports the status', async () => {
+    const again = await simHere(['sweep', SMALL, '--out', join(dir, 'one.jsonl'), '--json']);
+    expect(JSON.parse(again.stdout)).toMatchObject({ runs: 24, ran: 0, verified: 21, unverified: 1, failed: 2, missing: 0 });
+    const timing = lines(join(dir, 'one.jsonl.part-1-of-1.timing.jsonl'));
+    expect(timing).toHaveLength(25);
+    expect(JSON.parse(timing[1])).toMatchObject({ i: expect.any(Number), wallMs: expect.any(Number), host: expect.any(String), node: process.versions.node });
+    const status = await simHere(['sweep', 'status', SMALL, '--out', join(dir, 'one.jsonl')]);
+    expect(status.stdout).toBe('sim sweep status: small: 24 runs: 21 verified, 1 unverified, 2 failed\n');
+  });
+
+  it('exports CSV with inputs, parameters, summary numbers and metrics as columns', async () => {
+    const csv = await simHere(['sweep', 'export', join(dir, 'one.jsonl'), '--format', 'csv', '--columns', 'i,status,platform,params.rounds,simulatedCycles,metrics.roundTrips,error.kind']);
+    expect(csv.code).toBe(0);
+    const rows = csv.stdout.trimEnd().split('\n');
+    expect(rows[0]).toBe('i,status,platform,params.rounds,simulatedCycles,metrics.roundTrips,error.kind');
+    expect(rows).toHaveLength(25);
+    expect(rows[1]).toMatch(/^0,verified,cm5,1,\d+,3,$/);
+    expect(rows.filter((r) => r.endsWith(',run'))).toHaveLength(2);
+    const all = await simHere(['sweep', 'export', join(dir, 'one.jsonl'), '--format', 'csv']);
+    expect(all.stdout.split('\n')[0]).toMatch(/^i,key,status,platform,app,nodes,seed,network,perturb,params\.rounds,.*busyCycles\.mean.*,metrics\.roundTrips/);
+    const bad = await simHere(['sweep', 'export', join(dir, 'one.jsonl'), '--format', 'csv', '--columns', 'i,cycles']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^sim: --columns: no column cycles \(the results have: i, key, status/);
+  });
+
+  it('fails a merge whose parts recorded one run with different bytes, showing both lines', async () => {
+    const out = join(dir, 'conflict.jsonl');
+    const part = lines(join(dir, 'one.jsonl.part-1-of-1'));
+    writeFileSync(`${out}.part-1-of-2`, `${part.join('\n')}\n`);
+    writeFileSync(`${out}.part-2-of-2`, `${part[0]}\n${part[3].replace(/"fingerprint":"[0-9a-f]+"/, '"fingerprint":"0000000000000000"')}\n`);
+    const r = await simHere(['sweep', 'merge', out]);
+    expect(r.code).toBe(1);
+    const err = r.stderr.split('\n');
+    expect(err[0]).toMatch(/recorded twice with different results/);
+    expect(err[1]).toBe(`  ${part[3]}`);
+    expect(err[2]).toContain('"fingerprint":"0000000000000000"');
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('resumes a sweep killed mid-run without redoing the recorded runs, cutting a torn last line', async () => {
+    const out = join(dir, 'killed.jsonl');
+    const part = `${out}.part-1-of-1`;
+    const child = spawn(process.execPath, [join(ROOT, 'bin/sim.mjs'), 'sweep', SLOW, '--out', out], { cwd: ROOT, stdio: 'ignore' });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    while (keysOf(part).length < 3) await new Promise((r) => setTimeout(r, 20));
+    child.kill('SIGKILL');
+    await exited;
+    const before = keysOf(part);
+    expect(before.length).toBeGreaterThanOrEqual(3);
+    expect(before.length).toBeLessThan(16);
+    // A crash in the middle of a write leaves half a line.
+    const next = lines(join(dir, 'one.jsonl'))[1];
+    appendFileSync(part, next.slice(0, 100));
+    const timingBefore = keysOf(`${part}.timing.jsonl`).length;
+    const r = await sim(['sweep', SLOW, '--out', out, '--workers', '2', '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ runs: 16, ran: 16 - before.length, verified: 16 });
+    const ranAfter = keysOf(`${part}.timing.jsonl`).slice(timingBefore);
+    expect(ranAfter.filter((k) => before.includes(k))).toEqual([]);
+    expect(new Set([...before, ...ranAfter]).size).toBe(16);
+    expect(keysOf(part)).toHaveLength(16);
+    const whole = await sim(['sweep', SLOW, '--out', join(dir, 'unkilled.jsonl'), '--workers', '2']);
+    expect(whole.code).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe(readFileSync(join(dir, 'unkilled.jsonl'), 'utf8'));
+  });
+
+  it.each([
+    [['sweep', SMALL, '--out', 'OUT', '--shard', '3/2'], /^sim: --shard 3\/2: expected i\/n with 1 <= i <= n \(e\.g\. 2\/4\)$/],
+    [['sweep', SMALL], /^sim: sim sweep: missing --out <results\.jsonl>$/],
+    [['sweep', SMALL, '--out', 'OUT', '--workers', '0'], /^sim: --workers 0: expected an integer from 1 to 256$/],
+    [['sweep', 'test/fixtures/sweeps/none.json', '--out', 'OUT'], /^sim: test\/fixtures\/sweeps\/none\.json: cannot read the sweep file \(ENOENT\)$/],
+    [['sweep', 'test/fixtures/failing-app/index.ts', '--out', 'OUT'], /^sim: test\/fixtures\/failing-app\/index\.ts: not a sweep file at runs: Invalid input: expected array/],
+    [['sweep', SMALL, '--out', 'OUT', '--queue', 'http://localhost'], /^sim: --queue http:\/\/localhost: expected a Redis URL, redis:\/\/host:port\/db/],
+    [['sweep', SMALL, '--out', 'OUT', '--queue', 'redis://127.0.0.1:1/0'], /^sim: --queue redis:\/\/127\.0\.0\.1:1\/0: cannot reach Redis \(ECONNREFUSED\)$/],
+    [['worker'], /^sim: sim worker: missing --queue redis:\/\/host:port\/db/],
+    [['sweep', 'slurm', SMALL, '--out', 'OUT', '--tasks', '50'], /^sim: --tasks 50: more array tasks than the sweep has runs \(24\)/],
+    [['sweep', 'slurm', SMALL, '--out', 'OUT', '--tasks', '4', '--time', 'an hour'], /^sim: --time an hour: expected a Slurm time limit/],
+    [['sweep', 'export', 'OUT', '--format', 'parquet'], /^sim: sim sweep export: --format parquet: expected --format csv$/],
+    [['sweep', 'merge', 'OUT'], /^sim: .*OUT: no results yet \(no .*OUT\.part-\* files\)$/],
+  ])('refuses %j with one line, exit 2, and writes nothing', async (args, message) => {
+    const outDir = mkdtempSync(join(tmpdir(), 'sim-sweep-bad-'));
+    const r = await simHere(args.map((a) => (a === 'OUT' ? join(outDir, 'OUT') : a)));
+    expect(r.code).toBe(2);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.stderr.trimEnd()).toMatch(message);
+    expect(readdirSync(outDir)).toEqual([]);
+  });
+
+  it('refuses a malformed results part with its file and line', async () => {
+    const out = join(dir, 'malformed.jsonl');
+    const part = lines(join(dir, 'one.jsonl.part-1-of-1'));
+    writeFileSync(`${out}.part-1-of-1`, `${part[0]}\n${part[1]}\n{"i":1}\n`);
+    const r = await simHere(['sweep', SMALL, '--out', out]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`sim: ${out}.part-1-of-1:3: expected "key", run- and 64 hex digits\n`);
+    const m = await simHere(['sweep', 'merge', out]);
+    expect(m.code).toBe(2);
+  });
+});

@@ -1,0 +1,97 @@
+/**
+ * `sim sweep --queue` with `sim worker` on a real Redis (Debian's redis-server on
+ * 127.0.0.1, started here and stopped by PID): two workers, one SIGKILLed in the middle
+ * of a job, give the same results file as a local run; a coordinator killed and
+ * restarted adopts what finished while it was away; dropped lines are the only runs
+ * queued again.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, sim } from '../support/sim-cli.ts';
+import { findBinary, freePort, missingServers, start, stop, waitFor, type Started } from '../support/servers.ts';
+
+const SMALL = 'test/fixtures/sweeps/small.json';
+const SIM = join(ROOT, 'bin/sim.mjs');
+const missing = missingServers(['redis-server'], 'sim sweep --queue tests');
+
+describe.skipIf(missing.length > 0)('sim sweep --queue (BullMQ on a real Redis)', () => {
+  let dir: string;
+  let redis: Started;
+  let url: string;
+  let reference: string;
+  const workers: Started[] = [];
+  const worker = (...extra: string[]) => {
+    const w = start(process.execPath, [SIM, 'worker', '--queue', url, '--lock', '4', ...extra], { cwd: ROOT });
+    workers.push(w);
+    return w;
+  };
+  const coordinator = (out: string) => {
+    const c = start(process.execPath, [SIM, 'sweep', SMALL, '--out', out, '--queue', url, '--json'], { cwd: ROOT });
+    workers.push(c);
+    return c;
+  };
+  const started = (w: Started) => [...w.stderr().matchAll(/run (\d+) (run-[0-9a-f]{64}) started/g)].map((m) => ({ i: Number(m[1]), key: m[2] }));
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'sim-queue-'));
+    const port = await freePort();
+    url = `redis://127.0.0.1:${port}/0`;
+    redis = start(findBinary('redis-server') as string, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction', '--dir', dir]);
+    await waitFor('redis-server to listen', () => redis.stdout().includes('Ready to accept connections'), 10_000);
+    const local = await sim(['sweep', SMALL, '--out', join(dir, 'local.jsonl'), '--workers', '2']);
+    expect(local.code).toBe(0);
+    reference = readFileSync(join(dir, 'local.jsonl'), 'utf8');
+  }, 90_000);
+
+  afterAll(async () => {
+    for (const w of workers) await stop(w);
+    await stop(redis);
+  }, 30_000);
+
+  it('gives the local bytes with two workers, one killed (SIGKILL) in the middle of a job', { timeout: 120_000 }, async () => {
+    const out = join(dir, 'queue.jsonl');
+    // The doomed worker runs alone, one job at a time, until it is inside one of the
+    // slow runs (the last three, 16-node shifts); then it is killed and the survivor starts.
+    const doomed = worker();
+    await waitFor('the doomed worker to listen', () => doomed.stderr().includes('listening'), 30_000);
+    const coord = coordinator(out);
+    await waitFor('a slow run to start on the doomed worker', () => started(doomed).some((s) => s.i >= 21), 60_000);
+    process.kill(doomed.pid, 'SIGKILL');
+    const victim = started(doomed).find((s) => s.i >= 21)!;
+    const survivor = worker('--idle-exit', '20');
+    expect(await coord.exited).toBe(0);
+    expect(JSON.parse(coord.stdout())).toMatchObject({ runs: 24, ran: 24, verified: 21, unverified: 1, failed: 2, refused: [] });
+    expect(readFileSync(out, 'utf8')).toBe(reference);
+    // The killed worker's job had not completed: it stalled and ran again on the survivor.
+    expect(started(survivor).map((s) => s.key)).toContain(victim.key);
+    await stop(survivor);
+  });
+
+  it('adopts the jobs that finished while the coordinator was away, and queues only dropped runs again', { timeout: 120_000 }, async () => {
+    const out = join(dir, 'adopt.jsonl');
+    const w = worker('--workers', '2');
+    let coord = coordinator(out);
+    await waitFor('the coordinator to record a run', () => existsSync(`${out}.part-queue`) && readFileSync(`${out}.part-queue`, 'utf8').split('\n').length > 3, 60_000);
+    process.kill(coord.pid, 'SIGKILL');
+    await coord.exited;
+    // The workers go on without it; once they are idle, every job is done.
+    await waitFor('the worker to run all 24 jobs', () => new Set(started(w).map((s) => s.key)).size === 24, 60_000);
+    coord = coordinator(out);
+    expect(await coord.exited).toBe(0);
+    expect(readFileSync(out, 'utf8')).toBe(reference);
+    const before = started(w).length;
+
+    // Drop three runs from the part: only those are queued and run again.
+    const part = readFileSync(`${out}.part-queue`, 'utf8').trimEnd().split('\n');
+    const dropped = part.splice(5, 3).map((l) => (JSON.parse(l) as { key: string }).key);
+    writeFileSync(`${out}.part-queue`, `${part.join('\n')}\n`);
+    rmSync(out);
+    coord = coordinator(out);
+    expect(await coord.exited).toBe(0);
+    expect(JSON.parse(coord.stdout())).toMatchObject({ ran: 3 });
+    expect(started(w).slice(before).map((s) => s.key).sort()).toEqual([...dropped].sort());
+    expect(readFileSync(out, 'utf8')).toBe(reference);
+  });
+});
