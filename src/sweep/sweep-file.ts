@@ -13,7 +13,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { InputError } from '../kernel/errors.ts';
 import { MAX_SEED } from '../kernel/random-stream.ts';
@@ -70,8 +69,12 @@ export function checkSweep(value: unknown, file: string): SweepSpec {
   throw new InputError(`${file}: not a sweep file${where}: ${issue.message} (expected { name, runs: [{ app, platform, nodes?, params?, seeds?, network?, perturb? }] })`);
 }
 
-/** Reads a sweep file: JSON, or a .ts/.mts/.js/.mjs module whose default export is the sweep. */
-export async function loadSweep(file: string): Promise<LoadedSweep> {
+/**
+ * Reads a sweep file: JSON, or a .ts/.mts/.js/.mjs module whose default export is the
+ * sweep, imported with `importModule` (the CLI's, which can load TypeScript from the
+ * JavaScript build too).
+ */
+export async function loadSweep(file: string, importModule: (path: string) => Promise<unknown>): Promise<LoadedSweep> {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -81,7 +84,7 @@ export async function loadSweep(file: string): Promise<LoadedSweep> {
   let value: unknown;
   if (['.ts', '.mts', '.js', '.mjs'].includes(extname(file))) {
     try {
-      value = ((await import(pathToFileURL(resolve(file)).href)) as { default?: unknown }).default;
+      value = ((await importModule(resolve(file))) as { default?: unknown }).default;
     } catch (e) {
       throw new InputError(`${file}: cannot load the sweep module (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`);
     }

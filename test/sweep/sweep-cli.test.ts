@@ -159,6 +159,15 @@ describe('sim sweep', () => {
     expect(readdirSync(outDir)).toEqual([]);
   });
 
+  it.each([
+    ['the build', {}],
+    ['the sources', { SIM_FROM_SOURCES: '1' }],
+  ])('loads a sweep written as a TypeScript module, running from %s', async (_, env: Record<string, string>) => {
+    const r = await sim(['sweep', 'test/fixtures/sweeps/module.ts', '--out', join(dir, 'module.jsonl'), '--dry-run', '--json'], ROOT, env);
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toMatchObject({ sweep: 'module', runs: 2, toRun: 2 });
+  });
+
   it('refuses a malformed results part with its file and line', async () => {
     const out = join(dir, 'malformed.jsonl');
     const part = lines(join(dir, 'one.jsonl.part-1-of-1'));
