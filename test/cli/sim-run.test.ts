@@ -1,9 +1,20 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PLATFORM_NAMES } from '../support/platforms.ts';
-import { sim } from '../support/sim-cli.ts';
+import { ROOT, sim, type CliResult } from '../support/sim-cli.ts';
+
+/**
+ * Runs a run that fails, in a fresh directory (a failed run writes its repro file to
+ * the current directory; the suite must leave nothing in the repository), with the
+ * fixture's path made absolute.
+ */
+async function failingRun(args: string[]): Promise<{ r: CliResult; cwd: string }> {
+  const cwd = mkdtempSync(join(tmpdir(), 'sim-failing-'));
+  const r = await sim(args.map((a) => (a.startsWith('test/fixtures/') ? join(ROOT, a) : a)), cwd);
+  return { r, cwd };
+}
 
 describe.concurrent('sim runs apps', () => {
   it.each(PLATFORM_NAMES)('runs ping-pong on %s, verifies it and exits 0', async (platform) => {
@@ -42,20 +53,23 @@ describe.concurrent('sim runs apps', () => {
   });
 
   it('exits 1 when the app reports a wrong result', async () => {
-    const r = await sim(['--platform', 'cm5', 'test/fixtures/failing-app', '--nodes', '4']);
+    const { r, cwd } = await failingRun(['--platform', 'cm5', 'test/fixtures/failing-app', '--nodes', '4']);
     expect(r.code).toBe(1);
+    expect(readdirSync(cwd)).toEqual(['sim-repro-failing-cm5-s1.json']);
     expect(r.stdout).toMatch(/^verified +NO: node 3 holds the wrong answer$/m);
   });
 
   it('exits 1 naming the node and cycle when the program throws', async () => {
-    const r = await sim(['--platform', 'alewife', 'test/fixtures/throwing-app', '--nodes', '4']);
+    const { r, cwd } = await failingRun(['--platform', 'alewife', 'test/fixtures/throwing-app', '--nodes', '4']);
     expect(r.code).toBe(1);
+    expect(readdirSync(cwd)).toEqual(['sim-repro-throwing-alewife-s1.json']);
     expect(r.stderr).toMatch(/^sim: run failed: node 2 at cycle \d+: Error: index out of range$/m);
   });
 
   it('exits 1 with a deadlock report listing every node', async () => {
-    const r = await sim(['--platform', 'cm5', 'test/fixtures/deadlock-app', '--nodes', '8']);
+    const { r, cwd } = await failingRun(['--platform', 'cm5', 'test/fixtures/deadlock-app', '--nodes', '8']);
     expect(r.code).toBe(1);
+    expect(readdirSync(cwd)).toEqual(['sim-repro-deadlock-cm5-s1.json']);
     expect(r.stderr).toContain('sim: run failed: deadlock at cycle');
     expect(r.stderr).toContain('  node 0: exited');
     expect(r.stderr).toContain('  nodes 1-7: waiting in completeBarrier');
@@ -69,7 +83,7 @@ describe.concurrent('sim runs apps', () => {
   it('--log writes every log entry, with global operations, and a failed run reports each node\'s last one', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sim-log-'));
     const file = join(dir, 'run.log');
-    const r = await sim(['--platform', 'alewife', 'test/fixtures/deadlock-app', '--nodes', '4', '--log', file]);
+    const { r } = await failingRun(['--platform', 'alewife', 'test/fixtures/deadlock-app', '--nodes', '4', '--log', file]);
     expect(r.code).toBe(1);
     const log = readFileSync(file, 'utf8').trimEnd().split('\n');
     expect(log).toEqual(expect.arrayContaining([expect.stringMatching(/^cycle \d+ node 1: startBarrier$/)]));
