@@ -16,6 +16,7 @@ export function checkoutInputs(): InputResolver {
   const apps = new Map<string, Promise<{ app: AnyApp; sha256: string }>>();
   return {
     simulator: simulatorVersion(),
+    wallMs: () => performance.now(),
     platform(spec) {
       let p = platforms.get(spec);
       if (p === undefined) {

@@ -33,7 +33,7 @@ export async function coordinate(o: QueueRunOptions): Promise<{ ran: number; ref
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    return await run({ connection, todo: o.todo, recorder, onRecorded: () => bar.tick(), stop });
+    return await run({ connection, todo: o.todo, recorder, onRecorded: () => bar.tick(), stop, wallMs: () => performance.now() });
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

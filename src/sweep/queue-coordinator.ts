@@ -27,6 +27,8 @@ export interface CoordinateOptions {
   pollMs?: number;
   /** Resolves when the coordinator should stop early (e.g. Ctrl-C); what is recorded stays. */
   stop?: Promise<void>;
+  /** The host's clock in ms (from the CLI), to notice when nothing has happened for a while. */
+  wallMs: () => number;
 }
 
 export interface CoordinateResult {
@@ -90,15 +92,15 @@ export async function coordinate(o: CoordinateOptions): Promise<CoordinateResult
   try {
     await harvest(true);
     await enqueue(queue, [...wanted.values()]);
-    let lastProgress = Date.now();
+    let lastProgress = o.wallMs();
     while (wanted.size > 0 && !stopped) {
       const before = wanted.size;
       await harvest(false);
-      if (wanted.size < before) lastProgress = Date.now();
-      else if (Date.now() - lastProgress > 10_000) {
+      if (wanted.size < before) lastProgress = o.wallMs();
+      else if (o.wallMs() - lastProgress > 10_000) {
         // Nothing for a while: put back any job of ours that someone removed.
         await enqueue(queue, [...wanted.values()]);
-        lastProgress = Date.now();
+        lastProgress = o.wallMs();
       }
       if (wanted.size > 0) await sleep(o.pollMs ?? 250);
     }

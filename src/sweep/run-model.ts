@@ -20,6 +20,11 @@ export interface InputResolver {
   platform(spec: string): Promise<{ platform: Platform; sha256: string }>;
   /** @throws InputError for a missing or malformed app */
   app(spec: string): Promise<{ app: AnyApp; sha256: string }>;
+  /**
+   * The host's monotonic clock in milliseconds, for the timing sidecar only (never in
+   * a result line); the CLI supplies it, since only the CLI reads the wall clock.
+   */
+  wallMs(): number;
 }
 
 /** Everything one run is made of; a result line carries it as `inputs`. */

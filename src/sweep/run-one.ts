@@ -44,7 +44,7 @@ export async function runOne(run: SweepRun, resolver: InputResolver): Promise<Ru
     throw e;
   }
   const { inputs } = run;
-  const start = performance.now();
+  const start = resolver.wallMs();
   let line: ResultLine;
   try {
     const config = runConfig((await resolver.platform(inputs.platform)).platform, (await resolver.app(inputs.app)).app, {
@@ -59,7 +59,7 @@ export async function runOne(run: SweepRun, resolver: InputResolver): Promise<Ru
   } catch (e) {
     line = { i: run.i, key: run.key, inputs, status: 'failed', summary: null, error: runError(e) };
   }
-  return { key: run.key, line: lineText(line), wallMs: performance.now() - start };
+  return { key: run.key, line: lineText(line), wallMs: resolver.wallMs() - start };
 }
 
 /** A failure as data: its kind and first message line (no stack: paths differ between machines). */
