@@ -17,7 +17,7 @@ import { register } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-/** Whether this module is the compiled build (dist/src/cli/compiled.js). */
+/** Whether this module is the compiled build (dist/src/cli/project.js). */
 export const IS_COMPILED = import.meta.url.endsWith('.js');
 
 /** The project root (where package.json, platforms/ and apps/ live). */

@@ -268,7 +268,7 @@ export class Messaging {
    * The poll itself, without syncing and without a generator (the per-packet path):
    * false when nothing waited (a failed poll is charged), true when a message was
    * handled by a plain handler, or the generator of a generator handler, which the
-   * caller runs with `yield*` and then ends with `guard.handlerDepth--`.
+   * caller runs with `yield* this.finishHandler(r)`.
    */
   pollNow(net: number): Op | boolean {
     const node = this.node;
