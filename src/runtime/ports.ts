@@ -63,8 +63,15 @@ function checkPort(port: number): void {
 
 /** One node's StrataPortTable and what its block-data handlers need. */
 export class PortTable {
-  /** Entries by port number, made on first use. */
-  private readonly ports: (StrataPort | undefined)[] = [];
+  /**
+   * Entries by port number, made on first use. A Map, not an array: an app that gives
+   * each sender its own port (port = sender) would leave a holey array of up to 4096
+   * slots per node, in V8's slow dictionary form past about 1024.
+   */
+  private readonly ports = new Map<number, StrataPort>();
+  /** The entry used last, and its number: block data comes packet after packet to one port. */
+  private lastPort: StrataPort | null = null;
+  private lastPortNum = -1;
   /** What storing n Xfer words costs the processor, by n (made on first use). */
   private readonly putCycles: number[] = [];
   private readonly self: number;
@@ -87,12 +94,15 @@ export class PortTable {
 
   /** Entry `n` of the table (0..4095). */
   port(n: number): StrataPort {
+    if (n === this.lastPortNum) return this.lastPort as StrataPort;
     checkPort(n);
-    let p = this.ports[n];
+    let p = this.ports.get(n);
     if (p === undefined) {
       p = new StrataPort();
-      this.ports[n] = p;
+      this.ports.set(n, p);
     }
+    this.lastPort = p;
+    this.lastPortNum = n;
     return p;
   }
 
