@@ -1,7 +1,8 @@
 /**
  * A node's thread as the kernel runs it: the app's `main`, then Strata's StrataExit
  * (keep serving messages until every node has exited); `rt.exit()` inside main skips
- * to the exit. Written as a plain iterator over the two phases rather than a
+ * to the exit. A resume goes straight to the innermost operation waiting, if any
+ * (OpGuard.waiting). Written as a plain iterator over the two phases rather than a
  * generator around main, because every resume of a generator passes through each
  * generator it is inside: this one would sit on the path of every event a node runs.
  */
@@ -28,6 +29,15 @@ export class NodeProgram implements SimProcess {
   }
 
   next(): IteratorResult<number, void> {
+    const guard = this.engines.guard;
+    const waiting = guard.waiting;
+    guard.waiting = null;
+    if (waiting !== null) {
+      // Straight to the innermost waiting operation (see GuardedOp); when it has ended,
+      // the whole chain below takes its outcome.
+      const r = waiting.resume();
+      if (r !== null) return r as IteratorResult<number, void>;
+    }
     if (this.exit !== null) return this.exit.next();
     let step: IteratorResult<number, unknown>;
     try {

@@ -6,6 +6,10 @@
  * plain handler, or when main returns names the mistake. Engines run the operations
  * they start inside others through `nested(body)`. Starting an operation outside a
  * handler is also when the node's queued Qprintf output is flushed (Appendix A 9.1).
+ *
+ * The guard also remembers the innermost operation that is waiting (`waiting`), so
+ * the node's thread can resume it directly instead of through every generator of the
+ * app that is inside a `yield*` around it (see GuardedOp and NodeProgram).
  */
 import { RunFailure } from '../kernel/errors.ts';
 import type { Op } from '../machine/node.ts';
@@ -19,6 +23,11 @@ export interface PrintQueue {
 export class OpGuard {
   /** How many handlers are running on this node (nested when a handler polls). */
   handlerDepth = 0;
+  /**
+   * The innermost operation whose body yielded at the node thread's last step (null
+   * when the step did not end inside one). Only the node's thread clears it.
+   */
+  waiting: GuardedOp<unknown> | null = null;
   private unstarted = 0;
   private readonly self: number;
   private readonly prints: PrintQueue;
@@ -68,6 +77,7 @@ export class OpGuard {
   /** StrataExit(0) abandons whatever operation was in progress. */
   forget(): void {
     this.unstarted = 0;
+    this.waiting = null;
   }
 
   private fail(where: string): never {
@@ -82,11 +92,23 @@ export class OpGuard {
  * operation started at its first step. Not a generator wrapping the body: a program
  * resumes through every generator it is inside (`yield*`), and this one sat on the
  * path of every resume of every operation an app makes.
+ *
+ * The resumes that follow the first go straight to the body: each step that yields
+ * records the innermost waiting operation in `guard.waiting`, and the node's thread
+ * calls `resume()` on it. An app's generators around the operation only pass its
+ * yields through (`yield*` forwards every value unchanged), so skipping them changes
+ * nothing; when the body returns or throws, resume() keeps the outcome and the thread
+ * steps the whole chain once, in which this object's next() hands the outcome to the
+ * app's `yield*` exactly where the body left it.
  */
-class GuardedOp<T> implements Generator<number, T, undefined> {
+export class GuardedOp<T> implements Generator<number, T, undefined> {
   private readonly guard: OpGuard;
   private readonly body: Op<T>;
   private isStarted = false;
+  /** The body's final result or exception, kept by resume() for the chain's next step. */
+  private ended: IteratorResult<number, T> | null = null;
+  private hasThrown = false;
+  private thrown: unknown = undefined;
 
   constructor(guard: OpGuard, body: Op<T>) {
     this.guard = guard;
@@ -94,11 +116,46 @@ class GuardedOp<T> implements Generator<number, T, undefined> {
   }
 
   next(): IteratorResult<number, T> {
+    const ended = this.ended;
+    if (ended !== null) {
+      this.ended = null;
+      return ended;
+    }
+    if (this.hasThrown) {
+      this.hasThrown = false;
+      const e = this.thrown;
+      this.thrown = undefined;
+      throw e;
+    }
     if (!this.isStarted) {
       this.isStarted = true;
       this.guard.started();
     }
-    return this.body.next();
+    const r = this.body.next();
+    // The innermost waiting operation records itself first; the ones around it see it set.
+    if (r.done !== true && this.guard.waiting === null) this.guard.waiting = this as GuardedOp<unknown>;
+    return r;
+  }
+
+  /**
+   * Steps the body directly (the node's thread, when this is `guard.waiting`): its
+   * yield, or null when it returned or threw (kept for the chain's next step).
+   */
+  resume(): IteratorResult<number, T> | null {
+    let r: IteratorResult<number, T>;
+    try {
+      r = this.body.next();
+    } catch (e) {
+      this.hasThrown = true;
+      this.thrown = e;
+      return null;
+    }
+    if (r.done === true) {
+      this.ended = r;
+      return null;
+    }
+    if (this.guard.waiting === null) this.guard.waiting = this as GuardedOp<unknown>;
+    return r;
   }
 
   return(value: T): IteratorResult<number, T> {

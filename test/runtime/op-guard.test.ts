@@ -50,4 +50,34 @@ describe('the forgotten-yield* guard', () => {
     });
     expect(results).toEqual([undefined, 1]);
   });
+
+  it("hands an operation's result and exception to the app's yield* through the app's own generators", () => {
+    // The node's thread resumes a waiting operation directly, past the generators of
+    // the app around it; what the operation returns or throws must still arrive where
+    // the app's yield* waits, through its try/catch/finally.
+    function explode(): void {
+      throw new Error('handler exploded');
+    }
+    function* sum(rt: Runtime): Op<number> {
+      return yield* rt.combineInt(rt.self + 1, CombineOp.ReduceAdd);
+    }
+    function* program(rt: Runtime): Op<string> {
+      const log: string[] = [];
+      try {
+        log.push(`sum ${yield* sum(rt)}`);
+        if (rt.self === 1) yield* rt.sendLeftPollBoth(0, explode);
+        else yield* rt.pollBothUntil(() => false);
+      } catch (e) {
+        log.push(`caught ${(e as Error).message}`);
+      } finally {
+        log.push('finally');
+      }
+      yield* rt.barrier();
+      return log.join(', ');
+    }
+    const { results } = runInline('cm5', 2, function* (rt) {
+      return yield* program(rt);
+    });
+    expect(results).toEqual(['sum 3, caught handler exploded, finally', 'sum 3, finally']);
+  });
 });
