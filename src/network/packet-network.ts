@@ -42,15 +42,16 @@ class PacketBuffer {
   readonly capacity: number;
   /** Slots taken: packets in it plus packets on their way in. */
   reserved = 0;
-  /** Packets in it, in arrival order; only the front is routed (unused for receive buffers). */
+  /**
+   * Packets in it, in arrival order; only the front is routed. In a receive buffer:
+   * the packets that have fully arrived and can be polled, oldest first.
+   */
   readonly fifo: PacketFifo;
   /** Channels whose far end is this buffer. */
   readonly feeders: Channel[] = [];
   /** A node's injection buffer: (node, net) to tell when it frees; else node -1. */
   readonly injectingNode: number;
   readonly net: number;
-  /** For a receive buffer: packets that have fully arrived and can be polled, oldest first. */
-  readonly visible: PacketFifo;
 
   constructor(id: number, capacity: number, injectingNode = -1, net = 0) {
     this.id = id;
@@ -58,7 +59,6 @@ class PacketBuffer {
     this.injectingNode = injectingNode;
     this.net = net;
     this.fifo = new PacketFifo(capacity);
-    this.visible = new PacketFifo(capacity);
   }
 
   get hasRoom(): boolean {
@@ -74,14 +74,16 @@ class Channel {
   /** The buffer the packet now crossing leaves (its slot frees when the tail has left). */
   from: PacketBuffer | null = null;
   busyCycles = 0;
-  /** Packets at the front of their buffers waiting to cross this channel, in request order. */
-  readonly waiters: PacketFifo;
+  /**
+   * Packets at the front of their buffers waiting to cross this channel, in request
+   * order; made when the first one waits (most channels of a large machine never have one).
+   */
+  waiters: PacketFifo | null = null;
 
   constructor(id: number, spec: ChannelSpec, out: PacketBuffer) {
     this.id = id;
     this.spec = spec;
     this.out = out;
-    this.waiters = new PacketFifo();
   }
 }
 
@@ -175,12 +177,12 @@ export class PacketNetwork implements DataNetwork {
   }
 
   waitingList(node: number, net: number): Packet[] {
-    return this.receiving[net][node].visible.toArray();
+    return this.receiving[net][node].fifo.toArray();
   }
 
   receive(node: number, net: number): Packet | null {
     const buf = this.receiving[net][node];
-    const p = buf.visible.shift();
+    const p = buf.fifo.shift();
     if (p === undefined) return null;
     buf.reserved--;
     this.inFlightTo[node]--;
@@ -190,7 +192,7 @@ export class PacketNetwork implements DataNetwork {
   }
 
   waiting(node: number, net: number): number {
-    return this.receiving[net][node].visible.size;
+    return this.receiving[net][node].fifo.size;
   }
 
   /** Whether `node` has room to inject on `net` now. */
@@ -220,11 +222,11 @@ export class PacketNetwork implements DataNetwork {
       chosen = channels[this.candidates[this.random.int(free > 0 ? free : n)]];
     }
     if (this.canStartNow(chosen)) this.start(chosen, p);
-    else chosen.waiters.push(p);
+    else (chosen.waiters ??= new PacketFifo()).push(p);
   }
 
   private canStartNow(c: Channel): boolean {
-    return !c.isBusy && c.out.hasRoom && c.waiters.size === 0;
+    return !c.isBusy && c.out.hasRoom && (c.waiters === null || c.waiters.size === 0);
   }
 
   private start(c: Channel, p: Packet): void {
@@ -269,7 +271,7 @@ export class PacketNetwork implements DataNetwork {
 
   private delivered(dst: number, net: number, p: Packet): void {
     p.at = -1;
-    this.receiving[net][dst].visible.push(p);
+    this.receiving[net][dst].fifo.push(p);
     this.stats.packetsDelivered++;
     this.onArrival(dst, net);
   }
@@ -277,7 +279,7 @@ export class PacketNetwork implements DataNetwork {
   /** Starts the next waiter across `c` if the link is idle and the far buffer has room. */
   private tryStart(c: Channel): void {
     if (c.isBusy || !c.out.hasRoom) return;
-    const p = c.waiters.shift();
+    const p = c.waiters?.shift();
     if (p !== undefined) this.start(c, p);
   }
 }
