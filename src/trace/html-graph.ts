@@ -145,7 +145,13 @@ document.getElementById('reset').onclick = () => { t0 = 0; t1 = D.lastCycle; dra
 window.addEventListener('keydown', (e) => { if (e.key === '+') zoom(0.5, W / 2); if (e.key === '-') zoom(2, W / 2); });
 const legend = document.getElementById('legend');
 const keys = D.kind === 'congestion' ? [0, 0.25, 0.5, 0.75, 1].map((f) => Math.round(f * D.max)) : D.states.map((s) => s.id);
-legend.innerHTML = keys.map((v) => '<span class="key"><span class="swatch" style="background:' + color(v) + '"></span>' + (D.kind === 'congestion' ? v + ' in flight' : v + ' ' + stateName(v)) + '</span>').join('');
+// Built node by node: names and colours come from the trace file, which is data, never markup.
+for (const v of keys) {
+  const key = document.createElement('span'); key.className = 'key';
+  const swatch = document.createElement('span'); swatch.className = 'swatch'; swatch.style.background = color(v);
+  key.append(swatch, D.kind === 'congestion' ? v + ' in flight' : v + ' ' + stateName(v));
+  legend.append(key);
+}
 draw();
 </script>
 </body>

@@ -146,7 +146,7 @@ function svgFrame(trace: Trace, title: string, grid: Int16Array[], colors: strin
   const [head, tail] = split < 0 ? [title, ''] : [title.slice(0, split), title.slice(split + 2)];
   out.push(`<text x="${left}" y="17" font-size="14">${escape(head)}</text>`);
   if (tail !== '') out.push(`<text x="${left}" y="32" font-size="11" fill="#444444">${escape(tail)}</text>`);
-  out.push(`<rect x="${left}" y="${top}" width="${columns}" height="${plotHeight}" fill="${colors[0]}" stroke="#888888"/>`);
+  out.push(`<rect x="${left}" y="${top}" width="${columns}" height="${plotHeight}" fill="${escape(colors[0])}" stroke="#888888"/>`);
   grid.forEach((row, node) => {
     const y = top + node * rowHeight;
     let c = 0;
@@ -154,7 +154,7 @@ function svgFrame(trace: Trace, title: string, grid: Int16Array[], colors: strin
       const v = row[c];
       let e = c + 1;
       while (e < columns && row[e] === v) e++;
-      if (v !== 0) out.push(`<rect x="${left + c}" y="${y}" width="${e - c}" height="${rowHeight}" fill="${colors[v]}"><title>${escape(describe(node, v))}</title></rect>`);
+      if (v !== 0) out.push(`<rect x="${left + c}" y="${y}" width="${e - c}" height="${rowHeight}" fill="${escape(colors[v])}"><title>${escape(describe(node, v))}</title></rect>`);
       c = e;
     }
   });
@@ -177,7 +177,7 @@ function svgFrame(trace: Trace, title: string, grid: Int16Array[], colors: strin
   legend.forEach(([color, label], i) => {
     const x = left + (i % 6) * 150;
     const y = top + plotHeight + 58 + Math.floor(i / 6) * 20;
-    out.push(`<rect x="${x}" y="${y}" width="14" height="12" fill="${color}" stroke="#888888"/><text x="${x + 20}" y="${y + 10}">${escape(label)}</text>`);
+    out.push(`<rect x="${x}" y="${y}" width="14" height="12" fill="${escape(color)}" stroke="#888888"/><text x="${x + 20}" y="${y + 10}">${escape(label)}</text>`);
   });
   out.push('</svg>');
   return `${out.join('\n')}\n`;
