@@ -72,5 +72,5 @@ export function describeSchemaError(error: z.ZodError, data: unknown): string {
   const got = issue.code === 'unrecognized_keys' ? '' : `, got ${show(valueAt(data, issue.path))}`;
   // zod's own messages start "Invalid input: expected ..." or "Too big: expected ..."; keep what follows the colon.
   const message = issue.message.replace(/^[A-Z][a-z ]+: /, '');
-  return `${key === '' ? 'the header' : `key "${key}"`}: ${message}${got}`;
+  return `${key === '' ? 'the top level' : `key "${key}"`}: ${message}${got}`;
 }

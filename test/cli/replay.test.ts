@@ -75,6 +75,25 @@ describe.concurrent('repro files and sim replay', () => {
     expect(r.stderr.trimEnd()).toMatch(message);
   });
 
+  it.each([
+    ['claims 10^9 nodes', (r: Record<string, any>) => (r.nodes = 1e9), /bad repro file: key "nodes": expected number to be <=4096, got 1000000000$/],
+    ['has a negative seed', (r: Record<string, any>) => (r.seed = -1), /bad repro file: key "seed": expected number to be >=0, got -1$/],
+    ['names no network', (r: Record<string, any>) => (r.network = 'wormhole'), /bad repro file: key "network": expected one of "packet"\|"analytic", got "wormhole"$/],
+    ['has no app path', (r: Record<string, any>) => delete r.app.path, /bad repro file: key "app\.path": expected string, received undefined, got nothing$/],
+    ['has a parameter without =', (r: Record<string, any>) => (r.params = ['rounds']), /bad repro file: key "params\.0": expected key=value, got "rounds"$/],
+  ])('refuses a crafted repro file that %s, with one line and exit 2', async (_what, edit, message) => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-replay-'));
+    const file = join(dir, 'p.json');
+    await sim(['--platform', 'cm5', 'apps/ping-pong', '--nodes', '2', '--param', 'rounds=1', '--record', file]);
+    const repro = JSON.parse(readFileSync(file, 'utf8')) as Record<string, any>;
+    edit(repro);
+    writeFileSync(file, JSON.stringify(repro));
+    const r = await sim(['replay', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.stderr.trimEnd()).toMatch(message);
+  });
+
   it('refuses a bad --stop-at', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sim-replay-'));
     await sim(['--platform', 'cm5', 'apps/ping-pong', '--nodes', '2', '--param', 'rounds=1', '--record', join(dir, 'p.json')]);
