@@ -18,6 +18,7 @@ import { SingleBar, Presets } from 'cli-progress';
 import { fig66Report } from '../calibrate/fig-6-6.ts';
 import { modelsJson, modelsModule, type FittedModel, type Provenance } from '../calibrate/models.ts';
 import { planUnit } from '../calibrate/samples.ts';
+import { samplesEndLine, samplesHeaderLine } from '../calibrate/samples-file.ts';
 import { InputError } from '../kernel/errors.ts';
 import { MAX_SEED } from '../kernel/random-stream.ts';
 import { nodeCountProblem } from '../network/build-topology.ts';
@@ -100,6 +101,7 @@ export async function calibrateCommand(argv: readonly string[], io: Io, showProg
   const specs = await loadSpecs(args.specFile);
   const requests: UnitRequest[] = [];
   const platformsRun: string[] = [];
+  let plannedSamples = 0;
   for (const name of args.platforms) {
     const platform = await loadPlatform(name);
     platformsRun.push(platform.name);
@@ -108,7 +110,7 @@ export async function calibrateCommand(argv: readonly string[], io: Io, showProg
       if (problem !== null) throw new InputError(`--nodes ${nodes}: ${problem} (platform ${platform.name})`);
       specs.forEach((spec, specIndex) => {
         // Check every spec before anything runs: names, arities, expressions, loops.
-        planUnit({ platform, spec, source: args.specFile, nodes, seed: args.seed, vcount: args.vcount });
+        plannedSamples += planUnit({ platform, spec, source: args.specFile, nodes, seed: args.seed, vcount: args.vcount }).length;
         requests.push({ platform: name, specFile: args.specFile, specIndex, nodes, seed: args.seed, vcount: args.vcount, noise: args.noise });
       });
     }
@@ -142,14 +144,15 @@ export async function calibrateCommand(argv: readonly string[], io: Io, showProg
   const header =
     index === 1
       ? [
-          '# proteus-strata calibration samples, version 1',
+          samplesHeaderLine(),
           `# simulator ${simulatorVersion()}`,
           `# spec ${args.specFile} sha256 ${specHash}`,
           `# seed ${args.seed} nodes ${args.nodes?.join(',') ?? 'default'} vcount ${args.vcount}${args.noise ? ' noise: timer interrupts and time slices, median of three' : ''}`,
           '# lines: Model cycles inputs... terms...; @Model marks verification samples',
         ].join('\n') + '\n'
       : '';
-  const text = header + texts.join('');
+  // The end line, in the last shard, lets sim fit tell a whole file from one cut short.
+  const text = header + texts.join('') + (index === count ? `${samplesEndLine(requests.length, plannedSamples)}\n` : '');
   // Fit before writing anything, so bad samples leave no files behind.
   const fitted = args.fitDir === undefined ? null : { dir: args.fitDir, ...fitWithProvenance(text, args.out, true) };
   writeAtomically(args.out, text);
