@@ -30,11 +30,11 @@ describe.concurrent('repro files and sim replay', () => {
   });
 
   it('reports the first divergent event when the app changed after recording', async () => {
-    // Inside the project, so that the copied app loads as the project's modules do.
-    const dir = join(ROOT, 'test/.tmp/replay-changed');
+    // A copy in the OS temp dir, importing the project's runtime by absolute path.
+    const dir = mkdtempSync(join(tmpdir(), 'sim-replay-changed-'));
     const app = join(dir, 'ping-pong');
     cpSync(join(ROOT, 'apps/ping-pong'), app, { recursive: true });
-    writeFileSync(join(app, 'index.ts'), readFileSync(join(app, 'index.ts'), 'utf8').replaceAll('../../src/', '../../../../src/'));
+    writeFileSync(join(app, 'index.ts'), readFileSync(join(app, 'index.ts'), 'utf8').replaceAll('../../src/', `${join(ROOT, 'src')}/`));
     const file = join(dir, 'run.json');
     expect((await sim(['--platform', 'cm5', app, '--nodes', '4', '--record', file])).code).toBe(0);
     // Node 0 now does some work before its round trips.

@@ -1,11 +1,13 @@
 /**
  * What a person sees: the SVG and HTML state graphs rendered in headless Chromium
- * (Debian's chromium package; .ci/run installs it), with assertions on the page.
- * Screenshots go to test/.tmp/ for a human look.
+ * (Debian's, or the npm package's: test/support/browser.ts), with assertions on the
+ * page. Screenshots go to a directory in the OS temp dir for a human look (its path
+ * is printed).
  */
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import radixSortApp from '../../apps/radix-sort/index.ts';
 import { runApp } from '../../src/runtime/run-app.ts';
@@ -15,11 +17,11 @@ import { renderHtml } from '../../src/trace/html-graph.ts';
 import { readTrace } from '../../src/trace/reader.ts';
 import { renderSvg } from '../../src/trace/state-graph.ts';
 import { MemoryTraceOutput, TraceWriter } from '../../src/trace/writer.ts';
+import { launchChromium } from '../support/browser.ts';
+import { SCRIPT_NAME, smallTrace, withHeader } from '../support/crafted-trace.ts';
 import { loadTestPlatform } from '../support/platforms.ts';
-import { ROOT } from '../support/sim-cli.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const OUT = join(ROOT, 'test/.tmp/graphs');
+const OUT = mkdtempSync(join(tmpdir(), 'sim-graphs-'));
 
 function radixTrace() {
   const config = runConfig(loadTestPlatform('cm5'), radixSortApp, { params: ['keys=300', 'keyBits=28', 'digitBits=4'], nodes: 32, seed: 1, network: 'packet' });
@@ -36,10 +38,10 @@ describe('state graphs in a browser', () => {
   const trace = radixTrace();
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (apt-get install chromium), as .ci/run does`);
-    mkdirSync(OUT, { recursive: true });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-  }, 60_000);
+    const launched = await launchChromium();
+    browser = launched.browser;
+    console.log(`graph-browser: ${launched.source} Chromium ${browser.version()}; screenshots in ${OUT}`);
+  }, 120_000);
 
   afterAll(async () => {
     await browser?.close();
@@ -92,5 +94,26 @@ describe('state graphs in a browser', () => {
     await page.click('#reset');
     expect(await page.locator('#window').textContent()).toBe(window0);
     await page.close();
+  }, 60_000);
+
+  it('a crafted trace whose state names and app name are markup runs no script: the names show as text (edges case 160)', async () => {
+    const crafted = readTrace(
+      withHeader(smallTrace(), (h) => {
+        h.states[8].name = SCRIPT_NAME;
+        h.app = '<script>document.title="PWNED"</script>';
+      }),
+      'crafted',
+    );
+    for (const [file, text] of [['xss.html', renderHtml(crafted, 'states')], ['xss.svg', renderSvg(crafted)]]) {
+      const page = await browser.newPage();
+      writeFileSync(join(OUT, file), text);
+      await page.goto(`file://${join(OUT, file)}`);
+      await page.waitForTimeout(200);
+      expect(await page.title()).not.toBe('PWNED');
+      expect(await page.locator('img').count()).toBe(0);
+      const shown = await page.locator(file.endsWith('.html') ? '#legend' : 'svg > text').allTextContents();
+      expect(shown.join(' ')).toContain(`8 ${SCRIPT_NAME}`);
+      await page.close();
+    }
   }, 60_000);
 });
