@@ -7,7 +7,8 @@ import { sim } from '../support/sim-cli.ts';
 const SPEC = 'apps/calibration/strata.spec';
 
 describe.concurrent('sim calibrate', () => {
-  it('writes the same samples with 1 and 2 workers, and the shards concatenate to the same file', async () => {
+  // Six calibrations of 84 units each (one from the sources): about 60 s on a loaded 2-core machine.
+  it('writes the same samples with 1 and 2 workers, and the shards concatenate to the same file', { timeout: 180_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sim-cal-'));
     const common = ['calibrate', '--platform', 'all', SPEC, '--nodes', '8', '--vcount', '3'];
     const one = await sim([...common, '-o', join(dir, 'one.samples')]);
