@@ -53,6 +53,13 @@ export function readSamples(text: string, source: string): ModelSamples[] {
     throw new InputError(`${source}: samples file version ${version[1]}; this simulator reads versions 1 to ${SAMPLES_VERSION}`);
   }
   const needsEnd = version !== null && Number(version[1]) >= 2;
+  // Checked first, so a file cut mid-line is called truncated rather than malformed.
+  const lastLine = lines.findLastIndex((l) => l.trim() !== '');
+  if (needsEnd && !END.test(lines[lastLine].trim())) {
+    const endAt = lines.findIndex((l) => END.test(l.trim()));
+    if (endAt >= 0) throw new InputError(`${source}:${endAt + 2}: more after the end line (line ${endAt + 1}); expected the end line last`);
+    throw new InputError(`${source}: truncated: it ends at line ${lastLine + 1} without the end line ("# end: U units, S samples") sim calibrate writes last; the file was cut short (or is one shard: concatenate them all)`);
+  }
   let units = 0;
   let sampleLines = 0;
   let end: { units: number; samples: number; line: number } | null = null;
@@ -107,9 +114,6 @@ export function readSamples(text: string, source: string): ModelSamples[] {
     (verify ? m.verification : m.building).push({ y: numbers[0], x: numbers.slice(1) });
   });
   const ended = end as { units: number; samples: number } | null;
-  if (needsEnd && ended === null) {
-    throw new InputError(`${source}: truncated: no end line ("# end: U units, S samples") after ${units} units and ${sampleLines} samples; the file was cut short (or is one shard: concatenate them all)`);
-  }
   if (ended !== null && (ended.units !== units || ended.samples !== sampleLines)) {
     throw new InputError(`${source}: corrupt: the end line counts ${ended.units} units and ${ended.samples} samples, the file holds ${units} and ${sampleLines}`);
   }

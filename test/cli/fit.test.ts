@@ -85,8 +85,9 @@ describe.concurrent('sim fit', () => {
     ['NaN', '# platform cm5 x\n# model Foo a\nFoo NaN 1\n', /bad\.samples:3: expected numbers after Foo, got "NaN 1"$/],
     ['Infinity', '# platform cm5 x\n# model Foo a\nFoo 10 Infinity\n', /bad\.samples:3: expected numbers after Foo, got "10 Infinity"$/],
     ['zero times with --relative (case 135)', '# platform cm5 x\n# model Foo a\nFoo 0 1\nFoo 0 2\nFoo 0 3\n', /model Foo on cm5: 3 building samples of 0 cycles, which --relative cannot weight/],
-    ['a calibrated file cut short (case 124)', '# proteus-strata calibration samples, version 2\n# platform cm5 x\n# model Foo a\nFoo 10 1\nFoo 12 2\nFoo 14 3\n', /bad\.samples: truncated: no end line \("# end: U units, S samples"\) after 1 units and 3 samples/],
+    ['a calibrated file cut short (case 124)', '# proteus-strata calibration samples, version 2\n# platform cm5 x\n# model Foo a\nFoo 10 1\nFoo 12 2\nFoo 14 3\n', /bad\.samples: truncated: it ends at line 6 without the end line \("# end: U units, S samples"\) sim calibrate writes last/],
     ['an end line that miscounts', '# proteus-strata calibration samples, version 2\n# platform cm5 x\n# model Foo a\nFoo 10 1\nFoo 12 2\nFoo 14 3\n# end: 1 unit, 4 samples\n', /corrupt: the end line counts 1 units and 4 samples, the file holds 1 and 3$/],
+    ['a calibrated file cut mid-line', '# proteus-strata calibration samples, version 2\n# platform cm5 x\n# model Foo a\nFoo 10 1\nFoo 12 2\nFo', /bad\.samples: truncated: it ends at line 6 without the end line/],
     ['lines after the end line', '# proteus-strata calibration samples, version 2\n# platform cm5 x\n# model Foo a\nFoo 10 1\nFoo 12 2\n# end: 1 unit, 2 samples\nFoo 14 3\n', /bad\.samples:7: more after the end line \(line 6\)/],
     ['a later version', '# proteus-strata calibration samples, version 3\n', /samples file version 3; this simulator reads versions 1 to 2$/],
   ])('refuses %s with one line, exit 2 and no output', async (_what, text, message) => {
