@@ -6,7 +6,7 @@
  * Reset returns to the whole run. Works offline; no libraries.
  */
 import type { Trace } from './reader.ts';
-import { graphTitle } from './state-graph.ts';
+import { graphTitle, legendStates } from './state-graph.ts';
 
 /** Per-node change lists as base64 typed arrays, small enough for large traces. */
 function encodeSeries(series: { cycles: number[]; values: number[] }[]): { cycles: string[]; values: string[] } {
@@ -35,6 +35,7 @@ export function renderHtml(trace: Trace, kind: 'states' | 'congestion'): string 
     clockMHz: h.clockMHz,
     lastCycle: Math.max(1, trace.lastCycle),
     states: h.states,
+    legend: legendStates(trace).map((s) => s.id),
     max,
     ...encodeSeries(series),
   };
@@ -144,7 +145,7 @@ document.getElementById('zoomout').onclick = () => zoom(2, W / 2);
 document.getElementById('reset').onclick = () => { t0 = 0; t1 = D.lastCycle; draw(); };
 window.addEventListener('keydown', (e) => { if (e.key === '+') zoom(0.5, W / 2); if (e.key === '-') zoom(2, W / 2); });
 const legend = document.getElementById('legend');
-const keys = D.kind === 'congestion' ? [0, 0.25, 0.5, 0.75, 1].map((f) => Math.round(f * D.max)) : D.states.map((s) => s.id);
+const keys = D.kind === 'congestion' ? [0, 0.25, 0.5, 0.75, 1].map((f) => Math.round(f * D.max)) : D.legend;
 // Built node by node: names and colours come from the trace file, which is data, never markup.
 for (const v of keys) {
   const key = document.createElement('span'); key.className = 'key';

@@ -70,6 +70,13 @@ export function graphTitle(trace: Trace): string {
   return `${h.app} on ${h.platform} (${h.nodes} nodes), seed ${h.seed}${params ? `: ${params}` : ''}`;
 }
 
+/** The states the legend lists: Idle (every node's state before its first record) and those the trace shows. */
+export function legendStates(trace: Trace): StateInfo[] {
+  const seen = new Set<number>([0]);
+  for (const node of trace.nodes) for (const s of node.states) seen.add(s);
+  return trace.header.states.filter((s) => seen.has(s.id));
+}
+
 export function renderSvg(trace: Trace, options: GraphOptions = {}): string {
   const { states, grid } = dominantStates(trace, options.width ?? 1000);
   return svgFrame(
@@ -77,7 +84,7 @@ export function renderSvg(trace: Trace, options: GraphOptions = {}): string {
     graphTitle(trace),
     grid,
     states.map((s) => s.color),
-    states.map((s) => [s.color, `${s.id} ${s.name}`]),
+    legendStates(trace).map((s) => [s.color, `${s.id} ${s.name}`]),
     (node, c) => `node ${node}: ${states[c].name}`,
   );
 }
