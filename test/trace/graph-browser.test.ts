@@ -82,6 +82,15 @@ describe('state graphs in a browser', () => {
       return n / (d.length / 4);
     })()`);
     expect(painted).toBeGreaterThan(0.5);
+    // Processor numbers down the left margin (40 pixels), as the SVG has them.
+    const labelled = await page.evaluate<number>(`(() => {
+      const c = document.getElementById('graph');
+      const d = c.getContext('2d').getImageData(0, 0, 40, c.height - 34).data;
+      let n = 0;
+      for (let i = 0; i < d.length; i += 4) if (d[i] < 128) n++;
+      return n;
+    })()`);
+    expect(labelled).toBeGreaterThan(50);
     const box = (await page.locator('#graph').boundingBox())!;
     await page.mouse.move(box.x + box.width / 2, box.y + 5);
     expect(await page.locator('#tip').textContent()).toMatch(/^node 0: (Idle|Busy|Barrier|Combine|Count|Reorder) at cycle [\d,]+ \([\d.]+ us\)$/);
