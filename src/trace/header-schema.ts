@@ -7,6 +7,7 @@
  * clock (zod refuses NaN and Infinity). Anything else is one line naming the key, what it holds and what was expected.
  */
 import * as z from 'zod';
+import { valueAt } from '../platform/load-platform.ts';
 
 /** The largest machine a platform file may describe (`maxNodes` in src/platform/schema.ts). */
 export const MAX_TRACE_NODES = 4096;
@@ -47,16 +48,6 @@ export const traceHeaderSchema = z.looseObject({
   networkCounters: z.boolean(),
   messages: z.boolean(),
 });
-
-/** Where a value sits in a parsed JSON document, or undefined. */
-function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
-  let v = data;
-  for (const key of path) {
-    if (v === null || typeof v !== 'object') return undefined;
-    v = (v as Record<PropertyKey, unknown>)[key];
-  }
-  return v;
-}
 
 /** A value shown in a message, cut short if long. */
 function show(value: unknown): string {

@@ -1,6 +1,6 @@
 /**
- * Test helper: a small real trace (a 4-node radix sort on the CM-5), and the same
- * trace with its header edited — the crafted files a trace reader must treat as data.
+ * Test helper: real traces (radix sorts on the CM-5), and a trace with its header
+ * edited — the crafted files a trace reader must treat as data.
  */
 import radixSortApp from '../../apps/radix-sort/index.ts';
 import { runApp } from '../../src/runtime/run-app.ts';
@@ -9,16 +9,19 @@ import { MAGIC, traceHeader } from '../../src/trace/format.ts';
 import { MemoryTraceOutput, TraceWriter } from '../../src/trace/writer.ts';
 import { loadTestPlatform } from './platforms.ts';
 
-/** The bytes of a finished trace of a small radix sort (states 0-10 used). */
-export function smallTrace(): Uint8Array {
-  const config = runConfig(loadTestPlatform('cm5'), radixSortApp, { params: ['keys=50', 'keyBits=16', 'digitBits=4'], nodes: 4, seed: 1, network: 'packet' });
+/** The bytes of a finished trace of a radix sort on the CM-5 (4-bit digits; states 0-10 used). */
+export function radixSortTrace(nodes: number, keys: number, keyBits: number): Uint8Array {
+  const config = runConfig(loadTestPlatform('cm5'), radixSortApp, { params: [`keys=${keys}`, `keyBits=${keyBits}`, 'digitBits=4'], nodes, seed: 1, network: 'packet' });
   const { platform, params } = config;
   const output = new MemoryTraceOutput();
-  const writer = new TraceWriter(traceHeader({ simulatorVersion: 'test', platform, nodes: 4, network: 'packet', app: radixSortApp, params, seed: 1, networkCounters: false }), output);
+  const writer = new TraceWriter(traceHeader({ simulatorVersion: 'test', platform, nodes, network: 'packet', app: radixSortApp, params, seed: 1, networkCounters: false }), output);
   const s = runApp({ ...config, trace: writer });
   writer.finish(s.fingerprint, s.simulatedCycles);
   return output.bytes();
 }
+
+/** A small real trace: 4 nodes, 50 keys of 16 bits. */
+export const smallTrace = (): Uint8Array => radixSortTrace(4, 50, 16);
 
 /** `trace` with its header replaced by what `edit` makes of the parsed one; the records stay. */
 export function withHeader(trace: Uint8Array, edit: (header: Record<string, any>) => void): Buffer {

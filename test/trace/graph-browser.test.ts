@@ -9,33 +9,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import radixSortApp from '../../apps/radix-sort/index.ts';
-import { runApp } from '../../src/runtime/run-app.ts';
-import { runConfig } from '../../src/runtime/run-config.ts';
-import { traceHeader } from '../../src/trace/format.ts';
 import { renderHtml } from '../../src/trace/html-graph.ts';
 import { readTrace } from '../../src/trace/reader.ts';
 import { legendStates, renderSvg } from '../../src/trace/state-graph.ts';
-import { MemoryTraceOutput, TraceWriter } from '../../src/trace/writer.ts';
 import { launchChromium } from '../support/browser.ts';
-import { SCRIPT_NAME, smallTrace, withHeader } from '../support/crafted-trace.ts';
-import { loadTestPlatform } from '../support/platforms.ts';
+import { radixSortTrace, SCRIPT_NAME, smallTrace, withHeader } from '../support/crafted-trace.ts';
 
 const OUT = mkdtempSync(join(tmpdir(), 'sim-graphs-'));
 
-function radixTrace() {
-  const config = runConfig(loadTestPlatform('cm5'), radixSortApp, { params: ['keys=300', 'keyBits=28', 'digitBits=4'], nodes: 32, seed: 1, network: 'packet' });
-  const { platform, params } = config;
-  const output = new MemoryTraceOutput();
-  const writer = new TraceWriter(traceHeader({ simulatorVersion: 'test', platform, nodes: 32, network: 'packet', app: radixSortApp, params, seed: 1, networkCounters: false }), output);
-  const s = runApp({ ...config, trace: writer });
-  writer.finish(s.fingerprint, s.simulatedCycles);
-  return readTrace(output.bytes(), 'memory');
-}
-
 describe('state graphs in a browser', () => {
   let browser: Browser;
-  const trace = radixTrace();
+  const trace = readTrace(radixSortTrace(32, 300, 28), 'memory');
 
   beforeAll(async () => {
     const launched = await launchChromium();
