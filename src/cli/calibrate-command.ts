@@ -17,6 +17,8 @@ import { parseArgs } from 'node:util';
 import { SingleBar, Presets } from 'cli-progress';
 import { fig66Report } from '../calibrate/fig-6-6.ts';
 import { modelsJson, modelsModule, type FittedModel, type Provenance } from '../calibrate/models.ts';
+import { appTask } from '../calibrate/app-tasks.ts';
+import { checkAppUnit } from '../calibrate/app-units.ts';
 import { planUnit } from '../calibrate/samples.ts';
 import { samplesEndLine, samplesHeaderLine } from '../calibrate/samples-file.ts';
 import { InputError } from '../kernel/errors.ts';
@@ -26,7 +28,7 @@ import { mapInPool } from '../sweep/pool.ts';
 import { parseShard, WHOLE } from '../sweep/shard.ts';
 import runUnitRequest, { loadSpecs, unitText, type UnitOutcome, type UnitRequest } from './calibrate-unit.ts';
 import { fitWithProvenance, printModels, writeAtomically } from './fit-command.ts';
-import { loadPlatform, platformNames } from './load-inputs.ts';
+import { loadApp, loadPlatform, platformNames, projectPath } from './load-inputs.ts';
 import { simulatorVersion } from './project.ts';
 import type { Io } from './io.ts';
 
@@ -108,11 +110,13 @@ export async function calibrateCommand(argv: readonly string[], io: Io, showProg
     for (const nodes of args.nodes ?? [platform.defaultNodes]) {
       const problem = nodeCountProblem(platform.network, nodes);
       if (problem !== null) throw new InputError(`--nodes ${nodes}: ${problem} (platform ${platform.name})`);
-      specs.forEach((spec, specIndex) => {
-        // Check every spec before anything runs: names, arities, expressions, loops.
-        plannedSamples += planUnit({ platform, spec, source: args.specFile, nodes, seed: args.seed, vcount: args.vcount }).length;
+      for (const [specIndex, spec] of specs.entries()) {
+        // Check every spec before anything runs: names, arities, expressions, loops, every sample's arguments.
+        const unit = { platform, spec, source: args.specFile, nodes, seed: args.seed, vcount: args.vcount };
+        const task = appTask(spec.task.name);
+        plannedSamples += (task === undefined ? planUnit(unit) : checkAppUnit(unit, await loadApp(projectPath(task.app)))).length;
         requests.push({ platform: name, specFile: args.specFile, specIndex, nodes, seed: args.seed, vcount: args.vcount, noise: args.noise });
-      });
+      }
     }
   }
   const { index, count } = args.shard;
