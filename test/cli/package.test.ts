@@ -10,6 +10,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { isBuildCurrent } from '../../scripts/build-state.mjs';
 import { ROOT, sim } from '../support/sim-cli.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'sim-package-'));
@@ -45,6 +46,7 @@ describe('the packed package', () => {
   it('installs into a scratch project, where plain node imports it and gets sim\'s stencil fingerprint', { timeout: 600_000 }, async () => {
     // The build is in dist/ already (npm test builds first); --ignore-scripts keeps
     // pack from rebuilding it under the other tests' feet.
+    expect(isBuildCurrent(ROOT), 'dist/ is not a build of these sources: npm run build first (npm test does)').toBe(true);
     npm(['pack', '--ignore-scripts', '--pack-destination', scratch], ROOT);
     const tarball = readdirSync(scratch).find((f) => f.endsWith('.tgz'))!;
     const listing = execFileSync('tar', ['-tzf', join(scratch, tarball)], { encoding: 'utf8' }).split('\n');
