@@ -2,7 +2,7 @@
 // the sources. The build records every TypeScript source's size and modification
 // time in dist/build.json; bin/sim.mjs runs the build only when they all still
 // match (make's rule), and otherwise runs the sources through tsx.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 /** The folders compiled into dist/ (tsconfig.build.json's "include"). */
@@ -27,8 +27,14 @@ export function sourceState(root) {
   return state;
 }
 
-/** Whether dist/ holds a build of exactly the sources now under `root`. */
+/**
+ * Whether dist/ holds a build of exactly the sources now under `root`. An installed
+ * package (under node_modules/, from `npm install` of the packed tarball) runs the
+ * build it was packed with: packing resets every file's modification time, and no one
+ * edits an installed package's sources.
+ */
 export function isBuildCurrent(root) {
+  if (root.split(/[\\/]/).includes('node_modules')) return existsSync(join(root, 'dist', 'build.json'));
   let recorded;
   try {
     recorded = JSON.parse(readFileSync(join(root, 'dist', 'build.json'), 'utf8')).sources;

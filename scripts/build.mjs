@@ -1,5 +1,7 @@
-// `npm run build` (also run by `prepare` at install and by `npm test`): compiles
-// src/ and apps/ to JavaScript with type declarations in dist/ (tsconfig.build.json),
+// `npm run build` (also run by `prepare` at install and pack, and by `npm test`):
+// compiles src/ and apps/ to JavaScript with type declarations in dist/
+// (tsconfig.build.json; the declarations' relative imports then name .js files, so a
+// program importing the package — package.json "exports" — type-checks against them),
 // copies the worker entry points (src/**/*.mjs) beside them, parses and checks each
 // shipped platform file into dist/platforms/ (a run of an unchanged one then skips
 // loading the schema library: src/cli/load-inputs.ts), then records what it was
@@ -22,6 +24,17 @@ try {
 } catch {
   process.stderr.write('build: the TypeScript compiler failed (see above); dist/ is not current, so sim runs the sources\n');
   process.exit(1);
+}
+// The declarations keep the sources' `./x.ts` imports (tsc rewrites them only in the
+// JavaScript); a program that imports the package resolves `./x.js` to `./x.d.ts`.
+for (const dir of ['src', 'apps']) {
+  for (const entry of readdirSync(join(root, 'dist', dir), { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.d.ts')) continue;
+    const file = join(entry.parentPath ?? entry.path, entry.name);
+    const text = readFileSync(file, 'utf8');
+    const rewritten = text.replace(/((?:from|import)\s*\(?\s*['"])(\.{1,2}\/[^'"]*?)\.(m?)ts(['"])/g, (_, head, path, m, quote) => `${head}${path}.${m}js${quote}`);
+    if (rewritten !== text) writeFileSync(file, rewritten);
+  }
 }
 // The worker-thread entry points (*.mjs under src/) are plain JavaScript: copied as they are.
 for (const entry of readdirSync(join(root, 'src'), { recursive: true, withFileTypes: true })) {

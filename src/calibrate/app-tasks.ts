@@ -13,6 +13,7 @@
  * The apps are named by folder; the CLI loads them (src/cli/calibrate-unit.ts) and
  * hands them to runAppUnit (app-units.ts), so nothing here reads from disk.
  */
+import { InputError } from '../kernel/errors.ts';
 
 export interface AppTask {
   /** The app folder, relative to the project root. */
@@ -46,7 +47,11 @@ export const APP_TASKS: Record<string, AppTask> = {
     seeds: 1,
     signature: 'StencilRect(width, height, iter, px): the rect layout with px processor columns (px must divide P)',
     // aspect = px / py picks exactly the px x py factorization (apps/stencil/grid.ts processorGrid).
-    params: ([width, height, iters, px], nodes) => ({ layout: 'rect', width, height, iters, aspect: px / (nodes / px) }),
+    params: ([width, height, iters, px], nodes) => {
+      // Any other px would quietly time another factorization than the sample names.
+      if (!Number.isInteger(px) || px < 1 || nodes % px !== 0) throw new InputError(`StencilRect px ${px}: expected a divisor of P = ${nodes}`);
+      return { layout: 'rect', width, height, iters, aspect: px / (nodes / px) };
+    },
   },
   // Thesis 4.5.5: radix sort by keys per node, digit width and key width; sample sort by keys and key width.
   RadixSort: { app: 'apps/radix-sort', arity: 3, minNodes: 1, seeds: 1, signature: 'RadixSort(keys, keyBits, digitBits)', params: ([keys, keyBits, digitBits]) => ({ keys, keyBits, digitBits }) },

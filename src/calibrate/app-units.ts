@@ -29,14 +29,35 @@ export function appRunCycles(app: LoadedApp, config: UnitConfig, params: Record<
 }
 
 /**
+ * Plans an app unit and checks every sample's parameters as the app takes them
+ * (runConfig: names, types, ranges) before anything runs; returns the plan.
+ * @throws InputError naming the model, the sample's loop point and the parameter
+ */
+export function checkAppUnit(config: UnitConfig, app: LoadedApp): ReturnType<typeof planUnit> {
+  const { spec, platform } = config;
+  const task = appTask(spec.task.name);
+  if (task === undefined) throw new InputError(`${config.source}: ${spec.name} is not an app task`);
+  const samples = planUnit(config);
+  for (const s of samples) {
+    try {
+      runConfig(platform, app, { nodes: config.nodes, params: task.params(s.task, config.nodes) });
+    } catch (e) {
+      if (!(e instanceof InputError)) throw e;
+      const point = Object.entries(s.point).map(([k, v]) => `${k}=${v}`).join(' ');
+      throw new InputError(`${config.source}: model ${spec.name} on ${platform.name} with ${config.nodes} nodes: ${app.name} ${e.message}, at ${s.verify ? 'verification sample' : 'sample'} ${point}`);
+    }
+  }
+  return samples;
+}
+
+/**
  * Runs one unit whose task is an app: each sample on fresh machines (one per seed),
  * in the same line format as the Strata units (samples.ts).
  */
 export function runAppUnit(config: UnitConfig, app: LoadedApp): string {
   const { spec, platform } = config;
-  const task = appTask(spec.task.name);
-  if (task === undefined) throw new InputError(`${config.source}: ${spec.name} is not an app task`);
-  const samples = planUnit(config);
+  const task = appTask(spec.task.name)!;
+  const samples = checkAppUnit(config, app);
   const seeds = Math.max(task.seeds, platform.timerInterrupt !== null || config.noise === true ? NOISY_SEEDS : 1);
   const noise = new RandomStream(config.seed, `calibrate/noise/${platform.name}/${spec.name}`);
   const lines = [`# platform ${platform.name} ${platform.contentHash} nodes ${config.nodes}`, `# model ${spec.name} ${columnNames(spec).join(' ')}`.trimEnd()];

@@ -37,12 +37,19 @@ export interface FitResult {
 /** Singular values below this fraction of the largest are treated as zero. */
 const SINGULAR_TOLERANCE = 1e-10;
 
-/** Eq. 10: the geometric mean of 1 + |error / y|, as a percentage above 1. */
+/**
+ * Eq. 10: the geometric mean of 1 + |error / y|, as a percentage above 1. A sample of
+ * 0 cycles has no relative error, so it is left out (0 if none is left).
+ */
 export function mrePercent(ys: readonly number[], predictions: readonly number[]): number {
-  if (ys.length === 0) return 0;
   let logSum = 0;
-  for (let i = 0; i < ys.length; i++) logSum += Math.log(1 + Math.abs((ys[i] - predictions[i]) / ys[i]));
-  return (Math.exp(logSum / ys.length) - 1) * 100;
+  let counted = 0;
+  for (let i = 0; i < ys.length; i++) {
+    if (ys[i] === 0) continue;
+    logSum += Math.log(1 + Math.abs((ys[i] - predictions[i]) / ys[i]));
+    counted++;
+  }
+  return counted === 0 ? 0 : (Math.exp(logSum / counted) - 1) * 100;
 }
 
 export function predict(coefficients: readonly number[], x: readonly number[]): number {

@@ -4,6 +4,7 @@
  * a TypeScript module with one evaluation function per model (the analogue of the
  * thesis's generated C and perl, 3.6.4) and the residuals. Pure: the CLI writes files.
  */
+import { checkFittable, checkFitted } from './fit-checks.ts';
 import { fitModel, mrePercent, predict } from './fit.ts';
 import { readSamples } from './samples-file.ts';
 
@@ -52,7 +53,9 @@ export function fitSamples(text: string, source: string, relative: boolean): Fit
   const residuals: string[] = [];
   const platformHashes: Record<string, string> = {};
   for (const m of readSamples(text, source)) {
+    checkFittable(m, relative, source);
     const fit = fitModel(m.columns, m.building, relative);
+    checkFitted(fit, m, source);
     const verification = m.verification.length === 0 ? null : mrePercent(m.verification.map((s) => s.y), m.verification.map((s) => predict(fit.coefficients, s.x)));
     platformHashes[m.platform] = m.platformHash;
     models.push({
@@ -95,10 +98,13 @@ export function modelsModule(models: readonly FittedModel[], provenance: Provena
   ].join('\n');
 }
 
+/** A fixed-point figure that never reads "-0.0000". */
+const fixed = (x: number, digits: number) => x.toFixed(digits).replace(/^-(0\.?0*)$/, '$1');
+
 /** One line per model, as sim prints them. */
 export function summaryLine(m: FittedModel): string {
   const v = m.mreVerificationPercent;
-  return `${m.platform} ${m.name}: ${formula(m)}  R^2 ${m.rSquared.toFixed(4)}, MRE ${m.mreBuildingPercent.toFixed(2)}% building, ${v === null ? 'no verification samples' : `${v.toFixed(2)}% verification`}`;
+  return `${m.platform} ${m.name}: ${formula(m)}  R^2 ${fixed(m.rSquared, 4)}, MRE ${m.mreBuildingPercent.toFixed(2)}% building, ${v === null ? 'no verification samples' : `${v.toFixed(2)}% verification`}`;
 }
 
 /** The warning for a model that misses its verification samples by more than 10% (3.6.3), or null. */

@@ -1,12 +1,35 @@
 /**
- * Reading a samples file back (the format `sim calibrate` writes, thesis Fig. 3-7):
- * `# platform`, then `# model Name columns...` structure lines, then `Name cycles x...`
- * building samples and `@Name ...` verification samples. A model's units on several
- * machine sizes pool their samples. Problems are one InputError
- * line naming the file and line.
+ * The samples file (thesis Fig. 3-7), as `sim calibrate` writes it and `sim fit` reads
+ * it: a header (`# proteus-strata calibration samples, version 2`, the simulator, the
+ * spec's hash, seed, sizes, vcount), then per unit `# platform`, `# model Name
+ * columns...` structure lines, `Name cycles x...` building samples and `@Name ...`
+ * verification samples, and last an end line, `# end: U units, S samples`, so a file
+ * cut short is refused rather than fitted without its missing models. Shards write the
+ * header only in the first and the end line only in the last, so they concatenate to
+ * the whole file. A file without the header (written by hand) needs no end line, and
+ * version 1 files (before the end line) are read as they are. A model's units on
+ * several machine sizes pool their samples. Problems are one InputError line naming
+ * the file and line.
  */
 import { InputError } from '../kernel/errors.ts';
 import type { Sample } from './fit.ts';
+
+export const SAMPLES_VERSION = 2;
+const HEADER = /^# proteus-strata calibration samples, version (\d+)$/;
+const END = /^# end: (\d+) units?, (\d+) samples?$/;
+
+/** The first line of a samples file `sim calibrate` writes. */
+export function samplesHeaderLine(): string {
+  return `# proteus-strata calibration samples, version ${SAMPLES_VERSION}`;
+}
+
+/** The last line of a samples file: how many units and sample lines it holds. */
+export function samplesEndLine(units: number, samples: number): string {
+  return `# end: ${units} unit${units === 1 ? '' : 's'}, ${samples} sample${samples === 1 ? '' : 's'}`;
+}
+
+/** Largest magnitude a sample value may have: cycle counts and terms are exact integers below 2^53. */
+const MAX_VALUE = Number.MAX_SAFE_INTEGER;
 
 export interface ModelSamples {
   platform: string;
@@ -23,10 +46,33 @@ export function readSamples(text: string, source: string): ModelSamples[] {
   const byKey = new Map<string, ModelSamples>();
   let platform = '';
   let platformHash = '';
-  text.split('\n').forEach((raw, i) => {
+  const lines = text.split('\n');
+  const firstLine = lines.findIndex((l) => l.trim() !== '');
+  const version = firstLine < 0 ? null : HEADER.exec(lines[firstLine].trim());
+  if (version !== null && Number(version[1]) > SAMPLES_VERSION) {
+    throw new InputError(`${source}: samples file version ${version[1]}; this simulator reads versions 1 to ${SAMPLES_VERSION}`);
+  }
+  const needsEnd = version !== null && Number(version[1]) >= 2;
+  // Checked first, so a file cut mid-line is called truncated rather than malformed.
+  const lastLine = lines.findLastIndex((l) => l.trim() !== '');
+  if (needsEnd && !END.test(lines[lastLine].trim())) {
+    const endAt = lines.findIndex((l) => END.test(l.trim()));
+    if (endAt >= 0) throw new InputError(`${source}:${endAt + 2}: more after the end line (line ${endAt + 1}); expected the end line last`);
+    throw new InputError(`${source}: truncated: it ends at line ${lastLine + 1} without the end line ("# end: U units, S samples") sim calibrate writes last; the file was cut short (or is one shard: concatenate them all)`);
+  }
+  let units = 0;
+  let sampleLines = 0;
+  let end: { units: number; samples: number; line: number } | null = null;
+  lines.forEach((raw, i) => {
     const line = raw.trim();
     const at = `${source}:${i + 1}`;
     if (line === '') return;
+    if (end !== null) throw new InputError(`${at}: more after the end line (line ${end.line}); expected the end line last`);
+    const endMatch = END.exec(line);
+    if (endMatch !== null) {
+      end = { units: Number(endMatch[1]), samples: Number(endMatch[2]), line: i + 1 };
+      return;
+    }
     if (line.startsWith('#')) {
       const words = line.slice(1).trim().split(/\s+/);
       if (words[0] === 'platform') {
@@ -35,6 +81,7 @@ export function readSamples(text: string, source: string): ModelSamples[] {
         platformHash = words[2] ?? '';
       } else if (words[0] === 'model') {
         if (words.length < 2) throw new InputError(`${at}: "# model" needs a model name`);
+        units++;
         const key = `${platform}/${words[1]}`;
         const columns = words.slice(2);
         const seen = byKey.get(key);
@@ -61,8 +108,15 @@ export function readSamples(text: string, source: string): ModelSamples[] {
     }
     const numbers = fields.slice(1).map(Number);
     if (numbers.some((n) => !Number.isFinite(n))) throw new InputError(`${at}: expected numbers after ${fields[0]}, got "${fields.slice(1).join(' ')}"`);
+    if (numbers.some((n) => Math.abs(n) > MAX_VALUE)) throw new InputError(`${at}: expected values of magnitude at most 2^53 (exact cycle counts and terms), got "${fields.slice(1).join(' ')}"`);
+    if (numbers[0] < 0) throw new InputError(`${at}: ${fields[0]} takes ${numbers[0]} cycles; expected a cycle count of 0 or more`);
+    sampleLines++;
     (verify ? m.verification : m.building).push({ y: numbers[0], x: numbers.slice(1) });
   });
+  const ended = end as { units: number; samples: number } | null;
+  if (ended !== null && (ended.units !== units || ended.samples !== sampleLines)) {
+    throw new InputError(`${source}: corrupt: the end line counts ${ended.units} units and ${ended.samples} samples, the file holds ${units} and ${sampleLines}`);
+  }
   if (models.length === 0) throw new InputError(`${source}: no models (expected "# model Name columns..." lines as sim calibrate writes)`);
   for (const m of models) {
     if (m.building.length === 0) throw new InputError(`${source}: model ${m.name} on ${m.platform} has no building samples`);

@@ -13,7 +13,7 @@
  * `# platform <name> <content hash> nodes <P>` and `# model <Name> <input and term
  * names>`; a model sampled on several machine sizes has a unit per size.
  */
-import { InputError } from '../kernel/errors.ts';
+import { InputError, RunFailure } from '../kernel/errors.ts';
 import { buildTopology } from '../network/build-topology.ts';
 import { RandomStream } from '../kernel/random-stream.ts';
 import type { Op } from '../machine/node.ts';
@@ -21,7 +21,7 @@ import type { Platform } from '../platform/schema.ts';
 import { defineApp, runApp, runConfig, type Runtime } from '../runtime/index.ts';
 import { APP_TASKS, appTask } from './app-tasks.ts';
 import { compileExpression, loopValues, type Expression, type ModelSpec } from './spec.ts';
-import { calibrationGlobals, OPERATIONS, preparePorts, type CalibrationGlobals } from './tasks.ts';
+import { argProblem, calibrationGlobals, OPERATIONS, preparePorts, type CalibrationGlobals } from './tasks.ts';
 
 export interface UnitConfig {
   platform: Platform;
@@ -61,6 +61,8 @@ const median3 = (a: number, b: number, c: number) => Math.max(Math.min(a, b), Ma
 /** One planned sample: its arguments for every call and the values it reports. */
 interface PlannedSample {
   verify: boolean;
+  /** The loop variables' values it was planned at. */
+  point: Record<string, number>;
   setup: number[][];
   task: number[];
   cleanup: number[][];
@@ -111,6 +113,7 @@ export function planUnit(config: UnitConfig): PlannedSample[] {
     const eval_ = (args: Expression[]) => args.map((e) => e(vars));
     return {
       verify,
+      point: iteration,
       setup: setup.map(eval_),
       task: eval_(task),
       cleanup: cleanup.map(eval_),
@@ -138,7 +141,43 @@ export function planUnit(config: UnitConfig): PlannedSample[] {
     }
     samples.push(plan(iteration, true));
   }
+  checkPlan(samples, spec, `${where} on ${config.platform.name} with ${nodes} nodes`, nodes);
   return samples;
+}
+
+/**
+ * Every planned sample's arguments within its operations' ranges, and its inputs and
+ * terms finite exact numbers, before anything runs: a term dividing by zero, a hop
+ * count beyond the machine or a block beyond the limit is a bad spec (InputError),
+ * found at planning, not a failed run halfway through — and no sample line is ever
+ * written with NaN or Infinity in it.
+ */
+function checkPlan(samples: readonly PlannedSample[], spec: ModelSpec, where: string, nodes: number): void {
+  const calls = [
+    ...spec.setup.map((call, i) => ({ call, args: (s: PlannedSample) => s.setup[i] })),
+    { call: spec.task, args: (s: PlannedSample) => s.task },
+    ...spec.cleanup.map((call, i) => ({ call, args: (s: PlannedSample) => s.cleanup[i] })),
+  ];
+  const names = columnNames(spec);
+  const at = (s: PlannedSample) => {
+    const point = Object.entries(s.point).map(([k, v]) => `${k}=${v}`).join(' ');
+    return `${s.verify ? 'verification sample' : 'sample'}${point === '' ? '' : ` ${point}`}`;
+  };
+  for (const s of samples) {
+    for (const { call, args } of calls) {
+      // App tasks check their parameters as the app does (runConfig); Strata operations here.
+      const ranges = appTask(call.name) === undefined ? OPERATIONS[call.name].args : [];
+      ranges.forEach((range, k) => {
+        const problem = argProblem(range, args(s)[k], nodes);
+        if (problem !== null) throw new InputError(`${where}: ${call.name} ${problem}, at ${at(s)}`);
+      });
+    }
+    s.columns.forEach((v, k) => {
+      if (!Number.isFinite(v) || Math.abs(v) > Number.MAX_SAFE_INTEGER) {
+        throw new InputError(`${where}: ${k < spec.inputs.length ? 'input' : 'term'} ${names[k]} is ${v} at ${at(s)}; expected a finite number of magnitude at most 2^53 (a division by zero, or hops() of a node beyond the machine?)`);
+      }
+    });
+  }
 }
 
 function* runCall(rt: Runtime<CalibrationGlobals>, name: string, args: readonly number[]): Op<number | void> {
@@ -173,6 +212,7 @@ export function runUnit(config: UnitConfig): string {
           const measured = yield* runCall(rt, spec.task.name, s.task);
           // A task that collects its own sample (thesis 6.3) reports it; the rest are timed.
           const t = typeof measured === 'number' ? measured : rt.elapsedCycles(start);
+          if (!Number.isFinite(t)) throw new RunFailure(`${config.source}: ${spec.task.name} measured ${t} cycles; a sample must be a finite number`);
           timings.push(config.noise === true ? noisyTime(t, platform.clockMHz, noise, hasInterrupts) : t);
           for (let c = 0; c < s.cleanup.length; c++) yield* runCall(rt, spec.cleanup[c].name, s.cleanup[c]);
         }

@@ -53,6 +53,8 @@ export interface Operation {
   minNodes: number;
   /** What the arguments mean, for messages. */
   signature: string;
+  /** The range of each argument (one per argument), checked for every sample before anything runs. */
+  args: readonly ArgRange[];
   /** Node 0 may return its own measurement in cycles (custom collection); otherwise the task is timed. */
   run(rt: Rt, args: readonly number[]): Op<number | void>;
 }
@@ -116,10 +118,32 @@ function* request(rt: Rt, from: number): Op {
   yield* rt.sendBothRLPollRight(from, reply);
 }
 
-function wholeArg(rt: Rt, name: string, value: number, min: number, max: number): number {
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new RunFailure(`node ${rt.self}: ${name} ${value}: expected an integer from ${min} to ${max}`);
-  }
+/** An integer argument's range on a machine of P nodes (checked when a spec is planned, and again when it runs). */
+export interface ArgRange {
+  name: string;
+  min: number;
+  max: (P: number) => number;
+}
+
+const CLEAR_BYTES: ArgRange = { name: 'bytes', min: 0, max: () => 1 << 24 };
+const VECTOR_LENGTH: ArgRange = { name: 'length', min: 1, max: () => 1 << 18 };
+const ROUNDTRIP_NODE: ArgRange = { name: 'node', min: 1, max: (P) => P - 1 };
+const RECEIVE_COUNT: ArgRange = { name: 'count', min: 1, max: () => 100000 };
+const BLOCK_WORDS: ArgRange = { name: 'words', min: 1, max: () => MAX_BLOCK_WORDS };
+/** CompositeMedian's search takes at most P - 1 - ceil(P/2) steps (Fig. 6-2). */
+const MEDIAN_STEPS: ArgRange = { name: 'steps', min: 0, max: (P) => P - 1 - Math.ceil(P / 2) };
+const QPRINTF_CHARS: ArgRange = { name: 'chars', min: 0, max: () => 4096 };
+const ASYNC_COUNT: ArgRange = { name: 'count', min: 1, max: () => 4096 };
+
+/** Why `value` is not in `range` on P nodes, or null if it is. */
+export function argProblem(range: ArgRange, value: number, P: number): string | null {
+  const max = range.max(P);
+  return Number.isInteger(value) && value >= range.min && value <= max ? null : `${range.name} ${value}: expected an integer from ${range.min} to ${max}`;
+}
+
+function wholeArg(rt: Rt, op: string, range: ArgRange, value: number): number {
+  const problem = argProblem(range, value, rt.partitionSize);
+  if (problem !== null) throw new RunFailure(`node ${rt.self}: ${op} ${problem}`);
   return value;
 }
 
@@ -138,6 +162,7 @@ export const OPERATIONS: Record<string, Operation> = {
   Barrier: {
     minNodes: 1,
     arity: 0,
+    args: [],
     signature: 'Barrier()',
     *run(rt) {
       yield* rt.barrier();
@@ -146,9 +171,10 @@ export const OPERATIONS: Record<string, Operation> = {
   ClearMemory: {
     minNodes: 1,
     arity: 1,
+    args: [CLEAR_BYTES],
     signature: 'ClearMemory(bytes)',
     *run(rt, [bytes]) {
-      const n = wholeArg(rt, 'ClearMemory bytes', bytes, 0, 1 << 24);
+      const n = wholeArg(rt, 'ClearMemory', CLEAR_BYTES, bytes);
       if (rt.globals.scratch.length * 4 < n) rt.globals.scratch = new Uint32Array(Math.ceil(n / 4));
       if (rt.self === 0) rt.clearMemory(rt.globals.scratch, n);
     },
@@ -156,6 +182,7 @@ export const OPERATIONS: Record<string, Operation> = {
   CombineInt: {
     minNodes: 1,
     arity: 0,
+    args: [],
     signature: 'CombineInt()',
     *run(rt) {
       yield* rt.combineInt(rt.self, CombineOp.ScanAdd);
@@ -164,9 +191,10 @@ export const OPERATIONS: Record<string, Operation> = {
   CombineVector: {
     minNodes: 1,
     arity: 1,
+    args: [VECTOR_LENGTH],
     signature: 'CombineVector(length)',
     *run(rt, [length]) {
-      const n = wholeArg(rt, 'CombineVector length', length, 1, 1 << 18);
+      const n = wholeArg(rt, 'CombineVector', VECTOR_LENGTH, length);
       if (rt.globals.vector.length !== n) rt.globals.vector = new Int32Array(n);
       yield* rt.combineVector(rt.globals.vector, rt.globals.vector, CombineOp.ScanAdd);
     },
@@ -174,6 +202,7 @@ export const OPERATIONS: Record<string, Operation> = {
   Broadcast: {
     minNodes: 2,
     arity: 0,
+    args: [],
     signature: 'Broadcast()',
     *run(rt) {
       if (rt.self === 0) yield* rt.broadcast(42);
@@ -183,9 +212,10 @@ export const OPERATIONS: Record<string, Operation> = {
   BroadcastVector: {
     minNodes: 2,
     arity: 1,
+    args: [VECTOR_LENGTH],
     signature: 'BroadcastVector(length)',
     *run(rt, [length]) {
-      const n = wholeArg(rt, 'BroadcastVector length', length, 1, 1 << 18);
+      const n = wholeArg(rt, 'BroadcastVector', VECTOR_LENGTH, length);
       if (rt.globals.vector.length !== n) rt.globals.vector = new Int32Array(n);
       if (rt.self === 0) yield* rt.broadcastVector(rt.globals.vector, rt.globals.vector);
       else yield* rt.receiveBroadcastVector(rt.globals.vector);
@@ -194,6 +224,7 @@ export const OPERATIONS: Record<string, Operation> = {
   SendRequest: {
     minNodes: 2,
     arity: 0,
+    args: [],
     signature: 'SendRequest()',
     *run(rt) {
       if (rt.self === 0) {
@@ -206,6 +237,7 @@ export const OPERATIONS: Record<string, Operation> = {
   SendRPC: {
     minNodes: 2,
     arity: 0,
+    args: [],
     signature: 'SendRPC()',
     *run(rt) {
       if (rt.self === 0) yield* rt.sendBothRLPollBoth(1, tally);
@@ -215,6 +247,7 @@ export const OPERATIONS: Record<string, Operation> = {
   Roundtrip: {
     minNodes: 2,
     arity: 1,
+    args: [ROUNDTRIP_NODE],
     signature: 'Roundtrip(node): node 0 to that node and back (report hops(node) as an input; the others wait for Release)',
     // Custom collection: the partner first tells node 0 it is waiting, so no sample
     // includes what it still had to do for the setup (on the combining trees, passing
@@ -224,7 +257,7 @@ export const OPERATIONS: Record<string, Operation> = {
     // at a phase fixed by the setup; later trips start at other phases where the
     // period allows, so their mean is rounded less.
     *run(rt, [node]) {
-      const partner = wholeArg(rt, 'Roundtrip node', node, 1, rt.partitionSize - 1);
+      const partner = wholeArg(rt, 'Roundtrip', ROUNDTRIP_NODE, node);
       let mean: number | undefined;
       if (rt.self === 0) {
         yield* awaitSignal(rt, 'calibration: waiting for the round-trip partner');
@@ -245,6 +278,7 @@ export const OPERATIONS: Record<string, Operation> = {
   Receive: {
     minNodes: 2,
     arity: 1,
+    args: [RECEIVE_COUNT],
     signature: 'Receive(count): the cost of receiving a packet, from count polls with and without packets waiting',
     // Custom collection (thesis 6.3: "times a loop with and without 100 incoming
     // packets"): node 0 times `count` PollLeft calls with nothing arriving, then lets up
@@ -252,7 +286,7 @@ export const OPERATIONS: Record<string, Operation> = {
     // it has handled them all. The polls that found nothing cost what the empty loop's
     // did; the rest of the difference, per packet, is the receive cost.
     *run(rt, [packets]) {
-      const count = wholeArg(rt, 'Receive count', packets, 1, 100000);
+      const count = wholeArg(rt, 'Receive', RECEIVE_COUNT, packets);
       const senders = Math.min(RECEIVE_SENDERS, rt.partitionSize - 1);
       if (rt.self === 0) {
         let start = rt.cycleCount();
@@ -276,11 +310,12 @@ export const OPERATIONS: Record<string, Operation> = {
   BlockTransfer: {
     minNodes: 2,
     arity: 1,
+    args: [BLOCK_WORDS],
     signature: 'BlockTransfer(words): node 0 sends node 1 a block and waits for its word that all of it landed',
     // Delivery, not just injection: on Alewife the DMA engine takes small blocks off
     // the sender's hands at once, so the sender's time alone is not the transfer's.
     *run(rt, [words]) {
-      const n = wholeArg(rt, 'BlockTransfer words', words, 1, MAX_BLOCK_WORDS);
+      const n = wholeArg(rt, 'BlockTransfer', BLOCK_WORDS, words);
       if (rt.self === 0) {
         yield* rt.sendBlockXferPollBoth(1, 1, 0, rt.globals.block, n);
         yield* awaitSignal(rt, 'calibration: block transfer');
@@ -291,6 +326,7 @@ export const OPERATIONS: Record<string, Operation> = {
   PollBothTilEmpty: {
     minNodes: 1,
     arity: 0,
+    args: [],
     signature: 'PollBothTilEmpty(): with nothing arriving',
     *run(rt) {
       if (rt.self === 0) yield* rt.pollBothTilEmpty();
@@ -299,6 +335,7 @@ export const OPERATIONS: Record<string, Operation> = {
   SendLeftPollBoth: {
     minNodes: 2,
     arity: 0,
+    args: [],
     signature: 'SendLeftPollBoth()',
     *run(rt) {
       if (rt.self === 0) yield* rt.sendLeftPollBoth(1, tally);
@@ -308,6 +345,7 @@ export const OPERATIONS: Record<string, Operation> = {
   BroadcastDouble: {
     minNodes: 2,
     arity: 0,
+    args: [],
     signature: 'BroadcastDouble()',
     *run(rt) {
       if (rt.self === 0) yield* rt.broadcastDouble(Math.PI);
@@ -317,6 +355,7 @@ export const OPERATIONS: Record<string, Operation> = {
   GlobalOR: {
     minNodes: 1,
     arity: 0,
+    args: [],
     signature: 'GlobalOR()',
     *run(rt) {
       yield* rt.globalOR(rt.self === 0);
@@ -325,6 +364,7 @@ export const OPERATIONS: Record<string, Operation> = {
   CompositeMedian: {
     minNodes: 4,
     arity: 1,
+    args: [MEDIAN_STEPS],
     signature: 'CompositeMedian(steps): CompositeInt(..., Median) of values whose average lies steps values above the median (0 to P - 1 - ceil(P/2))',
     // Fig. 6-2's search starts at the smallest value at or above the average and steps
     // one value at a time to the median, so its cost follows the number of steps, which
@@ -333,7 +373,7 @@ export const OPERATIONS: Record<string, Operation> = {
     *run(rt, [steps]) {
       const P = rt.partitionSize;
       const k = Math.ceil(P / 2);
-      const n = wholeArg(rt, 'CompositeMedian steps', steps, 0, P - 1 - k);
+      const n = wholeArg(rt, 'CompositeMedian', MEDIAN_STEPS, steps);
       const value = rt.self < P - 1 ? rt.self : P * (k - 1 + n) - ((P - 1) * (P - 2)) / 2;
       const median = yield* rt.compositeInt(value, CompositeOp.Median);
       if (median !== k - 1) throw new RunFailure(`node ${rt.self}: CompositeMedian found ${median}, expected ${k - 1}`);
@@ -342,6 +382,7 @@ export const OPERATIONS: Record<string, Operation> = {
   CompositeVariance: {
     minNodes: 1,
     arity: 0,
+    args: [],
     signature: 'CompositeVariance(): CompositeFloat(..., Variance)',
     *run(rt) {
       yield* rt.compositeFloat(rt.self * 0.5, CompositeOp.Variance);
@@ -350,6 +391,7 @@ export const OPERATIONS: Record<string, Operation> = {
   Random: {
     minNodes: 1,
     arity: 0,
+    args: [],
     signature: 'Random()',
     *run(rt) {
       if (rt.self === 0) rt.random();
@@ -358,18 +400,20 @@ export const OPERATIONS: Record<string, Operation> = {
   Qprintf: {
     minNodes: 1,
     arity: 1,
+    args: [QPRINTF_CHARS],
     signature: 'Qprintf(chars): queue chars characters of output',
     *run(rt, [chars]) {
-      const n = wholeArg(rt, 'Qprintf chars', chars, 0, 4096);
+      const n = wholeArg(rt, 'Qprintf', QPRINTF_CHARS, chars);
       if (rt.self === 0) rt.qprintf('%s', 'x'.repeat(n));
     },
   },
   ExchangeBlocks: {
     minNodes: 2,
     arity: 1,
+    args: [BLOCK_WORDS],
     signature: 'ExchangeBlocks(words): nodes 0 and 1 send each other a block (two-way)',
     *run(rt, [words]) {
-      const n = wholeArg(rt, 'ExchangeBlocks words', words, 1, MAX_BLOCK_WORDS);
+      const n = wholeArg(rt, 'ExchangeBlocks', BLOCK_WORDS, words);
       if (rt.self > 1) return;
       const g = rt.globals;
       g.blockWords += n;
@@ -381,10 +425,11 @@ export const OPERATIONS: Record<string, Operation> = {
   AsyncTransfers: {
     minNodes: 2,
     arity: 2,
+    args: [ASYNC_COUNT, BLOCK_WORDS],
     signature: 'AsyncTransfers(count, words): node 0 queues count transfers to nodes 1, 2, ..., services them all and waits until each target says its blocks landed',
     *run(rt, [transfers, words]) {
-      const k = wholeArg(rt, 'AsyncTransfers count', transfers, 1, 4096);
-      const n = wholeArg(rt, 'AsyncTransfers words', words, 1, MAX_BLOCK_WORDS);
+      const k = wholeArg(rt, 'AsyncTransfers', ASYNC_COUNT, transfers);
+      const n = wholeArg(rt, 'AsyncTransfers', BLOCK_WORDS, words);
       const target = (i: number) => 1 + (i % (rt.partitionSize - 1));
       if (rt.self === 0) {
         for (let i = 0; i < k; i++) rt.asyncBlockXfer(target(i), 1, 0, rt.globals.block, n);
@@ -400,6 +445,7 @@ export const OPERATIONS: Record<string, Operation> = {
   Release: {
     minNodes: 1,
     arity: 0,
+    args: [],
     signature: 'Release(): node 0 lets the others go on (cleanup after tasks that hold them, e.g. Roundtrip)',
     *run(rt) {
       if (rt.self !== 0) return;

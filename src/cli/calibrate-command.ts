@@ -17,7 +17,10 @@ import { parseArgs } from 'node:util';
 import { SingleBar, Presets } from 'cli-progress';
 import { fig66Report } from '../calibrate/fig-6-6.ts';
 import { modelsJson, modelsModule, type FittedModel, type Provenance } from '../calibrate/models.ts';
+import { appTask } from '../calibrate/app-tasks.ts';
+import { checkAppUnit } from '../calibrate/app-units.ts';
 import { planUnit } from '../calibrate/samples.ts';
+import { samplesEndLine, samplesHeaderLine } from '../calibrate/samples-file.ts';
 import { InputError } from '../kernel/errors.ts';
 import { MAX_SEED } from '../kernel/random-stream.ts';
 import { nodeCountProblem } from '../network/build-topology.ts';
@@ -25,7 +28,7 @@ import { mapInPool } from '../sweep/pool.ts';
 import { parseShard, WHOLE } from '../sweep/shard.ts';
 import runUnitRequest, { loadSpecs, unitText, type UnitOutcome, type UnitRequest } from './calibrate-unit.ts';
 import { fitWithProvenance, printModels, writeAtomically } from './fit-command.ts';
-import { loadPlatform, platformNames } from './load-inputs.ts';
+import { loadApp, loadPlatform, platformNames, projectPath } from './load-inputs.ts';
 import { simulatorVersion } from './project.ts';
 import type { Io } from './io.ts';
 
@@ -100,17 +103,20 @@ export async function calibrateCommand(argv: readonly string[], io: Io, showProg
   const specs = await loadSpecs(args.specFile);
   const requests: UnitRequest[] = [];
   const platformsRun: string[] = [];
+  let plannedSamples = 0;
   for (const name of args.platforms) {
     const platform = await loadPlatform(name);
     platformsRun.push(platform.name);
     for (const nodes of args.nodes ?? [platform.defaultNodes]) {
       const problem = nodeCountProblem(platform.network, nodes);
       if (problem !== null) throw new InputError(`--nodes ${nodes}: ${problem} (platform ${platform.name})`);
-      specs.forEach((spec, specIndex) => {
-        // Check every spec before anything runs: names, arities, expressions, loops.
-        planUnit({ platform, spec, source: args.specFile, nodes, seed: args.seed, vcount: args.vcount });
+      for (const [specIndex, spec] of specs.entries()) {
+        // Check every spec before anything runs: names, arities, expressions, loops, every sample's arguments.
+        const unit = { platform, spec, source: args.specFile, nodes, seed: args.seed, vcount: args.vcount };
+        const task = appTask(spec.task.name);
+        plannedSamples += (task === undefined ? planUnit(unit) : checkAppUnit(unit, await loadApp(projectPath(task.app)))).length;
         requests.push({ platform: name, specFile: args.specFile, specIndex, nodes, seed: args.seed, vcount: args.vcount, noise: args.noise });
-      });
+      }
     }
   }
   const { index, count } = args.shard;
@@ -142,14 +148,15 @@ export async function calibrateCommand(argv: readonly string[], io: Io, showProg
   const header =
     index === 1
       ? [
-          '# proteus-strata calibration samples, version 1',
+          samplesHeaderLine(),
           `# simulator ${simulatorVersion()}`,
           `# spec ${args.specFile} sha256 ${specHash}`,
           `# seed ${args.seed} nodes ${args.nodes?.join(',') ?? 'default'} vcount ${args.vcount}${args.noise ? ' noise: timer interrupts and time slices, median of three' : ''}`,
           '# lines: Model cycles inputs... terms...; @Model marks verification samples',
         ].join('\n') + '\n'
       : '';
-  const text = header + texts.join('');
+  // The end line, in the last shard, lets sim fit tell a whole file from one cut short.
+  const text = header + texts.join('') + (index === count ? `${samplesEndLine(requests.length, plannedSamples)}\n` : '');
   // Fit before writing anything, so bad samples leave no files behind.
   const fitted = args.fitDir === undefined ? null : { dir: args.fitDir, ...fitWithProvenance(text, args.out, true) };
   writeAtomically(args.out, text);

@@ -51,6 +51,15 @@ async function enableTypeScript(): Promise<void> {
   register(new URL('./redirect-hooks.js', import.meta.url));
 }
 
+let esmTypeScript = false;
+
+/** Loads `.ts` files as ES modules wherever they are (esm-typescript-hooks.mjs); once per thread. */
+function enableEsmTypeScript(): void {
+  if (esmTypeScript) return;
+  esmTypeScript = true;
+  register(new URL('./esm-typescript-hooks.mjs', import.meta.url));
+}
+
 /** Imports a user's module by path, in whichever mode this process runs. */
 export async function importModule(path: string): Promise<unknown> {
   const file = resolve(path);
@@ -59,5 +68,6 @@ export async function importModule(path: string): Promise<unknown> {
     if (built !== null) return import(pathToFileURL(built).href);
     if (/\.m?ts$/.test(file)) await enableTypeScript();
   }
+  if (file.endsWith('.ts')) enableEsmTypeScript();
   return import(pathToFileURL(file).href);
 }

@@ -128,7 +128,8 @@ function show(v: unknown): string {
   return s.length > 40 ? `${s.slice(0, 37)}...` : s;
 }
 
-function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
+/** The value at `path` in parsed JSON, or undefined (also used for trace and repro headers). */
+export function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
   let v = data;
   for (const k of path) {
     if (v === null || typeof v !== 'object') return undefined;

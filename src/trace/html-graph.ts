@@ -1,12 +1,13 @@
 /**
  * The interactive state graph: one self-contained HTML file holding the trace's
  * changes and a small script that draws them on a canvas, aggregated into pixel
- * columns for whatever time window is shown. Scroll (or +/-) zooms around the
+ * columns for whatever time window is shown, with processor numbers down the left
+ * and the time axis beneath. Scroll (or +/-) zooms around the
  * pointer, dragging pans, hovering names the node, its state and the time, and
  * Reset returns to the whole run. Works offline; no libraries.
  */
 import type { Trace } from './reader.ts';
-import { graphTitle } from './state-graph.ts';
+import { graphTitle, legendStates } from './state-graph.ts';
 
 /** Per-node change lists as base64 typed arrays, small enough for large traces. */
 function encodeSeries(series: { cycles: number[]; values: number[] }[]): { cycles: string[]; values: string[] } {
@@ -35,6 +36,7 @@ export function renderHtml(trace: Trace, kind: 'states' | 'congestion'): string 
     clockMHz: h.clockMHz,
     lastCycle: Math.max(1, trace.lastCycle),
     states: h.states,
+    legend: legendStates(trace).map((s) => s.id),
     max,
     ...encodeSeries(series),
   };
@@ -66,10 +68,12 @@ const decode = (b64, T) => { const s = atob(b64); const u = new Uint8Array(s.len
 const cycles = D.cycles.map((b) => decode(b, Float64Array));
 const values = D.values.map((b) => decode(b, Int32Array));
 const canvas = document.getElementById('graph');
-const W = Math.max(400, Math.min(1400, window.innerWidth - 40));
+const W = Math.max(400, Math.min(1400, window.innerWidth - 80));
 const rowH = Math.max(1, Math.min(12, Math.floor(800 / D.nodes)));
 const AXIS = 34;
-canvas.width = W; canvas.height = rowH * D.nodes + AXIS;
+/** Room on the left for the processor numbers. */
+const LEFT = 40;
+canvas.width = W + LEFT; canvas.height = rowH * D.nodes + AXIS;
 const ctx = canvas.getContext('2d');
 const levels = 8;
 const color = D.kind === 'congestion'
@@ -81,8 +85,9 @@ let t0 = 0, t1 = D.lastCycle;
 function at(node, t) { const c = cycles[node]; let lo = 0, hi = c.length; while (lo < hi) { const m = (lo + hi) >> 1; if (c[m] <= t) lo = m + 1; else hi = m; } return lo - 1; }
 function valueAt(node, t) { const i = at(node, t); return i < 0 ? 0 : values[node][i]; }
 function draw() {
-  ctx.fillStyle = '#ffffff'; ctx.fillRect(0, 0, W, canvas.height);
+  ctx.fillStyle = '#ffffff'; ctx.fillRect(0, 0, canvas.width, canvas.height);
   drawAxis();
+  drawNodeLabels();
   const per = (t1 - t0) / W;
   const time = new Map();
   for (let n = 0; n < D.nodes; n++) {
@@ -105,11 +110,18 @@ function draw() {
         add(cur, end - t);
       }
       t = end;
-      if (best !== 0) { ctx.fillStyle = color(best); ctx.fillRect(x, n * rowH, 1, rowH); }
+      if (best !== 0) { ctx.fillStyle = color(best); ctx.fillRect(LEFT + x, n * rowH, 1, rowH); }
     }
   }
   const us = (t) => (t / D.clockMHz).toLocaleString('en-US', { maximumFractionDigits: 1 });
   document.getElementById('window').textContent = 'cycles ' + Math.round(t0).toLocaleString('en-US') + ' to ' + Math.round(t1).toLocaleString('en-US') + ' (' + us(t0) + ' to ' + us(t1) + ' us at ' + D.clockMHz + ' MHz)';
+}
+/** Processor numbers down the left, every few rows as the row height allows (as the SVG has them). */
+function drawNodeLabels() {
+  const every = Math.max(1, Math.ceil(12 / rowH));
+  ctx.fillStyle = '#000000'; ctx.font = '11px sans-serif'; ctx.textAlign = 'right'; ctx.textBaseline = 'middle';
+  for (let n = 0; n < D.nodes; n += every) ctx.fillText(String(n), LEFT - 4, n * rowH + rowH / 2);
+  ctx.textBaseline = 'alphabetic';
 }
 /** Ticks along the bottom: cycles, and microseconds beneath. */
 function drawAxis() {
@@ -118,23 +130,26 @@ function drawAxis() {
   const step = [1, 2, 5, 10].map((m) => m * p).find((s) => s >= raw);
   ctx.fillStyle = '#000000'; ctx.font = '11px sans-serif'; ctx.textAlign = 'center';
   for (let t = Math.ceil(t0 / step) * step; t <= t1; t += step) {
-    const x = ((t - t0) / (t1 - t0)) * W;
+    const x = LEFT + ((t - t0) / (t1 - t0)) * W;
+    const at = Math.min(LEFT + W - 30, Math.max(LEFT + 30, x));
     ctx.fillRect(x, y, 1, 5);
-    ctx.fillText(Math.round(t).toLocaleString('en-US'), Math.min(W - 30, Math.max(30, x)), y + 16);
-    ctx.fillStyle = '#555555'; ctx.fillText((t / D.clockMHz).toLocaleString('en-US', { maximumFractionDigits: 1 }) + ' us', Math.min(W - 30, Math.max(30, x)), y + 29); ctx.fillStyle = '#000000';
+    ctx.fillText(Math.round(t).toLocaleString('en-US'), at, y + 16);
+    ctx.fillStyle = '#555555'; ctx.fillText((t / D.clockMHz).toLocaleString('en-US', { maximumFractionDigits: 1 }) + ' us', at, y + 29); ctx.fillStyle = '#000000';
   }
 }
 function zoom(factor, x) { const t = t0 + (x / W) * (t1 - t0); const span = Math.min(D.lastCycle, Math.max(10, (t1 - t0) * factor)); t0 = Math.max(0, Math.min(D.lastCycle - span, t - (x / W) * span)); t1 = t0 + span; draw(); }
-canvas.addEventListener('wheel', (e) => { e.preventDefault(); zoom(e.deltaY < 0 ? 0.5 : 2, e.offsetX); });
+/** The pointer's x within the plot (0 to W). */
+const plotX = (e) => Math.max(0, Math.min(W, e.offsetX - LEFT));
+canvas.addEventListener('wheel', (e) => { e.preventDefault(); zoom(e.deltaY < 0 ? 0.5 : 2, plotX(e)); });
 let drag = null;
-canvas.addEventListener('mousedown', (e) => { drag = { x: e.offsetX, t0, t1 }; });
+canvas.addEventListener('mousedown', (e) => { drag = { x: plotX(e), t0, t1 }; });
 window.addEventListener('mouseup', () => { drag = null; });
 const tip = document.getElementById('tip');
 canvas.addEventListener('mousemove', (e) => {
-  if (drag) { const dt = ((drag.x - e.offsetX) / W) * (drag.t1 - drag.t0); const span = drag.t1 - drag.t0; t0 = Math.max(0, Math.min(D.lastCycle - span, drag.t0 + dt)); t1 = t0 + span; draw(); }
-  if (e.offsetY >= rowH * D.nodes) { tip.style.display = 'none'; return; }
+  if (drag) { const dt = ((drag.x - plotX(e)) / W) * (drag.t1 - drag.t0); const span = drag.t1 - drag.t0; t0 = Math.max(0, Math.min(D.lastCycle - span, drag.t0 + dt)); t1 = t0 + span; draw(); }
+  if (e.offsetY >= rowH * D.nodes || e.offsetX < LEFT) { tip.style.display = 'none'; return; }
   const node = Math.min(D.nodes - 1, Math.floor(e.offsetY / rowH));
-  const t = t0 + (e.offsetX / W) * (t1 - t0);
+  const t = t0 + (plotX(e) / W) * (t1 - t0);
   tip.textContent = 'node ' + node + ': ' + stateName(valueAt(node, t)) + ' at cycle ' + Math.round(t).toLocaleString('en-US') + ' (' + (t / D.clockMHz).toFixed(1) + ' us)';
   tip.style.left = (e.clientX + 12) + 'px'; tip.style.top = (e.clientY + 12) + 'px'; tip.style.display = 'block';
 });
@@ -144,8 +159,14 @@ document.getElementById('zoomout').onclick = () => zoom(2, W / 2);
 document.getElementById('reset').onclick = () => { t0 = 0; t1 = D.lastCycle; draw(); };
 window.addEventListener('keydown', (e) => { if (e.key === '+') zoom(0.5, W / 2); if (e.key === '-') zoom(2, W / 2); });
 const legend = document.getElementById('legend');
-const keys = D.kind === 'congestion' ? [0, 0.25, 0.5, 0.75, 1].map((f) => Math.round(f * D.max)) : D.states.map((s) => s.id);
-legend.innerHTML = keys.map((v) => '<span class="key"><span class="swatch" style="background:' + color(v) + '"></span>' + (D.kind === 'congestion' ? v + ' in flight' : v + ' ' + stateName(v)) + '</span>').join('');
+const keys = D.kind === 'congestion' ? [0, 0.25, 0.5, 0.75, 1].map((f) => Math.round(f * D.max)) : D.legend;
+// Built node by node: names and colours come from the trace file, which is data, never markup.
+for (const v of keys) {
+  const key = document.createElement('span'); key.className = 'key';
+  const swatch = document.createElement('span'); swatch.className = 'swatch'; swatch.style.background = color(v);
+  key.append(swatch, D.kind === 'congestion' ? v + ' in flight' : v + ' ' + stateName(v));
+  legend.append(key);
+}
 draw();
 </script>
 </body>

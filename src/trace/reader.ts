@@ -4,6 +4,7 @@
  * what was wrong, in one line.
  */
 import { InputError } from '../kernel/errors.ts';
+import { traceHeaderSchema, describeSchemaError } from './header-schema.ts';
 import { FORMAT_VERSION, MAGIC, TAG_END, TAG_IN_FLIGHT, TAG_MESSAGE, TAG_STATE, type TraceHeader } from './format.ts';
 
 /** One node's state changes: parallel arrays of cycles and states, in time order. */
@@ -52,16 +53,20 @@ export function readTrace(bytes: Uint8Array, source: string): Trace {
   let end = magic.length;
   while (end < bytes.length && bytes[end] !== 0x0a && end - magic.length < MAX_HEADER_BYTES) end++;
   if (end >= bytes.length || bytes[end] !== 0x0a) bad('the header line is cut short or longer than 1 MB');
-  let header: TraceHeader;
+  let data: unknown;
   try {
-    header = JSON.parse(new TextDecoder().decode(bytes.subarray(magic.length, end))) as TraceHeader;
+    data = JSON.parse(new TextDecoder().decode(bytes.subarray(magic.length, end)));
   } catch (e) {
     return bad(`the header is not valid JSON (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`);
   }
-  if (header?.format !== 'proteus-strata-trace') bad('the header does not describe a proteus-strata trace');
-  if (header.version !== FORMAT_VERSION) bad(`trace format version ${header.version}; this simulator reads version ${FORMAT_VERSION}`);
-  if (!Number.isInteger(header.nodes) || header.nodes < 1) bad(`the header's node count ${header.nodes} is not a positive integer`);
-  if (!Array.isArray(header.states)) bad('the header lists no states');
+  const kind = (data as { format?: unknown } | null)?.format;
+  if (kind !== 'proteus-strata-trace') bad('the header does not describe a proteus-strata trace');
+  const version = (data as { version?: unknown }).version;
+  if (version !== FORMAT_VERSION) bad(`trace format version ${String(version)}; this simulator reads version ${FORMAT_VERSION}`);
+  // Checked before anything is allocated from it (the node count sizes every table below).
+  const checked = traceHeaderSchema.safeParse(data);
+  if (!checked.success) bad(`bad header: ${describeSchemaError(checked.error, data)}`);
+  const header = data as TraceHeader;
 
   const nodes: NodeStates[] = Array.from({ length: header.nodes }, () => ({ cycles: [], states: [] }));
   const last = new Float64Array(header.nodes);

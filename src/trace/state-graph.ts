@@ -70,6 +70,13 @@ export function graphTitle(trace: Trace): string {
   return `${h.app} on ${h.platform} (${h.nodes} nodes), seed ${h.seed}${params ? `: ${params}` : ''}`;
 }
 
+/** The states the legend lists: Idle (every node's state before its first record) and those the trace shows. */
+export function legendStates(trace: Trace): StateInfo[] {
+  const seen = new Set<number>([0]);
+  for (const node of trace.nodes) for (const s of node.states) seen.add(s);
+  return trace.header.states.filter((s) => seen.has(s.id));
+}
+
 export function renderSvg(trace: Trace, options: GraphOptions = {}): string {
   const { states, grid } = dominantStates(trace, options.width ?? 1000);
   return svgFrame(
@@ -77,7 +84,7 @@ export function renderSvg(trace: Trace, options: GraphOptions = {}): string {
     graphTitle(trace),
     grid,
     states.map((s) => s.color),
-    states.map((s) => [s.color, `${s.id} ${s.name}`]),
+    legendStates(trace).map((s) => [s.color, `${s.id} ${s.name}`]),
     (node, c) => `node ${node}: ${states[c].name}`,
   );
 }
@@ -146,7 +153,7 @@ function svgFrame(trace: Trace, title: string, grid: Int16Array[], colors: strin
   const [head, tail] = split < 0 ? [title, ''] : [title.slice(0, split), title.slice(split + 2)];
   out.push(`<text x="${left}" y="17" font-size="14">${escape(head)}</text>`);
   if (tail !== '') out.push(`<text x="${left}" y="32" font-size="11" fill="#444444">${escape(tail)}</text>`);
-  out.push(`<rect x="${left}" y="${top}" width="${columns}" height="${plotHeight}" fill="${colors[0]}" stroke="#888888"/>`);
+  out.push(`<rect x="${left}" y="${top}" width="${columns}" height="${plotHeight}" fill="${escape(colors[0])}" stroke="#888888"/>`);
   grid.forEach((row, node) => {
     const y = top + node * rowHeight;
     let c = 0;
@@ -154,7 +161,7 @@ function svgFrame(trace: Trace, title: string, grid: Int16Array[], colors: strin
       const v = row[c];
       let e = c + 1;
       while (e < columns && row[e] === v) e++;
-      if (v !== 0) out.push(`<rect x="${left + c}" y="${y}" width="${e - c}" height="${rowHeight}" fill="${colors[v]}"><title>${escape(describe(node, v))}</title></rect>`);
+      if (v !== 0) out.push(`<rect x="${left + c}" y="${y}" width="${e - c}" height="${rowHeight}" fill="${escape(colors[v])}"><title>${escape(describe(node, v))}</title></rect>`);
       c = e;
     }
   });
@@ -177,7 +184,7 @@ function svgFrame(trace: Trace, title: string, grid: Int16Array[], colors: strin
   legend.forEach(([color, label], i) => {
     const x = left + (i % 6) * 150;
     const y = top + plotHeight + 58 + Math.floor(i / 6) * 20;
-    out.push(`<rect x="${x}" y="${y}" width="14" height="12" fill="${color}" stroke="#888888"/><text x="${x + 20}" y="${y + 10}">${escape(label)}</text>`);
+    out.push(`<rect x="${x}" y="${y}" width="14" height="12" fill="${escape(color)}" stroke="#888888"/><text x="${x + 20}" y="${y + 10}">${escape(label)}</text>`);
   });
   out.push('</svg>');
   return `${out.join('\n')}\n`;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fitModel, mrePercent, predict, type Sample } from '../../src/calibrate/fit.ts';
+import { summaryLine, type FittedModel } from '../../src/calibrate/models.ts';
 import { noisyTime } from '../../src/calibrate/samples.ts';
 import { RandomStream } from '../../src/kernel/random-stream.ts';
 
@@ -63,7 +64,21 @@ describe('the model fitter (thesis 3.6.2, Fig. 3-9)', () => {
   it('computes the MRE of eq. 10 as the geometric mean of 1 + |error / y|', () => {
     expect(mrePercent([100, 100], [110, 90])).toBeCloseTo(10, 9);
     expect(mrePercent([10, 40], [10, 40])).toBe(0);
+    // A time of 0 has no relative error: it is left out, not a NaN.
+    expect(mrePercent([0, 100], [3, 110])).toBeCloseTo(10, 9);
+    expect(mrePercent([0, 0], [1, 2])).toBe(0);
     expect(predict([1, 2, 3], [10, 100])).toBe(321);
+  });
+});
+
+describe('the summary line sim fit prints', () => {
+  it('never reads "R^2 -0.0000" for an R^2 a rounding error below zero', () => {
+    const m: FittedModel = {
+      platform: 'cm5', name: 'Foo', terms: ['1', 'a'], coefficients: [5, 0], halfWidths: [1, 0], relevant: [true, false],
+      rSquared: -2e-7, mreBuildingPercent: 1, mreVerificationPercent: null, samples: 5, verificationSamples: 0,
+    };
+    expect(summaryLine(m)).toBe('cm5 Foo: 5  R^2 0.0000, MRE 1.00% building, no verification samples');
+    expect(summaryLine({ ...m, rSquared: -0.25 })).toContain('R^2 -0.2500');
   });
 });
 

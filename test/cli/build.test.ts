@@ -52,6 +52,26 @@ describe.concurrent('a TypeScript app outside the build', () => {
   });
 });
 
+describe.concurrent('a TypeScript app outside any "type": "module" package', () => {
+  it.each([
+    ['the build', {}],
+    ['the sources', { SIM_FROM_SOURCES: '1' }],
+  ])('loads as an ES module when run from %s', async (_, env: Record<string, string>) => {
+    const cwd = mkdtempSync(join(tmpdir(), 'sim-loose-app-'));
+    const runtime = join(import.meta.dirname, '../../src/runtime/index.ts');
+    writeFileSync(
+      join(cwd, 'app.ts'),
+      `import { defineApp } from ${JSON.stringify(runtime)};\n` +
+        `export default defineApp({ name: 'loose', description: 'an app in a temp dir', params: {}, *main(rt) { yield* rt.barrier(); return rt.self; }, verify: ({ results }) => ({ ok: results.length === 4, detail: 'four nodes' }) });\n`,
+    );
+    const r = await sim(['--platform', 'cm5', '--nodes', '4', 'app.ts'], cwd, env);
+    rmSync(cwd, { recursive: true, force: true });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^verified +yes: four nodes$/m);
+  });
+});
+
 describe.concurrent('a shipped platform', () => {
   it('runs the same from the build’s checked copy as parsed from its file', async () => {
     const args = ['apps/ping-pong', '--nodes', '8', '--json'];

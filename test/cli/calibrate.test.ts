@@ -7,7 +7,8 @@ import { sim } from '../support/sim-cli.ts';
 const SPEC = 'apps/calibration/strata.spec';
 
 describe.concurrent('sim calibrate', () => {
-  it('writes the same samples with 1 and 2 workers, and the shards concatenate to the same file', async () => {
+  // Six calibrations of 84 units each (one from the sources): about 60 s on a loaded 2-core machine.
+  it('writes the same samples with 1 and 2 workers, and the shards concatenate to the same file', { timeout: 180_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sim-cal-'));
     const common = ['calibrate', '--platform', 'all', SPEC, '--nodes', '8', '--vcount', '3'];
     const one = await sim([...common, '-o', join(dir, 'one.samples')]);
@@ -29,7 +30,7 @@ describe.concurrent('sim calibrate', () => {
     }
     expect(Buffer.concat(parts).equals(whole)).toBe(true);
     const text = whole.toString();
-    expect(text).toMatch(/^# proteus-strata calibration samples, version 1\n# simulator \d+\.\d+\.\d+\n# spec apps\/calibration\/strata\.spec sha256 [0-9a-f]{64}\n# seed 1 nodes 8 vcount 3\n/);
+    expect(text).toMatch(/^# proteus-strata calibration samples, version 2\n# simulator \d+\.\d+\.\d+\n# spec apps\/calibration\/strata\.spec sha256 [0-9a-f]{64}\n# seed 1 nodes 8 vcount 3\n/);
     // Fig. 3-7's lines: building samples, then @ verification samples, per model and platform.
     expect(text).toMatch(/^# model CombineVector length logP lengthLogP\nCombineVector \d+ 8 3 24\n/m);
     expect(text.match(/^@CombineVector /gm)).toHaveLength(4 * 3);
@@ -40,6 +41,16 @@ describe.concurrent('sim calibrate', () => {
     ['an unknown task', '{{ i 1 10 ++ @ @ Teleport(i) @ @ length:i @ }}', /model Teleport: unknown task operation Teleport \(known: Barrier, ClearMemory/],
     ['an unknown variable', '{{ i 1 10 ++ @ @ ClearMemory(i) @ @ length:k @ }}', /model ClearMemory: input length: unknown variable "k"/],
     ['an empty loop', '{{ i 10 1 ++ @ @ ClearMemory(i) @ @ length:i @ }}', /model ClearMemory: loop i: the loop from 10 to 1 with \+\+ is empty/],
+    // Edges cases 110-119 and 215: found when the spec is planned, before anything runs.
+    ['an argument dividing by zero', '{{ i 0 3 ++ @ @ ClearMemory(64/i) @ @ length:i @ }}', /model ClearMemory on cm5 with 4 nodes: ClearMemory bytes Infinity: expected an integer from 0 to 16777216, at sample i=0\n$/],
+    ['a negative byte count', '{{ i 0 3 ++ @ @ ClearMemory(i-5) @ @ length:i @ }}', /ClearMemory bytes -5: expected an integer from 0 to 16777216, at sample i=0\n$/],
+    ['a term dividing by zero', '{{ i 0 3 ++ @ @ ClearMemory(i) @ @ length:i @ inv:1/i }}', /model ClearMemory on cm5 with 4 nodes: term inv is Infinity at sample i=0; expected a finite number/],
+    ['a term that is 0/0', '{{ i 0 3 ++ @ @ ClearMemory(i) @ @ length:i @ ratio:i/i }}', /term ratio is NaN at sample i=0/],
+    ['a hop count beyond the machine', '{{ n 1 P ++ @ Barrier() @ Roundtrip(n) @ Release() @ hops:hops(n) @ }}', /Roundtrip node 4: expected an integer from 1 to 3, at sample n=4\n$/],
+    ['a block beyond the limit', '{{ i 1 2 ++ @ Barrier() @ BlockTransfer(100000000) @ Barrier() @ @ }}', /BlockTransfer words 100000000: expected an integer from 1 to 65536, at sample i=1\n$/],
+    ['an app task with a parameter the app refuses', '{{ w 1 2 ++ @ @ StencilSquare(16*w, 16, 0) @ @ width:16*w @ }}', /model StencilSquare on cm5 with 4 nodes: stencil --param iters=0: expected an integer from 1 to \d+, at sample w=1\n$/],
+    ['a StencilRect px that does not divide P', '{{ w 1 2 ++ @ @ StencilRect(64, 64, 1, 3) @ @ width:16*w @ }}', /model StencilRect on cm5 with 4 nodes: stencil StencilRect px 3: expected a divisor of P = 4, at sample w=1\n$/],
+    ['a bad setup argument', '{{ i 1 2 ++ @ ClearMemory(-1) @ Barrier() @ @ @ }}', /ClearMemory bytes -1: expected an integer from 0 to 16777216, at sample i=1\n$/],
   ])('refuses %s with one line, exit 2 and no output', async (_what, spec, message) => {
     const dir = mkdtempSync(join(tmpdir(), 'sim-cal-'));
     const file = join(dir, 'bad.spec');

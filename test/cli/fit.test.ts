@@ -77,13 +77,40 @@ describe.concurrent('sim fit', () => {
     ['a missing column', '# platform cm5 x\n# model ClearMemory length\nClearMemory 70\n', /bad\.samples:3: ClearMemory has 1 columns \(length\) but this line has 0 values after the time$/],
     ['a model without structure', '# platform cm5 x\nClearMemory 70 1\n', /bad\.samples:2: samples for model ClearMemory without its structure line/],
     ['no models at all', '# nothing\n', /bad\.samples: no models/],
+    ['fewer samples than unknowns (edges case 132)', '# platform cm5 x\n# model Foo a\nFoo 10 1\n', /bad\.samples: model Foo on cm5: 1 building sample for 2 unknowns \(the constant and a\); expected at least 3/],
+    ['as many samples as unknowns', '# platform cm5 x\n# model Foo a\nFoo 10 1\nFoo 12 2\n', /2 building samples for 2 unknowns/],
+    ['samples all at one point (case 131)', '# platform cm5 x\n# model Foo a b\nFoo 10 1 1\nFoo 10 1 1\nFoo 10 1 1\nFoo 10 1 1\n', /model Foo on cm5: every building sample has the same inputs \(a=1 b=1\), so no term's coefficient can be told from the constant's/],
+    ['a negative cycle count (case 130)', '# platform cm5 x\n# model Foo a\nFoo 10 1\nFoo -5 2\nFoo 30 3\n', /bad\.samples:4: Foo takes -5 cycles; expected a cycle count of 0 or more$/],
+    ['values beyond 2^53 (case 133)', '# platform cm5 x\n# model Foo a\nFoo 1e308 1\nFoo 1e308 2\nFoo 1e308 3\n', /bad\.samples:3: expected values of magnitude at most 2\^53/],
+    ['NaN', '# platform cm5 x\n# model Foo a\nFoo NaN 1\n', /bad\.samples:3: expected numbers after Foo, got "NaN 1"$/],
+    ['Infinity', '# platform cm5 x\n# model Foo a\nFoo 10 Infinity\n', /bad\.samples:3: expected numbers after Foo, got "10 Infinity"$/],
+    ['zero times with --relative (case 135)', '# platform cm5 x\n# model Foo a\nFoo 0 1\nFoo 0 2\nFoo 0 3\n', /model Foo on cm5: 3 building samples of 0 cycles, which --relative cannot weight/],
+    ['a calibrated file cut short (case 124)', '# proteus-strata calibration samples, version 2\n# platform cm5 x\n# model Foo a\nFoo 10 1\nFoo 12 2\nFoo 14 3\n', /bad\.samples: truncated: it ends at line 6 without the end line \("# end: U units, S samples"\) sim calibrate writes last/],
+    ['an end line that miscounts', '# proteus-strata calibration samples, version 2\n# platform cm5 x\n# model Foo a\nFoo 10 1\nFoo 12 2\nFoo 14 3\n# end: 1 unit, 4 samples\n', /corrupt: the end line counts 1 units and 4 samples, the file holds 1 and 3$/],
+    ['a calibrated file cut mid-line', '# proteus-strata calibration samples, version 2\n# platform cm5 x\n# model Foo a\nFoo 10 1\nFoo 12 2\nFo', /bad\.samples: truncated: it ends at line 6 without the end line/],
+    ['lines after the end line', '# proteus-strata calibration samples, version 2\n# platform cm5 x\n# model Foo a\nFoo 10 1\nFoo 12 2\n# end: 1 unit, 2 samples\nFoo 14 3\n', /bad\.samples:7: more after the end line \(line 6\)/],
+    ['a later version', '# proteus-strata calibration samples, version 3\n', /samples file version 3; this simulator reads versions 1 to 2$/],
   ])('refuses %s with one line, exit 2 and no output', async (_what, text, message) => {
     const dir = mkdtempSync(join(tmpdir(), 'sim-fit-'));
     writeFileSync(join(dir, 'bad.samples'), text);
-    const r = await sim(['fit', join(dir, 'bad.samples'), '-o', join(dir, 'm.json')]);
+    const r = await sim(['fit', join(dir, 'bad.samples'), '--relative', '-o', join(dir, 'm.json')]);
     expect(r.code).toBe(2);
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(r.stderr.trimEnd()).toMatch(message);
     expect(existsSync(join(dir, 'm.json'))).toBe(false);
+  });
+
+  it('fits zero times with absolute error, leaving them out of the MRE (edges case 134), and a whole calibrated file ends with its end line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-fit-'));
+    writeFileSync(join(dir, 'z.samples'), '# platform cm5 x\n# model Foo a\nFoo 0 0\nFoo 2 1\nFoo 4 2\nFoo 6 3\n');
+    const r = await sim(['fit', join(dir, 'z.samples'), '-o', join(dir, 'z.json')]);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/^cm5 Foo: 2\*a {2}R\^2 1\.0000, MRE 0\.00% building, no verification samples$/m);
+    const spec = join(dir, 's.spec');
+    writeFileSync(spec, '{{ i 0 4 ++ @ @ ClearMemory(length) @ @ length:1<<i @ }}\n{{ r 1 3 ++ @ Barrier() @ SendRPC() @ Barrier() @ @ }}\n');
+    await sim(['calibrate', '--platform', 'cm5', spec, '-o', join(dir, 's.samples'), '--nodes', '4', '--vcount', '3']);
+    const text = readFileSync(join(dir, 's.samples'), 'utf8');
+    expect(text).toMatch(/^# proteus-strata calibration samples, version 2\n/);
+    expect(text).toMatch(/\n# end: 2 units, 14 samples\n$/);
   });
 });

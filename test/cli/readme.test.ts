@@ -1,5 +1,6 @@
 /** The README's promises: its first command and its example app work as written. */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, sim } from '../support/sim-cli.ts';
@@ -21,10 +22,9 @@ describe('README', () => {
 
   it('shows an example app that runs and verifies on every platform', async () => {
     const code = /## Writing an app[\s\S]*?```ts\n([\s\S]*?)```/.exec(README)![1];
-    const dir = join(ROOT, 'test/.tmp/readme-example');
-    mkdirSync(dir, { recursive: true });
-    // The example imports ../../src/runtime/index.ts, as an app in apps/ would.
-    writeFileSync(join(dir, 'index.ts'), code.replaceAll('../../src/', '../../../src/'));
+    const dir = mkdtempSync(join(tmpdir(), 'sim-readme-example-'));
+    // The example imports ../../src/runtime/index.ts, as an app in apps/ would; this copy, in the OS temp dir, by absolute path.
+    writeFileSync(join(dir, 'index.ts'), code.replaceAll('../../src/', `${join(ROOT, 'src')}/`));
     for (const platform of ['cm5', 'alewife', 'paragon', 'atm']) {
       const r = await sim(['--platform', platform, dir, '--nodes', '4', '--param', 'scale=3']);
       expect(r.stderr).toBe('');

@@ -30,11 +30,11 @@ describe.concurrent('repro files and sim replay', () => {
   });
 
   it('reports the first divergent event when the app changed after recording', async () => {
-    // Inside the project, so that the copied app loads as the project's modules do.
-    const dir = join(ROOT, 'test/.tmp/replay-changed');
+    // A copy in the OS temp dir, importing the project's runtime by absolute path.
+    const dir = mkdtempSync(join(tmpdir(), 'sim-replay-changed-'));
     const app = join(dir, 'ping-pong');
     cpSync(join(ROOT, 'apps/ping-pong'), app, { recursive: true });
-    writeFileSync(join(app, 'index.ts'), readFileSync(join(app, 'index.ts'), 'utf8').replaceAll('../../src/', '../../../../src/'));
+    writeFileSync(join(app, 'index.ts'), readFileSync(join(app, 'index.ts'), 'utf8').replaceAll('../../src/', `${join(ROOT, 'src')}/`));
     const file = join(dir, 'run.json');
     expect((await sim(['--platform', 'cm5', app, '--nodes', '4', '--record', file])).code).toBe(0);
     // Node 0 now does some work before its round trips.
@@ -70,6 +70,25 @@ describe.concurrent('repro files and sim replay', () => {
   ])('refuses %s with one line and exit 2', async (_what, make, message) => {
     const dir = mkdtempSync(join(tmpdir(), 'sim-replay-'));
     const r = await sim(['replay', make(dir)]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.stderr.trimEnd()).toMatch(message);
+  });
+
+  it.each([
+    ['claims 10^9 nodes', (r: Record<string, any>) => (r.nodes = 1e9), /bad repro file: key "nodes": expected number to be <=4096, got 1000000000$/],
+    ['has a negative seed', (r: Record<string, any>) => (r.seed = -1), /bad repro file: key "seed": expected number to be >=0, got -1$/],
+    ['names no network', (r: Record<string, any>) => (r.network = 'wormhole'), /bad repro file: key "network": expected one of "packet"\|"analytic", got "wormhole"$/],
+    ['has no app path', (r: Record<string, any>) => delete r.app.path, /bad repro file: key "app\.path": expected string, received undefined, got nothing$/],
+    ['has a parameter without =', (r: Record<string, any>) => (r.params = ['rounds']), /bad repro file: key "params\.0": expected key=value, got "rounds"$/],
+  ])('refuses a crafted repro file that %s, with one line and exit 2', async (_what, edit, message) => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-replay-'));
+    const file = join(dir, 'p.json');
+    await sim(['--platform', 'cm5', 'apps/ping-pong', '--nodes', '2', '--param', 'rounds=1', '--record', file]);
+    const repro = JSON.parse(readFileSync(file, 'utf8')) as Record<string, any>;
+    edit(repro);
+    writeFileSync(file, JSON.stringify(repro));
+    const r = await sim(['replay', file]);
     expect(r.code).toBe(2);
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(r.stderr.trimEnd()).toMatch(message);

@@ -1,5 +1,6 @@
 /** `sim select` and `auto` parameters on the shipped models (thesis ch. 4-5). */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, sim } from '../support/sim-cli.ts';
@@ -35,8 +36,7 @@ describe('sim select', () => {
   });
 
   it('--map draws the winner map and the digit-width curve as SVG', async () => {
-    const dir = join(ROOT, 'test/.tmp/select');
-    mkdirSync(dir, { recursive: true });
+    const dir = mkdtempSync(join(tmpdir(), 'sim-select-'));
     const a = await sim(['select', '--map', '--platform', 'atm', 'stencil', '--param', 'iters=20', '-o', join(dir, 'map.svg')]);
     expect(a.code).toBe(0);
     const map = readFileSync(join(dir, 'map.svg'), 'utf8');
@@ -74,8 +74,7 @@ describe('auto parameters', () => {
 });
 
 describe('bad input to the library gives one line and exit 2', () => {
-  const dir = join(ROOT, 'test/.tmp/select-models');
-  mkdirSync(dir, { recursive: true });
+  const dir = mkdtempSync(join(tmpdir(), 'sim-select-models-'));
   const shipped = JSON.parse(readFileSync(join(ROOT, 'platforms/models/apps/n64/cm5.json'), 'utf8'));
   writeFileSync(join(dir, 'cm5.json'), JSON.stringify({ ...shipped, models: shipped.models.filter((m: { name: string }) => m.name !== 'StencilUni') }));
   const CASES: [string, string[], RegExp][] = [

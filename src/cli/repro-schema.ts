@@ -1,0 +1,34 @@
+/**
+ * The repro file's schema (src/cli/repro.ts writes them): a repro is a file from
+ * outside — it may have been edited, cut short or crafted — so every field is
+ * checked here before `sim replay` trusts any of it: the node count within the
+ * largest machine a platform may describe, seeds in range, the network one of the
+ * modes, the event digests a base64 string. The platform text itself is checked
+ * later by the platform loader, the app by the app loader.
+ */
+import * as z from 'zod';
+import { MAX_SEED } from '../kernel/random-stream.ts';
+import { NETWORK_MODES } from '../machine/machine.ts';
+import { MAX_TRACE_NODES } from '../trace/header-schema.ts';
+
+const seed = z.int().min(0).max(MAX_SEED);
+
+// Loose: fields a later simulator adds pass through to whoever knows them.
+export const reproSchema = z.looseObject({
+  format: z.literal('proteus-strata-repro'),
+  version: z.number(),
+  simulatorVersion: z.string(),
+  platform: z.looseObject({ source: z.string(), text: z.string(), contentHash: z.string() }),
+  app: z.looseObject({ path: z.string().min(1), contentHash: z.string() }),
+  params: z.array(z.string().regex(/^[^=]+=/, { message: 'expected key=value' })),
+  seed,
+  nodes: z.int().min(1).max(MAX_TRACE_NODES),
+  network: z.enum(NETWORK_MODES as readonly ['packet', 'analytic']),
+  perturb: seed.nullable(),
+  outcome: z.looseObject({
+    fingerprint: z.string().regex(/^[0-9a-f]*$/, { message: 'expected hex digits (none if the run failed)' }),
+    events: z.int().min(0),
+    failure: z.string().nullable(),
+  }),
+  eventDigests: z.base64(),
+});

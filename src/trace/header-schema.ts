@@ -1,0 +1,67 @@
+/**
+ * The trace header's schema (traces/FORMAT.md). A trace is a file from outside: its
+ * header is data, checked here field by field before anything is allocated from it
+ * or drawn with it — a node count bounded by the largest machine a platform may
+ * describe, states with bounded names, distinct ids and colours that are plain
+ * `#rrggbb` values (they go into SVG attributes and HTML styles), a positive finite
+ * clock (zod refuses NaN and Infinity). Anything else is one line naming the key, what it holds and what was expected.
+ */
+import * as z from 'zod';
+import { valueAt } from '../platform/load-platform.ts';
+
+/** The largest machine a platform file may describe (`maxNodes` in src/platform/schema.ts). */
+export const MAX_TRACE_NODES = 4096;
+/** More states than any app defines; bounds the graph's per-column tallies. */
+export const MAX_TRACE_STATES = 1024;
+/** Longest state name drawn in a legend. */
+const MAX_NAME_CHARS = 200;
+
+/** A colour exactly as the writer gives them: `#` and six hex digits. */
+export const COLOR_PATTERN = /^#[0-9a-fA-F]{6}$/;
+
+const stateSchema = z.strictObject({
+  id: z.int().min(0).max(2 ** 31 - 1),
+  name: z.string().max(MAX_NAME_CHARS),
+  color: z.string().regex(COLOR_PATTERN, { message: 'expected a colour written #rrggbb' }),
+});
+
+const paramValue = z.union([z.string().max(10_000), z.number(), z.boolean()]);
+
+// Loose: a later writer's extra fields pass through to whoever knows them.
+export const traceHeaderSchema = z.looseObject({
+  format: z.literal('proteus-strata-trace'),
+  version: z.number(),
+  simulatorVersion: z.string(),
+  platform: z.string().max(1000),
+  platformHash: z.string(),
+  nodes: z.int().min(1).max(MAX_TRACE_NODES),
+  clockMHz: z.number().positive(),
+  network: z.string(),
+  app: z.string().max(1000),
+  params: z.record(z.string(), paramValue),
+  seed: z.int().min(0),
+  states: z
+    .array(stateSchema)
+    .max(MAX_TRACE_STATES)
+    .refine((states) => new Set(states.map((s) => s.id)).size === states.length, { message: 'expected every state id once' }),
+  fingerprint: z.string().regex(/^[0-9a-f]+$/, { message: 'expected hex digits' }),
+  networkCounters: z.boolean(),
+  messages: z.boolean(),
+});
+
+/** A value shown in a message, cut short if long. */
+function show(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+/** One line for the first problem zod found in `data`: the key, what it was, and what was expected. */
+export function describeSchemaError(error: z.ZodError, data: unknown): string {
+  const issue = error.issues[0];
+  const key = issue.path.map(String).join('.');
+  const got = issue.code === 'unrecognized_keys' ? '' : `, got ${show(valueAt(data, issue.path))}`;
+  // zod's own messages start "Invalid input: expected ..." or "Too big: expected ..."; keep what follows the colon.
+  const message = issue.message.replace(/^[A-Z][a-z ]+: /, '');
+  return `${key === '' ? 'the top level' : `key "${key}"`}: ${message}${got}`;
+}

@@ -1,0 +1,85 @@
+/**
+ * The package as another project sees it (issue 23 item 7): `npm pack`, then
+ * `npm install <tarball>` in a scratch project in the OS temp dir, then plain `node`
+ * (no tsx) importing the package runs the stencil on Alewife with the fingerprint
+ * `sim` prints, reads a trace the installed `sim` wrote, and fits samples; and
+ * TypeScript type-checks a program against the shipped declarations.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { isBuildCurrent } from '../../scripts/build-state.mjs';
+import { ROOT, sim } from '../support/sim-cli.ts';
+
+const scratch = mkdtempSync(join(tmpdir(), 'sim-package-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const npm = (args: string[], cwd: string) =>
+  execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
+
+const SCRIPT = `
+import { fitModel, loadRun, loadTrace, runApp, shippedApp, shippedAppNames } from 'proteus-strata';
+import stencil from 'proteus-strata/apps/stencil';
+const byName = runApp(await loadRun({ platform: 'alewife', app: shippedApp('stencil') }));
+const byImport = runApp(await loadRun({ platform: 'alewife', app: stencil }));
+const trace = loadTrace('ping.trace');
+const fit = fitModel(['n'], [1, 2, 3, 4].map((n) => ({ x: [n], y: 5 + 2 * n })), false);
+console.log(JSON.stringify({
+  fingerprint: byName.fingerprint, again: byImport.fingerprint, verified: byName.verified,
+  apps: shippedAppNames(), traceNodes: trace.header.nodes, coefficients: fit.coefficients.map((c) => Math.round(c * 1e6) / 1e6),
+}));
+`;
+
+const TYPED = `
+import { loadRun, runApp, type RunSummary, type Platform, loadPlatform } from 'proteus-strata';
+const platform: Platform = await loadPlatform('cm5');
+const summary: RunSummary = runApp(await loadRun({ platform, app: 'x', nodes: 4 }));
+const cycles: number = summary.simulatedCycles;
+// @ts-expect-error: the declarations are real, so a wrong type is an error
+const wrong: string = summary.simulatedCycles;
+export { cycles, wrong };
+`;
+
+describe('the packed package', () => {
+  it('installs into a scratch project, where plain node imports it and gets sim\'s stencil fingerprint', { timeout: 600_000 }, async () => {
+    // The build is in dist/ already (npm test builds first); --ignore-scripts keeps
+    // pack from rebuilding it under the other tests' feet.
+    expect(isBuildCurrent(ROOT), 'dist/ is not a build of these sources: npm run build first (npm test does)').toBe(true);
+    npm(['pack', '--ignore-scripts', '--pack-destination', scratch], ROOT);
+    const tarball = readdirSync(scratch).find((f) => f.endsWith('.tgz'))!;
+    const listing = execFileSync('tar', ['-tzf', join(scratch, tarball)], { encoding: 'utf8' }).split('\n');
+    expect(listing).toContain('package/dist/src/api/index.js');
+    expect(listing).toContain('package/dist/src/api/index.d.ts');
+    expect(listing).toContain('package/dist/apps/stencil/index.js');
+    expect(listing.filter((f) => f.startsWith('package/test/') || f.startsWith('package/bench/'))).toEqual([]);
+
+    const project = join(scratch, 'project');
+    execFileSync('mkdir', [project]);
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'scratch', version: '1.0.0', private: true, type: 'module' }));
+    npm(['install', '--prefer-offline', join(scratch, tarball)], project);
+
+    // The installed sim runs its own build and writes a trace the library reads back.
+    execFileSync(join(project, 'node_modules/.bin/sim'), ['--platform', 'cm5', '--nodes', '4', 'node_modules/proteus-strata/apps/ping-pong', '--param', 'rounds=1', '--trace', 'ping.trace'], { cwd: project });
+    writeFileSync(join(project, 'run.mjs'), SCRIPT);
+    const out = JSON.parse(execFileSync(process.execPath, ['run.mjs'], { cwd: project, encoding: 'utf8' }));
+    const cli = await sim(['--platform', 'alewife', 'apps/stencil', '--json']);
+    expect(cli.code).toBe(0);
+    expect(out.fingerprint).toBe(JSON.parse(cli.stdout).fingerprint);
+    expect(out.again).toBe(out.fingerprint);
+    expect(out.verified).toBe(true);
+    expect(out.apps).toContain('stencil');
+    expect(out.traceNodes).toBe(4);
+    expect(out.coefficients).toEqual([5, 2]);
+
+    // The declarations type-check a program (the project's own TypeScript compiler).
+    writeFileSync(join(project, 'typed.ts'), TYPED);
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, skipLibCheck: true, types: [] }, files: ['typed.ts'] }),
+    );
+    const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+    execFileSync(process.execPath, [tsc, '-p', join(project, 'tsconfig.json')], { cwd: project, encoding: 'utf8' });
+  });
+});

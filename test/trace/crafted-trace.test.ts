@@ -1,0 +1,72 @@
+/**
+ * Traces are files from outside: a crafted header is refused with one line before
+ * anything is allocated from it, and names that reach SVG or HTML are text, never
+ * markup (issue 23 item 5; edges cases 147-154 and 160).
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readTrace } from '../../src/trace/reader.ts';
+import { renderHtml } from '../../src/trace/html-graph.ts';
+import { renderSvg } from '../../src/trace/state-graph.ts';
+import { SCRIPT_NAME, smallTrace, withHeader } from '../support/crafted-trace.ts';
+import { sim } from '../support/sim-cli.ts';
+
+const good = smallTrace();
+const dir = mkdtempSync(join(tmpdir(), 'sim-crafted-trace-'));
+
+describe('a crafted trace header', () => {
+  it.each([
+    ['claims 10^9 nodes', (h: Record<string, any>) => (h.nodes = 1e9), /bad header: key "nodes": expected number to be <=4096, got 1000000000$/],
+    ['lists states as bare numbers', (h: Record<string, any>) => (h.states = [1, 2, 3]), /bad header: key "states\.0": expected object, received number, got 1$/],
+    ['has no clock', (h: Record<string, any>) => delete h.clockMHz, /bad header: key "clockMHz": expected number, received undefined, got nothing$/],
+    ['has a negative clock', (h: Record<string, any>) => (h.clockMHz = -33), /bad header: key "clockMHz": expected number to be >0, got -33$/],
+    ['has a zero clock', (h: Record<string, any>) => (h.clockMHz = 0), /key "clockMHz": expected number to be >0, got 0$/],
+    ['gives a colour that is markup', (h: Record<string, any>) => (h.states[1].color = 'red"/><script>alert(2)</script>'), /key "states\.1\.color": expected a colour written #rrggbb, got "red\\"\/><script>/],
+    ['gives a state id twice', (h: Record<string, any>) => (h.states[9].id = 8), /key "states": expected every state id once/],
+    ['lists 5000 states', (h: Record<string, any>) => (h.states = Array.from({ length: 5000 }, (_, id) => ({ id, name: 's', color: '#000000' }))), /key "states": expected array to have <=1024 items/],
+  ])('that %s is refused by sim graph and sim export with one line and exit 2', async (_what, edit, message) => {
+    const file = join(dir, `${_what.replace(/\W+/g, '-')}.trace`);
+    writeFileSync(file, withHeader(good, edit));
+    expect(() => readTrace(readFileSync(file), file)).toThrow(message);
+    for (const args of [['graph', file, '-o', join(dir, 'x.svg')], ['export', '--format', 'perfetto', file, '-o', join(dir, 'x.json')]]) {
+      const r = await sim(args);
+      expect(r.code).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(r.stderr.trimEnd()).toMatch(message);
+    }
+  }, 30_000);
+});
+
+describe('state names from a trace', () => {
+  const crafted = withHeader(good, (h) => {
+    h.states[8].name = SCRIPT_NAME;
+    h.app = '<script>alert(1)</script>';
+  });
+
+  it('go into the SVG as escaped text', () => {
+    const svg = renderSvg(readTrace(crafted, 'crafted'));
+    expect(svg).not.toContain('<img');
+    expect(svg).not.toContain('<script');
+    expect(svg).toContain('8 &lt;img src=x onerror=&quot;document.title=');
+  });
+
+  it('go into the HTML page only inside its JSON data, and the legend is built as text', () => {
+    const html = renderHtml(readTrace(crafted, 'crafted'), 'states');
+    expect(html).not.toContain('<img');
+    expect(html).not.toContain('<script>alert');
+    expect(html).not.toContain('innerHTML');
+  });
+
+  it('are drawn by sim graph (exit 0)', async () => {
+    const file = join(dir, 'xss.trace');
+    writeFileSync(file, crafted);
+    for (const out of ['xss.svg', 'xss.html']) {
+      const r = await sim(['graph', file, '-o', join(dir, out)]);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+    }
+  });
+});
