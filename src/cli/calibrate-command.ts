@@ -12,6 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { checkOutputFile, checkOutputFolder } from './output-file.ts';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SingleBar, Presets } from 'cli-progress';
@@ -81,6 +82,9 @@ function parseCalibrateArgs(argv: readonly string[]): CalibrateArgs {
   if (v.fit !== undefined && existsSync(v.fit) && !statSync(v.fit).isDirectory()) {
     throw new InputError(`--fit ${v.fit}: expected a directory for the models (one <platform>.json each), found a file`);
   }
+  // Where the samples and models go is checked before any sampling.
+  checkOutputFile('-o', v.out);
+  if (v.fit !== undefined) checkOutputFolder('--fit', v.fit);
   return {
     platforms: v.platform === 'all' ? platformNames() : [v.platform],
     specFile: parsed.positionals[0],

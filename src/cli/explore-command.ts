@@ -23,7 +23,7 @@ export async function exploreCommand(run: RunArgs, runs: number, io: Io, showPro
   const nodes = run.nodes ?? platform.defaultNodes;
   const problem = nodeCountProblem(platform.network, nodes);
   if (problem !== null) throw new InputError(`--nodes ${nodes}: ${problem} (platform ${platform.name})`);
-  const base = await loadRun({ platform, app: run.app, params: run.params, nodes, seed: run.seed, network: run.network });
+  const base = await loadRun({ platform, app: run.app, params: run.params, nodes, seed: run.seed, network: run.network, limits: { maxCycles: run.maxCycles, maxEvents: run.maxEvents } });
   const { app } = base;
   const bar = showProgress ? new SingleBar({ format: 'sim explore [{bar}] {value}/{total} runs, {failed} failed', hideCursor: true }, Presets.shades_classic) : null;
   bar?.start(runs, 0, { failed: 0 });

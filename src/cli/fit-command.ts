@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { fig66Report } from '../calibrate/fig-6-6.ts';
 import { fitSamples, modelsJson, modelsModule, summaryLine, verificationWarning, type FittedModel, type Provenance } from '../calibrate/models.ts';
 import { InputError } from '../kernel/errors.ts';
+import { checkOutputFile } from './output-file.ts';
 import { simulatorVersion } from './project.ts';
 import type { Io } from './io.ts';
 
@@ -60,6 +61,7 @@ export function fitCommand(argv: readonly string[], io: Io): number {
   if (parsed.positionals.length !== 1) throw new InputError('sim fit: expected one samples file: sim fit <samples> [--relative] -o <models.json>');
   const out = parsed.values.out;
   if (out === undefined || !out.endsWith('.json')) throw new InputError('sim fit: expected -o <models.json>: where to write the models');
+  checkOutputFile('-o', out);
   const source = parsed.positionals[0];
   let text: string;
   try {

@@ -57,8 +57,16 @@ Options:
                           that would tie, to expose timing-dependent bugs
       --trace <file>      record every node's state changes to a trace file
                           (traces/FORMAT.md); \`sim graph\` draws it
+      --trace-network     with --trace: also record the packets in flight to each
+                          node (packet network only)
+      --trace-messages    with --trace: also record every message (drawn as arrows
+                          by the Perfetto export)
       --models <dir>      app models for --param k=auto (default
                           platforms/models/apps/n<nodes>)
+      --max-cycles <N>    stop a run at simulated cycle N (default 1e10)
+                          if it has not finished (5 minutes at 33 MHz): exit 1
+                          with every node's clock and call, and a repro
+      --max-events <N>    stop it after N events (default 1e9)
   -h, --help              print this help
   -v, --version           print the simulator version
 
@@ -132,7 +140,12 @@ runs jobs in worker threads and refuses runs whose simulator, platform or app ha
 differ from its checkout. The sweep exits 0 once every run (of its shard) is
 recorded, whether the runs verified or not; 1 if runs are missing; 2 for bad input.
 
+A run longer than 2 s shows a progress line on a terminal (simulated cycles,
+events, events per second). SIGINT (Ctrl-C) or SIGTERM stops a run with its
+--trace (ended with a cut-short mark), --log and --record complete, and a repro.
+
 Exit status: 0 when the app verified its result, 1 when verification or the
-simulated program failed (including deadlock), 2 for bad input.
+simulated program failed (including deadlock and --max-cycles/--max-events),
+2 for bad input, 130 / 143 when SIGINT / SIGTERM stopped the run.
 `;
 }

@@ -70,7 +70,7 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
     io.out(`sim ${simulatorVersion()}`);
     return 0;
   }
-  return (await import('./run-command.ts')).runCommand(toRunArgs(parsed), io);
+  return (await import('./run-command.ts')).runCommand(toRunArgs(parsed), io, showsProgress());
 }
 
 /** Progress bars go to an interactive stderr only, never in CI. */

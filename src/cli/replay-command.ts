@@ -5,7 +5,7 @@
  * is repro.ts's.
  */
 import { existsSync } from 'node:fs';
-import { InputError, RunFailure } from '../kernel/errors.ts';
+import { InputError, RunFailure, RunLimitError } from '../kernel/errors.ts';
 import type { EventObserver } from '../kernel/simulation.ts';
 import { parsePlatform } from '../platform/load-platform.ts';
 import { runApp, runUntil, type StopReport } from '../runtime/run-app.ts';
@@ -14,7 +14,7 @@ import { STRATA_STATE_NAMES } from '../runtime/states.ts';
 import type { Io } from './io.ts';
 import { loadApp } from './load-inputs.ts';
 import { simulatorVersion } from './project.ts';
-import { appContentHash, digestsOf, readRepro } from './repro.ts';
+import { appContentHash, digestsOf, readRepro, reproAppFile } from './repro.ts';
 
 function parseStopAt(value: string): { untilCycle?: number; maxEvents?: number } {
   const m = /^(event:)?(\d+)$/.exec(value);
@@ -29,14 +29,15 @@ export async function replayCommand(file: string, stopAt: string | undefined, io
   const repro = readRepro(file);
   const limits = stopAt === undefined ? null : parseStopAt(stopAt);
   const platform = parsePlatform(repro.platform.text, `${file} (platform ${repro.platform.source})`);
-  if (!existsSync(repro.app.path)) throw new InputError(`${file}: the recorded app ${repro.app.path} no longer exists`);
-  const app = await loadApp(repro.app.path);
-  const changed = appContentHash(repro.app.path) !== repro.app.contentHash;
+  const appFile = reproAppFile(repro);
+  if (!existsSync(appFile)) throw new InputError(`${file}: the recorded app ${repro.app.path} no longer exists`);
+  const app = await loadApp(appFile);
+  const changed = appContentHash(appFile) !== repro.app.contentHash;
   if (changed) io.err(`sim replay: note: ${repro.app.path} (or a module beside it) changed since the recording`);
   if (repro.simulatorVersion !== simulatorVersion()) {
     io.err(`sim replay: note: recorded with simulator ${repro.simulatorVersion}, replaying with ${simulatorVersion()}`);
   }
-  const config = runConfig(platform, app, { params: repro.params, nodes: repro.nodes, seed: repro.seed, network: repro.network, perturb: repro.perturb ?? undefined });
+  const config = runConfig(platform, app, { params: repro.params, nodes: repro.nodes, seed: repro.seed, network: repro.network, perturb: repro.perturb ?? undefined, limits: repro.stop });
   if (limits !== null) {
     const report = runUntil(config, limits);
     if (report === null) {
@@ -47,21 +48,35 @@ export async function replayCommand(file: string, stopAt: string | undefined, io
     return 0;
   }
 
-  const recorded = digestsOf(repro);
+  // Without digests (a run stopped part-way, recorded without --record), only where it stops is compared.
+  const recorded = digestsOf(repro) ?? new Uint16Array(0);
+  const compare = repro.eventDigests !== null;
   const found: { divergence: Divergence | null; events: number } = { divergence: null, events: 0 };
   const observer: EventObserver = (index, time, kind, a0, digest, sim) => {
     found.events = index;
-    if (found.divergence !== null || (index <= recorded.length && recorded[index - 1] === digest)) return;
+    if (!compare || found.divergence !== null || (index <= recorded.length && recorded[index - 1] === digest)) return;
     const what = kind === 0 ? `${sim.processName(a0)} resumes its program` : `a ${sim.kindName(kind)} event`;
     found.divergence = { index, detail: `event ${index} (cycle ${time}): ${what}` };
   };
   let failure: string | null = null;
+  let stoppedAt: string | null = null;
   try {
     const s = runApp({ ...config, observer, output: (stream, text) => io.write(stream, text) });
     if (!s.verified) failure = `verification failed: ${s.verification}`;
   } catch (e) {
     if (!(e instanceof RunFailure)) throw e;
     failure = e.message.split('\n')[0];
+    if (e instanceof RunLimitError) stoppedAt = e.fingerprint;
+  }
+  if (!compare) {
+    const same = stoppedAt !== null && stoppedAt === repro.outcome.fingerprint && found.events === repro.outcome.events;
+    io.out(
+      same
+        ? `sim replay: reproduced the recorded run to where it stopped (${found.events} events, fingerprint ${stoppedAt}; its event digests were not recorded: run it with --record to compare event by event)`
+        : `sim replay: diverged from the recording: it stopped after ${repro.outcome.events} events with fingerprint ${repro.outcome.fingerprint}, this run ${stoppedAt === null ? `ended after ${found.events} events` : `after ${found.events} with ${stoppedAt}`}`,
+    );
+    if (same) io.out(`sim replay: the run stops as recorded: ${repro.outcome.failure ?? failure ?? ''}`);
+    return 1;
   }
   // A run that ends before the recording did diverges at its first missing event.
   const events = found.events;

@@ -34,7 +34,23 @@ export interface RunArgs {
   perturb: number | undefined;
   /** Directory of app models for `--param k=auto` (default: platforms/models/apps/n<nodes>). */
   models: string | undefined;
+  /** Stop a run that has not finished by this simulated cycle (`--max-cycles`). */
+  maxCycles: number;
+  /** Stop a run that has not finished after this many events (`--max-events`). */
+  maxEvents: number;
 }
+
+/**
+ * Default `--max-cycles`: 10^10 cycles, 5 minutes of simulated time at 33 MHz. The
+ * longest shipped experiment (bench chapter7's 64-round transfers, the 4096-node perf
+ * workload, the app calibrations) simulates under 10^8 cycles.
+ */
+export const DEFAULT_MAX_CYCLES = 10_000_000_000;
+/**
+ * Default `--max-events`: 10^9 events, some minutes of wall time. The largest shipped
+ * run (the 4096-node perf workload W5) takes about 2.2 x 10^6; a runaway stops here.
+ */
+export const DEFAULT_MAX_EVENTS = 1_000_000_000;
 
 const OPTIONS = {
   platform: { type: 'string', short: 'p' },
@@ -51,16 +67,40 @@ const OPTIONS = {
   record: { type: 'string' },
   perturb: { type: 'string' },
   models: { type: 'string' },
+  'max-cycles': { type: 'string' },
+  'max-events': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const;
 
 export type Parsed = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>>;
 
+/**
+ * `--seed -1` as `--seed=-1`: parseArgs takes a value that starts with a dash for an
+ * option of its own, which would report "--seed: takes no value" instead of checking
+ * the value. Only a dash followed by a digit is joined (a negative number).
+ */
+export function joinNegativeValues(argv: readonly string[], options: Record<string, { type: string; short?: string }>): string[] {
+  const takesValue = new Set<string>();
+  for (const [name, o] of Object.entries(options)) {
+    if (o.type !== 'string') continue;
+    takesValue.add(`--${name}`);
+    if (o.short !== undefined) takesValue.add(`-${o.short}`);
+  }
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (takesValue.has(argv[i]) && i + 1 < argv.length && /^-\d/.test(argv[i + 1])) {
+      out.push(argv[i].startsWith('--') ? `${argv[i]}=${argv[i + 1]}` : `${argv[i]}${argv[i + 1]}`);
+      i++;
+    } else out.push(argv[i]);
+  }
+  return out;
+}
+
 /** Parses argv strictly; unknown options and missing values are InputErrors. */
 export function parseArgv(argv: readonly string[]): Parsed {
   try {
-    return parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+    return parseArgs({ args: joinNegativeValues(argv, OPTIONS), options: OPTIONS, allowPositionals: true, strict: true });
   } catch (e) {
     throw new InputError(describeParseError(e));
   }
@@ -93,7 +133,16 @@ export function toRunArgs(parsed: Parsed): RunArgs {
     record: v.record,
     perturb: v.perturb === undefined ? undefined : parseSeedOption('--perturb', v.perturb),
     models: v.models,
+    maxCycles: v['max-cycles'] === undefined ? DEFAULT_MAX_CYCLES : parseLimit('--max-cycles', v['max-cycles']),
+    maxEvents: v['max-events'] === undefined ? DEFAULT_MAX_EVENTS : parseLimit('--max-events', v['max-events']),
   };
+}
+
+/** A limit: a positive integer, in digits or as 1e9. */
+function parseLimit(option: string, s: string): number {
+  const n = /^\d+(e\d+)?$/i.test(s) ? Number(s) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1) throw new InputError(`${option} ${s}: expected a positive integer (e.g. 1000000 or 1e6) up to 2^53`);
+  return n;
 }
 
 function parseNodes(s: string): number {

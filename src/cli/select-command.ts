@@ -17,6 +17,7 @@ import { nodeCountProblem } from '../network/build-topology.ts';
 import { runApp } from '../runtime/run-app.ts';
 import { MAX_SEED } from '../kernel/random-stream.ts';
 import { writeAtomically } from './fit-command.ts';
+import { checkOutputFile } from './output-file.ts';
 import type { Platform } from '../platform/schema.ts';
 import type { Io } from './io.ts';
 import { loadPlatform, projectPath } from './load-inputs.ts';
@@ -69,6 +70,7 @@ function parseSelectArgs(argv: readonly string[]): SelectArgs {
   if (v.run === true && v.all === true) throw new InputError('sim select: --run runs the choice and --all every variant; give one');
   if (v.map === true && v.out === undefined) throw new InputError('sim select --map: missing -o <file.svg>: where to draw the picture');
   if (v.map !== true && v.out !== undefined) throw new InputError('sim select: -o is for --map pictures');
+  if (v.out !== undefined) checkOutputFile('-o', v.out);
   const int = (opt: string, s: string, min: number, max: number) => {
     const n = /^\d+$/.test(s) ? Number(s) : NaN;
     if (!Number.isSafeInteger(n) || n < min || n > max) throw new InputError(`${opt} ${s}: expected an integer from ${min} to ${max}`);
