@@ -18,7 +18,7 @@ import { loadTrace } from './trace-file.ts';
  *   of a trace recorded without --trace-network
  */
 export function graphCommand(argv: readonly string[], io: Io): number {
-  const { trace, out, kind } = parseGraphArgs(argv);
+  const { trace, out, kind, json } = parseGraphArgs(argv);
   const html = out.endsWith('.html');
   if (!html && !out.endsWith('.svg')) throw new InputError(`-o ${out}: expected a file name ending in .svg or .html`);
   checkOutputFile('-o', out);
@@ -28,6 +28,9 @@ export function graphCommand(argv: readonly string[], io: Io): number {
   }
   const drawing = html ? renderHtml(loaded, kind) : kind === 'congestion' ? renderCongestionSvg(loaded) : renderSvg(loaded);
   writeFileAtomic('-o', out, drawing);
-  io.out(`sim graph: wrote ${out}`);
+  if (json) {
+    const h = loaded.header;
+    io.out(JSON.stringify({ wrote: out, format: html ? 'html' : 'svg', kind, app: h.app, platform: h.platform, nodes: h.nodes, records: loaded.records, lastCycle: loaded.lastCycle, cutShort: loaded.cutShort }));
+  } else io.out(`sim graph: wrote ${out}`);
   return 0;
 }

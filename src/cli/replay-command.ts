@@ -25,7 +25,7 @@ function parseStopAt(value: string): { untilCycle?: number; maxEvents?: number }
 }
 
 /** `sim replay <file> [--stop-at ...]`: returns the exit status. */
-export async function replayCommand(file: string, stopAt: string | undefined, io: Io): Promise<number> {
+export async function replayCommand(file: string, stopAt: string | undefined, io: Io, json = false): Promise<number> {
   const repro = readRepro(file);
   const limits = stopAt === undefined ? null : parseStopAt(stopAt);
   const platform = parsePlatform(repro.platform.text, `${file} (platform ${repro.platform.source})`);
@@ -40,11 +40,8 @@ export async function replayCommand(file: string, stopAt: string | undefined, io
   const config = runConfig(platform, app, { params: repro.params, nodes: repro.nodes, seed: repro.seed, network: repro.network, perturb: repro.perturb ?? undefined, limits: repro.stop });
   if (limits !== null) {
     const report = runUntil(config, limits);
-    if (report === null) {
-      io.out(`sim replay: the run ended before ${stopAt}`);
-      return 0;
-    }
-    io.out(formatStopReport(report, app.states));
+    if (json) io.out(JSON.stringify({ stopAt, ended: report === null, report }));
+    else io.out(report === null ? `sim replay: the run ended before ${stopAt}` : formatStopReport(report, app.states));
     return 0;
   }
 
@@ -61,15 +58,21 @@ export async function replayCommand(file: string, stopAt: string | undefined, io
   let failure: string | null = null;
   let stoppedAt: string | null = null;
   try {
-    const s = runApp({ ...config, observer, output: (stream, text) => io.write(stream, text) });
+    const s = runApp({ ...config, observer, output: (stream, text) => io.write(json ? 'stderr' : stream, text) });
     if (!s.verified) failure = `verification failed: ${s.verification}`;
   } catch (e) {
     if (!(e instanceof RunFailure)) throw e;
     failure = e.message.split('\n')[0];
     if (e instanceof RunLimitError) stoppedAt = e.fingerprint;
   }
+  // --json: one object saying what the text would (reproduced, where it diverged, how the run ended).
+  const result = (reproduced: boolean, divergence: string | null): number => {
+    io.out(JSON.stringify({ reproduced, eventByEvent: compare, events: found.events, recordedEvents: repro.outcome.events, fingerprint: repro.outcome.fingerprint, divergence, failure, appChanged: changed }));
+    return reproduced && failure === null ? 0 : 1;
+  };
   if (!compare) {
     const same = stoppedAt !== null && stoppedAt === repro.outcome.fingerprint && found.events === repro.outcome.events;
+    if (json) return result(same, same ? null : `it stopped after ${repro.outcome.events} events, this run after ${found.events}`);
     io.out(
       same
         ? `sim replay: reproduced the recorded run to where it stopped (${found.events} events, fingerprint ${stoppedAt}; its event digests were not recorded: run it with --record to compare event by event)`
@@ -81,6 +84,7 @@ export async function replayCommand(file: string, stopAt: string | undefined, io
   // A run that ends before the recording did diverges at its first missing event.
   const events = found.events;
   const divergence = found.divergence ?? (events < recorded.length ? { index: events + 1, detail: `event ${events + 1}: the recorded run went on, this one ended` } : null);
+  if (json) return result(divergence === null, divergence?.detail ?? null);
   if (divergence !== null) {
     io.out(`sim replay: diverged from the recording at ${divergence.detail}${changed ? '; the app changed since the recording' : ''}`);
     return 1;

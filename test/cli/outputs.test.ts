@@ -40,7 +40,7 @@ describe.concurrent('output files are checked before any work', () => {
 
   it('sim calibrate --fit into a read-only folder is refused before sampling; no samples file is left', async () => {
     const dir = scratch();
-    writeFileSync(join(dir, 's.spec'), '{{ i 1 2 ++ @ @ ClearMemory(100*i) @ @ i:i }}\n');
+    writeFileSync(join(dir, 's.spec'), '{{ i 1 2 ++ @ @ ClearMemory(length) @ @ length:100*i @ }}\n');
     const r = await sim(['calibrate', '--platform', 'cm5', '--nodes', '16', 's.spec', '-o', 'out.samples', '--fit', `${READ_ONLY}/m`], dir);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
