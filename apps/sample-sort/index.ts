@@ -85,6 +85,13 @@ export default defineApp({
     if (room > STRATA_MAX_XFER_OFFSET) {
       return `memory ${p.memory} x keys ${p.keys} = ${room} keys of room per node; block transfers address at most ${STRATA_MAX_XFER_OFFSET} words, so expected at most that`;
     }
+    // With four distinct keys, the nodes a value's splitters bound share its keys, and a
+    // node where two values meet takes a share of each: up to 2 n/p keys, the thesis's
+    // room (4.5.2). With less, every pass overflows the same way and the sort never
+    // settles (issue 23, case 209), so such a run is refused before it starts.
+    if (p.dist === 'few' && p.memory < 2) {
+      return `dist=few with memory ${p.memory}: a node where two of the four key values meet holds up to 2 x n/p keys, so every pass overflows; expected memory >= 2 for dist=few`;
+    }
     return null;
   },
   setup({ params, machine, random }): Uint32Array[] {

@@ -20,6 +20,9 @@
 import { CompositeOp, defineApp, State, type Op } from '../../src/runtime/index.ts';
 import { initialGrid, partition, relax, solveSequential, starts, type Grid, type Layout, type Partition } from './grid.ts';
 
+/** Largest grid, in points (see check); the shipped experiments stay within 4096 x 4096 (2^24). */
+const MAX_POINTS = 1 << 26;
+
 interface Input {
   grid: Grid;
   part: Partition;
@@ -66,6 +69,12 @@ export default defineApp({
     omega: { type: 'float', default: 1.87, min: 1, max: 2, doc: 'over-relaxation factor (thesis 4.4: 1.87)' },
   },
   check(p, machine) {
+    // The simulator holds the grid four times in the host's memory (the input, the
+    // nodes' blocks, their results and the sequential reference: 32 bytes a point), so
+    // a grid the host cannot hold is refused here instead of failing to allocate.
+    if (p.width * p.height > MAX_POINTS) {
+      return `a ${p.width} x ${p.height} grid has ${p.width * p.height} points; the simulator holds 32 bytes of host memory per point, so expected width x height at most ${MAX_POINTS} (2^26, 2 GiB)`;
+    }
     const part = partition(p.layout as Layout, machine.nodes, p.width, p.height, p.aspect, p.extraCols, p.extraRows);
     return typeof part === 'string' ? part : null;
   },

@@ -12,8 +12,9 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { checkOutputFile, checkOutputFolder } from './output-file.ts';
+import { parseOptions } from './parse-options.ts';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { SingleBar, Presets } from 'cli-progress';
 import { fig66Report } from '../calibrate/fig-6-6.ts';
 import { modelsJson, modelsModule, type FittedModel, type Provenance } from '../calibrate/models.ts';
@@ -27,7 +28,7 @@ import { nodeCountProblem } from '../network/build-topology.ts';
 import { mapInPool } from '../sweep/pool.ts';
 import { parseShard, WHOLE } from '../sweep/shard.ts';
 import runUnitRequest, { loadSpecs, unitText, type UnitOutcome, type UnitRequest } from './calibrate-unit.ts';
-import { fitWithProvenance, printModels, writeAtomically } from './fit-command.ts';
+import { fitWithProvenance, modelJson, printModels, writeAtomically } from './fit-command.ts';
 import { loadApp, loadPlatform, platformNames, projectPath } from './load-inputs.ts';
 import { simulatorVersion } from './project.ts';
 import type { Io } from './io.ts';
@@ -45,6 +46,8 @@ interface CalibrateArgs {
   noise: boolean;
   /** Where to write the fitted models, or undefined not to fit. */
   fitDir: string | undefined;
+  /** Print one JSON object instead of text. */
+  json: boolean;
 }
 
 function integer(option: string, value: string, min: number, max: number): number {
@@ -54,28 +57,8 @@ function integer(option: string, value: string, min: number, max: number): numbe
 }
 
 function parseCalibrateArgs(argv: readonly string[]): CalibrateArgs {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      options: {
-        platform: { type: 'string', short: 'p' },
-        out: { type: 'string', short: 'o' },
-        nodes: { type: 'string', short: 'n' },
-        seed: { type: 'string', short: 's' },
-        vcount: { type: 'string' },
-        workers: { type: 'string' },
-        shard: { type: 'string' },
-        noise: { type: 'boolean' },
-        fit: { type: 'string' },
-      },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (e) {
-    throw new InputError(`sim calibrate: ${(e as Error).message.split('\n')[0]}`);
-  }
-  const v = parsed.values;
+  const parsed = parseOptions('calibrate', argv);
+  const v = parsed.values as Record<string, string | undefined> & { noise?: boolean; json?: boolean };
   if (v.platform === undefined) throw new InputError('sim calibrate: missing --platform <name|all>');
   if (parsed.positionals.length !== 1) throw new InputError('sim calibrate: expected one spec file: sim calibrate --platform <p|all> <spec-file> -o <samples>');
   if (v.out === undefined) throw new InputError('sim calibrate: missing -o <samples>: where to write the samples');
@@ -84,6 +67,9 @@ function parseCalibrateArgs(argv: readonly string[]): CalibrateArgs {
   if (v.fit !== undefined && existsSync(v.fit) && !statSync(v.fit).isDirectory()) {
     throw new InputError(`--fit ${v.fit}: expected a directory for the models (one <platform>.json each), found a file`);
   }
+  // Where the samples and models go is checked before any sampling.
+  checkOutputFile('-o', v.out);
+  if (v.fit !== undefined) checkOutputFolder('--fit', v.fit);
   return {
     platforms: v.platform === 'all' ? platformNames() : [v.platform],
     specFile: parsed.positionals[0],
@@ -95,6 +81,7 @@ function parseCalibrateArgs(argv: readonly string[]): CalibrateArgs {
     shard,
     noise: v.noise === true,
     fitDir: v.fit,
+    json: v.json === true,
   };
 }
 
@@ -160,13 +147,17 @@ export async function calibrateCommand(argv: readonly string[], io: Io, showProg
   // Fit before writing anything, so bad samples leave no files behind.
   const fitted = args.fitDir === undefined ? null : { dir: args.fitDir, ...fitWithProvenance(text, args.out, true) };
   writeAtomically(args.out, text);
-  io.out(`sim calibrate: wrote ${args.out}: ${mine.length} model(s) on ${args.platforms.join(', ')}${count > 1 ? ` (shard ${index}/${count} of ${requests.length})` : ''}`);
-  if (fitted !== null) writeModels(fitted.dir, platformsRun, fitted, io);
+  if (!args.json) io.out(`sim calibrate: wrote ${args.out}: ${mine.length} model(s) on ${args.platforms.join(', ')}${count > 1 ? ` (shard ${index}/${count} of ${requests.length})` : ''}`);
+  if (fitted !== null) writeModels(fitted.dir, platformsRun, fitted, io, args.json);
+  if (args.json) {
+    const models = fitted === null ? null : fitted.models.map(modelJson);
+    io.out(JSON.stringify({ wrote: args.out, models: mine.length, platforms: platformsRun, shard: { index, count, of: requests.length }, fit: args.fitDir ?? null, fitted: models }));
+  }
   return 0;
 }
 
 /** --fit: each platform's models as <dir>/<platform>.json and .ts, and the Fig. 6-6 report; prints them. */
-function writeModels(dir: string, platforms: readonly string[], fitted: { models: FittedModel[]; provenance: Provenance }, io: Io): void {
+function writeModels(dir: string, platforms: readonly string[], fitted: { models: FittedModel[]; provenance: Provenance }, io: Io, json: boolean): void {
   try {
     mkdirSync(dir, { recursive: true });
   } catch (e) {
@@ -181,6 +172,6 @@ function writeModels(dir: string, platforms: readonly string[], fitted: { models
   }
   const report = fig66Report(models);
   if (report.length > 0) writeAtomically(join(dir, 'fig-6-6.txt'), `${report.join('\n')}\n`);
-  printModels(models, report, io, 'sim calibrate');
-  io.out(`sim calibrate: wrote the models of ${platforms.join(', ')} to ${dir}/${report.length > 0 ? ' with fig-6-6.txt' : ''}`);
+  printModels(models, report, io, 'sim calibrate', json);
+  if (!json) io.out(`sim calibrate: wrote the models of ${platforms.join(', ')} to ${dir}/${report.length > 0 ? ' with fig-6-6.txt' : ''}`);
 }

@@ -23,11 +23,12 @@ export async function exploreCommand(run: RunArgs, runs: number, io: Io, showPro
   const nodes = run.nodes ?? platform.defaultNodes;
   const problem = nodeCountProblem(platform.network, nodes);
   if (problem !== null) throw new InputError(`--nodes ${nodes}: ${problem} (platform ${platform.name})`);
-  const base = await loadRun({ platform, app: run.app, params: run.params, nodes, seed: run.seed, network: run.network });
+  const base = await loadRun({ platform, app: run.app, params: run.params, nodes, seed: run.seed, network: run.network, limits: { maxCycles: run.maxCycles, maxEvents: run.maxEvents } });
   const { app } = base;
   const bar = showProgress ? new SingleBar({ format: 'sim explore [{bar}] {value}/{total} runs, {failed} failed', hideCursor: true }, Presets.shades_classic) : null;
   bar?.start(runs, 0, { failed: 0 });
   const failures: string[] = [];
+  const failed: { perturb: number; failure: string; repro: string }[] = [];
   for (let perturb = 1; perturb <= runs; perturb++) {
     const config = { ...base, perturb };
     let failure: string | null = null;
@@ -42,10 +43,15 @@ export async function exploreCommand(run: RunArgs, runs: number, io: Io, showPro
       const path = defaultReproPath(app.name, platform.name, run.seed, perturb);
       recordRun(path, config, run.app, run.params);
       failures.push(`  --perturb ${perturb}: ${failure}\n    replay: sim replay ${path}`);
+      failed.push({ perturb, failure, repro: path });
     }
     bar?.update(perturb, { failed: failures.length });
   }
   bar?.stop();
+  if (run.json) {
+    io.out(JSON.stringify({ app: app.name, platform: platform.name, nodes, seed: run.seed, runs, failed }));
+    return failed.length > 0 ? 1 : 0;
+  }
   io.out(`sim explore: ${runs} perturbed runs of ${app.name} on ${platform.name}, ${failures.length} failed${failures.length > 0 ? ':' : ''}`);
   for (const f of failures) io.out(f);
   return failures.length > 0 ? 1 : 0;

@@ -3,10 +3,9 @@
  * Chrome trace-event JSON for ui.perfetto.dev (src/trace/perfetto.ts does the
  * conversion; this file checks the arguments and writes the file).
  */
-import { writeFileSync } from 'node:fs';
-import { InputError } from '../kernel/errors.ts';
 import { toPerfetto } from '../trace/perfetto.ts';
 import type { Io } from './io.ts';
+import { checkOutputFile, writeFileAtomic } from './output-file.ts';
 import { parseExportArgs } from './run-args.ts';
 import { loadTrace } from './trace-file.ts';
 
@@ -16,12 +15,8 @@ import { loadTrace } from './trace-file.ts';
  */
 export function exportCommand(argv: readonly string[], io: Io): number {
   const { trace, out, format } = parseExportArgs(argv);
-  const json = JSON.stringify(toPerfetto(loadTrace(trace)));
-  try {
-    writeFileSync(out, json);
-  } catch (e) {
-    throw new InputError(`-o ${out}: cannot write the file (${(e as { code?: string }).code ?? String(e)})`);
-  }
+  checkOutputFile('-o', out);
+  writeFileAtomic('-o', out, JSON.stringify(toPerfetto(loadTrace(trace))));
   io.out(`sim export: wrote ${out} (${format}; open it in ui.perfetto.dev or chrome://tracing)`);
   return 0;
 }

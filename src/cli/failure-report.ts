@@ -1,15 +1,30 @@
 /**
  * How `sim` tells a person that a simulated program failed: the failure's first
- * line on stderr and, when anything was logged, each node's last log entry (Strata's
- * loglast). Shared by the dispatcher's last-resort handler and the run command.
+ * line on stderr, where in the app it happened if the app's code threw, and, when
+ * anything was logged, each node's last log entry (Strata's loglast). Shared by the dispatcher's last-resort handler and the run command.
  */
 import type { RunFailure } from '../kernel/errors.ts';
+import { appFrames } from './app-location.ts';
 import type { Io } from './io.ts';
 
-/** Writes the failure line, then each node's last log entry if any were logged. */
+/**
+ * Writes the failure line, the app's own stack frames when its code threw (file and
+ * line), then each node's last log entry if any were logged.
+ */
 export function reportFailure(e: RunFailure, io: Io): void {
   io.err(`sim: run failed: ${e.message}`);
+  const frames = appFrames(e);
+  if (frames.length > 0) io.err(frames.map((f) => `  ${f}`).join('\n'));
+  if (outOfMemory(e)) {
+    io.err('sim: the host could not allocate the memory this run asks for: make the input smaller, or give Node more with NODE_OPTIONS=--max-old-space-size=<MB>');
+  }
   if (e.lastLogEntries.length > 0) io.err(formatLoglast(e.lastLogEntries));
+}
+
+/** Whether what the app threw is the host running out of memory (a catchable allocation failure). */
+function outOfMemory(e: Error): boolean {
+  const cause = e.cause;
+  return cause instanceof RangeError && /allocation failed|Invalid (typed )?array length|out of memory/i.test(cause.message);
 }
 
 /** The loglast report: a title line, then one indented entry per node. */

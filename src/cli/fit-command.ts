@@ -8,10 +8,11 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { fig66Report } from '../calibrate/fig-6-6.ts';
 import { fitSamples, modelsJson, modelsModule, summaryLine, verificationWarning, type FittedModel, type Provenance } from '../calibrate/models.ts';
 import { InputError } from '../kernel/errors.ts';
+import { checkOutputFile } from './output-file.ts';
+import { parseOptions } from './parse-options.ts';
 import { simulatorVersion } from './project.ts';
 import type { Io } from './io.ts';
 
@@ -40,26 +41,30 @@ export function fitWithProvenance(text: string, source: string, relative: boolea
   return { models, residuals, provenance };
 }
 
-/** Prints each model's line, its warning if it misses its verification samples, and the Fig. 6-6 report (fig66Report). */
-export function printModels(models: readonly FittedModel[], report: readonly string[], io: Io, command: string): void {
+/**
+ * Prints each model's line, its warning if it misses its verification samples, and the
+ * Fig. 6-6 report (fig66Report); with `json`, only the warnings (the caller prints the object).
+ */
+export function printModels(models: readonly FittedModel[], report: readonly string[], io: Io, command: string, json = false): void {
   for (const m of models) {
-    io.out(summaryLine(m));
+    if (!json) io.out(summaryLine(m));
     const warning = verificationWarning(m);
     if (warning !== null) io.err(`${command}: ${warning}`);
   }
-  if (report.length > 0) io.out(['', ...report].join('\n'));
+  if (report.length > 0 && !json) io.out(['', ...report].join('\n'));
+}
+
+/** A fitted model for --json: its fields and its formula as the text shows it. */
+export function modelJson(m: FittedModel): FittedModel & { summary: string } {
+  return { ...m, summary: summaryLine(m) };
 }
 
 export function fitCommand(argv: readonly string[], io: Io): number {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: [...argv], options: { out: { type: 'string', short: 'o' }, relative: { type: 'boolean' } }, allowPositionals: true, strict: true });
-  } catch (e) {
-    throw new InputError(`sim fit: ${(e as Error).message.split('\n')[0]}`);
-  }
+  const parsed = parseOptions('fit', argv);
   if (parsed.positionals.length !== 1) throw new InputError('sim fit: expected one samples file: sim fit <samples> [--relative] -o <models.json>');
-  const out = parsed.values.out;
+  const out = typeof parsed.values.out === 'string' ? parsed.values.out : undefined;
   if (out === undefined || !out.endsWith('.json')) throw new InputError('sim fit: expected -o <models.json>: where to write the models');
+  checkOutputFile('-o', out);
   const source = parsed.positionals[0];
   let text: string;
   try {
@@ -72,7 +77,10 @@ export function fitCommand(argv: readonly string[], io: Io): number {
   writeAtomically(out, modelsJson(models, provenance));
   writeAtomically(out.replace(/\.json$/, '.ts'), modelsModule(models, provenance));
   writeAtomically(out.replace(/\.json$/, '.residuals'), ['# platform model measured predicted residual', ...residuals, ''].join('\n'));
-  printModels(models, fig66Report(models), io, 'sim fit');
-  io.out(`sim fit: wrote ${out}, ${out.replace(/\.json$/, '.ts')} and ${out.replace(/\.json$/, '.residuals')}`);
+  const json = parsed.values.json === true;
+  printModels(models, fig66Report(models), io, 'sim fit', json);
+  const wrote = [out, out.replace(/\.json$/, '.ts'), out.replace(/\.json$/, '.residuals')];
+  if (json) io.out(JSON.stringify({ wrote, models: models.map(modelJson) }));
+  else io.out(`sim fit: wrote ${wrote[0]}, ${wrote[1]} and ${wrote[2]}`);
   return 0;
 }

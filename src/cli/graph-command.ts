@@ -4,11 +4,11 @@
  * (Fig. 7-7) as SVG, or as an HTML page that zooms and pans. The drawing itself is
  * src/trace/'s; this file only checks the arguments and writes the file.
  */
-import { writeFileSync } from 'node:fs';
 import { InputError } from '../kernel/errors.ts';
 import { renderHtml } from '../trace/html-graph.ts';
 import { renderCongestionSvg, renderSvg } from '../trace/state-graph.ts';
 import type { Io } from './io.ts';
+import { checkOutputFile, writeFileAtomic } from './output-file.ts';
 import { parseGraphArgs } from './run-args.ts';
 import { loadTrace } from './trace-file.ts';
 
@@ -18,19 +18,19 @@ import { loadTrace } from './trace-file.ts';
  *   of a trace recorded without --trace-network
  */
 export function graphCommand(argv: readonly string[], io: Io): number {
-  const { trace, out, kind } = parseGraphArgs(argv);
+  const { trace, out, kind, json } = parseGraphArgs(argv);
   const html = out.endsWith('.html');
   if (!html && !out.endsWith('.svg')) throw new InputError(`-o ${out}: expected a file name ending in .svg or .html`);
+  checkOutputFile('-o', out);
   const loaded = loadTrace(trace);
   if (kind === 'congestion' && !loaded.header.networkCounters) {
     throw new InputError(`${trace}: has no network counters; record them with --trace-network (and the packet network)`);
   }
   const drawing = html ? renderHtml(loaded, kind) : kind === 'congestion' ? renderCongestionSvg(loaded) : renderSvg(loaded);
-  try {
-    writeFileSync(out, drawing);
-  } catch (e) {
-    throw new InputError(`-o ${out}: cannot write the file (${(e as { code?: string }).code ?? String(e)})`);
-  }
-  io.out(`sim graph: wrote ${out}`);
+  writeFileAtomic('-o', out, drawing);
+  if (json) {
+    const h = loaded.header;
+    io.out(JSON.stringify({ wrote: out, format: html ? 'html' : 'svg', kind, app: h.app, platform: h.platform, nodes: h.nodes, records: loaded.records, lastCycle: loaded.lastCycle, cutShort: loaded.cutShort }));
+  } else io.out(`sim graph: wrote ${out}`);
   return 0;
 }

@@ -12,6 +12,8 @@ export interface Io {
   err(text: string): void;
   /** Writes the simulated program's output as it is, without adding a newline. */
   write(stream: 'stdout' | 'stderr', text: string): void;
+  /** Shows a status line on a terminal's stderr, redrawn in place; null clears it. */
+  status?(line: string | null): void;
 }
 
 /** The process's own stdout and stderr. */
@@ -19,4 +21,5 @@ export const processIo: Io = {
   out: (t) => process.stdout.write(`${t}\n`),
   err: (t) => process.stderr.write(`${t}\n`),
   write: (stream, t) => (stream === 'stdout' ? process.stdout : process.stderr).write(t),
+  status: (line) => process.stderr.write(line === null ? '\r\x1b[K' : `\r${line}\x1b[K`),
 };

@@ -8,6 +8,7 @@ import { extname, join, resolve } from 'node:path';
 import { InputError } from '../kernel/errors.ts';
 import type { Platform } from '../platform/schema.ts';
 import type { AnyApp, ParamSpec } from '../runtime/app.ts';
+import { appFrames, compileErrorLocation } from './app-location.ts';
 import { importModule, IS_COMPILED, PROJECT_ROOT } from './project.ts';
 
 const PLATFORM_DIR = join(PROJECT_ROOT, 'platforms');
@@ -88,8 +89,12 @@ export async function loadApp(spec: string): Promise<AnyApp> {
   try {
     mod = (await importModule(file)) as { default?: unknown };
   } catch (e) {
-    const message = e instanceof Error ? e.message.split('\n')[0] : String(e);
-    throw new InputError(`app ${spec}: cannot be loaded (${message})`);
+    if (e instanceof InputError) throw new InputError(`app ${spec}: ${e.message}`);
+    const located = compileErrorLocation(e);
+    if (located !== null) throw new InputError(`app ${spec}: cannot be compiled: ${located}`);
+    const message = e instanceof Error ? `${e.name}: ${e.message.split('\n')[0]}` : String(e);
+    const where = appFrames(e instanceof Error ? new Error('', { cause: e }) : e)[0];
+    throw new InputError(`app ${spec}: cannot be loaded (${message}${where === undefined ? '' : `, ${where}`})`);
   }
   const problem = appProblem(mod.default);
   if (problem !== null) throw new InputError(`app ${spec}: ${problem}`);

@@ -1,26 +1,21 @@
 /**
- * Writes a run's log to a file as the run makes it (so a hung or failed run leaves
- * its log behind), buffered so that logging every global operation stays cheap.
+ * Writes a run's log to a file as the run makes it, buffered so that logging every
+ * global operation stays cheap; the file goes into place (output-file.ts) when the
+ * run ends, however it ends: finished, failed, stopped at a limit or by a signal.
  */
-import { closeSync, openSync, writeSync } from 'node:fs';
-import { InputError } from '../kernel/errors.ts';
 import { formatLogEntry, type LogEntry } from '../runtime/printing.ts';
+import { AtomicFile } from './output-file.ts';
 
 const FLUSH_BYTES = 1 << 16;
 
 export class LogFile {
-  private readonly fd: number;
+  private readonly file: AtomicFile;
   private buffer: string[] = [];
   private bytes = 0;
 
   /** @throws InputError when `path` cannot be written */
   constructor(path: string) {
-    try {
-      this.fd = openSync(path, 'w');
-    } catch (e) {
-      const code = (e as { code?: string }).code ?? String(e);
-      throw new InputError(`--log ${path}: cannot write the file (${code}); expected a writable path`);
-    }
+    this.file = new AtomicFile('--log', path);
   }
 
   readonly sink = (entry: LogEntry): void => {
@@ -30,14 +25,20 @@ export class LogFile {
     if (this.bytes >= FLUSH_BYTES) this.flush();
   };
 
+  /** Drops the file (the run never started). */
+  abandon(): void {
+    this.file.abandon();
+  }
+
+  /** Writes what is buffered and puts the file in place. */
   close(): void {
     this.flush();
-    closeSync(this.fd);
+    this.file.commit();
   }
 
   private flush(): void {
     if (this.buffer.length === 0) return;
-    writeSync(this.fd, this.buffer.join(''));
+    this.file.append(this.buffer.join(''));
     this.buffer = [];
     this.bytes = 0;
   }

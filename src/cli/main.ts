@@ -15,7 +15,8 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
     return await dispatch(argv, io);
   } catch (e) {
     if (e instanceof InputError) {
-      io.err(`sim: ${e.message}`);
+      // A command's own messages name it already ("sim graph: ..."); others get "sim: ".
+      io.err(e.message.startsWith('sim ') ? e.message : `sim: ${e.message}`);
       return 2;
     }
     if (e instanceof RunFailure) {
@@ -29,8 +30,12 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
 
 async function dispatch(argv: readonly string[], io: Io): Promise<number> {
   // Each command is imported only when asked for: a start-up loads what it runs.
-  const rest = argv.slice(1);
-  switch (argv[0]) {
+  const sub = argv[0] === 'sweep' && ['merge', 'status', 'slurm', 'export'].includes(argv[1]) ? `sweep ${argv[1]}` : argv[0];
+  const rest = argv.slice(sub === undefined ? 1 : sub.split(' ').length);
+  if (sub === 'help') return help(rest, io);
+  const known = sub !== undefined && sub !== 'run' && (await import('./commands.ts')).COMMANDS[sub] !== undefined;
+  if (known && (rest.includes('--help') || rest.includes('-h'))) return help([sub], io);
+  switch (sub) {
     case 'graph':
       return (await import('./graph-command.ts')).graphCommand(rest, io);
     case 'export':
@@ -42,35 +47,59 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
     case 'select':
       return (await import('./select-command.ts')).selectCommand(rest, io);
     case 'sweep':
-      return (await import('./sweep-command.ts')).sweepCommand(rest, io, showsProgress());
+    case 'sweep merge':
+    case 'sweep status':
+    case 'sweep slurm':
+    case 'sweep export':
+      return (await import('./sweep-command.ts')).sweepCommand(argv.slice(1), io, showsProgress());
     case 'worker':
       return (await import('./worker-command.ts')).workerCommand(rest, io);
+    case 'apps':
+    case 'params':
+      return (await import('./apps-command.ts')).appsCommand(sub, rest, io);
     case 'explore': {
       const { run, runs } = (await import('./run-args.ts')).parseExploreArgs(rest);
       return (await import('./explore-command.ts')).exploreCommand(run, runs, io, showsProgress());
     }
     case 'replay': {
-      const { file, stopAt } = (await import('./run-args.ts')).parseReplayArgs(rest);
-      return (await import('./replay-command.ts')).replayCommand(file, stopAt, io);
+      const { file, stopAt, json } = (await import('./run-args.ts')).parseReplayArgs(rest);
+      return (await import('./replay-command.ts')).replayCommand(file, stopAt, io, json);
     }
   }
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
     io.out(`sim ${simulatorVersion()}`);
     return 0;
   }
+  // `sim run ...` is a run, like `sim --platform ...`.
+  const runArgv = sub === 'run' ? rest : argv;
   const { parseArgv, toRunArgs } = await import('./run-args.ts');
-  const parsed = parseArgv(argv);
-  if (parsed.values.help === true) {
-    const { helpText } = await import('./help.ts');
-    const { platformNames } = await import('./load-inputs.ts');
-    io.out(helpText(platformNames()));
-    return 0;
-  }
+  const parsed = parseArgv(runArgv);
+  if (parsed.values.help === true) return help([], io);
   if (parsed.values.version === true) {
     io.out(`sim ${simulatorVersion()}`);
     return 0;
   }
-  return (await import('./run-command.ts')).runCommand(toRunArgs(parsed), io);
+  if (sub !== 'run' && sub !== undefined && !sub.startsWith('-') && parsed.values.platform === undefined && parsed.positionals.length > 0 && parsed.positionals[0] === sub) {
+    // The first word is neither a command nor an option: say so rather than blame a missing --platform.
+    const { COMMAND_NAMES } = await import('./commands.ts');
+    if (!/[/.]/.test(sub)) throw new InputError(`unknown command ${sub} (expected one of: ${COMMAND_NAMES.filter((n) => !n.includes(' ')).join(', ')}, or --platform <p> <app> for a run)`);
+  }
+  return (await import('./run-command.ts')).runCommand(toRunArgs(parsed), io, showsProgress());
+}
+
+/** `sim help [<command>]`, `sim <command> --help`. */
+async function help(args: readonly string[], io: Io): Promise<number> {
+  const { COMMANDS, COMMAND_NAMES } = await import('./commands.ts');
+  const { commandHelp, helpText } = await import('./help.ts');
+  const name = args.join(' ');
+  if (name === '') {
+    const { platformNames } = await import('./load-inputs.ts');
+    io.out(helpText(platformNames()));
+    return 0;
+  }
+  if (COMMANDS[name] === undefined) throw new InputError(`sim help: unknown command ${name} (expected one of: ${COMMAND_NAMES.join(', ')})`);
+  io.out(commandHelp(name));
+  return 0;
 }
 
 /** Progress bars go to an interactive stderr only, never in CI. */

@@ -16,6 +16,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { register } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { InputError } from '../kernel/errors.ts';
 
 /** Whether this module is the compiled build (dist/src/cli/project.js). */
 export const IS_COMPILED = import.meta.url.endsWith('.js');
@@ -60,14 +61,36 @@ function enableEsmTypeScript(): void {
   register(new URL('./esm-typescript-hooks.mjs', import.meta.url));
 }
 
-/** Imports a user's module by path, in whichever mode this process runs. */
+/**
+ * Imports a user's module by path, in whichever mode this process runs.
+ * @throws InputError if the module never finishes loading (a top-level await that
+ *   never settles: Node would otherwise exit with status 13 and say nothing)
+ */
 export async function importModule(path: string): Promise<unknown> {
   const file = resolve(path);
   if (IS_COMPILED) {
     const built = builtCounterpart(file);
-    if (built !== null) return import(pathToFileURL(built).href);
+    if (built !== null) return settledOrIdle(import(pathToFileURL(built).href));
     if (/\.m?ts$/.test(file)) await enableTypeScript();
   }
   if (file.endsWith('.ts')) enableEsmTypeScript();
-  return import(pathToFileURL(file).href);
+  return settledOrIdle(import(pathToFileURL(file).href));
+}
+
+/** `loading`, or an InputError once nothing is left that could settle it (the event loop ran dry). */
+function settledOrIdle<T>(loading: Promise<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const idle = (): void => reject(new InputError('its module never finished loading: a top-level await in it never settles'));
+    process.once('beforeExit', idle);
+    loading.then(
+      (value) => {
+        process.off('beforeExit', idle);
+        resolve(value);
+      },
+      (e: unknown) => {
+        process.off('beforeExit', idle);
+        reject(e);
+      },
+    );
+  });
 }

@@ -5,7 +5,7 @@
  * is repro.ts's.
  */
 import { existsSync } from 'node:fs';
-import { InputError, RunFailure } from '../kernel/errors.ts';
+import { InputError, RunFailure, RunLimitError } from '../kernel/errors.ts';
 import type { EventObserver } from '../kernel/simulation.ts';
 import { parsePlatform } from '../platform/load-platform.ts';
 import { runApp, runUntil, type StopReport } from '../runtime/run-app.ts';
@@ -14,7 +14,7 @@ import { STRATA_STATE_NAMES } from '../runtime/states.ts';
 import type { Io } from './io.ts';
 import { loadApp } from './load-inputs.ts';
 import { simulatorVersion } from './project.ts';
-import { appContentHash, digestsOf, readRepro } from './repro.ts';
+import { appContentHash, digestsOf, readRepro, reproAppFile } from './repro.ts';
 
 function parseStopAt(value: string): { untilCycle?: number; maxEvents?: number } {
   const m = /^(event:)?(\d+)$/.exec(value);
@@ -25,47 +25,66 @@ function parseStopAt(value: string): { untilCycle?: number; maxEvents?: number }
 }
 
 /** `sim replay <file> [--stop-at ...]`: returns the exit status. */
-export async function replayCommand(file: string, stopAt: string | undefined, io: Io): Promise<number> {
+export async function replayCommand(file: string, stopAt: string | undefined, io: Io, json = false): Promise<number> {
   const repro = readRepro(file);
   const limits = stopAt === undefined ? null : parseStopAt(stopAt);
   const platform = parsePlatform(repro.platform.text, `${file} (platform ${repro.platform.source})`);
-  if (!existsSync(repro.app.path)) throw new InputError(`${file}: the recorded app ${repro.app.path} no longer exists`);
-  const app = await loadApp(repro.app.path);
-  const changed = appContentHash(repro.app.path) !== repro.app.contentHash;
+  const appFile = reproAppFile(repro);
+  if (!existsSync(appFile)) throw new InputError(`${file}: the recorded app ${repro.app.path} no longer exists`);
+  const app = await loadApp(appFile);
+  const changed = appContentHash(appFile) !== repro.app.contentHash;
   if (changed) io.err(`sim replay: note: ${repro.app.path} (or a module beside it) changed since the recording`);
   if (repro.simulatorVersion !== simulatorVersion()) {
     io.err(`sim replay: note: recorded with simulator ${repro.simulatorVersion}, replaying with ${simulatorVersion()}`);
   }
-  const config = runConfig(platform, app, { params: repro.params, nodes: repro.nodes, seed: repro.seed, network: repro.network, perturb: repro.perturb ?? undefined });
+  const config = runConfig(platform, app, { params: repro.params, nodes: repro.nodes, seed: repro.seed, network: repro.network, perturb: repro.perturb ?? undefined, limits: repro.stop });
   if (limits !== null) {
     const report = runUntil(config, limits);
-    if (report === null) {
-      io.out(`sim replay: the run ended before ${stopAt}`);
-      return 0;
-    }
-    io.out(formatStopReport(report, app.states));
+    if (json) io.out(JSON.stringify({ stopAt, ended: report === null, report }));
+    else io.out(report === null ? `sim replay: the run ended before ${stopAt}` : formatStopReport(report, app.states));
     return 0;
   }
 
-  const recorded = digestsOf(repro);
+  // Without digests (a run stopped part-way, recorded without --record), only where it stops is compared.
+  const recorded = digestsOf(repro) ?? new Uint16Array(0);
+  const compare = repro.eventDigests !== null;
   const found: { divergence: Divergence | null; events: number } = { divergence: null, events: 0 };
   const observer: EventObserver = (index, time, kind, a0, digest, sim) => {
     found.events = index;
-    if (found.divergence !== null || (index <= recorded.length && recorded[index - 1] === digest)) return;
+    if (!compare || found.divergence !== null || (index <= recorded.length && recorded[index - 1] === digest)) return;
     const what = kind === 0 ? `${sim.processName(a0)} resumes its program` : `a ${sim.kindName(kind)} event`;
     found.divergence = { index, detail: `event ${index} (cycle ${time}): ${what}` };
   };
   let failure: string | null = null;
+  let stoppedAt: string | null = null;
   try {
-    const s = runApp({ ...config, observer, output: (stream, text) => io.write(stream, text) });
+    const s = runApp({ ...config, observer, output: (stream, text) => io.write(json ? 'stderr' : stream, text) });
     if (!s.verified) failure = `verification failed: ${s.verification}`;
   } catch (e) {
     if (!(e instanceof RunFailure)) throw e;
     failure = e.message.split('\n')[0];
+    if (e instanceof RunLimitError) stoppedAt = e.fingerprint;
+  }
+  // --json: one object saying what the text would (reproduced, where it diverged, how the run ended).
+  const result = (reproduced: boolean, divergence: string | null): number => {
+    io.out(JSON.stringify({ reproduced, eventByEvent: compare, events: found.events, recordedEvents: repro.outcome.events, fingerprint: repro.outcome.fingerprint, divergence, failure, appChanged: changed }));
+    return reproduced && failure === null ? 0 : 1;
+  };
+  if (!compare) {
+    const same = stoppedAt !== null && stoppedAt === repro.outcome.fingerprint && found.events === repro.outcome.events;
+    if (json) return result(same, same ? null : `it stopped after ${repro.outcome.events} events, this run after ${found.events}`);
+    io.out(
+      same
+        ? `sim replay: reproduced the recorded run to where it stopped (${found.events} events, fingerprint ${stoppedAt}; its event digests were not recorded: run it with --record to compare event by event)`
+        : `sim replay: diverged from the recording: it stopped after ${repro.outcome.events} events with fingerprint ${repro.outcome.fingerprint}, this run ${stoppedAt === null ? `ended after ${found.events} events` : `after ${found.events} with ${stoppedAt}`}`,
+    );
+    if (same) io.out(`sim replay: the run stops as recorded: ${repro.outcome.failure ?? failure ?? ''}`);
+    return 1;
   }
   // A run that ends before the recording did diverges at its first missing event.
   const events = found.events;
   const divergence = found.divergence ?? (events < recorded.length ? { index: events + 1, detail: `event ${events + 1}: the recorded run went on, this one ended` } : null);
+  if (json) return result(divergence === null, divergence?.detail ?? null);
   if (divergence !== null) {
     io.out(`sim replay: diverged from the recording at ${divergence.detail}${changed ? '; the app changed since the recording' : ''}`);
     return 1;

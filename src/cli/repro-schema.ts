@@ -3,7 +3,8 @@
  * outside — it may have been edited, cut short or crafted — so every field is
  * checked here before `sim replay` trusts any of it: the node count within the
  * largest machine a platform may describe, seeds in range, the network one of the
- * modes, the event digests a base64 string. The platform text itself is checked
+ * modes, the event digests a base64 string (or null for a run stopped part-way
+ * without --record), the stop limits non-negative integers. The platform text itself is checked
  * later by the platform loader, the app by the app loader.
  */
 import * as z from 'zod';
@@ -30,5 +31,8 @@ export const reproSchema = z.looseObject({
     events: z.int().min(0),
     failure: z.string().nullable(),
   }),
-  eventDigests: z.base64(),
+  /** Where the run was stopped part-way (--max-cycles, --max-events, or a signal as maxEvents). */
+  stop: z.object({ maxCycles: z.int().min(0).optional(), maxEvents: z.int().min(0).optional() }).optional(),
+  /** Null when not recorded (a run stopped part-way without --record). */
+  eventDigests: z.base64().nullable(),
 });

@@ -9,15 +9,16 @@
  * (`--record`, and automatically when a run fails).
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { InputError, RunFailure } from '../kernel/errors.ts';
 import type { EventObserver } from '../kernel/simulation.ts';
 import type { NetworkMode } from '../machine/machine.ts';
 import { runApp, type RunConfig } from '../runtime/run-app.ts';
 import { describeSchemaError } from '../trace/header-schema.ts';
 import { resolveAppFile } from './load-inputs.ts';
-import { simulatorVersion } from './project.ts';
+import { writeFileAtomic } from './output-file.ts';
+import { PROJECT_ROOT, simulatorVersion } from './project.ts';
 import { reproSchema } from './repro-schema.ts';
 
 const REPRO_FORMAT = 'proteus-strata-repro';
@@ -28,6 +29,7 @@ export interface Repro {
   version: number;
   simulatorVersion: string;
   platform: { source: string; text: string; contentHash: string };
+  /** The app's module: relative to the project root when it lies inside it (so the file moves between checkouts), else absolute. */
   app: { path: string; contentHash: string };
   /** The `--param` assignments as given. */
   params: string[];
@@ -36,10 +38,23 @@ export interface Repro {
   network: NetworkMode;
   /** The schedule-perturbation seed (`--perturb`), or null. */
   perturb: number | null;
-  /** How the recorded run ended: its fingerprint, events, and failure (null if it verified). */
+  /**
+   * How the recorded run ended: its fingerprint (empty for a failed run, the
+   * fingerprint so far for one stopped part-way), events, and failure (null if it verified).
+   */
   outcome: { fingerprint: string; events: number; failure: string | null };
-  /** Base64 of a little-endian Uint16Array: 16 bits of the fingerprint after each event. */
-  eventDigests: string;
+  /**
+   * Where the run was stopped part-way, if it was: its `--max-cycles` / `--max-events`
+   * limits, or the event at which a signal stopped it (as maxEvents). A replay stops
+   * at the same place. Absent for a run that ended by itself.
+   */
+  stop?: { maxCycles?: number; maxEvents?: number };
+  /**
+   * Base64 of a little-endian Uint16Array: 16 bits of the fingerprint after each
+   * event; null when they were not recorded (a run stopped part-way without
+   * --record), in which case a replay compares the fingerprint where it stops.
+   */
+  eventDigests: string | null;
 }
 
 /** Collects each event's digest (sim.observer) for a repro file. */
@@ -74,11 +89,18 @@ export function appContentHash(entryFile: string): string {
 }
 
 function writeRepro(path: string, repro: Repro): void {
-  try {
-    writeFileSync(path, `${JSON.stringify(repro)}\n`);
-  } catch (e) {
-    throw new InputError(`${path}: cannot write the repro file (${(e as { code?: string }).code ?? String(e)})`);
-  }
+  writeFileAtomic('repro file', path, `${JSON.stringify(repro)}\n`);
+}
+
+/** How a repro names an app module: relative to the project root inside it, absolute outside. */
+export function reproAppPath(entry: string): string {
+  const rel = relative(PROJECT_ROOT, entry);
+  return rel === '' || rel.startsWith(`..${sep}`) || rel === '..' || isAbsolute(rel) ? entry : rel.split(sep).join('/');
+}
+
+/** The module a repro's app path names (relative paths are the project root's). */
+export function reproAppFile(r: Repro): string {
+  return isAbsolute(r.app.path) ? r.app.path : join(PROJECT_ROOT, r.app.path);
 }
 
 /** Reads and checks a repro file; anything wrong is one InputError line. */
@@ -102,13 +124,15 @@ export function readRepro(path: string): Repro {
   if (r.version !== REPRO_VERSION) bad(`repro format version ${String(r.version)}; this simulator reads version ${REPRO_VERSION}`);
   const checked = reproSchema.safeParse(r);
   if (!checked.success) bad(`bad repro file: ${describeSchemaError(checked.error, r)}`);
+  if (r.eventDigests === null) return r;
   const bytes = Buffer.from(r.eventDigests, 'base64');
   if (bytes.length !== 2 * r.outcome.events) bad(`truncated: ${bytes.length / 2} event digests for ${r.outcome.events} events`);
   return r;
 }
 
-/** The recorded digests as numbers. */
-export function digestsOf(r: Repro): Uint16Array {
+/** The recorded digests as numbers, or null if none were recorded. */
+export function digestsOf(r: Repro): Uint16Array | null {
+  if (r.eventDigests === null) return null;
   const bytes = Buffer.from(r.eventDigests, 'base64');
   const out = new Uint16Array(bytes.length / 2);
   for (let i = 0; i < out.length; i++) out[i] = bytes[2 * i] | (bytes[2 * i + 1] << 8);
@@ -120,28 +144,34 @@ export function defaultReproPath(app: string, platform: string, seed: number, pe
   return `sim-repro-${app}-${platform}-s${seed}${perturb === undefined ? '' : `-p${perturb}`}.json`;
 }
 
-/** What a run was and how it ended, with its event digests, as a repro file. */
-export function saveRepro(path: string, config: RunConfig, appArg: string, paramArgs: string[], digests: EventDigests, outcome: Repro['outcome']): void {
+/**
+ * What a run was and how it ended, with its event digests (null: not recorded), as a
+ * repro file; `stop` says where a run stopped part-way was stopped.
+ * @throws InputError when the file cannot be written
+ */
+export function saveRepro(path: string, config: RunConfig, appArg: string, paramArgs: string[], digests: EventDigests | null, outcome: Repro['outcome'], stop?: Repro['stop']): void {
   const entry = resolveAppFile(appArg);
   writeRepro(path, {
     format: REPRO_FORMAT,
     version: REPRO_VERSION,
     simulatorVersion: simulatorVersion(),
     platform: { source: config.platform.source, text: config.platform.text, contentHash: config.platform.contentHash },
-    app: { path: entry, contentHash: appContentHash(entry) },
+    app: { path: reproAppPath(entry), contentHash: appContentHash(entry) },
     params: paramArgs,
     seed: config.seed,
     nodes: config.nodes,
     network: config.network,
     perturb: config.perturb ?? null,
     outcome,
-    eventDigests: digests.base64(),
+    ...(stop === undefined ? {} : { stop }),
+    eventDigests: digests === null ? null : digests.base64(),
   });
 }
 
 /**
  * Runs `config` once more, recording every event's digest, and writes the repro
  * file. Runs are deterministic, so this is exactly the run that failed.
+ * @throws InputError when the file cannot be written
  */
 export function recordRun(path: string, config: RunConfig, appArg: string, paramArgs: string[]): void {
   const digests = new EventDigests();

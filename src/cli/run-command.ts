@@ -2,12 +2,13 @@
  * `sim --platform <p> <app> [options]`: one run of an app. Loads the platform and the
  * app, checks the machine size, runs it with the requested log, trace and repro
  * recording, prints the summary (or JSON) and decides the exit status: 0 when the app
- * verified, 1 when it did not or the program failed (with a repro file to replay).
+ * verified, 1 when it did not or the program failed or reached a limit (with a repro
+ * file to replay), 130 / 143 when SIGINT / SIGTERM stopped it (files still complete).
  */
-import { InputError, RunFailure } from '../kernel/errors.ts';
+import { InputError, RunFailure, RunInterrupted, RunLimitError } from '../kernel/errors.ts';
 import { nodeCountProblem } from '../network/build-topology.ts';
-import { runApp, type RunSummary } from '../runtime/run-app.ts';
-import { traceHeader } from '../trace/format.ts';
+import { AppRun, type RunConfig, type RunLimits, type RunSummary } from '../runtime/run-app.ts';
+import { traceHeader, type CutReason } from '../trace/format.ts';
 import { TraceWriter } from '../trace/writer.ts';
 import { formatLoglast, reportFailure } from './failure-report.ts';
 import type { Io } from './io.ts';
@@ -19,15 +20,31 @@ import type { RunArgs } from './run-args.ts';
 import { loadRun } from './run-setup.ts';
 import { formatSummary, summaryJson } from './summary.ts';
 import { FileTraceOutput } from './trace-file.ts';
+import { checkOutputFile } from './output-file.ts';
+import { driveRun, signalExitCode, SignalWatch } from './run-driver.ts';
 import { resolveAutoParams } from './auto-params.ts';
 
 /**
- * Runs the app that `args` names and reports the run on `io`; returns the exit status (0 or 1).
+ * Runs the app that `args` names and reports the run on `io`; returns the exit status
+ * (0, 1, or 130 / 143 after a signal). `showProgress`: a progress line on `io.status`.
  * @throws InputError for a bad platform, machine size, app or parameter, or an
  *   unwritable output file
  */
-export async function runCommand(runArgs: RunArgs, io: Io): Promise<number> {
+export async function runCommand(runArgs: RunArgs, io: Io, showProgress = false): Promise<number> {
+  const signals = new SignalWatch().start();
+  try {
+    return await runWatched(runArgs, io, showProgress, signals);
+  } finally {
+    signals.stop();
+  }
+}
+
+async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signals: SignalWatch): Promise<number> {
   let args = runArgs;
+  // Every file the run will write is checked before anything is loaded or run.
+  for (const [option, path] of [['--record', args.record], ['--trace', args.trace], ['--log', args.log]] as const) {
+    if (path !== undefined) checkOutputFile(option, path);
+  }
   const platform = await loadPlatform(args.platform);
   const nodes = args.nodes ?? platform.defaultNodes;
   const problem = nodeCountProblem(platform.network, nodes);
@@ -38,7 +55,8 @@ export async function runCommand(runArgs: RunArgs, io: Io): Promise<number> {
   // `auto` values become concrete ones from the platform's models before anything runs.
   const auto = await resolveAutoParams(args.app, args.params, platform, nodes, args.models);
   args = { ...args, params: auto.params };
-  const config = await loadRun({ platform, app: args.app, params: args.params, nodes, seed: args.seed, network: args.network, perturb: args.perturb });
+  const limits = { maxCycles: args.maxCycles, maxEvents: args.maxEvents };
+  const config = await loadRun({ platform, app: args.app, params: args.params, nodes, seed: args.seed, network: args.network, perturb: args.perturb, limits });
   const { app, params } = config;
 
   const logFile = args.log === undefined ? null : new LogFile(args.log);
@@ -53,8 +71,11 @@ export async function runCommand(runArgs: RunArgs, io: Io): Promise<number> {
   const digests = args.record === undefined ? null : new EventDigests();
   const start = performance.now();
   let summary: RunSummary | undefined;
+  let cut: CutReason | null = null;
+  let stoppedAt = 0;
+  let settled = false;
   try {
-    summary = runApp({
+    const run = new AppRun({
       ...config,
       // With --json, stdout carries only the JSON.
       output: (stream, text) => io.write(args.json ? 'stderr' : stream, text),
@@ -62,19 +83,34 @@ export async function runCommand(runArgs: RunArgs, io: Io): Promise<number> {
       trace: trace ?? undefined,
       observer: digests?.observer,
     });
+    await driveRun(run, signals, showProgress && io.status !== undefined ? (line) => io.status?.(line) : null);
+    summary = run.summary();
+    settled = true;
   } catch (e) {
     if (!(e instanceof RunFailure)) throw e;
+    settled = true;
+    if (e instanceof RunInterrupted || e instanceof RunLimitError) {
+      cut = e instanceof RunInterrupted ? 'interrupted' : 'limit';
+      stoppedAt = e.cycle;
+    }
     reportFailure(e, io);
-    const path = args.record ?? defaultReproPath(app.name, platform.name, args.seed, args.perturb);
-    if (digests !== null) saveRepro(path, config, args.app, args.params, digests, { fingerprint: '', events: digests.count, failure: e.message.split('\n')[0] });
-    else recordRun(path, config, args.app, args.params);
-    io.err(`sim: replay this run with: sim replay ${path}`);
-    return 1;
+    if (e instanceof RunLimitError) {
+      const option = e.limit === 'cycles' ? '--max-cycles' : '--max-events';
+      io.err(`sim: ${option} ${e.value} stopped the run; if it is meant to run longer, give a larger ${option}`);
+    }
+    writeFailureRepro(e, { config, args, digests, appName: app.name, platformName: platform.name, limits }, io);
+    return e instanceof RunInterrupted ? signalExitCode(e.signal) : 1;
   } finally {
-    logFile?.close();
-    // A failed run's trace ends where the run stopped, with an all-zero fingerprint.
-    trace?.finish(summary?.fingerprint ?? '', summary?.simulatedCycles ?? 0);
-    traceFile?.close();
+    if (settled) {
+      logFile?.close();
+      // A failed run's trace ends where the run stopped, with an all-zero fingerprint.
+      trace?.finish(summary?.fingerprint ?? '', summary?.simulatedCycles ?? stoppedAt, cut);
+      traceFile?.close();
+    } else {
+      // Bad input found on the way (an app's check, a main that is no generator): no files.
+      logFile?.abandon();
+      traceFile?.abandon();
+    }
   }
   const wall = { wallMs: performance.now() - start };
 
@@ -86,8 +122,45 @@ export async function runCommand(runArgs: RunArgs, io: Io): Promise<number> {
     saveRepro(args.record!, config, args.app, args.params, digests, { fingerprint: summary.fingerprint, events: summary.events, failure });
   } else if (failure !== null) {
     const path = defaultReproPath(app.name, platform.name, args.seed, args.perturb);
-    recordRun(path, config, args.app, args.params);
-    io.err(`sim: replay this run with: sim replay ${path}`);
+    tryRepro(io, path, () => recordRun(path, config, args.app, args.params));
   }
   return failure === null ? 0 : 1;
+}
+
+interface FailedRun {
+  config: RunConfig;
+  args: RunArgs;
+  digests: EventDigests | null;
+  appName: string;
+  platformName: string;
+  limits: RunLimits;
+}
+
+/**
+ * Writes the repro of a run that failed: with the digests collected during the run
+ * (--record), else by running it again to record them; a run stopped part-way (a
+ * limit, a signal) is not run again: its repro records where it stopped instead.
+ */
+function writeFailureRepro(e: RunFailure, run: FailedRun, io: Io): void {
+  const { config, args, digests } = run;
+  const path = args.record ?? defaultReproPath(run.appName, run.platformName, args.seed, args.perturb);
+  const failure = e.message.split('\n')[0];
+  const stopped = e instanceof RunLimitError || e instanceof RunInterrupted;
+  const stop = e instanceof RunInterrupted ? { ...run.limits, maxEvents: e.events } : stopped ? run.limits : undefined;
+  const outcome = { fingerprint: stopped ? e.fingerprint : '', events: stopped ? e.events : (digests?.count ?? 0), failure };
+  tryRepro(io, path, () => {
+    if (digests !== null || stopped) saveRepro(path, config, args.app, args.params, digests, outcome, stop);
+    else recordRun(path, config, args.app, args.params);
+  });
+}
+
+/** Writes a failed run's repro; one that cannot be written is a warning (the run's status stays 1). */
+function tryRepro(io: Io, path: string, write: () => void): void {
+  try {
+    write();
+    io.err(`sim: replay this run with: sim replay ${path}`);
+  } catch (w) {
+    if (!(w instanceof InputError)) throw w;
+    io.err(`sim: warning: no repro file: ${w.message}`);
+  }
 }

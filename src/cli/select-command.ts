@@ -7,7 +7,6 @@
  * the choice was the fastest and by how much. --map draws the predicted winner over
  * width x height (stencil, Fig. 4-7) or the digit-width curve (sort, Fig. 5-5).
  */
-import { parseArgs } from 'node:util';
 import { InputError } from '../kernel/errors.ts';
 import { select, type Choice, type LibraryModule, type Prediction } from '../library/module.ts';
 import { digitCurve, winnerMap } from '../library/pictures.ts';
@@ -17,6 +16,8 @@ import { nodeCountProblem } from '../network/build-topology.ts';
 import { runApp } from '../runtime/run-app.ts';
 import { MAX_SEED } from '../kernel/random-stream.ts';
 import { writeAtomically } from './fit-command.ts';
+import { checkOutputFile } from './output-file.ts';
+import { parseOptions } from './parse-options.ts';
 import type { Platform } from '../platform/schema.ts';
 import type { Io } from './io.ts';
 import { loadPlatform, projectPath } from './load-inputs.ts';
@@ -41,34 +42,14 @@ interface SelectArgs {
 }
 
 function parseSelectArgs(argv: readonly string[]): SelectArgs {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      options: {
-        platform: { type: 'string', short: 'p' },
-        nodes: { type: 'string', short: 'n' },
-        param: { type: 'string', multiple: true },
-        models: { type: 'string' },
-        run: { type: 'boolean' },
-        all: { type: 'boolean' },
-        json: { type: 'boolean' },
-        seed: { type: 'string', short: 's' },
-        map: { type: 'boolean' },
-        out: { type: 'string', short: 'o' },
-      },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (e) {
-    throw new InputError(`sim select: ${(e as Error).message.split('\n')[0]}`);
-  }
-  const v = parsed.values;
+  const parsed = parseOptions('select', argv);
+  const v = parsed.values as Record<string, string | undefined> & { param?: string[]; run?: boolean; all?: boolean; json?: boolean; map?: boolean };
   if (v.platform === undefined) throw new InputError('sim select: missing --platform <name|file>');
   if (parsed.positionals.length !== 1) throw new InputError('sim select: expected one module or app: sim select --platform <p> <stencil|sort|app-folder> --param k=v ...');
   if (v.run === true && v.all === true) throw new InputError('sim select: --run runs the choice and --all every variant; give one');
   if (v.map === true && v.out === undefined) throw new InputError('sim select --map: missing -o <file.svg>: where to draw the picture');
   if (v.map !== true && v.out !== undefined) throw new InputError('sim select: -o is for --map pictures');
+  if (v.out !== undefined) checkOutputFile('-o', v.out);
   const int = (opt: string, s: string, min: number, max: number) => {
     const n = /^\d+$/.test(s) ? Number(s) : NaN;
     if (!Number.isSafeInteger(n) || n < min || n > max) throw new InputError(`${opt} ${s}: expected an integer from ${min} to ${max}`);

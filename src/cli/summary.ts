@@ -23,7 +23,7 @@ export interface SummaryExtra {
 export function formatSummary(s: RunSummary, wall: WallClock, extra: SummaryExtra = {}): string {
   const eventsPerSec = eventsPerSecond(s, wall);
   const lines: [string, string][] = [
-    ['run', `${s.app} on ${s.platform} (${s.platformTitle}), ${s.nodes} nodes (${s.topology}), ${s.network} network, seed ${s.seed}`],
+    ['run', `${s.app} on ${s.platform} (${s.platformTitle}), ${s.nodes} node${s.nodes === 1 ? '' : 's'} (${s.topology}), ${s.network} network, seed ${s.seed}`],
     ['params', formatParams(s.params)],
     ...(extra.auto === undefined ? [] : [['auto', formatResolution(extra.auto)] as [string, string]]),
     ['simulated', `${n0.format(s.simulatedCycles)} cycles = ${n1.format(s.simulatedMicros)} us`],

@@ -1,20 +1,21 @@
 /**
  * Argument parsing for `sim sweep`, its subcommands (merge, status, slurm, export) and
- * `sim worker`: node:util parseArgs, strict, every problem one InputError line.
+ * `sim worker`: the options commands.ts declares, strict, every problem one InputError line.
  */
-import { parseArgs } from 'node:util';
 import { InputError } from '../kernel/errors.ts';
 import { parseShard, WHOLE, type Shard } from '../sweep/shard.ts';
+import { parseOptions } from './parse-options.ts';
 
-type OptionSpec = Record<string, { type: 'string' | 'boolean'; short?: string }>;
-
-/** Parses `argv` for `command` with `options` and exactly `positionals` positional arguments named by `usage`. */
-export function parseCommand(command: string, argv: readonly string[], options: OptionSpec, positionals: number, usage: string) {
+/**
+ * Parses `argv` for `command` (`sim sweep merge`) with the options commands.ts declares
+ * for it and exactly `positionals` positional arguments named by `usage`.
+ */
+export function parseCommand(command: string, argv: readonly string[], positionals: number, usage: string) {
   let parsed;
   try {
-    parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
+    parsed = parseOptions(command.replace(/^sim /, ''), argv);
   } catch (e) {
-    throw new InputError(`${command}: ${(e as Error).message.split('\n')[0]} (usage: ${usage})`);
+    throw new InputError(`${(e as Error).message} (usage: ${usage})`);
   }
   if (parsed.positionals.length !== positionals) {
     throw new InputError(`${command}: expected ${positionals === 1 ? 'one argument' : `${positionals} arguments`}, got ${parsed.positionals.length === 0 ? 'none' : parsed.positionals.join(' ')} (usage: ${usage})`);

@@ -20,13 +20,7 @@ import { sweepToolCommand, SWEEP_TOOLS } from './sweep-tools-command.ts';
 
 export async function sweepCommand(argv: readonly string[], io: Io, showProgress: boolean): Promise<number> {
   if (SWEEP_TOOLS.includes(argv[0])) return sweepToolCommand(argv[0], argv.slice(1), io);
-  const { values, positionals } = parseCommand(
-    'sim sweep',
-    argv,
-    { out: { type: 'string', short: 'o' }, workers: { type: 'string' }, shard: { type: 'string' }, queue: { type: 'string' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } },
-    1,
-    SWEEP_USAGE,
-  );
+  const { values, positionals } = parseCommand('sim sweep', argv, 1, SWEEP_USAGE);
   const out = required('sim sweep', 'out', values.out, 'results.jsonl');
   const workers = intOption('workers', values.workers, 1, 1, 256);
   const shard = shardOption(values.shard);

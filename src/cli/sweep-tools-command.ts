@@ -46,7 +46,7 @@ function missingLines(out: string, c: Collected): string[] {
 
 function mergeCommand(argv: readonly string[], io: Io): number {
   const usage = 'sim sweep merge <results.jsonl> [--missing] [--json]';
-  const { values, positionals } = parseCommand('sim sweep merge', argv, { missing: { type: 'boolean' }, json: { type: 'boolean' } }, 1, usage);
+  const { values, positionals } = parseCommand('sim sweep merge', argv, 1, usage);
   const out = positionals[0];
   const c = collectParts(out);
   const t = tally(c);
@@ -70,7 +70,7 @@ function mergeCommand(argv: readonly string[], io: Io): number {
 
 async function statusCommand(argv: readonly string[], io: Io): Promise<number> {
   const usage = 'sim sweep status <sweep-file> --out <results.jsonl> [--queue redis://host:port/db] [--json]';
-  const { values, positionals } = parseCommand('sim sweep status', argv, { out: { type: 'string', short: 'o' }, queue: { type: 'string' }, json: { type: 'boolean' } }, 1, usage);
+  const { values, positionals } = parseCommand('sim sweep status', argv, 1, usage);
   const out = required('sim sweep status', 'out', values.out, 'results.jsonl');
   const queue = queueOption(values.queue);
   const sweep = await expandFile(positionals[0]);
@@ -93,8 +93,7 @@ async function statusCommand(argv: readonly string[], io: Io): Promise<number> {
 
 async function slurmCommand(argv: readonly string[], io: Io): Promise<number> {
   const usage = 'sim sweep slurm <sweep-file> --out <results.jsonl> --tasks N [--cpus C] [--time T] [--partition P] [--max-running M]';
-  const options = { out: { type: 'string', short: 'o' }, tasks: { type: 'string' }, cpus: { type: 'string' }, time: { type: 'string' }, partition: { type: 'string' }, 'max-running': { type: 'string' } } as const;
-  const { values, positionals } = parseCommand('sim sweep slurm', argv, options, 1, usage);
+  const { values, positionals } = parseCommand('sim sweep slurm', argv, 1, usage);
   const out = required('sim sweep slurm', 'out', values.out, 'results.jsonl');
   const tasks = intOption('tasks', required('sim sweep slurm', 'tasks', values.tasks, 'N'), 1, 1, 1000);
   const cpus = intOption('cpus', values.cpus, 1, 1, 1024);
@@ -129,7 +128,7 @@ function readResults(path: string): Record<string, unknown>[] {
 
 function exportCommand(argv: readonly string[], io: Io): number {
   const usage = 'sim sweep export <results.jsonl> --format csv [--columns c1,c2,...] [-o <file.csv>]';
-  const { values, positionals } = parseCommand('sim sweep export', argv, { format: { type: 'string' }, columns: { type: 'string' }, out: { type: 'string', short: 'o' } }, 1, usage);
+  const { values, positionals } = parseCommand('sim sweep export', argv, 1, usage);
   if (values.format !== 'csv') throw new InputError(`sim sweep export: --format ${String(values.format ?? '(missing)')}: expected --format csv`);
   const columns = typeof values.columns === 'string' ? values.columns.split(',').map((c) => c.trim()) : undefined;
   const csv = toCsv(readResults(positionals[0]), columns);

@@ -1,31 +1,35 @@
 /** A trace written to a file as the run goes (src/trace/writer.ts), and read back. */
-import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { InputError } from '../kernel/errors.ts';
 import { readTrace, type Trace } from '../trace/reader.ts';
 import type { TraceOutput } from '../trace/writer.ts';
+import { AtomicFile } from './output-file.ts';
 
+/** A trace written as the run goes into a temporary file, renamed into place when it ends (output-file.ts). */
 export class FileTraceOutput implements TraceOutput {
-  private readonly fd: number;
+  private readonly file: AtomicFile;
 
   /** @throws InputError when `path` cannot be written */
   constructor(path: string, option: string) {
-    try {
-      this.fd = openSync(path, 'w');
-    } catch (e) {
-      throw new InputError(`${option} ${path}: cannot write the file (${(e as { code?: string }).code ?? String(e)}); expected a writable path`);
-    }
+    this.file = new AtomicFile(option, path);
   }
 
   append(bytes: Uint8Array): void {
-    writeSync(this.fd, bytes);
+    this.file.append(bytes);
   }
 
   overwrite(position: number, bytes: Uint8Array): void {
-    writeSync(this.fd, bytes, 0, bytes.length, position);
+    this.file.overwrite(position, bytes);
   }
 
+  /** Puts the finished trace in place. */
   close(): void {
-    closeSync(this.fd);
+    this.file.commit();
+  }
+
+  /** Drops the file (the run never started). */
+  abandon(): void {
+    this.file.abandon();
   }
 }
 

@@ -8,7 +8,7 @@ import { intOption, parseCommand, queueOption, WORKER_USAGE } from './sweep-args
 import { InputError } from '../kernel/errors.ts';
 
 export async function workerCommand(argv: readonly string[], io: Io): Promise<number> {
-  const { values } = parseCommand('sim worker', argv, { queue: { type: 'string' }, workers: { type: 'string' }, 'idle-exit': { type: 'string' }, lock: { type: 'string' } }, 0, WORKER_USAGE);
+  const { values } = parseCommand('sim worker', argv, 0, WORKER_USAGE);
   const url = queueOption(values.queue);
   if (url === undefined) throw new InputError(`sim worker: missing --queue redis://host:port/db (usage: ${WORKER_USAGE})`);
   const concurrency = intOption('workers', values.workers, 1, 1, 256);

@@ -52,6 +52,52 @@ export class DeadlockError extends RunFailure {
   }
 }
 
+/**
+ * The run reached a limit on simulated cycles or on events before every node had
+ * exited (a runaway program, or a platform that makes it crawl). The message ends with
+ * every node's clock and call, as a deadlock's does.
+ */
+export class RunLimitError extends RunFailure {
+  override name = 'RunLimitError';
+  /** Which limit: simulated cycles or dispatched events. */
+  readonly limit: 'cycles' | 'events';
+  /** The limit's value. */
+  readonly value: number;
+  /** Simulated time and events dispatched when the run stopped. */
+  readonly cycle: number;
+  readonly events: number;
+  /** The fingerprint when the run stopped. */
+  readonly fingerprint: string;
+
+  constructor(message: string, stop: { limit: 'cycles' | 'events'; value: number; cycle: number; events: number; fingerprint: string }) {
+    super(message);
+    this.limit = stop.limit;
+    this.value = stop.value;
+    this.cycle = stop.cycle;
+    this.events = stop.events;
+    this.fingerprint = stop.fingerprint;
+  }
+}
+
+/** The run was stopped by a signal (SIGINT, SIGTERM) part-way; the message ends with every node's clock and call. */
+export class RunInterrupted extends RunFailure {
+  override name = 'RunInterrupted';
+  readonly signal: 'SIGINT' | 'SIGTERM';
+  /** Simulated time and events dispatched when the run stopped. */
+  readonly cycle: number;
+  readonly events: number;
+  /** The fingerprint when the run stopped. */
+  readonly fingerprint: string;
+
+  constructor(message: string, stop: { signal: 'SIGINT' | 'SIGTERM'; cycle: number; events: number; fingerprint: string }) {
+    super(message);
+    this.signal = stop.signal;
+    this.cycle = stop.cycle;
+    this.events = stop.events;
+    this.fingerprint = stop.fingerprint;
+  }
+}
+
 /** "  nodes 0-3,5: waiting in completeBarrier" lines, one per distinct state. */
 function groupNodes(states: string[]): string {
   const byState = new Map<string, number[]>();

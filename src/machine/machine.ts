@@ -58,6 +58,7 @@ export class Machine {
   /** The perturbation stream for node timing (`sim --perturb`), or null. */
   readonly perturbation: RandomStream | null;
   private exitedCount = 0;
+  private cycleLimitReached = false;
 
   /** @throws InputError when the node count does not suit the platform's topology */
   constructor(platform: Platform, options: MachineOptions) {
@@ -166,13 +167,45 @@ export class Machine {
    * @throws DeadlockError if events run out first; rethrows a node program's exception
    */
   run(): void {
-    this.sim.run();
+    this.runFor(Infinity);
+  }
+
+  /**
+   * Runs until every node has exited ('finished'), until `maxEvents` events in all
+   * have been dispatched ('paused': calling again goes on in exactly the order one
+   * call would have taken, since the kernel checks its event limit between events),
+   * or until the cycle limit of limitCycles ('cycle-limit').
+   * @throws DeadlockError if events run out first; rethrows a node program's exception
+   */
+  runFor(maxEvents: number): 'finished' | 'paused' | 'cycle-limit' {
+    const outcome = this.sim.run({ maxEvents });
+    if (outcome === 'event-limit') return 'paused';
+    if (this.cycleLimitReached) return 'cycle-limit';
     if (!this.allExited) {
       throw new DeadlockError(
         this.sim.now,
         this.nodes.map((n) => (n.hasExited ? 'exited' : `waiting in ${n.waitingIn ?? 'an unknown call'}`)),
       );
     }
+    return 'finished';
+  }
+
+  /**
+   * Stops the run (runFor returns 'cycle-limit') at its first event after cycle
+   * `limit`, by a background event at limit + 1. Call it once, after the machine is
+   * built: the event kind is defined last, so the others keep their ids, and a run
+   * that ends sooner never dispatches it, so its events and fingerprint are unchanged.
+   */
+  limitCycles(limit: number): void {
+    const kind = this.sim.defineEventKind(
+      'cycle-limit',
+      () => {
+        this.cycleLimitReached = true;
+        this.sim.stop();
+      },
+      { background: true },
+    );
+    this.sim.scheduleAt(limit + 1, kind);
   }
 
   /** Cycle at which the last node exited. */

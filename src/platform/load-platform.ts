@@ -6,13 +6,14 @@
 import { createHash } from 'node:crypto';
 import * as z from 'zod';
 import { InputError } from '../kernel/errors.ts';
+import { findDuplicateKey } from './duplicate-keys.ts';
 import { platformSchema, type Platform, type PlatformSpec } from './schema.ts';
 
 /**
  * Parses and validates platform JSON.
  * @param text the file's contents
  * @param source the file name to put in messages
- * @throws InputError on malformed JSON, unknown or missing keys, wrong types,
+ * @throws InputError on malformed JSON, a key given twice, unknown or missing keys, wrong types,
  *   out-of-range values, or inconsistent values
  */
 export function parsePlatform(text: string, source: string): Platform {
@@ -21,6 +22,10 @@ export function parsePlatform(text: string, source: string): Platform {
     data = JSON.parse(text);
   } catch (e) {
     throw new InputError(`${source}: not valid JSON (${describeJsonError(e, text)})`);
+  }
+  const twice = findDuplicateKey(text);
+  if (twice !== null) {
+    throw new InputError(`${source}: key "${twice.path}" is given twice (lines ${twice.firstLine} and ${twice.secondLine}); expected each key once`);
   }
   const result = platformSchema.safeParse(data);
   if (!result.success) {
@@ -53,6 +58,11 @@ function checkConsistency(p: PlatformSpec): string | null {
         return `key "controlNetwork.${key}": expected more than startCycles + queryCycles (${fixed}), got ${c[key]}`;
       }
     }
+  }
+  const t = p.timerInterrupt;
+  if (t !== null && 2 * t.cycles > t.periodCycles) {
+    // An interrupt longer than half its period leaves the program less time than the OS.
+    return `key "timerInterrupt.cycles": expected at most half of timerInterrupt.periodCycles (${Math.floor(t.periodCycles / 2)}), got ${t.cycles}`;
   }
   if (p.defaultNodes > p.network.maxNodes) {
     return `key "defaultNodes": expected at most network.maxNodes (${p.network.maxNodes}), got ${p.defaultNodes}`;

@@ -6,12 +6,34 @@
  */
 import * as z from 'zod';
 
-const cycles = z.int().min(0);
-const positiveCycles = z.int().min(1);
-/** Average cost of a basic operation; may be fractional (e.g. 1.5 cycles). */
-const opCycles = z.number().min(0);
-const bytesPerCycle = z.number().positive();
-const packets = z.int().min(1);
+/*
+ * Ranges. Every key has an upper bound that no physical machine comes near, so a
+ * typo or an absurd value (a hop latency of 2^52 cycles, a link of 1e-300 bytes per
+ * cycle) is refused with the key and the range instead of hanging a run that then
+ * never reaches the next event. The shipped platforms sit orders of magnitude inside
+ * every range (their numbers: thesis 6.1-6.3, Fig. 6-6, Appendix A Table 1).
+ */
+/**
+ * A fixed latency or overhead: at most 10^6 cycles (30 ms at 33 MHz). The slowest
+ * thing the thesis prices is the CM-5's timer interrupt (1000 cycles, 3.4.1) and its
+ * time slice (60,800 per packet per node, Table 3-5); the ATM switch's hop is 31.
+ */
+const MAX_LATENCY_CYCLES = 1_000_000;
+const cycles = z.int().min(0).max(MAX_LATENCY_CYCLES);
+const positiveCycles = z.int().min(1).max(MAX_LATENCY_CYCLES);
+/**
+ * Average cost of a basic operation; may be fractional (e.g. 1.5 cycles). At most
+ * 10^4: the dearest in the thesis is a floating divide of about 20 cycles (6.1).
+ */
+const opCycles = z.number().min(0).max(10_000);
+/**
+ * Link bandwidth from 10^-3 bytes per cycle (33 KB/s at 33 MHz, a slow serial line,
+ * so a 20-byte packet takes 20,000 cycles) to 10^4 (330 GB/s); the thesis's links
+ * carry 0.59 (ATM) to 5.3 (Paragon) bytes per cycle (6.2, Fig. 7-1).
+ */
+const bytesPerCycle = z.number().min(0.001).max(10_000);
+/** Buffer sizes in packets: at most 2^16 (the thesis's routers hold a few; 7.2). */
+const packets = z.int().min(1).max(65_536);
 
 /** Cycles per basic operation; apps turn operation counts into cycles with these. */
 const cpuSchema = z.strictObject({
@@ -93,7 +115,8 @@ const fatTreeSchema = z.strictObject({
    * `upperLevelGrowth` per level.
    */
   linkBytesPerCycleByLevel: z.array(bytesPerCycle).min(1),
-  upperLevelGrowth: z.number().min(1),
+  /** At most 16 (a level's bandwidth at most 16 times its children's; the CM-5 doubles, Fig. 7-1). */
+  upperLevelGrowth: z.number().min(1).max(16),
   ...networkCommon,
 });
 
@@ -103,7 +126,7 @@ const meshSchema = z.strictObject({
    * Router latency per hop; may be fractional (a path of h hops takes floor(h x this)
    * cycles, e.g. Alewife's 1.28 for Fig. 6-6's Roundtrip slope of 2.55 per hop).
    */
-  hopLatencyCycles: z.number().min(0),
+  hopLatencyCycles: z.number().min(0).max(MAX_LATENCY_CYCLES),
   linkBytesPerCycle: bytesPerCycle,
   ...networkCommon,
 });
@@ -145,7 +168,13 @@ const controlNetworkSchema = z.strictObject({
  * own, drawn from the run seed.
  */
 const timerInterruptSchema = z.strictObject({
-  periodCycles: positiveCycles,
+  /**
+   * At least 1000 cycles and at most 10^9: each interrupt is an event on every node,
+   * so a shorter period makes interrupts most of a run's events (the CM-5's is
+   * 550,000 cycles, 1/60 s; a fast OS tick of 10 kHz is 3,300 cycles at 33 MHz).
+   * `cycles` must be at most half the period (checked in load-platform.ts).
+   */
+  periodCycles: z.int().min(1000).max(1_000_000_000),
   cycles: positiveCycles,
 });
 
@@ -157,8 +186,13 @@ const timerInterruptSchema = z.strictObject({
  * (sent and not yet received) per node; with the network empty a slice costs nothing.
  */
 const timeSliceSchema = z.strictObject({
-  periodCycles: positiveCycles,
-  cyclesPerPacketPerNode: z.number().positive(),
+  /**
+   * At least 10,000 cycles (a slice is a machine-wide stop; the CM-5's come every
+   * 0.1 s, 3,300,000 cycles, thesis 3.4.2) and at most 10^10.
+   */
+  periodCycles: z.int().min(10_000).max(10_000_000_000),
+  /** At most 10^6 (the CM-5's 60,800, Table 3-5, is the cost of emptying a full network). */
+  cyclesPerPacketPerNode: z.number().positive().max(MAX_LATENCY_CYCLES),
 });
 
 export const platformSchema = z.strictObject({
@@ -166,8 +200,11 @@ export const platformSchema = z.strictObject({
   name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/),
   /** A human title for summaries and graphs. */
   title: z.string().min(1),
-  /** Processor clock; cycles convert to microseconds with it. */
-  clockMHz: z.number().positive(),
+  /**
+   * Processor clock; cycles convert to microseconds with it. From 0.1 MHz to 10^5 MHz
+   * (100 GHz): the thesis's machines run at 33 MHz (6.1; Fig. 6-6 is in cycles at 33).
+   */
+  clockMHz: z.number().min(0.1).max(100_000),
   /** Node count used when `--nodes` is not given. */
   defaultNodes: z.int().min(1).max(4096),
   cpu: cpuSchema,

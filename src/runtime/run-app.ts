@@ -4,7 +4,7 @@
  * and summarizes the run. Pure library code: no files, no clock, no process — the
  * CLI and worker threads call it the same way, so a run is identical in both.
  */
-import { AppError, InputError, RunFailure, SimError } from '../kernel/errors.ts';
+import { AppError, InputError, RunFailure, RunLimitError, SimError } from '../kernel/errors.ts';
 import type { EventObserver } from '../kernel/simulation.ts';
 import { Machine, type NetworkMode, type TraceSink } from '../machine/machine.ts';
 import { PacketNetwork } from '../network/packet-network.ts';
@@ -15,6 +15,21 @@ import { NodeProgram } from './node-program.ts';
 import { HandlerTable } from './handler-table.ts';
 import { Runtime } from './runtime.ts';
 import { RunOutput, type LogSink, type OutputSink } from './printing.ts';
+import { formatNodeClocks, stopReport, type StopReport } from './run-stop.ts';
+
+export type { NodeSnapshot, StopReport } from './run-stop.ts';
+
+/**
+ * Where a run gives up if it has not finished (`sim --max-cycles`, `--max-events`):
+ * a runaway program, or a platform that makes it crawl, then ends in a RunLimitError
+ * that lists every node's clock and call. None by default.
+ */
+export interface RunLimits {
+  /** Stop at the first event after this simulated cycle. */
+  maxCycles?: number;
+  /** Stop after this many events. */
+  maxEvents?: number;
+}
 
 export interface RunConfig {
   platform: Platform;
@@ -36,6 +51,8 @@ export interface RunConfig {
   perturb?: number;
   /** Sees the machine once it is built, before it runs (for tests and tools that read its counters). */
   inspect?: (machine: Machine) => void;
+  /** Limits on a run that does not finish; none when absent. */
+  limits?: RunLimits;
 }
 
 export interface Spread {
@@ -101,9 +118,9 @@ function startRun(config: RunConfig): StartedRun {
     clockMHz: platform.clockMHz,
     hops: (a, b) => machine.topology.hops(a, b),
   };
-  const problem = app.check?.(params, info) ?? null;
+  const problem = appCall(app, 'check', () => app.check?.(params, info) ?? null);
   if (problem !== null) throw new InputError(`app ${app.name}: ${problem}`);
-  const input: unknown = app.setup?.({ params, machine: info, random: machine.sim.stream('app/input') });
+  const input: unknown = appCall(app, 'setup', () => app.setup?.({ params, machine: info, random: machine.sim.stream('app/input') }));
 
   const results = new Array<unknown>(nodes);
   const handlers = new HandlerTable();
@@ -112,10 +129,36 @@ function startRun(config: RunConfig): StartedRun {
   for (const node of machine.nodes) {
     const e = new NodeEngines(machine, node, handlers, output);
     engines.push(e);
-    const rt = new Runtime(e, app.globals?.());
-    machine.start(node, new NodeProgram(e, () => app.main(rt, params, input), (result) => void (results[node.id] = result)));
+    const rt = new Runtime(e, appCall(app, 'globals', () => app.globals?.()));
+    machine.start(node, new NodeProgram(e, () => startMain(app, rt, params, input), (result) => void (results[node.id] = result)));
   }
+  // After every other event kind is defined (machine.limitCycles says why).
+  if (config.limits?.maxCycles !== undefined) machine.limitCycles(config.limits.maxCycles);
   return { machine, output, engines, app, params, info, input, results };
+}
+
+/** Runs one of the app's own functions; what it throws becomes the app's error, naming the function. */
+function appCall<T>(app: AnyApp, what: string, call: () => T): T {
+  try {
+    return call();
+  } catch (e) {
+    if (e instanceof SimError) throw e;
+    throw new AppError(`app ${app.name}: ${what} threw ${describeThrown(e)}`, { cause: e });
+  }
+}
+
+function describeThrown(e: unknown): string {
+  return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+}
+
+/** Calls the app's main; one that is not a generator function is bad input (the runtime runs main with yield*). */
+function startMain(app: AnyApp, rt: Runtime<unknown>, params: Record<string, ParamValue>, input: unknown): ReturnType<AnyApp['main']> {
+  const program = app.main(rt, params, input);
+  const iterable = program !== null && typeof program === 'object' && typeof (program as { next?: unknown }).next === 'function';
+  if (!iterable) {
+    throw new InputError(`app ${app.name}: main must be a function* (a generator function, whose runtime calls are made with yield*); it returned ${program === undefined ? 'nothing' : typeof program}`);
+  }
+  return program;
 }
 
 /** Turns what escaped a run into a RunFailure naming where it happened, with each node's last log entry. */
@@ -125,30 +168,9 @@ function asRunFailure(e: unknown, machine: Machine, output: RunOutput): SimError
   const pid = machine.sim.currentProcess;
   const node = machine.nodes.find((n) => n.pid === pid);
   const where = node === undefined ? 'outside any node' : `node ${node.id} at cycle ${node.time}`;
-  const failure = new AppError(`${where}: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`, { cause: e });
+  const failure = new AppError(`${where}: ${describeThrown(e)}`, { cause: e });
   failure.lastLogEntries = output.lastEntries();
   return failure;
-}
-
-/** One node when a run was stopped part-way (sim replay --stop-at). */
-export interface NodeSnapshot {
-  node: number;
-  /** The node's own clock. */
-  cycle: number;
-  state: number;
-  /** The runtime call it waits in, "exited", or "running". */
-  call: string;
-  /** Handler names of the packets waiting in its interfaces, left and right, oldest first. */
-  pending: [string[], string[]];
-  /** Its last log entry, if any. */
-  lastLog: string | null;
-}
-
-export interface StopReport {
-  cycle: number;
-  events: number;
-  fingerprint: string;
-  nodes: NodeSnapshot[];
 }
 
 /**
@@ -164,74 +186,121 @@ export function runUntil(config: RunConfig, limits: { untilCycle?: number; maxEv
     throw asRunFailure(e, machine, output);
   }
   if (outcome !== 'cycle-limit' && outcome !== 'event-limit') return null;
-  const last = output.lastEntryByNode();
-  return {
-    cycle: machine.sim.now,
-    events: machine.sim.events,
-    fingerprint: machine.sim.fingerprint(),
-    nodes: machine.nodes.map((n, i) => ({
-      node: i,
-      cycle: n.time,
-      state: engines[i].states.current,
-      call: n.hasExited ? 'exited' : (n.waitingIn ?? 'running'),
-      pending: [0, 1].map((net) =>
-        machine.network.waitingList(i, net).map((p) => (typeof p.handler === 'function' && p.handler.name !== '' ? p.handler.name : 'anonymous handler')),
-      ) as [string[], string[]],
-      lastLog: last[i],
-    })),
-  };
+  return stopReport(machine, engines, output);
+}
+
+/**
+ * A run of `config.app`, made in steps: `advance` dispatches events in chunks (the
+ * CLI yields to its event loop between them, to show progress and take signals),
+ * and the events, their order and the fingerprint are exactly those of one call.
+ */
+export class AppRun {
+  private readonly started: StartedRun;
+  private readonly config: RunConfig;
+  private readonly maxEvents: number;
+
+  /**
+   * Builds the machine and starts every node (nothing runs yet).
+   * @throws InputError if the node count or parameters do not suit the platform or
+   *   app; AppError if the app's check, setup or globals throws
+   */
+  constructor(config: RunConfig) {
+    this.config = config;
+    this.maxEvents = config.limits?.maxEvents ?? Infinity;
+    this.started = startRun(config);
+  }
+
+  /** Simulated time so far. */
+  get cycle(): number {
+    return this.started.machine.sim.now;
+  }
+
+  /** Events dispatched so far. */
+  get events(): number {
+    return this.started.machine.sim.events;
+  }
+
+  /**
+   * Dispatches up to `events` more events; returns true once every node has exited.
+   * @throws RunFailure (DeadlockError, AppError, StrataFailure) if the program
+   *   fails; RunLimitError when it reaches config.limits
+   */
+  advance(events: number): boolean {
+    const { machine, output } = this.started;
+    let outcome: 'finished' | 'paused' | 'cycle-limit';
+    try {
+      outcome = machine.runFor(Math.min(machine.sim.events + events, this.maxEvents));
+    } catch (e) {
+      throw asRunFailure(e, machine, output);
+    }
+    if (outcome === 'finished') return true;
+    if (outcome === 'cycle-limit') throw this.limitError('cycles', this.config.limits?.maxCycles ?? 0, 'simulated cycles');
+    if (machine.sim.events >= this.maxEvents) throw this.limitError('events', this.maxEvents, 'events');
+    return false;
+  }
+
+  /** Every node as it stands now. */
+  report(): StopReport {
+    return stopReport(this.started.machine, this.started.engines, this.started.output);
+  }
+
+  private limitError(limit: 'cycles' | 'events', value: number, unit: string): RunLimitError {
+    const r = this.report();
+    const e = new RunLimitError(
+      `stopped at its limit of ${value} ${unit} (cycle ${r.cycle}, ${r.events} events) before every node had exited\n${formatNodeClocks(r.nodes)}`,
+      { limit, value, cycle: r.cycle, events: r.events, fingerprint: r.fingerprint },
+    );
+    e.lastLogEntries = this.started.output.lastEntries();
+    return e;
+  }
+
+  /**
+   * Verifies the results of a finished run and summarizes it.
+   * @throws AppError if the app's verify throws
+   */
+  summary(): RunSummary {
+    const { machine, output, app, params, info, input, results } = this.started;
+    const { platform, nodes, seed } = this.config;
+    const verification = appCall(app, 'verify', () => app.verify({ params, machine: info, input, results }));
+    const cycles = machine.finishCycle;
+    return {
+      platform: platform.name,
+      platformTitle: platform.title,
+      platformHash: platform.contentHash,
+      nodes,
+      topology: machine.topology.describe(),
+      network: this.config.network,
+      seed,
+      app: app.name,
+      params,
+      simulatedCycles: cycles,
+      simulatedMicros: cycles / platform.clockMHz,
+      events: machine.sim.events,
+      fingerprint: machine.sim.fingerprint(),
+      busyCycles: spread(machine.nodes.map((n) => n.busyCycles)),
+      spinCycles: spread(machine.nodes.map((n) => n.spinCycles)),
+      stallCycles: spread(machine.nodes.map((n) => n.stallCycles)),
+      interruptCycles: spread(machine.nodes.map((n) => n.interruptCycles)),
+      linkUtilization: linkUtilization(machine, cycles),
+      packetsSent: machine.nodes.reduce((s, n) => s + n.packetsSent, 0),
+      bytesSent: machine.nodes.reduce((s, n) => s + n.bytesSent, 0),
+      verified: verification.ok,
+      verification: verification.detail,
+      metrics: verification.metrics ?? {},
+      lastLog: output.lastEntries(),
+    };
+  }
 }
 
 /**
  * Runs `config.app` to completion.
  * @throws InputError if the node count or parameters do not suit the platform or app;
- *   RunFailure (DeadlockError, AppError) if the simulated program fails
+ *   RunFailure (DeadlockError, AppError, RunLimitError) if the simulated program fails
  */
 export function runApp(config: RunConfig): RunSummary {
-  const { machine, output, app, params, info, input, results } = startRun(config);
-  const { platform, nodes, seed } = config;
-  try {
-    machine.run();
-  } catch (e) {
-    throw asRunFailure(e, machine, output);
-  }
-
-  let verification: { ok: boolean; detail: string; metrics?: Metrics };
-  try {
-    verification = app.verify({ params, machine: info, input, results });
-  } catch (e) {
-    throw new AppError(`app ${app.name}: verify failed with ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`, {
-      cause: e,
-    });
-  }
-
-  const cycles = machine.finishCycle;
-  return {
-    platform: platform.name,
-    platformTitle: platform.title,
-    platformHash: platform.contentHash,
-    nodes,
-    topology: machine.topology.describe(),
-    network: config.network,
-    seed,
-    app: app.name,
-    params,
-    simulatedCycles: cycles,
-    simulatedMicros: cycles / platform.clockMHz,
-    events: machine.sim.events,
-    fingerprint: machine.sim.fingerprint(),
-    busyCycles: spread(machine.nodes.map((n) => n.busyCycles)),
-    spinCycles: spread(machine.nodes.map((n) => n.spinCycles)),
-    stallCycles: spread(machine.nodes.map((n) => n.stallCycles)),
-    interruptCycles: spread(machine.nodes.map((n) => n.interruptCycles)),
-    linkUtilization: linkUtilization(machine, cycles),
-    packetsSent: machine.nodes.reduce((s, n) => s + n.packetsSent, 0),
-    bytesSent: machine.nodes.reduce((s, n) => s + n.bytesSent, 0),
-    verified: verification.ok,
-    verification: verification.detail,
-    metrics: verification.metrics ?? {},
-    lastLog: output.lastEntries(),
-  };
+  const run = new AppRun(config);
+  run.advance(Infinity);
+  return run.summary();
 }
 
 function linkUtilization(machine: Machine, cycles: number): { mean: number; max: number } {

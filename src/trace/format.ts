@@ -19,6 +19,11 @@ export const TAG_STATE = 1;
 export const TAG_IN_FLIGHT = 2;
 /** MESSAGE: receiver, cycles since its previous MESSAGE record, sender, cycles from injection to receipt. */
 export const TAG_MESSAGE = 3;
+/** END of a run cut short: END's two fields, then why (CUT_REASONS). */
+export const TAG_END_CUT = 4;
+/** Why a run was cut short, by the code its END_CUT record carries (from 1). */
+export const CUT_REASONS = ['interrupted', 'limit'] as const;
+export type CutReason = (typeof CUT_REASONS)[number];
 
 /** Graph colours of Strata's predefined states, by number (Idle, Busy, Logging, Qprintf, EmptyPrintQ, Broadcasting, Combine, Barrier). */
 const STRATA_STATE_COLORS = ['#ffffff', '#1f1f1f', '#8c564b', '#e377c2', '#7f7f7f', '#2ca02c', '#1f77b4', '#d62728'];

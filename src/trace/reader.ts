@@ -5,7 +5,7 @@
  */
 import { InputError } from '../kernel/errors.ts';
 import { traceHeaderSchema, describeSchemaError } from './header-schema.ts';
-import { FORMAT_VERSION, MAGIC, TAG_END, TAG_IN_FLIGHT, TAG_MESSAGE, TAG_STATE, type TraceHeader } from './format.ts';
+import { CUT_REASONS, FORMAT_VERSION, MAGIC, TAG_END, TAG_END_CUT, TAG_IN_FLIGHT, TAG_MESSAGE, TAG_STATE, type CutReason, type TraceHeader } from './format.ts';
 
 /** One node's state changes: parallel arrays of cycles and states, in time order. */
 export interface NodeStates {
@@ -40,6 +40,8 @@ export interface Trace {
   records: number;
   /** The last cycle of the run (from END). */
   lastCycle: number;
+  /** Why the run was cut short (an END_CUT record), or null if it ran to its end. */
+  cutShort: CutReason | null;
 }
 
 const MAX_HEADER_BYTES = 1 << 20;
@@ -91,12 +93,14 @@ export function readTrace(bytes: Uint8Array, source: string): Trace {
   for (;;) {
     if (at >= bytes.length) bad(`truncated: no END record after ${records} records`);
     const tag = bytes[at++];
-    if (tag === TAG_END) {
+    if (tag === TAG_END || tag === TAG_END_CUT) {
       const count = varint();
       const lastCycle = varint();
+      const reason = tag === TAG_END_CUT ? varint() : 0;
       if (count !== records) bad(`corrupt: END counts ${count} records, the file holds ${records}`);
+      if (tag === TAG_END_CUT && (reason < 1 || reason > CUT_REASONS.length)) bad(`corrupt: END gives an unknown reason ${reason} for cutting the run short`);
       if (at !== bytes.length) bad(`corrupt: ${bytes.length - at} bytes after the END record`);
-      return { header, nodes, inFlight, messages, records, lastCycle };
+      return { header, nodes, inFlight, messages, records, lastCycle, cutShort: tag === TAG_END_CUT ? CUT_REASONS[reason - 1] : null };
     }
     if (tag === TAG_IN_FLIGHT) {
       const node = varint();

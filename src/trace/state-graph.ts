@@ -63,11 +63,12 @@ function tickStep(span: number, count: number): number {
   return 10 * power;
 }
 
-/** The graph title: platform, app, parameters and seed. */
+/** The graph title: platform, app, parameters and seed, and whether the run was cut short. */
 export function graphTitle(trace: Trace): string {
   const h = trace.header;
   const params = Object.entries(h.params).map(([k, v]) => `${k}=${v}`).join(' ');
-  return `${h.app} on ${h.platform} (${h.nodes} nodes), seed ${h.seed}${params ? `: ${params}` : ''}`;
+  const cut = trace.cutShort === null ? '' : `, cut short at cycle ${trace.lastCycle} (${trace.cutShort === 'interrupted' ? 'interrupted' : 'at its cycle or event limit'})`;
+  return `${h.app} on ${h.platform} (${h.nodes} node${h.nodes === 1 ? '' : 's'}), seed ${h.seed}${cut}${params ? `: ${params}` : ''}`;
 }
 
 /** The states the legend lists: Idle (every node's state before its first record) and those the trace shows. */

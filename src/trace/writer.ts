@@ -5,7 +5,7 @@
  * array in tests. Records come in event order, so the same run gives the same bytes.
  */
 import type { TraceSink } from '../machine/machine.ts';
-import { FINGERPRINT_DIGITS, MAGIC, TAG_END, TAG_IN_FLIGHT, TAG_MESSAGE, TAG_STATE, writeVarint, type TraceHeader } from './format.ts';
+import { CUT_REASONS, FINGERPRINT_DIGITS, MAGIC, TAG_END, TAG_END_CUT, TAG_IN_FLIGHT, TAG_MESSAGE, TAG_STATE, writeVarint, type CutReason, type TraceHeader } from './format.ts';
 
 /** Where trace bytes go: appended in order, with one overwrite of the header's fingerprint. */
 export interface TraceOutput {
@@ -81,11 +81,15 @@ export class TraceWriter implements TraceSink {
     if (p.length >= CHUNK_BYTES) this.flush();
   }
 
-  /** Ends the trace: the END record, then the fingerprint into the header. */
-  finish(fingerprint: string, lastCycle: number): void {
-    this.pending.push(TAG_END);
+  /**
+   * Ends the trace: the END record (END_CUT with its reason when the run was cut
+   * short by a signal or a limit), then the fingerprint into the header.
+   */
+  finish(fingerprint: string, lastCycle: number, cut: CutReason | null = null): void {
+    this.pending.push(cut === null ? TAG_END : TAG_END_CUT);
     writeVarint(this.pending, this.records);
     writeVarint(this.pending, Math.max(lastCycle, this.finalCycle));
+    if (cut !== null) writeVarint(this.pending, CUT_REASONS.indexOf(cut) + 1);
     this.flush();
     this.output.overwrite(this.fingerprintAt, new TextEncoder().encode(fingerprint.padStart(FINGERPRINT_DIGITS, '0')));
   }

@@ -47,9 +47,9 @@ describe('sim explore', () => {
   it('refuses a missing --runs and a --perturb it is meant to vary', async () => {
     const noRuns = await sim(['explore', 'apps/examples/race', '--platform', 'cm5']);
     expect(noRuns.code).toBe(2);
-    expect(noRuns.stderr).toBe('sim: sim explore: missing --runs <N>: how many perturbation seeds to try\n');
+    expect(noRuns.stderr).toBe('sim explore: missing --runs <N>: how many perturbation seeds to try\n');
     const perturb = await sim(['explore', 'apps/examples/race', '--runs', '2', '--platform', 'cm5', '--perturb', '3']);
     expect(perturb.code).toBe(2);
-    expect(perturb.stderr).toBe('sim: sim explore: --perturb is what explore varies; leave it out\n');
+    expect(perturb.stderr).toBe('sim explore: --perturb: it is what explore varies (seeds 1..N); leave it out\n');
   });
 });

@@ -81,7 +81,7 @@ describe('bad input to the library gives one line and exit 2', () => {
     ['unknown module', ['select', '--platform', 'cm5', 'fft', '--param', 'n=4'], /^sim: unknown module fft: expected stencil or sort, or an app folder of one/],
     ['input no variant takes', ['select', '--platform', 'cm5', 'sort', '--param', 'keys=10', '--param', 'keyBits=40'], /^sim: --param keyBits=40: expected an integer from 1 to 32$/],
     ['unknown input', ['select', '--platform', 'cm5', 'stencil', '--param', 'depth=3'], /^sim: --param depth=3: module stencil has no input depth/],
-    ['missing input', ['select', '--platform', 'cm5', 'stencil', '--param', 'width=30'], /^sim: sim select: missing --param height=<grid rows> for module stencil$/],
+    ['missing input', ['select', '--platform', 'cm5', 'stencil', '--param', 'width=30'], /^sim select: missing --param height=<grid rows> for module stencil$/],
     ['a model file missing a variant', ['select', '--platform', 'cm5', 'stencil', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2', '--models', dir], /^sim: no model StencilUni for cm5 \(needed by variant uni\) in /],
     ['no models for the machine size', ['select', '--platform', 'cm5', 'sort', '--nodes', '8', '--param', 'keys=10', '--param', 'keyBits=8'], /^sim: no app models for cm5 on 8 nodes/],
     ['auto on an app without a module', ['--platform', 'cm5', 'apps/ping-pong', '--param', 'rounds=auto'], /^sim: rounds=auto: app apps\/ping-pong has no library module/],

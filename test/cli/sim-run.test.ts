@@ -103,7 +103,7 @@ describe.concurrent('sim runs apps', () => {
   it('rejects an unwritable --log path with one line and exit 2', async () => {
     const r = await sim(['--platform', 'cm5', 'apps/ping-pong', '--log', '/nonexistent-dir/x.log']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('sim: --log /nonexistent-dir/x.log: cannot write the file (ENOENT); expected a writable path\n');
+    expect(r.stderr).toBe('sim: --log /nonexistent-dir/x.log: no such folder /nonexistent-dir; expected an existing folder\n');
   });
 
   it('prints help and version', async () => {

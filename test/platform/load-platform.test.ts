@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/kernel/errors.ts';
 import { parsePlatform } from '../../src/platform/load-platform.ts';
-import { editedPlatformText, loadTestPlatform, PLATFORM_NAMES } from '../support/platforms.ts';
+import { editedPlatformText, loadTestPlatform, PLATFORM_NAMES, platformText } from '../support/platforms.ts';
 
 function problem(text: string): string {
   try {
@@ -57,6 +57,29 @@ describe('platform validation', () => {
     const text = problem(editedPlatformText('cm5', edit));
     expect(text).toMatch(message);
     expect(text).not.toContain('\n');
+  });
+
+  // Physically absurd values once hung a run with no output (issue 23, cases 94-101).
+  it.each([
+    ['a hop latency of 2^52 cycles', (p: any) => (p.network.hopLatencyCycles = 2 ** 52), /key "network\.hopLatencyCycles": expected a number <= 1000000, got 4503599627370496$/],
+    ['a clock of 1e308 MHz', (p: any) => (p.clockMHz = 1e308), /key "clockMHz": expected a number <= 100000, got 1e\+308$/],
+    ['a clock of 1e-300 MHz', (p: any) => (p.clockMHz = 1e-300), /key "clockMHz": expected a number >= 0\.1, got 1e-300$/],
+    ['a link of 1e-300 bytes per cycle', (p: any) => (p.network.linkBytesPerCycleByLevel[1] = 1e-300), /key "network\.linkBytesPerCycleByLevel\.1": expected a number >= 0\.001, got 1e-300$/],
+    ['a 1-cycle timer period', (p: any) => (p.timerInterrupt.periodCycles = 1), /key "timerInterrupt\.periodCycles": expected a number >= 1000, got 1$/],
+    ['a timer interrupt longer than its period', (p: any) => (p.timerInterrupt = { periodCycles: 1000, cycles: 1000 }), /key "timerInterrupt\.cycles": expected at most half of timerInterrupt\.periodCycles \(500\), got 1000$/],
+    ['a time slice every cycle', (p: any) => (p.timeSlice.periodCycles = 1), /key "timeSlice\.periodCycles": expected a number >= 10000, got 1$/],
+    ['a time slice of 1e300 cycles per packet', (p: any) => (p.timeSlice.cyclesPerPacketPerNode = 1e300), /key "timeSlice\.cyclesPerPacketPerNode": expected a number <= 1000000, got 1e\+300$/],
+  ])('refuses %s, naming the key and the range', (_what, edit, message) => {
+    const text = problem(editedPlatformText('cm5', edit));
+    expect(text).toMatch(message);
+    expect(text).not.toContain('\n');
+  });
+
+  it('refuses a key given twice, naming it and both lines (JSON.parse would keep the second)', () => {
+    const text = platformText('cm5').replace('"hopLatencyCycles": 7,', '"hopLatencyCycles": 7,\n    "hopLatencyCycles": 9,');
+    expect(problem(text)).toMatch(/^bad\.json: key "network\.hopLatencyCycles" is given twice \(lines 32 and 33\); expected each key once$/);
+    // The same name in two objects is no duplicate.
+    expect(() => parsePlatform(platformText('cm5'), 'cm5.json')).not.toThrow();
   });
 
   it('rejects a file that is not an object', () => {

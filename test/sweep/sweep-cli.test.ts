@@ -139,16 +139,16 @@ describe('sim sweep', () => {
 
   it.each([
     [['sweep', SMALL, '--out', 'OUT', '--shard', '3/2'], /^sim: --shard 3\/2: expected i\/n with 1 <= i <= n \(e\.g\. 2\/4\)$/],
-    [['sweep', SMALL], /^sim: sim sweep: missing --out <results\.jsonl>$/],
+    [['sweep', SMALL], /^sim sweep: missing --out <results\.jsonl>$/],
     [['sweep', SMALL, '--out', 'OUT', '--workers', '0'], /^sim: --workers 0: expected an integer from 1 to 256$/],
     [['sweep', 'test/fixtures/sweeps/none.json', '--out', 'OUT'], /^sim: test\/fixtures\/sweeps\/none\.json: cannot read the sweep file \(ENOENT\)$/],
     [['sweep', 'test/fixtures/failing-app/index.ts', '--out', 'OUT'], /^sim: test\/fixtures\/failing-app\/index\.ts: not a sweep file at runs: Invalid input: expected array/],
     [['sweep', SMALL, '--out', 'OUT', '--queue', 'http://localhost'], /^sim: --queue http:\/\/localhost: expected a Redis URL, redis:\/\/host:port\/db/],
     [['sweep', SMALL, '--out', 'OUT', '--queue', 'redis://127.0.0.1:1/0'], /^sim: --queue redis:\/\/127\.0\.0\.1:1\/0: cannot reach Redis \(ECONNREFUSED\)$/],
-    [['worker'], /^sim: sim worker: missing --queue redis:\/\/host:port\/db/],
+    [['worker'], /^sim worker: missing --queue redis:\/\/host:port\/db/],
     [['sweep', 'slurm', SMALL, '--out', 'OUT', '--tasks', '50'], /^sim: --tasks 50: more array tasks than the sweep has runs \(24\)/],
     [['sweep', 'slurm', SMALL, '--out', 'OUT', '--tasks', '4', '--time', 'an hour'], /^sim: --time an hour: expected a Slurm time limit/],
-    [['sweep', 'export', 'OUT', '--format', 'parquet'], /^sim: sim sweep export: --format parquet: expected --format csv$/],
+    [['sweep', 'export', 'OUT', '--format', 'parquet'], /^sim sweep export: --format parquet: expected --format csv$/],
     [['sweep', 'merge', 'OUT'], /^sim: .*OUT: no results yet \(no .*OUT\.part-\* files\)$/],
   ])('refuses %j with one line, exit 2, and writes nothing', async (args, message) => {
     const outDir = mkdtempSync(join(tmpdir(), 'sim-sweep-bad-'));

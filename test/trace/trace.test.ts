@@ -169,7 +169,7 @@ describe('sim --trace and sim graph', () => {
     expect(json.traceEvents.filter((e: { name: string }) => e.name === 'thread_name')).toHaveLength(4);
     const bad = await sim(['export', '--format', 'csv', t, '-o', join(dir, 'p.csv')]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toBe('sim: sim export: --format csv: expected --format perfetto\n');
+    expect(bad.stderr).toBe('sim export: --format csv: expected --format perfetto\n');
   });
 
   it('sim graph --kind congestion needs a trace with network counters', async () => {

@@ -1,0 +1,81 @@
+/**
+ * Where in a user's app an exception came from: the frames of its stack that lie
+ * outside the simulator (its own sources and build, its dependencies, Node's
+ * internals), as `file:line:column` relative to the working directory, so that a
+ * failure in an app's main, handler, setup, check, globals or verify names the app's
+ * own line. Also finds the `file:line:column` of a compile error in an app module.
+ */
+import { isAbsolute, join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PROJECT_ROOT } from './project.ts';
+
+/** How many of the app's frames a report shows. */
+const MAX_FRAMES = 4;
+
+const SIMULATOR = [join(PROJECT_ROOT, 'src') + sep, join(PROJECT_ROOT, 'dist', 'src') + sep, join(PROJECT_ROOT, 'node_modules') + sep];
+
+/** `file:line:column` of a stack frame's location, or null for frames without one. */
+function frameLocation(line: string): { file: string; at: string; fn: string } | null {
+  const m = /^\s*at (?:(.*?) \()?(.+?):(\d+):(\d+)\)?$/.exec(line);
+  if (m === null) return null;
+  let file = m[2];
+  if (file.startsWith('file://')) file = fileURLToPath(file);
+  if (!isAbsolute(file)) return null; // node:internal, native, eval
+  return { file, at: `${m[3]}:${m[4]}`, fn: m[1] ?? '' };
+}
+
+function shown(file: string): string {
+  const rel = relative(process.cwd(), file);
+  return rel.startsWith('..') || isAbsolute(rel) ? file : rel;
+}
+
+/** The innermost error of a chain of causes. */
+function rootCause(e: unknown): unknown {
+  let x = e;
+  for (let depth = 0; depth < 8 && x instanceof Error && x.cause !== undefined; depth++) x = x.cause;
+  return x;
+}
+
+/**
+ * The app's frames of what escaped it, innermost first: "at main (apps/x/index.ts:12:5)".
+ * Empty when the stack has none (an error the simulator raised itself).
+ */
+export function appFrames(error: unknown): string[] {
+  const cause = rootCause(error);
+  if (!(cause instanceof Error) || cause === error || typeof cause.stack !== 'string') return [];
+  const frames: string[] = [];
+  for (const line of cause.stack.split('\n').slice(1)) {
+    const f = frameLocation(line);
+    if (f === null || SIMULATOR.some((dir) => f.file.startsWith(dir))) continue;
+    const fn = f.fn.replace(/^(async |new )/, '').replace(/^Object\./, '');
+    frames.push(`at ${fn === '' ? '' : `${fn} (`}${shown(f.file)}:${f.at}${fn === '' ? '' : ')'}`);
+    if (frames.length === MAX_FRAMES) break;
+  }
+  return frames;
+}
+
+/**
+ * The `file:line:column: message` of an error loading a module: esbuild's (through tsx)
+ * "Transform failed" names it on a later line; V8's SyntaxError in a .js module on the
+ * first line of its stack. Null when neither says.
+ */
+export function compileErrorLocation(e: unknown): string | null {
+  if (!(e instanceof Error)) return null;
+  const esbuild = /^(\S.*?:\d+:\d+): ERROR: (.*)$/m.exec(e.message);
+  if (esbuild !== null) return `${shownPath(esbuild[1])}: ${esbuild[2]}`;
+  if (e instanceof SyntaxError && typeof e.stack === 'string') {
+    const first = /^(.+?):(\d+)\n/.exec(e.stack);
+    if (first !== null) {
+      const file = first[1].startsWith('file://') ? fileURLToPath(first[1]) : first[1];
+      if (isAbsolute(file)) return `${shown(file)}:${first[2]}: ${e.message}`;
+    }
+  }
+  return null;
+}
+
+/** A `file:line:col` whose file may be absolute, made relative to the working directory. */
+function shownPath(located: string): string {
+  const m = /^(.*?)(:\d+:\d+)$/.exec(located);
+  if (m === null) return located;
+  return isAbsolute(m[1]) ? `${shown(m[1])}${m[2]}` : located;
+}

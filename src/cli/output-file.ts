@@ -1,0 +1,133 @@
+/**
+ * The files `sim` writes for a user (-o, --record, --trace, --log, --fit <dir>):
+ * checked before any work starts (the folder exists and takes a new file, the name
+ * is not a folder), then written atomically: into a temporary file beside the target,
+ * renamed over it when complete, so a reader never sees half a file and a run that
+ * dies leaves the previous file as it was.
+ */
+import { closeSync, existsSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { InputError } from '../kernel/errors.ts';
+
+function code(e: unknown): string {
+  return (e as { code?: string }).code ?? String(e);
+}
+
+/** Checks that `dir` is an existing folder in which this process can create a file. */
+function checkWritableFolder(option: string, shown: string, dir: string): void {
+  if (!existsSync(dir)) throw new InputError(`${option} ${shown}: no such folder ${dir}; expected an existing folder`);
+  if (!statSync(dir).isDirectory()) throw new InputError(`${option} ${shown}: ${dir} is not a folder`);
+  // Permission bits do not tell (read-only mounts, root, ACLs): create a file and remove it.
+  const probe = join(dir, `.sim-write-check-${process.pid}`);
+  try {
+    closeSync(openSync(probe, 'wx'));
+    unlinkSync(probe);
+  } catch (e) {
+    throw new InputError(`${option} ${shown}: cannot create files in ${dir} (${code(e)}); expected a writable folder`);
+  }
+}
+
+/**
+ * Checks, before the work, that `path` can be written as a file.
+ * @throws InputError naming `option` when the path is a folder, its folder does not
+ *   exist, or nothing can be created there
+ */
+export function checkOutputFile(option: string, path: string): void {
+  const full = resolve(path);
+  if (existsSync(full) && statSync(full).isDirectory()) throw new InputError(`${option} ${path}: is a folder; expected a file name`);
+  checkWritableFolder(option, path, dirname(full));
+}
+
+/**
+ * Checks, before the work, that `dir` is a writable folder or can be made one (the
+ * nearest folder above it that exists takes new files). Creates nothing.
+ * @throws InputError naming `option`
+ */
+export function checkOutputFolder(option: string, dir: string): void {
+  let full = resolve(dir);
+  if (existsSync(full) && !statSync(full).isDirectory()) throw new InputError(`${option} ${dir}: is a file; expected a folder`);
+  while (!existsSync(full) && dirname(full) !== full) full = dirname(full);
+  if (!statSync(full).isDirectory()) throw new InputError(`${option} ${dir}: ${full} is a file; expected a folder`);
+  checkWritableFolder(option, dir, full);
+}
+
+function temporaryBeside(full: string): string {
+  return join(dirname(full), `.${basename(full)}.${process.pid}.tmp`);
+}
+
+/**
+ * Writes `data` to `path` atomically (a temporary file, then a rename).
+ * @throws InputError naming `option` when it cannot be written
+ */
+export function writeFileAtomic(option: string, path: string, data: string | Uint8Array): void {
+  const file = new AtomicFile(option, path);
+  try {
+    file.append(data);
+  } catch (e) {
+    file.abandon();
+    throw e;
+  }
+  file.commit();
+}
+
+/** A file written in pieces into a temporary file beside `path`, renamed into place by commit(). */
+export class AtomicFile {
+  private readonly fd: number;
+  private readonly temporary: string;
+  private readonly full: string;
+  private readonly option: string;
+  private readonly path: string;
+  private open = true;
+
+  /** @throws InputError naming `option` when the file cannot be created */
+  constructor(option: string, path: string) {
+    this.option = option;
+    this.path = path;
+    this.full = resolve(path);
+    this.temporary = temporaryBeside(this.full);
+    try {
+      this.fd = openSync(this.temporary, 'w');
+    } catch (e) {
+      throw new InputError(`${option} ${path}: cannot write the file (${code(e)}); expected a writable path`);
+    }
+  }
+
+  append(data: string | Uint8Array): void {
+    this.guard(() => writeSync(this.fd, data as Uint8Array));
+  }
+
+  /** Overwrites bytes already written at `position`. */
+  overwrite(position: number, bytes: Uint8Array): void {
+    this.guard(() => writeSync(this.fd, bytes, 0, bytes.length, position));
+  }
+
+  /** Closes the file and renames it over `path`. */
+  commit(): void {
+    if (!this.open) return;
+    this.open = false;
+    this.guard(() => {
+      closeSync(this.fd);
+      renameSync(this.temporary, this.full);
+    });
+  }
+
+  /** Closes and removes the temporary file; `path` keeps what it held. */
+  abandon(): void {
+    if (!this.open) return;
+    this.open = false;
+    try {
+      closeSync(this.fd);
+      unlinkSync(this.temporary);
+    } catch {
+      // Already gone: nothing to clean.
+    }
+  }
+
+  private guard(action: () => void): void {
+    try {
+      action();
+    } catch (e) {
+      throw new InputError(`${this.option} ${this.path}: cannot write the file (${code(e)})`);
+    }
+  }
+}

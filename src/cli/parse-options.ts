@@ -1,0 +1,77 @@
+/**
+ * Parses a command's arguments with the options commands.ts declares for it
+ * (node:util parseArgs, strict): an unknown option, a missing value, or an option
+ * that belongs to another command is one InputError line naming it.
+ */
+import { parseArgs } from 'node:util';
+import { InputError } from '../kernel/errors.ts';
+import { COMMANDS, parseArgsOptions, type OptionDecl } from './commands.ts';
+
+export type OptionValues = Record<string, string | boolean | string[] | undefined>;
+
+/** How messages about `command`'s arguments start: nothing for a run, `sim graph: ` for graph. */
+export function messagePrefix(command: string): string {
+  return command === 'run' ? '' : `sim ${command}: `;
+}
+
+/**
+ * `--seed -1` as `--seed=-1`: parseArgs takes a value that starts with a dash for an
+ * option of its own, which would report "--seed: takes no value" instead of checking
+ * the value. Only a dash followed by a digit is joined (a negative number).
+ */
+export function joinNegativeValues(argv: readonly string[], options: Readonly<Record<string, { type: string; short?: string }>>): string[] {
+  const takesValue = new Set<string>();
+  for (const [name, o] of Object.entries(options)) {
+    if (o.type !== 'string') continue;
+    takesValue.add(`--${name}`);
+    if (o.short !== undefined) takesValue.add(`-${o.short}`);
+  }
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (takesValue.has(argv[i]) && i + 1 < argv.length && /^-\d/.test(argv[i + 1])) {
+      out.push(argv[i].startsWith('--') ? `${argv[i]}=${argv[i + 1]}` : `${argv[i]}${argv[i + 1]}`);
+      i++;
+    } else out.push(argv[i]);
+  }
+  return out;
+}
+
+/** One line for what parseArgs refused. */
+export function describeParseError(e: unknown, command: string): string {
+  const err = e as { code?: string; message?: string };
+  const message = err.message ?? String(e);
+  const help = command === 'run' ? 'sim --help' : `sim help ${command}`;
+  switch (err.code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION': {
+      const m = /'([^']+)'/.exec(message);
+      return `unknown option ${m?.[1] ?? ''} (see ${help})`.replace('  ', ' ');
+    }
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE': {
+      const m = /(--[\w-]+)/.exec(message);
+      if (/argument missing/.test(message)) return `${m?.[1] ?? 'an option'}: expected a value`;
+      return `${m?.[1] ?? 'an option'}: takes no value`;
+    }
+    default:
+      return message.split('\n')[0];
+  }
+}
+
+/**
+ * Parses `argv` for `command` (a key of COMMANDS) with the options declared for it.
+ * @throws InputError for an unknown option, a missing value, or a refused option
+ */
+export function parseOptions(command: string, argv: readonly string[]): { values: OptionValues; positionals: string[] } {
+  const declared: Readonly<Record<string, OptionDecl>> = COMMANDS[command].options;
+  const options = parseArgsOptions(declared);
+  let parsed;
+  try {
+    parsed = parseArgs({ args: joinNegativeValues(argv, options), options, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new InputError(`${messagePrefix(command)}${describeParseError(e, command)}`);
+  }
+  const values = parsed.values as OptionValues;
+  for (const [name, o] of Object.entries(declared)) {
+    if (o.refused !== undefined && values[name] !== undefined) throw new InputError(`${messagePrefix(command)}--${name}: ${o.refused}`);
+  }
+  return { values, positionals: parsed.positionals };
+}

@@ -1,0 +1,39 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT, sim } from '../support/sim-cli.ts';
+
+const FIXTURE = join(ROOT, 'test/fixtures/app-errors/index.ts');
+
+/** The line of the fixture that holds `text`, from 1. */
+function lineOf(text: string): number {
+  return readFileSync(FIXTURE, 'utf8').split('\n').findIndex((l) => l.includes(text)) + 1;
+}
+
+/**
+ * Issue 23, cases 206-208: an exception in the app's own code is the app's failure
+ * (exit 1, a repro), never "internal error (a bug in the simulator)", and names the
+ * app's file and line.
+ */
+describe.concurrent("errors in the user's app carry its file and line", () => {
+  it.each([
+    ['setup', /^sim: run failed: app app-errors: setup threw Error: setup exploded$/, "explode('setup')"],
+    ['check', /^sim: run failed: app app-errors: check threw Error: check exploded$/, "explode('check')"],
+    ['globals', /^sim: run failed: app app-errors: globals threw Error: globals exploded$/, "explode('globals')"],
+    ['main', /^sim: run failed: node 1 at cycle 0: TypeError: Cannot read properties of null \(reading 'field'\)$/, 'return missing.field'],
+    ['handler', /^sim: run failed: node 0 at cycle \d+: RangeError: handler exploded$/, "throw new RangeError('handler exploded')"],
+    ['verify', /^sim: run failed: app app-errors: verify threw Error: verify exploded$/, "explode('verify')"],
+  ])('an exception in %s', async (fail, first, at) => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-app-errors-'));
+    const r = await sim(['--platform', 'cm5', '--nodes', '4', FIXTURE, '--param', `fail=${fail}`], dir);
+    expect(r.code).toBe(1);
+    const lines = r.stderr.split('\n');
+    expect(lines[0]).toMatch(first);
+    expect(r.stderr).not.toContain('internal error');
+    // The app's frames, innermost first, with the fixture's own line numbers.
+    const file = FIXTURE.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    expect(r.stderr).toMatch(new RegExp(`^  at .*${file}:${lineOf(at)}:\\d+\\)?$`, 'm'));
+    expect(r.stderr).toMatch(/^sim: replay this run with: sim replay sim-repro-app-errors-cm5-s1\.json$/m);
+  });
+});

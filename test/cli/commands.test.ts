@@ -1,0 +1,91 @@
+import { mkdtempSync, readdirSync, existsSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../src/cli/commands.ts';
+import { commandHelp, helpText } from '../../src/cli/help.ts';
+import { parseOptions } from '../../src/cli/parse-options.ts';
+import { InputError } from '../../src/kernel/errors.ts';
+import { ROOT, sim } from '../support/sim-cli.ts';
+
+function scratch(): string {
+  return mkdtempSync(join(tmpdir(), 'sim-commands-'));
+}
+
+describe('the options are declared once (src/cli/commands.ts), and the help is written from them', () => {
+  it.each(Object.keys(COMMANDS))('%s: its help shows its usage and every option it accepts; an undeclared option is refused', (name) => {
+    const help = commandHelp(name);
+    for (const u of COMMANDS[name].usage) expect(help).toContain(`sim ${u}`);
+    for (const [option, o] of Object.entries(COMMANDS[name].options)) {
+      if (o.refused === undefined) expect(help).toMatch(new RegExp(`--${option}\\b`));
+    }
+    expect(() => parseOptions(name, ['--no-such-option'])).toThrow(InputError);
+    expect(helpText(['cm5'])).toContain(`sim ${COMMANDS[name].usage[0]}`);
+  });
+});
+
+describe.concurrent('the CLI surface (issue 23, item 7)', () => {
+  it('sim help <command> and sim <command> --help print the same help; sim help of an unknown command is one line', async () => {
+    const [a, b, c] = await Promise.all([sim(['help', 'graph']), sim(['graph', '--help']), sim(['help', 'nope'])]);
+    expect(a.code).toBe(0);
+    expect(a.stdout).toBe(b.stdout);
+    expect(a.stdout).toMatch(/^Usage:\n {2}sim graph <trace> -o/);
+    expect(c.code).toBe(2);
+    expect(c.stderr).toMatch(/^sim help: unknown command nope \(expected one of: run, graph, /);
+  });
+
+  it('sim apps lists every app folder; sim params lists an app\'s parameters, both also as JSON', async () => {
+    const [apps, appsJson, params, paramsJson] = await Promise.all([sim(['apps']), sim(['apps', '--json']), sim(['params', 'apps/stencil']), sim(['params', 'apps/stencil', '--json'])]);
+    const folders = readdirSync(join(ROOT, 'apps')).filter((f) => existsSync(join(ROOT, 'apps', f, 'index.ts')));
+    for (const f of folders) expect(apps.stdout).toMatch(new RegExp(`^apps/${f} +\\S`, 'm'));
+    expect(JSON.parse(appsJson.stdout).map((a: { folder: string }) => a.folder)).toEqual(expect.arrayContaining(folders.map((f) => `apps/${f}`)));
+    expect(params.stdout).toMatch(/^ {2}width +int, default 256, from 3 to 65536: grid columns$/m);
+    expect(params.stdout).toMatch(/^ {2}layout +one of square\|vstrips\|hstrips\|uni\|rect, default square: /m);
+    expect(JSON.parse(paramsJson.stdout).params.iters).toMatchObject({ type: 'int', default: 20 });
+  });
+
+  it('refuses conflicting options: --trace-network with the analytic network (case 8), writing nothing', async () => {
+    const dir = scratch();
+    const r = await sim(['--platform', 'cm5', '--nodes', '16', join(ROOT, 'apps/cshift'), '--network', 'analytic', '--trace', 't.trace', '--trace-network'], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('sim: --trace-network: counts the packets in the packet network; --network analytic has none (leave out one of the two)\n');
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('explore gives JSON with --json and refuses the files of one run (case 214)', async () => {
+    const json = await sim(['explore', 'apps/cshift', '--runs', '2', '--platform', 'cm5', '--nodes', '16', '--json']);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual({ app: 'cshift', platform: 'cm5', nodes: 16, seed: 1, runs: 2, failed: [] });
+    for (const option of [['--trace', 't'], ['--log', 'l'], ['--record', 'r'], ['--loglast']]) {
+      const r = await sim(['explore', 'apps/cshift', '--runs', '2', '--platform', 'cm5', '--nodes', '16', ...option]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(new RegExp(`^sim explore: ${option[0]}: `));
+    }
+  });
+
+  it('sim run is a run; an unknown first word is an unknown command, not a missing --platform; one node is "1 node"', async () => {
+    const [run, unknown] = await Promise.all([sim(['run', '--platform', 'cm5', '--nodes', '1', 'apps/cshift']), sim(['frobnicate', 'apps/cshift'])]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^run +cshift on cm5 \(Thinking Machines CM-5\), 1 node \(/m);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^sim: unknown command frobnicate \(expected one of: run, graph, /);
+  });
+
+  it('--json from replay, graph, fit and calibrate', async () => {
+    const dir = scratch();
+    expect((await sim(['--platform', 'cm5', '--nodes', '4', join(ROOT, 'apps/cshift'), '--record', 'r.json', '--trace', 't.trace'], dir)).code).toBe(0);
+    const replay = JSON.parse((await sim(['replay', 'r.json', '--json'], dir)).stdout);
+    expect(replay).toMatchObject({ reproduced: true, eventByEvent: true, divergence: null, failure: null });
+    const graph = JSON.parse((await sim(['graph', 't.trace', '-o', 'g.svg', '--json'], dir)).stdout);
+    expect(graph).toMatchObject({ wrote: 'g.svg', format: 'svg', kind: 'states', nodes: 4, cutShort: null });
+    writeFileSync(join(dir, 's.spec'), '{{ i 1 8 ++ @ @ ClearMemory(length) @ @ length:100*i @ }}\n');
+    const calibrate = await sim(['calibrate', '--platform', 'cm5', '--nodes', '4', 's.spec', '-o', 's.samples', '--vcount', '3', '--json'], dir);
+    expect(calibrate.code).toBe(0);
+    expect(JSON.parse(calibrate.stdout)).toMatchObject({ wrote: 's.samples', models: 1, platforms: ['cm5'], fit: null });
+    const fit = await sim(['fit', 's.samples', '-o', 'm.json', '--json'], dir);
+    expect(fit.code).toBe(0);
+    const fitted = JSON.parse(fit.stdout);
+    expect(fitted.wrote).toEqual(['m.json', 'm.ts', 'm.residuals']);
+    expect(fitted.models[0]).toMatchObject({ platform: 'cm5', name: 'ClearMemory' });
+  });
+});

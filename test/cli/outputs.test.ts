@@ -1,0 +1,68 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT, sim } from '../support/sim-cli.ts';
+
+function scratch(): string {
+  return mkdtempSync(join(tmpdir(), 'sim-outputs-'));
+}
+
+/** A folder no one can create files in, root included (sysfs refuses new files). */
+const READ_ONLY = '/sys';
+
+/** Issue 23, cases 191-193 and 196: output paths are checked before the work, not after it. */
+describe.concurrent('output files are checked before any work', () => {
+  it.each([
+    ['--record into a missing folder', ['--record', 'nodir/x.json'], /^sim: --record nodir\/x\.json: no such folder .*nodir; expected an existing folder$/],
+    ['--record naming a folder', ['--record', 'w'], /^sim: --record w: is a folder; expected a file name$/],
+    ['--record in a read-only folder', ['--record', `${READ_ONLY}/x.json`], /^sim: --record \/sys\/x\.json: cannot create files in \/sys \(E[A-Z]+\); expected a writable folder$/],
+    ['--trace into a missing folder', ['--trace', 'nodir/t.trace'], /^sim: --trace nodir\/t\.trace: no such folder/],
+    ['--log naming a folder', ['--log', 'w'], /^sim: --log w: is a folder; expected a file name$/],
+  ])('%s: one line, exit 2, no summary, nothing written', async (_what, extra, message) => {
+    const dir = scratch();
+    mkdirSync(join(dir, 'w'));
+    const r = await sim(['--platform', 'cm5', '--nodes', '16', join(ROOT, 'apps/cshift'), ...extra], dir);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.stderr.trimEnd()).toMatch(message);
+    expect(readdirSync(dir)).toEqual(['w']);
+  });
+
+  it('sim graph and sim export refuse an unwritable -o before reading the trace', async () => {
+    for (const args of [['graph', 'none.trace', '-o', 'nodir/g.svg'], ['export', '--format', 'perfetto', 'none.trace', '-o', 'nodir/g.json']]) {
+      const r = await sim(args, scratch());
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/^sim: -o nodir\/g\.(svg|json): no such folder/);
+    }
+  });
+
+  it('sim calibrate --fit into a read-only folder is refused before sampling; no samples file is left', async () => {
+    const dir = scratch();
+    writeFileSync(join(dir, 's.spec'), '{{ i 1 2 ++ @ @ ClearMemory(length) @ @ length:100*i @ }}\n');
+    const r = await sim(['calibrate', '--platform', 'cm5', '--nodes', '16', 's.spec', '-o', 'out.samples', '--fit', `${READ_ONLY}/m`], dir);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^sim: --fit \/sys\/m: cannot create files in \/sys \(E[A-Z]+\); expected a writable folder\n$/);
+    expect(readdirSync(dir)).toEqual(['s.spec']);
+  });
+
+  it('a failed run in a read-only folder still exits 1; the repro it cannot write is a warning', async () => {
+    const r = await sim(['--platform', 'cm5', '--nodes', '4', join(ROOT, 'test/fixtures/failing-app')], READ_ONLY);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^verified +NO/m);
+    expect(r.stderr).toMatch(/^sim: warning: no repro file: repro file sim-repro-failing-cm5-s1\.json: cannot write the file \(E[A-Z]+\)/);
+  });
+
+  it('files are written whole through a temporary file: a rewritten trace replaces the old one, no temporary is left', async () => {
+    const dir = scratch();
+    writeFileSync(join(dir, 't.trace'), 'old');
+    const r = await sim(['--platform', 'cm5', '--nodes', '16', join(ROOT, 'apps/cshift'), '--trace', 't.trace', '--log', 'l.log', '--record', 'r.json'], dir);
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(dir, 't.trace'), 'utf8')).toMatch(/^PSTRACE1\n/);
+    expect(readdirSync(dir).sort()).toEqual(['l.log', 'r.json', 't.trace']);
+    // Repro files name the app relative to the project, so they move between checkouts.
+    expect(JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')).app.path).toBe('apps/cshift/index.ts');
+  });
+});

@@ -1,0 +1,106 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT, sim, type CliResult } from '../support/sim-cli.ts';
+
+const FOREVER = join(ROOT, 'test/fixtures/forever-app');
+
+function scratch(): string {
+  return mkdtempSync(join(tmpdir(), 'sim-limits-'));
+}
+
+/**
+ * Starts `sim args` in `cwd`, sends `signal` once the run is under way (its trace's
+ * temporary file exists in `cwd`), and resolves with how it ended.
+ */
+function interrupted(args: string[], cwd: string, signal: 'SIGINT' | 'SIGTERM'): Promise<CliResult> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(ROOT, 'bin/sim.mjs'), ...args], { cwd, env: { ...process.env, NO_COLOR: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const poll = setInterval(() => {
+      if (readdirSync(cwd).some((f) => f.endsWith('.tmp'))) {
+        clearInterval(poll);
+        setTimeout(() => child.kill(signal), 500);
+      }
+    }, 50);
+    child.on('close', (code, killedBy) => {
+      clearInterval(poll);
+      resolve({ code: code ?? (killedBy === null ? -1 : -2), stdout, stderr });
+    });
+  });
+}
+
+describe.concurrent('runaway runs stop at a limit', () => {
+  it('--max-events stops a program that never ends: exit 1, every node clock and call, a repro that replays to the same place', async () => {
+    const dir = scratch();
+    const r = await sim(['--platform', 'cm5', '--nodes', '16', FOREVER, '--max-events', '200000'], dir);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    const lines = r.stderr.split('\n');
+    expect(lines[0]).toMatch(/^sim: run failed: stopped at its limit of 200000 events \(cycle \d+, 200000 events\) before every node had exited$/);
+    for (let node = 0; node < 16; node++) expect(lines[node + 1]).toMatch(new RegExp(`^  node ${node}: cycle \\d+, running$`));
+    expect(r.stderr).toMatch(/^sim: --max-events 200000 stopped the run; if it is meant to run longer, give a larger --max-events$/m);
+    expect(r.stderr).toMatch(/^sim: replay this run with: sim replay sim-repro-forever-cm5-s1\.json$/m);
+    const replay = await sim(['replay', 'sim-repro-forever-cm5-s1.json'], dir);
+    expect(replay.stdout).toMatch(/^sim replay: reproduced the recorded run to where it stopped \(200000 events, fingerprint [0-9a-f]{16};/m);
+    expect(replay.code).toBe(1);
+  });
+
+  it('--max-cycles stops it too; its trace ends with END_CUT (sim graph says so), its log is whole, --record replays event for event', async () => {
+    const dir = scratch();
+    const r = await sim(['--platform', 'cm5', '--nodes', '16', FOREVER, '--max-cycles', '1000000', '--trace', 't.trace', '--log', 'run.log', '--record', 'r.json'], dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^sim: run failed: stopped at its limit of 1000000 simulated cycles \(cycle 1000001, \d+ events\)/);
+    expect(readFileSync(join(dir, 'run.log'), 'utf8')).toMatch(/^cycle 0 node 15: started$/m);
+    const graph = await sim(['graph', 't.trace', '-o', 't.svg'], dir);
+    expect(graph.code).toBe(0);
+    expect(readFileSync(join(dir, 't.svg'), 'utf8')).toContain('cut short at cycle 1000001 (at its cycle or event limit)');
+    const replay = await sim(['replay', 'r.json'], dir);
+    expect(replay.stdout).toMatch(/^sim replay: reproduced the recorded run event for event \(\d+ events, fingerprint [0-9a-f]{16}\)$/m);
+    expect(replay.stdout).toMatch(/the run fails as recorded, at event \d+: stopped at its limit of 1000000 simulated cycles/);
+  });
+
+  it('a run that ends within its limits is untouched by them: same events and fingerprint, even at exactly its event count', async () => {
+    const plain = JSON.parse((await sim(['--platform', 'cm5', '--nodes', '16', 'apps/cshift', '--json'])).stdout);
+    const exact = await sim(['--platform', 'cm5', '--nodes', '16', 'apps/cshift', '--json', '--max-events', String(plain.events), '--max-cycles', String(plain.simulatedCycles)]);
+    expect(exact.code).toBe(0);
+    const limited = JSON.parse(exact.stdout);
+    expect([limited.events, limited.fingerprint]).toEqual([plain.events, plain.fingerprint]);
+    const short = await sim(['--platform', 'cm5', '--nodes', '16', join(ROOT, 'apps/cshift'), '--max-events', String(plain.events - 1)], scratch());
+    expect(short.code).toBe(1);
+  });
+
+  it('refuses a malformed limit with one line, and --help gives the defaults', async () => {
+    const r = await sim(['--platform', 'cm5', 'apps/cshift', '--max-cycles', '-5']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('sim: --max-cycles -5: expected a positive integer (e.g. 1000000 or 1e6) up to 2^53\n');
+    const help = await sim(['--help']);
+    expect(help.stdout).toMatch(/--max-cycles <N> .*\(default 1e10\)/);
+    expect(help.stdout).toMatch(/--max-events <N> .*\(default 1e9\)/);
+  });
+});
+
+describe.concurrent('interrupted runs leave files the tools read', () => {
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)('%s: exit %i, a trace with END_CUT that sim graph draws, the log flushed, a repro', async (signal, code) => {
+    const dir = scratch();
+    const r = await interrupted(['--platform', 'cm5', '--nodes', '16', FOREVER, '--trace', 't.trace', '--log', 'run.log', '--record', 'r.json'], dir, signal);
+    expect(r.code).toBe(code);
+    expect(r.stderr).toMatch(new RegExp(`^sim: run failed: interrupted by ${signal} at cycle \\d+ after \\d+ events$`, 'm'));
+    expect(r.stderr).toMatch(/^ {2}node 15: cycle \d+, running$/m);
+    expect(readFileSync(join(dir, 'run.log'), 'utf8')).toMatch(/^cycle 0 node 0: started$/m);
+    const graph = await sim(['graph', 't.trace', '-o', 't.html'], dir);
+    expect(graph.code).toBe(0);
+    expect(readFileSync(join(dir, 't.html'), 'utf8')).toMatch(/cut short at cycle \d+ \(interrupted\)/);
+    const replay = await sim(['replay', 'r.json'], dir);
+    expect(replay.stdout).toMatch(/^sim replay: reproduced the recorded run event for event/m);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+});

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { RunLimitError } from '../../src/kernel/errors.ts';
+import { AppRun, runApp } from '../../src/runtime/run-app.ts';
+import { runConfig } from '../../src/runtime/run-config.ts';
+import cshift from '../../apps/cshift/index.ts';
+import { loadTestPlatform } from '../support/platforms.ts';
+
+describe('a run made in chunks (the CLI yields between them)', () => {
+  it('dispatches the same events in the same order as one call, whatever the chunk size', () => {
+    const config = runConfig(loadTestPlatform('cm5'), cshift, { nodes: 16, params: ['messages=32'] });
+    const whole = runApp(config);
+    for (const chunk of [1, 7, 1000]) {
+      const run = new AppRun(config);
+      let steps = 0;
+      while (!run.advance(chunk)) steps++;
+      expect(steps).toBeGreaterThan(0);
+      const s = run.summary();
+      expect([s.events, s.fingerprint, s.simulatedCycles]).toEqual([whole.events, whole.fingerprint, whole.simulatedCycles]);
+    }
+  });
+
+  it('a cycle limit the run never reaches changes nothing; one it reaches stops it with every node in the report', () => {
+    const platform = loadTestPlatform('cm5');
+    const whole = runApp(runConfig(platform, cshift, { nodes: 16 }));
+    const roomy = runApp(runConfig(platform, cshift, { nodes: 16, limits: { maxCycles: whole.simulatedCycles, maxEvents: whole.events } }));
+    expect([roomy.events, roomy.fingerprint]).toEqual([whole.events, whole.fingerprint]);
+    let stopped: unknown;
+    try {
+      runApp(runConfig(platform, cshift, { nodes: 16, limits: { maxCycles: 1000 } }));
+    } catch (e) {
+      stopped = e;
+    }
+    expect(stopped).toBeInstanceOf(RunLimitError);
+    const e = stopped as RunLimitError;
+    expect([e.limit, e.value, e.cycle]).toEqual(['cycles', 1000, 1001]);
+    expect(e.message.split('\n')).toHaveLength(17);
+  });
+});
