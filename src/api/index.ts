@@ -25,7 +25,7 @@ export { parsePlatform } from '../platform/load-platform.ts';
 export type { Platform } from '../platform/schema.ts';
 
 // Traces (traces/FORMAT.md): read one, draw it, export it.
-export { loadTrace } from '../cli/trace-file.ts';
+export { loadTrace } from '../cli/load-trace.ts';
 export { readTrace, type Trace, type NodeStates, type NodeCounts, type MessageRecord } from '../trace/reader.ts';
 export type { TraceHeader, StateInfo } from '../trace/format.ts';
 export { renderSvg, renderCongestionSvg } from '../trace/state-graph.ts';

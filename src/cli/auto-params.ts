@@ -2,14 +2,14 @@
  * `--param k=auto` on a run (thesis 4.6, 5.5): before anything runs, the `auto` values
  * are resolved from the platform's models by the app's library module
  * (src/library/auto.ts) into the concrete values the app already takes; the run is
- * then an ordinary run with them, and the summary says what was resolved.
+ * then an ordinary run with them, and the summary says what was resolved. The library
+ * and the model files are loaded only when a value is `auto`.
  */
 import { InputError } from '../kernel/errors.ts';
-import { resolveAuto, type AutoResolution } from '../library/auto.ts';
+import type { AutoResolution } from '../library/auto.ts';
 import type { Platform } from '../platform/schema.ts';
 import { parseParams, type ParamSpecs } from '../runtime/app.ts';
 import { loadApp } from './load-inputs.ts';
-import { appFolder, loadModelSet } from './model-files.ts';
 
 /** The run's `--param` assignments with every `auto` resolved, and what was decided (null if nothing was auto). */
 export async function resolveAutoParams(app: string, params: readonly string[], platform: Platform, nodes: number, modelsDir: string | undefined): Promise<{ params: string[]; resolution: AutoResolution | null }> {
@@ -24,6 +24,9 @@ export async function resolveAutoParams(app: string, params: readonly string[], 
   const others = params.filter((a) => !a.endsWith('=auto'));
   const values: Record<string, number | string | boolean> = parseParams(loaded, others);
   for (const k of autoKeys) values[k] = 'auto';
+  // Loaded only here: the model files' schema (zod) is a tenth of a second of every run's start-up.
+  const { resolveAuto } = await import('../library/auto.ts');
+  const { appFolder, loadModelSet } = await import('./model-files.ts');
   const folder = appFolder(app) ?? app;
   const ctx = { models: loadModelSet(platform, nodes, modelsDir), nodes, clockMHz: platform.clockMHz };
   const resolved = resolveAuto(folder, values, ctx);

@@ -7,7 +7,7 @@ import { toPerfetto } from '../trace/perfetto.ts';
 import type { Io } from './io.ts';
 import { checkOutputFile, writeFileAtomic } from './output-file.ts';
 import { parseExportArgs } from './run-args.ts';
-import { loadTrace } from './trace-file.ts';
+import { loadTrace } from './load-trace.ts';
 
 /**
  * Runs `sim export` with its arguments (after `export`); returns the exit status.

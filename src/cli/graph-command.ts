@@ -10,7 +10,7 @@ import { renderCongestionSvg, renderSvg } from '../trace/state-graph.ts';
 import type { Io } from './io.ts';
 import { checkOutputFile, writeFileAtomic } from './output-file.ts';
 import { parseGraphArgs } from './run-args.ts';
-import { loadTrace } from './trace-file.ts';
+import { loadTrace } from './load-trace.ts';
 
 /**
  * Runs `sim graph` with its arguments (after `graph`); returns the exit status.

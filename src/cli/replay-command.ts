@@ -14,7 +14,8 @@ import { STRATA_STATE_NAMES } from '../runtime/states.ts';
 import type { Io } from './io.ts';
 import { loadApp } from './load-inputs.ts';
 import { simulatorVersion } from './project.ts';
-import { appContentHash, digestsOf, readRepro, reproAppFile } from './repro.ts';
+import { appContentHash, reproAppFile } from './repro.ts';
+import { digestsOf, readRepro } from './repro-read.ts';
 
 function parseStopAt(value: string): { untilCycle?: number; maxEvents?: number } {
   const m = /^(event:)?(\d+)$/.exec(value);

@@ -11,18 +11,16 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
-import { InputError, RunFailure } from '../kernel/errors.ts';
+import { RunFailure } from '../kernel/errors.ts';
 import type { EventObserver } from '../kernel/simulation.ts';
 import type { NetworkMode } from '../machine/machine.ts';
 import { runApp, type RunConfig } from '../runtime/run-app.ts';
-import { describeSchemaError } from '../trace/header-schema.ts';
 import { resolveAppFile } from './load-inputs.ts';
 import { writeFileAtomic } from './output-file.ts';
 import { PROJECT_ROOT, simulatorVersion } from './project.ts';
-import { reproSchema } from './repro-schema.ts';
 
-const REPRO_FORMAT = 'proteus-strata-repro';
-const REPRO_VERSION = 1;
+export const REPRO_FORMAT = 'proteus-strata-repro';
+export const REPRO_VERSION = 1;
 
 export interface Repro {
   format: typeof REPRO_FORMAT;
@@ -101,42 +99,6 @@ export function reproAppPath(entry: string): string {
 /** The module a repro's app path names (relative paths are the project root's). */
 export function reproAppFile(r: Repro): string {
   return isAbsolute(r.app.path) ? r.app.path : join(PROJECT_ROOT, r.app.path);
-}
-
-/** Reads and checks a repro file; anything wrong is one InputError line. */
-export function readRepro(path: string): Repro {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new InputError(`${path}: cannot read the repro file (${(e as { code?: string }).code ?? String(e)})`);
-  }
-  let r: Repro;
-  try {
-    r = JSON.parse(text) as Repro;
-  } catch (e) {
-    throw new InputError(`${path}: not a repro file: the JSON is malformed or truncated (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`);
-  }
-  const bad = (what: string): never => {
-    throw new InputError(`${path}: ${what}`);
-  };
-  if (r === null || typeof r !== 'object' || r.format !== REPRO_FORMAT) bad(`not a repro file (expected "format": "${REPRO_FORMAT}")`);
-  if (r.version !== REPRO_VERSION) bad(`repro format version ${String(r.version)}; this simulator reads version ${REPRO_VERSION}`);
-  const checked = reproSchema.safeParse(r);
-  if (!checked.success) bad(`bad repro file: ${describeSchemaError(checked.error, r)}`);
-  if (r.eventDigests === null) return r;
-  const bytes = Buffer.from(r.eventDigests, 'base64');
-  if (bytes.length !== 2 * r.outcome.events) bad(`truncated: ${bytes.length / 2} event digests for ${r.outcome.events} events`);
-  return r;
-}
-
-/** The recorded digests as numbers, or null if none were recorded. */
-export function digestsOf(r: Repro): Uint16Array | null {
-  if (r.eventDigests === null) return null;
-  const bytes = Buffer.from(r.eventDigests, 'base64');
-  const out = new Uint16Array(bytes.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = bytes[2 * i] | (bytes[2 * i + 1] << 8);
-  return out;
 }
 
 /** Where a failed run's repro goes when --record did not say. */

@@ -1,7 +1,7 @@
-/** A trace written to a file as the run goes (src/trace/writer.ts), and read back. */
-import { readFileSync } from 'node:fs';
-import { InputError } from '../kernel/errors.ts';
-import { readTrace, type Trace } from '../trace/reader.ts';
+/**
+ * A trace written to a file as the run goes (src/trace/writer.ts). Reading one back is
+ * load-trace.ts, apart so that a run does not load the reader's schema (zod).
+ */
 import type { TraceOutput } from '../trace/writer.ts';
 import { AtomicFile } from './output-file.ts';
 
@@ -31,15 +31,4 @@ export class FileTraceOutput implements TraceOutput {
   abandon(): void {
     this.file.abandon();
   }
-}
-
-/** Reads and checks a trace file; any problem is one InputError line. */
-export function loadTrace(path: string): Trace {
-  let bytes: Uint8Array;
-  try {
-    bytes = readFileSync(path);
-  } catch (e) {
-    throw new InputError(`${path}: cannot read the trace (${(e as { code?: string }).code ?? String(e)})`);
-  }
-  return readTrace(bytes, path);
 }

@@ -1,0 +1,46 @@
+/**
+ * Reading a repro file back (`sim replay`): the file is checked by its schema
+ * (repro-schema.ts) before anything trusts it. Apart from repro.ts, which writes
+ * them, so that a run does not load the schema library (zod).
+ */
+import { readFileSync } from 'node:fs';
+import { InputError } from '../kernel/errors.ts';
+import { describeSchemaError } from '../trace/header-schema.ts';
+import { REPRO_FORMAT, REPRO_VERSION, type Repro } from './repro.ts';
+import { reproSchema } from './repro-schema.ts';
+
+/** Reads and checks a repro file; anything wrong is one InputError line. */
+export function readRepro(path: string): Repro {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new InputError(`${path}: cannot read the repro file (${(e as { code?: string }).code ?? String(e)})`);
+  }
+  let r: Repro;
+  try {
+    r = JSON.parse(text) as Repro;
+  } catch (e) {
+    throw new InputError(`${path}: not a repro file: the JSON is malformed or truncated (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`);
+  }
+  const bad = (what: string): never => {
+    throw new InputError(`${path}: ${what}`);
+  };
+  if (r === null || typeof r !== 'object' || r.format !== REPRO_FORMAT) bad(`not a repro file (expected "format": "${REPRO_FORMAT}")`);
+  if (r.version !== REPRO_VERSION) bad(`repro format version ${String(r.version)}; this simulator reads version ${REPRO_VERSION}`);
+  const checked = reproSchema.safeParse(r);
+  if (!checked.success) bad(`bad repro file: ${describeSchemaError(checked.error, r)}`);
+  if (r.eventDigests === null) return r;
+  const bytes = Buffer.from(r.eventDigests, 'base64');
+  if (bytes.length !== 2 * r.outcome.events) bad(`truncated: ${bytes.length / 2} event digests for ${r.outcome.events} events`);
+  return r;
+}
+
+/** The recorded digests as numbers, or null if none were recorded. */
+export function digestsOf(r: Repro): Uint16Array | null {
+  if (r.eventDigests === null) return null;
+  const bytes = Buffer.from(r.eventDigests, 'base64');
+  const out = new Uint16Array(bytes.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = bytes[2 * i] | (bytes[2 * i + 1] << 8);
+  return out;
+}

@@ -1,0 +1,40 @@
+/**
+ * What a plain run loads before it starts: the modules the build's `sim` reaches by
+ * static imports from its entry and the run command. Libraries that only some runs
+ * need are imported when needed (the schema library for reading traces, repros and
+ * model files; the selection library for `auto` parameters), because loading zod
+ * alone took about a tenth of a second, a fifth of a small run's start-up.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const DIST = join(import.meta.dirname, '../../dist/src');
+
+/** Every module and package reachable from `entries` by static (not dynamic) imports. */
+function staticClosure(entries: string[]): { modules: Set<string>; packages: Set<string> } {
+  const modules = new Set<string>();
+  const packages = new Set<string>();
+  const todo = [...entries];
+  while (todo.length > 0) {
+    const file = todo.pop()!;
+    if (modules.has(file)) continue;
+    modules.add(file);
+    const text = readFileSync(file, 'utf8');
+    for (const m of text.matchAll(/^\s*(?:import|export)\s+(?!type\b)(?:[^;'"]*?\s+from\s+)?['"]([^'"]+)['"]/gm)) {
+      const spec = m[1];
+      if (spec.startsWith('.')) todo.push(resolve(dirname(file), spec));
+      else packages.add(spec);
+    }
+  }
+  return { modules, packages };
+}
+
+describe('start-up', () => {
+  it('a run loads neither the schema library nor the selection library until it needs them', () => {
+    const { modules, packages } = staticClosure([join(DIST, 'cli/main.js'), join(DIST, 'cli/run-command.js')]);
+    expect(modules.size).toBeGreaterThan(30); // the walk found the run's modules
+    expect([...packages].filter((p) => p === 'zod' || p.startsWith('zod/'))).toEqual([]);
+    expect([...modules].filter((m) => m.includes('/library/'))).toEqual([]);
+  });
+});
