@@ -104,3 +104,31 @@ describe.concurrent('interrupted runs leave files the tools read', () => {
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 });
+
+describe('an exploration stopped by a signal', () => {
+  it('reports the seeds it tried and exits 130', async () => {
+    const dir = scratch();
+    const r = await new Promise<CliResult>((resolve) => {
+      const child = spawn(process.execPath, [join(ROOT, 'bin/sim.mjs'), 'explore', FOREVER, '--runs', '1000', '--platform', 'cm5', '--nodes', '4', '--max-events', '20000'], { cwd: dir });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      // Each seed hits its limit and leaves a repro: once one is there, the exploration is under way.
+      const poll = setInterval(() => {
+        if (readdirSync(dir).some((f) => f.startsWith('sim-repro-'))) {
+          clearInterval(poll);
+          child.kill('SIGINT');
+        }
+      }, 50);
+      child.on('close', (code) => {
+        clearInterval(poll);
+        resolve({ code: code ?? -1, stdout, stderr });
+      });
+    });
+    expect(r.code).toBe(130);
+    expect(r.stderr).toMatch(/^sim explore: stopped by SIGINT after \d+ of 1000 seeds$/m);
+    expect(r.stdout).toMatch(/^sim explore: \d+ perturbed runs of forever on cm5, \d+ failed:$/m);
+    expect(r.stdout).toMatch(/^ {2}--perturb 1: stopped at its limit of 20000 events/m);
+  });
+});
