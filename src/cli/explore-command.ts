@@ -1,21 +1,30 @@
 /**
  * `sim explore <app> --runs N [run options]`: runs the app under schedule-perturbation
  * seeds 1..N and lists the failing ones, each with the repro file it wrote and the
- * `sim replay` command for it (thesis 6.2's hunt for timing-dependent bugs).
+ * `sim replay` command for it (thesis 6.2's hunt for timing-dependent bugs). SIGINT or
+ * SIGTERM ends it early with the seeds tried so far (exit 130 / 143).
  */
 import { SingleBar, Presets } from 'cli-progress';
-import { InputError, RunFailure } from '../kernel/errors.ts';
+import { InputError, RunFailure, RunInterrupted } from '../kernel/errors.ts';
 import { nodeCountProblem } from '../network/build-topology.ts';
-import { runApp } from '../runtime/run-app.ts';
+import { AppRun } from '../runtime/run-app.ts';
 import type { Io } from './io.ts';
 import { loadPlatform } from './load-inputs.ts';
 import { defaultReproPath, recordRun } from './repro.ts';
 import type { RunArgs } from './run-args.ts';
 import { loadRun } from './run-setup.ts';
+import { driveRun, signalExitCode, SignalWatch } from './run-driver.ts';
+
+interface Failed {
+  perturb: number;
+  failure: string;
+  repro: string;
+}
 
 /**
  * Tries perturbation seeds 1..`runs` of the run `run` describes; returns 1 if any
- * failed, else 0. `showProgress` draws a progress bar on stderr.
+ * failed, else 0 (130 / 143 if a signal stopped it). `showProgress` draws a progress
+ * bar on stderr.
  * @throws InputError for a bad platform, machine size, app or parameter
  */
 export async function exploreCommand(run: RunArgs, runs: number, io: Io, showProgress: boolean): Promise<number> {
@@ -27,32 +36,51 @@ export async function exploreCommand(run: RunArgs, runs: number, io: Io, showPro
   const { app } = base;
   const bar = showProgress ? new SingleBar({ format: 'sim explore [{bar}] {value}/{total} runs, {failed} failed', hideCursor: true }, Presets.shades_classic) : null;
   bar?.start(runs, 0, { failed: 0 });
-  const failures: string[] = [];
-  const failed: { perturb: number; failure: string; repro: string }[] = [];
-  for (let perturb = 1; perturb <= runs; perturb++) {
-    const config = { ...base, perturb };
-    let failure: string | null = null;
-    try {
-      const s = runApp(config);
-      if (!s.verified) failure = `verification failed: ${s.verification}`;
-    } catch (e) {
-      if (!(e instanceof RunFailure)) throw e;
-      failure = e.message.split('\n')[0];
+  const failed: Failed[] = [];
+  // Ctrl-C (or SIGTERM) ends the exploration between chunks of a run or between runs, reporting the seeds tried so far.
+  const signals = new SignalWatch().start();
+  let tried = 0;
+  let interrupted: 'SIGINT' | 'SIGTERM' | null = null;
+  try {
+    for (let perturb = 1; perturb <= runs && interrupted === null; perturb++) {
+      const config = { ...base, perturb };
+      let failure: string | null = null;
+      try {
+        const appRun = new AppRun(config);
+        await driveRun(appRun, signals, null);
+        const s = appRun.summary();
+        if (!s.verified) failure = `verification failed: ${s.verification}`;
+      } catch (e) {
+        if (e instanceof RunInterrupted) {
+          interrupted = e.signal;
+          break;
+        }
+        if (!(e instanceof RunFailure)) throw e;
+        failure = e.message.split('\n')[0];
+      }
+      tried = perturb;
+      if (failure !== null) {
+        const repro = defaultReproPath(app.name, platform.name, run.seed, perturb);
+        recordRun(repro, config, run.app, run.params);
+        failed.push({ perturb, failure, repro });
+      }
+      bar?.update(perturb, { failed: failed.length });
+      // A run of one chunk never yields: look for a signal between runs too.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      interrupted = signals.caught;
     }
-    if (failure !== null) {
-      const path = defaultReproPath(app.name, platform.name, run.seed, perturb);
-      recordRun(path, config, run.app, run.params);
-      failures.push(`  --perturb ${perturb}: ${failure}\n    replay: sim replay ${path}`);
-      failed.push({ perturb, failure, repro: path });
-    }
-    bar?.update(perturb, { failed: failures.length });
+  } finally {
+    signals.stop();
+    bar?.stop();
   }
-  bar?.stop();
+  const code = interrupted !== null ? signalExitCode(interrupted) : failed.length > 0 ? 1 : 0;
+  const cut = interrupted === null ? null : `stopped by ${interrupted} after ${tried} of ${runs} seeds`;
   if (run.json) {
-    io.out(JSON.stringify({ app: app.name, platform: platform.name, nodes, seed: run.seed, runs, failed }));
-    return failed.length > 0 ? 1 : 0;
+    io.out(JSON.stringify({ app: app.name, platform: platform.name, nodes, seed: run.seed, runs, tried, failed, ...(cut === null ? {} : { interrupted: cut }) }));
+    return code;
   }
-  io.out(`sim explore: ${runs} perturbed runs of ${app.name} on ${platform.name}, ${failures.length} failed${failures.length > 0 ? ':' : ''}`);
-  for (const f of failures) io.out(f);
-  return failures.length > 0 ? 1 : 0;
+  if (cut !== null) io.err(`sim explore: ${cut}`);
+  io.out(`sim explore: ${tried} perturbed runs of ${app.name} on ${platform.name}, ${failed.length} failed${failed.length > 0 ? ':' : ''}`);
+  for (const f of failed) io.out(`  --perturb ${f.perturb}: ${f.failure}\n    replay: sim replay ${f.repro}`);
+  return code;
 }

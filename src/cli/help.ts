@@ -70,9 +70,9 @@ simulated program failed (including deadlock and --max-cycles/--max-events),
 `;
 }
 
-/** `sim help <command>`: its usage, what it does, and its options. */
+/** `sim help <command>`: its one-line summary, usage, what it does, and its options. */
 export function commandHelp(name: string): string {
   const c = COMMANDS[name];
   const options = optionLines(c.options);
-  return `Usage:\n${c.usage.map((u) => `  sim ${u}`).join('\n')}\n\n${wrap(c.about, 0)}\n${options === '' ? '' : `\nOptions:\n${options}\n`}`;
+  return `sim ${name}: ${c.summary}\n\nUsage:\n${c.usage.map((u) => `  sim ${u}`).join('\n')}\n\n${wrap(c.about, 0)}\n${options === '' ? '' : `\nOptions:\n${options}\n`}`;
 }

@@ -46,10 +46,11 @@ export class SignalWatch {
 
 /**
  * Runs `run` to its end. `progress` receives a one-line status ("\r"-redrawn by the
- * caller's terminal) once the run has taken 2 s of wall time, and null to clear it.
+ * caller's terminal) once the run has taken `progressAfterMs` of wall time (2 s), and
+ * null to clear it.
  * @throws what AppRun.advance throws; RunInterrupted once `signals` caught one
  */
-export async function driveRun(run: AppRun, signals: SignalWatch, progress: ((line: string | null) => void) | null): Promise<void> {
+export async function driveRun(run: AppRun, signals: SignalWatch, progress: ((line: string | null) => void) | null, progressAfterMs = PROGRESS_AFTER_MS): Promise<void> {
   const start = performance.now();
   let shownAt = 0;
   try {
@@ -67,7 +68,7 @@ export async function driveRun(run: AppRun, signals: SignalWatch, progress: ((li
         throw e;
       }
       const now = performance.now();
-      if (progress !== null && now - start >= PROGRESS_AFTER_MS && now - shownAt >= PROGRESS_EVERY_MS) {
+      if (progress !== null && now - start >= progressAfterMs && now - shownAt >= PROGRESS_EVERY_MS) {
         shownAt = now;
         const rate = run.events / ((now - start) / 1000);
         progress(`sim: cycle ${run.cycle.toLocaleString('en-US')}, ${run.events.toLocaleString('en-US')} events, ${formatRate(rate)} events/s, ${((now - start) / 1000).toFixed(0)} s`);

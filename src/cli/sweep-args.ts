@@ -11,12 +11,8 @@ import { parseOptions } from './parse-options.ts';
  * for it and exactly `positionals` positional arguments named by `usage`.
  */
 export function parseCommand(command: string, argv: readonly string[], positionals: number, usage: string) {
-  let parsed;
-  try {
-    parsed = parseOptions(command.replace(/^sim /, ''), argv);
-  } catch (e) {
-    throw new InputError(`${(e as Error).message} (usage: ${usage})`);
-  }
+  // An unknown option or a missing value names the command's help (sim help sweep merge).
+  const parsed = parseOptions(command.replace(/^sim /, ''), argv);
   if (parsed.positionals.length !== positionals) {
     throw new InputError(`${command}: expected ${positionals === 1 ? 'one argument' : `${positionals} arguments`}, got ${parsed.positionals.length === 0 ? 'none' : parsed.positionals.join(' ')} (usage: ${usage})`);
   }

@@ -15,6 +15,7 @@ function scratch(): string {
 describe('the options are declared once (src/cli/commands.ts), and the help is written from them', () => {
   it.each(Object.keys(COMMANDS))('%s: its help shows its usage and every option it accepts; an undeclared option is refused', (name) => {
     const help = commandHelp(name);
+    expect(help.startsWith(`sim ${name}: ${COMMANDS[name].summary}\n`)).toBe(true);
     for (const u of COMMANDS[name].usage) expect(help).toContain(`sim ${u}`);
     for (const [option, o] of Object.entries(COMMANDS[name].options)) {
       if (o.refused === undefined) expect(help).toMatch(new RegExp(`--${option}\\b`));
@@ -29,7 +30,7 @@ describe.concurrent('the CLI surface (issue 23, item 7)', () => {
     const [a, b, c] = await Promise.all([sim(['help', 'graph']), sim(['graph', '--help']), sim(['help', 'nope'])]);
     expect(a.code).toBe(0);
     expect(a.stdout).toBe(b.stdout);
-    expect(a.stdout).toMatch(/^Usage:\n {2}sim graph <trace> -o/);
+    expect(a.stdout).toMatch(/^sim graph: draw a trace's state graph .*\n\nUsage:\n {2}sim graph <trace> -o/);
     expect(c.code).toBe(2);
     expect(c.stderr).toMatch(/^sim help: unknown command nope \(expected one of: run, graph, /);
   });
@@ -55,7 +56,7 @@ describe.concurrent('the CLI surface (issue 23, item 7)', () => {
   it('explore gives JSON with --json and refuses the files of one run (case 214)', async () => {
     const json = await sim(['explore', 'apps/cshift', '--runs', '2', '--platform', 'cm5', '--nodes', '16', '--json']);
     expect(json.code).toBe(0);
-    expect(JSON.parse(json.stdout)).toEqual({ app: 'cshift', platform: 'cm5', nodes: 16, seed: 1, runs: 2, failed: [] });
+    expect(JSON.parse(json.stdout)).toEqual({ app: 'cshift', platform: 'cm5', nodes: 16, seed: 1, runs: 2, tried: 2, failed: [] });
     for (const option of [['--trace', 't'], ['--log', 'l'], ['--record', 'r'], ['--loglast']]) {
       const r = await sim(['explore', 'apps/cshift', '--runs', '2', '--platform', 'cm5', '--nodes', '16', ...option]);
       expect(r.code).toBe(2);

@@ -11,11 +11,8 @@ function scratch(): string {
   return mkdtempSync(join(tmpdir(), 'sim-limits-'));
 }
 
-/**
- * Starts `sim args` in `cwd`, sends `signal` once the run is under way (its trace's
- * temporary file exists in `cwd`), and resolves with how it ended.
- */
-function interrupted(args: string[], cwd: string, signal: 'SIGINT' | 'SIGTERM'): Promise<CliResult> {
+/** Starts `sim args` in `cwd`, sends `signal` once `ready(files in cwd)` holds, and resolves with how it ended. */
+function signalWhen(args: string[], cwd: string, signal: 'SIGINT' | 'SIGTERM', ready: (files: string[]) => boolean): Promise<CliResult> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [join(ROOT, 'bin/sim.mjs'), ...args], { cwd, env: { ...process.env, NO_COLOR: '1' } });
     let stdout = '';
@@ -23,7 +20,7 @@ function interrupted(args: string[], cwd: string, signal: 'SIGINT' | 'SIGTERM'):
     child.stdout.on('data', (d) => (stdout += d));
     child.stderr.on('data', (d) => (stderr += d));
     const poll = setInterval(() => {
-      if (readdirSync(cwd).some((f) => f.endsWith('.tmp'))) {
+      if (ready(readdirSync(cwd))) {
         clearInterval(poll);
         setTimeout(() => child.kill(signal), 500);
       }
@@ -34,6 +31,9 @@ function interrupted(args: string[], cwd: string, signal: 'SIGINT' | 'SIGTERM'):
     });
   });
 }
+
+/** A run is under way once its trace's temporary file exists. */
+const interrupted = (args: string[], cwd: string, signal: 'SIGINT' | 'SIGTERM') => signalWhen(args, cwd, signal, (files) => files.some((f) => f.endsWith('.tmp')));
 
 describe.concurrent('runaway runs stop at a limit', () => {
   it('--max-events stops a program that never ends: exit 1, every node clock and call, a repro that replays to the same place', async () => {
@@ -102,5 +102,18 @@ describe.concurrent('interrupted runs leave files the tools read', () => {
     const replay = await sim(['replay', 'r.json'], dir);
     expect(replay.stdout).toMatch(/^sim replay: reproduced the recorded run event for event/m);
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+});
+
+describe('an exploration stopped by a signal', () => {
+  it('reports the seeds it tried and exits 130', async () => {
+    const dir = scratch();
+    // Each seed hits its limit and leaves a repro: once one is there, the exploration is under way.
+    const args = ['explore', FOREVER, '--runs', '1000', '--platform', 'cm5', '--nodes', '4', '--max-events', '20000'];
+    const r = await signalWhen(args, dir, 'SIGINT', (files) => files.some((f) => f.startsWith('sim-repro-')));
+    expect(r.code).toBe(130);
+    expect(r.stderr).toMatch(/^sim explore: stopped by SIGINT after \d+ of 1000 seeds$/m);
+    expect(r.stdout).toMatch(/^sim explore: \d+ perturbed runs of forever on cm5, \d+ failed:$/m);
+    expect(r.stdout).toMatch(/^ {2}--perturb 1: stopped at its limit of 20000 events/m);
   });
 });
