@@ -10,7 +10,7 @@ import { fitSamples } from '../../src/calibrate/models.ts';
 import { ROOT } from '../support/sim-cli.ts';
 
 const PLATFORMS = ['alewife', 'atm', 'cm5', 'paragon'];
-const MODELS = ['StencilSquare', 'StencilVstrips', 'StencilHstrips', 'StencilUni', 'StencilRect', 'RadixSort', 'SampleSort'];
+const MODELS = ['StencilSquare', 'StencilVstrips', 'StencilHstrips', 'StencilUni', 'StencilRectCols2', 'StencilRectCols4', 'StencilRectRows2', 'StencilRectRows4', 'RadixSort', 'SampleSort'];
 
 describe('shipped app models', () => {
   for (const nodes of [16, 32, 64]) {
