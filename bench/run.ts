@@ -4,6 +4,7 @@
  * chapter7 (Figs. 7-6, 7-8, 7-9 on a 64-node CM-5), microbench (Fig. 6-6 on every
  * platform), chapter4 (Fig. 4-7 and Table 4-4 shapes), trace (recording overhead),
  * calibrate (the Strata suite with 1 and 2 workers), apps (the apps at 64 nodes),
+ * selection (the stencil module's choices against every layout run at 64 nodes),
  * queues (the packet FIFO and the pending-event list against what they replaced),
  * sweep (expanding and resuming 100,000-run sweeps), perf (issue 3's workloads as
  * whole `sim` processes, against a baseline ref).
@@ -18,10 +19,11 @@ import { microBench } from './microbench.ts';
 import { networkBench } from './network.ts';
 import { perfBench } from './perf.ts';
 import { queuesBench } from './queues.ts';
+import { selectionBench } from './selection.ts';
 import { sweepBench } from './sweep.ts';
 import { traceBench } from './trace.ts';
 
-const SUITES: Record<string, () => Promise<void>> = { kernel: kernelBench, network: networkBench, chapter7: chapter7Bench, microbench: microBench, chapter4: chapter4Bench, trace: traceBench, calibrate: calibrateBench, apps: appsBench, queues: queuesBench, sweep: sweepBench, perf: () => perfBench() };
+const SUITES: Record<string, () => Promise<void>> = { kernel: kernelBench, network: networkBench, chapter7: chapter7Bench, microbench: microBench, chapter4: chapter4Bench, trace: traceBench, calibrate: calibrateBench, apps: appsBench, selection: selectionBench, queues: queuesBench, sweep: sweepBench, perf: () => perfBench() };
 
 const argv = process.argv.slice(2);
 const perfAt = argv.indexOf('perf');

@@ -4,16 +4,28 @@
  * numerals locally; a vector scan gives this node's offset for every numeral and a
  * vector reduction the totals; together they give each numeral's run of global
  * element positions, where element i lives at node i / k, index i mod k (eq. 34).
- * Keys are grouped by numeral locally (stably), then each numeral's run moves by
- * block transfer, split where it crosses into the next node; keys that stay here are
- * copied. A barrier ends the digit. Two arrays alternate as source and target.
+ * Then one pass through the keys in their local order sends each key by itself (one
+ * Xfer packet) to the next element of its numeral, as 4.5.1's text describes; keys
+ * that stay here are stored. A barrier ends the digit. Two arrays alternate as source
+ * and target (4.5.1: "the source for one digit becomes the target for the next").
+ *
+ * Sending in data order rather than numeral by numeral matters: every node's numeral
+ * v goes to the same few nodes (those holding v's global range), so if every node
+ * walked its numerals in the same order, all of them would send to one to four nodes
+ * at once, the target collisions of 7.2. In data order a node's consecutive keys
+ * have independent numerals for distinct keys, so its targets change from key to key
+ * (7.4: "small batch sizes avoid prolonged hot spots"; a batch of one here).
  */
-import { CombineOp, State, type Op, type Runtime } from '../../src/runtime/index.ts';
+import { CombineOp, portAndOffsetCons, State, type OpCounts, type Op, type Runtime } from '../../src/runtime/index.ts';
 
 /** State-graph states of the radix sort (the apps that use it name them). */
 export const RADIX_STATES = { 8: 'Count', 9: 'Reorder' };
 const COUNT = 8;
 const REORDER = 9;
+/** Per key: its digit (shift, mask), its element number (load, increment, store), eq. 34 (divide, remainder). */
+const KEY_OPS: OpCounts = { loads: 2, stores: 1, intOps: 5 };
+/** A key that stays on this node: stored into the target array. */
+const STORE_OPS: OpCounts = { stores: 1 };
 
 /** Ports the sort receives on: the target array of even and of odd digits. */
 export interface RadixPorts {
@@ -27,7 +39,6 @@ export function* radixSort(rt: Runtime<unknown>, keys: Uint32Array, keyBits: num
   const digits = Math.ceil(keyBits / digitBits);
   let source = keys.slice();
   let target = new Uint32Array(k);
-  const spare = new Uint32Array(k);
   const counts = new Int32Array(radix);
   const offsets = new Int32Array(radix);
   const totals = new Int32Array(radix);
@@ -49,35 +60,32 @@ export function* radixSort(rt: Runtime<unknown>, keys: Uint32Array, keyBits: num
     yield* rt.combineVector(offsets, counts, CombineOp.ScanAdd);
     yield* rt.combineVector(totals, counts, CombineOp.ReduceAdd);
 
-    // Group keys by numeral (stable), remembering where each numeral's run starts here.
+    // One pass through the data in its local order (4.5.1: "We make one pass through
+    // the data, sending the data according to the element number for its numeral, and
+    // then incrementing the element number"): each key goes by itself, as one Xfer
+    // packet to its (node, index) of eq. 34, and keys that stay here are stored.
     rt.setState(REORDER);
-    const groupStart = new Int32Array(radix + 1);
-    for (let v = 0; v < radix; v++) groupStart[v + 1] = groupStart[v] + counts[v];
-    const fill = groupStart.slice(0, radix);
-    for (let i = 0; i < k; i++) spare[fill[(source[i] >>> shift) & mask]++] = source[i];
-    rt.computeOps({ loads: 3 * k + 2 * radix, intOps: 3 * k + radix, stores: 2 * k + radix });
-
-    // Send each numeral's run to its global element positions.
+    const next = new Int32Array(radix);
     let numeralStart = 0;
     for (let v = 0; v < radix; v++) {
-      let element = numeralStart + offsets[v];
-      let from = groupStart[v];
-      const end = groupStart[v + 1];
-      while (from < end) {
-        const node = Math.floor(element / k);
-        const index = element % k;
-        const n = Math.min(end - from, k - index);
-        if (node === rt.self) {
-          target.set(spare.subarray(from, from + n), index);
-          into.count -= n;
-          rt.computeOps({ loads: n, stores: n });
-        } else {
-          yield* rt.sendBlockXferPollBoth(node, d & 1 ? ports.odd : ports.even, index, spare.subarray(from, from + n));
-        }
-        element += n;
-        from += n;
-      }
+      next[v] = numeralStart + offsets[v];
       numeralStart += totals[v];
+    }
+    rt.computeOps({ loads: 2 * radix, intOps: 2 * radix, stores: radix });
+    const portNo = d & 1 ? ports.odd : ports.even;
+    for (let i = 0; i < k; i++) {
+      const key = source[i];
+      const element = next[(key >>> shift) & mask]++;
+      const node = Math.floor(element / k);
+      const index = element - node * k;
+      rt.computeOps(KEY_OPS);
+      if (node === rt.self) {
+        target[index] = key;
+        into.count--;
+        rt.computeOps(STORE_OPS);
+      } else {
+        yield* rt.sendXferBothRLPollBoth(node, portAndOffsetCons(portNo, index), key);
+      }
     }
     rt.setState(State.Idle);
     yield* rt.pollBothUntil(() => into.count === 0, 'radix sort: waiting for keys');

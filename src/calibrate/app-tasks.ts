@@ -34,25 +34,37 @@ export const NOISY_SEEDS = 3;
 
 const stencil = (layout: string) => (args: readonly number[]) => ({ layout, width: args[0], height: args[1], iters: args[2] });
 
+/**
+ * The rect layout with `pxOf(P)` processor columns; aspect = px / py picks exactly that
+ * px x py factorization (apps/stencil/grid.ts processorGrid). It needs P divisible by 4.
+ */
+function rectTask(grid: string, pxOf: (nodes: number) => number): AppTask {
+  return {
+    app: 'apps/stencil',
+    arity: 3,
+    minNodes: 4,
+    seeds: 1,
+    signature: `StencilRect${grid}(width, height, iter): the rect layout on ${grid === 'Cols2' || grid === 'Cols4' ? `${grid.slice(4)} processor columns` : `${grid.slice(4)} processor rows`}`,
+    params: ([width, height, iters], nodes) => {
+      const px = pxOf(nodes);
+      // Another px would quietly time another factorization than the model names (apps/stencil/grid.ts processorGrid).
+      if (!Number.isInteger(px) || nodes % px !== 0) throw new InputError(`StencilRect${grid} on ${nodes} nodes: ${px} processor columns do not divide P = ${nodes}`);
+      return { layout: 'rect', width, height, iters, aspect: px / (nodes / px) };
+    },
+  };
+}
+
 export const APP_TASKS: Record<string, AppTask> = {
   // Thesis 4.4.3, eq. 33: the stencil's layouts with inputs width, height and iter.
   StencilSquare: { app: 'apps/stencil', arity: 3, minNodes: 1, seeds: 1, signature: 'StencilSquare(width, height, iter)', params: stencil('square') },
   StencilVstrips: { app: 'apps/stencil', arity: 3, minNodes: 1, seeds: 1, signature: 'StencilVstrips(width, height, iter)', params: stencil('vstrips') },
   StencilHstrips: { app: 'apps/stencil', arity: 3, minNodes: 1, seeds: 1, signature: 'StencilHstrips(width, height, iter)', params: stencil('hstrips') },
   StencilUni: { app: 'apps/stencil', arity: 3, minNodes: 1, seeds: 1, signature: 'StencilUni(width, height, iter)', params: stencil('uni') },
-  StencilRect: {
-    app: 'apps/stencil',
-    arity: 4,
-    minNodes: 1,
-    seeds: 1,
-    signature: 'StencilRect(width, height, iter, px): the rect layout with px processor columns (px must divide P)',
-    // aspect = px / py picks exactly the px x py factorization (apps/stencil/grid.ts processorGrid).
-    params: ([width, height, iters, px], nodes) => {
-      // Any other px would quietly time another factorization than the sample names.
-      if (!Number.isInteger(px) || px < 1 || nodes % px !== 0) throw new InputError(`StencilRect px ${px}: expected a divisor of P = ${nodes}`);
-      return { layout: 'rect', width, height, iters, aspect: px / (nodes / px) };
-    },
-  },
+  // The rect layout on one processor grid each (apps.spec): 2 or 4 processor columns, or 2 or 4 processor rows.
+  StencilRectCols2: rectTask('Cols2', () => 2),
+  StencilRectCols4: rectTask('Cols4', () => 4),
+  StencilRectRows2: rectTask('Rows2', (nodes) => nodes / 2),
+  StencilRectRows4: rectTask('Rows4', (nodes) => nodes / 4),
   // Thesis 4.5.5: radix sort by keys per node, digit width and key width; sample sort by keys and key width.
   RadixSort: { app: 'apps/radix-sort', arity: 3, minNodes: 1, seeds: 1, signature: 'RadixSort(keys, keyBits, digitBits)', params: ([keys, keyBits, digitBits]) => ({ keys, keyBits, digitBits }) },
   SampleSort: { app: 'apps/sample-sort', arity: 2, minNodes: 1, seeds: 3, signature: 'SampleSort(keys, keyBits): median of three seeds (the samples are random, 4.5.4)', params: ([keys, keyBits]) => ({ keys, keyBits }) },

@@ -11,7 +11,7 @@
  */
 import { InputError } from '../kernel/errors.ts';
 import { select, variantNamed, type Choice, type LibraryModule, type Params, type SelectContext } from './module.ts';
-import { RADIX, SORT_MODULE } from './sort-module.ts';
+import { RADIX, SAMPLE, SORT_MODULE } from './sort-module.ts';
 import { STENCIL_MODULE } from './stencil-module.ts';
 
 /** What resolving `auto` values decided, for the summary and --json. */
@@ -80,10 +80,18 @@ export function resolveAuto(app: string, values: Readonly<Record<string, number 
     }
   }
   const winner = choice.predictions.find((p) => p.variant === choice.variant)!;
+  const notes = [...winner.notes];
+  // apps/sort choosing sample sort: its digitBits is the samples' radix sort's, tuned as apps/sample-sort's is.
+  let samplesDigits: number | undefined;
+  if (app === 'apps/sort' && choice.variant === SAMPLE.name && autos.includes('digitBits')) {
+    const samples = select({ ...SORT_MODULE, variants: [RADIX] }, { keys: num('oversample'), keyBits: num('keyBits') }, ctx);
+    samplesDigits = Number(samples.params.digitBits);
+    notes.push(...samples.predictions[0].notes.map((n) => `the samples' radix sort (${num('oversample')} keys per node): ${n}`));
+  }
   const out: Record<string, number | string | boolean> = { ...values };
   const resolved: Params = {};
   for (const k of autos) {
-    const fromChoice = k === rule.selector ? choice.variant : choice.params[k];
+    const fromChoice = k === rule.selector ? choice.variant : k === 'digitBits' && samplesDigits !== undefined ? samplesDigits : choice.params[k];
     // Under layout=auto, a tunable the winner does not have keeps the app's plain value (0 extra lines, aspect 4).
     const value = fromChoice ?? PLAIN[k];
     out[k] = value;
@@ -91,7 +99,7 @@ export function resolveAuto(app: string, values: Readonly<Record<string, number 
   }
   return {
     values: out,
-    resolution: { module: rule.module.name, resolved, variant: choice.variant, predictedCycles: choice.cycles, predictedMicros: choice.micros, notes: winner.notes },
+    resolution: { module: rule.module.name, resolved, variant: choice.variant, predictedCycles: choice.cycles, predictedMicros: choice.micros, notes },
   };
 }
 

@@ -3,7 +3,7 @@
  * node. Two variants: parallel radix sort (4.5.1) with its digit width optimized
  * first by eq. 44 over the viable pass counts (digit-width.ts, 5.3), and sample sort
  * (4.5.2). Models are 4.5.5's: RadixSort(keys, bpd, width) over iter = ceil(width /
- * bpd), bins = 2^bpd and logP (plus our runs_iter, apps.spec), and SampleSort(keys) with keys*logP. The digit widths
+ * bpd), bins = 2^bpd and logP, and SampleSort(keys) with keys*logP. The digit widths
  * searched are those calibrated (apps/calibration/apps.spec: 2 to 12 bits), capped at
  * the key width; the thesis's fixed 4-, 10- and 14-bit variants (Table 4-4) are
  * radixWithDigits(bits).
@@ -22,9 +22,7 @@ export function radixColumns(keys: number, bpd: number, width: number, nodes: nu
   const iter = Math.ceil(width / bpd);
   const bins = 2 ** bpd;
   const lp = logP(nodes);
-  // runs_iter: the numeral runs a node sends per pass, one block transfer each (apps.spec).
-  const runs = bins * (1 - Math.exp(-keys / bins));
-  return { keys, bpd, width, iter, bins, bins_iter: bins * iter, logP: lp, logP_iter: lp * iter, bins_iter_logP: bins * iter * lp, keys_iter: keys * iter, runs_iter: iter * runs };
+  return { keys, bpd, width, iter, bins, bins_iter: bins * iter, logP: lp, logP_iter: lp * iter, bins_iter_logP: bins * iter * lp, keys_iter: keys * iter };
 }
 
 /** The SampleSort model's columns (apps.spec). */

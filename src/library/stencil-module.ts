@@ -4,9 +4,11 @@
  * horizontal strips, everything on one node, and rectangular blocks whose aspect
  * ratio is a tunable (4.4.4: "the right approach is to always use a rectangular-block
  * layout, but to adjust the aspect ratio"; rect here tries the factorizations the other
- * layouts are not). Each layout's model is eq. 33 (the
- * StencilSquare, ... models of apps/calibration/apps.spec); rect's is eq. 33 over its
- * blocks with neighbour counts. A layout's precondition is the app's own: it must
+ * layouts are not). Each layout's model is eq. 33 (the StencilSquare, ... models of
+ * apps/calibration/apps.spec), and rect has one per processor grid (StencilRectCols2,
+ * ...), as each of the thesis's layouts has its own. The models see the grid the
+ * slowest node works on (slowestLines, apps.spec). A
+ * layout's precondition is the app's own: it must
  * give every processor at least one line (apps/stencil/grid.ts); uni covers
  * everything. The square layout's extra rows and columns are worked out by eqs. 38-40
  * (extra-lines.ts), with eq. 41's predicted benefit; they are applied (and the
@@ -14,22 +16,39 @@
  */
 import { partition, processorGrid } from '../../apps/stencil/grid.ts';
 import { extraLines } from './extra-lines.ts';
+import { evaluate } from './model-set.ts';
 import { modelCycles, type Inputs, type LibraryModule, type SelectContext, type Variant } from './module.ts';
 import { minimize } from './optimize.ts';
 
-/** Eq. 33's columns for a w x h grid and iter iterations. */
-export function stencilColumns(width: number, height: number, iter: number): Record<string, number> {
-  return { width, height, iter, wh: width * height, iter_w: iter * width, iter_h: iter * height, iter_wh: iter * width * height };
+/**
+ * The lines of `total` split over `parts` processors that the slowest node's block
+ * stands for (apps.spec): the split gives the remainder one line each from the first
+ * processor (apps/stencil/grid.ts), so the busiest blocks have ceil(total/parts) lines;
+ * but with three or more parts and a remainder of one, only the first, a boundary
+ * processor, has the extra line, and a boundary processor's missing neighbour leaves
+ * it idle long enough to take at least one more line (thesis 5.2, Table 5-1), so the
+ * interior's floor(total/parts) is what counts.
+ */
+export function slowestLines(total: number, parts: number): number {
+  return parts * Math.ceil((parts >= 3 ? total - 1 : total) / parts);
 }
 
-/** The rect model's columns (apps.spec): eq. 33 over each node's block, and the busiest node's neighbours. */
-export function rectColumns(width: number, height: number, iter: number, px: number, nodes: number): Record<string, number> {
-  const py = nodes / px;
-  const bw = Math.ceil(width / px);
-  const bh = Math.ceil(height / py);
-  const cx = Math.min(px - 1, 2);
-  const cy = Math.min(py - 1, 2);
-  return { px, bw, bh, iter, bwbh: bw * bh, iter_bwbh: iter * bw * bh, iter_cx: iter * cx, iter_cy: iter * cy, iter_cx_bh: iter * cx * bh, iter_cy_bw: iter * cy * bw };
+/**
+ * Eq. 33's columns for a width x height grid on a px x py processor grid, iter
+ * iterations: width and height are those of the grid the slowest node sees,
+ * slowestLines(width, px) and slowestLines(height, py) (apps.spec; 1 x 1 leaves them).
+ */
+export function stencilColumns(width: number, height: number, iter: number, px = 1, py = 1): Record<string, number> {
+  const w = px === 1 ? width : slowestLines(width, px);
+  const h = py === 1 ? height : slowestLines(height, py);
+  return { width: w, height: h, iter, wh: w * h, iter_w: iter * w, iter_h: iter * h, iter_wh: iter * w * h };
+}
+
+/** The rect model of a px x py processor grid (apps.spec: 2 or 4 processor columns or rows), or null for another grid. */
+export function rectModel(px: number, py: number): string | null {
+  if (px === 2 || px === 4) return `StencilRectCols${px}`;
+  if (py === 2 || py === 4) return `StencilRectRows${py}`;
+  return null;
 }
 
 type Layout = 'square' | 'vstrips' | 'hstrips' | 'uni';
@@ -49,7 +68,10 @@ function fixedLayout(layout: Exclude<Layout, 'square'>): Variant {
     model: MODEL_NAMES[layout],
     tunables: [],
     problem: (x, ctx) => layoutProblem(layout, x, ctx.nodes),
-    predict: (x, _tuned, ctx) => modelCycles(v, ctx, stencilColumns(x.width, x.height, x.iters)),
+    predict: (x, _tuned, ctx) => {
+      const { px, py } = processorGrid(layout, ctx.nodes, 1);
+      return modelCycles(v, ctx, stencilColumns(x.width, x.height, x.iters, px, py));
+    },
   };
   return v;
 }
@@ -66,7 +88,7 @@ const square: Variant = {
   problem: (x, ctx) => layoutProblem('square', x, ctx.nodes),
   tune(x, ctx) {
     const { px, py } = processorGrid('square', ctx.nodes, 1);
-    const model = (w: number, h: number, iter: number) => modelCycles(square, ctx, stencilColumns(w, h, iter));
+    const model = (w: number, h: number, iter: number) => modelCycles(square, ctx, stencilColumns(w, h, iter, px, py));
     const e = extraLines(x.width, x.height, px, py, model, ctx.models);
     // Eq. 41: the optimized square costs what the square of the interior-sized grid would.
     const plain = model(x.width, x.height, x.iters);
@@ -83,28 +105,38 @@ const square: Variant = {
   predict(x, tuned, ctx) {
     const r = Number(tuned.extraRows ?? 0);
     const c = Number(tuned.extraCols ?? 0);
-    return modelCycles(square, ctx, stencilColumns(x.width - 2 * c, x.height - 2 * r, x.iters));
+    const { px, py } = processorGrid('square', ctx.nodes, 1);
+    return modelCycles(square, ctx, stencilColumns(x.width - 2 * c, x.height - 2 * r, x.iters, px, py));
   },
 };
 
 /**
- * Processor columns of the px x py factorizations rect tries: those that fit the grid,
- * less the ones the other layouts are (px = P, px = 1 and square's), so that every
- * variant is a different partition and the selector compares each partition once.
+ * Processor columns of the px x py factorizations rect tries: those that fit the grid
+ * and have a model (rectModel), less the ones the other layouts are (px = P, px = 1 and
+ * square's), so that every variant is a different partition and the selector compares
+ * each partition once.
  */
 function rectCandidates(x: Inputs, nodes: number): number[] {
   const squarePx = processorGrid('square', nodes, 1).px;
   const out: number[] = [];
   for (let px = 2; px < nodes; px++) {
-    if (nodes % px === 0 && px !== squarePx && layoutProblem('rect', x, nodes, px / (nodes / px)) === null) out.push(px);
+    if (nodes % px !== 0 || px === squarePx || rectModel(px, nodes / px) === null) continue;
+    if (layoutProblem('rect', x, nodes, px / (nodes / px)) === null) out.push(px);
   }
   return out;
 }
 
-/** The rect layout's processor columns minimizing its model, by enumeration over the factorizations. */
-function bestRect(x: Inputs, ctx: SelectContext, rect: Variant): { px: number; cycles: number; disagree: boolean } {
+/** The rect layout's predicted cycles on px processor columns, by that grid's own model. */
+function rectCycles(x: Inputs, ctx: SelectContext, px: number): number {
+  const py = ctx.nodes / px;
+  const model = ctx.models.get(rectModel(px, py)!, `variant rect on ${px} x ${py} processors`);
+  return evaluate(model, stencilColumns(x.width, x.height, x.iters, px, py));
+}
+
+/** The rect layout's processor columns minimizing its models, by enumeration over the factorizations. */
+function bestRect(x: Inputs, ctx: SelectContext): { px: number; cycles: number; disagree: boolean } {
   const pxs = rectCandidates(x, ctx.nodes);
-  const f = (k: number) => modelCycles(rect, ctx, rectColumns(x.width, x.height, x.iters, pxs[k], ctx.nodes));
+  const f = (k: number) => rectCycles(x, ctx, pxs[k]);
   const found = minimize(0, pxs.length - 1, f);
   return { px: pxs[found.value], cycles: f(found.value), disagree: found.disagree };
 }
@@ -113,21 +145,23 @@ const rect: Variant = {
   name: 'rect',
   app: 'apps/stencil',
   fixed: { layout: 'rect' },
-  model: 'StencilRect',
+  // One model per processor grid (rectModel): StencilRectCols2, StencilRectCols4, StencilRectRows2, StencilRectRows4.
+  model: 'StencilRect<Cols|Rows><2|4>',
   tunables: ['aspect'],
-  problem: (x, ctx) => (rectCandidates(x, ctx.nodes).length === 0 ? `no px x py factorization of ${ctx.nodes} besides square's and the strips' fits a ${x.width} x ${x.height} grid` : null),
+  problem: (x, ctx) => (rectCandidates(x, ctx.nodes).length === 0 ? `no px x py factorization of ${ctx.nodes} with 2 or 4 processor columns or rows, besides square's, fits a ${x.width} x ${x.height} grid` : null),
   tune(x, ctx) {
-    const b = bestRect(x, ctx, rect);
+    const b = bestRect(x, ctx);
     const py = ctx.nodes / b.px;
     return {
       params: { aspect: b.px / py },
-      notes: [`aspect ${b.px}/${py}: ${b.px} x ${py} processors, the best of ${rectCandidates(x, ctx.nodes).length} rectangular factorizations by enumeration${b.disagree ? ' (IntegerMinimum would have missed it: several minima)' : ''}`],
+      notes: [`aspect ${b.px}/${py}: ${b.px} x ${py} processors, the best of ${rectCandidates(x, ctx.nodes).length} rectangular factorizations by enumeration, each by its own model${b.disagree ? ' (IntegerMinimum would have missed it: several minima)' : ''}`],
     };
   },
   predict(x, tuned, ctx) {
     const aspect = Number(tuned.aspect);
-    const px = Math.round(Math.sqrt(aspect * ctx.nodes));
-    return modelCycles(rect, ctx, rectColumns(x.width, x.height, x.iters, px, ctx.nodes));
+    const { px } = processorGrid('rect', ctx.nodes, aspect);
+    if (rectModel(px, ctx.nodes / px) === null) return Infinity;
+    return rectCycles(x, ctx, px);
   },
 };
 

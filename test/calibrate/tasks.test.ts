@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { APP_TASKS } from '../../src/calibrate/app-tasks.ts';
 import { runUnit } from '../../src/calibrate/samples.ts';
 import { parseSpecs } from '../../src/calibrate/spec.ts';
 import { loadTestPlatform, type PlatformName } from '../support/platforms.ts';
@@ -48,5 +49,11 @@ describe('calibration tasks: custom collection (thesis 6.3) and data that drive 
     expect(new Set(perStep).size).toBe(1);
     expect(perStep[0]).toBeGreaterThan(2 * 150);
   });
-});
 
+  it('each rect task times exactly the processor grid it names, and refuses a machine that grid does not divide', () => {
+    // aspect = px / py picks the px x py factorization (apps/stencil/grid.ts processorGrid).
+    expect(APP_TASKS.StencilRectCols4.params([64, 32, 2], 64)).toEqual({ layout: 'rect', width: 64, height: 32, iters: 2, aspect: 4 / 16 });
+    expect(APP_TASKS.StencilRectRows2.params([64, 32, 2], 64)).toEqual({ layout: 'rect', width: 64, height: 32, iters: 2, aspect: 32 / 2 });
+    expect(() => APP_TASKS.StencilRectRows4.params([64, 32, 2], 6)).toThrow(/StencilRectRows4 on 6 nodes: 1.5 processor columns do not divide P = 6/);
+  });
+});

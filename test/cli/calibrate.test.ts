@@ -49,7 +49,6 @@ describe.concurrent('sim calibrate', () => {
     ['a hop count beyond the machine', '{{ n 1 P ++ @ Barrier() @ Roundtrip(n) @ Release() @ hops:hops(n) @ }}', /Roundtrip node 4: expected an integer from 1 to 3, at sample n=4\n$/],
     ['a block beyond the limit', '{{ i 1 2 ++ @ Barrier() @ BlockTransfer(100000000) @ Barrier() @ @ }}', /BlockTransfer words 100000000: expected an integer from 1 to 65536, at sample i=1\n$/],
     ['an app task with a parameter the app refuses', '{{ w 1 2 ++ @ @ StencilSquare(16*w, 16, 0) @ @ width:16*w @ }}', /model StencilSquare on cm5 with 4 nodes: stencil --param iters=0: expected an integer from 1 to \d+, at sample w=1\n$/],
-    ['a StencilRect px that does not divide P', '{{ w 1 2 ++ @ @ StencilRect(64, 64, 1, 3) @ @ width:16*w @ }}', /model StencilRect on cm5 with 4 nodes: stencil StencilRect px 3: expected a divisor of P = 4, at sample w=1\n$/],
     ['a bad setup argument', '{{ i 1 2 ++ @ ClearMemory(-1) @ Barrier() @ @ @ }}', /ClearMemory bytes -1: expected an integer from 0 to 16777216, at sample i=1\n$/],
   ])('refuses %s with one line, exit 2 and no output', async (_what, spec, message) => {
     const dir = mkdtempSync(join(tmpdir(), 'sim-cal-'));

@@ -17,7 +17,8 @@ describe('sim select', () => {
   });
 
   it('gives the same choice in any process (--json, twice)', async () => {
-    const args = ['select', '--platform', 'alewife', 'sort', '--param', 'keys=700', '--param', 'keyBits=28', '--json'];
+    // 100 keys per node: small enough for radix sort to win, so the choice carries its tuned digit width.
+    const args = ['select', '--platform', 'alewife', 'sort', '--param', 'keys=100', '--param', 'keyBits=28', '--json'];
     const [a, b] = await Promise.all([sim(args), sim(args)]);
     expect(a.code).toBe(0);
     expect(a.stdout).toBe(b.stdout);
@@ -56,6 +57,9 @@ describe('auto parameters', () => {
     expect(j.auto.module).toBe('sort');
     expect(Object.keys(j.auto.resolved).sort()).toEqual(['algorithm', 'digitBits']);
     expect(j.params.algorithm).toBe(j.auto.resolved.algorithm);
+    // Sample sort wins at 300 keys on the Paragon; digitBits=auto is then its samples' radix sort's digit width.
+    expect(j.params.algorithm).toBe('sample');
+    expect(Number.isInteger(j.params.digitBits)).toBe(true);
     const explicit = await sim(['--platform', 'paragon', 'apps/sort', '--param', `algorithm=${j.params.algorithm}`, '--param', `digitBits=${j.params.digitBits}`, '--param', 'keys=300', '--param', 'keyBits=16', '--json']);
     expect(JSON.parse(explicit.stdout).fingerprint).toBe(j.fingerprint);
   });

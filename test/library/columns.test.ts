@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { planUnit } from '../../src/calibrate/samples.ts';
 import { parseSpecs } from '../../src/calibrate/spec.ts';
 import { radixColumns, sampleColumns } from '../../src/library/sort-module.ts';
-import { rectColumns, stencilColumns } from '../../src/library/stencil-module.ts';
+import { processorGrid } from '../../apps/stencil/grid.ts';
+import { rectModel, stencilColumns } from '../../src/library/stencil-module.ts';
 import { loadTestPlatform } from '../support/platforms.ts';
 import { ROOT } from '../support/sim-cli.ts';
 
@@ -13,11 +14,28 @@ const SPECS = parseSpecs(readFileSync(join(ROOT, 'apps/calibration/apps.spec'), 
 
 /** The library's columns for a sample, from the spec's own input values. */
 function libraryColumns(name: string, v: Record<string, number>, nodes: number): Record<string, number> {
-  if (name === 'StencilRect') return rectColumns(v.bw * v.px, v.bh * (nodes / v.px), v.iter, v.px, nodes);
-  if (name.startsWith('Stencil')) return stencilColumns(v.width, v.height, v.iter);
+  if (name.startsWith('Stencil')) {
+    const { px, py } = stencilGrid(name, nodes);
+    return stencilColumns(v.width, v.height, v.iter, px, py);
+  }
   if (name === 'RadixSort') return radixColumns(v.keys, v.bpd, v.width, nodes);
   return sampleColumns(v.keys, v.width, nodes);
 }
+
+/** The processor grid a stencil model is calibrated on. */
+function stencilGrid(name: string, nodes: number): { px: number; py: number } {
+  const layout = name.replace('Stencil', '').toLowerCase();
+  if (layout === 'square' || layout === 'vstrips' || layout === 'hstrips' || layout === 'uni') return processorGrid(layout, nodes, 1);
+  const n = Number(name.slice(-1));
+  return name.startsWith('StencilRectCols') ? { px: n, py: nodes / n } : { px: nodes / n, py: n };
+}
+
+describe('every rect model names a processor grid the library maps to it', () => {
+  it('on 64 nodes', () => {
+    for (const [px, py] of [[2, 32], [4, 16], [16, 4], [32, 2]]) expect(stencilGrid(rectModel(px, py)!, 64)).toEqual({ px, py });
+    expect(rectModel(8, 8)).toBeNull();
+  });
+});
 
 describe('the library computes every model column as apps.spec does', () => {
   for (const nodes of [16, 32, 64]) {
@@ -28,6 +46,12 @@ describe('the library computes every model column as apps.spec does', () => {
           const values = Object.fromEntries(names.map((n, k) => [n, s.columns[k]]));
           const mine = libraryColumns(spec.name, values, nodes);
           for (const n of names) expect(mine[n], `${spec.name} ${n} at ${JSON.stringify(values)}`).toBeCloseTo(values[n], 6);
+          // The task runs the true grid; the library pads it the same way the spec did.
+          if (spec.name.startsWith('Stencil')) {
+            const { px, py } = stencilGrid(spec.name, nodes);
+            const padded = stencilColumns(s.task[0], s.task[1], s.task[2], px, py);
+            for (const n of names) expect(padded[n], `${spec.name} ${n} from the task's ${s.task.join(' x ')}`).toBeCloseTo(values[n], 6);
+          }
         }
       }
     });

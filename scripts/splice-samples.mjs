@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+/**
+ * Recalibrating some models of a spec without rerunning the rest:
+ *
+ *   node scripts/splice-samples.mjs <spec> <samples> <partial-samples>...
+ *
+ * A calibration unit's samples depend only on its platform, machine size, seed,
+ * verification count and its own spec line (src/calibrate/samples.ts seeds each unit
+ * by platform and model name), so the units of a `sim calibrate` run over a spec that
+ * holds only the changed lines are exactly the units a run over the whole spec would
+ * write. This puts them into <samples> in place of the old units of the same model,
+ * drops units whose model the spec no longer has, orders the units as the spec does,
+ * and rewrites the header's spec line to <spec> and its sha256. It refuses partial
+ * files whose header (simulator, seed, nodes, vcount) differs from <samples>', and
+ * fails if a model of the spec has no unit. Refit afterwards with `sim fit --relative`.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+
+function fail(message) {
+  process.stderr.write(`splice-samples: ${message}\n`);
+  process.exit(2);
+}
+
+/** A samples file: its header lines and its units (one per platform and model), in order. */
+function parse(path) {
+  const lines = readFileSync(path, 'utf8').trimEnd().split('\n');
+  const first = lines.findIndex((l) => l.startsWith('# platform '));
+  if (first < 0) fail(`${path}: no units (expected a "# platform" line)`);
+  const header = lines.slice(0, first);
+  const units = [];
+  for (const line of lines.slice(first)) {
+    if (line.startsWith('# platform ')) units.push({ lines: [line] });
+    else units[units.length - 1].lines.push(line);
+  }
+  for (const u of units) {
+    const m = /^# model (\w+)/.exec(u.lines[1] ?? '');
+    if (m === null) fail(`${path}: a unit without its "# model" line after ${u.lines[0]}`);
+    u.key = `${u.lines[0]} ${m[1]}`;
+    u.model = m[1];
+  }
+  return { header, units };
+}
+
+const [specPath, samplesPath, ...partials] = process.argv.slice(2);
+if (specPath === undefined || samplesPath === undefined || partials.length === 0) fail('usage: node scripts/splice-samples.mjs <spec> <samples> <partial-samples>...');
+const specText = readFileSync(specPath, 'utf8');
+const order = [...specText.matchAll(/^\{\{.*?@[^@]*@\s*(\w+)\(/gm)].map((m) => m[1]);
+const target = parse(samplesPath);
+const same = (h) => h.filter((l) => !l.startsWith('# spec '));
+const units = new Map(target.units.map((u) => [u.key, u]));
+for (const p of partials) {
+  const part = parse(p);
+  if (JSON.stringify(same(part.header)) !== JSON.stringify(same(target.header))) fail(`${p}: its header differs from ${samplesPath}'s (simulator, seed, nodes or vcount)`);
+  for (const u of part.units) units.set(u.key, u);
+}
+const platforms = [...new Set(target.units.map((u) => u.lines[0]))];
+const out = [];
+for (const platform of platforms) {
+  for (const model of order) {
+    const u = units.get(`${platform} ${model}`);
+    if (u === undefined) fail(`no unit for ${model} (${platform.slice(2)}) in ${samplesPath} or the partial files`);
+    out.push(...u.lines);
+  }
+}
+const sha = createHash('sha256').update(specText).digest('hex');
+const header = target.header.map((l) => (l.startsWith('# spec ') ? `# spec ${specPath} sha256 ${sha}` : l));
+writeFileSync(samplesPath, `${[...header, ...out].join('\n')}\n`);
+process.stdout.write(`splice-samples: ${samplesPath}: ${out.length} lines in ${platforms.length * order.length} units, spec ${specPath} ${sha.slice(0, 12)}\n`);
