@@ -6,7 +6,7 @@
  */
 import { InputError, RunFailure } from '../kernel/errors.ts';
 import { RandomStream } from '../kernel/random-stream.ts';
-import { runApp, runConfig, type AppDefinition } from '../runtime/index.ts';
+import { DEFAULT_RUN_LIMITS, runApp, runConfig, type AppDefinition } from '../runtime/index.ts';
 import { appTask, NOISY_SEEDS } from './app-tasks.ts';
 import { columnNames, formatNumber, noisyTime, planUnit, type UnitConfig } from './samples.ts';
 
@@ -21,7 +21,7 @@ const median =  (xs: readonly number[]) => {
 
 /** The app's timed cycles for one run (its `cycles` metric), failing the unit if it did not verify. */
 export function appRunCycles(app: LoadedApp, config: UnitConfig, params: Record<string, number | string>, seed: number): number {
-  const summary = runApp(runConfig(config.platform, app, { nodes: config.nodes, seed, network: 'packet', params }));
+  const summary = runApp({ ...runConfig(config.platform, app, { nodes: config.nodes, seed, network: 'packet', params }), limits: DEFAULT_RUN_LIMITS });
   if (!summary.verified) throw new RunFailure(`${config.source}: ${config.spec.name} with ${JSON.stringify(params)} did not verify: ${summary.verification}`);
   const cycles = summary.metrics.cycles;
   if (typeof cycles !== 'number') throw new InputError(`${config.source}: app ${app.name} reports no cycles metric to time`);

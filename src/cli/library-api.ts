@@ -8,7 +8,7 @@
  */
 import { select, type Choice, type Inputs } from '../library/module.ts';
 import type { Platform } from '../platform/schema.ts';
-import { runApp, type RunSummary } from '../runtime/run-app.ts';
+import { DEFAULT_RUN_LIMITS, runApp, type RunSummary } from '../runtime/run-app.ts';
 import { loadPlatform, projectPath } from './load-inputs.ts';
 import { loadModelSet, moduleNamed } from './model-files.ts';
 import { loadRun } from './run-setup.ts';
@@ -41,5 +41,5 @@ export async function runImplementation(r: ImplementationRequest & { seed?: numb
   const nodes = r.nodes ?? platform.defaultNodes;
   const choice = await chooseImplementation({ ...r, platform, nodes });
   const config = await loadRun({ platform, app: projectPath(choice.app), params: choice.params, nodes, seed: r.seed });
-  return { choice, summary: runApp(config) };
+  return { choice, summary: runApp({ ...config, limits: DEFAULT_RUN_LIMITS }) };
 }

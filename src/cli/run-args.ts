@@ -7,6 +7,7 @@ import { InputError } from '../kernel/errors.ts';
 import { MAX_SEED } from '../kernel/random-stream.ts';
 import { NETWORK_MODES, type NetworkMode } from '../machine/machine.ts';
 import { DEFAULT_NETWORK, DEFAULT_SEED } from '../runtime/run-config.ts';
+import { DEFAULT_RUN_LIMITS } from '../runtime/run-app.ts';
 import { messagePrefix, parseOptions, type OptionValues } from './parse-options.ts';
 
 export interface RunArgs {
@@ -40,17 +41,9 @@ export interface RunArgs {
   maxEvents: number;
 }
 
-/**
- * Default `--max-cycles`: 10^10 cycles, 5 minutes of simulated time at 33 MHz. The
- * longest shipped experiment (bench chapter7's 64-round transfers, the 4096-node perf
- * workload, the app calibrations) simulates under 10^8 cycles.
- */
-export const DEFAULT_MAX_CYCLES = 10_000_000_000;
-/**
- * Default `--max-events`: 10^9 events, some minutes of wall time. The largest shipped
- * run (the 4096-node perf workload W5) takes about 2.2 x 10^6; a runaway stops here.
- */
-export const DEFAULT_MAX_EVENTS = 1_000_000_000;
+/** Default `--max-cycles` and `--max-events` (see DEFAULT_RUN_LIMITS for why these). */
+export const DEFAULT_MAX_CYCLES = DEFAULT_RUN_LIMITS.maxCycles;
+export const DEFAULT_MAX_EVENTS = DEFAULT_RUN_LIMITS.maxEvents;
 
 export type Parsed = { values: OptionValues; positionals: string[] };
 

@@ -13,7 +13,7 @@ import { digitCurve, winnerMap } from '../library/pictures.ts';
 import { digitRange, radixColumns } from '../library/sort-module.ts';
 import { evaluate } from '../library/model-set.ts';
 import { nodeCountProblem } from '../network/build-topology.ts';
-import { runApp } from '../runtime/run-app.ts';
+import { DEFAULT_RUN_LIMITS, runApp } from '../runtime/run-app.ts';
 import { MAX_SEED } from '../kernel/random-stream.ts';
 import { writeAtomically } from './fit-command.ts';
 import { checkOutputFile } from './output-file.ts';
@@ -98,7 +98,7 @@ interface Measured {
 /** Runs one variant's app with its parameters; its `cycles` metric is the measurement the models predict. */
 async function measure(p: Prediction, nodes: number, seed: number, platform: Platform): Promise<Measured> {
   const config = await loadRun({ platform, app: projectPath(p.app), params: Object.entries(p.params).map(([k, v]) => `${k}=${v}`), nodes, seed });
-  const summary = runApp(config);
+  const summary = runApp({ ...config, limits: DEFAULT_RUN_LIMITS });
   if (!summary.verified) throw new InputError(`sim select: ${p.variant} did not verify: ${summary.verification}`);
   const cycles = Number(summary.metrics.cycles);
   return { variant: p.variant, cycles, micros: cycles / platform.clockMHz, fingerprint: summary.fingerprint };

@@ -31,6 +31,17 @@ export interface RunLimits {
   maxEvents?: number;
 }
 
+/**
+ * The limits every run of the simulator's own commands gets unless told otherwise
+ * (`sim` runs, sweeps, `sim select --run/--all`, app calibration):
+ * - 10^10 cycles, 5 minutes of simulated time at 33 MHz. The longest shipped
+ *   experiment (bench chapter7's 64-round transfers, the 4096-node perf workload,
+ *   the app calibrations) simulates under 10^8 cycles.
+ * - 10^9 events, some minutes of wall time. The largest shipped run (the 4096-node
+ *   perf workload W5) takes about 2.2 x 10^6; a runaway stops here.
+ */
+export const DEFAULT_RUN_LIMITS = { maxCycles: 10_000_000_000, maxEvents: 1_000_000_000 } as const satisfies RunLimits;
+
 export interface RunConfig {
   platform: Platform;
   app: AnyApp;

@@ -6,7 +6,7 @@
  * `failed` with its error), never an exception; only a refusal throws.
  */
 import { InputError, RunFailure } from '../kernel/errors.ts';
-import { runApp } from '../runtime/run-app.ts';
+import { DEFAULT_RUN_LIMITS, runApp } from '../runtime/run-app.ts';
 import { runConfig } from '../runtime/run-config.ts';
 import { lineText, type ResultLine, type RunError } from './result-line.ts';
 import type { InputResolver, SweepRun } from './run-model.ts';
@@ -54,7 +54,8 @@ export async function runOne(run: SweepRun, resolver: InputResolver): Promise<Ru
       network: inputs.network,
       perturb: inputs.perturb ?? undefined,
     });
-    const summary = runApp(config);
+    // A run that never ends is a failed run of the sweep, not a sweep that never ends.
+    const summary = runApp({ ...config, limits: DEFAULT_RUN_LIMITS });
     line = { i: run.i, key: run.key, inputs, status: summary.verified ? 'verified' : 'unverified', summary, error: null };
   } catch (e) {
     line = { i: run.i, key: run.key, inputs, status: 'failed', summary: null, error: runError(e) };

@@ -1,6 +1,7 @@
 /**
  * One sweep run as every executor runs it: a verified run, a verification failure, a
- * deadlock and an exception in the app are all result lines (data, never thrown); a
+ * deadlock, an exception in the app and a run that never ends (stopped at the default
+ * limits) are all result lines (data, never thrown); a
  * run whose inputs name another checkout's app is refused, and the queue worker turns
  * that refusal into an error BullMQ will not retry.
  */
@@ -26,6 +27,11 @@ describe('runOne', () => {
     expect(stuck).toMatchObject({ status: 'failed', summary: null, error: { kind: 'run', message: expect.stringMatching(/^DeadlockError: /) } });
     const thrown = await lineOf({ app: 'test/fixtures/throwing-app', platform: 'cm5', nodes: 4 });
     expect(thrown).toMatchObject({ status: 'failed', error: { kind: 'run' } });
+  });
+
+  it('ends a run that never finishes at the default cycle limit, as a failed run', async () => {
+    const runaway = await lineOf({ app: 'test/fixtures/runaway-app', platform: 'cm5', nodes: 4 });
+    expect(runaway).toMatchObject({ status: 'failed', summary: null, error: { kind: 'run', message: expect.stringContaining('limit of 10000000000 simulated cycles') } });
   });
 
   it('refuses inputs made from another checkout, and the queue job marks the refusal unrecoverable', async () => {
