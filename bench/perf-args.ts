@@ -1,6 +1,6 @@
 /**
- * The options of `npm run bench perf`: `--baseline <git-ref>`, `--runs N` and
- * `--only W1,W4`, checked strictly. Owns the recovery of options that npm itself
+ * The options of `npm run bench perf`: `--baseline <git-ref>`, `--same-apps`, `--runs N`
+ * and `--only W1,W4`, checked strictly. Owns the recovery of options that npm itself
  * consumed (see parsePerfArgs); knows nothing of git, processes or workloads beyond
  * their ids.
  */
@@ -9,6 +9,11 @@ import { parseArgs } from 'node:util';
 export interface PerfOptions {
   /** The git ref to compare against, as typed; null: this checkout only. */
   baseline: string | null;
+  /**
+   * Run this checkout's committed `apps/` on the baseline's engine too, so that a
+   * workload whose app changed since the baseline is the same program on both sides.
+   */
+  sameApps: boolean;
   /** Repetitions of every measurement (each a baseline/this pair with a baseline). */
   runs: number;
   /** Workload ids to run, in the order given; empty: all. */
@@ -20,12 +25,13 @@ export class PerfUsageError extends Error {
   override name = 'PerfUsageError';
 }
 
-export const USAGE = 'usage: npm run bench perf -- [--baseline <git-ref>] [--runs N] [--only W1,W4]';
+export const USAGE = 'usage: npm run bench perf -- [--baseline <git-ref> [--same-apps]] [--runs N] [--only W1,W4]';
 const DEFAULT_RUNS = 3;
 const MAX_RUNS = 100;
 
 const OPTIONS = {
   baseline: { type: 'string' },
+  'same-apps': { type: 'boolean' },
   runs: { type: 'string' },
   only: { type: 'string' },
 } as const;
@@ -57,19 +63,25 @@ export function parsePerfArgs(argv: readonly string[], workloadIds: readonly str
     const first = e instanceof Error ? e.message.split('\n')[0].split('. ')[0] : String(e);
     throw new PerfUsageError(`bench perf: ${first}; ${USAGE}`);
   }
-  const values: Partial<Record<keyof typeof OPTIONS, string>> = { ...parsed.values };
+  const { 'same-apps': typedSameApps, ...strings } = parsed.values;
+  // `npm run bench perf --same-apps` (no `--`) reaches us as npm's config flag, npm_config_same_apps=true.
+  const sameApps = typedSameApps ?? (env.npm_lifecycle_event === 'bench' && env.npm_config_same_apps === 'true');
+  const values: Partial<Record<Exclude<keyof typeof OPTIONS, 'same-apps'>, string>> = { ...strings };
   const strays = [...parsed.positionals];
   if (env.npm_lifecycle_event === 'bench') recoverFromNpm(values, strays, env);
   if (strays.length > 0) throw new PerfUsageError(`bench perf: unexpected argument "${strays[0]}"; ${USAGE}`);
+  const baseline = parseBaseline(values.baseline);
+  if (sameApps && baseline === null) throw new PerfUsageError(`bench perf: --same-apps needs --baseline (it says which apps the baseline runs); ${USAGE}`);
   return {
-    baseline: parseBaseline(values.baseline),
+    baseline,
+    sameApps,
     runs: parseRuns(values.runs),
     only: parseOnly(values.only, workloadIds),
   };
 }
 
 /** Fills `values` from `npm_config_<name>` and takes consumed values out of `strays`. */
-function recoverFromNpm(values: Partial<Record<keyof typeof OPTIONS, string>>, strays: string[], env: NodeJS.ProcessEnv): void {
+function recoverFromNpm(values: Partial<Record<Recoverable | 'only', string>>, strays: string[], env: NodeJS.ProcessEnv): void {
   const swallowed: Recoverable[] = [];
   for (const name of NPM_RECOVERABLE) {
     const fromNpm = env[`npm_config_${name}`];

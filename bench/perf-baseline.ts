@@ -64,6 +64,14 @@ export class BaselineCheckout {
     }
   }
 
+  /**
+   * Replaces the worktree's `apps/` with the one committed at `commit` (`git checkout
+   * <commit> -- apps`), so the baseline's engine runs the same programs as `commit`.
+   */
+  useAppsOf(commit: string): void {
+    git(this.dir, ['checkout', commit, '--', 'apps']);
+  }
+
   /** Runs `npm ci` in the worktree; `log` gets a line before and after. */
   async install(log: (line: string) => void): Promise<void> {
     log(`baseline: worktree of ${this.commit.slice(0, 12)} at ${this.dir}; npm ci ...`);

@@ -1,5 +1,5 @@
 /**
- * `npm run bench perf -- [--baseline <git-ref>] [--runs N] [--only W1,W4]`: the
+ * `npm run bench perf -- [--baseline <git-ref> [--same-apps]] [--runs N] [--only W1,W4]`: the
  * yardstick of performance issue 3. Runs the workloads as whole `sim` processes on
  * this checkout and, with a baseline, on that ref in a temporary worktree, pair by
  * pair, then prints the table and the issue's checks. Owns the order of the runs
@@ -121,11 +121,13 @@ export async function perfBench(argv: readonly string[] = []): Promise<void> {
   try {
     if (commit !== null) {
       base = BaselineCheckout.add(REPO_DIR, commit);
+      if (options.sameApps) base.useAppsOf(resolveCommit(REPO_DIR, 'HEAD'));
       await base.install(progress);
     }
     printRows('Perf bench (issue 3)', [
       ['this checkout', `${describeCheckout(REPO_DIR)} (${REPO_DIR})`],
       ['baseline', base === null ? 'none (no --baseline)' : `${options.baseline} = ${base.commit.slice(0, 12)}, a temporary worktree installed with npm ci`],
+      ...(options.sameApps ? [['baseline apps', "this checkout's committed apps/ (--same-apps): the same programs on the baseline's engine"] as [string, string]] : []),
       ['runs', `${options.runs} per workload${base === null ? '' : ', each a baseline/this pair, the order alternating'}; figures are medians`],
       ['warm-up', "one untimed tiny run per app in each checkout first (tsx's compile cache is per file path)"],
       ['node', `${process.version} (${process.execPath}) on ${cpus().length} cores, load average at start ${loadavg().map((x) => x.toFixed(2)).join(' ')}`],
