@@ -5,11 +5,13 @@
  * or `<dir>/<platform>.json` with `--models <dir>`, e.g. a directory `sim calibrate
  * --fit` just wrote), and maps an app folder or module name to its library module.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { InputError } from '../kernel/errors.ts';
 import { AUTO_APP_FOLDERS, moduleOfApp } from '../library/auto.ts';
-import { ModelSet } from '../library/model-set.ts';
+import type { ExpressionFunctions, ModelSpec } from '../calibrate/spec.ts';
+import { evaluate, ModelSet } from '../library/model-set.ts';
 import type { LibraryModule } from '../library/module.ts';
 import { SORT_MODULE } from '../library/sort-module.ts';
 import { STENCIL_MODULE } from '../library/stencil-module.ts';
@@ -71,4 +73,38 @@ export function moduleNamed(arg: string): LibraryModule {
 export function appFolder(path: string): string | undefined {
   const rel = relative(projectPath('.'), resolve(path)).split('\\').join('/').replace(/\/(index\.[mc]?[tj]s)?$/, '').replace(/\/index\.[mc]?[tj]s$/, '');
   return rel.startsWith('apps/') ? rel : undefined;
+}
+
+/**
+ * The platform's Strata models as functions a calibration spec's inputs and terms may
+ * call (thesis 8.1.3, "treating the submodels as terms"; apps/calibration/hybrid.spec):
+ * each model of one explanatory variable, e.g. BlockTransfer(words), from
+ * platforms/models/<platform>.json. Models fitted on another version of the platform
+ * file (its content hash differs) are refused when called: their values would describe
+ * another machine. Undefined when the spec calls no function with a capital initial (the
+ * Strata models' names) or the platform has no shipped Strata models.
+ */
+export function strataSubmodels(platform: Platform, spec: ModelSpec): { functions: ExpressionFunctions; source: string } | undefined {
+  // Only a spec that calls one reads the file (the Strata suite's own spec must run without it).
+  if (![...spec.inputs, ...spec.terms].some((v) => /\b[A-Z]\w*\(/.test(v.value))) return undefined;
+  const shown = `platforms/models/${platform.name}.json`;
+  const file = projectPath(shown);
+  if (!existsSync(file)) return undefined;
+  const text = readFileSync(file, 'utf8');
+  const set = new ModelSet(platform.name).addFile(text, shown);
+  const hashes = (JSON.parse(text) as { provenance?: { platformHashes?: Record<string, string> } }).provenance?.platformHashes ?? {};
+  const fittedOn = hashes[platform.name];
+  const functions: Record<string, (x: number) => number> = {};
+  for (const name of set.names()) {
+    const model = set.get(name, 'a calibration spec');
+    const variables = model.terms.filter((t) => t !== '1');
+    if (variables.length !== 1) continue;
+    functions[name] = (x: number) => {
+      if (fittedOn !== platform.contentHash) {
+        throw new InputError(`${name}(...) in a spec: the Strata models in ${shown} were fitted on platform ${platform.name} with content hash ${fittedOn ?? '(none recorded)'}, this platform file has ${platform.contentHash}; calibrate its Strata models first (sim calibrate --platform <file> apps/calibration/strata.spec ... --fit platforms/models)`);
+      }
+      return evaluate(model, { [variables[0]]: x });
+    };
+  }
+  return { functions, source: `${shown} sha256 ${createHash('sha256').update(text).digest('hex')}` };
 }
