@@ -11,6 +11,8 @@ import { join, relative, resolve } from 'node:path';
 import { InputError } from '../kernel/errors.ts';
 import { AUTO_APP_FOLDERS, moduleOfApp } from '../library/auto.ts';
 import type { ExpressionFunctions, ModelSpec } from '../calibrate/spec.ts';
+import { HYBRID_MODELS } from '../library/extra-lines.ts';
+import type { CommunicationChoice } from './communication-option.ts';
 import { evaluate, ModelSet } from '../library/model-set.ts';
 import type { LibraryModule } from '../library/module.ts';
 import { SORT_MODULE } from '../library/sort-module.ts';
@@ -35,11 +37,18 @@ function readModels(set: ModelSet, file: string, shown: string): void {
   set.addFile(text, shown);
 }
 
+/** The shipped hybrid extra-lines models' directory for a machine size (apps/calibration/hybrid.spec, eq. 54). */
+export function shippedHybridDir(nodes: number): string {
+  return `platforms/models/hybrid/n${nodes}`;
+}
+
 /**
  * The models for `platform` on `nodes` processors: the Strata suite first, then the app
- * models (from `dir` when given), whose models replace any of the same name.
+ * models (from `dir` when given), whose models replace any of the same name, then with
+ * `--communication hybrid` the hybrid extra-lines models (eq. 54), which must have been
+ * fitted on this very platform file (its content hash).
  */
-export function loadModelSet(platform: Platform, nodes: number, dir?: string): ModelSet {
+export function loadModelSet(platform: Platform, nodes: number, dir?: string, comm?: CommunicationChoice): ModelSet {
   const set = new ModelSet(platform.name);
   const strata = projectPath(`platforms/models/${platform.name}.json`);
   if (existsSync(strata)) readModels(set, strata, `platforms/models/${platform.name}.json`);
@@ -54,7 +63,32 @@ export function loadModelSet(platform: Platform, nodes: number, dir?: string): M
     );
   }
   readModels(set, file, join(shownDir, `${platform.name}.json`));
+  if (comm?.communication === 'hybrid') readHybrid(set, platform, nodes, comm.hybridDir);
   return set;
+}
+
+/** Adds the hybrid extra-lines models (--communication hybrid) to `set`. */
+function readHybrid(set: ModelSet, platform: Platform, nodes: number, dir: string | undefined): void {
+  const shownDir = dir ?? shippedHybridDir(nodes);
+  const shown = join(shownDir, `${platform.name}.json`);
+  const file = join(dir ?? projectPath(shownDir), `${platform.name}.json`);
+  const calibrate = `sim calibrate --platform ${platform.name} apps/calibration/hybrid.spec -o <samples> --nodes ${nodes} --fit <dir>, then pass --hybrid-models <dir>`;
+  if (!existsSync(file)) {
+    throw new InputError(
+      dir === undefined
+        ? `--communication hybrid: no hybrid models for ${platform.name} on ${nodes} nodes (expected ${shown}; shipped sizes are 16, 32 and 64 nodes); calibrate them with ${calibrate}`
+        : `--hybrid-models ${dir}: no ${platform.name}.json there (expected the directory sim calibrate --fit writes for apps/calibration/hybrid.spec)`,
+    );
+  }
+  readModels(set, file, shown);
+  const text = readFileSync(file, 'utf8');
+  const fittedOn = (JSON.parse(text) as { provenance?: { platformHashes?: Record<string, string> } }).provenance?.platformHashes?.[platform.name];
+  if (fittedOn !== platform.contentHash) {
+    throw new InputError(`--communication hybrid: ${shown} was fitted on platform ${platform.name} with content hash ${fittedOn ?? '(none recorded)'}, this platform file has ${platform.contentHash}; calibrate the hybrid models for it with ${calibrate}`);
+  }
+  for (const name of Object.values(HYBRID_MODELS)) {
+    if (!set.has(name)) throw new InputError(`--communication hybrid: ${shown} has no model ${name} (expected ${Object.values(HYBRID_MODELS).join(' and ')}, the models of apps/calibration/hybrid.spec)`);
+  }
 }
 
 /** The module a `sim select` argument names: a module name (stencil, sort) or one of its app folders. */

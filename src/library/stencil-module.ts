@@ -82,22 +82,24 @@ const square: Variant = {
   fixed: { layout: 'square' },
   model: MODEL_NAMES.square,
   tunables: ['extraRows', 'extraCols'],
-  // Eqs. 38-40 are a factored model; measured, its advice helps on some platforms and
-  // hurts on others (platforms/models/apps/README.md), so it applies only when asked for.
+  // Eqs. 38-40 are a factored model (or, as an option, eq. 54's hybrid); they are advice,
+  // applied only when asked for (platforms/models/hybrid/README.md compares both with the
+  // measured optimum).
   advisory: ['extraRows', 'extraCols'],
   problem: (x, ctx) => layoutProblem('square', x, ctx.nodes),
   tune(x, ctx) {
     const { px, py } = processorGrid('square', ctx.nodes, 1);
     const model = (w: number, h: number, iter: number) => modelCycles(square, ctx, stencilColumns(w, h, iter, px, py));
-    const e = extraLines(x.width, x.height, px, py, model, ctx.models);
+    const communication = ctx.communication ?? 'factored';
+    const e = extraLines(x.width, x.height, px, py, model, ctx.models, communication);
     // Eq. 41: the optimized square costs what the square of the interior-sized grid would.
     const plain = model(x.width, x.height, x.iters);
     const optimized = model(x.width - 2 * e.extraCols, x.height - 2 * e.extraRows, x.iters);
     return {
       params: { extraRows: e.extraRows, extraCols: e.extraCols },
       notes: [
-        `extraRows ${e.extraRows}: IntegerRoot over [0, ${e.rowTop}] in ${e.rowSteps} steps (eqs. 38-40)`,
-        `extraCols ${e.extraCols}: IntegerRoot over [0, ${e.colTop}] in ${e.colSteps} steps`,
+        `extraRows ${e.extraRows}: IntegerRoot over [0, ${e.rowTop}] in ${e.rowSteps} steps (eqs. ${communication === 'hybrid' ? '54, 39-40' : '38-40'}: ${communication} Communication ${Math.round(e.rowComm)} cycles per iteration)`,
+        `extraCols ${e.extraCols}: IntegerRoot over [0, ${e.colTop}] in ${e.colSteps} steps (${communication} Communication ${Math.round(e.colComm)} cycles per iteration)`,
       ],
       benefit: plain / optimized - 1,
     };
