@@ -13,7 +13,7 @@ import { parseParams, type ParamSpecs } from '../runtime/app.ts';
 import { loadApp } from './load-inputs.ts';
 
 /** The run's `--param` assignments with every `auto` resolved, and what was decided (null if nothing was auto). */
-export async function resolveAutoParams(app: string, params: readonly string[], platform: Platform, nodes: number, modelsDir: string | undefined, communication: CommunicationChoice = { communication: 'factored' }): Promise<{ params: string[]; resolution: AutoResolution | null }> {
+export async function resolveAutoParams(app: string, params: readonly string[], platform: Platform, nodes: number, modelsDir: string | undefined, communication: CommunicationChoice = {}): Promise<{ params: string[]; resolution: AutoResolution | null }> {
   const autoKeys = params.filter((a) => a.endsWith('=auto')).map((a) => a.slice(0, -'=auto'.length));
   if (autoKeys.length === 0) return { params: [...params], resolution: null };
   const loaded = await loadApp(app);

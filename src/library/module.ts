@@ -22,7 +22,7 @@ export interface SelectContext {
   models: ModelSet;
   nodes: number;
   clockMHz: number;
-  /** Eq. 40's Communication for the stencil's extra rows and columns: factored (eq. 38, the default) or hybrid (eq. 54). */
+  /** Eq. 40's Communication for the stencil's extra rows and columns: factored (eq. 38) or hybrid (eq. 54); by default the hybrid if `models` has it, else the factored. */
   communication?: Communication;
 }
 
@@ -135,7 +135,7 @@ export function select(mod: LibraryModule, x: Inputs, ctx: SelectContext, pinned
       delete tuned.params[t];
     }
     if (advice.length > 0) {
-      tuned.notes = [...tuned.notes, `not applied unless asked for (${advice.map((a) => `${a.split('=')[0]}=auto`).join(', ')}): the ${ctx.communication ?? 'factored'} model's advice${tuned.benefit === undefined ? '' : `, predicted benefit ${(tuned.benefit * 100).toFixed(2)}% (eq. 41)`}`];
+      tuned.notes = [...tuned.notes, `not applied unless asked for (${advice.map((a) => `${a.split('=')[0]}=auto`).join(', ')}): the extra-lines model's advice${tuned.benefit === undefined ? '' : `, predicted benefit ${(tuned.benefit * 100).toFixed(2)}% (eq. 41)`}`];
       delete tuned.benefit;
     }
     for (const t of v.tunables) {

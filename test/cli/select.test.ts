@@ -1,5 +1,5 @@
 /** `sim select` and `auto` parameters on the shipped models (thesis ch. 4-5). */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -84,8 +84,10 @@ describe('auto parameters', () => {
       const notes = JSON.parse(r.stdout).predictions[0].notes as string[];
       return { rows: Number(/^extraRows (\d+):/.exec(notes[0])![1]), note: notes[0] };
     };
-    const factored = await advice([]);
+    const factored = await advice(['--communication', 'factored']);
     const hybrid = await advice(['--communication', 'hybrid']);
+    // The default is the hybrid, whose models ship for this platform file and size.
+    expect(await advice([])).toEqual(hybrid);
     expect(factored.note).toMatch(/\(eqs\. 38-40: factored Communication \d+ cycles per iteration\)$/);
     expect(hybrid.note).toMatch(/\(eqs\. 54, 39-40: hybrid Communication \d+ cycles per iteration\)$/);
     // On the ATM the factored model charges a whole BlockTransfer, start-up and all, for
@@ -94,6 +96,23 @@ describe('auto parameters', () => {
     const run = await sim([...base, 'apps/stencil', '--param', 'layout=square', '--param', 'extraRows=auto', '--communication', 'hybrid', '--json']);
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout).params.extraRows).toBe(hybrid.rows);
+  });
+
+  it('falls back to the factored model by default on an edited platform file, which the shipped hybrid models do not describe', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-select-edited-'));
+    const platform = JSON.parse(readFileSync(join(ROOT, 'platforms/atm.json'), 'utf8'));
+    platform.title = `${platform.title} (edited)`;
+    writeFileSync(join(dir, 'atm.json'), JSON.stringify(platform));
+    // Its own app models (here the shipped ones, copied), as after sim calibrate --fit.
+    mkdirSync(join(dir, 'models'));
+    copyFileSync(join(ROOT, 'platforms/models/apps/n64/atm.json'), join(dir, 'models/atm.json'));
+    const args = ['select', 'stencil', '--platform', join(dir, 'atm.json'), '--nodes', '64', '--models', join(dir, 'models'), '--param', 'width=50', '--param', 'height=50', '--param', 'iters=2', '--json'];
+    const r = await sim(args);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).predictions[0].notes[0]).toMatch(/\(eqs\. 38-40: factored Communication \d+ cycles per iteration\)$/);
+    const insisted = await sim([...args, '--communication', 'hybrid']);
+    expect(insisted.code).toBe(2);
+    expect(insisted.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^sim: --communication hybrid: platforms\/models\/hybrid\/n64\/atm\.json was fitted on platform atm with content hash \w+, this platform file has \w+; calibrate the hybrid models for it with sim calibrate/)]);
   });
 });
 
