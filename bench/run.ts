@@ -5,6 +5,7 @@
  * platform), chapter4 (Fig. 4-7 and Table 4-4 shapes), trace (recording overhead),
  * calibrate (the Strata suite with 1 and 2 workers), apps (the apps at 64 nodes),
  * selection (the stencil module's choices against every layout run at 64 nodes),
+ * extra-lines (the square layout's extra rows and columns, factored and hybrid, against the measured optimum),
  * queues (the packet FIFO and the pending-event list against what they replaced),
  * sweep (expanding and resuming 100,000-run sweeps), perf (issue 3's workloads as
  * whole `sim` processes, against a baseline ref).
@@ -20,10 +21,11 @@ import { networkBench } from './network.ts';
 import { perfBench } from './perf.ts';
 import { queuesBench } from './queues.ts';
 import { selectionBench } from './selection.ts';
+import { extraLinesBench } from './extra-lines.ts';
 import { sweepBench } from './sweep.ts';
 import { traceBench } from './trace.ts';
 
-const SUITES: Record<string, () => Promise<void>> = { kernel: kernelBench, network: networkBench, chapter7: chapter7Bench, microbench: microBench, chapter4: chapter4Bench, trace: traceBench, calibrate: calibrateBench, apps: appsBench, selection: selectionBench, queues: queuesBench, sweep: sweepBench, perf: () => perfBench() };
+const SUITES: Record<string, () => Promise<void>> = { kernel: kernelBench, network: networkBench, chapter7: chapter7Bench, microbench: microBench, chapter4: chapter4Bench, trace: traceBench, calibrate: calibrateBench, apps: appsBench, selection: selectionBench, 'extra-lines': extraLinesBench, queues: queuesBench, sweep: sweepBench, perf: () => perfBench() };
 
 const argv = process.argv.slice(2);
 const perfAt = argv.indexOf('perf');

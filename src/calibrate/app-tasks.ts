@@ -14,6 +14,7 @@
  * hands them to runAppUnit (app-units.ts), so nothing here reads from disk.
  */
 import { InputError } from '../kernel/errors.ts';
+import { gridWithInterior, measureEdgeExchange, type AppRun, type Direction } from './edge-exchange.ts';
 
 export interface AppTask {
   /** The app folder, relative to the project root. */
@@ -25,8 +26,14 @@ export interface AppTask {
   signature: string;
   /** Seeds whose median is the sample: 3 where the app draws random numbers that change its time. */
   seeds: number;
-  /** The app's parameters for these arguments on `nodes` processors. */
+  /** The app's parameters for these arguments on `nodes` processors (those of its first run, checked before anything runs). */
   params(args: readonly number[], nodes: number): Record<string, number | string>;
+  /**
+   * A sample measured from runs of the app other than one run's timed cycles (thesis
+   * 6.3's custom collection), given a way to run it; absent: the `cycles` metric of one
+   * run with params().
+   */
+  measure?(run: AppRun, args: readonly number[], nodes: number): number;
 }
 
 /** Seeds per sample on a platform whose nodes take timer interrupts (thesis 3.4.1: the median of three). */
@@ -54,6 +61,26 @@ function rectTask(grid: string, pxOf: (nodes: number) => number): AppTask {
   };
 }
 
+/**
+ * Eq. 54's Communication, measured (edge-exchange.ts): per iteration, the exchange work
+ * an interior node of the square layout does and a top or bottom (rows) or left or
+ * right (cols) node does not, on a width x height grid.
+ */
+function edgeTask(direction: Direction, name: string): AppTask {
+  return {
+    app: 'apps/stencil',
+    arity: 2,
+    minNodes: 9,
+    seeds: 1,
+    signature: `${name}(width, height): per iteration, the exchange work an interior node of the square layout does and a ${direction === 'rows' ? 'top or bottom' : 'left or right'} node does not (thesis 5.2, eq. 54)`,
+    params: ([width, height], nodes) => {
+      gridWithInterior(direction, nodes);
+      return { layout: 'square', width, height, iters: 1 };
+    },
+    measure: (run, [width, height], nodes) => measureEdgeExchange(direction, run, width, height, nodes),
+  };
+}
+
 export const APP_TASKS: Record<string, AppTask> = {
   // Thesis 4.4.3, eq. 33: the stencil's layouts with inputs width, height and iter.
   StencilSquare: { app: 'apps/stencil', arity: 3, minNodes: 1, seeds: 1, signature: 'StencilSquare(width, height, iter)', params: stencil('square') },
@@ -67,6 +94,9 @@ export const APP_TASKS: Record<string, AppTask> = {
   StencilRectRows4: rectTask('Rows4', (nodes) => nodes / 4),
   // Thesis 4.5.5: radix sort by keys per node, digit width and key width; sample sort by keys and key width.
   RadixSort: { app: 'apps/radix-sort', arity: 3, minNodes: 1, seeds: 1, signature: 'RadixSort(keys, keyBits, digitBits)', params: ([keys, keyBits, digitBits]) => ({ keys, keyBits, digitBits }) },
+  // Thesis 8.1.3, eq. 54: the hybrid extra-lines model's samples (apps/calibration/hybrid.spec).
+  StencilRowComm: edgeTask('rows', 'StencilRowComm'),
+  StencilColComm: edgeTask('cols', 'StencilColComm'),
   SampleSort: { app: 'apps/sample-sort', arity: 2, minNodes: 1, seeds: 3, signature: 'SampleSort(keys, keyBits): median of three seeds (the samples are random, 4.5.4)', params: ([keys, keyBits]) => ({ keys, keyBits }) },
 };
 

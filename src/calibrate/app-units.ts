@@ -7,8 +7,10 @@
 import { InputError, RunFailure } from '../kernel/errors.ts';
 import { RandomStream } from '../kernel/random-stream.ts';
 import { DEFAULT_RUN_LIMITS, runApp, runConfig, type AppDefinition } from '../runtime/index.ts';
+import type { Machine } from '../machine/machine.ts';
 import { appTask, NOISY_SEEDS } from './app-tasks.ts';
-import { columnNames, formatNumber, noisyTime, planUnit, type UnitConfig } from './samples.ts';
+import type { AppRunResult } from './edge-exchange.ts';
+import { formatNumber, noisyTime, planUnit, unitHeader, type UnitConfig } from './samples.ts';
 
 /** Any app definition: apps' parameter, input and result types differ, and tasks pass parameters by name. */
 // `any` because AppDefinition is invariant in its type parameters and no one instance covers every app.
@@ -19,13 +21,19 @@ const median =  (xs: readonly number[]) => {
   return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-/** The app's timed cycles for one run (its `cycles` metric), failing the unit if it did not verify. */
-export function appRunCycles(app: LoadedApp, config: UnitConfig, params: Record<string, number | string>, seed: number): number {
-  const summary = runApp({ ...runConfig(config.platform, app, { nodes: config.nodes, seed, network: 'packet', params }), limits: DEFAULT_RUN_LIMITS });
+/** One run of the app: its timed cycles (its `cycles` metric) and each node's busy cycles, failing the unit if it did not verify. */
+export function appRun(app: LoadedApp, config: UnitConfig, params: Record<string, number | string>, seed: number): AppRunResult {
+  let machine: Machine | null = null;
+  const summary = runApp({ ...runConfig(config.platform, app, { nodes: config.nodes, seed, network: 'packet', params }), limits: DEFAULT_RUN_LIMITS, inspect: (m) => (machine = m) });
   if (!summary.verified) throw new RunFailure(`${config.source}: ${config.spec.name} with ${JSON.stringify(params)} did not verify: ${summary.verification}`);
   const cycles = summary.metrics.cycles;
   if (typeof cycles !== 'number') throw new InputError(`${config.source}: app ${app.name} reports no cycles metric to time`);
-  return cycles;
+  return { cycles, busy: (machine as Machine | null)!.nodes.map((n) => n.busyCycles) };
+}
+
+/** The app's timed cycles for one run (its `cycles` metric), failing the unit if it did not verify. */
+export function appRunCycles(app: LoadedApp, config: UnitConfig, params: Record<string, number | string>, seed: number): number {
+  return appRun(app, config, params, seed).cycles;
 }
 
 /**
@@ -60,12 +68,13 @@ export function runAppUnit(config: UnitConfig, app: LoadedApp): string {
   const samples = checkAppUnit(config, app);
   const seeds = Math.max(task.seeds, platform.timerInterrupt !== null || config.noise === true ? NOISY_SEEDS : 1);
   const noise = new RandomStream(config.seed, `calibrate/noise/${platform.name}/${spec.name}`);
-  const lines = [`# platform ${platform.name} ${platform.contentHash} nodes ${config.nodes}`, `# model ${spec.name} ${columnNames(spec).join(' ')}`.trimEnd()];
+  const lines = unitHeader(config);
   for (const s of samples) {
     const params = task.params(s.task, config.nodes);
     const times: number[] = [];
     for (let r = 0; r < seeds; r++) {
-      const t = appRunCycles(app, config, params, (config.seed + r) >>> 0);
+      const seed = (config.seed + r) >>> 0;
+      const t = task.measure === undefined ? appRunCycles(app, config, params, seed) : task.measure((p) => appRun(app, config, p, seed), s.task, config.nodes);
       times.push(config.noise === true ? noisyTime(t, platform.clockMHz, noise, platform.timerInterrupt !== null) : t);
     }
     lines.push(`${s.verify ? '@' : ''}${spec.name} ${median(times)} ${s.columns.map(formatNumber).join(' ')}`.trimEnd());

@@ -20,7 +20,7 @@ import type { Op } from '../machine/node.ts';
 import type { Platform } from '../platform/schema.ts';
 import { defineApp, runApp, runConfig, type Runtime } from '../runtime/index.ts';
 import { APP_TASKS, appTask } from './app-tasks.ts';
-import { compileExpression, loopValues, type Expression, type ModelSpec } from './spec.ts';
+import { compileExpression, loopValues, type Expression, type ExpressionFunctions, type ModelSpec } from './spec.ts';
 import { argProblem, calibrationGlobals, OPERATIONS, preparePorts, type CalibrationGlobals } from './tasks.ts';
 
 export interface UnitConfig {
@@ -36,6 +36,12 @@ export interface UnitConfig {
    * time slices, and take the median of three (thesis 3.4).
    */
   noise?: boolean;
+  /**
+   * Calibrated submodels a spec's inputs and terms may call as functions (thesis 8.1.3:
+   * "treating the submodels as terms"), e.g. BlockTransfer(words) from the platform's
+   * Strata models; `source` says where they came from, for the unit's header.
+   */
+  submodels?: { functions: ExpressionFunctions; source: string };
 }
 
 /**
@@ -74,6 +80,21 @@ export function columnNames(spec: ModelSpec): string[] {
   return [...spec.inputs.map((v) => v.id), ...spec.terms.map((v) => v.id)];
 }
 
+/**
+ * A unit's header lines (Fig. 3-7): its platform and machine size, the submodels its
+ * inputs or terms call (whose values are in its samples, so a refit needs the same ones),
+ * and its model's columns.
+ */
+export function unitHeader(config: UnitConfig): string[] {
+  const { platform, spec } = config;
+  const calls = Object.keys(config.submodels?.functions ?? {}).filter((f) => [...spec.inputs, ...spec.terms].some((v) => new RegExp(`\\b${f}\\(`).test(v.value)));
+  return [
+    `# platform ${platform.name} ${platform.contentHash} nodes ${config.nodes}`,
+    ...(calls.length === 0 ? [] : [`# submodels ${calls.join(' ')} from ${config.submodels!.source}`]),
+    `# model ${spec.name} ${columnNames(spec).join(' ')}`.trimEnd(),
+  ];
+}
+
 /** Compiles a spec against a machine size and lists its samples; bad specs are InputErrors. */
 export function planUnit(config: UnitConfig): PlannedSample[] {
   const { spec, source, nodes } = config;
@@ -88,7 +109,7 @@ export function planUnit(config: UnitConfig): PlannedSample[] {
   const inputNames = new Set([...loopNames, ...spec.inputs.map((v) => v.id)]);
   // hops(n): network hops from node 0 to node n on this machine, for Roundtrip specs.
   const topology = buildTopology(config.platform.network, nodes);
-  const functions = { hops: (n: number) => (Number.isInteger(n) && n >= 0 && n < nodes ? topology.hops(0, n) : Number.NaN) };
+  const functions = { ...config.submodels?.functions, hops: (n: number) => (Number.isInteger(n) && n >= 0 && n < nodes ? topology.hops(0, n) : Number.NaN) };
   const inputs = spec.inputs.map((v) => ({ id: v.id, f: compileExpression(v.value, loopNames, `${where}: input ${v.id}`, functions) }));
   const terms = spec.terms.map((v) => ({ id: v.id, f: compileExpression(v.value, inputNames, `${where}: term ${v.id}`, functions) }));
   const compileCall = (c: { name: string; args: string[] }, role: string) => {
@@ -227,7 +248,7 @@ export function runUnit(config: UnitConfig): string {
     },
   });
   runApp(runConfig(platform, app, { nodes: config.nodes, seed: config.seed, network: 'packet' }));
-  const lines = [`# platform ${platform.name} ${platform.contentHash} nodes ${config.nodes}`, `# model ${spec.name} ${columnNames(spec).join(' ')}`.trimEnd()];
+  const lines = unitHeader(config);
   samples.forEach((s, i) => lines.push(`${s.verify ? '@' : ''}${spec.name} ${times[i]} ${s.columns.map(formatNumber).join(' ')}`.trimEnd()));
   return `${lines.join('\n')}\n`;
 }

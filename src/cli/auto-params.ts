@@ -8,11 +8,12 @@
 import { InputError } from '../kernel/errors.ts';
 import type { AutoResolution } from '../library/auto.ts';
 import type { Platform } from '../platform/schema.ts';
+import type { CommunicationChoice } from './communication-option.ts';
 import { parseParams, type ParamSpecs } from '../runtime/app.ts';
 import { loadApp } from './load-inputs.ts';
 
 /** The run's `--param` assignments with every `auto` resolved, and what was decided (null if nothing was auto). */
-export async function resolveAutoParams(app: string, params: readonly string[], platform: Platform, nodes: number, modelsDir: string | undefined): Promise<{ params: string[]; resolution: AutoResolution | null }> {
+export async function resolveAutoParams(app: string, params: readonly string[], platform: Platform, nodes: number, modelsDir: string | undefined, communication: CommunicationChoice = {}): Promise<{ params: string[]; resolution: AutoResolution | null }> {
   const autoKeys = params.filter((a) => a.endsWith('=auto')).map((a) => a.slice(0, -'=auto'.length));
   if (autoKeys.length === 0) return { params: [...params], resolution: null };
   const loaded = await loadApp(app);
@@ -28,7 +29,7 @@ export async function resolveAutoParams(app: string, params: readonly string[], 
   const { resolveAuto } = await import('../library/auto.ts');
   const { appFolder, loadModelSet } = await import('./model-files.ts');
   const folder = appFolder(app) ?? app;
-  const ctx = { models: loadModelSet(platform, nodes, modelsDir), nodes, clockMHz: platform.clockMHz };
+  const ctx = { models: loadModelSet(platform, nodes, modelsDir, communication), nodes, clockMHz: platform.clockMHz, communication: communication.communication };
   const resolved = resolveAuto(folder, values, ctx);
   if (resolved === null) return { params: [...params], resolution: null };
   return {

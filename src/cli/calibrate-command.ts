@@ -30,6 +30,7 @@ import { parseShard, WHOLE } from '../sweep/shard.ts';
 import runUnitRequest, { loadSpecs, unitText, type UnitOutcome, type UnitRequest } from './calibrate-unit.ts';
 import { fitWithProvenance, modelJson, printModels, writeAtomically } from './fit-command.ts';
 import { loadApp, loadPlatform, platformNames, projectPath } from './load-inputs.ts';
+import { strataSubmodels } from './model-files.ts';
 import { simulatorVersion } from './project.ts';
 import type { Io } from './io.ts';
 
@@ -99,7 +100,7 @@ export async function calibrateCommand(argv: readonly string[], io: Io, showProg
       if (problem !== null) throw new InputError(`--nodes ${nodes}: ${problem} (platform ${platform.name})`);
       for (const [specIndex, spec] of specs.entries()) {
         // Check every spec before anything runs: names, arities, expressions, loops, every sample's arguments.
-        const unit = { platform, spec, source: args.specFile, nodes, seed: args.seed, vcount: args.vcount };
+        const unit = { platform, spec, source: args.specFile, nodes, seed: args.seed, vcount: args.vcount, submodels: strataSubmodels(platform, spec) };
         const task = appTask(spec.task.name);
         plannedSamples += (task === undefined ? planUnit(unit) : checkAppUnit(unit, await loadApp(projectPath(task.app)))).length;
         requests.push({ platform: name, specFile: args.specFile, specIndex, nodes, seed: args.seed, vcount: args.vcount, noise: args.noise });

@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { InputError, RunFailure } from '../kernel/errors.ts';
 import { loadApp, loadPlatform, projectPath } from './load-inputs.ts';
+import { strataSubmodels } from './model-files.ts';
 import { importModule } from './project.ts';
 
 export interface UnitRequest {
@@ -50,7 +51,8 @@ export async function loadSpecs(file: string): Promise<ModelSpec[]> {
 /** Runs one unit; the worker's entry point too. */
 export default async function runUnitRequest(r: UnitRequest): Promise<string> {
   const specs = await loadSpecs(r.specFile);
-  const config = { platform: await loadPlatform(r.platform), spec: specs[r.specIndex], source: r.specFile, nodes: r.nodes, seed: r.seed, vcount: r.vcount, noise: r.noise };
+  const platform = await loadPlatform(r.platform);
+  const config = { platform, spec: specs[r.specIndex], source: r.specFile, nodes: r.nodes, seed: r.seed, vcount: r.vcount, noise: r.noise, submodels: strataSubmodels(platform, specs[r.specIndex]) };
   // An app-level task (thesis 4.2) runs a whole app, loaded from the project's apps/.
   const task = appTask(config.spec.task.name);
   if (task !== undefined) return runAppUnit(config, await loadApp(projectPath(task.app)));

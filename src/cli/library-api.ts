@@ -10,6 +10,7 @@ import { select, type Choice, type Inputs } from '../library/module.ts';
 import type { Platform } from '../platform/schema.ts';
 import { DEFAULT_RUN_LIMITS, runApp, type RunSummary } from '../runtime/run-app.ts';
 import { loadPlatform, projectPath } from './load-inputs.ts';
+import { parseCommunication } from './communication-option.ts';
 import { loadModelSet, moduleNamed } from './model-files.ts';
 import { loadRun } from './run-setup.ts';
 
@@ -23,6 +24,10 @@ export interface ImplementationRequest {
   nodes?: number;
   /** A directory of app models (<dir>/<platform>.json); default platforms/models/apps/n<nodes>. */
   models?: string;
+  /** The model of the square layout's missing communication for its extra rows and columns: factored (eq. 38) or hybrid (eq. 54); default hybrid where its models ship for the platform file and size, else factored. */
+  communication?: 'factored' | 'hybrid';
+  /** With communication 'hybrid': a directory of hybrid models (<dir>/<platform>.json); default platforms/models/hybrid/n<nodes>. */
+  hybridModels?: string;
 }
 
 /**
@@ -32,7 +37,8 @@ export interface ImplementationRequest {
 export async function chooseImplementation(r: ImplementationRequest): Promise<Choice> {
   const platform = typeof r.platform === 'string' ? await loadPlatform(r.platform) : r.platform;
   const nodes = r.nodes ?? platform.defaultNodes;
-  return select(moduleNamed(r.module), r.inputs, { models: loadModelSet(platform, nodes, r.models), nodes, clockMHz: platform.clockMHz });
+  const comm = parseCommunication(r.communication, r.hybridModels);
+  return select(moduleNamed(r.module), r.inputs, { models: loadModelSet(platform, nodes, r.models, comm), nodes, clockMHz: platform.clockMHz, communication: comm.communication });
 }
 
 /** Chooses, then runs the choice on a fresh machine (seed 1 unless given). */

@@ -5,11 +5,15 @@
  * or `<dir>/<platform>.json` with `--models <dir>`, e.g. a directory `sim calibrate
  * --fit` just wrote), and maps an app folder or module name to its library module.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { InputError } from '../kernel/errors.ts';
 import { AUTO_APP_FOLDERS, moduleOfApp } from '../library/auto.ts';
-import { ModelSet } from '../library/model-set.ts';
+import type { ExpressionFunctions, ModelSpec } from '../calibrate/spec.ts';
+import { HYBRID_MODELS } from '../library/extra-lines.ts';
+import type { CommunicationChoice } from './communication-option.ts';
+import { evaluate, ModelSet } from '../library/model-set.ts';
 import type { LibraryModule } from '../library/module.ts';
 import { SORT_MODULE } from '../library/sort-module.ts';
 import { STENCIL_MODULE } from '../library/stencil-module.ts';
@@ -33,11 +37,19 @@ function readModels(set: ModelSet, file: string, shown: string): void {
   set.addFile(text, shown);
 }
 
+/** The shipped hybrid extra-lines models' directory for a machine size (apps/calibration/hybrid.spec, eq. 54). */
+export function shippedHybridDir(nodes: number): string {
+  return `platforms/models/hybrid/n${nodes}`;
+}
+
 /**
  * The models for `platform` on `nodes` processors: the Strata suite first, then the app
- * models (from `dir` when given), whose models replace any of the same name.
+ * models (from `dir` when given), whose models replace any of the same name, then with
+ * `--communication hybrid` the hybrid extra-lines models (eq. 54), which must have been
+ * fitted on this very platform file (its content hash); by default, the shipped hybrid
+ * models when they were (the stencil module then uses them, else the factored model).
  */
-export function loadModelSet(platform: Platform, nodes: number, dir?: string): ModelSet {
+export function loadModelSet(platform: Platform, nodes: number, dir?: string, comm?: CommunicationChoice): ModelSet {
   const set = new ModelSet(platform.name);
   const strata = projectPath(`platforms/models/${platform.name}.json`);
   if (existsSync(strata)) readModels(set, strata, `platforms/models/${platform.name}.json`);
@@ -52,7 +64,46 @@ export function loadModelSet(platform: Platform, nodes: number, dir?: string): M
     );
   }
   readModels(set, file, join(shownDir, `${platform.name}.json`));
+  if (comm?.communication === 'hybrid') readHybrid(set, platform, nodes, comm.hybridDir);
+  // The default: the shipped hybrid models when they were fitted on this very platform file (not, e.g., an edited one).
+  if (comm?.communication === undefined && hybridFittedOn(platform, nodes) === platform.contentHash) readHybrid(set, platform, nodes, undefined);
   return set;
+}
+
+/** The platform content hash the shipped hybrid models of this size were fitted on, or undefined when there are none. */
+function hybridFittedOn(platform: Platform, nodes: number): string | undefined {
+  const file = join(projectPath(shippedHybridDir(nodes)), `${platform.name}.json`);
+  if (!existsSync(file)) return undefined;
+  try {
+    return (JSON.parse(readFileSync(file, 'utf8')) as { provenance?: { platformHashes?: Record<string, string> } }).provenance?.platformHashes?.[platform.name];
+  } catch {
+    // Not JSON: readHybrid's own reading says so when it is asked for.
+    return undefined;
+  }
+}
+
+/** Adds the hybrid extra-lines models (--communication hybrid) to `set`. */
+function readHybrid(set: ModelSet, platform: Platform, nodes: number, dir: string | undefined): void {
+  const shownDir = dir ?? shippedHybridDir(nodes);
+  const shown = join(shownDir, `${platform.name}.json`);
+  const file = join(dir ?? projectPath(shownDir), `${platform.name}.json`);
+  const calibrate = `sim calibrate --platform ${platform.name} apps/calibration/hybrid.spec -o <samples> --nodes ${nodes} --fit <dir>, then pass --hybrid-models <dir>`;
+  if (!existsSync(file)) {
+    throw new InputError(
+      dir === undefined
+        ? `--communication hybrid: no hybrid models for ${platform.name} on ${nodes} nodes (expected ${shown}; shipped sizes are 16, 32 and 64 nodes); calibrate them with ${calibrate}`
+        : `--hybrid-models ${dir}: no ${platform.name}.json there (expected the directory sim calibrate --fit writes for apps/calibration/hybrid.spec)`,
+    );
+  }
+  readModels(set, file, shown);
+  const text = readFileSync(file, 'utf8');
+  const fittedOn = (JSON.parse(text) as { provenance?: { platformHashes?: Record<string, string> } }).provenance?.platformHashes?.[platform.name];
+  if (fittedOn !== platform.contentHash) {
+    throw new InputError(`--communication hybrid: ${shown} was fitted on platform ${platform.name} with content hash ${fittedOn ?? '(none recorded)'}, this platform file has ${platform.contentHash}; calibrate the hybrid models for it with ${calibrate}`);
+  }
+  for (const name of Object.values(HYBRID_MODELS)) {
+    if (!set.has(name)) throw new InputError(`--communication hybrid: ${shown} has no model ${name} (expected ${Object.values(HYBRID_MODELS).join(' and ')}, the models of apps/calibration/hybrid.spec)`);
+  }
 }
 
 /** The module a `sim select` argument names: a module name (stencil, sort) or one of its app folders. */
@@ -71,4 +122,38 @@ export function moduleNamed(arg: string): LibraryModule {
 export function appFolder(path: string): string | undefined {
   const rel = relative(projectPath('.'), resolve(path)).split('\\').join('/').replace(/\/(index\.[mc]?[tj]s)?$/, '').replace(/\/index\.[mc]?[tj]s$/, '');
   return rel.startsWith('apps/') ? rel : undefined;
+}
+
+/**
+ * The platform's Strata models as functions a calibration spec's inputs and terms may
+ * call (thesis 8.1.3, "treating the submodels as terms"; apps/calibration/hybrid.spec):
+ * each model of one explanatory variable, e.g. BlockTransfer(words), from
+ * platforms/models/<platform>.json. Models fitted on another version of the platform
+ * file (its content hash differs) are refused when called: their values would describe
+ * another machine. Undefined when the spec calls no function with a capital initial (the
+ * Strata models' names) or the platform has no shipped Strata models.
+ */
+export function strataSubmodels(platform: Platform, spec: ModelSpec): { functions: ExpressionFunctions; source: string } | undefined {
+  // Only a spec that calls one reads the file (the Strata suite's own spec must run without it).
+  if (![...spec.inputs, ...spec.terms].some((v) => /\b[A-Z]\w*\(/.test(v.value))) return undefined;
+  const shown = `platforms/models/${platform.name}.json`;
+  const file = projectPath(shown);
+  if (!existsSync(file)) return undefined;
+  const text = readFileSync(file, 'utf8');
+  const set = new ModelSet(platform.name).addFile(text, shown);
+  const hashes = (JSON.parse(text) as { provenance?: { platformHashes?: Record<string, string> } }).provenance?.platformHashes ?? {};
+  const fittedOn = hashes[platform.name];
+  const functions: Record<string, (x: number) => number> = {};
+  for (const name of set.names()) {
+    const model = set.get(name, 'a calibration spec');
+    const variables = model.terms.filter((t) => t !== '1');
+    if (variables.length !== 1) continue;
+    functions[name] = (x: number) => {
+      if (fittedOn !== platform.contentHash) {
+        throw new InputError(`${name}(...) in a spec: the Strata models in ${shown} were fitted on platform ${platform.name} with content hash ${fittedOn ?? '(none recorded)'}, this platform file has ${platform.contentHash}; calibrate its Strata models first (sim calibrate --platform <file> apps/calibration/strata.spec ... --fit platforms/models)`);
+      }
+      return evaluate(model, { [variables[0]]: x });
+    };
+  }
+  return { functions, source: `${shown} sha256 ${createHash('sha256').update(text).digest('hex')}` };
 }

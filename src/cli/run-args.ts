@@ -8,6 +8,7 @@ import { MAX_SEED } from '../kernel/random-stream.ts';
 import { NETWORK_MODES, type NetworkMode } from '../machine/machine.ts';
 import { DEFAULT_NETWORK, DEFAULT_SEED } from '../runtime/run-config.ts';
 import { DEFAULT_RUN_LIMITS } from '../runtime/run-app.ts';
+import { parseCommunication, type CommunicationChoice } from './communication-option.ts';
 import { messagePrefix, parseOptions, type OptionValues } from './parse-options.ts';
 
 export interface RunArgs {
@@ -35,6 +36,8 @@ export interface RunArgs {
   perturb: number | undefined;
   /** Directory of app models for `--param k=auto` (default: platforms/models/apps/n<nodes>). */
   models: string | undefined;
+  /** `--communication` and `--hybrid-models` for extraRows=auto and extraCols=auto. */
+  communication: CommunicationChoice;
   /** Stop a run that has not finished by this simulated cycle (`--max-cycles`). */
   maxCycles: number;
   /** Stop a run that has not finished after this many events (`--max-events`). */
@@ -86,6 +89,7 @@ export function toRunArgs(parsed: Parsed, command = 'run'): RunArgs {
     record: str(v.record),
     perturb: v.perturb === undefined ? undefined : parseSeedOption('--perturb', v.perturb as string),
     models: str(v.models),
+    communication: parseCommunication(str(v.communication), str(v['hybrid-models'])),
     maxCycles: v['max-cycles'] === undefined ? DEFAULT_MAX_CYCLES : parseLimit('--max-cycles', v['max-cycles'] as string),
     maxEvents: v['max-events'] === undefined ? DEFAULT_MAX_EVENTS : parseLimit('--max-events', v['max-events'] as string),
   };

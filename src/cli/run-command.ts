@@ -53,7 +53,7 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
     throw new InputError(`${which}: ${problem} (platform ${platform.name})`);
   }
   // `auto` values become concrete ones from the platform's models before anything runs.
-  const auto = await resolveAutoParams(args.app, args.params, platform, nodes, args.models);
+  const auto = await resolveAutoParams(args.app, args.params, platform, nodes, args.models, args.communication);
   args = { ...args, params: auto.params };
   const limits = { maxCycles: args.maxCycles, maxEvents: args.maxEvents };
   const config = await loadRun({ platform, app: args.app, params: args.params, nodes, seed: args.seed, network: args.network, perturb: args.perturb, limits });

@@ -1,10 +1,11 @@
 /**
  * `sim select --platform <p> <module|app> --param k=v ... [--nodes N] [--models <dir>]
- * [--run | --all] [--json] [--seed S]` and `sim select --map ... -o <file.svg>`
+ * [--communication factored|hybrid [--hybrid-models <dir>]] [--run | --all] [--json] [--seed S]` and `sim select --map ... -o <file.svg>`
  * (thesis 4.2, 5.5): prints every variant's predicted time (us and cycles), the
  * choice, the optimized parameters and the predicted benefit; --run runs the choice
  * and prints predicted against measured; --all runs every variant and says whether
- * the choice was the fastest and by how much. --map draws the predicted winner over
+ * the choice was the fastest and by how much. --communication picks the model of the
+ * square layout's extra rows and columns (eq. 38 factored or eq. 54 hybrid). --map draws the predicted winner over
  * width x height (stencil, Fig. 4-7) or the digit-width curve (sort, Fig. 5-5).
  */
 import { InputError } from '../kernel/errors.ts';
@@ -21,6 +22,7 @@ import { parseOptions } from './parse-options.ts';
 import type { Platform } from '../platform/schema.ts';
 import type { Io } from './io.ts';
 import { loadPlatform, projectPath } from './load-inputs.ts';
+import { parseCommunication, type CommunicationChoice } from './communication-option.ts';
 import { loadModelSet, moduleNamed } from './model-files.ts';
 import { loadRun } from './run-setup.ts';
 
@@ -33,6 +35,7 @@ interface SelectArgs {
   nodes: number | undefined;
   params: string[];
   models: string | undefined;
+  communication: CommunicationChoice;
   run: boolean;
   all: boolean;
   json: boolean;
@@ -61,6 +64,7 @@ function parseSelectArgs(argv: readonly string[]): SelectArgs {
     nodes: v.nodes === undefined ? undefined : int('--nodes', v.nodes, 1, 1 << 20),
     params: v.param ?? [],
     models: v.models,
+    communication: parseCommunication(v.communication, v['hybrid-models']),
     run: v.run === true,
     all: v.all === true,
     json: v.json === true,
@@ -111,8 +115,8 @@ export async function selectCommand(argv: readonly string[], io: Io): Promise<nu
   const nodes = args.nodes ?? platform.defaultNodes;
   const problem = nodeCountProblem(platform.network, nodes);
   if (problem !== null) throw new InputError(`--nodes ${nodes}: ${problem} (platform ${platform.name})`);
-  const models = loadModelSet(platform, nodes, args.models);
-  const ctx = { models, nodes, clockMHz: platform.clockMHz };
+  const models = loadModelSet(platform, nodes, args.models, args.communication);
+  const ctx = { models, nodes, clockMHz: platform.clockMHz, communication: args.communication.communication };
   if (args.map) return drawMap(mod, args, ctx, io);
 
   const x = moduleInputs(mod, args.params);

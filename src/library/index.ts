@@ -6,7 +6,7 @@
  */
 export { resolveAuto, moduleOfApp, AUTO_APP_FOLDERS, type AutoResolution } from './auto.ts';
 export { bestDigitBits, viablePasses, type DigitChoice } from './digit-width.ts';
-export { extraLines, type ExtraLines } from './extra-lines.ts';
+export { extraLines, HYBRID_MODELS, type Communication, type ExtraLines } from './extra-lines.ts';
 export { evaluate, ModelSet, type Columns } from './model-set.ts';
 export { checkInputs, select, variantNamed, type Choice, type Inputs, type LibraryModule, type Params, type Prediction, type SelectContext, type Tuned, type Variant } from './module.ts';
 export { enumerateMinimum, integerMinimum, integerRoot, localMinima, minimize, type Found, type Minimized } from './optimize.ts';

@@ -9,6 +9,7 @@
  * Infinity no implementation covers the input, which is bad input.
  */
 import { InputError } from '../kernel/errors.ts';
+import type { Communication } from './extra-lines.ts';
 import { evaluate, type Columns, type ModelSet } from './model-set.ts';
 
 /** A module's inputs by name (e.g. width, height, iters). */
@@ -21,6 +22,8 @@ export interface SelectContext {
   models: ModelSet;
   nodes: number;
   clockMHz: number;
+  /** Eq. 40's Communication for the stencil's extra rows and columns: factored (eq. 38) or hybrid (eq. 54); by default the hybrid if `models` has it, else the factored. */
+  communication?: Communication;
 }
 
 /** A tunable's result: the parameter values chosen and what the optimizer did. */
@@ -43,8 +46,9 @@ export interface Variant {
   /** Parameters optimized before selection (5.5), with their ranges, for listings. */
   tunables: readonly string[];
   /**
-   * Tunables whose values come from a factored model (8.1: "fundamentally less
-   * accurate") rather than the variant's own calibrated one: they are worked out and
+   * Tunables whose values come from a composite model (a factored one, 8.1:
+   * "fundamentally less accurate", or a hybrid one, 8.1.3) rather than the variant's
+   * own calibrated one: they are worked out and
    * reported with their predicted benefit, but applied only when asked for (`auto`).
    */
   advisory?: readonly string[];
@@ -131,7 +135,7 @@ export function select(mod: LibraryModule, x: Inputs, ctx: SelectContext, pinned
       delete tuned.params[t];
     }
     if (advice.length > 0) {
-      tuned.notes = [...tuned.notes, `not applied unless asked for (${advice.map((a) => `${a.split('=')[0]}=auto`).join(', ')}): the factored model's advice${tuned.benefit === undefined ? '' : `, predicted benefit ${(tuned.benefit * 100).toFixed(2)}% (eq. 41)`}`];
+      tuned.notes = [...tuned.notes, `not applied unless asked for (${advice.map((a) => `${a.split('=')[0]}=auto`).join(', ')}): the extra-lines model's advice${tuned.benefit === undefined ? '' : `, predicted benefit ${(tuned.benefit * 100).toFixed(2)}% (eq. 41)`}`];
       delete tuned.benefit;
     }
     for (const t of v.tunables) {

@@ -11,11 +11,12 @@
  * layout's precondition is the app's own: it must
  * give every processor at least one line (apps/stencil/grid.ts); uni covers
  * everything. The square layout's extra rows and columns are worked out by eqs. 38-40
- * (extra-lines.ts), with eq. 41's predicted benefit; they are applied (and the
+ * (extra-lines.ts) with eq. 54's hybrid Communication where the models include it
+ * (ctx.communication can insist on either), with eq. 41's predicted benefit; they are applied (and the
  * prediction is eq. 41's) only when asked for with extraRows=auto / extraCols=auto.
  */
 import { partition, processorGrid } from '../../apps/stencil/grid.ts';
-import { extraLines } from './extra-lines.ts';
+import { extraLines, HYBRID_MODELS } from './extra-lines.ts';
 import { evaluate } from './model-set.ts';
 import { modelCycles, type Inputs, type LibraryModule, type SelectContext, type Variant } from './module.ts';
 import { minimize } from './optimize.ts';
@@ -82,22 +83,25 @@ const square: Variant = {
   fixed: { layout: 'square' },
   model: MODEL_NAMES.square,
   tunables: ['extraRows', 'extraCols'],
-  // Eqs. 38-40 are a factored model; measured, its advice helps on some platforms and
-  // hurts on others (platforms/models/apps/README.md), so it applies only when asked for.
+  // Eqs. 38-40 are a factored model (or, as an option, eq. 54's hybrid); they are advice,
+  // applied only when asked for (platforms/models/hybrid/README.md compares both with the
+  // measured optimum).
   advisory: ['extraRows', 'extraCols'],
   problem: (x, ctx) => layoutProblem('square', x, ctx.nodes),
   tune(x, ctx) {
     const { px, py } = processorGrid('square', ctx.nodes, 1);
     const model = (w: number, h: number, iter: number) => modelCycles(square, ctx, stencilColumns(w, h, iter, px, py));
-    const e = extraLines(x.width, x.height, px, py, model, ctx.models);
+    // By default the hybrid (eq. 54) where the model set has its models, else the factored eq. 38.
+    const communication = ctx.communication ?? (ctx.models.has(HYBRID_MODELS.rows) && ctx.models.has(HYBRID_MODELS.cols) ? 'hybrid' : 'factored');
+    const e = extraLines(x.width, x.height, px, py, model, ctx.models, communication);
     // Eq. 41: the optimized square costs what the square of the interior-sized grid would.
     const plain = model(x.width, x.height, x.iters);
     const optimized = model(x.width - 2 * e.extraCols, x.height - 2 * e.extraRows, x.iters);
     return {
       params: { extraRows: e.extraRows, extraCols: e.extraCols },
       notes: [
-        `extraRows ${e.extraRows}: IntegerRoot over [0, ${e.rowTop}] in ${e.rowSteps} steps (eqs. 38-40)`,
-        `extraCols ${e.extraCols}: IntegerRoot over [0, ${e.colTop}] in ${e.colSteps} steps`,
+        `extraRows ${e.extraRows}: IntegerRoot over [0, ${e.rowTop}] in ${e.rowSteps} steps (eqs. ${communication === 'hybrid' ? '54, 39-40' : '38-40'}: ${communication} Communication ${Math.round(e.rowComm)} cycles per iteration)`,
+        `extraCols ${e.extraCols}: IntegerRoot over [0, ${e.colTop}] in ${e.colSteps} steps (${communication} Communication ${Math.round(e.colComm)} cycles per iteration)`,
       ],
       benefit: plain / optimized - 1,
     };

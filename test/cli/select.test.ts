@@ -1,5 +1,5 @@
 /** `sim select` and `auto` parameters on the shipped models (thesis ch. 4-5). */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -75,6 +75,45 @@ describe('auto parameters', () => {
     const pinned = await sim(['--platform', 'alewife', 'apps/stencil', '--param', 'layout=square', '--param', 'extraRows=auto', '--param', 'width=200', '--param', 'height=200', '--param', 'iters=2']);
     expect(pinned.stdout).toMatch(new RegExp(`^auto +extraRows=${rows} \\(module stencil: square predicted`, 'm'));
   });
+
+  it('--communication hybrid balances the extra lines against eq. 54, on sim select and on a run', async () => {
+    const base = ['--platform', 'atm', '--nodes', '64', '--param', 'width=50', '--param', 'height=50', '--param', 'iters=2'];
+    const advice = async (extra: string[]) => {
+      const r = await sim(['select', 'stencil', ...base, '--json', ...extra]);
+      expect(r.code).toBe(0);
+      const notes = JSON.parse(r.stdout).predictions[0].notes as string[];
+      return { rows: Number(/^extraRows (\d+):/.exec(notes[0])![1]), note: notes[0] };
+    };
+    const factored = await advice(['--communication', 'factored']);
+    const hybrid = await advice(['--communication', 'hybrid']);
+    // The default is the hybrid, whose models ship for this platform file and size.
+    expect(await advice([])).toEqual(hybrid);
+    expect(factored.note).toMatch(/\(eqs\. 38-40: factored Communication \d+ cycles per iteration\)$/);
+    expect(hybrid.note).toMatch(/\(eqs\. 54, 39-40: hybrid Communication \d+ cycles per iteration\)$/);
+    // On the ATM the factored model charges a whole BlockTransfer, start-up and all, for
+    // work an edge node is spared at a fraction of that (platforms/models/hybrid/README.md).
+    expect(hybrid.rows).toBeLessThan(factored.rows);
+    const run = await sim([...base, 'apps/stencil', '--param', 'layout=square', '--param', 'extraRows=auto', '--communication', 'hybrid', '--json']);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).params.extraRows).toBe(hybrid.rows);
+  });
+
+  it('falls back to the factored model by default on an edited platform file, which the shipped hybrid models do not describe', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-select-edited-'));
+    const platform = JSON.parse(readFileSync(join(ROOT, 'platforms/atm.json'), 'utf8'));
+    platform.title = `${platform.title} (edited)`;
+    writeFileSync(join(dir, 'atm.json'), JSON.stringify(platform));
+    // Its own app models (here the shipped ones, copied), as after sim calibrate --fit.
+    mkdirSync(join(dir, 'models'));
+    copyFileSync(join(ROOT, 'platforms/models/apps/n64/atm.json'), join(dir, 'models/atm.json'));
+    const args = ['select', 'stencil', '--platform', join(dir, 'atm.json'), '--nodes', '64', '--models', join(dir, 'models'), '--param', 'width=50', '--param', 'height=50', '--param', 'iters=2', '--json'];
+    const r = await sim(args);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).predictions[0].notes[0]).toMatch(/\(eqs\. 38-40: factored Communication \d+ cycles per iteration\)$/);
+    const insisted = await sim([...args, '--communication', 'hybrid']);
+    expect(insisted.code).toBe(2);
+    expect(insisted.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^sim: --communication hybrid: platforms\/models\/hybrid\/n64\/atm\.json was fitted on platform atm with content hash \w+, this platform file has \w+; calibrate the hybrid models for it with sim calibrate/)]);
+  });
 });
 
 describe('bad input to the library gives one line and exit 2', () => {
@@ -90,6 +129,11 @@ describe('bad input to the library gives one line and exit 2', () => {
     ['no models for the machine size', ['select', '--platform', 'cm5', 'sort', '--nodes', '8', '--param', 'keys=10', '--param', 'keyBits=8'], /^sim: no app models for cm5 on 8 nodes/],
     ['auto on an app without a module', ['--platform', 'cm5', 'apps/ping-pong', '--param', 'rounds=auto'], /^sim: rounds=auto: app apps\/ping-pong has no library module/],
     ['auto on a parameter the module does not tune', ['--platform', 'cm5', 'apps/stencil', '--param', 'iters=auto'], /^sim: iters=auto: apps\/stencil takes auto only for layout, extraRows, extraCols, aspect$/],
+    ['an unknown communication model', ['select', '--platform', 'cm5', 'stencil', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2', '--communication', 'exact'], /^sim: --communication exact: expected factored or hybrid /],
+    ['hybrid models without the hybrid', ['--platform', 'cm5', 'apps/stencil', '--param', 'extraRows=auto', '--hybrid-models', dir], /^sim: --hybrid-models .*: the hybrid models are used only with --communication hybrid$/],
+    ['a hybrid models directory without the platform', ['select', '--platform', 'cm5', 'stencil', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2', '--communication', 'hybrid', '--hybrid-models', mkdtempSync(join(tmpdir(), 'sim-hybrid-none-'))], /^sim: --hybrid-models .*: no cm5\.json there/],
+    ['a hybrid models file without the hybrid models', ['select', '--platform', 'cm5', 'stencil', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2', '--communication', 'hybrid', '--hybrid-models', dir], /^sim: --communication hybrid: .*cm5\.json has no model StencilRowComm \(expected StencilRowComm and StencilColComm, the models of apps\/calibration\/hybrid\.spec\)$/],
+    ['no hybrid models for the machine size', ['select', '--platform', 'cm5', 'stencil', '--nodes', '128', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2', '--communication', 'hybrid', '--models', 'platforms/models/apps/n64'], /^sim: --communication hybrid: no hybrid models for cm5 on 128 nodes/],
     ['auto for a tunable the layout lacks', ['--platform', 'cm5', 'apps/stencil', '--param', 'layout=vstrips', '--param', 'extraRows=auto'], /^sim: extraRows=auto: layout=vstrips has no model for extraRows/],
   ];
   it.each(CASES)('%s', async (_name, args, message) => {
