@@ -1,0 +1,13 @@
+/**
+ * The validation studies `sim study <name>` runs (issue 21), in the order the help
+ * lists them.
+ */
+import { STENCIL_SELECTION } from './stencil-selection.ts';
+import type { Study } from './study.ts';
+
+export const STUDIES: readonly Study[] = [STENCIL_SELECTION];
+
+export const STUDY_NAMES = STUDIES.map((s) => s.name);
+
+export type { Measured, Measurements, Row, Study, StudyOptions, StudyPlatform, StudyRun, Summary } from './study.ts';
+export { runId } from './study.ts';
