@@ -2,10 +2,12 @@
  * The validation studies `sim study <name>` runs (issue 21), in the order the help
  * lists them.
  */
+import { EXTRA_ROWS } from './extra-rows.ts';
+import { STENCIL_GAIN } from './stencil-gain.ts';
 import { STENCIL_SELECTION } from './stencil-selection.ts';
 import type { Study } from './study.ts';
 
-export const STUDIES: readonly Study[] = [STENCIL_SELECTION];
+export const STUDIES: readonly Study[] = [STENCIL_SELECTION, STENCIL_GAIN, EXTRA_ROWS];
 
 export const STUDY_NAMES = STUDIES.map((s) => s.name);
 
