@@ -3,11 +3,12 @@
  * lists them.
  */
 import { EXTRA_ROWS } from './extra-rows.ts';
+import { SORT_SELECTION } from './sort-selection.ts';
 import { STENCIL_GAIN } from './stencil-gain.ts';
 import { STENCIL_SELECTION } from './stencil-selection.ts';
 import type { Study } from './study.ts';
 
-export const STUDIES: readonly Study[] = [STENCIL_SELECTION, STENCIL_GAIN, EXTRA_ROWS];
+export const STUDIES: readonly Study[] = [STENCIL_SELECTION, STENCIL_GAIN, SORT_SELECTION, EXTRA_ROWS];
 
 export const STUDY_NAMES = STUDIES.map((s) => s.name);
 
