@@ -6,7 +6,8 @@
  * calibrate (the Strata suite with 1 and 2 workers), apps (the apps at 64 nodes),
  * selection (the stencil module's choices against every layout run at 64 nodes),
  * queues (the packet FIFO and the pending-event list against what they replaced),
- * sweep (expanding and resuming 100,000-run sweeps), perf (issue 3's workloads as
+ * sweep (expanding and resuming 100,000-run sweeps), study-estimate (how long each
+ * `sim study` takes, from a sample of its runs), perf (issue 3's workloads as
  * whole `sim` processes, against a baseline ref).
  * Default: all. Everything after `perf` is perf's own arguments (bench/perf-args.ts).
  */
@@ -20,10 +21,11 @@ import { networkBench } from './network.ts';
 import { perfBench } from './perf.ts';
 import { queuesBench } from './queues.ts';
 import { selectionBench } from './selection.ts';
+import { studyEstimateBench } from './study-estimate.ts';
 import { sweepBench } from './sweep.ts';
 import { traceBench } from './trace.ts';
 
-const SUITES: Record<string, () => Promise<void>> = { kernel: kernelBench, network: networkBench, chapter7: chapter7Bench, microbench: microBench, chapter4: chapter4Bench, trace: traceBench, calibrate: calibrateBench, apps: appsBench, selection: selectionBench, queues: queuesBench, sweep: sweepBench, perf: () => perfBench() };
+const SUITES: Record<string, () => Promise<void>> = { kernel: kernelBench, network: networkBench, chapter7: chapter7Bench, microbench: microBench, chapter4: chapter4Bench, trace: traceBench, calibrate: calibrateBench, apps: appsBench, selection: selectionBench, queues: queuesBench, sweep: sweepBench, 'study-estimate': studyEstimateBench, perf: () => perfBench() };
 
 const argv = process.argv.slice(2);
 const perfAt = argv.indexOf('perf');
