@@ -16,6 +16,7 @@ import { MAX_SEED } from '../kernel/random-stream.ts';
 import type { SelectContext } from '../library/module.ts';
 import { nodeCountProblem } from '../network/build-topology.ts';
 import { canonicalJson, sha256 } from '../sweep/canonical.ts';
+import { finalText, writeAtomically } from '../sweep/merge.ts';
 import { STUDIES, STUDY_NAMES, runId, type Measured, type Row, type Study, type StudyOptions, type StudyPlatform, type StudyRun } from '../study/index.ts';
 import type { Io } from './io.ts';
 import { loadPlatform, platformNames, projectPath } from './load-inputs.ts';
@@ -59,7 +60,9 @@ export async function studyCommand(argv: readonly string[], io: Io, showProgress
     const label = `sim study ${study.name} round ${round}${args.executor.shard.count > 1 ? ` (shard ${args.executor.shard.index}/${args.executor.shard.count})` : ''}`;
     const done = await executeSweep(sweep, results, args.executor, io, showProgress && !args.json, label);
     for (const r of done.refused) io.err(`sim study: refused: ${r}`);
-    if (!done.wrote) {
+    // Under --shard the last shard to finish a round (or any rerun after) merges it, so the study can go on.
+    if (!done.wrote && done.after.missing.length === 0) writeAtomically(results, finalText(done.after, results));
+    else if (!done.wrote) {
       const why = args.executor.shard.count > 1 && done.shardMissing === 0 ? `this shard's ${done.mine} runs are recorded; the round completes when every shard's are (then rerun any shard, or the study without --shard, to go on)` : `${done.after.missing.length} runs still missing`;
       io.out(args.json ? JSON.stringify({ study: study.name, round, runs: runs.length, ran: done.ran, complete: false }) : `sim study ${study.name}: round ${round} (${runs.length} runs): ran ${done.ran}; ${why}`);
       return done.shardMissing === 0 && args.executor.shard.count > 1 ? 0 : 1;
