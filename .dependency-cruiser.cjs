@@ -6,7 +6,7 @@
  */
 
 /** Layers from the bottom up; a layer may import only the layers on earlier rows. */
-const LAYERS = [['kernel'], ['platform'], ['network'], ['machine'], ['runtime'], ['trace', 'calibrate', 'sweep'], ['library'], ['cli'], ['api']];
+const LAYERS = [['kernel'], ['platform'], ['network'], ['machine'], ['runtime'], ['trace', 'calibrate', 'sweep'], ['library'], ['study'], ['cli'], ['api']];
 
 const layerRules = LAYERS.flatMap((row, level) =>
   row.map((layer) => {

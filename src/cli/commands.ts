@@ -187,6 +187,27 @@ export const COMMANDS: Readonly<Record<string, CommandDecl>> = {
     about: 'Flattens the results (parameters and metrics as columns) to CSV.',
     options: { format: { type: 'string', arg: '<format>', help: 'csv' }, columns: { type: 'string', arg: '<c1,c2,...>', help: 'the columns to keep' }, out: { type: 'string', short: 'o', arg: '<file>', help: 'the file (default stdout)' } },
   },
+  study: {
+    usage: ['study <name> --platform <p|all> --out <dir> [--nodes N[,N...]] [--trials N] [--max-grid N] [--max-keys N] [--seed S] [--models <dir>] [--workers K] [--shard i/n] [--queue redis://host:port/db] [--dry-run] [--json]'],
+    summary: "reproduce one of the thesis's selection and optimization results (ch. 4-5) as a sweep",
+    about:
+      "Runs a validation study of the high-level libraries: stencil-selection (Tables 4-1, 4-2, Figs. 4-7, 4-8: is the chosen layout the fastest measured?), stencil-gain (Table 4-3: selection against always-square), sort-selection (Table 4-4, Fig. 4-14: predicted against measured crossovers of 4-, 10-, 14-bit radix and sample sort, found by bisection), extra-rows (Table 5-1: eqs. 38-41's extra rows and columns against the measured optimum) and digit-width (Fig. 5-3: eq. 44's digit width against the measured best). Each round of runs is a sweep in <out>/runs/, so --workers, --shard and --queue work and an interrupted study resumes where it stopped (a study whose later runs depend on earlier results, sort-selection and extra-rows, goes in rounds: with --shard, run every shard, then any again, until it completes). It writes <out>/<name>.jsonl and .csv (one row per measurement, predicted beside measured), <name>.summary.txt and .summary.json (the summary beside the thesis's numbers, computed from the rows) and <name>.svg, the same bytes on every rerun. Models come from platforms/models/apps/n<nodes> (or --models). Exit 0 when complete, 1 while runs are missing, 2 for bad input.",
+    options: {
+      platform: { type: 'string', short: 'p', arg: '<p|all>', help: 'a platform, or all of platforms/' },
+      out: { type: 'string', short: 'o', arg: '<dir>', help: 'the folder for the runs, rows, summary and figure' },
+      nodes: { type: 'string', short: 'n', arg: '<N[,N...]>', help: 'machine sizes (default: 16,32,64 for stencil-selection, 64 for the others)' },
+      trials: { type: 'string', arg: '<N>', help: 'grid sizes per platform and size (stencil-selection: 300 at 64 nodes, 100 at 16, 32), grids (stencil-gain: 20), extra sizes (extra-rows: 16), trials over all platforms (digit-width: 40), wrong-side points (sort-selection: 32)' },
+      'max-grid': { type: 'string', arg: '<N>', help: 'largest grid dimension of the stencil studies (default 4096)' },
+      'max-keys': { type: 'string', arg: '<N>', help: 'largest keys per node of the sort studies (default 10000; digit-width 20000)' },
+      seed: { type: 'string', short: 's', arg: '<S>', help: "seed of the study's random choices (grid sizes, trials; default 1)" },
+      models: { type: 'string', arg: '<dir>', help: 'app models (default platforms/models/apps/n<nodes>)' },
+      workers: { type: 'string', arg: '<K>', help: 'worker threads' },
+      shard: { type: 'string', arg: '<i/n>', help: "run the runs of each round with index = i-1 mod n" },
+      queue: { type: 'string', arg: '<url>', help: 'run on sim worker processes through BullMQ on Redis' },
+      'dry-run': { type: 'boolean', help: 'say how many runs the next round would run' },
+      json: JSON_OUT,
+    },
+  },
   worker: {
     usage: ['worker --queue redis://host:port/db [--workers K] [--idle-exit <s>] [--lock <s>]'],
     summary: "run a sweep queue's jobs",

@@ -1,6 +1,6 @@
 /**
  * The `sim` command's dispatcher: picks the subcommand (graph, export, calibrate, fit,
- * select, sweep, worker, explore, replay, or a plain run), answers --help and --version, and turns what
+ * select, sweep, study, worker, explore, replay, or a plain run), answers --help and --version, and turns what
  * escapes a command into its exit code (0 verified, 1 failed run, 2 bad input). Each
  * command lives in its own file (run-command.ts, graph-command.ts, ...).
  */
@@ -52,6 +52,8 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
     case 'sweep slurm':
     case 'sweep export':
       return (await import('./sweep-command.ts')).sweepCommand(argv.slice(1), io, showsProgress());
+    case 'study':
+      return (await import('./study-command.ts')).studyCommand(rest, io, showsProgress());
     case 'worker':
       return (await import('./worker-command.ts')).workerCommand(rest, io);
     case 'apps':

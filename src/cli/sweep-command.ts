@@ -6,15 +6,11 @@
  * sweep order once nothing is missing (a shard leaves that to `sim sweep merge`).
  * `sim sweep merge|status|slurm|export` are in sweep-tools-command.ts.
  */
-import { InputError } from '../kernel/errors.ts';
-import { runLocal, Recorder } from '../sweep/local.ts';
-import { finalText, writeAtomically } from '../sweep/merge.ts';
 import { partPath } from '../sweep/parts.ts';
 import { inShard } from '../sweep/shard.ts';
 import type { Io } from './io.ts';
 import { intOption, parseCommand, queueOption, required, shardOption, SWEEP_USAGE } from './sweep-args.ts';
-import { checkoutInputs } from './sweep-inputs.ts';
-import { progress } from './sweep-progress.ts';
+import { checkExecutor, executeSweep } from './sweep-execute.ts';
 import { expandFile, recordedFor, tally, tallyText } from './sweep-setup.ts';
 import { sweepToolCommand, SWEEP_TOOLS } from './sweep-tools-command.ts';
 
@@ -25,9 +21,7 @@ export async function sweepCommand(argv: readonly string[], io: Io, showProgress
   const workers = intOption('workers', values.workers, 1, 1, 256);
   const shard = shardOption(values.shard);
   const queue = queueOption(values.queue);
-  if (queue !== undefined && (shard.count > 1 || values.workers !== undefined)) {
-    throw new InputError('sim sweep: --queue runs the sweep on `sim worker` processes; --shard and --workers are for local runs');
-  }
+  checkExecutor({ workers, shard, queue }, values.workers !== undefined, 'sim sweep');
   const sweep = await expandFile(positionals[0]);
   const before = recordedFor(out, sweep);
   const todo = sweep.runs.filter((r) => inShard(r.i, shard) && before.byIndex[r.i] === undefined);
@@ -39,27 +33,10 @@ export async function sweepCommand(argv: readonly string[], io: Io, showProgress
     return 0;
   }
 
-  let outcome: { ran: number; refused: string[] };
-  if (queue !== undefined) {
-    const { coordinate } = await import('./sweep-queue-command.ts');
-    outcome = await coordinate({ queue, out, sweep, todo, io, showProgress: showProgress && values.json !== true });
-  } else {
-    const recorder = new Recorder(partPath(out, shard), sweep.header);
-    const bar = progress(label, mine, mine - todo.length, showProgress && values.json !== true);
-    try {
-      await runLocal({ runs: todo, workers, resolver: checkoutInputs(), workerModule: { filename: new URL('./sweep-worker.mjs', import.meta.url).href, name: 'runSweepRun' }, recorder, onDone: () => bar.tick() });
-    } finally {
-      bar.stop();
-      recorder.close();
-    }
-    outcome = { ran: todo.length, refused: [] };
-  }
-
-  const after = recordedFor(out, sweep);
+  const x = await executeSweep(sweep, out, { workers, shard, queue }, io, showProgress && values.json !== true, label);
+  const { after, wrote, shardMissing } = x;
+  const outcome = { ran: x.ran, refused: x.refused };
   const t = tally(after);
-  const shardMissing = after.missing.filter((i) => inShard(i, shard)).length;
-  const wrote = after.missing.length === 0 && shard.count === 1;
-  if (wrote) writeAtomically(out, finalText(after, out));
   if (values.json === true) {
     io.out(JSON.stringify({ sweep: sweep.header.sweep, runs: sweep.runs.length, shard: `${shard.index}/${shard.count}`, ran: outcome.ran, ...t, wrote: wrote ? out : null, refused: outcome.refused }));
   } else {

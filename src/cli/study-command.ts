@@ -1,0 +1,185 @@
+/**
+ * `sim study <name> --platform <p|all> [--nodes N[,N...]] --out <dir> [--trials N]
+ * [--max-grid N] [--max-keys N] [--seed S] [--models <dir>] [--workers K] [--shard
+ * i/n] [--queue URL] [--dry-run] [--json]` (issue 21): runs a validation study
+ * (src/study) round by round, each round a sweep (`<out>/runs/round-<k>.sweep.json`,
+ * results `<out>/runs/round-<k>.jsonl`), so the sweep executors and resuming work as
+ * for `sim sweep`: a study rerun with the same inputs reuses every recorded run and
+ * asks for the same rounds. Once complete it writes the raw rows (`<name>.jsonl`,
+ * `<name>.csv`), the summary (`<name>.summary.txt`, `.summary.json`) and the figure
+ * (`<name>.svg`), all the same bytes on every rerun.
+ */
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { InputError } from '../kernel/errors.ts';
+import { MAX_SEED } from '../kernel/random-stream.ts';
+import type { SelectContext } from '../library/module.ts';
+import { nodeCountProblem } from '../network/build-topology.ts';
+import { canonicalJson, sha256 } from '../sweep/canonical.ts';
+import { finalText, writeAtomically } from '../sweep/merge.ts';
+import { STUDIES, STUDY_NAMES, runId, type Measured, type Row, type Study, type StudyOptions, type StudyPlatform, type StudyRun } from '../study/index.ts';
+import type { Io } from './io.ts';
+import { loadPlatform, platformNames, projectPath } from './load-inputs.ts';
+import { loadModelSet } from './model-files.ts';
+import { checkOutputFolder, writeFileAtomic } from './output-file.ts';
+import { parseOptions } from './parse-options.ts';
+import { intOption, queueOption, shardOption } from './sweep-args.ts';
+import { checkExecutor, executeSweep, type Executor } from './sweep-execute.ts';
+import { expandFile } from './sweep-setup.ts';
+import { rowsCsv, studyHeader } from './study-files.ts';
+
+interface StudyArgs {
+  study: Study;
+  options: StudyOptions;
+  out: string;
+  executor: Executor;
+  dryRun: boolean;
+  json: boolean;
+  /** The command that reproduces the results (no --out or executor options: they do not change them). */
+  command: string;
+  models: { file: string; sha256: string }[];
+}
+
+export async function studyCommand(argv: readonly string[], io: Io, showProgress: boolean): Promise<number> {
+  const args = await parseStudyArgs(argv);
+  const { study, options, out } = args;
+  const runsDir = join(out, 'runs');
+  if (!args.dryRun) mkdirSync(runsDir, { recursive: true });
+  const measured = new Map<string, Measured>();
+  for (let round = 1; ; round++) {
+    const runs = study.next(options, measured);
+    if (runs.length === 0) break;
+    if (args.dryRun) {
+      io.out(args.json ? JSON.stringify({ study: study.name, round, runs: runs.length, complete: false }) : `sim study ${study.name}: round ${round} would run ${runs.length} runs (later rounds depend on its results)`);
+      return 0;
+    }
+    const sweepFile = join(runsDir, `round-${round}.sweep.json`);
+    writeFileAtomic('--out', sweepFile, `${JSON.stringify({ name: `${study.name}-round-${round}`, runs: runs.map(sweepEntry) }, null, 1)}\n`);
+    const results = join(runsDir, `round-${round}.jsonl`);
+    const sweep = await expandFile(sweepFile);
+    const label = `sim study ${study.name} round ${round}${args.executor.shard.count > 1 ? ` (shard ${args.executor.shard.index}/${args.executor.shard.count})` : ''}`;
+    const done = await executeSweep(sweep, results, args.executor, io, showProgress && !args.json, label);
+    for (const r of done.refused) io.err(`sim study: refused: ${r}`);
+    // Under --shard the last shard to finish a round (or any rerun after) merges it, so the study can go on.
+    if (!done.wrote && done.after.missing.length === 0) writeAtomically(results, finalText(done.after, results));
+    else if (!done.wrote) {
+      const why = args.executor.shard.count > 1 && done.shardMissing === 0 ? `this shard's ${done.mine} runs are recorded; the round completes when every shard's are (then rerun any shard, or the study without --shard, to go on)` : `${done.after.missing.length} runs still missing`;
+      io.out(args.json ? JSON.stringify({ study: study.name, round, runs: runs.length, ran: done.ran, complete: false }) : `sim study ${study.name}: round ${round} (${runs.length} runs): ran ${done.ran}; ${why}`);
+      return done.shardMissing === 0 && args.executor.shard.count > 1 ? 0 : 1;
+    }
+    readRound(results, runs, measured);
+    if (done.ran > 0 && !args.json) io.err(`sim study ${study.name}: round ${round}: ran ${done.ran} of ${runs.length} runs`);
+  }
+  if (args.dryRun) {
+    io.out(args.json ? JSON.stringify({ study: study.name, complete: true }) : `sim study ${study.name}: every run is recorded; nothing would run`);
+    return 0;
+  }
+  const rows = study.rows(options, measured);
+  const summary = { ...studyHeader(study, options, args.command, args.models, measured.size), ...study.summarize(rows, options) };
+  const text = `${args.command}\n${study.text(summary)}`;
+  writeFileAtomic('--out', join(out, `${study.name}.jsonl`), rows.map((r: Row) => `${canonicalJson(r)}\n`).join(''));
+  writeFileAtomic('--out', join(out, `${study.name}.csv`), rowsCsv(study.columns, rows));
+  writeFileAtomic('--out', join(out, `${study.name}.summary.json`), `${JSON.stringify(summary, null, 1)}\n`);
+  writeFileAtomic('--out', join(out, `${study.name}.summary.txt`), text);
+  writeFileAtomic('--out', join(out, `${study.name}.svg`), study.figure(rows, summary, options));
+  if (args.json) io.out(JSON.stringify(summary));
+  else io.out(text.trimEnd());
+  return 0;
+}
+
+/** A study run as a sweep entry: one run, one seed. */
+function sweepEntry(r: StudyRun) {
+  return { app: r.app, platform: r.platform, nodes: r.nodes, params: r.params, seeds: [r.seed] };
+}
+
+/** Reads a complete round's results into `measured`: line i is the round's run i (one entry, one seed each). */
+function readRound(file: string, runs: readonly StudyRun[], measured: Map<string, Measured>): void {
+  const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
+  if (lines.length !== runs.length + 1) throw new InputError(`${file}: expected ${runs.length} results after the header, found ${lines.length - 1}; remove the round's files to run it again`);
+  runs.forEach((run, i) => {
+    const line = JSON.parse(lines[i + 1]) as { i: number; status: string; summary: { metrics?: Record<string, unknown> } | null; error: { message: string } | null };
+    const cycles = line.summary?.metrics?.cycles;
+    let m: Measured;
+    if (line.status === 'failed') m = { cycles: null, failure: line.error?.message ?? 'failed' };
+    else if (line.status !== 'verified') m = { cycles: null, failure: 'the run did not verify' };
+    else if (typeof cycles !== 'number' || !Number.isFinite(cycles)) m = { cycles: null, failure: 'the app reported no cycles metric' };
+    else m = { cycles, failure: null };
+    measured.set(runId(run), m);
+  });
+}
+
+const int = (option: string, v: string | boolean | undefined, min: number, max: number): number | undefined => (v === undefined ? undefined : intOption(option, v, 0, min, max));
+
+async function parseStudyArgs(argv: readonly string[]): Promise<StudyArgs> {
+  const parsed = parseOptions('study', argv);
+  const v = parsed.values as Record<string, string | boolean | undefined>;
+  if (parsed.positionals.length !== 1) throw new InputError(`sim study: expected one study name (${STUDY_NAMES.join(', ')}), got ${parsed.positionals.length === 0 ? 'none' : parsed.positionals.join(' ')}`);
+  const name = parsed.positionals[0];
+  const study = STUDIES.find((s) => s.name === name);
+  if (study === undefined) throw new InputError(`sim study: unknown study ${name} (expected one of: ${STUDY_NAMES.join(', ')})`);
+  if (typeof v.platform !== 'string') throw new InputError('sim study: missing --platform <name|file|all>');
+  if (typeof v.out !== 'string' || v.out === '') throw new InputError('sim study: missing --out <dir>: the folder for the runs, rows, summary and figure');
+  checkOutputFolder('--out', v.out);
+  const d = study.defaults;
+  for (const option of ['trials', 'max-grid', 'max-keys'] as const) {
+    if (v[option] !== undefined && !d.takes.includes(option)) throw new InputError(`sim study ${study.name}: takes no --${option} (it takes ${d.takes.map((o) => `--${o}`).join(', ')})`);
+  }
+  const trials = int('trials', v.trials, 1, 100_000) ?? d.trials;
+  const maxGrid = int('max-grid', v['max-grid'], 16, 1 << 14) ?? d.maxGrid ?? 0;
+  const maxKeys = int('max-keys', v['max-keys'], 16, 1 << 20) ?? d.maxKeys ?? 0;
+  const seed = int('seed', v.seed, 0, MAX_SEED) ?? 1;
+  const nodes = v.nodes === undefined ? [...d.nodes] : nodeList(String(v.nodes));
+  const specs = v.platform === 'all' ? platformNames() : [v.platform];
+  const models = typeof v.models === 'string' ? v.models : undefined;
+  const platforms: StudyPlatform[] = [];
+  const files: { file: string; sha256: string }[] = [];
+  for (const spec of specs) {
+    const platform = await loadPlatform(spec);
+    const contexts = new Map<number, SelectContext>();
+    for (const n of nodes) {
+      const problem = nodeCountProblem(platform.network, n);
+      if (problem !== null) throw new InputError(`--nodes ${n}: ${problem} (platform ${platform.name})`);
+      // Every model set is read now, so a missing model file is one line before anything runs.
+      const set = loadModelSet(platform, n, models);
+      contexts.set(n, { models: set, nodes: n, clockMHz: platform.clockMHz });
+      for (const source of set.sources) {
+        const path = existsSync(resolve(source)) ? resolve(source) : projectPath(source);
+        if (!files.some((f) => f.file === source)) files.push({ file: source, sha256: sha256(readFileSync(path)) });
+      }
+    }
+    platforms.push({ spec, name: platform.name, clockMHz: platform.clockMHz, context: (n) => contexts.get(n)! });
+  }
+  const workers = intOption('workers', v.workers, 1, 1, 256);
+  const executor: Executor = { workers, shard: shardOption(v.shard), queue: queueOption(v.queue) };
+  checkExecutor(executor, v.workers !== undefined, 'sim study');
+  const command = [
+    `sim study ${study.name} --platform ${v.platform}`,
+    v.nodes === undefined ? '' : `--nodes ${nodes.join(',')}`,
+    v.trials === undefined ? '' : `--trials ${trials}`,
+    v['max-grid'] === undefined ? '' : `--max-grid ${maxGrid}`,
+    v['max-keys'] === undefined ? '' : `--max-keys ${maxKeys}`,
+    v.seed === undefined ? '' : `--seed ${seed}`,
+    models === undefined ? '' : `--models ${models}`,
+  ].filter((s) => s !== '').join(' ');
+  return {
+    study,
+    options: { platforms, nodes, trials, maxGrid, maxKeys, seed },
+    out: v.out,
+    executor,
+    dryRun: v['dry-run'] === true,
+    json: v.json === true,
+    command,
+    models: files,
+  };
+}
+
+/** `--nodes 16,32,64`: distinct machine sizes, ascending. */
+function nodeList(text: string): number[] {
+  const parts = text.split(',');
+  const out = parts.map((p) => {
+    const n = /^\d{1,7}$/.test(p) ? Number(p) : NaN;
+    if (!(n >= 1)) throw new InputError(`--nodes ${text}: expected machine sizes separated by commas (e.g. 16,32,64)`);
+    return n;
+  });
+  return [...new Set(out)].sort((a, b) => a - b);
+}

@@ -1,0 +1,71 @@
+/**
+ * Runs an expanded sweep's missing runs with the executor the options name — local
+ * (in this process or `--workers K` threads, one `--shard i/n` or all) or a BullMQ
+ * queue of `sim worker` processes — and writes the final results file once nothing
+ * is missing. `sim sweep` and `sim study` (each of whose rounds is a sweep) share it.
+ */
+import { InputError } from '../kernel/errors.ts';
+import { runLocal, Recorder } from '../sweep/local.ts';
+import { finalText, writeAtomically, type Collected } from '../sweep/merge.ts';
+import { partPath } from '../sweep/parts.ts';
+import { inShard, type Shard } from '../sweep/shard.ts';
+import type { Io } from './io.ts';
+import { checkoutInputs } from './sweep-inputs.ts';
+import { progress } from './sweep-progress.ts';
+import { recordedFor, type ExpandedSweep } from './sweep-setup.ts';
+
+export interface Executor {
+  workers: number;
+  shard: Shard;
+  queue: string | undefined;
+}
+
+/** Refuses executor options that do not go together. */
+export function checkExecutor(e: Executor, workersGiven: boolean, command: string): void {
+  if (e.queue !== undefined && (e.shard.count > 1 || workersGiven)) {
+    throw new InputError(`${command}: --queue runs the sweep on \`sim worker\` processes; --shard and --workers are for local runs`);
+  }
+}
+
+export interface Executed {
+  ran: number;
+  refused: string[];
+  /** What the parts hold afterwards. */
+  after: Collected;
+  /** Runs of this shard (all for one shard) and how many were recorded before. */
+  mine: number;
+  recordedBefore: number;
+  /** Whether the final results file was written (every run recorded, not a shard). */
+  wrote: boolean;
+  /** Runs of this shard still missing. */
+  shardMissing: number;
+}
+
+/** Runs what `sweep` still misses into `out`'s parts, and writes `out` when complete. */
+export async function executeSweep(sweep: ExpandedSweep, out: string, e: Executor, io: Io, showProgress: boolean, label: string): Promise<Executed> {
+  const { shard, queue, workers } = e;
+  const before = recordedFor(out, sweep);
+  const todo = sweep.runs.filter((r) => inShard(r.i, shard) && before.byIndex[r.i] === undefined);
+  const mine = shard.count === 1 ? sweep.runs.length : sweep.runs.filter((r) => inShard(r.i, shard)).length;
+  let outcome: { ran: number; refused: string[] };
+  if (todo.length === 0) outcome = { ran: 0, refused: [] };
+  else if (queue !== undefined) {
+    const { coordinate } = await import('./sweep-queue-command.ts');
+    outcome = await coordinate({ queue, out, sweep, todo, io, showProgress });
+  } else {
+    const recorder = new Recorder(partPath(out, shard), sweep.header);
+    const bar = progress(label, mine, mine - todo.length, showProgress);
+    try {
+      await runLocal({ runs: todo, workers, resolver: checkoutInputs(), workerModule: { filename: new URL('./sweep-worker.mjs', import.meta.url).href, name: 'runSweepRun' }, recorder, onDone: () => bar.tick() });
+    } finally {
+      bar.stop();
+      recorder.close();
+    }
+    outcome = { ran: todo.length, refused: [] };
+  }
+  const after = todo.length === 0 ? before : recordedFor(out, sweep);
+  const shardMissing = after.missing.filter((i) => inShard(i, shard)).length;
+  const wrote = after.missing.length === 0 && shard.count === 1;
+  if (wrote) writeAtomically(out, finalText(after, out));
+  return { ...outcome, after, mine, recordedBefore: mine - todo.length, wrote, shardMissing };
+}

@@ -1,0 +1,194 @@
+/**
+ * Scoring the stencil selection trials from their raw rows alone (thesis 4.4.2,
+ * Tables 4-1 and 4-2, Fig. 4-8): per platform and machine size, the share of choices
+ * that were the fastest layout measured, the penalty of the wrong ones, where they lie,
+ * and the same for a choice among the thesis's three layouts; with the acceptance
+ * checks of issue 21 and the thesis's numbers beside.
+ */
+import { max, mean, pct } from './stats.ts';
+import type { Row } from './study.ts';
+import { TABLE_4_1, TABLE_4_1_AGGREGATE, TABLE_4_2 } from './thesis.ts';
+
+export interface Miss {
+  width: number;
+  height: number;
+  chosen: string;
+  fastest: string;
+  penalty: number;
+  /** Second-best measured / best measured - 1. */
+  gap: number;
+  boundaryDistance: number | null;
+  boundaryBetween: string | null;
+}
+
+export interface Score {
+  trials: number;
+  /** Trials with a failed run, left out of the counts. */
+  failed: number;
+  correct: number;
+  /** Correct trials where another layout measured exactly the same cycles. */
+  ties: number;
+  accuracy: number | null;
+  meanPenalty: number | null;
+  expectedPenalty: number | null;
+  worstPenalty: number | null;
+}
+
+export interface Group extends Score {
+  platform: string;
+  nodes: number;
+  misses: Miss[];
+  /** The same trials scored as a choice among square, vstrips and uni. */
+  thesisLayouts: Score;
+}
+
+export interface Check {
+  check: string;
+  target: string;
+  value: string;
+  pass: boolean;
+}
+
+export interface Scored {
+  study: string;
+  groups: Group[];
+  /** Per machine size, over platforms. */
+  bySize: (Score & { nodes: number })[];
+  aggregate: Score;
+  checks: Check[];
+}
+
+interface TrialScore {
+  failed: boolean;
+  correct: boolean;
+  tie: boolean;
+  penalty: number;
+  miss: Miss | null;
+}
+
+/** Scores one trial's rows: `pick` marks the choice, `keep` the layouts competing. */
+function scoreTrial(rows: readonly Row[], pick: (r: Row) => boolean, keep: (r: Row) => boolean): TrialScore {
+  const runs = rows.filter(keep);
+  if (runs.some((r) => r.measured === null)) return { failed: true, correct: false, tie: false, penalty: 0, miss: null };
+  const sorted = [...runs].sort((a, b) => (a.measured as number) - (b.measured as number));
+  const best = sorted[0].measured as number;
+  const chosen = runs.find(pick)!;
+  const t = chosen.measured as number;
+  const correct = t <= best;
+  const tie = correct && runs.filter((r) => r.measured === best).length > 1;
+  const penalty = t / best - 1;
+  const r0 = rows[0];
+  const miss: Miss | null = correct
+    ? null
+    : {
+        width: r0.width as number,
+        height: r0.height as number,
+        chosen: chosen.variant as string,
+        fastest: sorted[0].variant as string,
+        penalty,
+        gap: sorted.length > 1 ? (sorted[1].measured as number) / best - 1 : 0,
+        boundaryDistance: r0.boundaryDistance as number | null,
+        boundaryBetween: r0.boundaryBetween as string | null,
+      };
+  return { failed: false, correct, tie, penalty, miss };
+}
+
+function score(ts: readonly TrialScore[]): Score {
+  const ok = ts.filter((t) => !t.failed);
+  const wrong = ok.filter((t) => !t.correct).map((t) => t.penalty);
+  const correct = ok.length - wrong.length;
+  const accuracy = ok.length === 0 ? null : correct / ok.length;
+  const m = mean(wrong);
+  return {
+    trials: ts.length,
+    failed: ts.length - ok.length,
+    correct,
+    ties: ok.filter((t) => t.tie).length,
+    accuracy,
+    meanPenalty: m,
+    expectedPenalty: accuracy === null ? null : (m ?? 0) * (1 - accuracy),
+    worstPenalty: max(wrong),
+  };
+}
+
+/** Groups rows by a key, in first-seen order. */
+export function groupBy<T>(rows: readonly T[], key: (r: T) => string): Map<string, T[]> {
+  const m = new Map<string, T[]>();
+  for (const r of rows) {
+    const k = key(r);
+    const g = m.get(k);
+    if (g === undefined) m.set(k, [r]);
+    else g.push(r);
+  }
+  return m;
+}
+
+const THREE = new Set(['square', 'vstrips', 'uni']);
+
+/** The summary of stencil selection rows. */
+export function scoreTrials(rows: readonly Row[]): Scored {
+  const trials = [...groupBy(rows, (r) => `${r.platform}|${r.nodes}|${r.trial}`).values()];
+  const all = trials.map((t) => ({ t, s: scoreTrial(t, (r) => r.chosen === true, () => true), s3: scoreTrial(t, (r) => r.thesisChoice === true, (r) => THREE.has(r.variant as string)) }));
+  const groups: Group[] = [...groupBy(all, (x) => `${x.t[0].platform}|${x.t[0].nodes}`).values()].map((g) => ({
+    platform: g[0].t[0].platform as string,
+    nodes: g[0].t[0].nodes as number,
+    ...score(g.map((x) => x.s)),
+    misses: g.flatMap((x) => (x.s.miss === null ? [] : [x.s.miss])),
+    thesisLayouts: score(g.map((x) => x.s3)),
+  }));
+  const bySize = [...groupBy(all, (x) => String(x.t[0].nodes)).values()].map((g) => ({ nodes: g[0].t[0].nodes as number, ...score(g.map((x) => x.s)) }));
+  const aggregate = score(all.map((x) => x.s));
+  return { study: 'stencil-selection', groups, bySize, aggregate, checks: selectionChecks(groups) };
+}
+
+function selectionChecks(groups: readonly Group[]): Check[] {
+  const checks: Check[] = [];
+  for (const g of groups) {
+    const target = g.nodes === 64 ? 0.99 : 0.985;
+    checks.push({ check: `${g.platform} ${g.nodes} nodes: accuracy`, target: `>= ${pct(target, 1)}`, value: pct(g.accuracy), pass: g.accuracy !== null && g.accuracy >= target });
+  }
+  const misses = groups.flatMap((g) => g.misses);
+  const penalties = misses.map((m) => m.penalty);
+  const m = mean(penalties);
+  const worst = max(penalties);
+  checks.push({ check: 'mean penalty when wrong', target: '<= 3.1%', value: pct(m), pass: m === null || m <= 0.031 });
+  checks.push({ check: 'worst penalty', target: '<= 16.25%', value: pct(worst), pass: worst === null || worst <= 0.1625 });
+  const far = misses.filter((x) => x.gap > 0.04 || x.boundaryDistance === null || x.boundaryDistance > 0.15);
+  checks.push({ check: 'misses within 15% of a predicted boundary, best two within 4%', target: `${misses.length} of ${misses.length}`, value: `${misses.length - far.length} of ${misses.length}`, pass: far.length === 0 });
+  return checks;
+}
+
+/** The summary as text beside Tables 4-1 and 4-2. */
+export function selectionText(s: Scored): string {
+  const lines: string[] = [];
+  lines.push(`stencil-selection: thesis Tables 4-1, 4-2 and Fig. 4-8 (the thesis's numbers in [brackets])`);
+  lines.push('');
+  lines.push(`${'platform'.padEnd(9)} ${'nodes'.padStart(5)} ${'trials'.padStart(6)} ${'correct'.padStart(7)} ${'accuracy'.padStart(9)} ${'[4-1]'.padStart(8)}  ${'mean pen.'.padStart(9)} ${'[4-2]'.padStart(7)} ${'expected'.padStart(9)} ${'[4-2]'.padStart(8)} ${'worst'.padStart(7)} ${'[4-2]'.padStart(7)}  ${'3 layouts'.padStart(9)}`);
+  for (const g of s.groups) {
+    const t1 = TABLE_4_1[g.platform]?.[g.nodes];
+    const t2 = g.nodes === 64 ? TABLE_4_2[g.platform] : undefined;
+    lines.push(
+      `${g.platform.padEnd(9)} ${String(g.nodes).padStart(5)} ${String(g.trials - g.failed).padStart(6)} ${String(g.correct).padStart(7)} ${pct(g.accuracy).padStart(9)} ${(t1 === undefined ? '' : `[${t1}%]`).padStart(8)}  ${pct(g.meanPenalty).padStart(9)} ${(t2 === undefined ? '' : `[${t2.mean}%]`).padStart(7)} ${pct(g.expectedPenalty, 4).padStart(9)} ${(t2 === undefined ? '' : `[${t2.expected}%]`).padStart(8)} ${pct(g.worstPenalty).padStart(7)} ${(t2 === undefined ? '' : `[${t2.worst}%]`).padStart(7)}  ${pct(g.thesisLayouts.accuracy).padStart(9)}`,
+    );
+  }
+  for (const b of s.bySize) lines.push(`${'all'.padEnd(9)} ${String(b.nodes).padStart(5)} ${String(b.trials - b.failed).padStart(6)} ${String(b.correct).padStart(7)} ${pct(b.accuracy).padStart(9)}`);
+  const a = s.aggregate;
+  lines.push(`${'aggregate'.padEnd(9)} ${''.padStart(5)} ${String(a.trials - a.failed).padStart(6)} ${String(a.correct).padStart(7)} ${pct(a.accuracy).padStart(9)} ${`[${TABLE_4_1_AGGREGATE}%]`.padStart(8)}  ${pct(a.meanPenalty).padStart(9)} ${'[2.12%]'.padStart(7)} ${pct(a.expectedPenalty, 4).padStart(9)} ${'[0.0114%]'.padStart(8)} ${pct(a.worstPenalty).padStart(7)} ${'[16.25%]'.padStart(7)}`);
+  const failed = s.groups.reduce((n, g) => n + g.failed, 0);
+  const ties = s.groups.reduce((n, g) => n + g.ties, 0);
+  lines.push('');
+  lines.push(`correct = no layout measured fewer cycles than the choice; ${ties} correct choices tied exactly with another layout; ${failed} trials had a failed run and are left out.`);
+  lines.push(`3 layouts = the same trials as a choice among square, vstrips and uni (the thesis's module, less shared memory).`);
+  const misses = s.groups.flatMap((g) => g.misses.map((m) => ({ g, m })));
+  if (misses.length > 0) {
+    lines.push('');
+    lines.push('wrong picks: grid, choice, fastest measured, penalty, gap between the two best measured, distance to the nearest predicted boundary');
+    for (const { g, m } of misses) {
+      lines.push(`  ${g.platform} ${g.nodes} nodes ${m.width} x ${m.height}: ${m.chosen} over ${m.fastest}, penalty ${pct(m.penalty)}, gap ${pct(m.gap)}, boundary ${m.boundaryDistance === null ? 'none within 2x' : `${pct(m.boundaryDistance, 1)} away (${m.boundaryBetween})`}`);
+    }
+  }
+  lines.push('');
+  lines.push('checks (issue 21 acceptance):');
+  for (const c of s.checks) lines.push(`  ${c.pass ? 'pass' : 'FAIL'}  ${c.check}: ${c.value} (target ${c.target})`);
+  return `${lines.join('\n')}\n`;
+}

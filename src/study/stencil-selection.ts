@@ -1,0 +1,143 @@
+/**
+ * `sim study stencil-selection` (thesis 4.4.2, Tables 4-1 and 4-2, Fig. 4-8): how often
+ * the stencil module's selector picks the layout that is measured fastest. Per
+ * platform and machine size, grid sizes from the random stream
+ * `study/stencil-selection/<platform>/n<nodes>`: two thirds within 15% of a boundary
+ * of the predicted-winner map, one third log-uniform in [8, max-grid]² (300 at 64
+ * nodes, 100 at 16 and 32 by default). Every layout that can take the grid runs once
+ * (seed 1, 4 iterations: the calibrated range is 1-4, apps.spec), rect with its
+ * aspect as the selector tuned it. "Correct" means no layout measured fewer cycles
+ * than the choice (strict argmin, no tolerance, 4.4.2; exact ties are counted apart).
+ * For wrong picks: the penalty T_selected / T_best - 1 (mean, expected = mean x
+ * P(wrong), worst: Table 4-2), the gap between the two best measured layouts and the
+ * distance to the nearest predicted boundary (Fig. 4-8's argument). The thesis's
+ * module had square, vstrips and uni (plus shared memory): the same trials are also
+ * scored as a choice among those three.
+ */
+import { RandomStream } from '../kernel/random-stream.ts';
+import { select } from '../library/module.ts';
+import { STENCIL_MODULE } from '../library/stencil-module.ts';
+import { drawGrids, nearestBoundary, winnerFunction, type Boundary, type DrawnGrid } from './stencil-grids.ts';
+import { selectionFigure } from './stencil-figure.ts';
+import { scoreTrials, selectionText, type Scored } from './stencil-scoring.ts';
+import { cyclesOf, unmeasured, type Measurements, type Row, type Study, type StudyOptions, type StudyRun, type Summary } from './study.ts';
+
+/** Iterations of every run: the models' calibrated range is 1-4 (apps.spec). */
+export const STENCIL_ITERS = 4;
+/** Smallest grid dimension drawn (thesis Fig. 4-7's range starts at 8). */
+export const MIN_GRID = 8;
+/** Share of sizes near a predicted boundary, and how near (selection.md 2.3, S2). */
+const NEAR_SHARE = 2 / 3;
+const SPREAD = 0.15;
+/** Boundaries farther than this (relative) are reported as none nearby. */
+const DISTANCE_CAP = 1;
+/** The thesis's layouts (Table 4-1, less shared memory). */
+export const THESIS_LAYOUTS = ['square', 'vstrips', 'uni'];
+
+export interface StencilTrial {
+  platform: string;
+  spec: string;
+  nodes: number;
+  trial: number;
+  grid: DrawnGrid;
+  boundary: Boundary | null;
+  runs: { variant: string; predicted: number; chosen: boolean; thesisChoice: boolean; aspect: number | null; run: StudyRun }[];
+}
+
+const defaultTrials = (nodes: number) => (nodes === 64 ? 300 : 100);
+
+/** Every trial of the study: grids drawn per platform and size, each with its choice and runs. */
+export function stencilTrials(study: string, options: StudyOptions, count: (nodes: number) => number, nearShare: number): StencilTrial[] {
+  const out: StencilTrial[] = [];
+  for (const p of options.platforms) {
+    for (const nodes of options.nodes) {
+      const ctx = p.context(nodes);
+      const winner = winnerFunction(ctx, STENCIL_ITERS);
+      const random = new RandomStream(options.seed, `study/${study}/${p.name}/n${nodes}`);
+      const grids = drawGrids(random, winner, options.trials ?? count(nodes), nearShare, SPREAD, MIN_GRID, options.maxGrid);
+      grids.forEach((grid, trial) => {
+        const choice = select(STENCIL_MODULE, { width: grid.width, height: grid.height, iters: STENCIL_ITERS }, ctx);
+        const valid = choice.predictions.filter((q) => q.problem === null);
+        const three = valid.filter((q) => THESIS_LAYOUTS.includes(q.variant));
+        const threeChoice = three.reduce((a, b) => (b.cycles < a.cycles ? b : a));
+        out.push({
+          platform: p.name,
+          spec: p.spec,
+          nodes,
+          trial,
+          grid,
+          boundary: nearestBoundary(winner, grid, MIN_GRID, options.maxGrid, DISTANCE_CAP),
+          runs: valid.map((q) => ({
+            variant: q.variant,
+            predicted: q.cycles,
+            chosen: q.variant === choice.variant,
+            thesisChoice: q.variant === threeChoice.variant,
+            aspect: q.variant === 'rect' ? Number(q.params.aspect) : null,
+            run: { platform: p.spec, nodes, app: q.app, params: q.params, seed: 1 },
+          })),
+        });
+      });
+    }
+  }
+  return out;
+}
+
+export const STENCIL_COLUMNS = ['platform', 'nodes', 'trial', 'kind', 'width', 'height', 'iters', 'boundaryDistance', 'boundaryAxis', 'boundaryBetween', 'variant', 'aspect', 'predicted', 'measured', 'chosen', 'thesisChoice'] as const;
+
+/** One row per trial and layout run. */
+export function stencilRows(trials: readonly StencilTrial[], measured: Measurements): Row[] {
+  return trials.flatMap((t) =>
+    t.runs.map((r) => ({
+      platform: t.platform,
+      nodes: t.nodes,
+      trial: t.trial,
+      kind: t.grid.kind,
+      width: t.grid.width,
+      height: t.grid.height,
+      iters: STENCIL_ITERS,
+      boundaryDistance: t.boundary?.distance ?? null,
+      boundaryAxis: t.boundary?.axis ?? null,
+      boundaryBetween: t.boundary === null ? null : `${t.boundary.from}/${t.boundary.to}`,
+      variant: r.variant,
+      aspect: r.aspect,
+      predicted: r.predicted,
+      measured: cyclesOf(measured, r.run),
+      chosen: r.chosen,
+      thesisChoice: r.thesisChoice,
+    })),
+  );
+}
+
+const cache = new WeakMap<StudyOptions, StencilTrial[]>();
+function trialsOf(options: StudyOptions): StencilTrial[] {
+  let t = cache.get(options);
+  if (t === undefined) {
+    t = stencilTrials('stencil-selection', options, defaultTrials, NEAR_SHARE);
+    cache.set(options, t);
+  }
+  return t;
+}
+
+export const STENCIL_SELECTION: Study = {
+  name: 'stencil-selection',
+  reproduces: 'Tables 4-1 and 4-2, Fig. 4-8',
+  about:
+    'Per platform and machine size, grid sizes two thirds within 15% of a predicted layout boundary and one third log-uniform in [8, max-grid]² (300 at 64 nodes, 100 at 16 and 32; --trials sets them all); every layout runs once (4 iterations). Reports the percentage of choices that were the fastest measured, the penalty of wrong picks (mean, expected, worst), each miss with the gap between the two best layouts and its distance to the nearest predicted boundary, and the same for a choice among the thesis\'s three layouts (square, vstrips, uni). Figure: the predicted-winner map with the trials, misses marked.',
+  defaults: { takes: ['trials', 'max-grid'], trials: null, maxGrid: 4096, maxKeys: null, nodes: [16, 32, 64] },
+  columns: STENCIL_COLUMNS,
+  next(options, measured) {
+    return unmeasured(trialsOf(options).flatMap((t) => t.runs.map((r) => r.run)), measured);
+  },
+  rows(options, measured) {
+    return stencilRows(trialsOf(options), measured);
+  },
+  summarize(rows): Summary {
+    return scoreTrials(rows) as unknown as Summary;
+  },
+  text(summary) {
+    return selectionText(summary as unknown as Scored);
+  },
+  figure(rows, _summary, options) {
+    return selectionFigure(rows, options, STENCIL_ITERS);
+  },
+};

@@ -1,0 +1,118 @@
+/**
+ * What a validation study is (issue 21; thesis Tables 4-1 to 4-4, 5-1, Figs. 4-7,
+ * 4-8, 5-3): a deterministic plan of simulator runs, issued in rounds (a study whose
+ * later runs depend on earlier measurements, such as a bisection, asks for them one
+ * round at a time), the raw rows it makes of the measurements, a summary computed from
+ * those rows alone, its text beside the thesis's numbers, and a figure. Pure: the CLI
+ * (src/cli/study-command.ts) runs each round as a sweep and writes the files.
+ */
+import type { Params, SelectContext } from '../library/module.ts';
+import { canonicalJson } from '../sweep/canonical.ts';
+
+/** One simulator run a study asks for: its app's cycles metric is the measurement. */
+export interface StudyRun {
+  /** The platform as the sweep names it (a name in platforms/ or a path). */
+  platform: string;
+  nodes: number;
+  app: string;
+  params: Params;
+  seed: number;
+}
+
+/** A run's identity within a study: equal runs are measured once. */
+export const runId = (r: StudyRun): string => canonicalJson({ app: r.app, nodes: r.nodes, params: r.params, platform: r.platform, seed: r.seed });
+
+/** What a run measured: the app's `cycles` metric, or null with the reason when the run failed. */
+export interface Measured {
+  cycles: number | null;
+  failure: string | null;
+}
+
+/** Measurements by runId. */
+export type Measurements = ReadonlyMap<string, Measured>;
+
+/** A platform as a study sees it: the name the sweep gives it, and its models per machine size. */
+export interface StudyPlatform {
+  /** As given on the command line (a name in platforms/ or a path); runs name it so. */
+  spec: string;
+  /** The platform's own name (models, thesis rows). */
+  name: string;
+  clockMHz: number;
+  /** The selection context (models) for `nodes` processors. */
+  context(nodes: number): SelectContext;
+}
+
+/** The study's inputs besides its measurements. */
+export interface StudyOptions {
+  platforms: readonly StudyPlatform[];
+  nodes: readonly number[];
+  /** Trials (grid sizes, configurations, penalty points) where the study counts them; null for the study's own default. */
+  trials: number | null;
+  /** Largest grid dimension (stencil studies). */
+  maxGrid: number;
+  /** Largest keys per node (sort studies). */
+  maxKeys: number;
+  /** Seed of the study's random streams (grid sizes, trials). */
+  seed: number;
+}
+
+/** A raw result row: named cells, the same columns in every row of a study. */
+export type Row = Record<string, string | number | boolean | null>;
+
+/** A study's summary: plain JSON data. */
+export type Summary = Record<string, unknown>;
+
+/** The size options a study takes, with their defaults (null: not an option of this study, or trials counted per machine size). */
+export interface StudyDefaults {
+  takes: readonly ('trials' | 'max-grid' | 'max-keys')[];
+  trials: number | null;
+  maxGrid: number | null;
+  maxKeys: number | null;
+  /** Machine sizes when --nodes is absent. */
+  nodes: readonly number[];
+}
+
+export interface Study {
+  name: string;
+  /** What it reproduces (tables, figures), for the help and the summary. */
+  reproduces: string;
+  /** One paragraph: what it runs and what it reports. */
+  about: string;
+  defaults: StudyDefaults;
+  /** The columns of its rows, in order. */
+  columns: readonly string[];
+  /**
+   * The runs still needed, given every measurement so far; empty when the study is
+   * complete. The same options and measurements always give the same runs in the
+   * same order, so an interrupted study rerun asks for the same rounds again.
+   */
+  next(options: StudyOptions, measured: Measurements): StudyRun[];
+  /** The raw rows of a complete study. */
+  rows(options: StudyOptions, measured: Measurements): Row[];
+  /** The summary, computed from the rows alone (the test checks it against them). */
+  summarize(rows: readonly Row[], options: StudyOptions): Summary;
+  /** The summary as text, beside the thesis's numbers. */
+  text(summary: Summary): string;
+  /** The study's figure as standalone SVG. */
+  figure(rows: readonly Row[], summary: Summary, options: StudyOptions): string;
+}
+
+/** The measurement of `run`; throws if the study asks for one it did not plan (a bug). */
+export function cyclesOf(measured: Measurements, run: StudyRun): number | null {
+  const m = measured.get(runId(run));
+  if (m === undefined) throw new Error(`study: run ${runId(run)} was not measured`);
+  return m.cycles;
+}
+
+/** The runs of `wanted` not yet measured, each once, in first-asked order. */
+export function unmeasured(wanted: readonly StudyRun[], measured: Measurements): StudyRun[] {
+  const seen = new Set<string>();
+  const out: StudyRun[] = [];
+  for (const r of wanted) {
+    const id = runId(r);
+    if (measured.has(id) || seen.has(id)) continue;
+    seen.add(id);
+    out.push(r);
+  }
+  return out;
+}

@@ -1,0 +1,217 @@
+/**
+ * `sim study` (issue 21): a reduced version of each of the five studies runs through
+ * the real CLI, and each summary's numbers are recomputed here from the raw rows it
+ * wrote (and the rows' measurements from the rounds' sweep results), by arithmetic of
+ * the test's own; a rerun gives byte-identical files and runs nothing; a study killed
+ * mid-round resumes to the same bytes; bad input is one line and exit 2.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, sim } from '../support/sim-cli.ts';
+
+type Row = Record<string, string | number | boolean | null>;
+const dir = mkdtempSync(join(tmpdir(), 'sim-study-'));
+const rowsOf = (out: string, study: string): Row[] => readFileSync(join(out, `${study}.jsonl`), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Row);
+const summaryOf = (out: string, study: string) => JSON.parse(readFileSync(join(out, `${study}.summary.json`), 'utf8'));
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const group = (rows: Row[], key: (r: Row) => string) => {
+  const m = new Map<string, Row[]>();
+  for (const r of rows) m.set(key(r), [...(m.get(key(r)) ?? []), r]);
+  return [...m.values()];
+};
+const FILES = (s: string) => [`${s}.jsonl`, `${s}.csv`, `${s}.summary.json`, `${s}.summary.txt`, `${s}.svg`];
+
+/** Every measurement the rounds' sweep results hold, as "app|params|seed" -> cycles. */
+function sweepCycles(out: string): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const f of readdirSync(join(out, 'runs')).filter((f) => /^round-\d+\.jsonl$/.test(f))) {
+    for (const line of readFileSync(join(out, 'runs', f), 'utf8').trim().split('\n').slice(1)) {
+      const l = JSON.parse(line);
+      m.set(`${l.inputs.platform}|${l.inputs.nodes}|${l.inputs.app}|${JSON.stringify(Object.entries(l.inputs.params).sort())}|${l.inputs.seed}`, l.summary.metrics.cycles);
+    }
+  }
+  return m;
+}
+const key = (platform: string, nodes: number, app: string, params: Record<string, unknown>, seed: number, defaults: Record<string, unknown>) =>
+  `${platform}|${nodes}|${app}|${JSON.stringify(Object.entries({ ...defaults, ...params }).sort())}|${seed}`;
+const STENCIL_DEFAULTS = { width: 256, height: 256, iters: 20, tolerance: 0, layout: 'square', aspect: 4, extraCols: 0, extraRows: 0, omega: 1.87 };
+
+const SEL = ['study', 'stencil-selection', '--platform', 'alewife', '--nodes', '16', '--trials', '5', '--max-grid', '48'];
+
+describe('sim study: reduced studies, their summaries checked against their rows', () => {
+  const out = (s: string) => join(dir, s);
+  beforeAll(async () => {
+    // One at a time: the machine's cores are shared.
+    for (const args of [
+      [...SEL, '--out', out('sel')],
+      ['study', 'stencil-gain', '--platform', 'atm', '--nodes', '16', '--trials', '3', '--max-grid', '64', '--out', out('gain')],
+      ['study', 'sort-selection', '--platform', 'paragon', '--nodes', '16', '--max-keys', '300', '--trials', '3', '--out', out('sort')],
+      ['study', 'extra-rows', '--platform', 'atm', '--nodes', '16', '--trials', '1', '--max-grid', '64', '--out', out('extra')],
+      ['study', 'digit-width', '--platform', 'alewife', '--nodes', '16', '--max-keys', '40', '--trials', '2', '--out', out('digit')],
+    ]) {
+      const r = await sim(args);
+      expect(r.stderr.split('\n').filter((l) => l !== '' && !/^sim study \S+: round \d+: ran \d+ of \d+ runs$/.test(l))).toEqual([]);
+      expect(r.code).toBe(0);
+    }
+  }, 600_000);
+
+  it('stencil-selection: accuracy, penalties and misses follow from the rows, and the rows from the sweep', () => {
+    const rows = rowsOf(out('sel'), 'stencil-selection');
+    const s = summaryOf(out('sel'), 'stencil-selection');
+    const cycles = sweepCycles(out('sel'));
+    for (const r of rows) {
+      const params = { width: r.width, height: r.height, iters: r.iters, layout: r.variant, ...(r.aspect === null ? {} : { aspect: r.aspect }) };
+      expect(r.measured).toBe(cycles.get(key('alewife', 16, 'apps/stencil', params, 1, STENCIL_DEFAULTS)));
+    }
+    const trials = group(rows, (r) => String(r.trial));
+    expect(trials).toHaveLength(5);
+    const wrong = trials.filter((t) => (t.find((r) => r.chosen)!.measured as number) > Math.min(...t.map((r) => r.measured as number)));
+    const penalties = wrong.map((t) => (t.find((r) => r.chosen)!.measured as number) / Math.min(...t.map((r) => r.measured as number)) - 1);
+    const g = s.groups[0];
+    expect(g).toMatchObject({ platform: 'alewife', nodes: 16, trials: 5, failed: 0, correct: 5 - wrong.length });
+    expect(g.accuracy).toBeCloseTo((5 - wrong.length) / 5, 12);
+    expect(g.misses).toHaveLength(wrong.length);
+    if (wrong.length > 0) {
+      expect(g.meanPenalty).toBeCloseTo(mean(penalties), 12);
+      expect(g.worstPenalty).toBeCloseTo(Math.max(...penalties), 12);
+      expect(g.expectedPenalty).toBeCloseTo(mean(penalties) * (wrong.length / 5), 12);
+    }
+    // Every trial's chosen layout is the one with the least predicted cycles.
+    for (const t of trials) expect(t.find((r) => r.chosen)!.predicted).toBe(Math.min(...t.map((r) => r.predicted as number)));
+    expect(readFileSync(join(out('sel'), 'stencil-selection.summary.txt'), 'utf8')).toMatch(/^alewife +16 +5 +\d+ +\d+\.\d\d% +\[99\.4%\]/m);
+    expect(readFileSync(join(out('sel'), 'stencil-selection.svg'), 'utf8')).toMatch(/^<svg [^]*<\/svg>\n$/);
+    expect(readFileSync(join(out('sel'), 'stencil-selection.csv'), 'utf8').split('\n')[0]).toBe('platform,nodes,trial,kind,width,height,iters,boundaryDistance,boundaryAxis,boundaryBetween,variant,aspect,predicted,measured,chosen,thesisChoice');
+  });
+
+  it('stencil-gain: the mean and maximum gain over always-square follow from the rows', () => {
+    const rows = rowsOf(out('gain'), 'stencil-gain');
+    const gains = group(rows, (r) => String(r.trial)).map((t) => (t.find((r) => r.variant === 'square')!.measured as number) / (t.find((r) => r.chosen)!.measured as number) - 1);
+    const g = summaryOf(out('gain'), 'stencil-gain').groups[0];
+    expect(g.grids).toBe(3);
+    expect(g.meanGain).toBeCloseTo(mean(gains), 12);
+    expect(g.maxGain).toBeCloseTo(Math.max(...gains), 12);
+  });
+
+  it('sort-selection: each measured crossover is where the probes change sides, and the error ratios and penalties add up', () => {
+    const rows = rowsOf(out('sort'), 'sort-selection');
+    const s = summaryOf(out('sort'), 'sort-selection');
+    expect(s.tables).toHaveLength(3);
+    const ratios: number[] = [];
+    for (const t of s.tables) {
+      let errors = 0;
+      t.crossovers.forEach((c: { left: string; right: string; predicted: number; actual: number; error: number }, i: number) => {
+        const probes = rows.filter((r) => r.kind === 'probe' && r.keyBits === t.keyBits && r.crossover === i);
+        const at = (k: number, v: string) => mean(probes.filter((r) => r.keys === k && r.variant === v).map((r) => r.measured as number));
+        if (c.actual >= 1) expect(at(c.actual, c.left)).toBeLessThan(at(c.actual, c.right));
+        if (c.actual < 300) expect(at(c.actual + 1, c.left)).toBeGreaterThanOrEqual(at(c.actual + 1, c.right));
+        expect(probes.filter((r) => r.variant === 'sample').length % 5).toBe(0);
+        expect(c.error).toBe(Math.abs(c.actual - c.predicted));
+        errors += c.error;
+      });
+      expect(t.errorRatio).toBeCloseTo(errors / 300, 12);
+      ratios.push(errors / 300);
+    }
+    expect(s.meanAccuracy).toBeCloseTo(1 - mean(ratios), 12);
+    const points = group(rows.filter((r) => r.kind === 'penalty'), (r) => `${r.keyBits}|${r.keys}`);
+    expect(s.penalty.points).toBe(points.length);
+    if (points.length > 0) {
+      const perPoint = points.map((p) => {
+        const pick = (p[0].keys as number) <= (p[0].predictedLast as number) ? p[0].left : p[0].right;
+        return mean(group(p, (r) => String(r.seed)).map((seed) => (seed.find((r) => r.variant === pick)!.measured as number) / (seed.find((r) => r.variant !== pick)!.measured as number) - 1));
+      });
+      expect(s.penalty.mean).toBeCloseTo(mean(perPoint), 12);
+    }
+  });
+
+  it('extra-rows: the verdicts and benefits follow from the rows', () => {
+    const rows = rowsOf(out('extra'), 'extra-rows');
+    const s = summaryOf(out('extra'), 'extra-rows');
+    const configs = group(rows, (r) => String(r.config));
+    expect(configs).toHaveLength(2);
+    expect(configs[0][0]).toMatchObject({ thesis: true, width: 50, height: 50 });
+    configs.forEach((c, i) => {
+      const t = (kind: string, r: number, col: number) => c.find((x) => x.kind === kind && x.extraRows === r && x.extraCols === col)!.measured as number;
+      const rowsBest = Math.min(...Array.from({ length: 16 }, (_, v) => t('rows', v, 0)));
+      const pr = c[0].predictedRows as number;
+      const pc = c[0].predictedCols as number;
+      const loss = t('rows', pr, 0) / rowsBest - 1;
+      expect(s.configs[i].rows.loss).toBeCloseTo(loss, 12);
+      expect(s.configs[i].rows.verdict).toBe(loss <= 0 ? 'optimal' : loss <= 0.005 ? 'within 0.5%' : 'wrong');
+      expect(s.configs[i].measuredBenefit).toBeCloseTo(t('rows', 0, 0) / t('predicted', pr, pc) - 1, 12);
+    });
+  });
+
+  it('digit-width: each verdict follows from the measured widths', () => {
+    const rows = rowsOf(out('digit'), 'digit-width');
+    const s = summaryOf(out('digit'), 'digit-width');
+    const trials = group(rows, (r) => String(r.trial));
+    expect(trials).toHaveLength(2);
+    trials.forEach((t, i) => {
+      expect(t.map((r) => r.digitBits)).toEqual(Array.from({ length: Math.min(16, t[0].keyBits as number) }, (_, k) => k + 1));
+      const best = Math.min(...t.map((r) => r.measured as number));
+      const loss = (t.find((r) => r.digitBits === r.chosenBits)!.measured as number) / best - 1;
+      expect(s.trials[i].loss).toBeCloseTo(loss, 12);
+      expect(s.trials[i].best).toBe(t.find((r) => r.measured === best)!.digitBits);
+    });
+  });
+
+  it('a rerun runs nothing and writes the same bytes; into another folder too', async () => {
+    const again = await sim([...SEL, '--out', out('sel')]);
+    expect(again.code).toBe(0);
+    expect(again.stderr).toBe('');
+    const other = await sim([...SEL, '--out', out('sel2'), '--workers', '2']);
+    expect(other.code).toBe(0);
+    for (const f of FILES('stencil-selection')) expect(readFileSync(join(out('sel2'), f), 'utf8')).toBe(readFileSync(join(out('sel'), f), 'utf8'));
+  }, 120_000);
+
+  it('a study killed mid-round resumes where it stopped and ends with the same bytes', async () => {
+    const killed = out('killed');
+    const args = ['study', 'stencil-selection', '--platform', 'alewife', '--nodes', '16', '--trials', '5', '--max-grid', '160'];
+    const part = join(killed, 'runs', 'round-1.jsonl.part-1-of-1');
+    const child = spawn(process.execPath, [join(ROOT, 'bin/sim.mjs'), ...args, '--out', killed], { cwd: ROOT, stdio: 'ignore' });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const count = () => (existsSync(part) ? readFileSync(part, 'utf8').split('\n').length - 2 : 0);
+    while (count() < 2) await new Promise((r) => setTimeout(r, 20));
+    child.kill('SIGKILL');
+    await exited;
+    const before = count();
+    expect(existsSync(join(killed, 'stencil-selection.summary.json'))).toBe(false);
+    const r = await sim([...args, '--out', killed]);
+    expect(r.code).toBe(0);
+    const total = JSON.parse(readFileSync(join(killed, 'runs', 'round-1.sweep.json'), 'utf8')).runs.length;
+    expect(r.stderr).toBe(before < total ? `sim study stencil-selection: round 1: ran ${total - before} of ${total} runs\n` : '');
+    const whole = await sim([...args, '--out', out('unkilled')]);
+    for (const f of FILES('stencil-selection')) expect(readFileSync(join(killed, f), 'utf8')).toBe(readFileSync(join(out('unkilled'), f), 'utf8'));
+    expect(whole.code).toBe(0);
+  }, 300_000);
+});
+
+describe.concurrent('sim study: bad input is one line on stderr and exit 2, with nothing written', () => {
+  it.each([
+    [['study', 'nope', '--platform', 'cm5', '--out', 'x'], /^sim study: unknown study nope \(expected one of: stencil-selection, stencil-gain, sort-selection, extra-rows, digit-width\)$/],
+    [['study', 'stencil-selection', '--platform', 'cm5', '--max-keys', '10', '--out', 'x'], /^sim study stencil-selection: takes no --max-keys \(it takes --trials, --max-grid\)$/],
+    [['study', 'digit-width', '--platform', 'cm5'], /^sim study: missing --out <dir>/],
+    [['study', 'extra-rows', '--platform', 'cm5', '--nodes', '48', '--out', 'x'], /^sim: --nodes 48: /],
+    [['study', 'stencil-gain', '--platform', 'cm5', '--nodes', '8', '--out', 'x'], /^sim: no app models for cm5 on 8 nodes/],
+    [['study', 'stencil-gain', '--platform', 'cm5', '--trials', '0', '--out', 'x'], /^sim: --trials 0: expected an integer from 1 to 100000$/],
+    [['study', 'stencil-gain', '--platform', 'mars', '--out', 'x'], /^sim: --platform mars: unknown platform/],
+  ])('%j', async (args, message) => {
+    const cwd = mkdtempSync(join(tmpdir(), 'sim-study-bad-'));
+    const r = await sim(args as string[], cwd);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.stderr.trimEnd()).toMatch(message);
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it('--dry-run says how many runs the next round has, and runs none', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'sim-study-dry-'));
+    const r = await sim(['study', 'digit-width', '--platform', 'cm5', '--trials', '3', '--max-keys', '40', '--out', 'x', '--dry-run', '--json'], cwd);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ study: 'digit-width', round: 1, complete: false });
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+});
