@@ -10,6 +10,7 @@ import type { Node } from '../machine/node.ts';
 import { LEFT, RIGHT } from '../network/packet.ts';
 import type { MessagingCosts } from '../platform/schema.ts';
 import type { Messaging } from './messaging.ts';
+import type { PacketHandler } from './handler-table.ts';
 import type { OpGuard } from './op-guard.ts';
 import { portAndOffsetCons, strataDmaPutHandler, strataXferPutHandler } from './ports.ts';
 import { SEND_BOTH_RL_POLL_BOTH, SEND_BOTH_RL_POLL_RIGHT, xferSteps, type SendSteps } from './send-steps.ts';
@@ -52,6 +53,13 @@ export class BlockSendOp extends StepOp {
   private readonly makeTransfer: BlockInTransit | (() => BlockInTransit);
   private readonly pollRightOnly: boolean;
   private readonly count: number;
+  // From the sender and the platform, held here: every step of the node uses them.
+  private readonly node: Node;
+  private readonly m: Messaging;
+  private readonly dma: MessagingCosts['dma'];
+  private readonly perPacket: number;
+  private readonly overheadCycles: number;
+  private readonly handler: PacketHandler;
   private state = START;
   private t: BlockInTransit | null = null;
   private k = 0;
@@ -67,19 +75,25 @@ export class BlockSendOp extends StepOp {
 
   /** @param transfer the transfer, or makes it (checking its arguments) at the first step */
   constructor(s: BlockSenderParts, transfer: BlockInTransit | (() => BlockInTransit), pollRightOnly: boolean, count: number) {
-    super();
+    super(s.guard);
     this.s = s;
     this.makeTransfer = transfer;
     this.pollRightOnly = pollRightOnly;
     this.count = count;
     this.options = s.options;
+    this.node = s.node;
+    this.m = s.messaging;
+    const dma = s.costs.dma;
+    this.dma = dma;
+    this.perPacket = dma !== null ? dma.dataWordsPerPacket : s.costs.packetWords - 1;
+    this.overheadCycles = dma !== null ? dma.sendCycles : s.costs.xferSendOverheadCycles;
+    this.handler = dma !== null ? strataDmaPutHandler : strataXferPutHandler;
   }
 
   protected step(): number {
-    const s = this.s;
-    const m = s.messaging;
-    const node = s.node;
-    const dma = s.costs.dma;
+    const m = this.m;
+    const node = this.node;
+    const dma = this.dma;
     for (;;) {
       switch (this.state) {
         case START:
@@ -91,13 +105,13 @@ export class BlockSendOp extends StepOp {
           const remaining = t.size - t.sent;
           if (this.k >= this.count || remaining <= 0) return END;
           const at = t.sent;
-          const perPacket = dma !== null ? dma.dataWordsPerPacket : s.costs.packetWords - 1;
+          const perPacket = this.perPacket;
           if (dma === null && remaining < perPacket) {
             const tail = packetWords(t, at, t.size - at);
             t.sent = t.size;
             t.packets++;
             const steps = this.pollRightOnly ? SEND_BOTH_RL_POLL_RIGHT : SEND_BOTH_RL_POLL_BOTH;
-            this.sub = s.guard.nested(m.send(steps, t.proc, strataXferPutHandler, tail));
+            this.sub = this.s.guard.nested(m.send(steps, t.proc, strataXferPutHandler, tail));
             this.state = NEXT;
             return SUB;
           }
@@ -105,15 +119,15 @@ export class BlockSendOp extends StepOp {
           this.words = packetWords(t, at, this.n);
           this.steps = xferSteps(t.packets % 2 === 0 ? LEFT : RIGHT, this.pollRightOnly);
           // The steps' first try, inline; the rest of the steps only if the network refuses.
-          this.injection = m.startInjection(this.overhead());
+          this.injection = m.startInjection(this.overheadCycles);
           this.state = TRY;
           break;
         }
         case TRY: {
           if (node.ahead > 0) return node.ahead;
           const t = this.t!;
-          const overhead = this.overhead();
-          const handler = dma !== null ? strataDmaPutHandler : strataXferPutHandler;
+          const overhead = this.overheadCycles;
+          const handler = this.handler;
           this.state = SENT;
           if (!m.finishInjection(m.packet(t.proc, this.steps[0][0], handler, this.words), this.injection, overhead)) {
             this.sub = m.sendSteps(this.steps, t.proc, handler, this.words, 4 * this.words.length, overhead, false, 1);
@@ -135,7 +149,7 @@ export class BlockSendOp extends StepOp {
           // until empty] (or one: poll once); otherwise, delay". Each check of the interface
           // status is part of a successful receive, and only the final check that finds
           // nothing costs a failed poll; the delay follows only with bandwidth matching on.
-          this.options = s.options;
+          this.options = this.s.options;
           this.max = this.options.poll === 'once' ? 1 : Infinity;
           this.handled = 0;
           this.state = PACE;
@@ -161,7 +175,7 @@ export class BlockSendOp extends StepOp {
           break;
         }
         case PACE_HANDLED:
-          s.guard.handlerDepth--;
+          this.s.guard.handlerDepth--;
           this.handled++;
           this.state = PACE;
           break;
@@ -175,11 +189,6 @@ export class BlockSendOp extends StepOp {
           break;
       }
     }
-  }
-
-  private overhead(): number {
-    const dma = this.s.costs.dma;
-    return dma !== null ? dma.sendCycles : this.s.costs.xferSendOverheadCycles;
   }
 }
 

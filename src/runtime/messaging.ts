@@ -264,7 +264,7 @@ export class Messaging implements SendPath {
         r = h(target, ...a);
     }
     if (r === undefined) {
-      guard.checkHandler(h.name || '(anonymous)');
+      guard.checkHandler(h);
       guard.handlerDepth--;
       return null;
     }

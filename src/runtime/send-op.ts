@@ -64,7 +64,7 @@ export class SendOp extends StepOp {
    * @param from the step the first round starts at (1 when the caller made the first try)
    */
   constructor(m: SendPath, steps: SendSteps, dest: number, handler: PacketHandler, args: readonly number[], sizeBytes: number, overheadCycles: number, isChecked: boolean, from: number) {
-    super();
+    super(m.guard);
     this.m = m;
     this.steps = steps;
     this.dest = dest;

@@ -10,7 +10,7 @@ class Steps extends StepOp {
   private readonly log: string[];
 
   constructor(sim: Simulation, log: string[]) {
-    super();
+    super(null);
     this.sim = sim;
     this.log = log;
   }
