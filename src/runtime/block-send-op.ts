@@ -12,7 +12,7 @@ import type { MessagingCosts } from '../platform/schema.ts';
 import type { Messaging } from './messaging.ts';
 import type { PacketHandler } from './handler-table.ts';
 import type { OpGuard } from './op-guard.ts';
-import { portAndOffsetCons, strataDmaPutHandler, strataXferPutHandler } from './ports.ts';
+import { strataDmaPutHandler, strataXferPutHandler } from './ports.ts';
 import { SEND_BOTH_RL_POLL_BOTH, SEND_BOTH_RL_POLL_RIGHT, xferSteps, type SendSteps } from './send-steps.ts';
 import { END, StepOp, SUB } from './step-op.ts';
 
@@ -199,7 +199,9 @@ export class BlockSendOp extends StepOp {
  */
 function packetWords(t: BlockInTransit, at: number, n: number): number[] {
   const words = new Array<number>(n + 1);
-  words[0] = portAndOffsetCons(t.port, t.offset + at);
+  // portAndOffsetCons without its checks: BlockSender.transfer checked the port and that
+  // offset .. offset + size stays within the offsets a word can hold.
+  words[0] = (((t.offset + at) << 12) | t.port) >>> 0;
   for (let j = 0; j < n; j++) words[j + 1] = t.buffer[at + j] >>> 0;
   return words;
 }

@@ -84,7 +84,14 @@ export abstract class StepOp implements Op, WaitingOp {
       const sub = this.sub;
       if (sub !== null) {
         const r = sub.next();
-        if (r.done !== true) return r as IteratorResult<number, void>;
+        if (r.done !== true) {
+          // A StepOp running another (a block packet's send retries) is the one the node
+          // resumes: when the inner one ends, this one goes on at once, where the inner
+          // one as the waiting operation would have the node step the whole chain.
+          const guard = this.guard;
+          if (guard !== null && guard.waiting === (sub as unknown)) guard.waiting = null;
+          return r as IteratorResult<number, void>;
+        }
         this.sub = null;
       }
       const v = this.step();
