@@ -166,11 +166,25 @@ export class Node {
   *idle(periodCycles: number, wakeOn: number, what: string, isReady: () => boolean, isStall = false): Op {
     yield* this.sync();
     if (isReady()) return;
-    const start = this.time;
+    const start = this.park(wakeOn, what);
+    yield BLOCK;
+    this.unpark(start, periodCycles, isStall);
+  }
+
+  /**
+   * `idle` without a generator, for operations written as state machines: park
+   * (synced, and the check failed), yield BLOCK, then unpark with what park returned.
+   * Returns the cycle the wait began at.
+   */
+  park(wakeOn: number, what: string): number {
     this.wakeMask = wakeOn;
     this.waitingIn = what;
     this.isParked = true;
-    yield BLOCK;
+    return this.time;
+  }
+
+  /** After park's BLOCK: charges the loop's iterations up to the wake-up (see idle). */
+  unpark(start: number, periodCycles: number, isStall: boolean): void {
     this.isParked = false;
     this.wakeMask = 0;
     this.waitingIn = null;

@@ -1,12 +1,11 @@
 /**
- * A first-in first-out queue of packets for the networks' hot paths: a ring over a
- * plain array whose length is a power of two, grown by doubling when full (buffers
- * are sized from the platform, so a queue seldom grows after its first packets).
- * It replaced js-sdsl's Deque (the owner's package) in the networks: as fast on the
- * buffers' traffic (`npm run bench queues`: 1.02x), but a third of the memory where a
- * 4096-node fat tree has a queue per buffer and per channel (146 against 458 bytes
- * per empty queue, heap measured over 100,000 of each), and no library to load at
- * start-up.
+ * A first-in first-out queue of packets: a ring over a plain array whose length is a
+ * power of two, grown by doubling when full. The analytic network's interface queues
+ * use it. It replaced js-sdsl's Deque (the owner's package) in the networks: as fast
+ * on the buffers' traffic (`npm run bench queues`: 1.02x), but a third of the memory
+ * (146 against 458 bytes per empty queue, heap measured over 100,000 of each), and no
+ * library to load at start-up. The packet-level network has since moved its buffers
+ * into one table of fixed rings (buffer-table.ts), which needs no object per buffer.
  */
 import type { Packet } from './packet.ts';
 

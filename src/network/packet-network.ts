@@ -16,13 +16,20 @@
  * receive buffer holds arrived packets until the node polls; when it is full, the
  * last channel cannot start and the network backs up toward the senders.
  * The two logical networks (left, right) are independent copies.
+ *
+ * State layout: channels are records of a few integers in one Int32Array (busy,
+ * the buffer the packet crossing leaves, the far buffer, the node it delivers to,
+ * waiters) indexed by net * channels + channel, and the buffers live in a
+ * BufferTable; packets waiting for a channel are linked through the packets
+ * themselves. A 4096-node fat tree has about 40,000 channels and 45,000 buffers:
+ * as objects they spread over the heap and every event missed the cache on them.
  */
 import type { RandomStream } from '../kernel/random-stream.ts';
 import type { Simulation } from '../kernel/simulation.ts';
+import { BufferTable } from './buffer-table.ts';
 import { PERTURB_DELIVERY_CYCLES, type ArrivalListener, type DataNetwork, type NetworkStats } from './data-network.ts';
 import type { Packet } from './packet.ts';
-import { PacketFifo } from './packet-fifo.ts';
-import type { ChannelSpec, PacketRouting, Topology } from './topology.ts';
+import type { PacketRouting, Topology } from './topology.ts';
 
 /** Called when `node` can inject again on `net` after a refusal. */
 export type InjectReadyListener = (node: number, net: number) => void;
@@ -36,56 +43,13 @@ function hopCycles(latency: number, k: number): number {
   return Number.isInteger(latency) ? latency : Math.floor((k + 1) * latency) - Math.floor(k * latency);
 }
 
-class PacketBuffer {
-  /** Index in PacketNetwork's buffer list (what Packet.at holds). */
-  readonly id: number;
-  readonly capacity: number;
-  /** Slots taken: packets in it plus packets on their way in. */
-  reserved = 0;
-  /**
-   * Packets in it, in arrival order; only the front is routed. In a receive buffer:
-   * the packets that have fully arrived and can be polled, oldest first.
-   */
-  readonly fifo: PacketFifo;
-  /** Channels whose far end is this buffer. */
-  readonly feeders: Channel[] = [];
-  /** A node's injection buffer: (node, net) to tell when it frees; else node -1. */
-  readonly injectingNode: number;
-  readonly net: number;
-
-  constructor(id: number, capacity: number, injectingNode = -1, net = 0) {
-    this.id = id;
-    this.capacity = capacity;
-    this.injectingNode = injectingNode;
-    this.net = net;
-    this.fifo = new PacketFifo(capacity);
-  }
-
-  get hasRoom(): boolean {
-    return this.reserved < this.capacity;
-  }
-}
-
-class Channel {
-  readonly id: number;
-  readonly spec: ChannelSpec;
-  readonly out: PacketBuffer;
-  isBusy = false;
-  /** The buffer the packet now crossing leaves (its slot frees when the tail has left). */
-  from: PacketBuffer | null = null;
-  busyCycles = 0;
-  /**
-   * Packets at the front of their buffers waiting to cross this channel, in request
-   * order; made when the first one waits (most channels of a large machine never have one).
-   */
-  waiters: PacketFifo | null = null;
-
-  constructor(id: number, spec: ChannelSpec, out: PacketBuffer) {
-    this.id = id;
-    this.spec = spec;
-    this.out = out;
-  }
-}
+/** Channel record fields (offsets into a channel's integers). */
+const BUSY = 0; // 1 while a packet crosses
+const FROM = 1; // the buffer the crossing packet leaves (its slot frees when the tail has left), or -1
+const OUT = 2; // the buffer at the far end
+const DELIVERS = 3; // node whose receive buffer it feeds, or -1
+const WAITERS = 4; // packets waiting to cross it
+const CH_STRIDE = 8;
 
 export class PacketNetwork implements DataNetwork {
   perturbation: { int(n: number): number } | null = null;
@@ -100,13 +64,19 @@ export class PacketNetwork implements DataNetwork {
   private readonly sim: Simulation;
   private readonly routing: PacketRouting;
   private readonly interfaceLatency: number;
-  /** [net][channel] */
-  private readonly channels: Channel[][] = [];
-  /** [net][node] */
-  private readonly injection: PacketBuffer[][] = [];
-  private readonly receiving: PacketBuffer[][] = [];
-  /** Every buffer, by id (Packet.at). */
-  private readonly buffers: PacketBuffer[] = [];
+  private readonly nodes: number;
+  /** Channels of one logical network; channel `ch` of net `n` is record n * channelCount + ch. */
+  private readonly channelCount: number;
+  private readonly ch: Int32Array;
+  private readonly busyCycles: Float64Array;
+  /** Per channel of one net (both nets alike): head latency and bandwidth. */
+  private readonly latency: Float64Array;
+  private readonly bytesPerCycle: Float64Array;
+  /** Per channel: the packets waiting to cross it, in request order, linked by Packet.nextWaiter. */
+  private readonly waitHead: (Packet | null)[];
+  private readonly waitTail: (Packet | null)[];
+  /** Injection buffer of (net, node): net * nodes + node; receive buffer: 2 * nodes + net * nodes + node. */
+  private readonly buffers: BufferTable;
   private readonly candidates: number[] = [];
   private readonly random: RandomStream;
   private readonly onArrival: ArrivalListener;
@@ -129,157 +99,197 @@ export class PacketNetwork implements DataNetwork {
     this.interfaceLatency = buffers.interfaceLatencyCycles;
     this.onArrival = onArrival;
     this.onInjectReady = onInjectReady;
-    this.inFlightTo = new Int32Array(topology.nodes);
+    const P = topology.nodes;
+    const specs = routing.channels;
+    const C = specs.length;
+    this.nodes = P;
+    this.channelCount = C;
+    this.inFlightTo = new Int32Array(P);
     this.random = sim.stream(`network/${topology.kind}/adaptive-routing`);
+    this.latency = Float64Array.from(specs, (s) => s.latencyCycles);
+    this.bytesPerCycle = Float64Array.from(specs, (s) => s.bytesPerCycle);
+    this.ch = new Int32Array(2 * C * CH_STRIDE);
+    this.busyCycles = new Float64Array(2 * C);
+    this.waitHead = new Array<Packet | null>(2 * C).fill(null);
+    this.waitTail = new Array<Packet | null>(2 * C).fill(null);
+    const table = new BufferTable(4 * P + 2 * C);
+    for (let net = 0; net < 2; net++) for (let n = 0; n < P; n++) table.add(buffers.injectionPackets, 2 * n + net);
+    for (let net = 0; net < 2; net++) for (let n = 0; n < P; n++) table.add(buffers.receivePackets);
+    const feeders: number[][] = [];
     for (let net = 0; net < 2; net++) {
-      const injection: PacketBuffer[] = [];
-      const receiving: PacketBuffer[] = [];
-      for (let n = 0; n < topology.nodes; n++) {
-        injection.push(this.newBuffer(buffers.injectionPackets, n, net));
-        receiving.push(this.newBuffer(buffers.receivePackets));
+      for (let id = 0; id < C; id++) {
+        const deliversTo = specs[id].deliversTo;
+        const out = deliversTo >= 0 ? 2 * P + net * P + deliversTo : table.add(buffers.routerPackets);
+        const r = (net * C + id) * CH_STRIDE;
+        this.ch[r + FROM] = -1;
+        this.ch[r + OUT] = out;
+        this.ch[r + DELIVERS] = deliversTo;
+        (feeders[out] ??= []).push(net * C + id);
       }
-      const channels = routing.channels.map((spec, id) => {
-        const out = spec.deliversTo >= 0 ? receiving[spec.deliversTo] : this.newBuffer(buffers.routerPackets);
-        const ch = new Channel(id, spec, out);
-        out.feeders.push(ch);
-        return ch;
-      });
-      this.channels.push(channels);
-      this.injection.push(injection);
-      this.receiving.push(receiving);
     }
-    this.headKind = sim.defineEventKind('packet-head', (ch, net, obj) => this.headArrived(this.channels[net][ch], obj as Packet));
-    this.tailKind = sim.defineEventKind('packet-tail', (ch, net) => this.tailLeft(this.channels[net][ch]));
+    table.setFeeders(feeders);
+    this.buffers = table;
+    this.headKind = sim.defineEventKind('packet-head', (ch, net, obj) => this.headArrived(net * C + ch, obj as Packet));
+    this.tailKind = sim.defineEventKind('packet-tail', (ch, net) => this.tailLeft(net * C + ch));
     this.deliverKind = sim.defineEventKind('packet-deliver', (dst, net, obj) => this.delivered(dst, net, obj as Packet));
   }
 
-  private newBuffer(capacity: number, injectingNode = -1, net = 0): PacketBuffer {
-    const b = new PacketBuffer(this.buffers.length, capacity, injectingNode, net);
-    this.buffers.push(b);
-    return b;
-  }
-
   tryInject(packet: Packet): boolean {
-    const buf = this.injection[packet.net][packet.src];
-    if (!buf.hasRoom) return false;
+    const b = packet.net * this.nodes + packet.src;
+    const buffers = this.buffers;
+    if (!buffers.hasRoom(b)) return false;
     packet.injectedAt = this.sim.now;
     this.stats.packetsInjected++;
     this.stats.bytesInjected += packet.sizeBytes;
     this.inFlightTo[packet.dst]++;
     this.onInFlight?.(packet.dst, this.inFlightTo[packet.dst]);
-    buf.reserved++;
-    buf.fifo.push(packet);
-    packet.at = buf.id;
+    buffers.reserve(b);
+    buffers.push(b, packet);
+    packet.at = b;
     packet.hop = 0;
     packet.isReady = true;
-    if (buf.fifo.size === 1) this.route(packet);
+    if (buffers.size(b) === 1) this.route(packet);
     return true;
   }
 
   waitingList(node: number, net: number): Packet[] {
-    return this.receiving[net][node].fifo.toArray();
+    return this.buffers.list(this.receiveBuffer(node, net));
   }
 
   receive(node: number, net: number): Packet | null {
-    const buf = this.receiving[net][node];
-    const p = buf.fifo.shift();
+    const buffers = this.buffers;
+    const b = this.receiveBuffer(node, net);
+    const p = buffers.shift(b);
     if (p === undefined) return null;
-    buf.reserved--;
+    buffers.release(b);
     this.inFlightTo[node]--;
     this.onInFlight?.(node, this.inFlightTo[node]);
-    for (const ch of buf.feeders) this.tryStart(ch);
+    const end = buffers.feedEnd(b);
+    for (let i = buffers.feedStart(b); i < end; i++) this.tryStart(buffers.feeders[i]);
     return p;
   }
 
   waiting(node: number, net: number): number {
-    return this.receiving[net][node].fifo.size;
+    return this.buffers.size(this.receiveBuffer(node, net));
   }
 
   /** Whether `node` has room to inject on `net` now. */
   canInject(node: number, net: number): boolean {
-    return this.injection[net][node].hasRoom;
+    return this.buffers.hasRoom(net * this.nodes + node);
   }
 
   /** Cycles each channel of logical network `net` has spent transmitting. */
   channelBusyCycles(net: number): number[] {
-    return this.channels[net].map((c) => c.busyCycles);
+    return Array.from(this.busyCycles.subarray(net * this.channelCount, (net + 1) * this.channelCount));
+  }
+
+  private receiveBuffer(node: number, net: number): number {
+    return 2 * this.nodes + net * this.nodes + node;
   }
 
   /** Routes a packet at the head of its buffer: starts it across a channel or queues it for one. */
   private route(p: Packet): void {
-    const n = this.routing.nextChannels(p.src, p.dst, p.hop, this.candidates);
-    const channels = this.channels[p.net];
-    let chosen: Channel;
+    const candidates = this.candidates;
+    const n = this.routing.nextChannels(p.src, p.dst, p.hop, candidates);
+    const first = p.net * this.channelCount;
+    let chosen: number;
     if (n === 1) {
-      chosen = channels[this.candidates[0]];
+      chosen = first + candidates[0];
     } else {
       // Adaptive choice: a random free channel if any, else a random one to wait for.
       let free = 0;
       for (let i = 0; i < n; i++) {
-        const c = channels[this.candidates[i]];
-        if (this.canStartNow(c)) this.candidates[free++] = c.id;
+        const c = candidates[i];
+        if (this.canStartNow(first + c)) candidates[free++] = c;
       }
-      chosen = channels[this.candidates[this.random.int(free > 0 ? free : n)]];
+      chosen = first + candidates[this.random.int(free > 0 ? free : n)];
     }
-    if (this.canStartNow(chosen)) this.start(chosen, p);
-    else (chosen.waiters ??= new PacketFifo()).push(p);
+    if (this.canStartNow(chosen)) {
+      this.start(chosen, p);
+    } else {
+      p.nextWaiter = null;
+      const tail = this.waitTail[chosen];
+      if (tail === null) this.waitHead[chosen] = p;
+      else tail.nextWaiter = p;
+      this.waitTail[chosen] = p;
+      this.ch[chosen * CH_STRIDE + WAITERS]++;
+    }
   }
 
-  private canStartNow(c: Channel): boolean {
-    return !c.isBusy && c.out.hasRoom && (c.waiters === null || c.waiters.size === 0);
+  private canStartNow(c: number): boolean {
+    const r = c * CH_STRIDE;
+    const ch = this.ch;
+    return ch[r + BUSY] === 0 && ch[r + WAITERS] === 0 && this.buffers.hasRoom(ch[r + OUT]);
   }
 
-  private start(c: Channel, p: Packet): void {
-    const serialization = Math.max(1, Math.ceil(p.sizeBytes / c.spec.bytesPerCycle));
-    c.isBusy = true;
-    c.from = this.buffers[p.at];
-    c.busyCycles += serialization;
-    c.out.reserved++;
+  private start(c: number, p: Packet): void {
+    const ch = this.ch;
+    const r = c * CH_STRIDE;
+    const spec = c < this.channelCount ? c : c - this.channelCount;
+    const serialization = Math.max(1, Math.ceil(p.sizeBytes / this.bytesPerCycle[spec]));
+    ch[r + BUSY] = 1;
+    ch[r + FROM] = p.at;
+    this.busyCycles[c] += serialization;
+    const out = ch[r + OUT];
+    this.buffers.reserve(out);
     p.hop++;
     p.isReady = false;
-    this.sim.schedule(serialization, this.tailKind, c.id, p.net);
-    if (c.spec.deliversTo >= 0) {
+    this.sim.schedule(serialization, this.tailKind, spec, p.net);
+    if (ch[r + DELIVERS] >= 0) {
       // Visible to polls once the tail is in and the interface has handled it.
       const jitter = this.perturbation === null ? 0 : this.perturbation.int(PERTURB_DELIVERY_CYCLES + 1);
-      this.sim.schedule(hopCycles(c.spec.latencyCycles, p.hop - 1) + serialization + this.interfaceLatency + jitter, this.deliverKind, p.dst, p.net, p);
+      this.sim.schedule(hopCycles(this.latency[spec], p.hop - 1) + serialization + this.interfaceLatency + jitter, this.deliverKind, p.dst, p.net, p);
     } else {
-      c.out.fifo.push(p);
-      this.sim.schedule(hopCycles(c.spec.latencyCycles, p.hop - 1), this.headKind, c.id, p.net, p);
+      this.buffers.push(out, p);
+      this.sim.schedule(hopCycles(this.latency[spec], p.hop - 1), this.headKind, spec, p.net, p);
     }
   }
 
-  /** A packet's head reached the router buffer at the far end of `c`. */
-  private headArrived(c: Channel, p: Packet): void {
-    p.at = c.out.id;
+  /** A packet's head reached the router buffer at the far end of channel `c`. */
+  private headArrived(c: number, p: Packet): void {
+    const out = this.ch[c * CH_STRIDE + OUT];
+    p.at = out;
     p.isReady = true;
-    if (c.out.fifo.front() === p) this.route(p);
+    if (this.buffers.front(out) === p) this.route(p);
   }
 
-  /** The tail of the packet crossing `c` has left its buffer: free that slot and the link. */
-  private tailLeft(c: Channel): void {
-    const from = c.from!;
-    c.from = null;
-    c.isBusy = false;
-    from.fifo.shift();
-    from.reserved--;
-    if (from.injectingNode >= 0) this.onInjectReady(from.injectingNode, from.net);
-    for (const feeder of from.feeders) this.tryStart(feeder);
-    const next = from.fifo.front();
+  /** The tail of the packet crossing channel `c` has left its buffer: free that slot and the link. */
+  private tailLeft(c: number): void {
+    const ch = this.ch;
+    const r = c * CH_STRIDE;
+    const buffers = this.buffers;
+    const from = ch[r + FROM];
+    ch[r + FROM] = -1;
+    ch[r + BUSY] = 0;
+    buffers.shift(from);
+    buffers.release(from);
+    const injecting = buffers.injecting(from);
+    if (injecting >= 0) this.onInjectReady(injecting >> 1, injecting & 1);
+    const end = buffers.feedEnd(from);
+    for (let i = buffers.feedStart(from); i < end; i++) this.tryStart(buffers.feeders[i]);
+    const next = buffers.front(from);
     if (next !== undefined && next.isReady) this.route(next);
     this.tryStart(c);
   }
 
   private delivered(dst: number, net: number, p: Packet): void {
     p.at = -1;
-    this.receiving[net][dst].fifo.push(p);
+    this.buffers.push(this.receiveBuffer(dst, net), p);
     this.stats.packetsDelivered++;
     this.onArrival(dst, net);
   }
 
-  /** Starts the next waiter across `c` if the link is idle and the far buffer has room. */
-  private tryStart(c: Channel): void {
-    if (c.isBusy || !c.out.hasRoom) return;
-    const p = c.waiters?.shift();
-    if (p !== undefined) this.start(c, p);
+  /** Starts the next waiter across channel `c` if the link is idle and the far buffer has room. */
+  private tryStart(c: number): void {
+    const ch = this.ch;
+    const r = c * CH_STRIDE;
+    if (ch[r + BUSY] !== 0 || ch[r + WAITERS] === 0 || !this.buffers.hasRoom(ch[r + OUT])) return;
+    const p = this.waitHead[c]!;
+    const next = p.nextWaiter;
+    this.waitHead[c] = next;
+    if (next === null) this.waitTail[c] = null;
+    p.nextWaiter = null;
+    ch[r + WAITERS]--;
+    this.start(c, p);
   }
 }

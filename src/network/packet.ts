@@ -22,6 +22,8 @@ export class Packet {
   at = -1;
   hop = 0;
   isReady = false;
+  /** The next packet waiting for the same channel (packet-network.ts), while this one waits. */
+  nextWaiter: Packet | null = null;
 
   constructor(src: number, dst: number, net: number, sizeBytes: number, handler: unknown, args: readonly number[]) {
     this.src = src;

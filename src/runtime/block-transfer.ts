@@ -9,12 +9,12 @@
  */
 import { RunFailure } from '../kernel/errors.ts';
 import type { Node, Op } from '../machine/node.ts';
-import { LEFT, RIGHT } from '../network/packet.ts';
 import type { MessagingCosts } from '../platform/schema.ts';
 import type { Messaging } from './messaging.ts';
 import type { OpGuard } from './op-guard.ts';
-import { portAndOffsetCons, STRATA_MAX_XFER_OFFSET, strataDmaPutHandler, strataXferPutHandler } from './ports.ts';
-import { SEND_BOTH_RL_POLL_BOTH, SEND_BOTH_RL_POLL_RIGHT, xferSteps, type SendSteps } from './send-steps.ts';
+import { BlockSendOp, type BlockSenderParts } from './block-send-op.ts';
+import { portAndOffsetCons, STRATA_MAX_XFER_OFFSET, strataXferPutHandler } from './ports.ts';
+import type { SendSteps } from './send-steps.ts';
 import { firstNonWord, notAWord } from './words.ts';
 
 /** How SendBlockXfer paces itself (thesis 6.1.3). */
@@ -59,12 +59,12 @@ export class Transfer {
   }
 }
 
-export class BlockSender {
+export class BlockSender implements BlockSenderParts {
   options: BlockTransferOptions;
-  private readonly node: Node;
-  private readonly messaging: Messaging;
-  private readonly guard: OpGuard;
-  private readonly costs: MessagingCosts;
+  readonly node: Node;
+  readonly messaging: Messaging;
+  readonly guard: OpGuard;
+  readonly costs: MessagingCosts;
   private nextId = 1;
 
   constructor(node: Node, messaging: Messaging, guard: OpGuard, costs: MessagingCosts) {
@@ -126,70 +126,10 @@ export class BlockSender {
 
   /**
    * Sends up to `count` of the transfer's next packets, each an Xfer or DMA packet
-   * followed by pacing, or its tail message. One generator for them all, with the
-   * first try at the network and the pacing polls inline: this is the per-packet path.
+   * followed by pacing, or its tail message (a state machine: block-send-op.ts).
    * `transfer` is the transfer, or makes it (checking its arguments) at the first step.
    */
-  *sendPackets(transfer: Transfer | (() => Transfer), pollRightOnly: boolean, count: number): Op {
-    const t = typeof transfer === 'function' ? transfer() : transfer;
-    const dma = this.costs.dma;
-    const m = this.messaging;
-    const node = this.node;
-    const perPacket = dma !== null ? dma.dataWordsPerPacket : this.costs.packetWords - 1;
-    const overhead = dma !== null ? dma.sendCycles : this.costs.xferSendOverheadCycles;
-    const handler = dma !== null ? strataDmaPutHandler : strataXferPutHandler;
-    for (let k = 0; k < count && t.remaining > 0; k++) {
-      const at = t.sent;
-      if (dma === null && t.remaining < perPacket) {
-        const tail = packetWords(t, at, t.size - at);
-        t.sent = t.size;
-        t.packets++;
-        const steps = pollRightOnly ? SEND_BOTH_RL_POLL_RIGHT : SEND_BOTH_RL_POLL_BOTH;
-        yield* this.guard.nested(m.send(steps, t.proc, strataXferPutHandler, tail));
-        continue;
-      }
-      const n = Math.min(t.remaining, perPacket);
-      const words = packetWords(t, at, n);
-      const steps = xferSteps(t.packets % 2 === 0 ? LEFT : RIGHT, pollRightOnly);
-      // The steps' first try, inline; the rest of the steps only if the network refuses.
-      const injection = m.startInjection(overhead);
-      while (node.ahead > 0) yield node.ahead;
-      if (!m.finishInjection(m.packet(t.proc, steps[0][0], handler, words), injection, overhead)) {
-        yield* m.sendSteps(steps, t.proc, handler, words, 4 * words.length, overhead, false, 1);
-      }
-      t.sent += n;
-      t.packets++;
-      // The DMA engine's rate is matched statically: it handles arrivals and never
-      // waits, and does not pace after its last packet.
-      if (dma !== null && t.remaining === 0) continue;
-      // Pacing (thesis 6.1.3): "if there are arrived packets, handle all of them [poll
-      // until empty] (or one: poll once); otherwise, delay". Each check of the interface
-      // status is part of a successful receive, and only the final check that finds
-      // nothing costs a failed poll; the delay follows only with bandwidth matching on.
-      const o = this.options;
-      const max = o.poll === 'once' ? 1 : Infinity;
-      let handled = 0;
-      for (;;) {
-        while (node.ahead > 0) yield node.ahead;
-        if (handled === max) break;
-        const r = m.pollNow(m.pacingNet(pollRightOnly));
-        if (r === false) break;
-        if (r !== true) yield* m.finishHandler(r);
-        handled++;
-      }
-      if (dma === null && handled === 0 && o.bandwidthMatching) node.chargeSpin(o.delayCycles);
-    }
+  sendPackets(transfer: Transfer | (() => Transfer), pollRightOnly: boolean, count: number): Op {
+    return new BlockSendOp(this, transfer, pollRightOnly, count);
   }
-}
-
-/**
- * The words of the packet carrying `n` of the transfer's words from `at`: the
- * port-and-offset word, then the data. A new array per packet, allocated at its
- * size (the packet keeps it until the receiver handles it).
- */
-function packetWords(t: Transfer, at: number, n: number): number[] {
-  const words = new Array<number>(n + 1);
-  words[0] = portAndOffsetCons(t.port, t.offset + at);
-  for (let j = 0; j < n; j++) words[j + 1] = t.buffer[at + j] >>> 0;
-  return words;
 }

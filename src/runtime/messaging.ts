@@ -8,26 +8,27 @@
 import { RunFailure } from '../kernel/errors.ts';
 import type { RandomStream } from '../kernel/random-stream.ts';
 import { PERTURB_NODE_CYCLES, type TraceSink } from '../machine/machine.ts';
-import { WAKE_DATA, WAKE_INJECT_LEFT, WAKE_LEFT, type Node, type Op } from '../machine/node.ts';
+import { WAKE_DATA, type Node, type Op } from '../machine/node.ts';
 import type { DataNetwork } from '../network/data-network.ts';
 import { LEFT, Packet, RIGHT } from '../network/packet.ts';
 import type { MessagingCosts } from '../platform/schema.ts';
 import { isEngineHandler, type PacketHandler } from './handler-table.ts';
 import type { OpGuard } from './op-guard.ts';
+import { SendOp, type SendPath } from './send-op.ts';
 import type { SendSteps } from './send-steps.ts';
 import { firstNonWord, notAWord } from './words.ts';
 
 /** A handler as messaging calls it, with the receiving node's Runtime or engines first. */
 type Dispatchable = (target: unknown, ...args: number[]) => void | Op;
 
-export class Messaging {
-  private readonly node: Node;
+export class Messaging implements SendPath {
+  readonly node: Node;
   private readonly nodes: number;
-  private readonly network: DataNetwork;
-  private readonly costs: MessagingCosts;
+  readonly network: DataNetwork;
+  readonly costs: MessagingCosts;
   private readonly perturbation: RandomStream | null;
   private readonly trace: TraceSink | null;
-  private readonly guard: OpGuard;
+  readonly guard: OpGuard;
   /** What app handlers and engine handlers receive first (set once both exist). */
   private appTarget: unknown = null;
   private engineTarget: unknown = null;
@@ -58,12 +59,9 @@ export class Messaging {
   /**
    * Runs a send variant's steps until the packet is out, checking the message first
    * when `isChecked`; the first round starts at step `from` (a caller that made the
-   * first try itself passes 1). When a whole round of steps
-   * finds every tried network full and every polled network empty, the node stalls:
-   * it sleeps until a tried network has room or a polled one has a message, resuming
-   * where a literal retry loop would have succeeded.
+   * first try itself passes 1). A state machine, not a generator: see send-op.ts.
    */
-  *sendSteps(
+  sendSteps(
     steps: SendSteps,
     dest: number,
     handler: PacketHandler,
@@ -73,56 +71,7 @@ export class Messaging {
     isChecked = false,
     from = 0,
   ): Op {
-    if (isChecked) this.checkMessage(dest, handler, args);
-    const node = this.node;
-    // One packet for every try: the network keeps only a packet it takes.
-    const packet = new Packet(node.id, dest, LEFT, sizeBytes, handler, args);
-    for (let first = from; ; first = 0) {
-      let handled = false;
-      for (let i = first; i < steps.length; i++) {
-        const [tryNet, pollNet] = steps[i];
-        let sent = false;
-        if (tryNet >= 0) {
-          // Inline rather than a generator of its own: this is the per-packet path.
-          const injection = this.startInjection(overheadCycles);
-          while (node.ahead > 0) yield node.ahead;
-          packet.net = tryNet;
-          sent = this.finishInjection(packet, injection, overheadCycles);
-        }
-        if (pollNet >= 0) {
-          // pollOne(pollNet, true), inline: no generator per poll.
-          while (node.ahead > 0) yield node.ahead;
-          const r = this.pollNow(pollNet);
-          if (r !== false) {
-            handled = true;
-            if (r !== true) yield* this.finishHandler(r);
-          }
-        }
-        if (sent) return;
-      }
-      if (!handled) yield* this.stall(steps);
-    }
-  }
-
-  /** Waits, as a retry loop over `steps` would, until a retry or a poll can succeed. */
-  private *stall(steps: SendSteps): Op {
-    const net = this.network;
-    const self = this.node.id;
-    let period = 0;
-    let wakeOn = 0;
-    for (const [tryNet, pollNet] of steps) {
-      if (tryNet >= 0) {
-        period += this.costs.sendInjectionCycles;
-        wakeOn |= WAKE_INJECT_LEFT << tryNet;
-      }
-      if (pollNet >= 0) {
-        period += this.costs.pollEmptyCycles;
-        wakeOn |= WAKE_LEFT << pollNet;
-      }
-    }
-    const isReady = (): boolean =>
-      steps.some(([tryNet, pollNet]) => (tryNet >= 0 && net.canInject(self, tryNet)) || (pollNet >= 0 && net.waiting(self, pollNet) > 0));
-    yield* this.node.idle(period, wakeOn, 'a send (network full)', isReady, true);
+    return new SendOp(this, steps, dest, handler, args, sizeBytes, overheadCycles, isChecked, from);
   }
 
   /**
@@ -315,7 +264,7 @@ export class Messaging {
         r = h(target, ...a);
     }
     if (r === undefined) {
-      guard.checkHandler(h.name || '(anonymous)');
+      guard.checkHandler(h);
       guard.handlerDepth--;
       return null;
     }

@@ -9,9 +9,12 @@
 import type { Op } from '../machine/node.ts';
 import type { SimProcess } from '../kernel/simulation.ts';
 import { StrataExitSignal, type NodeEngines } from './engines.ts';
+import type { OpGuard } from './op-guard.ts';
 
 export class NodeProgram implements SimProcess {
   private readonly engines: NodeEngines;
+  /** engines.guard, held here: every resume of the node starts with it. */
+  private readonly guard: OpGuard;
   private readonly startMain: () => Op<unknown>;
   private readonly onResult: (result: unknown) => void;
   /** The phase running: main (made at the first step, as a generator's body would), then the exit. */
@@ -24,16 +27,17 @@ export class NodeProgram implements SimProcess {
    */
   constructor(engines: NodeEngines, startMain: () => Op<unknown>, onResult: (result: unknown) => void) {
     this.engines = engines;
+    this.guard = engines.guard;
     this.startMain = startMain;
     this.onResult = onResult;
   }
 
   next(): IteratorResult<number, void> {
-    const guard = this.engines.guard;
+    const guard = this.guard;
     const waiting = guard.waiting;
     guard.waiting = null;
     if (waiting !== null) {
-      // Straight to the innermost waiting operation (see GuardedOp); when it has ended,
+      // Straight to the innermost waiting operation (see GuardedOp, StepOp); when it has ended,
       // the whole chain below takes its outcome.
       const r = waiting.resume();
       if (r !== null) return r as IteratorResult<number, void>;
@@ -45,7 +49,7 @@ export class NodeProgram implements SimProcess {
       step = this.main.next();
     } catch (e) {
       if (!(e instanceof StrataExitSignal)) throw e;
-      this.engines.guard.forget();
+      this.guard.forget();
       return this.startExit();
     }
     if (step.done !== true) return step;

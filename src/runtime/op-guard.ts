@@ -20,6 +20,15 @@ export interface PrintQueue {
   flush(): void;
 }
 
+/**
+ * An operation the node's thread can resume directly (GuardedOp, StepOp): `resume()`
+ * steps it and returns its yield, or null when it returned or threw, keeping that
+ * outcome for the next step of the chain of operations around it.
+ */
+export interface WaitingOp {
+  resume(): IteratorResult<number, unknown> | null;
+}
+
 export class OpGuard {
   /** How many handlers are running on this node (nested when a handler polls). */
   handlerDepth = 0;
@@ -27,7 +36,7 @@ export class OpGuard {
    * The innermost operation whose body yielded at the node thread's last step (null
    * when the step did not end inside one). Only the node's thread clears it.
    */
-  waiting: GuardedOp<unknown> | null = null;
+  waiting: WaitingOp | null = null;
   private unstarted = 0;
   private readonly self: number;
   private readonly prints: PrintQueue;
@@ -65,8 +74,9 @@ export class OpGuard {
   }
 
   /** After a plain (non-generator) handler returns: it must not have created an operation. */
-  checkHandler(name: string): void {
-    if (this.unstarted !== 0) this.fail(`handler ${name}`);
+  checkHandler(handler: { readonly name: string }): void {
+    // The name only when failing: reading a function's name is not free, and this runs per message.
+    if (this.unstarted !== 0) this.fail(`handler ${handler.name || '(anonymous)'}`);
   }
 
   /** When main returns: it must not have created an operation it did not run. */
@@ -101,7 +111,7 @@ export class OpGuard {
  * steps the whole chain once, in which this object's next() hands the outcome to the
  * app's `yield*` exactly where the body left it.
  */
-export class GuardedOp<T> implements Generator<number, T, undefined> {
+export class GuardedOp<T> implements Generator<number, T, undefined>, WaitingOp {
   private readonly guard: OpGuard;
   private readonly body: Op<T>;
   private isStarted = false;
@@ -133,7 +143,7 @@ export class GuardedOp<T> implements Generator<number, T, undefined> {
     }
     const r = this.body.next();
     // The innermost waiting operation records itself first; the ones around it see it set.
-    if (r.done !== true && this.guard.waiting === null) this.guard.waiting = this as GuardedOp<unknown>;
+    if (r.done !== true && this.guard.waiting === null) this.guard.waiting = this;
     return r;
   }
 
@@ -154,7 +164,7 @@ export class GuardedOp<T> implements Generator<number, T, undefined> {
       this.ended = r;
       return null;
     }
-    if (this.guard.waiting === null) this.guard.waiting = this as GuardedOp<unknown>;
+    if (this.guard.waiting === null) this.guard.waiting = this;
     return r;
   }
 

@@ -1,0 +1,207 @@
+/**
+ * The per-packet loop of a block transfer (Appendix A 7, thesis 6.1.3) as a state
+ * machine (step-op.ts): up to `count` of the transfer's next packets, each an Xfer or
+ * DMA packet followed by pacing, or its tail message. The first try at the network
+ * and the pacing polls are inline; a refused packet goes on through the send's steps
+ * (SendOp). BlockSender.sendPackets makes one; every block packet of every app runs
+ * through it, which is why it is not a generator.
+ */
+import type { Node } from '../machine/node.ts';
+import { LEFT, RIGHT } from '../network/packet.ts';
+import type { MessagingCosts } from '../platform/schema.ts';
+import type { Messaging } from './messaging.ts';
+import type { PacketHandler } from './handler-table.ts';
+import type { OpGuard } from './op-guard.ts';
+import { strataDmaPutHandler, strataXferPutHandler } from './ports.ts';
+import { SEND_BOTH_RL_POLL_BOTH, SEND_BOTH_RL_POLL_RIGHT, xferSteps, type SendSteps } from './send-steps.ts';
+import { END, StepOp, SUB } from './step-op.ts';
+
+/** A block being sent, as the loop sees it (block-transfer.ts's Transfer). */
+export interface BlockInTransit {
+  readonly proc: number;
+  readonly port: number;
+  readonly offset: number;
+  readonly buffer: ArrayLike<number>;
+  readonly size: number;
+  /** Words sent so far. */
+  sent: number;
+  /** Packets sent so far (alternates the first network tried). */
+  packets: number;
+}
+
+/** What the loop needs of the node's BlockSender. */
+export interface BlockSenderParts {
+  readonly options: { readonly bandwidthMatching: boolean; readonly delayCycles: number; readonly poll: 'once' | 'empty' };
+  readonly node: Node;
+  readonly messaging: Messaging;
+  readonly guard: OpGuard;
+  readonly costs: MessagingCosts;
+}
+
+// States: where the next step goes on from.
+const START = 0; // make (and check) the transfer
+const TOP = 1; // the next packet, if any
+const TRY = 2; // synced, offer the packet
+const SENT = 3; // the packet is out: count it, start pacing
+const PACE = 4; // synced, poll for arrivals
+const PACE_HANDLED = 5; // a generator handler a pacing poll started has ended
+const PACED = 6; // arrivals handled, or the delay
+const NEXT = 7; // on to the next packet
+
+export class BlockSendOp extends StepOp {
+  private readonly s: BlockSenderParts;
+  private readonly makeTransfer: BlockInTransit | (() => BlockInTransit);
+  private readonly pollRightOnly: boolean;
+  private readonly count: number;
+  // From the sender and the platform, held here: every step of the node uses them.
+  private readonly node: Node;
+  private readonly m: Messaging;
+  private readonly dma: MessagingCosts['dma'];
+  private readonly perPacket: number;
+  private readonly overheadCycles: number;
+  private readonly handler: PacketHandler;
+  private state = START;
+  private t: BlockInTransit | null = null;
+  private k = 0;
+  /** The packet being sent: its data words, its steps, its injection cycles. */
+  private n = 0;
+  private words: number[] = [];
+  private steps: SendSteps = [];
+  private injection = 0;
+  /** Pacing after the packet: options as they were, arrivals handled, the most to handle. */
+  private options: BlockSenderParts['options'];
+  private handled = 0;
+  private max = 1;
+
+  /** @param transfer the transfer, or makes it (checking its arguments) at the first step */
+  constructor(s: BlockSenderParts, transfer: BlockInTransit | (() => BlockInTransit), pollRightOnly: boolean, count: number) {
+    super(s.guard);
+    this.s = s;
+    this.makeTransfer = transfer;
+    this.pollRightOnly = pollRightOnly;
+    this.count = count;
+    this.options = s.options;
+    this.node = s.node;
+    this.m = s.messaging;
+    const dma = s.costs.dma;
+    this.dma = dma;
+    this.perPacket = dma !== null ? dma.dataWordsPerPacket : s.costs.packetWords - 1;
+    this.overheadCycles = dma !== null ? dma.sendCycles : s.costs.xferSendOverheadCycles;
+    this.handler = dma !== null ? strataDmaPutHandler : strataXferPutHandler;
+  }
+
+  protected step(): number {
+    const m = this.m;
+    const node = this.node;
+    const dma = this.dma;
+    for (;;) {
+      switch (this.state) {
+        case START:
+          this.t = typeof this.makeTransfer === 'function' ? this.makeTransfer() : this.makeTransfer;
+          this.state = TOP;
+          break;
+        case TOP: {
+          const t = this.t!;
+          const remaining = t.size - t.sent;
+          if (this.k >= this.count || remaining <= 0) return END;
+          const at = t.sent;
+          const perPacket = this.perPacket;
+          if (dma === null && remaining < perPacket) {
+            const tail = packetWords(t, at, t.size - at);
+            t.sent = t.size;
+            t.packets++;
+            const steps = this.pollRightOnly ? SEND_BOTH_RL_POLL_RIGHT : SEND_BOTH_RL_POLL_BOTH;
+            this.sub = this.s.guard.nested(m.send(steps, t.proc, strataXferPutHandler, tail));
+            this.state = NEXT;
+            return SUB;
+          }
+          this.n = Math.min(remaining, perPacket);
+          this.words = packetWords(t, at, this.n);
+          this.steps = xferSteps(t.packets % 2 === 0 ? LEFT : RIGHT, this.pollRightOnly);
+          // The steps' first try, inline; the rest of the steps only if the network refuses.
+          this.injection = m.startInjection(this.overheadCycles);
+          this.state = TRY;
+          break;
+        }
+        case TRY: {
+          if (node.ahead > 0) return node.ahead;
+          const t = this.t!;
+          const overhead = this.overheadCycles;
+          const handler = this.handler;
+          this.state = SENT;
+          if (!m.finishInjection(m.packet(t.proc, this.steps[0][0], handler, this.words), this.injection, overhead)) {
+            this.sub = m.sendSteps(this.steps, t.proc, handler, this.words, 4 * this.words.length, overhead, false, 1);
+            return SUB;
+          }
+          break;
+        }
+        case SENT: {
+          const t = this.t!;
+          t.sent += this.n;
+          t.packets++;
+          // The DMA engine's rate is matched statically: it handles arrivals and never
+          // waits, and does not pace after its last packet.
+          if (dma !== null && t.sent === t.size) {
+            this.state = NEXT;
+            break;
+          }
+          // Pacing (thesis 6.1.3): "if there are arrived packets, handle all of them [poll
+          // until empty] (or one: poll once); otherwise, delay". Each check of the interface
+          // status is part of a successful receive, and only the final check that finds
+          // nothing costs a failed poll; the delay follows only with bandwidth matching on.
+          this.options = this.s.options;
+          this.max = this.options.poll === 'once' ? 1 : Infinity;
+          this.handled = 0;
+          this.state = PACE;
+          break;
+        }
+        case PACE: {
+          if (node.ahead > 0) return node.ahead;
+          if (this.handled === this.max) {
+            this.state = PACED;
+            break;
+          }
+          const r = m.pollNow(m.pacingNet(this.pollRightOnly));
+          if (r === false) {
+            this.state = PACED;
+            break;
+          }
+          if (r !== true) {
+            this.sub = r;
+            this.state = PACE_HANDLED;
+            return SUB;
+          }
+          this.handled++;
+          break;
+        }
+        case PACE_HANDLED:
+          this.s.guard.handlerDepth--;
+          this.handled++;
+          this.state = PACE;
+          break;
+        case PACED:
+          if (dma === null && this.handled === 0 && this.options.bandwidthMatching) node.chargeSpin(this.options.delayCycles);
+          this.state = NEXT;
+          break;
+        case NEXT:
+          this.k++;
+          this.state = TOP;
+          break;
+      }
+    }
+  }
+}
+
+/**
+ * The words of the packet carrying `n` of the transfer's words from `at`: the
+ * port-and-offset word, then the data. A new array per packet, allocated at its
+ * size (the packet keeps it until the receiver handles it).
+ */
+function packetWords(t: BlockInTransit, at: number, n: number): number[] {
+  const words = new Array<number>(n + 1);
+  // portAndOffsetCons without its checks: BlockSender.transfer checked the port and that
+  // offset .. offset + size stays within the offsets a word can hold.
+  words[0] = (((t.offset + at) << 12) | t.port) >>> 0;
+  for (let j = 0; j < n; j++) words[j + 1] = t.buffer[at + j] >>> 0;
+  return words;
+}

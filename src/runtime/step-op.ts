@@ -1,0 +1,125 @@
+/**
+ * A runtime operation written as a small state machine instead of a generator, for
+ * the per-packet paths (a block's packets, a send's retries). It is an Op like any
+ * other (apps and engines run it with `yield*`, the node's thread resumes it), but a
+ * resume is a method call that goes on from a state field, not a generator resume:
+ * no register file to restore and save at every event, no generator object per
+ * packet, and no IteratorResult per yield (one is reused: whoever resumes an Op reads
+ * its result before resuming it again). On a 4096-node machine the generators' state
+ * was among the memory every event missed the cache on.
+ *
+ * A subclass implements `step()`: it returns a number to yield (cycles to wait, or
+ * BLOCK), SUB after putting an operation in `sub` that must run to its end first (a
+ * generator handler, a nested send), or END when the operation is over. `step` is
+ * called again after each resume and after `sub` has ended.
+ *
+ * Like GuardedOp, it records itself as the node's innermost waiting operation when it
+ * yields, so the node's thread resumes it directly, past the operations around it.
+ */
+import type { Op } from '../machine/node.ts';
+import type { OpGuard, WaitingOp } from './op-guard.ts';
+
+/** step(): run `sub` to its end, then step again. */
+export const SUB = -2;
+/** step(): the operation is over. */
+export const END = -3;
+
+const DONE: IteratorResult<number, void> = Object.freeze({ value: undefined, done: true });
+
+export abstract class StepOp implements Op, WaitingOp {
+  /** An operation to run to its end before the next step (set by step() with SUB). */
+  protected sub: Op<unknown> | null = null;
+  private readonly guard: OpGuard | null;
+  private isDone = false;
+  /** An exception resume() caught, for the chain's next step to throw. */
+  private hasThrown = false;
+  private thrown: unknown = undefined;
+  private readonly yielded = { value: 0, done: false as const };
+
+  /**
+   * @param guard the node's guard, to be resumed directly as its innermost waiting
+   *   operation (see GuardedOp); null for an operation run outside a node's thread
+   */
+  constructor(guard: OpGuard | null) {
+    this.guard = guard;
+  }
+
+  /** The next thing to do: a value to yield, SUB or END (see the file comment). */
+  protected abstract step(): number;
+
+  next(): IteratorResult<number, void> {
+    if (this.hasThrown) {
+      this.hasThrown = false;
+      const e = this.thrown;
+      this.thrown = undefined;
+      throw e;
+    }
+    if (this.isDone) return DONE;
+    const r = this.advance();
+    if (r.done !== true && this.guard !== null && this.guard.waiting === null) this.guard.waiting = this;
+    return r;
+  }
+
+  /**
+   * Steps the operation for the node's thread when it is the innermost one waiting:
+   * its yield, or null once it has ended (next() then gives the chain around it the
+   * outcome), as GuardedOp.resume does.
+   */
+  resume(): IteratorResult<number, void> | null {
+    let r: IteratorResult<number, void>;
+    try {
+      r = this.advance();
+    } catch (e) {
+      this.hasThrown = true;
+      this.thrown = e;
+      return null;
+    }
+    if (r.done === true) return null;
+    if (this.guard !== null && this.guard.waiting === null) this.guard.waiting = this;
+    return r;
+  }
+
+  private advance(): IteratorResult<number, void> {
+    for (;;) {
+      const sub = this.sub;
+      if (sub !== null) {
+        const r = sub.next();
+        if (r.done !== true) {
+          // A StepOp running another (a block packet's send retries) is the one the node
+          // resumes: when the inner one ends, this one goes on at once, where the inner
+          // one as the waiting operation would have the node step the whole chain.
+          const guard = this.guard;
+          if (guard !== null && guard.waiting === (sub as unknown)) guard.waiting = null;
+          return r as IteratorResult<number, void>;
+        }
+        this.sub = null;
+      }
+      const v = this.step();
+      if (v === END) {
+        this.isDone = true;
+        return DONE;
+      }
+      if (v !== SUB) {
+        this.yielded.value = v;
+        return this.yielded;
+      }
+    }
+  }
+
+  return(): IteratorResult<number, void> {
+    this.sub?.return(undefined);
+    this.sub = null;
+    this.isDone = true;
+    return DONE;
+  }
+
+  throw(e: unknown): IteratorResult<number, void> {
+    this.sub = null;
+    this.isDone = true;
+    throw e;
+  }
+
+  [Symbol.iterator](): Op {
+    return this;
+  }
+}

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { BufferTable } from '../../src/network/buffer-table.ts';
+import { Packet } from '../../src/network/packet.ts';
+
+const packet = (src: number): Packet => new Packet(src, 0, 0, 20, null, []);
+
+describe('buffer table', () => {
+  it('keeps each buffer a FIFO of its capacity, its ring wrapping around', () => {
+    const t = new BufferTable(1); // grows past the expected count
+    const a = t.add(3);
+    const b = t.add(2, 2 * 7 + 1);
+    const ps = [0, 1, 2, 3, 4, 5].map(packet);
+    for (const p of ps.slice(0, 3)) {
+      expect(t.hasRoom(a)).toBe(true);
+      t.reserve(a);
+      t.push(a, p);
+    }
+    expect(t.hasRoom(a)).toBe(false);
+    expect(t.front(a)).toBe(ps[0]);
+    // Shift two, push two more: the ring wraps, the order stays.
+    expect(t.shift(a)).toBe(ps[0]);
+    t.release(a);
+    expect(t.shift(a)).toBe(ps[1]);
+    t.release(a);
+    for (const p of ps.slice(3, 5)) {
+      t.reserve(a);
+      t.push(a, p);
+    }
+    expect(t.list(a)).toEqual([ps[2], ps[3], ps[4]]);
+    expect(t.size(a)).toBe(3);
+    // The other buffer is untouched by the first one's wrap.
+    expect(t.size(b)).toBe(0);
+    expect(t.front(b)).toBeUndefined();
+    expect(t.shift(b)).toBeUndefined();
+    t.reserve(b);
+    t.push(b, ps[5]);
+    expect(t.list(b)).toEqual([ps[5]]);
+    expect(t.injecting(b)).toBe(15);
+    expect(t.injecting(a)).toBe(-1);
+  });
+
+  it('lists each buffer its feeders, an empty range for none', () => {
+    const t = new BufferTable(3);
+    for (let i = 0; i < 3; i++) t.add(1);
+    const lists: number[][] = [];
+    lists[0] = [4, 9];
+    lists[2] = [7];
+    t.setFeeders(lists);
+    const feedersOf = (b: number): number[] => Array.from(t.feeders.subarray(t.feedStart(b), t.feedEnd(b)));
+    expect(feedersOf(0)).toEqual([4, 9]);
+    expect(feedersOf(1)).toEqual([]);
+    expect(feedersOf(2)).toEqual([7]);
+  });
+});
