@@ -81,4 +81,4 @@ export async function chapter7Bench(): Promise<void> {
 }
 
 /** A Fig. 7-8 variant's parameters with poll's default written out (the results hold every parameter). */
-const fill78 = (p: Record<string, string | boolean>) => ({ poll: 'empty', ...p });
+const fill78 = (p: Record<string, string | number | boolean>) => ({ poll: 'empty', ...p });
