@@ -11,8 +11,8 @@
  *
  * `barriers` separates rounds: `none`, `each` (a split-phase barrier after every
  * round, during which the node keeps receiving; 7.3.1) or `optimized` (one every
- * ceil(512 / blockBytes) rounds, eq. 52). `bwMatch` and `poll` set the block
- * transfers' bandwidth matching and poll policy (6.1.3, 7.3.3); `transfer=async`
+ * ceil(512 / blockBytes) rounds, eq. 52). `bwMatch`, `delay` and `poll` set the block
+ * transfers' bandwidth matching, its delay and the poll policy (6.1.3, 7.3.3); `transfer=async`
  * queues `batch` rounds' blocks at a time with the asynchronous block-transfer engine
  * and services them interleaved (7.4.1; barriers then fall between batches).
  *
@@ -80,6 +80,15 @@ export default defineApp({
     barriers: { type: 'enum', values: ['none', 'each', 'optimized'], default: 'none', doc: 'barriers between rounds' },
     bwMatch: { type: 'bool', default: true, doc: 'bandwidth matching: wait the platform delay after each packet when nothing arrived' },
     poll: { type: 'enum', values: ['empty', 'once'], default: 'empty', doc: 'after each packet, poll until empty or handle one arrival' },
+    // 7.3.3: "For the limited polling case, it was slightly beneficial to increase the
+    // delay to 35 cycles to allow late processors to catch up more quickly."
+    delay: {
+      type: 'int',
+      default: -1,
+      min: -1,
+      max: 1_000_000,
+      doc: "bandwidth-matching delay in cycles; -1: the platform's (CM-5: 28, thesis 6.1.3; 7.3.3 used 35 with poll=once)",
+    },
     transfer: { type: 'enum', values: ['sync', 'async'], default: 'sync', doc: 'one block at a time, or interleaved asynchronous transfers' },
     batch: { type: 'int', default: 8, min: 1, max: 4096, doc: 'async: rounds queued per ServiceAllTransfers (the thesis used 8)' },
   },
@@ -125,7 +134,8 @@ export default defineApp({
     const g = rt.globals;
     const words = p.blockBytes / 4;
     const rounds = input.targets.length;
-    rt.blockTransferOptions = { ...rt.blockTransferOptions, bandwidthMatching: p.bwMatch, poll: p.poll as 'empty' | 'once' };
+    const delayCycles = p.delay >= 0 ? p.delay : rt.blockTransferOptions.delayCycles;
+    rt.blockTransferOptions = { ...rt.blockTransferOptions, bandwidthMatching: p.bwMatch, delayCycles, poll: p.poll as 'empty' | 'once' };
 
     // A port per sender, expecting all its blocks back to back.
     const memory: [number, Uint32Array][] = [];

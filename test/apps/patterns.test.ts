@@ -67,6 +67,19 @@ describe('patterns (thesis chapter 7)', () => {
     expect(once.sd).toBeLessThan(unmatched.sd);
   });
 
+  it('takes the bandwidth-matching delay as a parameter (7.3.3 used 35 cycles with poll once)', () => {
+    const base = ['pattern=cshift', 'blockBytes=1024', 'poll=once'];
+    const fp = (params: string[]) => run('cm5', 8, [...base, ...params]).fingerprint;
+    // -1, the default, is the platform's delay (28 on the CM-5, 6.1.3).
+    expect(fp(['delay=28'])).toBe(fp([]));
+    expect(fp(['delay=-1'])).toBe(fp([]));
+    // A delay of 0 idles no more than no bandwidth matching at all.
+    const zero = run('cm5', 8, [...base, 'delay=0']);
+    expect(zero.spinCycles).toEqual(run('cm5', 8, [...base, 'bwMatch=false']).spinCycles);
+    expect(fp(['delay=35'])).not.toBe(fp([]));
+    expect(() => run('cm5', 8, [...base, 'delay=-2'])).toThrow(InputError);
+  });
+
   it('shows the shape of Fig. 7-9: interleaving asynchronous transfers beats one block at a time for random targets', () => {
     const base = ['pattern=random', 'blockBytes=2048', 'rounds=16'];
     for (const seed of [1, 2]) {
