@@ -6,10 +6,7 @@
  */
 import { select, type LibraryModule, type SelectContext } from './module.ts';
 import { viablePasses, bestDigitBits } from './digit-width.ts';
-
-const COLORS = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#b07aa1', '#76b7b2', '#edc948'];
-
-const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+import { COLORS, esc, svgRoot } from './svg.ts';
 
 /** Sizes from lo to hi (powers of two) in `perOctave` steps per doubling, rounded to integers. */
 function logSteps(lo: number, hi: number, perOctave: number): number[] {
@@ -52,7 +49,7 @@ export function winnerMap(mod: LibraryModule, ctx: SelectContext, iters: number,
   );
   const width = left + side + 180;
   const height = top + side + 50;
-  return svg(width, height, [`<text x="${left}" y="24" font-weight="bold">${esc(title)}</text>`, ...rects, ...axis, ...legend]);
+  return svgRoot(width, height, [`<text x="${left}" y="24" font-weight="bold">${esc(title)}</text>`, ...rects, ...axis, ...legend]);
 }
 
 /**
@@ -88,9 +85,6 @@ export function digitCurve(radix: (bpd: number) => number, keyBits: number, lo: 
     `<text x="16" y="${top + plotH / 2}" text-anchor="middle" transform="rotate(-90 16 ${top + plotH / 2})">predicted us</text>`,
     `<text x="${left}" y="${top + plotH + 60}">line: f(bpd), eq. 42 (local minima at ${best.naiveMinima.join(', ')}); circles: g(i) over the viable pass counts, eq. 44; filled: its minimum, ${best.digitBits} bits</text>`,
   ];
-  return svg(left + plotW + 40, top + plotH + 80, parts);
+  return svgRoot(left + plotW + 40, top + plotH + 80, parts);
 }
 
-function svg(width: number, height: number, body: string[]): string {
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="12">\n<rect width="100%" height="100%" fill="white"/>\n${body.join('\n')}\n</svg>\n`;
-}

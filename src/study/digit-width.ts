@@ -17,7 +17,7 @@ import { logUniform } from './stencil-grids.ts';
 import { groupBy, type Check } from './stencil-scoring.ts';
 import { pct } from './stats.ts';
 import { cyclesOf, unmeasured, type Row, type Study, type StudyOptions, type StudyRun, type Summary } from './study.ts';
-import { COLORS, f2, legend, Plot, powersOfTen, svgDocument } from './svg.ts';
+import { COLORS, f2, legend, Plot, powersOfTen, svgDocument } from '../library/svg.ts';
 
 const MIN_KEYS = 10;
 const NEAR = 0.005;

@@ -21,7 +21,7 @@ import { groupBy, type Check } from './stencil-scoring.ts';
 import { STENCIL_ITERS } from './stencil-selection.ts';
 import { pct } from './stats.ts';
 import { cyclesOf, runId, unmeasured, type Measurements, type Row, type Study, type StudyOptions, type StudyRun, type Summary } from './study.ts';
-import { COLORS, f2, legend, Plot, svgDocument } from './svg.ts';
+import { COLORS, f2, legend, Plot, svgDocument } from '../library/svg.ts';
 import { TABLE_5_1 } from './thesis.ts';
 
 /** The values measured of each parameter (Table 5-1's trials; issue 21: 0..15). */

@@ -8,7 +8,7 @@ import { searchCrossover } from './crossover-search.ts';
 import { groupBy, type Check } from './stencil-scoring.ts';
 import { mean, meanInterval, pct } from './stats.ts';
 import type { Row } from './study.ts';
-import { COLORS, esc, f2, legend, powersOfTen, svgDocument } from './svg.ts';
+import { COLORS, esc, f2, legend, powersOfTen, svgDocument } from '../library/svg.ts';
 import { TABLE_4_4, TABLE_4_4_ACCURACY } from './thesis.ts';
 
 interface ScoredCrossover {

@@ -9,7 +9,7 @@ import { STENCIL_MODULE } from '../library/stencil-module.ts';
 import { groupBy } from './stencil-scoring.ts';
 import { winnerFunction } from './stencil-grids.ts';
 import type { Row, StudyOptions } from './study.ts';
-import { COLORS, esc, f2, legend, powersOfTwo, svgDocument } from './svg.ts';
+import { COLORS, esc, f2, legend, powersOfTwo, svgDocument } from '../library/svg.ts';
 
 const CELLS = 40;
 const SIDE = 320;

@@ -13,7 +13,7 @@ import { groupBy, type Check } from './stencil-scoring.ts';
 import { STENCIL_ITERS, STENCIL_COLUMNS, stencilRows, stencilTrials, type StencilTrial } from './stencil-selection.ts';
 import { max, mean, pct } from './stats.ts';
 import { unmeasured, type Row, type Study, type StudyOptions, type Summary } from './study.ts';
-import { COLORS, f2, legend, Plot, svgDocument } from './svg.ts';
+import { COLORS, f2, legend, Plot, svgDocument } from '../library/svg.ts';
 import { TABLE_4_3 } from './thesis.ts';
 
 interface GainGrid {

@@ -1,7 +1,8 @@
 /**
- * The studies' figures as standalone SVG: a frame with log or linear axes, points,
- * lines, bars and a legend. Text only (no fonts or scripts): the same data always
- * give the same bytes.
+ * Standalone SVG for the pictures of the library (pictures.ts: Figs. 4-7, 5-5) and
+ * the studies' figures (src/study): the document, the palette, text escaping, and a
+ * frame with log or linear axes, points, lines, bars and a legend. Text only (no fonts
+ * or scripts): the same data always give the same bytes.
  */
 
 export const COLORS = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#b07aa1', '#76b7b2', '#edc948', '#9c755f'];
@@ -105,9 +106,14 @@ export function legend(x: number, y: number, entries: readonly { label: string; 
   });
 }
 
-/** The whole document. */
+/** An SVG document of `width` x `height` on white, its elements one a line. */
+export function svgRoot(width: number, height: number, body: readonly string[]): string {
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="12">\n<rect width="100%" height="100%" fill="white"/>\n${body.join('\n')}\n</svg>\n`;
+}
+
+/** A study's figure: a document with its title at the top left and an optional note at the foot. */
 export function svgDocument(width: number, height: number, title: string, body: readonly string[], note = ''): string {
   const head = `<text x="20" y="24" font-weight="bold">${esc(title)}</text>`;
-  const foot = note === '' ? '' : `\n<text x="20" y="${height - 10}" fill="#555">${esc(note)}</text>`;
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="12">\n<rect width="100%" height="100%" fill="white"/>\n${head}\n${body.join('\n')}${foot}\n</svg>\n`;
+  const foot = note === '' ? [] : [`<text x="20" y="${height - 10}" fill="#555">${esc(note)}</text>`];
+  return svgRoot(width, height, [head, ...body, ...foot]);
 }
