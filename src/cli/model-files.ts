@@ -70,12 +70,17 @@ export function loadModelSet(platform: Platform, nodes: number, dir?: string, co
   return set;
 }
 
+/** The content hash of the platform file a models file (its JSON text) was fitted on, from its provenance. */
+function fittedOnHash(modelsJson: string, platformName: string): string | undefined {
+  return (JSON.parse(modelsJson) as { provenance?: { platformHashes?: Record<string, string> } }).provenance?.platformHashes?.[platformName];
+}
+
 /** The platform content hash the shipped hybrid models of this size were fitted on, or undefined when there are none. */
 function hybridFittedOn(platform: Platform, nodes: number): string | undefined {
   const file = join(projectPath(shippedHybridDir(nodes)), `${platform.name}.json`);
   if (!existsSync(file)) return undefined;
   try {
-    return (JSON.parse(readFileSync(file, 'utf8')) as { provenance?: { platformHashes?: Record<string, string> } }).provenance?.platformHashes?.[platform.name];
+    return fittedOnHash(readFileSync(file, 'utf8'), platform.name);
   } catch {
     // Not JSON: readHybrid's own reading says so when it is asked for.
     return undefined;
@@ -97,7 +102,7 @@ function readHybrid(set: ModelSet, platform: Platform, nodes: number, dir: strin
   }
   readModels(set, file, shown);
   const text = readFileSync(file, 'utf8');
-  const fittedOn = (JSON.parse(text) as { provenance?: { platformHashes?: Record<string, string> } }).provenance?.platformHashes?.[platform.name];
+  const fittedOn = fittedOnHash(text, platform.name);
   if (fittedOn !== platform.contentHash) {
     throw new InputError(`--communication hybrid: ${shown} was fitted on platform ${platform.name} with content hash ${fittedOn ?? '(none recorded)'}, this platform file has ${platform.contentHash}; calibrate the hybrid models for it with ${calibrate}`);
   }
@@ -141,8 +146,7 @@ export function strataSubmodels(platform: Platform, spec: ModelSpec): { function
   if (!existsSync(file)) return undefined;
   const text = readFileSync(file, 'utf8');
   const set = new ModelSet(platform.name).addFile(text, shown);
-  const hashes = (JSON.parse(text) as { provenance?: { platformHashes?: Record<string, string> } }).provenance?.platformHashes ?? {};
-  const fittedOn = hashes[platform.name];
+  const fittedOn = fittedOnHash(text, platform.name);
   const functions: Record<string, (x: number) => number> = {};
   for (const name of set.names()) {
     const model = set.get(name, 'a calibration spec');
