@@ -85,7 +85,7 @@ export const COMMANDS: Readonly<Record<string, CommandDecl>> = {
     summary: 'run an app under N schedule perturbations and list the failing ones',
     about: 'Runs the app under perturbation seeds 1..N (with a progress bar on a terminal) and lists the failing seeds, each with a repro file and the command that replays it. SIGINT or SIGTERM stops it with the seeds tried so far (exit 130 / 143).',
     options: {
-      ...Object.fromEntries(Object.entries(RUN_OPTIONS).filter(([k]) => !['perturb', 'trace', 'trace-network', 'trace-messages', 'log', 'loglast', 'record', 'json', 'communication', 'hybrid-models'].includes(k))),
+      ...Object.fromEntries(Object.entries(RUN_OPTIONS).filter(([k]) => !['perturb', 'trace', 'trace-network', 'trace-messages', 'log', 'loglast', 'record', 'json'].includes(k))),
       runs: { type: 'string', arg: '<N>', help: 'how many perturbation seeds to try (1..N)' },
       json: JSON_OUT,
       perturb: { type: 'string', help: '', refused: 'it is what explore varies (seeds 1..N); leave it out' },

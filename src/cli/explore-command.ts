@@ -8,6 +8,7 @@ import { SingleBar, Presets } from 'cli-progress';
 import { InputError, RunFailure, RunInterrupted } from '../kernel/errors.ts';
 import { nodeCountProblem } from '../network/build-topology.ts';
 import { AppRun } from '../runtime/run-app.ts';
+import { resolveAutoParams } from './auto-params.ts';
 import type { Io } from './io.ts';
 import { loadPlatform } from './load-inputs.ts';
 import { defaultReproPath, recordRun } from './repro.ts';
@@ -32,7 +33,9 @@ export async function exploreCommand(run: RunArgs, runs: number, io: Io, showPro
   const nodes = run.nodes ?? platform.defaultNodes;
   const problem = nodeCountProblem(platform.network, nodes);
   if (problem !== null) throw new InputError(`--nodes ${nodes}: ${problem} (platform ${platform.name})`);
-  const base = await loadRun({ platform, app: run.app, params: run.params, nodes, seed: run.seed, network: run.network, limits: { maxCycles: run.maxCycles, maxEvents: run.maxEvents } });
+  // `auto` values are resolved once, as a run does (run-command.ts): every seed runs the same concrete app.
+  const { params } = await resolveAutoParams(run.app, run.params, platform, nodes, run.models, run.communication);
+  const base = await loadRun({ platform, app: run.app, params, nodes, seed: run.seed, network: run.network, limits: { maxCycles: run.maxCycles, maxEvents: run.maxEvents } });
   const { app } = base;
   const bar = showProgress ? new SingleBar({ format: 'sim explore [{bar}] {value}/{total} runs, {failed} failed', hideCursor: true }, Presets.shades_classic) : null;
   bar?.start(runs, 0, { failed: 0 });
@@ -61,7 +64,7 @@ export async function exploreCommand(run: RunArgs, runs: number, io: Io, showPro
       tried = perturb;
       if (failure !== null) {
         const repro = defaultReproPath(app.name, platform.name, run.seed, perturb);
-        recordRun(repro, config, run.app, run.params);
+        recordRun(repro, config, run.app, params);
         failed.push({ perturb, failure, repro });
       }
       bar?.update(perturb, { failed: failed.length });

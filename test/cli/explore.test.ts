@@ -44,6 +44,13 @@ describe('sim explore', () => {
     expect(again.stdout).toBe(first.stdout);
   });
 
+  it('resolves auto parameters from the platform models once, as a run does', async () => {
+    const r = await sim(['explore', 'apps/stencil', '--runs', '2', '--platform', 'alewife', '--nodes', '16', '--param', 'layout=auto', '--param', 'extraRows=auto', '--param', 'extraCols=auto', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2', '--json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ app: 'stencil', tried: 2, failed: [] });
+  });
+
   it('refuses a missing --runs and a --perturb it is meant to vary', async () => {
     const noRuns = await sim(['explore', 'apps/examples/race', '--platform', 'cm5']);
     expect(noRuns.code).toBe(2);
