@@ -28,7 +28,7 @@ import { checkExecutor, executeSweep, type Executor } from './sweep-execute.ts';
 import { expandFile } from './sweep-setup.ts';
 import { rowsCsv, studyHeader } from './study-files.ts';
 
-interface StudyArgs {
+export interface StudyArgs {
   study: Study;
   options: StudyOptions;
   out: string;
@@ -75,16 +75,28 @@ export async function studyCommand(argv: readonly string[], io: Io, showProgress
     return 0;
   }
   const rows = study.rows(options, measured);
-  const summary = { ...studyHeader(study, options, args.command, args.models, measured.size), ...study.summarize(rows, options) };
-  const text = `${args.command}\n${study.text(summary)}`;
-  writeFileAtomic('--out', join(out, `${study.name}.jsonl`), rows.map((r: Row) => `${canonicalJson(r)}\n`).join(''));
-  writeFileAtomic('--out', join(out, `${study.name}.csv`), rowsCsv(study.columns, rows));
-  writeFileAtomic('--out', join(out, `${study.name}.summary.json`), `${JSON.stringify(summary, null, 1)}\n`);
-  writeFileAtomic('--out', join(out, `${study.name}.summary.txt`), text);
-  writeFileAtomic('--out', join(out, `${study.name}.svg`), study.figure(rows, summary, options));
-  if (args.json) io.out(JSON.stringify(summary));
-  else io.out(text.trimEnd());
+  const files = studyFiles(args, rows, measured.size);
+  for (const [file, text] of Object.entries(files)) writeFileAtomic('--out', join(out, file), text);
+  if (args.json) io.out(JSON.stringify(JSON.parse(files[`${study.name}.summary.json`])));
+  else io.out(files[`${study.name}.summary.txt`].trimEnd());
   return 0;
+}
+
+/**
+ * The files a complete study writes, by name: the raw rows (JSONL, CSV), the summary
+ * (JSON, text) and the figure, computed from the rows alone (and the count of
+ * distinct runs measured), so the same rows always give the same bytes.
+ */
+export function studyFiles(args: Pick<StudyArgs, 'study' | 'options' | 'command' | 'models'>, rows: readonly Row[], runs: number): Record<string, string> {
+  const { study, options } = args;
+  const summary = { ...studyHeader(study, options, args.command, args.models, runs), ...study.summarize(rows, options) };
+  return {
+    [`${study.name}.jsonl`]: rows.map((r: Row) => `${canonicalJson(r)}\n`).join(''),
+    [`${study.name}.csv`]: rowsCsv(study.columns, rows),
+    [`${study.name}.summary.json`]: `${JSON.stringify(summary, null, 1)}\n`,
+    [`${study.name}.summary.txt`]: `${args.command}\n${study.text(summary)}`,
+    [`${study.name}.svg`]: study.figure(rows, summary, options),
+  };
 }
 
 /** A study run as a sweep entry: one run, one seed. */
@@ -110,7 +122,7 @@ function readRound(file: string, runs: readonly StudyRun[], measured: Map<string
 
 const int = (option: string, v: string | boolean | undefined, min: number, max: number): number | undefined => (v === undefined ? undefined : intOption(option, v, 0, min, max));
 
-async function parseStudyArgs(argv: readonly string[]): Promise<StudyArgs> {
+export async function parseStudyArgs(argv: readonly string[]): Promise<StudyArgs> {
   const parsed = parseOptions('study', argv);
   const v = parsed.values as Record<string, string | boolean | undefined>;
   if (parsed.positionals.length !== 1) throw new InputError(`sim study: expected one study name (${STUDY_NAMES.join(', ')}), got ${parsed.positionals.length === 0 ? 'none' : parsed.positionals.join(' ')}`);

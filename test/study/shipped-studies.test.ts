@@ -1,0 +1,46 @@
+/**
+ * The full study results shipped under studies/ (issue 21) stay true to the code and
+ * the models: for each of the five studies, the summary (JSON and text), the figure and
+ * the CSV are recomputed from the shipped raw rows (`<name>.jsonl.gz`) with the command
+ * the summary names, and must equal the shipped bytes; and every models file the
+ * summary names must still hash as it did when the study ran, so recalibrating a model
+ * fails here until the studies that used it are run again.
+ */
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { parseStudyArgs, studyFiles } from '../../src/cli/study-command.ts';
+import { STUDY_NAMES, type Row } from '../../src/study/index.ts';
+import { ROOT } from '../support/sim-cli.ts';
+
+interface ShippedSummary {
+  command: string;
+  runs: number;
+  models: { file: string; sha256: string }[];
+}
+
+const shipped = (study: string, file: string) => join(ROOT, 'studies', study, file);
+
+describe('studies/: the shipped full results', () => {
+  it.each(STUDY_NAMES)('%s: its models are the shipped ones, and its summary, text, figure and CSV follow from its rows', async (name) => {
+    const summary = JSON.parse(readFileSync(shipped(name, `${name}.summary.json`), 'utf8')) as ShippedSummary;
+    for (const m of summary.models) {
+      const now = createHash('sha256').update(readFileSync(join(ROOT, m.file))).digest('hex');
+      expect(now, `${m.file} changed since studies/${name} was made: run the study again (README, "Reproducing the thesis")`).toBe(m.sha256);
+    }
+    const words = summary.command.split(' ');
+    expect(words.slice(0, 3)).toEqual(['sim', 'study', name]);
+    const args = await parseStudyArgs([...words.slice(2), '--out', mkdtempSync(join(tmpdir(), 'sim-shipped-'))]);
+    const jsonl = gunzipSync(readFileSync(shipped(name, `${name}.jsonl.gz`))).toString('utf8');
+    const rows = jsonl.trim().split('\n').map((l) => JSON.parse(l) as Row);
+    const files = studyFiles(args, rows, summary.runs);
+    expect(files[`${name}.jsonl`]).toBe(jsonl);
+    for (const file of [`${name}.summary.json`, `${name}.summary.txt`, `${name}.svg`]) {
+      expect(files[file], `studies/${name}/${file}`).toBe(readFileSync(shipped(name, file), 'utf8'));
+    }
+    expect(files[`${name}.csv`]).toBe(gunzipSync(readFileSync(shipped(name, `${name}.csv.gz`))).toString('utf8'));
+  }, 60_000);
+});
