@@ -3,25 +3,33 @@
 // time in dist/build.json; bin/sim.mjs runs the build only when they all still
 // match (make's rule), and otherwise runs the sources through tsx.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, sep } from 'node:path';
 
 /** The folders compiled into dist/ (tsconfig.build.json's "include"). */
 export const SOURCE_DIRS = ['src', 'apps'];
 /** Files whose change changes the build although they are not sources. */
 const BUILD_INPUTS = ['tsconfig.json', 'tsconfig.build.json'];
+const SOURCE_FILE = /\.(m?ts|mjs)$/;
 
 /** Every build input under `root` (TypeScript sources and the .mjs files the build copies) as { relative path: [size, mtimeMs] }, in sorted order. */
 export function sourceState(root) {
+  // Paths are put together as strings: node:path's join and relative cost more than the
+  // stats themselves, and bin/sim.mjs runs this before every command.
   const files = [...BUILD_INPUTS];
   for (const dir of SOURCE_DIRS) {
-    for (const entry of readdirSync(join(root, dir), { recursive: true, withFileTypes: true })) {
-      if (entry.isFile() && /\.(m?ts|mjs)$/.test(entry.name)) files.push(relative(root, join(entry.parentPath ?? entry.path, entry.name)));
+    const base = join(root, dir);
+    for (const entry of readdirSync(base, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile() || !SOURCE_FILE.test(entry.name)) continue;
+      // relative(root, join(parent, name)), where parent is base or a folder below it
+      const parent = entry.parentPath ?? entry.path;
+      files.push(parent.length === base.length ? `${dir}${sep}${entry.name}` : `${dir}${sep}${parent.slice(base.length + 1)}${sep}${entry.name}`);
     }
   }
   files.sort();
+  const prefix = root.endsWith(sep) ? root : root + sep;
   const state = {};
   for (const f of files) {
-    const st = statSync(join(root, f));
+    const st = statSync(prefix + f);
     state[f] = [st.size, st.mtimeMs];
   }
   return state;

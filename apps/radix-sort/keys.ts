@@ -59,8 +59,8 @@ export function makeKeys(dist: Distribution, nodes: number, perNode: number, key
 /** Checks that `output` (node by node) is the sorted permutation of `input`; returns problems. */
 export function checkSorted(input: readonly Uint32Array[], output: readonly Uint32Array[], perNodeOut?: number): string[] {
   const problems: string[] = [];
-  const want = Float64Array.from(input.flatMap((k) => Array.from(k))).sort();
-  const got = output.flatMap((k) => Array.from(k));
+  const want = concatenated(input).sort();
+  const got = concatenated(output);
   if (perNodeOut !== undefined) {
     output.forEach((k, node) => {
       if (k.length !== perNodeOut) problems.push(`node ${node} holds ${k.length} keys, expected ${perNodeOut}`);
@@ -73,7 +73,7 @@ export function checkSorted(input: readonly Uint32Array[], output: readonly Uint
       break;
     }
   }
-  const sortedGot = Float64Array.from(got).sort();
+  const sortedGot = got.slice().sort();
   for (let i = 0; i < Math.min(want.length, sortedGot.length); i++) {
     if (want[i] !== sortedGot[i]) {
       problems.push(`the output is not a permutation of the input (first difference at rank ${i}: ${sortedGot[i]} vs ${want[i]})`);
@@ -81,4 +81,17 @@ export function checkSorted(input: readonly Uint32Array[], output: readonly Uint
     }
   }
   return problems;
+}
+
+/** The nodes' keys one after another, in one typed array (copied, not through plain arrays: 64,000 keys take milliseconds). */
+function concatenated(keys: readonly Uint32Array[]): Float64Array {
+  let n = 0;
+  for (const k of keys) n += k.length;
+  const all = new Float64Array(n);
+  let at = 0;
+  for (const k of keys) {
+    all.set(k, at);
+    at += k.length;
+  }
+  return all;
 }

@@ -15,7 +15,9 @@ import type { Io } from './io.ts';
 import { loadPlatform } from './load-inputs.ts';
 import { simulatorVersion } from './project.ts';
 import { LogFile } from './log-file.ts';
-import { defaultReproPath, EventDigests, recordRun, saveRepro } from './repro.ts';
+// Loaded when a repro is to be written (--record, a failed run): it brings node:crypto,
+// about 7 ms of every run's start-up otherwise.
+import type { EventDigests } from './repro.ts';
 import type { RunArgs } from './run-args.ts';
 import { loadRun } from './run-setup.ts';
 import { formatSummary, summaryJson } from './summary.ts';
@@ -68,7 +70,7 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
           traceHeader({ simulatorVersion: simulatorVersion(), platform, nodes, network: args.network, app, params, seed: args.seed, networkCounters: args.traceNetwork, messages: args.traceMessages }),
           traceFile,
         );
-  const digests = args.record === undefined ? null : new EventDigests();
+  const digests = args.record === undefined ? null : new (await import('./repro.ts')).EventDigests();
   const start = performance.now();
   let summary: RunSummary | undefined;
   let cut: CutReason | null = null;
@@ -98,7 +100,7 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
       const option = e.limit === 'cycles' ? '--max-cycles' : '--max-events';
       io.err(`sim: ${option} ${e.value} stopped the run; if it is meant to run longer, give a larger ${option}`);
     }
-    writeFailureRepro(e, { config, args, digests, appName: app.name, platformName: platform.name, limits }, io);
+    await writeFailureRepro(e, { config, args, digests, appName: app.name, platformName: platform.name, limits }, io);
     return e instanceof RunInterrupted ? signalExitCode(e.signal) : 1;
   } finally {
     if (settled) {
@@ -119,8 +121,10 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
   if (args.loglast && summary.lastLog.length > 0) (args.json ? io.err : io.out)(formatLoglast(summary.lastLog));
   const failure = summary.verified ? null : `verification failed: ${summary.verification}`;
   if (digests !== null) {
+    const { saveRepro } = await import('./repro.ts');
     saveRepro(args.record!, config, args.app, args.params, digests, { fingerprint: summary.fingerprint, events: summary.events, failure });
   } else if (failure !== null) {
+    const { defaultReproPath, recordRun } = await import('./repro.ts');
     const path = defaultReproPath(app.name, platform.name, args.seed, args.perturb);
     tryRepro(io, path, () => recordRun(path, config, args.app, args.params));
   }
@@ -141,7 +145,8 @@ interface FailedRun {
  * (--record), else by running it again to record them; a run stopped part-way (a
  * limit, a signal) is not run again: its repro records where it stopped instead.
  */
-function writeFailureRepro(e: RunFailure, run: FailedRun, io: Io): void {
+async function writeFailureRepro(e: RunFailure, run: FailedRun, io: Io): Promise<void> {
+  const { defaultReproPath, recordRun, saveRepro } = await import('./repro.ts');
   const { config, args, digests } = run;
   const path = args.record ?? defaultReproPath(run.appName, run.platformName, args.seed, args.perturb);
   const failure = e.message.split('\n')[0];

@@ -11,8 +11,20 @@ export interface WallClock {
   wallMs: number;
 }
 
-const n0 = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
-const n1 = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
+/**
+ * The two number formats, made at the first human summary: making an Intl.NumberFormat
+ * loads the locale data, about 15 ms of every `sim` process's start-up, and a --json
+ * run never formats a number with them.
+ */
+let formats: { n0: Intl.NumberFormat; n1: Intl.NumberFormat } | null = null;
+
+function numberFormats(): { n0: Intl.NumberFormat; n1: Intl.NumberFormat } {
+  formats ??= {
+    n0: new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 }),
+    n1: new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 }),
+  };
+  return formats;
+}
 
 /** What a run adds to its summary besides the run: the `auto` values resolved before it (auto-params.ts). */
 export interface SummaryExtra {
@@ -21,6 +33,7 @@ export interface SummaryExtra {
 
 /** The human summary, one fact per line. */
 export function formatSummary(s: RunSummary, wall: WallClock, extra: SummaryExtra = {}): string {
+  const { n0, n1 } = numberFormats();
   const eventsPerSec = eventsPerSecond(s, wall);
   const lines: [string, string][] = [
     ['run', `${s.app} on ${s.platform} (${s.platformTitle}), ${s.nodes} node${s.nodes === 1 ? '' : 's'} (${s.topology}), ${s.network} network, seed ${s.seed}`],
@@ -82,10 +95,12 @@ function eventsPerSecond(s: RunSummary, wall: WallClock): number {
 }
 
 function pct(x: number): string {
+  const { n1 } = numberFormats();
   return `${n1.format(x * 100)}%`;
 }
 
 function spreadLine(x: { min: number; mean: number; max: number }): string {
+  const { n0 } = numberFormats();
   return `min ${n0.format(x.min)}  mean ${n0.format(x.mean)}  max ${n0.format(x.max)} cycles`;
 }
 

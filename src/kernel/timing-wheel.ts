@@ -36,8 +36,9 @@ export class TimingWheelQueue {
   /** Bit s of word s >> 5: slot s is not empty. */
   private readonly occupied = new Int32Array(WINDOW >> 5);
 
-  // Event records of near events, with a free list threaded through `next`.
-  private recTime: Float64Array;
+  // Event records of near events, with a free list threaded through `next`. A record
+  // keeps no time: every near event lies in [current, current + WINDOW), whose cycles
+  // fall in distinct slots, so the events of a slot share one time (slotTime).
   private recKind: Int32Array;
   private recA0: Int32Array;
   private recA1: Int32Array;
@@ -57,7 +58,6 @@ export class TimingWheelQueue {
   constructor(initialCapacity = 1024, farSeqLimit?: number) {
     this.far = new EventQueue(64, farSeqLimit);
     const cap = Math.max(16, initialCapacity | 0);
-    this.recTime = new Float64Array(cap);
     this.recKind = new Int32Array(cap);
     this.recA0 = new Int32Array(cap);
     this.recA1 = new Int32Array(cap);
@@ -73,7 +73,7 @@ export class TimingWheelQueue {
   peekTime(): number {
     const farTime = this.far.size > 0 ? this.far.peekTime() : Infinity;
     if (this.nearCount === 0) return farTime;
-    return Math.min(farTime, this.recTime[this.first[this.nextSlot()]]);
+    return Math.min(farTime, this.slotTime(this.nextSlot()));
   }
 
   /** Adds an event due at `time` (an integer >= the last popped time). */
@@ -86,10 +86,9 @@ export class TimingWheelQueue {
     if (r !== NONE) {
       this.freeRec = this.recNext[r];
     } else {
-      if (this.recUsed === this.recTime.length) this.grow();
+      if (this.recUsed === this.recKind.length) this.grow();
       r = this.recUsed++;
     }
-    this.recTime[r] = time;
     this.recKind[r] = kind;
     this.recA0[r] = a0;
     this.recA1[r] = a1;
@@ -112,7 +111,7 @@ export class TimingWheelQueue {
     if (this.nearCount === 0) return this.popFar();
     const s = this.nextSlot();
     const r = this.first[s];
-    const time = this.recTime[r];
+    const time = this.slotTime(s);
     // On equal times the far event was scheduled first (see the file comment).
     if (this.far.size > 0 && this.far.peekTime() <= time) return this.popFar();
     this.popTime = time;
@@ -146,6 +145,12 @@ export class TimingWheelQueue {
     return true;
   }
 
+  /** The time of the events in slot `s` (the one cycle of [current, current + WINDOW) it holds). */
+  private slotTime(s: number): number {
+    const current = this.current;
+    return current + ((s - current) & MASK);
+  }
+
   /** The first non-empty slot at or after `current`, cyclically (nearCount > 0). */
   private nextSlot(): number {
     const occupied = this.occupied;
@@ -163,10 +168,9 @@ export class TimingWheelQueue {
   }
 
   private grow(): void {
-    const oldCap = this.recTime.length;
+    const oldCap = this.recKind.length;
     if (oldCap >= MAX_PENDING_EVENTS) throw new RangeError(`more than ${MAX_PENDING_EVENTS} events pending at once`);
     const cap = Math.min(MAX_PENDING_EVENTS, oldCap * 2);
-    this.recTime = grownArray(this.recTime, cap);
     this.recKind = grownArray(this.recKind, cap);
     this.recA0 = grownArray(this.recA0, cap);
     this.recA1 = grownArray(this.recA1, cap);

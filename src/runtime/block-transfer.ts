@@ -14,6 +14,7 @@ import type { Messaging } from './messaging.ts';
 import type { OpGuard } from './op-guard.ts';
 import { BlockSendOp, type BlockSenderParts } from './block-send-op.ts';
 import { portAndOffsetCons, STRATA_MAX_XFER_OFFSET, strataXferPutHandler } from './ports.ts';
+import { SendOp, type SendPath } from './send-op.ts';
 import type { SendSteps } from './send-steps.ts';
 import { firstNonWord, notAWord } from './words.ts';
 
@@ -110,18 +111,15 @@ export class BlockSender implements BlockSenderParts {
 
   /**
    * SendXfer... (Appendix A 7.2): one Xfer packet of up to packetWords - 1 data words
-   * for the port and offset packed in `portAndOffset`, sent with `steps`.
+   * for the port and offset packed in `portAndOffset`, sent with `steps`. A SendOp
+   * whose first step makes the Xfer checks (XferSendOp), not a generator around one:
+   * an app sending key by key (radix sort, 4.5.1) makes one per key.
    */
-  *xfer(steps: SendSteps, proc: number, portAndOffset: number, data: readonly number[]): Op {
-    const max = this.costs.packetWords - 1;
-    if (data.length < 1 || data.length > max) {
-      throw new RunFailure(`node ${this.node.id}: an Xfer packet of ${data.length} data words: expected 1 to ${max}`);
-    }
-    const words = [portAndOffset, ...data];
-    this.messaging.checkMessage(proc, strataXferPutHandler, []);
-    const bad = firstNonWord(words);
-    if (bad >= 0) throw notAWord(`node ${this.node.id}: Xfer word`, words[bad]);
-    yield* this.messaging.sendSteps(steps, proc, strataXferPutHandler, words, 4 * words.length, this.costs.xferSendOverheadCycles);
+  xfer(steps: SendSteps, proc: number, portAndOffset: number, data: readonly number[]): Op {
+    const words = new Array<number>(data.length + 1);
+    words[0] = portAndOffset;
+    for (let i = 0; i < data.length; i++) words[i + 1] = data[i];
+    return new XferSendOp(this.messaging, steps, proc, words);
   }
 
   /**
@@ -131,5 +129,30 @@ export class BlockSender implements BlockSenderParts {
    */
   sendPackets(transfer: Transfer | (() => Transfer), pollRightOnly: boolean, count: number): Op {
     return new BlockSendOp(this, transfer, pollRightOnly, count);
+  }
+}
+
+/** An Xfer packet's send (BlockSender.xfer): its first step checks the packet, then sends it as any SendOp. */
+class XferSendOp extends SendOp {
+  private readonly proc: number;
+  private readonly words: readonly number[];
+
+  /** @param words the port-and-offset word, then the data words */
+  constructor(m: SendPath, steps: SendSteps, proc: number, words: readonly number[]) {
+    super(m, steps, proc, strataXferPutHandler, words, 4 * words.length, m.costs.xferSendOverheadCycles, false, 0);
+    this.proc = proc;
+    this.words = words;
+  }
+
+  protected override checkFirst(): void {
+    const m = this.m;
+    const dataWords = this.words.length - 1;
+    const max = m.costs.packetWords - 1;
+    if (dataWords < 1 || dataWords > max) {
+      throw new RunFailure(`node ${m.node.id}: an Xfer packet of ${dataWords} data words: expected 1 to ${max}`);
+    }
+    m.checkMessage(this.proc, strataXferPutHandler, []);
+    const bad = firstNonWord(this.words);
+    if (bad >= 0) throw notAWord(`node ${m.node.id}: Xfer word`, this.words[bad]);
   }
 }

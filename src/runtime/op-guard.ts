@@ -29,6 +29,15 @@ export interface WaitingOp {
   resume(): IteratorResult<number, unknown> | null;
 }
 
+/**
+ * An operation that tells the guard itself that it started (StepOp): `op` then needs
+ * no GuardedOp around it. countStart returns false when it cannot (it runs under
+ * another guard), and the guard wraps it as any other.
+ */
+export interface StartCounting {
+  countStart(guard: OpGuard): boolean;
+}
+
 export class OpGuard {
   /** How many handlers are running on this node (nested when a handler polls). */
   handlerDepth = 0;
@@ -49,10 +58,13 @@ export class OpGuard {
   /** Counts `body` as created; it counts as started when its first step runs. For the calls apps make. */
   op<T>(body: Op<T>): Op<T> {
     this.unstarted++;
+    // A state machine of this node counts its own start (StepOp.countStart); generators have no countStart.
+    const counting = body as Op<T> & Partial<StartCounting>;
+    if (counting.countStart !== undefined && counting.countStart(this)) return body;
     return new GuardedOp(this, body);
   }
 
-  /** Called by a GuardedOp at its first step. */
+  /** Called by a GuardedOp (or a StepOp the guard counted) at its first step. */
   started(): void {
     this.unstarted--;
     this.begin();

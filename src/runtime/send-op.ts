@@ -40,7 +40,7 @@ const STALL = 6; // synced, park until a retry or a poll can succeed
 const UNPARK = 7; // woken from the stall
 
 export class SendOp extends StepOp {
-  private readonly m: SendPath;
+  protected readonly m: SendPath;
   private readonly steps: SendSteps;
   private readonly dest: number;
   private readonly handler: PacketHandler;
@@ -82,7 +82,7 @@ export class SendOp extends StepOp {
     for (;;) {
       switch (this.state) {
         case START:
-          if (this.isChecked) m.checkMessage(this.dest, this.handler, this.args);
+          this.checkFirst();
           this.packet = new Packet(node.id, this.dest, LEFT, this.sizeBytes, this.handler, this.args);
           this.newRound(this.from);
           break;
@@ -149,6 +149,11 @@ export class SendOp extends StepOp {
           break;
       }
     }
+  }
+
+  /** The checks of the send's first step: the message's, when the send variant's own call. */
+  protected checkFirst(): void {
+    if (this.isChecked) this.m.checkMessage(this.dest, this.handler, this.args);
   }
 
   private newRound(first: number): void {

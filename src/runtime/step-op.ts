@@ -17,7 +17,7 @@
  * yields, so the node's thread resumes it directly, past the operations around it.
  */
 import type { Op } from '../machine/node.ts';
-import type { OpGuard, WaitingOp } from './op-guard.ts';
+import type { OpGuard, StartCounting, WaitingOp } from './op-guard.ts';
 
 /** step(): run `sub` to its end, then step again. */
 export const SUB = -2;
@@ -26,10 +26,12 @@ export const END = -3;
 
 const DONE: IteratorResult<number, void> = Object.freeze({ value: undefined, done: true });
 
-export abstract class StepOp implements Op, WaitingOp {
+export abstract class StepOp implements Op, WaitingOp, StartCounting {
   /** An operation to run to its end before the next step (set by step() with SUB). */
   protected sub: Op<unknown> | null = null;
   private readonly guard: OpGuard | null;
+  /** Made by the guard's `op` (an app's call): tells the guard it started at its first step (see countStart). */
+  private isCounted = false;
   private isDone = false;
   /** An exception resume() caught, for the chain's next step to throw. */
   private hasThrown = false;
@@ -47,7 +49,24 @@ export abstract class StepOp implements Op, WaitingOp {
   /** The next thing to do: a value to yield, SUB or END (see the file comment). */
   protected abstract step(): number;
 
+  /**
+   * Called by `guard.op` for an app's call made as a StepOp: instead of a GuardedOp
+   * around it (another object per call, and another level every step of the program
+   * passes through), the operation tells the guard itself that it started, at its
+   * first step, as GuardedOp does. False when it runs under another guard (or none):
+   * the guard wraps it then.
+   */
+  countStart(guard: OpGuard): boolean {
+    if (guard !== this.guard) return false;
+    this.isCounted = true;
+    return true;
+  }
+
   next(): IteratorResult<number, void> {
+    if (this.isCounted) {
+      this.isCounted = false;
+      this.guard!.started();
+    }
     if (this.hasThrown) {
       this.hasThrown = false;
       const e = this.thrown;

@@ -16,6 +16,9 @@ const FORGOTTEN: [string, (rt: Runtime) => Op<unknown>][] = [
   ['broadcast', (rt) => rt.broadcast(5)],
   ['pollBothUntil', (rt) => rt.pollBothUntil(() => true)],
   ['sendBlockXferPollBoth', (rt) => rt.sendBlockXferPollBoth(1, 0, 0, [1, 2, 3])],
+  // Sends are state machines that count their own start (StepOp.countStart), not GuardedOps.
+  ['sendLeftPollBoth', (rt) => rt.sendLeftPollBoth(1, () => undefined)],
+  ['sendXferBothRLPollBoth', (rt) => rt.sendXferBothRLPollBoth(1, 0, 7)],
   ['emptyPrintQ', (rt) => rt.emptyPrintQ()],
 ];
 
