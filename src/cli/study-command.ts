@@ -75,28 +75,29 @@ export async function studyCommand(argv: readonly string[], io: Io, showProgress
     return 0;
   }
   const rows = study.rows(options, measured);
-  const files = studyFiles(args, rows, measured.size);
+  const { files, summary } = studyFiles(args, rows, measured.size);
   for (const [file, text] of Object.entries(files)) writeFileAtomic('--out', join(out, file), text);
-  if (args.json) io.out(JSON.stringify(JSON.parse(files[`${study.name}.summary.json`])));
+  if (args.json) io.out(JSON.stringify(summary));
   else io.out(files[`${study.name}.summary.txt`].trimEnd());
   return 0;
 }
 
 /**
- * The files a complete study writes, by name: the raw rows (JSONL, CSV), the summary
- * (JSON, text) and the figure, computed from the rows alone (and the count of
- * distinct runs measured), so the same rows always give the same bytes.
+ * The files a complete study writes, by name, and its summary: the raw rows (JSONL,
+ * CSV), the summary (JSON, text) and the figure, computed from the rows alone (and the
+ * count of distinct runs measured), so the same rows always give the same bytes.
  */
-export function studyFiles(args: Pick<StudyArgs, 'study' | 'options' | 'command' | 'models'>, rows: readonly Row[], runs: number): Record<string, string> {
+export function studyFiles(args: Pick<StudyArgs, 'study' | 'options' | 'command' | 'models'>, rows: readonly Row[], runs: number): { files: Record<string, string>; summary: Record<string, unknown> } {
   const { study, options } = args;
   const summary = { ...studyHeader(study, options, args.command, args.models, runs), ...study.summarize(rows, options) };
-  return {
+  const files = {
     [`${study.name}.jsonl`]: rows.map((r: Row) => `${canonicalJson(r)}\n`).join(''),
     [`${study.name}.csv`]: rowsCsv(study.columns, rows),
     [`${study.name}.summary.json`]: `${JSON.stringify(summary, null, 1)}\n`,
     [`${study.name}.summary.txt`]: `${args.command}\n${study.text(summary)}`,
     [`${study.name}.svg`]: study.figure(rows, summary, options),
   };
+  return { files, summary };
 }
 
 /** A study run as a sweep entry: one run, one seed. */

@@ -36,7 +36,7 @@ describe('studies/: the shipped full results', () => {
     const args = await parseStudyArgs([...words.slice(2), '--out', mkdtempSync(join(tmpdir(), 'sim-shipped-'))]);
     const jsonl = gunzipSync(readFileSync(shipped(name, `${name}.jsonl.gz`))).toString('utf8');
     const rows = jsonl.trim().split('\n').map((l) => JSON.parse(l) as Row);
-    const files = studyFiles(args, rows, summary.runs);
+    const { files } = studyFiles(args, rows, summary.runs);
     expect(files[`${name}.jsonl`]).toBe(jsonl);
     for (const file of [`${name}.summary.json`, `${name}.summary.txt`, `${name}.svg`]) {
       expect(files[file], `studies/${name}/${file}`).toBe(readFileSync(shipped(name, file), 'utf8'));
