@@ -134,25 +134,20 @@ export class BlockSender implements BlockSenderParts {
 
 /** An Xfer packet's send (BlockSender.xfer): its first step checks the packet, then sends it as any SendOp. */
 class XferSendOp extends SendOp {
-  private readonly proc: number;
-  private readonly words: readonly number[];
-
   /** @param words the port-and-offset word, then the data words */
   constructor(m: SendPath, steps: SendSteps, proc: number, words: readonly number[]) {
     super(m, steps, proc, strataXferPutHandler, words, 4 * words.length, m.costs.xferSendOverheadCycles, false, 0);
-    this.proc = proc;
-    this.words = words;
   }
 
   protected override checkFirst(): void {
     const m = this.m;
-    const dataWords = this.words.length - 1;
+    const dataWords = this.args.length - 1;
     const max = m.costs.packetWords - 1;
     if (dataWords < 1 || dataWords > max) {
       throw new RunFailure(`node ${m.node.id}: an Xfer packet of ${dataWords} data words: expected 1 to ${max}`);
     }
-    m.checkMessage(this.proc, strataXferPutHandler, []);
-    const bad = firstNonWord(this.words);
-    if (bad >= 0) throw notAWord(`node ${m.node.id}: Xfer word`, this.words[bad]);
+    m.checkMessage(this.dest, strataXferPutHandler, []);
+    const bad = firstNonWord(this.args);
+    if (bad >= 0) throw notAWord(`node ${m.node.id}: Xfer word`, this.args[bad]);
   }
 }

@@ -42,9 +42,9 @@ const UNPARK = 7; // woken from the stall
 export class SendOp extends StepOp {
   protected readonly m: SendPath;
   private readonly steps: SendSteps;
-  private readonly dest: number;
+  protected readonly dest: number;
   private readonly handler: PacketHandler;
-  private readonly args: readonly number[];
+  protected readonly args: readonly number[];
   private readonly sizeBytes: number;
   private readonly overheadCycles: number;
   private readonly isChecked: boolean;
