@@ -15,9 +15,9 @@ import { InputError } from '../kernel/errors.ts';
 import { MAX_SEED } from '../kernel/random-stream.ts';
 import type { SelectContext } from '../library/module.ts';
 import { nodeCountProblem } from '../network/build-topology.ts';
-import { canonicalJson, sha256 } from '../sweep/canonical.ts';
+import { sha256 } from '../sweep/canonical.ts';
 import { finalText, writeAtomically } from '../sweep/merge.ts';
-import { STUDIES, STUDY_NAMES, runId, type Measured, type Row, type Study, type StudyOptions, type StudyPlatform, type StudyRun } from '../study/index.ts';
+import { STUDIES, STUDY_NAMES, runId, type Measured, type StudyPlatform, type StudyRun } from '../study/index.ts';
 import type { Io } from './io.ts';
 import { loadPlatform, platformNames, projectPath } from './load-inputs.ts';
 import { loadModelSet } from './model-files.ts';
@@ -26,18 +26,14 @@ import { parseOptions } from './parse-options.ts';
 import { intOption, queueOption, shardOption } from './sweep-args.ts';
 import { checkExecutor, executeSweep, type Executor } from './sweep-execute.ts';
 import { expandFile } from './sweep-setup.ts';
-import { rowsCsv, studyHeader } from './study-files.ts';
+import { studyFiles, type StudyInputs } from './study-files.ts';
 
-export interface StudyArgs {
-  study: Study;
-  options: StudyOptions;
+/** The study, its options, its command (no --out or executor options: they do not change the results) and models; and how to run it. */
+interface StudyArgs extends StudyInputs {
   out: string;
   executor: Executor;
   dryRun: boolean;
   json: boolean;
-  /** The command that reproduces the results (no --out or executor options: they do not change them). */
-  command: string;
-  models: { file: string; sha256: string }[];
 }
 
 export async function studyCommand(argv: readonly string[], io: Io, showProgress: boolean): Promise<number> {
@@ -80,24 +76,6 @@ export async function studyCommand(argv: readonly string[], io: Io, showProgress
   if (args.json) io.out(JSON.stringify(summary));
   else io.out(files[`${study.name}.summary.txt`].trimEnd());
   return 0;
-}
-
-/**
- * The files a complete study writes, by name, and its summary: the raw rows (JSONL,
- * CSV), the summary (JSON, text) and the figure, computed from the rows alone (and the
- * count of distinct runs measured), so the same rows always give the same bytes.
- */
-export function studyFiles(args: Pick<StudyArgs, 'study' | 'options' | 'command' | 'models'>, rows: readonly Row[], runs: number): { files: Record<string, string>; summary: Record<string, unknown> } {
-  const { study, options } = args;
-  const summary = { ...studyHeader(study, options, args.command, args.models, runs), ...study.summarize(rows, options) };
-  const files = {
-    [`${study.name}.jsonl`]: rows.map((r: Row) => `${canonicalJson(r)}\n`).join(''),
-    [`${study.name}.csv`]: rowsCsv(study.columns, rows),
-    [`${study.name}.summary.json`]: `${JSON.stringify(summary, null, 1)}\n`,
-    [`${study.name}.summary.txt`]: `${args.command}\n${study.text(summary)}`,
-    [`${study.name}.svg`]: study.figure(rows, summary, options),
-  };
-  return { files, summary };
 }
 
 /** A study run as a sweep entry: one run, one seed. */

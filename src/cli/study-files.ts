@@ -1,8 +1,10 @@
 /**
- * The files `sim study` writes besides the sweeps: the rows as CSV (RFC 4180 quoting,
- * the study's columns in order) and the summary's header (what was run, from which
- * models, by which command), all free of wall-clock or host fields.
+ * The files `sim study` writes besides the sweeps (studyFiles): the rows as JSONL and
+ * CSV (RFC 4180 quoting, the study's columns in order), the summary with its header
+ * (what was run, from which models, by which command) as JSON and text, and the
+ * figure, all free of wall-clock or host fields.
  */
+import { canonicalJson } from '../sweep/canonical.ts';
 import type { Row, Study, StudyOptions } from '../study/index.ts';
 
 const quote = (s: string): string => (/[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
@@ -27,4 +29,31 @@ export function studyHeader(study: Study, options: StudyOptions, command: string
     models,
     runs,
   };
+}
+
+/** What a complete study's files depend on besides its rows. */
+export interface StudyInputs {
+  study: Study;
+  options: StudyOptions;
+  /** The command that reproduces the results. */
+  command: string;
+  models: readonly { file: string; sha256: string }[];
+}
+
+/**
+ * The files a complete study writes, by name, and its summary: the raw rows (JSONL,
+ * CSV), the summary (JSON, text) and the figure, computed from the rows alone (and the
+ * count of distinct runs measured), so the same rows always give the same bytes.
+ */
+export function studyFiles(args: StudyInputs, rows: readonly Row[], runs: number): { files: Record<string, string>; summary: Record<string, unknown> } {
+  const { study, options } = args;
+  const summary = { ...studyHeader(study, options, args.command, args.models, runs), ...study.summarize(rows, options) };
+  const files = {
+    [`${study.name}.jsonl`]: rows.map((r: Row) => `${canonicalJson(r)}\n`).join(''),
+    [`${study.name}.csv`]: rowsCsv(study.columns, rows),
+    [`${study.name}.summary.json`]: `${JSON.stringify(summary, null, 1)}\n`,
+    [`${study.name}.summary.txt`]: `${args.command}\n${study.text(summary)}`,
+    [`${study.name}.svg`]: study.figure(rows, summary, options),
+  };
+  return { files, summary };
 }

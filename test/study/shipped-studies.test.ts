@@ -6,14 +6,15 @@
  * summary names must still hash as it did when the study ran, so recalibrating a model
  * fails here until the studies that used it are run again.
  */
-import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { parseStudyArgs, studyFiles } from '../../src/cli/study-command.ts';
+import { parseStudyArgs } from '../../src/cli/study-command.ts';
+import { studyFiles } from '../../src/cli/study-files.ts';
 import { STUDY_NAMES, type Row } from '../../src/study/index.ts';
+import { sha256 } from '../../src/sweep/canonical.ts';
 import { ROOT } from '../support/sim-cli.ts';
 
 interface ShippedSummary {
@@ -28,7 +29,7 @@ describe('studies/: the shipped full results', () => {
   it.each(STUDY_NAMES)('%s: its models are the shipped ones, and its summary, text, figure and CSV follow from its rows', async (name) => {
     const summary = JSON.parse(readFileSync(shipped(name, `${name}.summary.json`), 'utf8')) as ShippedSummary;
     for (const m of summary.models) {
-      const now = createHash('sha256').update(readFileSync(join(ROOT, m.file))).digest('hex');
+      const now = sha256(readFileSync(join(ROOT, m.file)));
       expect(now, `${m.file} changed since studies/${name} was made: run the study again (README, "Reproducing the thesis")`).toBe(m.sha256);
     }
     const words = summary.command.split(' ');
