@@ -5,6 +5,7 @@
  * and the same for a choice among the thesis's three layouts; with the acceptance
  * checks of issue 21 and the thesis's numbers beside.
  */
+import { diagnoseCeiling, NEAR_TIE_GAPS, type CeilingDiagnosis } from './stencil-ceiling.ts';
 import { max, mean, pct } from './stats.ts';
 import type { Row } from './study.ts';
 import { TABLE_4_1, TABLE_4_1_AGGREGATE, TABLE_4_2 } from './thesis.ts';
@@ -40,6 +41,8 @@ export interface Group extends Score {
   misses: Miss[];
   /** The same trials scored as a choice among square, vstrips and uni. */
   thesisLayouts: Score;
+  /** Near ties and the in-sample ceiling of eq. 33 (stencil-ceiling.ts). */
+  diagnosis: CeilingDiagnosis;
 }
 
 export interface Check {
@@ -135,6 +138,10 @@ export function scoreTrials(rows: readonly Row[]): Scored {
     ...score(g.map((x) => x.s)),
     misses: g.flatMap((x) => (x.s.miss === null ? [] : [x.s.miss])),
     thesisLayouts: score(g.map((x) => x.s3)),
+    diagnosis: diagnoseCeiling(
+      g.map((x) => x.t),
+      THREE,
+    ),
   }));
   const bySize = [...groupBy(all, (x) => String(x.t[0].nodes)).values()].map((g) => ({ nodes: g[0].t[0].nodes as number, ...score(g.map((x) => x.s)) }));
   const aggregate = score(all.map((x) => x.s));
@@ -179,6 +186,14 @@ export function selectionText(s: Scored): string {
   lines.push('');
   lines.push(`correct = no layout measured fewer cycles than the choice; ${ties} correct choices tied exactly with another layout; ${failed} trials had a failed run and are left out.`);
   lines.push(`3 layouts = the same trials as a choice among square, vstrips and uni (the thesis's module, less shared memory).`);
+  lines.push('');
+  lines.push(`near ties (the two best measured layouts within ${NEAR_TIE_GAPS.map((g) => pct(g, 1)).join(' / ')}) and the in-sample ceiling (eq. 33 fitted to these runs, then choosing):`);
+  lines.push(`${'platform'.padEnd(9)} ${'nodes'.padStart(5)}  ${'ties'.padStart(13)} ${'in-sample'.padStart(9)}  ${'3 layouts: ties'.padStart(15)} ${'in-sample'.padStart(9)}`);
+  const tieShares = (d: CeilingDiagnosis['all']) => d.nearTies.map((x) => pct(x, 1)).join(' / ');
+  for (const g of s.groups) {
+    const d = g.diagnosis;
+    lines.push(`${g.platform.padEnd(9)} ${String(g.nodes).padStart(5)}  ${tieShares(d.all).padStart(13)} ${pct(d.all.inSampleAccuracy).padStart(9)}  ${tieShares(d.thesis).padStart(15)} ${pct(d.thesis.inSampleAccuracy).padStart(9)}`);
+  }
   const misses = s.groups.flatMap((g) => g.misses.map((m) => ({ g, m })));
   if (misses.length > 0) {
     lines.push('');

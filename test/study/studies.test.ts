@@ -79,6 +79,12 @@ describe('sim study: reduced studies, their summaries checked against their rows
       expect(g.worstPenalty).toBeCloseTo(Math.max(...penalties), 12);
       expect(g.expectedPenalty).toBeCloseTo(mean(penalties) * (wrong.length / 5), 12);
     }
+    // Near ties: the share of trials whose two best measured layouts are within 0.5% and 1%.
+    const gaps = trials.map((t) => {
+      const m = t.map((r) => r.measured as number).sort((a, b) => a - b);
+      return m[1] / m[0] - 1;
+    });
+    expect(g.diagnosis.all.nearTies).toEqual([0.005, 0.01].map((x) => gaps.filter((gap) => gap < x).length / 5));
     // Every trial's chosen layout is the one with the least predicted cycles.
     for (const t of trials) expect(t.find((r) => r.chosen)!.predicted).toBe(Math.min(...t.map((r) => r.predicted as number)));
     expect(readFileSync(join(out('sel'), 'stencil-selection.summary.txt'), 'utf8')).toMatch(/^alewife +16 +5 +\d+ +\d+\.\d\d% +\[99\.4%\]/m);

@@ -1,0 +1,102 @@
+/**
+ * What a stencil selection study's misses are made of, from its rows alone: how many
+ * trials are near ties, and how well the thesis's model form could have done on these
+ * very grids. Per platform and machine size:
+ * - near ties: trials whose two best measured layouts are within 0.5% or 1% of each
+ *   other, closer than the verification MRE of the calibrated models (1-3%,
+ *   platforms/models/apps/README.md; the thesis's 1.0-2.3%, Figs. 4-9, 4-10), so that
+ *   no model of that accuracy can be expected to order them;
+ * - the in-sample ceiling: eq. 33 fitted (relative error, eq. 26, as the app models
+ *   are) to the study's own measurements, one fit per layout and processor grid as the
+ *   shipped models are, then asked to choose on the same trials. No calibration of
+ *   eq. 33 can predict these runs better than a fit to them, so its accuracy bounds
+ *   what recalibrating the models could reach.
+ * Both are reported for the module's five layouts and for the thesis's three.
+ */
+import { processorGrid } from '../../apps/stencil/grid.ts';
+import { fitModel, predict } from '../calibrate/fit.ts';
+import { stencilColumns } from '../library/stencil-module.ts';
+import type { Row } from './study.ts';
+
+/** The relative gaps below which two layouts count as a near tie. */
+export const NEAR_TIE_GAPS = [0.005, 0.01] as const;
+/** Eq. 33's terms at a fixed iteration count (the study's), besides the constant. */
+const TERMS = ['width', 'height', 'wh'] as const;
+
+export interface LayoutSetDiagnosis {
+  /** Share of trials whose two best measured layouts are within each of NEAR_TIE_GAPS. */
+  nearTies: number[];
+  /** Share of trials where eq. 33 fitted to these runs picks a layout measured fastest. */
+  inSampleAccuracy: number | null;
+}
+
+export interface CeilingDiagnosis {
+  /** The module's layouts. */
+  all: LayoutSetDiagnosis;
+  /** The thesis's square, vstrips and uni. */
+  thesis: LayoutSetDiagnosis;
+}
+
+/** The processor grid a row's layout ran on (rect: the aspect it ran with). */
+function gridOf(r: Row): { px: number; py: number } {
+  const layout = r.variant as 'square' | 'vstrips' | 'hstrips' | 'uni' | 'rect';
+  return processorGrid(layout, r.nodes as number, layout === 'rect' ? (r.aspect as number) : 1);
+}
+
+function columns(r: Row): number[] {
+  const { px, py } = gridOf(r);
+  const c = stencilColumns(r.width as number, r.height as number, r.iters as number, px, py);
+  return TERMS.map((t) => c[t]);
+}
+
+/** Eq. 33 fitted to each layout and processor grid's runs in `rows`; the fitted time of every row. */
+function inSamplePredictions(rows: readonly Row[]): Map<Row, number> {
+  const groups = new Map<string, Row[]>();
+  for (const r of rows) {
+    const { px, py } = gridOf(r);
+    const key = `${r.variant} ${px}x${py}`;
+    const g = groups.get(key);
+    if (g === undefined) groups.set(key, [r]);
+    else g.push(r);
+  }
+  const out = new Map<Row, number>();
+  for (const g of groups.values()) {
+    const xs = g.map(columns);
+    const fit = fitModel(TERMS, g.map((r, i) => ({ y: r.measured as number, x: xs[i] })), true);
+    g.forEach((r, i) => out.set(r, predict(fit.coefficients, xs[i])));
+  }
+  return out;
+}
+
+function diagnose(trials: readonly (readonly Row[])[], fitted: Map<Row, number>): LayoutSetDiagnosis {
+  const counted = trials.filter((t) => t.length > 0);
+  const gaps = counted.map((t) => {
+    const m = t.map((r) => r.measured as number).sort((a, b) => a - b);
+    return m.length > 1 ? m[1] / m[0] - 1 : Infinity;
+  });
+  // The first least fitted time, in the rows' order (the module's declaration order), as the selector breaks ties.
+  const right = counted.filter((t) => {
+    const pick = t.reduce((a, b) => (fitted.get(b)! < fitted.get(a)! ? b : a));
+    return t.every((r) => (pick.measured as number) <= (r.measured as number));
+  }).length;
+  return {
+    nearTies: NEAR_TIE_GAPS.map((g) => (counted.length === 0 ? 0 : gaps.filter((x) => x < g).length / counted.length)),
+    inSampleAccuracy: counted.length === 0 ? null : right / counted.length,
+  };
+}
+
+/**
+ * The diagnosis of one platform and machine size's trials (each trial's rows, one per
+ * layout run); trials with a failed run are left out, as in the accuracy.
+ */
+export function diagnoseCeiling(trials: readonly (readonly Row[])[], thesisLayouts: ReadonlySet<string>): CeilingDiagnosis {
+  const complete = trials.filter((t) => t.every((r) => r.measured !== null));
+  const fitted = inSamplePredictions(complete.flat());
+  return {
+    all: diagnose(complete, fitted),
+    thesis: diagnose(
+      complete.map((t) => t.filter((r) => thesisLayouts.has(r.variant as string))),
+      fitted,
+    ),
+  };
+}
