@@ -1,7 +1,8 @@
 /**
  * Scoring the sort-selection study from its raw rows alone (thesis Table 4-4, Fig.
  * 4-14): the predicted intervals, the measured crossovers (the bisection replayed on
- * the probe rows), each row's error ratio and the mean accuracy, and the penalty at
+ * the probe rows), each row's error ratio and the mean accuracy, each crossover's two
+ * models against their probes (which one put it where it is), and the penalty at
  * the wrong-side points with its 95% t-interval, beside the thesis's table.
  */
 import { searchCrossover } from './crossover-search.ts';
@@ -18,6 +19,8 @@ interface ScoredCrossover {
   /** Last key with the left algorithm measured faster; null if a probe failed. */
   actual: number | null;
   error: number | null;
+  /** Each side's model over its probes: mean of predicted / measured - 1 (null if none measured). */
+  modelError: { left: number | null; right: number | null };
 }
 
 interface ScoredTable {
@@ -63,7 +66,8 @@ export function scoreSort(rows: readonly Row[], maxKeys: number) {
         return l < r;
       });
       const actual = state.status === 'done' ? state.actual : null;
-      return { left, right: s.variant, predicted, actual, error: actual === null ? null : Math.abs(actual - predicted) };
+      const errorOf = (variant: string) => mean(probes.filter((r) => r.crossover === i && r.variant === variant && typeof r.measured === 'number' && typeof r.predicted === 'number').map((r) => (r.predicted as number) / (r.measured as number) - 1));
+      return { left, right: s.variant, predicted, actual, error: actual === null ? null : Math.abs(actual - predicted), modelError: { left: errorOf(left), right: errorOf(s.variant) } };
     });
     const errors = crossovers.map((c) => c.error);
     return {
@@ -101,6 +105,7 @@ export function scoreSort(rows: readonly Row[], maxKeys: number) {
 }
 
 const interval = (s: { from: number; to: number }) => `${s.from}-${s.to}`;
+const signed = (x: number | null) => (x === null ? '-' : `${x >= 0 ? '+' : ''}${pct(x)}`);
 
 export function sortText(s: ReturnType<typeof scoreSort>): string {
   const lines = ['sort-selection: thesis Table 4-4 (predicted intervals, measured crossovers; the thesis\'s row in [brackets])', ''];
@@ -110,6 +115,7 @@ export function sortText(s: ReturnType<typeof scoreSort>): string {
     for (const c of t.crossovers) {
       const tc = th?.crossovers.find((x) => x.from === c.left && x.to === c.right);
       lines.push(`  ${c.left} -> ${c.right}: predicted last ${c.predicted}, measured ${c.actual ?? 'failed'}, off by ${c.error ?? '-'}${tc === undefined ? '' : `  [${tc.predicted} / ${tc.actual}]`}`);
+      lines.push(`    models at the probes (predicted / measured - 1): ${c.left} ${signed(c.modelError.left)}, ${c.right} ${signed(c.modelError.right)}`);
     }
     lines.push(`  error ratio ${t.errorRatio === null ? '-' : `${Math.round(t.errorRatio * s.maxKeys)}/${s.maxKeys}`}${th === undefined ? '' : `  [${th.errors}/10000]`}`);
   }

@@ -10,7 +10,9 @@
  * predicted| / max-keys; mean accuracy = 1 - the rows' mean ratio. Then the penalty at
  * 32 points (--trials) on the wrong side of the crossovers, drawn round-robin over the
  * crossovers that have any from the stream `study/sort-selection/penalty`: the model's
- * pick against the other over seeds 1-12, mean with its 95% t-interval.
+ * pick against the other over seeds 1-12, mean with its 95% t-interval. Every run's
+ * row carries its variant's predicted cycles beside the measured, so the summary can
+ * say which model put a crossover where it did.
  */
 import { RandomStream } from '../kernel/random-stream.ts';
 import type { SelectContext, Variant } from '../library/module.ts';
@@ -38,6 +40,8 @@ export interface SortTable {
   nodes: number;
   keyBits: number;
   segments: Segment[];
+  /** The platform's models at this machine size. */
+  ctx: SelectContext;
 }
 
 /** The predicted winner's intervals over keys 1..top (ties to the earlier variant). */
@@ -69,7 +73,12 @@ const cache = new WeakMap<StudyOptions, SortTable[]>();
 function tablesOf(options: StudyOptions): SortTable[] {
   let t = cache.get(options);
   if (t === undefined) {
-    t = options.platforms.flatMap((p) => options.nodes.flatMap((nodes) => (KEY_WIDTHS[p.name] ?? [8, 16, 32]).map((keyBits) => ({ platform: p.name, spec: p.spec, nodes, keyBits, segments: predictedSegments(p.context(nodes), keyBits, options.maxKeys) }))));
+    t = options.platforms.flatMap((p) =>
+      options.nodes.flatMap((nodes) => {
+        const ctx = p.context(nodes);
+        return (KEY_WIDTHS[p.name] ?? [8, 16, 32]).map((keyBits) => ({ platform: p.name, spec: p.spec, nodes, keyBits, segments: predictedSegments(ctx, keyBits, options.maxKeys), ctx }));
+      }),
+    );
     cache.set(options, t);
   }
   return t;
@@ -143,7 +152,8 @@ function plan(options: StudyOptions, measured: Measurements): { runs: StudyRun[]
   const rows: Row[] = [];
   const row = (t: SortTable, kind: string, c: Crossover | null, keys: number, variant: string, seed: number | null, last: number | null, run: StudyRun | null): void => {
     if (run !== null) runs.push(run);
-    rows.push({ platform: t.platform, nodes: t.nodes, keyBits: t.keyBits, kind, crossover: c?.index ?? null, left: c?.left ?? null, right: c?.right ?? null, predictedLast: last, keys, variant, seed, measured: run === null ? null : (measured.get(runIdOf(run))?.cycles ?? null) });
+    const predicted = run === null ? null : SORT_VARIANTS.find((v) => v.name === variant)!.predict({ keys, keyBits: t.keyBits }, {}, t.ctx);
+    rows.push({ platform: t.platform, nodes: t.nodes, keyBits: t.keyBits, kind, crossover: c?.index ?? null, left: c?.left ?? null, right: c?.right ?? null, predictedLast: last, keys, variant, seed, predicted, measured: run === null ? null : (measured.get(runIdOf(run))?.cycles ?? null) });
   };
   const done: { c: Crossover; actual: number }[] = [];
   let searching = false;
@@ -181,7 +191,7 @@ function probedKeys(c: Crossover, top: number, measured: Measurements): number[]
   return keys;
 }
 
-export const SORT_COLUMNS = ['platform', 'nodes', 'keyBits', 'kind', 'crossover', 'left', 'right', 'predictedLast', 'keys', 'variant', 'seed', 'measured'] as const;
+export const SORT_COLUMNS = ['platform', 'nodes', 'keyBits', 'kind', 'crossover', 'left', 'right', 'predictedLast', 'keys', 'variant', 'seed', 'predicted', 'measured'] as const;
 
 export const SORT_SELECTION: Study = {
   name: 'sort-selection',

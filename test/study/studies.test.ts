@@ -108,7 +108,7 @@ describe('sim study: reduced studies, their summaries checked against their rows
     const ratios: number[] = [];
     for (const t of s.tables) {
       let errors = 0;
-      t.crossovers.forEach((c: { left: string; right: string; predicted: number; actual: number; error: number }, i: number) => {
+      t.crossovers.forEach((c: { left: string; right: string; predicted: number; actual: number; error: number; modelError: { left: number; right: number } }, i: number) => {
         const probes = rows.filter((r) => r.kind === 'probe' && r.keyBits === t.keyBits && r.crossover === i);
         const at = (k: number, v: string) => mean(probes.filter((r) => r.keys === k && r.variant === v).map((r) => r.measured as number));
         if (c.actual >= 1) expect(at(c.actual, c.left)).toBeLessThan(at(c.actual, c.right));
@@ -116,6 +116,12 @@ describe('sim study: reduced studies, their summaries checked against their rows
         expect(probes.filter((r) => r.variant === 'sample').length % 5).toBe(0);
         expect(c.error).toBe(Math.abs(c.actual - c.predicted));
         errors += c.error;
+        // Each side's model against its probes: the mean of predicted / measured - 1.
+        for (const side of ['left', 'right'] as const) {
+          const own = probes.filter((r) => r.variant === c[side]);
+          for (const r of own) expect(r.predicted as number).toBeGreaterThan(0);
+          expect(c.modelError[side]).toBeCloseTo(mean(own.map((r) => (r.predicted as number) / (r.measured as number) - 1)), 12);
+        }
       });
       expect(t.errorRatio).toBeCloseTo(errors / 300, 12);
       ratios.push(errors / 300);
