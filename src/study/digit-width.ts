@@ -8,10 +8,12 @@
  * `study/digit-width/n<nodes>`; every width runs once (seed 1). A choice is optimal
  * when no width measured fewer cycles, "within 0.5%" when it costs at most 0.5% more
  * (counted apart, issue 21). The figure plots the optimal width against keys per node
- * (the thesis's 4 -> 7 -> 10 -> 14 bits as keys grow).
+ * (the thesis's 4 -> 7 -> 10 -> 14 bits as keys grow). The summary adds the in-sample
+ * ceiling (digit-ceiling.ts): how far any calibration of the model's terms could go.
  */
 import { RandomStream } from '../kernel/random-stream.ts';
-import { RADIX, radixColumns } from '../library/sort-module.ts';
+import { digitCeiling } from './digit-ceiling.ts';
+import { DIGIT_RANGE, RADIX, radixColumns } from '../library/sort-module.ts';
 import { evaluate } from '../library/model-set.ts';
 import { logUniform } from './stencil-grids.ts';
 import { groupBy, type Check } from './stencil-scoring.ts';
@@ -70,7 +72,7 @@ interface TrialScore {
   verdict: 'optimal' | 'within 0.5%' | 'wrong' | 'failed';
 }
 
-export function scoreDigits(rows: readonly Row[]): { trials: TrialScore[]; byPlatform: { platform: string; trials: number; optimal: number; near: number; wrong: number; failed: number }[]; checks: Check[] } {
+export function scoreDigits(rows: readonly Row[]): { trials: TrialScore[]; byPlatform: { platform: string; trials: number; optimal: number; near: number; wrong: number; failed: number }[]; ceiling: ReturnType<typeof digitCeiling>; checks: Check[] } {
   const trials = [...groupBy(rows, (r) => `${r.nodes}|${r.trial}`).values()].map((g): TrialScore => {
     const r0 = g[0];
     const base = { platform: r0.platform as string, nodes: r0.nodes as number, keyBits: r0.keyBits as number, keys: r0.keys as number, chosen: r0.chosenBits as number };
@@ -90,7 +92,7 @@ export function scoreDigits(rows: readonly Row[]): { trials: TrialScore[]; byPla
   }));
   const n = (v: TrialScore['verdict']) => trials.filter((t) => t.verdict === v).length;
   const checks: Check[] = [{ check: "g(i)'s choice optimal, or within 0.5% (counted apart)", target: `${trials.length} of ${trials.length}`, value: `${n('optimal')} optimal + ${n('within 0.5%')} within 0.5% of ${trials.length}${n('failed') > 0 ? ` (${n('failed')} failed)` : ''}`, pass: n('wrong') === 0 && n('failed') === 0 }];
-  return { trials, byPlatform, checks };
+  return { trials, byPlatform, ceiling: digitCeiling(rows), checks };
 }
 
 export const DIGIT_COLUMNS = ['platform', 'nodes', 'trial', 'keyBits', 'keys', 'digitBits', 'measured', 'predicted', 'chosenBits'] as const;
@@ -110,6 +112,8 @@ export const DIGIT_WIDTH: Study = {
     const lines = ['digit-width: thesis 5.3.2 and Fig. 5-3 (thesis: "correct in all trials, in this case 40 trials")', ''];
     lines.push(`${'platform'.padEnd(9)} ${'trials'.padStart(6)} ${'optimal'.padStart(7)} ${'within 0.5%'.padStart(11)} ${'wrong'.padStart(5)} ${'failed'.padStart(6)}`);
     for (const p of s.byPlatform) lines.push(`${p.platform.padEnd(9)} ${String(p.trials).padStart(6)} ${String(p.optimal).padStart(7)} ${String(p.near).padStart(11)} ${String(p.wrong).padStart(5)} ${String(p.failed).padStart(6)}`);
+    lines.push('', `in sample: the RadixSort model's terms (4.5.5) fitted to each platform's runs here (digits ${DIGIT_RANGE.lo}-${DIGIT_RANGE.hi}), then asked for each trial's best viable width:`);
+    for (const c of s.ceiling) lines.push(`  ${c.platform} ${c.nodes} nodes: fit MRE ${c.mrePercent.toFixed(2)}%, optimal ${c.optimal} + ${c.near} within 0.5% of ${c.trials}`);
     lines.push('', 'trials: platform, nodes, key bits, keys per node: g(i)\'s width, the measured best, the choice\'s cost over the best');
     for (const t of s.trials) lines.push(`  ${t.platform} ${t.nodes} ${String(t.keyBits).padStart(2)}-bit ${String(t.keys).padStart(6)} keys: chose ${String(t.chosen).padStart(2)}, best ${String(t.best ?? '-').padStart(2)}, ${pct(t.loss)} (${t.verdict})`);
     lines.push('', 'checks (issue 21 acceptance):');
