@@ -9,7 +9,7 @@ import { COMMANDS, type OptionDecl } from './commands.ts';
 const WIDTH = 80;
 
 /** `text` wrapped to WIDTH columns, every line indented by `indent` (the first by `first`). */
-function wrap(text: string, indent: number, first = indent): string {
+export function wrap(text: string, indent: number, first = indent): string {
   const lines: string[] = [];
   let line = ' '.repeat(first);
   let empty = true;

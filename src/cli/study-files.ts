@@ -1,10 +1,12 @@
 /**
  * The files `sim study` writes besides the sweeps (studyFiles): the rows as JSONL and
  * CSV (RFC 4180 quoting, the study's columns in order), the summary with its header
- * (what was run, from which models, by which command) as JSON and text, and the
- * figure, all free of wall-clock or host fields.
+ * (what was run, from which models, by which command) as JSON and text (which opens
+ * with the study's own account of what it runs and reports), and the figure, all free
+ * of wall-clock or host fields.
  */
 import { canonicalJson } from '../sweep/canonical.ts';
+import { wrap } from './help.ts';
 import type { Row, Study, StudyOptions } from '../study/index.ts';
 
 const quote = (s: string): string => (/[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
@@ -52,7 +54,7 @@ export function studyFiles(args: StudyInputs, rows: readonly Row[], runs: number
     [`${study.name}.jsonl`]: rows.map((r: Row) => `${canonicalJson(r)}\n`).join(''),
     [`${study.name}.csv`]: rowsCsv(study.columns, rows),
     [`${study.name}.summary.json`]: `${JSON.stringify(summary, null, 1)}\n`,
-    [`${study.name}.summary.txt`]: `${args.command}\n${study.text(summary)}`,
+    [`${study.name}.summary.txt`]: `${args.command}\n${wrap(study.about, 0)}\n\n${study.text(summary)}`,
     [`${study.name}.svg`]: study.figure(rows, summary, options),
   };
   return { files, summary };

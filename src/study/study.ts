@@ -76,7 +76,7 @@ export interface Study {
   name: string;
   /** What it reproduces (tables, figures), for the help and the summary. */
   reproduces: string;
-  /** One paragraph: what it runs and what it reports. */
+  /** One paragraph: what it runs and what it reports (the summary text opens with it). */
   about: string;
   defaults: StudyDefaults;
   /** The columns of its rows, in order. */
