@@ -10,7 +10,7 @@
 import { fitModel, mrePercent, predict } from '../calibrate/fit.ts';
 import { viablePasses } from '../library/digit-width.ts';
 import { DIGIT_RANGE, radixColumns } from '../library/sort-module.ts';
-import { groupBy } from './stencil-scoring.ts';
+import { groupBy } from './stats.ts';
 import type { Row } from './study.ts';
 
 /** A choice this close to the measured best counts apart (issue 21). */
@@ -34,7 +34,10 @@ export function digitCeiling(rows: readonly Row[]): DigitCeiling[] {
     const trials = [...groupBy(g, (r) => String(r.trial)).values()].filter((t) => t.every((r) => r.measured !== null));
     const fitted = trials.flat().filter((r) => (r.digitBits as number) >= DIGIT_RANGE.lo && (r.digitBits as number) <= DIGIT_RANGE.hi);
     const terms = Object.keys(columnsOf(g[0]));
-    const xs = (r: Row) => terms.map((t) => columnsOf(r)[t]);
+    const xs = (r: Row) => {
+      const c = columnsOf(r);
+      return terms.map((t) => c[t]);
+    };
     const fit = fitModel(
       terms,
       fitted.map((r) => ({ y: r.measured as number, x: xs(r) })),

@@ -1,7 +1,8 @@
 /**
  * The few statistics the studies report: means, maxima and a Student-t 95%
  * confidence interval of a mean (the thesis's sort penalty, 4.5.4: "95% confidence
- * intervals for 12 samples"). Empty inputs give null, never NaN.
+ * intervals for 12 samples"), and the grouping of rows they are computed over. Empty
+ * inputs give null, never NaN.
  */
 import jstat from 'jstat';
 
@@ -28,3 +29,14 @@ export function meanInterval(xs: readonly number[]): { mean: number | null; half
 
 /** A fraction as a percentage with `digits` decimals, or `-` for null. */
 export const pct = (x: number | null | undefined, digits = 2): string => (x === null || x === undefined ? '-' : `${(x * 100).toFixed(digits)}%`);
+/** Groups rows by a key, in first-seen order. */
+export function groupBy<T>(rows: readonly T[], key: (r: T) => string): Map<string, T[]> {
+  const m = new Map<string, T[]>();
+  for (const r of rows) {
+    const k = key(r);
+    const g = m.get(k);
+    if (g === undefined) m.set(k, [r]);
+    else g.push(r);
+  }
+  return m;
+}

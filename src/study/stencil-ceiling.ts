@@ -16,6 +16,7 @@
 import { processorGrid } from '../../apps/stencil/grid.ts';
 import { fitModel, predict } from '../calibrate/fit.ts';
 import { stencilColumns } from '../library/stencil-module.ts';
+import { groupBy } from './stats.ts';
 import type { Row } from './study.ts';
 
 /** The relative gaps below which two layouts count as a near tie. */
@@ -51,16 +52,11 @@ function columns(r: Row): number[] {
 
 /** Eq. 33 fitted to each layout and processor grid's runs in `rows`; the fitted time of every row. */
 function inSamplePredictions(rows: readonly Row[]): Map<Row, number> {
-  const groups = new Map<string, Row[]>();
-  for (const r of rows) {
-    const { px, py } = gridOf(r);
-    const key = `${r.variant} ${px}x${py}`;
-    const g = groups.get(key);
-    if (g === undefined) groups.set(key, [r]);
-    else g.push(r);
-  }
   const out = new Map<Row, number>();
-  for (const g of groups.values()) {
+  for (const g of groupBy(rows, (r) => {
+    const { px, py } = gridOf(r);
+    return `${r.variant} ${px}x${py}`;
+  }).values()) {
     const xs = g.map(columns);
     const fit = fitModel(TERMS, g.map((r, i) => ({ y: r.measured as number, x: xs[i] })), true);
     g.forEach((r, i) => out.set(r, predict(fit.coefficients, xs[i])));

@@ -6,7 +6,7 @@
  * at the boundaries").
  */
 import { STENCIL_MODULE } from '../library/stencil-module.ts';
-import { groupBy } from './stencil-scoring.ts';
+import { groupBy } from './stats.ts';
 import { winnerFunction } from './stencil-grids.ts';
 import type { Row, StudyOptions } from './study.ts';
 import { COLORS, esc, f2, legend, powersOfTwo, svgDocument } from '../library/svg.ts';

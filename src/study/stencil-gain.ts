@@ -9,7 +9,8 @@
  * summary also counts wrong picks (the thesis: "none of the 80 samples included an
  * incorrect selection") and grids square cannot take.
  */
-import { groupBy, type Check } from './stencil-scoring.ts';
+import { groupBy } from './stats.ts';
+import type { Check } from './stencil-scoring.ts';
 import { STENCIL_ITERS, STENCIL_COLUMNS, stencilRows, stencilTrials, type StencilTrial } from './stencil-selection.ts';
 import { max, mean, pct } from './stats.ts';
 import { unmeasured, type Row, type Study, type StudyOptions, type Summary } from './study.ts';

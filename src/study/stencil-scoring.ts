@@ -6,7 +6,7 @@
  * checks of issue 21 and the thesis's numbers beside.
  */
 import { diagnoseCeiling, NEAR_TIE_GAPS, type CeilingDiagnosis } from './stencil-ceiling.ts';
-import { max, mean, pct } from './stats.ts';
+import { groupBy, max, mean, pct } from './stats.ts';
 import type { Row } from './study.ts';
 import { TABLE_4_1, TABLE_4_1_AGGREGATE, TABLE_4_2 } from './thesis.ts';
 
@@ -114,17 +114,6 @@ function score(ts: readonly TrialScore[]): Score {
   };
 }
 
-/** Groups rows by a key, in first-seen order. */
-export function groupBy<T>(rows: readonly T[], key: (r: T) => string): Map<string, T[]> {
-  const m = new Map<string, T[]>();
-  for (const r of rows) {
-    const k = key(r);
-    const g = m.get(k);
-    if (g === undefined) m.set(k, [r]);
-    else g.push(r);
-  }
-  return m;
-}
 
 const THREE = new Set(['square', 'vstrips', 'uni']);
 
