@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { loadPlatform } from '../src/cli/load-inputs.ts';
 import { loadModelSet } from '../src/cli/model-files.ts';
 import type { Communication } from '../src/library/extra-lines.ts';
-import { variantNamed, type SelectContext } from '../src/library/module.ts';
+import { selectContext, variantNamed, type SelectContext } from '../src/library/module.ts';
 import { STENCIL_MODULE } from '../src/library/stencil-module.ts';
 import { printRows } from './harness.ts';
 import { metric, runSweep } from './sweep-results.ts';
@@ -43,7 +43,7 @@ export async function extraLinesBench(): Promise<void> {
   const predicted = new Map<string, Record<Communication, { extraRows: number; extraCols: number }>>();
   for (const [name, grids] of Object.entries(GRIDS)) {
     const platform = await loadPlatform(name);
-    const ctx = (communication: Communication): SelectContext => ({ models: loadModelSet(platform, NODES, undefined, { communication }), nodes: NODES, clockMHz: platform.clockMHz, communication });
+    const ctx = (communication: Communication): SelectContext => selectContext(platform, NODES, loadModelSet(platform, NODES, undefined, { communication }), communication);
     const contexts = { factored: ctx('factored'), hybrid: ctx('hybrid') };
     for (const [width, height] of grids) {
       const x = { width, height, iters: ITERS };

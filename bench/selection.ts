@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { loadPlatform } from '../src/cli/load-inputs.ts';
 import { loadModelSet } from '../src/cli/model-files.ts';
 import { RandomStream } from '../src/kernel/random-stream.ts';
-import { select, type Choice } from '../src/library/module.ts';
+import { select, selectContext, type Choice } from '../src/library/module.ts';
 import { STENCIL_MODULE } from '../src/library/stencil-module.ts';
 import { printRows } from './harness.ts';
 import { pick, runSweep } from './sweep-results.ts';
@@ -48,7 +48,7 @@ export async function selectionBench(): Promise<void> {
   const runs: object[] = [];
   for (const name of PLATFORMS) {
     const platform = await loadPlatform(name);
-    const ctx = { models: loadModelSet(platform, NODES), nodes: NODES, clockMHz: platform.clockMHz };
+    const ctx = selectContext(platform, NODES, loadModelSet(platform, NODES));
     for (const g of grids) {
       const choice = select(STENCIL_MODULE, { width: g.width, height: g.height, iters: ITERS }, ctx);
       choices.set(`${name} ${g.width} ${g.height}`, choice);

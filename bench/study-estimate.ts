@@ -17,7 +17,7 @@
 import { loadPlatform, platformNames, projectPath } from '../src/cli/load-inputs.ts';
 import { loadModelSet } from '../src/cli/model-files.ts';
 import { loadRun } from '../src/cli/run-setup.ts';
-import type { SelectContext } from '../src/library/module.ts';
+import { selectContext, type SelectContext } from '../src/library/module.ts';
 import { DEFAULT_RUN_LIMITS, runApp } from '../src/runtime/run-app.ts';
 import { STUDIES, type StudyOptions, type StudyPlatform } from '../src/study/index.ts';
 import { printRows } from './harness.ts';
@@ -39,7 +39,7 @@ export async function studyEstimateBench(): Promise<void> {
     for (const name of platformNames()) {
       const platform = await loadPlatform(name);
       const contexts = new Map<number, SelectContext>();
-      for (const n of study.defaults.nodes) contexts.set(n, { models: loadModelSet(platform, n), nodes: n, clockMHz: platform.clockMHz });
+      for (const n of study.defaults.nodes) contexts.set(n, selectContext(platform, n, loadModelSet(platform, n)));
       const p: StudyPlatform = { spec: name, name, clockMHz: platform.clockMHz, context: (n) => contexts.get(n)! };
       const options: StudyOptions = { platforms: [p], nodes: study.defaults.nodes, trials: study.name === 'digit-width' ? 10 : study.defaults.trials, maxGrid: study.defaults.maxGrid ?? 0, maxKeys: study.defaults.maxKeys ?? 0, seed: 1 };
       const runs = study.next(options, new Map());

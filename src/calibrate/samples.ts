@@ -17,7 +17,7 @@ import { InputError, RunFailure } from '../kernel/errors.ts';
 import { buildTopology } from '../network/build-topology.ts';
 import { RandomStream } from '../kernel/random-stream.ts';
 import type { Op } from '../machine/node.ts';
-import type { Platform } from '../platform/schema.ts';
+import { blockTransferWords, type Platform } from '../platform/schema.ts';
 import { defineApp, runApp, runConfig, type Runtime } from '../runtime/index.ts';
 import { APP_TASKS, appTask } from './app-tasks.ts';
 import { compileExpression, loopValues, type Expression, type ExpressionFunctions, type ModelSpec } from './spec.ts';
@@ -99,10 +99,12 @@ export function unitHeader(config: UnitConfig): string[] {
 export function planUnit(config: UnitConfig): PlannedSample[] {
   const { spec, source, nodes } = config;
   const where = `${source}: model ${spec.name}`;
-  const machine = { P: nodes, logP: Math.ceil(Math.log2(nodes)) };
-  const loopNames = new Set([...spec.loops.map((l) => l.id), 'P', 'logP']);
+  // The machine's own numbers: its size, and the data words a block-transfer packet carries (for models that count packets).
+  const machine = { P: nodes, logP: Math.ceil(Math.log2(nodes)), xferWords: blockTransferWords(config.platform.messaging) };
+  const machineNames = Object.keys(machine);
+  const loopNames = new Set([...spec.loops.map((l) => l.id), ...machineNames]);
   const ranges = spec.loops.map((l) => {
-    const bound = (e: string, what: string) => compileExpression(e, new Set(['P', 'logP']), `${where}: loop ${l.id} ${what}`)(machine);
+    const bound = (e: string, what: string) => compileExpression(e, new Set(machineNames), `${where}: loop ${l.id} ${what}`)(machine);
     return { id: l.id, start: bound(l.start, 'start'), stop: bound(l.stop, 'stop'), update: l.update };
   });
   const values = ranges.map((r) => loopValues(r.start, r.stop, r.update, `${where}: loop ${r.id}`));

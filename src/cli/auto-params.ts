@@ -27,9 +27,10 @@ export async function resolveAutoParams(app: string, params: readonly string[], 
   for (const k of autoKeys) values[k] = 'auto';
   // Loaded only here: the model files' schema (zod) is a tenth of a second of every run's start-up.
   const { resolveAuto } = await import('../library/auto.ts');
+  const { selectContext } = await import('../library/module.ts');
   const { appFolder, loadModelSet } = await import('./model-files.ts');
   const folder = appFolder(app) ?? app;
-  const ctx = { models: loadModelSet(platform, nodes, modelsDir, communication), nodes, clockMHz: platform.clockMHz, communication: communication.communication };
+  const ctx = selectContext(platform, nodes, loadModelSet(platform, nodes, modelsDir, communication), communication.communication);
   const resolved = resolveAuto(folder, values, ctx);
   if (resolved === null) return { params: [...params], resolution: null };
   return {

@@ -6,7 +6,7 @@
  *   const choice = await chooseImplementation({ platform: 'atm', module: 'stencil', inputs: { width: 4096, height: 64, iters: 20 } });
  *   const { summary } = await runImplementation({ platform: 'atm', module: 'stencil', inputs: { width: 4096, height: 64, iters: 20 } });
  */
-import { select, type Choice, type Inputs } from '../library/module.ts';
+import { select, selectContext, type Choice, type Inputs } from '../library/module.ts';
 import type { Platform } from '../platform/schema.ts';
 import { DEFAULT_RUN_LIMITS, runApp, type RunSummary } from '../runtime/run-app.ts';
 import { loadPlatform, projectPath } from './load-inputs.ts';
@@ -38,7 +38,7 @@ export async function chooseImplementation(r: ImplementationRequest): Promise<Ch
   const platform = typeof r.platform === 'string' ? await loadPlatform(r.platform) : r.platform;
   const nodes = r.nodes ?? platform.defaultNodes;
   const comm = parseCommunication(r.communication, r.hybridModels);
-  return select(moduleNamed(r.module), r.inputs, { models: loadModelSet(platform, nodes, r.models, comm), nodes, clockMHz: platform.clockMHz, communication: comm.communication });
+  return select(moduleNamed(r.module), r.inputs, selectContext(platform, nodes, loadModelSet(platform, nodes, r.models, comm), comm.communication));
 }
 
 /** Chooses, then runs the choice on a fresh machine (seed 1 unless given). */

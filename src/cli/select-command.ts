@@ -9,7 +9,7 @@
  * width x height (stencil, Fig. 4-7) or the digit-width curve (sort, Fig. 5-5).
  */
 import { InputError } from '../kernel/errors.ts';
-import { select, type Choice, type LibraryModule, type Prediction } from '../library/module.ts';
+import { select, selectContext, type Choice, type LibraryModule, type Prediction } from '../library/module.ts';
 import { digitCurve, winnerMap } from '../library/pictures.ts';
 import { digitRange, radixColumns } from '../library/sort-module.ts';
 import { evaluate } from '../library/model-set.ts';
@@ -116,7 +116,7 @@ export async function selectCommand(argv: readonly string[], io: Io): Promise<nu
   const problem = nodeCountProblem(platform.network, nodes);
   if (problem !== null) throw new InputError(`--nodes ${nodes}: ${problem} (platform ${platform.name})`);
   const models = loadModelSet(platform, nodes, args.models, args.communication);
-  const ctx = { models, nodes, clockMHz: platform.clockMHz, communication: args.communication.communication };
+  const ctx = selectContext(platform, nodes, models, args.communication.communication);
   if (args.map) return drawMap(mod, args, ctx, io);
 
   const x = moduleInputs(mod, args.params);

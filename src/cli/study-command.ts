@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { InputError } from '../kernel/errors.ts';
 import { MAX_SEED } from '../kernel/random-stream.ts';
-import type { SelectContext } from '../library/module.ts';
+import { selectContext, type SelectContext } from '../library/module.ts';
 import { nodeCountProblem } from '../network/build-topology.ts';
 import { sha256 } from '../sweep/canonical.ts';
 import { finalText, writeAtomically } from '../sweep/merge.ts';
@@ -132,7 +132,7 @@ export async function parseStudyArgs(argv: readonly string[]): Promise<StudyArgs
       if (problem !== null) throw new InputError(`--nodes ${n}: ${problem} (platform ${platform.name})`);
       // Every model set is read now, so a missing model file is one line before anything runs.
       const set = loadModelSet(platform, n, models);
-      contexts.set(n, { models: set, nodes: n, clockMHz: platform.clockMHz });
+      contexts.set(n, selectContext(platform, n, set));
       for (const source of set.sources) {
         const path = existsSync(resolve(source)) ? resolve(source) : projectPath(source);
         if (!files.some((f) => f.file === source)) files.push({ file: source, sha256: sha256(readFileSync(path)) });

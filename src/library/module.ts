@@ -9,6 +9,7 @@
  * Infinity no implementation covers the input, which is bad input.
  */
 import { InputError } from '../kernel/errors.ts';
+import { blockTransferWords, type Platform } from '../platform/schema.ts';
 import type { Communication } from './extra-lines.ts';
 import { evaluate, type Columns, type ModelSet } from './model-set.ts';
 
@@ -22,8 +23,15 @@ export interface SelectContext {
   models: ModelSet;
   nodes: number;
   clockMHz: number;
+  /** Data words a block-transfer packet carries on the platform (blockTransferWords): models may count packets. */
+  xferWords: number;
   /** Eq. 40's Communication for the stencil's extra rows and columns: factored (eq. 38) or hybrid (eq. 54); by default the hybrid if `models` has it, else the factored. */
   communication?: Communication;
+}
+
+/** The context a platform's models are used in at a machine size: its clock and its block-transfer packets. */
+export function selectContext(platform: Pick<Platform, 'clockMHz' | 'messaging'>, nodes: number, models: ModelSet, communication?: Communication): SelectContext {
+  return { models, nodes, clockMHz: platform.clockMHz, xferWords: blockTransferWords(platform.messaging), ...(communication === undefined ? {} : { communication }) };
 }
 
 /** A tunable's result: the parameter values chosen and what the optimizer did. */

@@ -38,11 +38,22 @@ export function slowestLines(total: number, parts: number): number {
  * Eq. 33's columns for a width x height grid on a px x py processor grid, iter
  * iterations: width and height are those of the grid the slowest node sees,
  * slowestLines(width, px) and slowestLines(height, py) (apps.spec; 1 x 1 leaves them).
+ * Given the platform's block-transfer packet (xferWords, blockTransferWords), also the
+ * packets of the slowest block's edges, for models that count them: a column edge of
+ * h lines is 2h words (doubles) sent whole to each left and right neighbour every
+ * half-iteration (apps/stencil), ceil(2h / xferWords) packets (Appendix A 7.2), so
+ * iter_colPackets = iter x that where there are such neighbours (px > 1), 0 otherwise;
+ * iter_rowPackets likewise for the rows sent up and down (py > 1).
  */
-export function stencilColumns(width: number, height: number, iter: number, px = 1, py = 1): Record<string, number> {
+export function stencilColumns(width: number, height: number, iter: number, px = 1, py = 1, xferWords?: number): Record<string, number> {
   const w = px === 1 ? width : slowestLines(width, px);
   const h = py === 1 ? height : slowestLines(height, py);
-  return { width: w, height: h, iter, wh: w * h, iter_w: iter * w, iter_h: iter * h, iter_wh: iter * w * h };
+  const columns: Record<string, number> = { width: w, height: h, iter, wh: w * h, iter_w: iter * w, iter_h: iter * h, iter_wh: iter * w * h };
+  if (xferWords !== undefined) {
+    columns.iter_colPackets = px === 1 ? 0 : iter * Math.ceil((2 * h) / py / xferWords);
+    columns.iter_rowPackets = py === 1 ? 0 : iter * Math.ceil((2 * w) / px / xferWords);
+  }
+  return columns;
 }
 
 /** The rect model of a px x py processor grid (apps.spec: 2 or 4 processor columns or rows), or null for another grid. */
@@ -71,7 +82,7 @@ function fixedLayout(layout: Exclude<Layout, 'square'>): Variant {
     problem: (x, ctx) => layoutProblem(layout, x, ctx.nodes),
     predict: (x, _tuned, ctx) => {
       const { px, py } = processorGrid(layout, ctx.nodes, 1);
-      return modelCycles(v, ctx, stencilColumns(x.width, x.height, x.iters, px, py));
+      return modelCycles(v, ctx, stencilColumns(x.width, x.height, x.iters, px, py, ctx.xferWords));
     },
   };
   return v;
@@ -90,7 +101,7 @@ const square: Variant = {
   problem: (x, ctx) => layoutProblem('square', x, ctx.nodes),
   tune(x, ctx) {
     const { px, py } = processorGrid('square', ctx.nodes, 1);
-    const model = (w: number, h: number, iter: number) => modelCycles(square, ctx, stencilColumns(w, h, iter, px, py));
+    const model = (w: number, h: number, iter: number) => modelCycles(square, ctx, stencilColumns(w, h, iter, px, py, ctx.xferWords));
     // By default the hybrid (eq. 54) where the model set has its models, else the factored eq. 38.
     const communication = ctx.communication ?? (ctx.models.has(HYBRID_MODELS.rows) && ctx.models.has(HYBRID_MODELS.cols) ? 'hybrid' : 'factored');
     const e = extraLines(x.width, x.height, px, py, model, ctx.models, communication);
@@ -110,7 +121,7 @@ const square: Variant = {
     const r = Number(tuned.extraRows ?? 0);
     const c = Number(tuned.extraCols ?? 0);
     const { px, py } = processorGrid('square', ctx.nodes, 1);
-    return modelCycles(square, ctx, stencilColumns(x.width - 2 * c, x.height - 2 * r, x.iters, px, py));
+    return modelCycles(square, ctx, stencilColumns(x.width - 2 * c, x.height - 2 * r, x.iters, px, py, ctx.xferWords));
   },
 };
 
@@ -134,7 +145,7 @@ function rectCandidates(x: Inputs, nodes: number): number[] {
 function rectCycles(x: Inputs, ctx: SelectContext, px: number): number {
   const py = ctx.nodes / px;
   const model = ctx.models.get(rectModel(px, py)!, `variant rect on ${px} x ${py} processors`);
-  return evaluate(model, stencilColumns(x.width, x.height, x.iters, px, py));
+  return evaluate(model, stencilColumns(x.width, x.height, x.iters, px, py, ctx.xferWords));
 }
 
 /** The rect layout's processor columns minimizing its models, by enumeration over the factorizations. */

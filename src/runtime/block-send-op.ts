@@ -8,7 +8,7 @@
  */
 import type { Node } from '../machine/node.ts';
 import { LEFT, RIGHT } from '../network/packet.ts';
-import type { MessagingCosts } from '../platform/schema.ts';
+import { blockTransferWords, type MessagingCosts } from '../platform/schema.ts';
 import type { Messaging } from './messaging.ts';
 import type { PacketHandler } from './handler-table.ts';
 import type { OpGuard } from './op-guard.ts';
@@ -85,7 +85,7 @@ export class BlockSendOp extends StepOp {
     this.m = s.messaging;
     const dma = s.costs.dma;
     this.dma = dma;
-    this.perPacket = dma !== null ? dma.dataWordsPerPacket : s.costs.packetWords - 1;
+    this.perPacket = blockTransferWords(s.costs);
     this.overheadCycles = dma !== null ? dma.sendCycles : s.costs.xferSendOverheadCycles;
     this.handler = dma !== null ? strataDmaPutHandler : strataXferPutHandler;
   }

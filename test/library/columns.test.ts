@@ -7,6 +7,7 @@ import { parseSpecs } from '../../src/calibrate/spec.ts';
 import { radixColumns, sampleColumns } from '../../src/library/sort-module.ts';
 import { processorGrid } from '../../apps/stencil/grid.ts';
 import { rectModel, stencilColumns } from '../../src/library/stencil-module.ts';
+import { blockTransferWords } from '../../src/platform/schema.ts';
 import { loadTestPlatform } from '../support/platforms.ts';
 import { ROOT } from '../support/sim-cli.ts';
 
@@ -56,4 +57,33 @@ describe('the library computes every model column as apps.spec does', () => {
       }
     });
   }
+});
+
+describe('a stencil model that counts its edges\' packets', () => {
+  // A spec a user could write: vstrips with the packets of its column edges (2 words a line, whole edges), on 16 nodes.
+  const [spec] = parseSpecs(
+    '{{ a 8 40 +=5, t 1 2 +=1 @ @ StencilVstrips(P*a,a,iter) @ @ width:P*a, height:a, iter:t @ iter_colPackets:iter*ceil(2*height/xferWords) }}',
+    'packets.spec',
+  );
+  it('has the same columns in the spec (xferWords) and the library, with Xfer packets and with DMA', () => {
+    for (const [name, words] of [['paragon', 20], ['cm5', 4], ['alewife', 64]] as const) {
+      const platform = loadTestPlatform(name);
+      expect(blockTransferWords(platform.messaging)).toBe(words);
+      const planned = planUnit({ platform, spec, source: 'packets.spec', nodes: 16, seed: 1, vcount: 3 });
+      expect(planned.length).toBeGreaterThan(10);
+      for (const s of planned) {
+        const [width, height, iter, packets] = s.columns;
+        const mine = stencilColumns(s.task[0], s.task[1], s.task[2], 16, 1, words);
+        expect([mine.width, mine.height, mine.iter, mine.iter_colPackets]).toEqual([width, height, iter, packets]);
+        expect(packets).toBe(iter * Math.ceil((2 * height) / words));
+        // Strips have no neighbours above or below: no row packets.
+        expect(mine.iter_rowPackets).toBe(0);
+      }
+    }
+  });
+  it('are absent without a packet size, so models of eq. 33 alone see the same columns as before', () => {
+    expect(Object.keys(stencilColumns(100, 100, 2, 8, 8))).toEqual(['width', 'height', 'iter', 'wh', 'iter_w', 'iter_h', 'iter_wh']);
+    // A square block of 13 x 13 lines on 8 x 8: 26 words an edge, two 20-word packets each way.
+    expect(stencilColumns(104, 104, 3, 8, 8, 20)).toMatchObject({ iter_colPackets: 6, iter_rowPackets: 6 });
+  });
 });
