@@ -60,7 +60,9 @@ describe('CM-5 two-way block transfers polling until empty (thesis 6.1.3, issue 
   const quiet = loadTestPlatform('cm5');
   const loop: Platform = { ...quiet, timerInterrupt: null, timeSlice: null };
   // The same with every packet visible to its receiver the cycle it is injected.
-  const instant: Platform = { ...loop, network: { ...loop.network, interfaceLatencyCycles: 0, hopLatencyCycles: 0, linkBytesPerCycleByLevel: [1e6, 1e6, 1e6] } };
+  const tree = loop.network;
+  if (tree.kind !== 'fat-tree') throw new Error('the CM-5 platform is a fat tree');
+  const instant: Platform = { ...loop, network: { ...tree, interfaceLatencyCycles: 0, hopLatencyCycles: 0, linkBytesPerCycleByLevel: tree.linkBytesPerCycleByLevel.map(() => 1e6) } };
   const perPacket = (p: Platform) => transferCycles(p, true, 'empty', 28) / (WORDS / 4);
 
   it('alternate at the thesis\'s 99 cycles a packet (inject 26 + one packet 62 + one failed poll 11; 5.33 MB/s) only when a packet is visible at once', () => {
