@@ -10,9 +10,11 @@
  * holds only the changed lines are exactly the units a run over the whole spec would
  * write. This puts them into <samples> in place of the old units of the same model,
  * drops units whose model the spec no longer has, orders the units as the spec does,
- * and rewrites the header's spec line to <spec> and its sha256. It refuses partial
- * files whose header (simulator, seed, nodes, vcount) differs from <samples>', and
- * fails if a model of the spec has no unit. Refit afterwards with `sim fit --relative`.
+ * and rewrites the header's spec line to <spec> and its sha256. The result is in the
+ * current format (version 2: it ends with `# end: U units, S samples`), whatever the
+ * versions of its inputs. It refuses partial files whose header (simulator, seed,
+ * nodes, vcount) differs from <samples>', and fails if a model of the spec has no
+ * unit. Refit afterwards with `sim fit --relative`.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -24,7 +26,8 @@ function fail(message) {
 
 /** A samples file: its header lines and its units (one per platform and model), in order. */
 function parse(path) {
-  const lines = readFileSync(path, 'utf8').trimEnd().split('\n');
+  // The end line (version 2) is written again for the whole result.
+  const lines = readFileSync(path, 'utf8').trimEnd().split('\n').filter((l) => !l.startsWith('# end: '));
   const first = lines.findIndex((l) => l.startsWith('# platform '));
   if (first < 0) fail(`${path}: no units (expected a "# platform" line)`);
   const header = lines.slice(0, first);
@@ -47,7 +50,8 @@ if (specPath === undefined || samplesPath === undefined || partials.length === 0
 const specText = readFileSync(specPath, 'utf8');
 const order = [...specText.matchAll(/^\{\{.*?@[^@]*@\s*(\w+)\(/gm)].map((m) => m[1]);
 const target = parse(samplesPath);
-const same = (h) => h.filter((l) => !l.startsWith('# spec '));
+const VERSION = /^# proteus-strata calibration samples, version \d+$/;
+const same = (h) => h.filter((l) => !l.startsWith('# spec ') && !VERSION.test(l));
 const units = new Map(target.units.map((u) => [u.key, u]));
 for (const p of partials) {
   const part = parse(p);
@@ -64,6 +68,9 @@ for (const platform of platforms) {
   }
 }
 const sha = createHash('sha256').update(specText).digest('hex');
-const header = target.header.map((l) => (l.startsWith('# spec ') ? `# spec ${specPath} sha256 ${sha}` : l));
-writeFileSync(samplesPath, `${[...header, ...out].join('\n')}\n`);
+const header = target.header.map((l) => (l.startsWith('# spec ') ? `# spec ${specPath} sha256 ${sha}` : VERSION.test(l) ? '# proteus-strata calibration samples, version 2' : l));
+const unitCount = platforms.length * order.length;
+const sampleCount = out.filter((l) => !l.startsWith('#')).length;
+const end = `# end: ${unitCount} unit${unitCount === 1 ? '' : 's'}, ${sampleCount} sample${sampleCount === 1 ? '' : 's'}`;
+writeFileSync(samplesPath, `${[...header, ...out, end].join('\n')}\n`);
 process.stdout.write(`splice-samples: ${samplesPath}: ${out.length} lines in ${platforms.length * order.length} units, spec ${specPath} ${sha.slice(0, 12)}\n`);
