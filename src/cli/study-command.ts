@@ -15,7 +15,6 @@ import { InputError } from '../kernel/errors.ts';
 import { MAX_SEED } from '../kernel/random-stream.ts';
 import { selectContext, type SelectContext } from '../library/module.ts';
 import { nodeCountProblem } from '../network/build-topology.ts';
-import { sha256 } from '../sweep/canonical.ts';
 import { finalText, writeAtomically } from '../sweep/merge.ts';
 import { STUDIES, STUDY_NAMES, runId, type Measured, type StudyPlatform, type StudyRun } from '../study/index.ts';
 import type { Io } from './io.ts';
@@ -26,7 +25,7 @@ import { parseOptions } from './parse-options.ts';
 import { intOption, queueOption, shardOption } from './sweep-args.ts';
 import { checkExecutor, executeSweep, type Executor } from './sweep-execute.ts';
 import { expandFile } from './sweep-setup.ts';
-import { studyFiles, type StudyInputs } from './study-files.ts';
+import { modelHash, studyFiles, type ModelHash, type StudyInputs } from './study-files.ts';
 
 /** The study, its options, its command (no --out or executor options: they do not change the results) and models; and how to run it. */
 interface StudyArgs extends StudyInputs {
@@ -71,6 +70,13 @@ export async function studyCommand(argv: readonly string[], io: Io, showProgress
     return 0;
   }
   const rows = study.rows(options, measured);
+  // The header names only the models the study declares; asking for another is a bug in the study.
+  for (const p of options.platforms) {
+    for (const n of options.nodes) {
+      const stray = p.context(n).models.used().filter((name) => !study.usesModel(name));
+      if (stray.length > 0) throw new Error(`sim study ${study.name} used ${stray.join(', ')}, which its usesModel does not declare`);
+    }
+  }
   const { files, summary } = studyFiles(args, rows, measured.size);
   for (const [file, text] of Object.entries(files)) writeFileAtomic('--out', join(out, file), text);
   if (args.json) io.out(JSON.stringify(summary));
@@ -123,7 +129,7 @@ export async function parseStudyArgs(argv: readonly string[]): Promise<StudyArgs
   const specs = v.platform === 'all' ? platformNames() : [v.platform];
   const models = typeof v.models === 'string' ? v.models : undefined;
   const platforms: StudyPlatform[] = [];
-  const files: { file: string; sha256: string }[] = [];
+  const hashes: ModelHash[] = [];
   for (const spec of specs) {
     const platform = await loadPlatform(spec);
     const contexts = new Map<number, SelectContext>();
@@ -133,9 +139,12 @@ export async function parseStudyArgs(argv: readonly string[]): Promise<StudyArgs
       // Every model set is read now, so a missing model file is one line before anything runs.
       const set = loadModelSet(platform, n, models);
       contexts.set(n, selectContext(platform, n, set));
-      for (const source of set.sources) {
+      // The models the study depends on, each by its own hash: recalibrating another leaves the summary true.
+      for (const name of set.names()) {
+        const source = set.sourceOf(name)!;
+        if (!study.usesModel(name) || hashes.some((h) => h.file === source && h.platform === platform.name && h.model === name)) continue;
         const path = existsSync(resolve(source)) ? resolve(source) : projectPath(source);
-        if (!files.some((f) => f.file === source)) files.push({ file: source, sha256: sha256(readFileSync(path)) });
+        hashes.push({ file: source, platform: platform.name, model: name, sha256: modelHash(readFileSync(path, 'utf8'), name, platform.name) });
       }
     }
     platforms.push({ spec, name: platform.name, clockMHz: platform.clockMHz, context: (n) => contexts.get(n)! });
@@ -160,7 +169,7 @@ export async function parseStudyArgs(argv: readonly string[]): Promise<StudyArgs
     dryRun: v['dry-run'] === true,
     json: v.json === true,
     command,
-    models: files,
+    models: hashes,
   };
 }
 

@@ -5,7 +5,7 @@
  * with the study's own account of what it runs and reports), and the figure, all free
  * of wall-clock or host fields.
  */
-import { canonicalJson } from '../sweep/canonical.ts';
+import { canonicalJson, sha256 } from '../sweep/canonical.ts';
 import { wrap } from './help.ts';
 import type { Row, Study, StudyOptions } from '../study/index.ts';
 
@@ -16,8 +16,27 @@ export function rowsCsv(columns: readonly string[], rows: readonly Row[]): strin
   return `${[columns.join(','), ...rows.map((r) => columns.map((c) => quote(cell(r[c] ?? null))).join(','))].join('\n')}\n`;
 }
 
+/** A model a study depends on, by the file it came from and the hash of its entry there. */
+export interface ModelHash {
+  file: string;
+  platform: string;
+  model: string;
+  sha256: string;
+}
+
+/**
+ * The hash of the model called `name` (of `platform`) in a models file's text: sha256 of
+ * its entry as canonical JSON, so that recalibrating another model in the same file
+ * leaves it alone.
+ */
+export function modelHash(fileText: string, name: string, platform: string): string {
+  const entry = (JSON.parse(fileText) as { models: { name: string; platform: string }[] }).models.find((m) => m.name === name && m.platform === platform);
+  if (entry === undefined) throw new Error(`no model ${name} of ${platform} in the models file`);
+  return sha256(canonicalJson(entry));
+}
+
 /** What the summary opens with. */
-export function studyHeader(study: Study, options: StudyOptions, command: string, models: readonly { file: string; sha256: string }[], runs: number) {
+export function studyHeader(study: Study, options: StudyOptions, command: string, models: readonly ModelHash[], runs: number) {
   return {
     study: study.name,
     reproduces: study.reproduces,
@@ -39,7 +58,8 @@ export interface StudyInputs {
   options: StudyOptions;
   /** The command that reproduces the results. */
   command: string;
-  models: readonly { file: string; sha256: string }[];
+  /** The models its results depend on (Study.usesModel). */
+  models: readonly ModelHash[];
 }
 
 /**

@@ -29,6 +29,7 @@ export type Columns = Readonly<Record<string, number>>;
 
 export class ModelSet {
   readonly #models = new Map<string, FittedModel & { source: string }>();
+  readonly #used = new Set<string>();
 
   readonly platform: string;
   /** The files the models came from, for messages (e.g. "platforms/models/apps/n64/cm5.json"). */
@@ -68,6 +69,7 @@ export class ModelSet {
 
   /** The model called `name`; `forWhat` says who needs it, for the message when it is missing. */
   get(name: string, forWhat: string): FittedModel & { source: string } {
+    this.#used.add(name);
     const m = this.#models.get(name);
     if (m === undefined) {
       throw new InputError(`no model ${name} for ${this.platform} (needed by ${forWhat}) in ${this.sources.join(', ')}; calibrate it with sim calibrate --platform ${this.platform} apps/calibration/apps.spec ... --fit <dir>`);
@@ -77,6 +79,16 @@ export class ModelSet {
 
   names(): string[] {
     return [...this.#models.keys()];
+  }
+
+  /** The file the model called `name` came from (for provenance; not a use), or undefined. */
+  sourceOf(name: string): string | undefined {
+    return this.#models.get(name)?.source;
+  }
+
+  /** The names get() was asked for so far, in first-asked order (a study checks them against what it declares it uses). */
+  used(): string[] {
+    return [...this.#used];
   }
 }
 

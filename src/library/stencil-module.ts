@@ -4,10 +4,11 @@
  * horizontal strips, everything on one node, and rectangular blocks whose aspect
  * ratio is a tunable (4.4.4: "the right approach is to always use a rectangular-block
  * layout, but to adjust the aspect ratio"; rect here tries the factorizations the other
- * layouts are not). Each layout's model is eq. 33 (the StencilSquare, ... models of
- * apps/calibration/apps.spec), and rect has one per processor grid (StencilRectCols2,
- * ...), as each of the thesis's layouts has its own. The models see the grid the
- * slowest node works on (slowestLines, apps.spec). A
+ * layouts are not). Each layout's model is eq. 33 with the packets of the slowest
+ * block's edges (the StencilSquare, ... models of apps/calibration/apps.spec), and rect
+ * has one per processor grid (StencilRectCols2, ...), as each of the thesis's layouts
+ * has its own. The models see the grid the slowest node works on (slowestLines,
+ * apps.spec) and count packets of the platform's size (ctx.xferWords). A
  * layout's precondition is the app's own: it must
  * give every processor at least one line (apps/stencil/grid.ts); uni covers
  * everything. The square layout's extra rows and columns are worked out by eqs. 38-40

@@ -19,7 +19,7 @@ import { STENCIL_MODULE } from '../library/stencil-module.ts';
 import { logUniform } from './stencil-grids.ts';
 import { groupBy } from './stats.ts';
 import type { Check } from './stencil-scoring.ts';
-import { STENCIL_ITERS } from './stencil-selection.ts';
+import { STENCIL_ITERS, usesStencilModel } from './stencil-selection.ts';
 import { pct } from './stats.ts';
 import { cyclesOf, runId, unmeasured, type Measurements, type Row, type Study, type StudyOptions, type StudyRun, type Summary } from './study.ts';
 import { COLORS, f2, legend, Plot, svgDocument } from '../library/svg.ts';
@@ -190,6 +190,7 @@ export function scoreExtra(rows: readonly Row[]): { configs: ConfigScore[]; chec
 export const EXTRA_ROWS: Study = {
   name: 'extra-rows',
   reproduces: 'Table 5-1',
+  usesModel: usesStencilModel,
   about: 'Per platform, the thesis\'s configuration (Alewife, CM-5, Paragon 200 x 200; ATM 50 x 50) and 16 more grids (--trials) in [32, max-grid]² (default 400): the square layout\'s predicted extra rows and columns (rounded down) against the measured optimum over 0..15 of each (4 iterations), and the predicted benefit (eq. 41) against the measured. Figure: predicted against measured benefit.',
   defaults: { takes: ['trials', 'max-grid'], trials: 16, maxGrid: 400, maxKeys: null, nodes: [64] },
   columns: EXTRA_COLUMNS,

@@ -11,7 +11,7 @@
  */
 import { groupBy } from './stats.ts';
 import type { Check } from './stencil-scoring.ts';
-import { STENCIL_ITERS, STENCIL_COLUMNS, stencilRows, stencilTrials, type StencilTrial } from './stencil-selection.ts';
+import { STENCIL_ITERS, STENCIL_COLUMNS, stencilRows, stencilTrials, usesStencilModel, type StencilTrial } from './stencil-selection.ts';
 import { max, mean, pct } from './stats.ts';
 import { unmeasured, type Row, type Study, type StudyOptions, type Summary } from './study.ts';
 import { COLORS, f2, legend, Plot, svgDocument } from '../library/svg.ts';
@@ -98,6 +98,7 @@ export function scoreGain(rows: readonly Row[]): { groups: GainGroup[]; checks: 
 export const STENCIL_GAIN: Study = {
   name: 'stencil-gain',
   reproduces: 'Table 4-3',
+  usesModel: usesStencilModel,
   about: 'Per platform, 20 grids (--trials) log-uniform in [8, max-grid]², every layout run once (4 iterations): the gain of the selected layout over always-square, T_square / T_selected - 1, its mean and maximum, beside an oracle\'s; wrong picks are counted. Figure: each grid\'s gain against its aspect ratio.',
   defaults: { takes: ['trials', 'max-grid'], trials: 20, maxGrid: 4096, maxKeys: null, nodes: [64] },
   columns: STENCIL_COLUMNS,

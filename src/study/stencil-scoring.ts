@@ -41,7 +41,7 @@ export interface Group extends Score {
   misses: Miss[];
   /** The same trials scored as a choice among square, vstrips and uni. */
   thesisLayouts: Score;
-  /** Near ties and the in-sample ceiling of eq. 33 (stencil-ceiling.ts). */
+  /** Near ties and the in-sample ceiling of the models' form (stencil-ceiling.ts). */
   diagnosis: CeilingDiagnosis;
 }
 
@@ -186,7 +186,7 @@ export function selectionText(s: Scored): string {
   lines.push(`correct = no layout measured fewer cycles than the choice; ${ties} correct choices tied exactly with another layout; ${failed} trials had a failed run and are left out.`);
   lines.push(`3 layouts = the same trials as a choice among square, vstrips and uni (the thesis's module, less shared memory).`);
   lines.push('');
-  lines.push(`near ties (the two best measured layouts within ${NEAR_TIE_GAPS.map((g) => pct(g, 1)).join(' / ')}) and the in-sample ceiling (eq. 33 fitted to these runs, then choosing):`);
+  lines.push(`near ties (the two best measured layouts within ${NEAR_TIE_GAPS.map((g) => pct(g, 1)).join(' / ')}) and the in-sample ceiling (the models' terms fitted to these runs, then choosing):`);
   lines.push(`${'platform'.padEnd(9)} ${'nodes'.padStart(5)}  ${'ties'.padStart(13)} ${'in-sample'.padStart(9)}  ${'3 layouts: ties'.padStart(15)} ${'in-sample'.padStart(9)}`);
   const tieShares = (d: CeilingDiagnosis['all']) => d.nearTies.map((x) => pct(x, 1)).join(' / ');
   for (const g of s.groups) {

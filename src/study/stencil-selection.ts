@@ -34,10 +34,19 @@ const DISTANCE_CAP = 1;
 /** The thesis's layouts (Table 4-1, less shared memory). */
 export const THESIS_LAYOUTS = ['square', 'vstrips', 'uni'];
 
+/**
+ * The models the stencil studies depend on: every layout's (Stencil...), the hybrid
+ * Communication's (StencilRowComm, StencilColComm) and the Strata BlockTransfer that
+ * eq. 38 factors in (the square layout's extra rows and columns).
+ */
+export const usesStencilModel = (name: string): boolean => name.startsWith('Stencil') || name === 'BlockTransfer';
+
 export interface StencilTrial {
   platform: string;
   spec: string;
   nodes: number;
+  /** The platform's block-transfer packet (data words), which the models' packet terms count in. */
+  xferWords: number;
   trial: number;
   grid: DrawnGrid;
   boundary: Boundary | null;
@@ -64,6 +73,7 @@ export function stencilTrials(study: string, options: StudyOptions, count: (node
           platform: p.name,
           spec: p.spec,
           nodes,
+          xferWords: ctx.xferWords,
           trial,
           grid,
           boundary: nearestBoundary(winner, grid, MIN_GRID, options.maxGrid, DISTANCE_CAP),
@@ -82,7 +92,7 @@ export function stencilTrials(study: string, options: StudyOptions, count: (node
   return out;
 }
 
-export const STENCIL_COLUMNS = ['platform', 'nodes', 'trial', 'kind', 'width', 'height', 'iters', 'boundaryDistance', 'boundaryAxis', 'boundaryBetween', 'variant', 'aspect', 'predicted', 'measured', 'chosen', 'thesisChoice'] as const;
+export const STENCIL_COLUMNS = ['platform', 'nodes', 'xferWords', 'trial', 'kind', 'width', 'height', 'iters', 'boundaryDistance', 'boundaryAxis', 'boundaryBetween', 'variant', 'aspect', 'predicted', 'measured', 'chosen', 'thesisChoice'] as const;
 
 /** One row per trial and layout run. */
 export function stencilRows(trials: readonly StencilTrial[], measured: Measurements): Row[] {
@@ -90,6 +100,7 @@ export function stencilRows(trials: readonly StencilTrial[], measured: Measureme
     t.runs.map((r) => ({
       platform: t.platform,
       nodes: t.nodes,
+      xferWords: t.xferWords,
       trial: t.trial,
       kind: t.grid.kind,
       width: t.grid.width,
@@ -121,8 +132,9 @@ function trialsOf(options: StudyOptions): StencilTrial[] {
 export const STENCIL_SELECTION: Study = {
   name: 'stencil-selection',
   reproduces: 'Tables 4-1 and 4-2, Fig. 4-8',
+  usesModel: usesStencilModel,
   about:
-    'Per platform and machine size, grid sizes two thirds within 15% of a predicted layout boundary and one third log-uniform in [8, max-grid]² (300 at 64 nodes, 100 at 16 and 32; --trials sets them all); every layout runs once (4 iterations). Reports the percentage of choices that were the fastest measured, the penalty of wrong picks (mean, expected, worst), each miss with the gap between the two best layouts and its distance to the nearest predicted boundary, and the same for a choice among the thesis\'s three layouts (square, vstrips, uni); and what the misses are made of: the share of near ties (the two best layouts within 0.5% or 1%) and the in-sample ceiling (eq. 33 fitted to these runs, then choosing). Figure: the predicted-winner map with the trials, misses marked.',
+    'Per platform and machine size, grid sizes two thirds within 15% of a predicted layout boundary and one third log-uniform in [8, max-grid]² (300 at 64 nodes, 100 at 16 and 32; --trials sets them all); every layout runs once (4 iterations). Reports the percentage of choices that were the fastest measured, the penalty of wrong picks (mean, expected, worst), each miss with the gap between the two best layouts and its distance to the nearest predicted boundary, and the same for a choice among the thesis\'s three layouts (square, vstrips, uni); and what the misses are made of: the share of near ties (the two best layouts within 0.5% or 1%) and the in-sample ceiling (the models\' terms fitted to these runs, then choosing). Figure: the predicted-winner map with the trials, misses marked.',
   defaults: { takes: ['trials', 'max-grid'], trials: null, maxGrid: 4096, maxKeys: null, nodes: [16, 32, 64] },
   columns: STENCIL_COLUMNS,
   next(options, measured) {

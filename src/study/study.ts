@@ -78,6 +78,13 @@ export interface Study {
   reproduces: string;
   /** One paragraph: what it runs and what it reports (the summary text opens with it). */
   about: string;
+  /**
+   * Whether its results depend on the model called `name`: the summary names the hash of
+   * each such model, so recalibrating one fails the shipped-studies test until the study
+   * is run again, and recalibrating another does not. sim study checks after a run that
+   * the study asked for no model outside this.
+   */
+  usesModel(name: string): boolean;
   defaults: StudyDefaults;
   /** The columns of its rows, in order. */
   columns: readonly string[];

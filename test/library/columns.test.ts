@@ -13,11 +13,13 @@ import { ROOT } from '../support/sim-cli.ts';
 
 const SPECS = parseSpecs(readFileSync(join(ROOT, 'apps/calibration/apps.spec'), 'utf8'), 'apps.spec');
 
+const PARAGON = loadTestPlatform('paragon');
+
 /** The library's columns for a sample, from the spec's own input values. */
 function libraryColumns(name: string, v: Record<string, number>, nodes: number): Record<string, number> {
   if (name.startsWith('Stencil')) {
     const { px, py } = stencilGrid(name, nodes);
-    return stencilColumns(v.width, v.height, v.iter, px, py);
+    return stencilColumns(v.width, v.height, v.iter, px, py, blockTransferWords(PARAGON.messaging));
   }
   if (name === 'RadixSort') return radixColumns(v.keys, v.bpd, v.width, nodes);
   return sampleColumns(v.keys, v.width, nodes);
@@ -43,14 +45,14 @@ describe('the library computes every model column as apps.spec does', () => {
     it(`at ${nodes} nodes`, () => {
       for (const spec of SPECS) {
         const names = [...spec.inputs.map((i) => i.id), ...spec.terms.map((t) => t.id)];
-        for (const s of planUnit({ platform: loadTestPlatform('paragon'), spec, source: 'apps.spec', nodes, seed: 1, vcount: 10 })) {
+        for (const s of planUnit({ platform: PARAGON, spec, source: 'apps.spec', nodes, seed: 1, vcount: 10 })) {
           const values = Object.fromEntries(names.map((n, k) => [n, s.columns[k]]));
           const mine = libraryColumns(spec.name, values, nodes);
           for (const n of names) expect(mine[n], `${spec.name} ${n} at ${JSON.stringify(values)}`).toBeCloseTo(values[n], 6);
           // The task runs the true grid; the library pads it the same way the spec did.
           if (spec.name.startsWith('Stencil')) {
             const { px, py } = stencilGrid(spec.name, nodes);
-            const padded = stencilColumns(s.task[0], s.task[1], s.task[2], px, py);
+            const padded = stencilColumns(s.task[0], s.task[1], s.task[2], px, py, blockTransferWords(PARAGON.messaging));
             for (const n of names) expect(padded[n], `${spec.name} ${n} from the task's ${s.task.join(' x ')}`).toBeCloseTo(values[n], 6);
           }
         }

@@ -1,8 +1,8 @@
 /**
  * The stencil selection study's diagnosis (src/study/stencil-ceiling.ts): near ties are
- * counted from the measured times, and the in-sample ceiling is what eq. 33 fitted to
- * the runs themselves would choose, so it is perfect when the runs follow eq. 33 exactly
- * and falls where they do not.
+ * counted from the measured times, and the in-sample ceiling is what the models' terms
+ * (eq. 33 and the edges' packets) fitted to the runs themselves would choose, so it is
+ * perfect when the runs follow eq. 33 exactly and falls where they do not.
  */
 import { describe, expect, it } from 'vitest';
 import { diagnoseCeiling } from '../../src/study/stencil-ceiling.ts';
@@ -12,7 +12,7 @@ const THREE = new Set(['square', 'vstrips', 'uni']);
 
 /** A 16-node trial's rows: square (4 x 4) and vstrips (16 x 1) runs of a width x height grid. */
 function trial(width: number, height: number, square: (w: number, h: number) => number, vstrips: (w: number, h: number) => number): Row[] {
-  const base = { platform: 'alewife', nodes: 16, width, height, iters: 4, aspect: null };
+  const base = { platform: 'alewife', nodes: 16, xferWords: 64, width, height, iters: 4, aspect: null };
   // The slowest node's block (slowestLines): 4 parts of width and height for square, 16 parts of width for vstrips.
   const lines = (total: number, parts: number) => parts * Math.ceil((total - 1) / parts);
   return [
