@@ -83,7 +83,7 @@ export class NodeEngines {
     const control = machine.control;
     const controlParams = platform.controlNetwork;
     if (control !== null && controlParams !== null) {
-      const ops = new ControlOps(node, control, controlParams);
+      const ops = new ControlOps(node, control, controlParams, this.guard);
       this.combines = ops;
       this.broadcasts = ops;
     } else {
