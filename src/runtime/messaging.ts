@@ -8,12 +8,13 @@
 import { RunFailure } from '../kernel/errors.ts';
 import type { RandomStream } from '../kernel/random-stream.ts';
 import { PERTURB_NODE_CYCLES, type TraceSink } from '../machine/machine.ts';
-import { WAKE_DATA, type Node, type Op } from '../machine/node.ts';
+import { type Node, type Op } from '../machine/node.ts';
 import type { DataNetwork } from '../network/data-network.ts';
 import { LEFT, Packet, RIGHT } from '../network/packet.ts';
 import type { MessagingCosts } from '../platform/schema.ts';
 import { arrayFormOf, isEngineHandler, type PacketHandler } from './handler-table.ts';
 import type { OpGuard } from './op-guard.ts';
+import { PollUntilOp } from './poll-until-op.ts';
 import { SendOp, type SendPath } from './send-op.ts';
 import type { SendSteps } from './send-steps.ts';
 import { firstNonWord, notAWord } from './words.ts';
@@ -146,15 +147,14 @@ export class Messaging implements SendPath {
     return 1 + (yield* this.drainBoth());
   }
 
-  /** pollBothUntil's body: polls both networks until `isDone()`, idling while nothing arrives. */
-  *pollUntil(isDone: () => boolean, waitingIn: string): Op {
-    const node = this.node;
-    const period = 2 * this.costs.pollEmptyCycles;
-    while (!isDone()) {
-      if ((yield* this.drainBoth()) === 0) {
-        yield* node.idle(period, WAKE_DATA, waitingIn, () => this.hasWaitingPacket());
-      }
-    }
+  /** pollBothUntil's body: polls both networks until `isDone()`, idling while nothing arrives (a state machine: poll-until-op.ts). */
+  pollUntil(isDone: () => boolean, waitingIn: string): Op {
+    return new PollUntilOp(this, isDone, waitingIn);
+  }
+
+  /** Cycles of a PollBoth round that finds nothing: both interfaces are sampled at once (see pollBothRound). */
+  get emptyRoundCycles(): number {
+    return 2 * this.costs.pollEmptyCycles;
   }
 
   /**
@@ -260,7 +260,7 @@ export class Messaging implements SendPath {
   }
 
   /** Whether a packet waits at this node on either network, as of global time. */
-  private hasWaitingPacket(): boolean {
+  hasWaitingPacket(): boolean {
     const self = this.node.id;
     return this.network.waiting(self, LEFT) + this.network.waiting(self, RIGHT) > 0;
   }
