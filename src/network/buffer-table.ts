@@ -30,6 +30,8 @@ export class BufferTable {
   count = 0;
   private rec: Int32Array;
   private slots: (Packet | undefined)[] = [];
+  /** Ring entries the buffers use (slots may hold more, unused). */
+  private slotCount = 0;
   /** Channel ids feeding each buffer, buffer by buffer (set by setFeeders). */
   feeders: Int32Array = new Int32Array(0);
 
@@ -51,23 +53,40 @@ export class BufferTable {
     }
     const r = id * STRIDE;
     this.rec[r + CAPACITY] = capacity;
-    this.rec[r + BASE] = this.slots.length;
+    const base = this.slotCount;
+    this.rec[r + BASE] = base;
     this.rec[r + INJECTING] = injecting;
-    for (let i = 0; i < capacity; i++) this.slots.push(undefined);
+    this.slotCount = base + capacity;
+    // The rings' entries grow by doubling, filled by the array's own fill rather than a push
+    // per entry (a 4096-node fat tree has about 100,000 buffers, all added before the run).
+    const had = this.slots.length;
+    if (this.slotCount > had) {
+      this.slots.length = Math.max(this.slotCount, 2 * had);
+      this.slots.fill(undefined, had);
+    }
     return id;
   }
 
-  /** Sets each buffer's feeders from lists by buffer id (call once, after the last add). */
-  setFeeders(lists: readonly (readonly number[])[]): void {
-    let total = 0;
-    for (let b = 0; b < this.count; b++) total += lists[b]?.length ?? 0;
-    this.feeders = new Int32Array(total);
+  /**
+   * Sets each buffer's feeders (call once, after the last add): channel `c` feeds
+   * buffer `records[c * stride + field]`, and a buffer's feeders are listed in
+   * channel order. A counting sort into one Int32Array: no list per buffer.
+   */
+  setFeeders(records: Int32Array, field: number, stride: number): void {
+    const channels = records.length / stride;
+    const rec = this.rec;
+    for (let b = 0; b < this.count; b++) rec[b * STRIDE + FEED_START] = 0;
+    // FEED_START counts each buffer's feeders, then becomes its start; FEED_END its fill point.
+    for (let c = 0; c < channels; c++) rec[records[c * stride + field] * STRIDE + FEED_START]++;
     let at = 0;
     for (let b = 0; b < this.count; b++) {
-      this.rec[b * STRIDE + FEED_START] = at;
-      for (const ch of lists[b] ?? []) this.feeders[at++] = ch;
-      this.rec[b * STRIDE + FEED_END] = at;
+      const n = rec[b * STRIDE + FEED_START];
+      rec[b * STRIDE + FEED_START] = at;
+      rec[b * STRIDE + FEED_END] = at;
+      at += n;
     }
+    this.feeders = new Int32Array(at);
+    for (let c = 0; c < channels; c++) this.feeders[rec[records[c * stride + field] * STRIDE + FEED_END]++] = c;
   }
 
   hasRoom(b: number): boolean {

@@ -115,7 +115,6 @@ export class PacketNetwork implements DataNetwork {
     const table = new BufferTable(4 * P + 2 * C);
     for (let net = 0; net < 2; net++) for (let n = 0; n < P; n++) table.add(buffers.injectionPackets, 2 * n + net);
     for (let net = 0; net < 2; net++) for (let n = 0; n < P; n++) table.add(buffers.receivePackets);
-    const feeders: number[][] = [];
     for (let net = 0; net < 2; net++) {
       for (let id = 0; id < C; id++) {
         const deliversTo = specs[id].deliversTo;
@@ -124,10 +123,10 @@ export class PacketNetwork implements DataNetwork {
         this.ch[r + FROM] = -1;
         this.ch[r + OUT] = out;
         this.ch[r + DELIVERS] = deliversTo;
-        (feeders[out] ??= []).push(net * C + id);
       }
     }
-    table.setFeeders(feeders);
+    // Each channel feeds the buffer at its far end (OUT): the table lists them by buffer.
+    table.setFeeders(this.ch, OUT, CH_STRIDE);
     this.buffers = table;
     this.headKind = sim.defineEventKind('packet-head', (ch, net, obj) => this.headArrived(net * C + ch, obj as Packet));
     this.tailKind = sim.defineEventKind('packet-tail', (ch, net) => this.tailLeft(net * C + ch));

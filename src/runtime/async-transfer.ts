@@ -16,15 +16,18 @@ export class AsyncTransfers {
   private readonly self: number;
   private readonly sender: BlockSender;
   private readonly messaging: Messaging;
-  private readonly order: { int(n: number): number };
+  /** The service-order stream, made at the first queued transfer (most runs never queue one). */
+  private order: { int(n: number): number } | null = null;
+  private readonly makeOrder: () => { int(n: number): number };
   /** What completion callbacks receive: the node's Runtime (set once it exists). */
   private appTarget: unknown = null;
 
-  constructor(self: number, sender: BlockSender, messaging: Messaging, order: { int(n: number): number }) {
+  /** @param makeOrder makes the node's service-order stream (called at most once, when first needed) */
+  constructor(self: number, sender: BlockSender, messaging: Messaging, makeOrder: () => { int(n: number): number }) {
     this.self = self;
     this.sender = sender;
     this.messaging = messaging;
-    this.order = order;
+    this.makeOrder = makeOrder;
   }
 
   setAppTarget(app: unknown): void {
@@ -35,6 +38,7 @@ export class AsyncTransfers {
   queue(proc: number, port: number, offset: number, buffer: ArrayLike<number>, size: number, complete: AnyAbxCompletion | null): number {
     this.messaging.checkMessage(proc, strataXferPutHandler, []);
     const t = this.sender.transfer(proc, port, offset, buffer, size, complete);
+    this.order ??= this.makeOrder();
     this.pending.splice(this.order.int(this.pending.length + 1), 0, t);
     return t.id;
   }

@@ -78,11 +78,12 @@ export class NodeEngines {
     this.messaging = new Messaging(node, this.nodes, machine.network, costs, machine.perturbation, machine.trace, this.guard);
     this.ports = new PortTable(node.id, handlers, this.work, costs.dma);
     this.blocks = new BlockSender(node, this.messaging, this.guard, costs);
-    this.asyncTransfers = new AsyncTransfers(node.id, this.blocks, this.messaging, machine.sim.stream(`node/${node.id}/transfer-order`));
+    // The stream is derived from (seed, name) alone, so making it at first use draws the same numbers.
+    this.asyncTransfers = new AsyncTransfers(node.id, this.blocks, this.messaging, () => machine.sim.stream(`node/${node.id}/transfer-order`));
     const control = machine.control;
     const controlParams = platform.controlNetwork;
     if (control !== null && controlParams !== null) {
-      const ops = new ControlOps(node, control, controlParams);
+      const ops = new ControlOps(node, control, controlParams, this.guard);
       this.combines = ops;
       this.broadcasts = ops;
     } else {

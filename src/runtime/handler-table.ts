@@ -24,6 +24,27 @@ export function engineHandler<F extends PacketHandler>(handler: F): F {
   return handler;
 }
 
+const ARRAY_FORM = Symbol('array form');
+
+/** A handler's array form: the same work, with the argument words as the packet carries them. */
+export type ArrayFormHandler = (target: unknown, args: readonly number[]) => void | Op;
+
+/**
+ * Gives `handler` an array form that messaging calls instead of spreading the packet's
+ * words into arguments (for the per-packet block-data handlers: no rest array per
+ * packet, and no boxed number per word that does not fit a small integer). The array
+ * form must do exactly what `handler` does with the same words.
+ */
+export function withArrayForm<F extends PacketHandler>(handler: F, arrayForm: ArrayFormHandler): F {
+  (handler as F & { [ARRAY_FORM]?: ArrayFormHandler })[ARRAY_FORM] = arrayForm;
+  return handler;
+}
+
+/** `handler`'s array form (see withArrayForm), or undefined. */
+export function arrayFormOf(handler: PacketHandler): ArrayFormHandler | undefined {
+  return (handler as PacketHandler & { [ARRAY_FORM]?: ArrayFormHandler })[ARRAY_FORM];
+}
+
 /** Whether `handler` was marked with `engineHandler`. */
 export function isEngineHandler(handler: PacketHandler): boolean {
   return (handler as PacketHandler & { [ENGINE_HANDLER]?: true })[ENGINE_HANDLER] === true;

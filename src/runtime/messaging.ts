@@ -8,12 +8,13 @@
 import { RunFailure } from '../kernel/errors.ts';
 import type { RandomStream } from '../kernel/random-stream.ts';
 import { PERTURB_NODE_CYCLES, type TraceSink } from '../machine/machine.ts';
-import { WAKE_DATA, type Node, type Op } from '../machine/node.ts';
+import { type Node, type Op } from '../machine/node.ts';
 import type { DataNetwork } from '../network/data-network.ts';
 import { LEFT, Packet, RIGHT } from '../network/packet.ts';
 import type { MessagingCosts } from '../platform/schema.ts';
-import { isEngineHandler, type PacketHandler } from './handler-table.ts';
+import { arrayFormOf, isEngineHandler, type PacketHandler } from './handler-table.ts';
 import type { OpGuard } from './op-guard.ts';
+import { PollUntilOp } from './poll-until-op.ts';
 import { SendOp, type SendPath } from './send-op.ts';
 import type { SendSteps } from './send-steps.ts';
 import { firstNonWord, notAWord } from './words.ts';
@@ -146,15 +147,14 @@ export class Messaging implements SendPath {
     return 1 + (yield* this.drainBoth());
   }
 
-  /** pollBothUntil's body: polls both networks until `isDone()`, idling while nothing arrives. */
-  *pollUntil(isDone: () => boolean, waitingIn: string): Op {
-    const node = this.node;
-    const period = 2 * this.costs.pollEmptyCycles;
-    while (!isDone()) {
-      if ((yield* this.drainBoth()) === 0) {
-        yield* node.idle(period, WAKE_DATA, waitingIn, () => this.hasWaitingPacket());
-      }
-    }
+  /** pollBothUntil's body: polls both networks until `isDone()`, idling while nothing arrives (a state machine: poll-until-op.ts). */
+  pollUntil(isDone: () => boolean, waitingIn: string): Op {
+    return new PollUntilOp(this, isDone, waitingIn);
+  }
+
+  /** Cycles of a PollBoth round that finds nothing: both interfaces are sampled at once (see pollBothRound). */
+  get emptyRoundCycles(): number {
+    return 2 * this.costs.pollEmptyCycles;
   }
 
   /**
@@ -240,29 +240,9 @@ export class Messaging implements SendPath {
     const guard = this.guard;
     guard.handlerDepth++;
     const a = p.args;
-    let r: void | Op;
-    switch (a.length) {
-      case 0:
-        r = h(target);
-        break;
-      case 1:
-        r = h(target, a[0]);
-        break;
-      case 2:
-        r = h(target, a[0], a[1]);
-        break;
-      case 3:
-        r = h(target, a[0], a[1], a[2]);
-        break;
-      case 4:
-        r = h(target, a[0], a[1], a[2], a[3]);
-        break;
-      case 5:
-        r = h(target, a[0], a[1], a[2], a[3], a[4]);
-        break;
-      default:
-        r = h(target, ...a);
-    }
+    // The block-data handlers take the packet's words as one array (see withArrayForm).
+    const arrayForm = arrayFormOf(handler);
+    const r = arrayForm !== undefined ? arrayForm(target, a) : callSpread(h, target, a);
     if (r === undefined) {
       guard.checkHandler(h);
       guard.handlerDepth--;
@@ -280,8 +260,28 @@ export class Messaging implements SendPath {
   }
 
   /** Whether a packet waits at this node on either network, as of global time. */
-  private hasWaitingPacket(): boolean {
+  hasWaitingPacket(): boolean {
     const self = this.node.id;
     return this.network.waiting(self, LEFT) + this.network.waiting(self, RIGHT) > 0;
+  }
+}
+
+/** Calls `h` with the target and the words as separate arguments. */
+function callSpread(h: Dispatchable, target: unknown, a: readonly number[]): void | Op {
+  switch (a.length) {
+    case 0:
+      return h(target);
+    case 1:
+      return h(target, a[0]);
+    case 2:
+      return h(target, a[0], a[1]);
+    case 3:
+      return h(target, a[0], a[1], a[2]);
+    case 4:
+      return h(target, a[0], a[1], a[2], a[3]);
+    case 5:
+      return h(target, a[0], a[1], a[2], a[3], a[4]);
+    default:
+      return h(target, ...a);
   }
 }

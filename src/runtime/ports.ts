@@ -7,7 +7,7 @@
 import { RunFailure } from '../kernel/errors.ts';
 import type { Op } from '../machine/node.ts';
 import type { MessagingCosts } from '../platform/schema.ts';
-import { engineHandler, type HandlerTable } from './handler-table.ts';
+import { engineHandler, withArrayForm, type HandlerTable } from './handler-table.ts';
 import type { LocalWork } from './local-work.ts';
 
 export const STRATA_NUM_PORTS = 4096;
@@ -116,23 +116,25 @@ export class PortTable {
   }
 
   /**
-   * Stores Xfer data (or, with `isDma`, a DMA packet's data) at the port and counts it
-   * down; returns the port's number if its count is now zero, else -1.
+   * Stores Xfer data (or, with `isDma`, a DMA packet's data), `words` from index
+   * `first` on, at the port and counts it down; returns the port's number if its count
+   * is now zero, else -1.
    */
-  put(portAndOffset: number, words: readonly number[], isDma: boolean): number {
+  put(portAndOffset: number, words: readonly number[], first: number, isDma: boolean): number {
+    const n = words.length - first;
     const portNum = portAndOffsetPort(portAndOffset);
     const p = this.port(portNum);
     const memory = p.base;
     const at = p.baseIndex + portAndOffsetOffset(portAndOffset);
     if (memory === null) throw new RunFailure(`node ${this.self}: block data arrived at port ${portNum}, which has no base`);
-    if (at < 0 || at + words.length > memory.length) {
-      throw new RunFailure(`node ${this.self}: block data for port ${portNum} falls outside its memory (words ${at}..${at + words.length - 1} of ${memory.length})`);
+    if (at < 0 || at + n > memory.length) {
+      throw new RunFailure(`node ${this.self}: block data for port ${portNum} falls outside its memory (words ${at}..${at + n - 1} of ${memory.length})`);
     }
-    for (let i = 0; i < words.length; i++) memory[at + i] = words[i];
-    p.count -= words.length;
+    for (let i = 0; i < n; i++) memory[at + i] = words[first + i];
+    p.count -= n;
     // A DMA interface stores the words itself: the processor pays only its per-packet cost.
     if (isDma) this.work.compute(this.dma?.receiveCycles ?? 0);
-    else this.work.compute(this.putCycles[words.length] ?? this.putCost(words.length));
+    else this.work.compute(this.putCycles[n] ?? this.putCost(n));
     return p.count === 0 ? portNum : -1;
   }
 
@@ -173,18 +175,31 @@ export const strataXferHeaderHandler = engineHandler(function* strataXferHeaderH
  * them down, and run the port's handler when the count reaches zero. A plain
  * function that returns the port handler's run only when there is one (no generator
  * per packet otherwise); messaging runs a returned generator as a handler's own.
+ * Messaging calls its array form (the packet's words as they are, port-and-offset
+ * first), which does the same.
  */
-export const strataXferPutHandler = engineHandler(function strataXferPutHandler(e: unknown, portAndOffset: number, ...words: number[]): Op | undefined {
-  const done = portsOf(e).put(portAndOffset, words, false);
-  return done >= 0 ? portsOf(e).complete(done) : undefined;
-});
+export const strataXferPutHandler = withArrayForm(
+  engineHandler(function strataXferPutHandler(e: unknown, portAndOffset: number, ...words: number[]): Op | undefined {
+    return putWords(e, portAndOffset, words, 0, false);
+  }),
+  (e, args) => putWords(e, args[0], args, 1, false),
+);
 
 /**
  * The receiver's side of a DMA packet: the interface stores the words (the processor
  * pays only the platform's per-packet DMA receive cost), then counts down as for
  * Xfer packets.
  */
-export const strataDmaPutHandler = engineHandler(function strataDmaPutHandler(e: unknown, portAndOffset: number, ...words: number[]): Op | undefined {
-  const done = portsOf(e).put(portAndOffset, words, true);
-  return done >= 0 ? portsOf(e).complete(done) : undefined;
-});
+export const strataDmaPutHandler = withArrayForm(
+  engineHandler(function strataDmaPutHandler(e: unknown, portAndOffset: number, ...words: number[]): Op | undefined {
+    return putWords(e, portAndOffset, words, 0, true);
+  }),
+  (e, args) => putWords(e, args[0], args, 1, true),
+);
+
+/** The put handlers' work: stores `words` from `first` on; the port handler's run if the port is now complete. */
+function putWords(e: unknown, portAndOffset: number, words: readonly number[], first: number, isDma: boolean): Op | undefined {
+  const ports = portsOf(e);
+  const done = ports.put(portAndOffset, words, first, isDma);
+  return done >= 0 ? ports.complete(done) : undefined;
+}

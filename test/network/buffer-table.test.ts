@@ -42,13 +42,13 @@ describe('buffer table', () => {
   it('lists each buffer its feeders, an empty range for none', () => {
     const t = new BufferTable(3);
     for (let i = 0; i < 3; i++) t.add(1);
-    const lists: number[][] = [];
-    lists[0] = [4, 9];
-    lists[2] = [7];
-    t.setFeeders(lists);
+    // Channel c's record is two integers, its far buffer the second: channels 1 and 3 feed
+    // buffer 0, channels 0 and 2 buffer 2, none buffer 1.
+    const records = Int32Array.from([0, 2, 0, 0, 0, 2, 0, 0]);
+    t.setFeeders(records, 1, 2);
     const feedersOf = (b: number): number[] => Array.from(t.feeders.subarray(t.feedStart(b), t.feedEnd(b)));
-    expect(feedersOf(0)).toEqual([4, 9]);
+    expect(feedersOf(0)).toEqual([1, 3]);
     expect(feedersOf(1)).toEqual([]);
-    expect(feedersOf(2)).toEqual([7]);
+    expect(feedersOf(2)).toEqual([0, 2]);
   });
 });
