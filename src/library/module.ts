@@ -9,7 +9,8 @@
  * Infinity no implementation covers the input, which is bad input.
  */
 import { InputError } from '../kernel/errors.ts';
-import { blockTransferWords, type Platform } from '../platform/schema.ts';
+import { blockTransferWords } from '../platform/packets.ts';
+import type { Platform } from '../platform/schema.ts';
 import type { Communication } from './extra-lines.ts';
 import { evaluate, type Columns, type ModelSet } from './model-set.ts';
 

@@ -237,12 +237,3 @@ export interface Platform extends PlatformSpec {
   /** The file's text, which repro files embed so that a replay needs no platform file. */
   readonly text: string;
 }
-
-/**
- * Data words one block-transfer packet carries (Appendix A 7.2: SendXfer puts up to
- * packetWords - 1 data words after its port-and-offset word; a DMA platform's packets
- * carry dataWordsPerPacket). A block of n words travels in ceil(n / this) packets.
- */
-export function blockTransferWords(messaging: MessagingCosts): number {
-  return messaging.dma !== null ? messaging.dma.dataWordsPerPacket : messaging.packetWords - 1;
-}

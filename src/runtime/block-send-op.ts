@@ -8,7 +8,8 @@
  */
 import type { Node } from '../machine/node.ts';
 import { LEFT, RIGHT } from '../network/packet.ts';
-import { blockTransferWords, type MessagingCosts } from '../platform/schema.ts';
+import { blockTransferWords } from '../platform/packets.ts';
+import type { MessagingCosts } from '../platform/schema.ts';
 import type { Messaging } from './messaging.ts';
 import type { PacketHandler } from './handler-table.ts';
 import type { OpGuard } from './op-guard.ts';

@@ -7,7 +7,7 @@ import { parseSpecs } from '../../src/calibrate/spec.ts';
 import { radixColumns, sampleColumns } from '../../src/library/sort-module.ts';
 import { processorGrid } from '../../apps/stencil/grid.ts';
 import { rectModel, stencilColumns } from '../../src/library/stencil-module.ts';
-import { blockTransferWords } from '../../src/platform/schema.ts';
+import { blockTransferWords } from '../../src/platform/packets.ts';
 import { loadTestPlatform } from '../support/platforms.ts';
 import { ROOT } from '../support/sim-cli.ts';
 

@@ -17,7 +17,7 @@ import { loadModelSet, strataSubmodels } from '../../src/cli/model-files.ts';
 import { extraLines, HYBRID_MODELS } from '../../src/library/extra-lines.ts';
 import { evaluate } from '../../src/library/model-set.ts';
 import { stencilColumns } from '../../src/library/stencil-module.ts';
-import { blockTransferWords } from '../../src/platform/schema.ts';
+import { blockTransferWords } from '../../src/platform/packets.ts';
 import { ROOT } from '../support/sim-cli.ts';
 
 const PLATFORMS = ['alewife', 'atm', 'cm5', 'paragon'];
