@@ -25,7 +25,7 @@ import { parseOptions } from './parse-options.ts';
 import { intOption, queueOption, shardOption } from './sweep-args.ts';
 import { checkExecutor, executeSweep, type Executor } from './sweep-execute.ts';
 import { expandFile } from './sweep-setup.ts';
-import { modelHash, studyFiles, type ModelHash, type StudyInputs } from './study-files.ts';
+import { modelHashes, studyFiles, type ModelHash, type StudyInputs } from './study-files.ts';
 
 /** The study, its options, its command (no --out or executor options: they do not change the results) and models; and how to run it. */
 interface StudyArgs extends StudyInputs {
@@ -130,6 +130,16 @@ export async function parseStudyArgs(argv: readonly string[]): Promise<StudyArgs
   const models = typeof v.models === 'string' ? v.models : undefined;
   const platforms: StudyPlatform[] = [];
   const hashes: ModelHash[] = [];
+  // Each models file read and hashed once, however many of its models the study depends on.
+  const fileHashes = new Map<string, Map<string, string>>();
+  const hashOf = (source: string, platform: string, name: string): string => {
+    let byModel = fileHashes.get(source);
+    if (byModel === undefined) {
+      byModel = modelHashes(readFileSync(existsSync(resolve(source)) ? resolve(source) : projectPath(source), 'utf8'));
+      fileHashes.set(source, byModel);
+    }
+    return byModel.get(`${platform}/${name}`)!;
+  };
   for (const spec of specs) {
     const platform = await loadPlatform(spec);
     const contexts = new Map<number, SelectContext>();
@@ -143,8 +153,7 @@ export async function parseStudyArgs(argv: readonly string[]): Promise<StudyArgs
       for (const name of set.names()) {
         const source = set.sourceOf(name)!;
         if (!study.usesModel(name) || hashes.some((h) => h.file === source && h.platform === platform.name && h.model === name)) continue;
-        const path = existsSync(resolve(source)) ? resolve(source) : projectPath(source);
-        hashes.push({ file: source, platform: platform.name, model: name, sha256: modelHash(readFileSync(path, 'utf8'), name, platform.name) });
+        hashes.push({ file: source, platform: platform.name, model: name, sha256: hashOf(source, platform.name, name) });
       }
     }
     platforms.push({ spec, name: platform.name, clockMHz: platform.clockMHz, context: (n) => contexts.get(n)! });

@@ -30,9 +30,15 @@ export interface ModelHash {
  * leaves it alone.
  */
 export function modelHash(fileText: string, name: string, platform: string): string {
-  const entry = (JSON.parse(fileText) as { models: { name: string; platform: string }[] }).models.find((m) => m.name === name && m.platform === platform);
-  if (entry === undefined) throw new Error(`no model ${name} of ${platform} in the models file`);
-  return sha256(canonicalJson(entry));
+  const hash = modelHashes(fileText).get(`${platform}/${name}`);
+  if (hash === undefined) throw new Error(`no model ${name} of ${platform} in the models file`);
+  return hash;
+}
+
+/** modelHash of every model in a models file's text, by `platform/name`. */
+export function modelHashes(fileText: string): Map<string, string> {
+  const models = (JSON.parse(fileText) as { models: { name: string; platform: string }[] }).models;
+  return new Map(models.map((m) => [`${m.platform}/${m.name}`, sha256(canonicalJson(m))]));
 }
 
 /** What the summary opens with. */
