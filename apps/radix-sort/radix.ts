@@ -5,8 +5,10 @@
  * vector reduction the totals; together they give each numeral's run of global
  * element positions, where element i lives at node i / k, index i mod k (eq. 34).
  * Then one pass through the keys in their local order sends each key by itself (one
- * Xfer packet) to the next element of its numeral, as 4.5.1's text describes; keys
- * that stay here are stored. A barrier ends the digit. Two arrays alternate as source
+ * Xfer packet) to the next element of its numeral, as 4.5.1's text describes, and
+ * after each send takes every packet that has arrived (PollBothTilEmpty, the polling
+ * 7.3.3 and 7.5 prescribe for random patterns); keys that stay here are stored. A
+ * barrier ends the digit. Two arrays alternate as source
  * and target (4.5.1: "the source for one digit becomes the target for the next").
  *
  * Sending in data order rather than numeral by numeral matters: every node's numeral
@@ -85,6 +87,15 @@ export function* radixSort(rt: Runtime<unknown>, keys: Uint32Array, keyBits: num
         rt.computeOps(STORE_OPS);
       } else {
         yield* rt.sendXferBothRLPollBoth(node, portAndOffsetCons(portNo, index), key);
+        // Then take every packet that has arrived: the send polls one network once,
+        // which lets keys pile up at their receivers over a pass until the senders
+        // stall (7.3.3: limited polling "causes congestion" for random patterns, which
+        // should "poll until there are no pending packets"; 7.5: "the best default
+        // behavior is polling until there are no pending arrivals"; Appendix A:
+        // "frequent polling with PollBothTilEmpty is recommended"). So a pass costs
+        // the same per key at every size, as 4.5.4 finds ("the slopes are always
+        // linear in the number of keys per node").
+        yield* rt.pollBothTilEmpty();
       }
     }
     rt.setState(State.Idle);
