@@ -46,6 +46,8 @@ interface Result {
 }
 
 const SAMPLE_PORTS = { even: 0, odd: 1 };
+/** The digit width of the samples' radix sort by default (the SampleSort model's sampleIter, apps.spec). */
+export const SAMPLE_DIGIT_BITS = 4;
 const DATA_PORT = 2;
 const MAX_KEYS = 1 << 20;
 const MAX_PASSES = 32;
@@ -76,7 +78,7 @@ export default defineApp({
     keyBits: { type: 'int', default: 32, min: 1, max: 32, doc: 'bits per key' },
     dist: { type: 'enum', values: [...DISTRIBUTIONS], default: 'uniform', doc: 'key distribution' },
     oversample: { type: 'int', default: 64, min: 1, max: 4096, doc: 'samples per node (thesis: 64)' },
-    digitBits: { type: 'int', default: 4, min: 1, max: 16, doc: 'digit width of the radix sort of the samples (small samples favour narrow digits)' },
+    digitBits: { type: 'int', default: SAMPLE_DIGIT_BITS, min: 1, max: 16, doc: 'digit width of the radix sort of the samples (small samples favour narrow digits)' },
     bufferKeys: { type: 'int', default: 256, min: 1, max: 65536, doc: 'keys per transfer buffer (1 KB)' },
     memory: { type: 'float', default: 2, min: 1.5, max: 64, doc: 'room per node, in multiples of the average n/p keys (thesis: 2)' },
   },

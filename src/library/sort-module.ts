@@ -3,11 +3,13 @@
  * node. Two variants: parallel radix sort (4.5.1) with its digit width optimized
  * first by eq. 44 over the viable pass counts (digit-width.ts, 5.3), and sample sort
  * (4.5.2). Models are 4.5.5's: RadixSort(keys, bpd, width) over iter = ceil(width /
- * bpd), bins = 2^bpd and logP, and SampleSort(keys) with keys*logP. The digit widths
+ * bpd), bins = 2^bpd and logP, and SampleSort(keys, width) with keys*logP and the passes
+ * of the samples' radix sort. The digit widths
  * searched are those calibrated (apps/calibration/apps.spec: 2 to 12 bits), capped at
  * the key width; the thesis's fixed 4-, 10- and 14-bit variants (Table 4-4) are
  * radixWithDigits(bits).
  */
+import { SAMPLE_DIGIT_BITS } from '../../apps/sample-sort/index.ts';
 import { bestDigitBits } from './digit-width.ts';
 import { modelCycles, type Inputs, type LibraryModule, type SelectContext, type Variant } from './module.ts';
 
@@ -25,9 +27,20 @@ export function radixColumns(keys: number, bpd: number, width: number, nodes: nu
   return { keys, bpd, width, iter, bins, bins_iter: bins * iter, logP: lp, logP_iter: lp * iter, bins_iter_logP: bins * iter * lp, keys_iter: keys * iter };
 }
 
-/** The SampleSort model's columns (apps.spec). */
+/**
+ * The SampleSort model's columns (apps.spec): sampleIter is the passes of the samples'
+ * radix sort, which runs with the app's default digit width (the variant sets none);
+ * sendBuffers the blocks a node sends, one per destination it has a key for (uniform
+ * keys, fewer than the app's 256-key buffers per destination).
+ */
 export function sampleColumns(keys: number, width: number, nodes: number): Record<string, number> {
-  return { keys, width, keys_logP: keys * logP(nodes) };
+  return {
+    keys,
+    width,
+    sampleIter: Math.ceil(width / SAMPLE_DIGIT_BITS),
+    sendBuffers: nodes * (1 - Math.exp((keys * Math.log2(1 - 1 / nodes)) / Math.log2(Math.exp(1)))),
+    keys_logP: keys * logP(nodes),
+  };
 }
 
 /** The digit range for `keyBits`-bit keys: the calibrated one, no wider than the key. */
