@@ -17,7 +17,7 @@ import { InputError, RunFailure } from '../kernel/errors.ts';
 import { buildTopology } from '../network/build-topology.ts';
 import { RandomStream } from '../kernel/random-stream.ts';
 import type { Op } from '../machine/node.ts';
-import { blockTransferWords } from '../platform/packets.ts';
+import { blockTransferWords, combineChunkWords } from '../platform/packets.ts';
 import type { Platform } from '../platform/schema.ts';
 import { defineApp, runApp, runConfig, type Runtime } from '../runtime/index.ts';
 import { APP_TASKS, appTask } from './app-tasks.ts';
@@ -100,8 +100,9 @@ export function unitHeader(config: UnitConfig): string[] {
 export function planUnit(config: UnitConfig): PlannedSample[] {
   const { spec, source, nodes } = config;
   const where = `${source}: model ${spec.name}`;
-  // The machine's own numbers: its size, and the data words a block-transfer packet carries (for models that count packets).
-  const machine = { P: nodes, logP: Math.ceil(Math.log2(nodes)), xferWords: blockTransferWords(config.platform.messaging) };
+  // The machine's own numbers: its size, the data words a block-transfer packet carries and the vector words a combine
+  // message carries (for models that count packets and combine messages).
+  const machine = { P: nodes, logP: Math.ceil(Math.log2(nodes)), xferWords: blockTransferWords(config.platform.messaging), combineWords: combineChunkWords(config.platform) };
   const machineNames = Object.keys(machine);
   const loopNames = new Set([...spec.loops.map((l) => l.id), ...machineNames]);
   const ranges = spec.loops.map((l) => {

@@ -185,7 +185,7 @@ function drawMap(mod: LibraryModule, args: SelectArgs, ctx: Parameters<typeof se
     const x = moduleInputs(mod, args.params);
     const { lo, hi } = digitRange(x.keyBits);
     const model = ctx.models.get('RadixSort', 'the digit-width curve');
-    text = digitCurve((bpd) => evaluate(model, radixColumns(x.keys, bpd, x.keyBits, ctx.nodes)), x.keyBits, lo, hi, `Radix sort on ${args.platform}, ${ctx.nodes} nodes, ${x.keys} keys of ${x.keyBits} bits (thesis Fig. 5-5)`, ctx.clockMHz);
+    text = digitCurve((bpd) => evaluate(model, radixColumns(x.keys, bpd, x.keyBits, ctx.nodes, ctx.combineWords)), x.keyBits, lo, hi, `Radix sort on ${args.platform}, ${ctx.nodes} nodes, ${x.keys} keys of ${x.keyBits} bits (thesis Fig. 5-5)`, ctx.clockMHz);
   }
   writeAtomically(out, text);
   io.out(`sim select: wrote ${out}`);

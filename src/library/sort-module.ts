@@ -19,12 +19,18 @@ export const DIGIT_RANGE = { lo: 2, hi: 12 } as const;
 /** log2 P as the calibration computes it (ceil, so non-powers of two round up). */
 const logP = (nodes: number) => Math.ceil(Math.log2(nodes));
 
-/** The RadixSort model's columns (apps.spec). */
-export function radixColumns(keys: number, bpd: number, width: number, nodes: number): Record<string, number> {
+/**
+ * The RadixSort model's columns (apps.spec). Given the platform's combineWords
+ * (combineChunkWords), also the messages of a pass's two vector combines over the bins,
+ * ceil(bins / combineWords) a tree level, for models that count them (combine_iter_logP).
+ */
+export function radixColumns(keys: number, bpd: number, width: number, nodes: number, combineWords?: number): Record<string, number> {
   const iter = Math.ceil(width / bpd);
   const bins = 2 ** bpd;
   const lp = logP(nodes);
-  return { keys, bpd, width, iter, bins, bins_iter: bins * iter, logP: lp, logP_iter: lp * iter, bins_iter_logP: bins * iter * lp, keys_iter: keys * iter };
+  const columns: Record<string, number> = { keys, bpd, width, iter, bins, bins_iter: bins * iter, logP: lp, logP_iter: lp * iter, bins_iter_logP: bins * iter * lp, keys_iter: keys * iter };
+  if (combineWords !== undefined) columns.combine_iter_logP = Math.ceil(bins / combineWords) * iter * lp;
+  return columns;
 }
 
 /**
@@ -58,14 +64,14 @@ export const RADIX: Variant = {
   problem: () => null,
   tune(x: Inputs, ctx: SelectContext) {
     const { lo, hi } = digitRange(x.keyBits);
-    const d = bestDigitBits(x.keyBits, lo, hi, (bpd) => modelCycles(RADIX, ctx, radixColumns(x.keys, bpd, x.keyBits, ctx.nodes)));
+    const d = bestDigitBits(x.keyBits, lo, hi, (bpd) => modelCycles(RADIX, ctx, radixColumns(x.keys, bpd, x.keyBits, ctx.nodes, ctx.combineWords)));
     const naive = d.naiveMinima.length > 1 ? `; the naive f(bpd) has minima at ${d.naiveMinima.join(', ')} bits and IntegerMinimum on it stops at ${d.naiveBisection}` : '';
     return {
       params: { digitBits: d.digitBits },
       notes: [`digitBits ${d.digitBits}: ${d.passes} passes, IntegerMinimum of g(i) over the viable pass counts in ${d.steps} steps (eq. 44, digits ${lo}-${hi})${d.disagree ? ' (enumeration disagreed: g has several minima)' : ''}${naive}`],
     };
   },
-  predict: (x, tuned, ctx) => modelCycles(RADIX, ctx, radixColumns(x.keys, Number(tuned.digitBits), x.keyBits, ctx.nodes)),
+  predict: (x, tuned, ctx) => modelCycles(RADIX, ctx, radixColumns(x.keys, Number(tuned.digitBits), x.keyBits, ctx.nodes, ctx.combineWords)),
 };
 
 /** Radix sort with a fixed digit width, as the thesis's module had (4.5.3: 4, 10 and 14 bits). */
@@ -77,7 +83,7 @@ export function radixWithDigits(bits: number): Variant {
     model: 'RadixSort',
     tunables: [],
     problem: () => null,
-    predict: (x, _tuned, ctx) => modelCycles(v, ctx, radixColumns(x.keys, bits, x.keyBits, ctx.nodes)),
+    predict: (x, _tuned, ctx) => modelCycles(v, ctx, radixColumns(x.keys, bits, x.keyBits, ctx.nodes, ctx.combineWords)),
   };
   return v;
 }

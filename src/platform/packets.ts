@@ -2,7 +2,7 @@
  * What a platform's block transfers put in a packet, apart from the schema (so the
  * runtime's hot path does not load the schema library at start-up).
  */
-import type { MessagingCosts } from './schema.ts';
+import type { MessagingCosts, Platform } from './schema.ts';
 
 /**
  * Data words one block-transfer packet carries (Appendix A 7.2: SendXfer puts up to
@@ -11,4 +11,17 @@ import type { MessagingCosts } from './schema.ts';
  */
 export function blockTransferWords(messaging: MessagingCosts): number {
   return messaging.dma !== null ? messaging.dma.dataWordsPerPacket : messaging.packetWords - 1;
+}
+
+/** Words of a combining tree's message before its vector words: header, offset and flags (tree-combine.ts). */
+export const COMBINE_HEADER_WORDS = 3;
+
+/**
+ * Vector words one message of a vector combine carries. Without a control network the
+ * combines are trees of active messages, each carrying handlerArgWords - 3 words of the
+ * vector, not pipelined (tree-combine.ts, thesis 6.2), so a vector of n words costs
+ * ceil(n / this) messages a tree level; a control network combines word by word (1).
+ */
+export function combineChunkWords(platform: Pick<Platform, 'messaging' | 'controlNetwork'>): number {
+  return platform.controlNetwork !== null ? 1 : platform.messaging.handlerArgWords - COMBINE_HEADER_WORDS;
 }

@@ -7,6 +7,7 @@
  * what a node does when its program ends (StrataExit(0)).
  */
 import type { Machine } from '../machine/machine.ts';
+import { COMBINE_HEADER_WORDS } from '../platform/packets.ts';
 import type { Node, Op } from '../machine/node.ts';
 import type { Topology } from '../network/topology.ts';
 import { AsyncTransfers } from './async-transfer.ts';
@@ -90,7 +91,7 @@ export class NodeEngines {
       const tree: TreeContext = {
         self: node.id,
         nodes: this.nodes,
-        chunkWords: costs.handlerArgWords - 3,
+        chunkWords: costs.handlerArgWords - COMBINE_HEADER_WORDS,
         guard: this.guard,
         messaging: this.messaging,
         work: this.work,

@@ -1,6 +1,6 @@
 /**
  * The digit-width study's in-sample ceiling, from its rows alone: the RadixSort model's
- * terms (4.5.5, apps/calibration/apps.spec) fitted (relative error, eq. 26, as the app
+ * terms (4.5.5 and the combines' messages, apps/calibration/apps.spec) fitted (relative error, eq. 26, as the app
  * models are) to the study's own radix runs of one platform and machine size, over the
  * digit widths the sort module searches (DIGIT_RANGE), then asked for each trial's best
  * viable width (eq. 44's candidates). No calibration of these terms predicts the runs
@@ -26,7 +26,7 @@ export interface DigitCeiling {
   near: number;
 }
 
-const columnsOf = (r: Row) => radixColumns(r.keys as number, r.digitBits as number, r.keyBits as number, r.nodes as number);
+const columnsOf = (r: Row) => radixColumns(r.keys as number, r.digitBits as number, r.keyBits as number, r.nodes as number, r.combineWords as number);
 
 /** Per platform and machine size, trials with a failed run left out. */
 export function digitCeiling(rows: readonly Row[]): DigitCeiling[] {

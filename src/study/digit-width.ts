@@ -32,6 +32,8 @@ interface Trial {
   trial: number;
   keyBits: number;
   keys: number;
+  /** The platform's combineWords (the model's combine term). */
+  combineWords: number;
   chosen: number;
   /** Model cycles by digit width. */
   predicted: Map<number, number>;
@@ -54,8 +56,8 @@ function trialsOf(options: StudyOptions): Trial[] {
       const ctx = p.context(nodes);
       const chosen = Number(RADIX.tune!({ keys, keyBits }, ctx).params.digitBits);
       const model = ctx.models.get(RADIX.model, 'the digit-width study');
-      const predicted = new Map(widths(keyBits).map((b) => [b, evaluate(model, radixColumns(keys, b, keyBits, nodes))]));
-      out.push({ platform: p.name, spec: p.spec, nodes, trial, keyBits, keys, chosen, predicted });
+      const predicted = new Map(widths(keyBits).map((b) => [b, evaluate(model, radixColumns(keys, b, keyBits, nodes, ctx.combineWords))]));
+      out.push({ platform: p.name, spec: p.spec, nodes, trial, keyBits, keys, combineWords: ctx.combineWords, chosen, predicted });
     }
   }
   cache.set(options, out);
@@ -96,7 +98,7 @@ export function scoreDigits(rows: readonly Row[]): { trials: TrialScore[]; byPla
   return { trials, byPlatform, ceiling: digitCeiling(rows), checks };
 }
 
-export const DIGIT_COLUMNS = ['platform', 'nodes', 'trial', 'keyBits', 'keys', 'digitBits', 'measured', 'predicted', 'chosenBits'] as const;
+export const DIGIT_COLUMNS = ['platform', 'nodes', 'combineWords', 'trial', 'keyBits', 'keys', 'digitBits', 'measured', 'predicted', 'chosenBits'] as const;
 
 export const DIGIT_WIDTH: Study = {
   name: 'digit-width',
@@ -107,14 +109,14 @@ export const DIGIT_WIDTH: Study = {
   columns: DIGIT_COLUMNS,
   next: (options, measured) => unmeasured(trialsOf(options).flatMap((t) => widths(t.keyBits).map((b) => run(t, b))), measured),
   rows: (options, measured) =>
-    trialsOf(options).flatMap((t) => widths(t.keyBits).map((b) => ({ platform: t.platform, nodes: t.nodes, trial: t.trial, keyBits: t.keyBits, keys: t.keys, digitBits: b, measured: cyclesOf(measured, run(t, b)), predicted: t.predicted.get(b)!, chosenBits: t.chosen }))),
+    trialsOf(options).flatMap((t) => widths(t.keyBits).map((b) => ({ platform: t.platform, nodes: t.nodes, combineWords: t.combineWords, trial: t.trial, keyBits: t.keyBits, keys: t.keys, digitBits: b, measured: cyclesOf(measured, run(t, b)), predicted: t.predicted.get(b)!, chosenBits: t.chosen }))),
   summarize: (rows) => ({ study: 'digit-width', ...scoreDigits(rows) }) as unknown as Summary,
   text(summary) {
     const s = summary as unknown as ReturnType<typeof scoreDigits>;
     const lines = ['digit-width: thesis 5.3.2 and Fig. 5-3 (thesis: "correct in all trials, in this case 40 trials")', ''];
     lines.push(`${'platform'.padEnd(9)} ${'trials'.padStart(6)} ${'optimal'.padStart(7)} ${'within 0.5%'.padStart(11)} ${'wrong'.padStart(5)} ${'failed'.padStart(6)}`);
     for (const p of s.byPlatform) lines.push(`${p.platform.padEnd(9)} ${String(p.trials).padStart(6)} ${String(p.optimal).padStart(7)} ${String(p.near).padStart(11)} ${String(p.wrong).padStart(5)} ${String(p.failed).padStart(6)}`);
-    lines.push('', `in sample: the RadixSort model's terms (4.5.5) fitted to each platform's runs here (digits ${DIGIT_RANGE.lo}-${DIGIT_RANGE.hi}), then asked for each trial's best viable width:`);
+    lines.push('', `in sample: the RadixSort model's terms (4.5.5, and the combines' messages) fitted to each platform's runs here (digits ${DIGIT_RANGE.lo}-${DIGIT_RANGE.hi}), then asked for each trial's best viable width:`);
     for (const c of s.ceiling) lines.push(`  ${c.platform} ${c.nodes} nodes: fit MRE ${c.mrePercent.toFixed(2)}%, optimal ${c.optimal} + ${c.near} within 0.5% of ${c.trials}`);
     lines.push('', 'trials: platform, nodes, key bits, keys per node: g(i)\'s width, the measured best, the choice\'s cost over the best');
     for (const t of s.trials) lines.push(`  ${t.platform} ${t.nodes} ${String(t.keyBits).padStart(2)}-bit ${String(t.keys).padStart(6)} keys: chose ${String(t.chosen).padStart(2)}, best ${String(t.best ?? '-').padStart(2)}, ${pct(t.loss)} (${t.verdict})`);

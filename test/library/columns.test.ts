@@ -7,7 +7,7 @@ import { parseSpecs } from '../../src/calibrate/spec.ts';
 import { radixColumns, sampleColumns } from '../../src/library/sort-module.ts';
 import { processorGrid } from '../../apps/stencil/grid.ts';
 import { rectModel, stencilColumns } from '../../src/library/stencil-module.ts';
-import { blockTransferWords } from '../../src/platform/packets.ts';
+import { blockTransferWords, combineChunkWords } from '../../src/platform/packets.ts';
 import { loadTestPlatform } from '../support/platforms.ts';
 import { ROOT } from '../support/sim-cli.ts';
 
@@ -21,7 +21,7 @@ function libraryColumns(name: string, v: Record<string, number>, nodes: number):
     const { px, py } = stencilGrid(name, nodes);
     return stencilColumns(v.width, v.height, v.iter, px, py, blockTransferWords(PARAGON.messaging));
   }
-  if (name === 'RadixSort') return radixColumns(v.keys, v.bpd, v.width, nodes);
+  if (name === 'RadixSort') return radixColumns(v.keys, v.bpd, v.width, nodes, combineChunkWords(PARAGON));
   return sampleColumns(v.keys, v.width, nodes);
 }
 
