@@ -44,6 +44,7 @@ export function sampleColumns(keys: number, width: number, nodes: number): Recor
     keys,
     width,
     sampleIter: Math.ceil(width / SAMPLE_DIGIT_BITS),
+    // P(1 - (1 - 1/P)^keys), written as apps.spec must write it (exp and log2), so the two agree to the last bit.
     sendBuffers: nodes * (1 - Math.exp((keys * Math.log2(1 - 1 / nodes)) / Math.log2(Math.exp(1)))),
     keys_logP: keys * logP(nodes),
   };
