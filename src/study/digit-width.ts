@@ -16,9 +16,8 @@ import { digitCeiling } from './digit-ceiling.ts';
 import { DIGIT_RANGE, RADIX, radixColumns } from '../library/sort-module.ts';
 import { evaluate } from '../library/model-set.ts';
 import { logUniform } from './stencil-grids.ts';
-import { groupBy } from './stats.ts';
 import type { Check } from './stencil-scoring.ts';
-import { pct } from './stats.ts';
+import { groupBy, pct } from './stats.ts';
 import { cyclesOf, unmeasured, type Row, type Study, type StudyOptions, type StudyRun, type Summary } from './study.ts';
 import { COLORS, f2, legend, Plot, powersOfTen, svgDocument } from '../library/svg.ts';
 

@@ -6,9 +6,8 @@
  * the wrong-side points with its 95% t-interval, beside the thesis's table.
  */
 import { searchCrossover } from './crossover-search.ts';
-import { groupBy } from './stats.ts';
 import type { Check } from './stencil-scoring.ts';
-import { mean, meanInterval, pct } from './stats.ts';
+import { groupBy, mean, meanInterval, pct } from './stats.ts';
 import type { Row } from './study.ts';
 import { COLORS, esc, f2, legend, powersOfTen, svgDocument } from '../library/svg.ts';
 import { TABLE_4_4, TABLE_4_4_ACCURACY } from './thesis.ts';

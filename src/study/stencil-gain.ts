@@ -9,10 +9,9 @@
  * summary also counts wrong picks (the thesis: "none of the 80 samples included an
  * incorrect selection") and grids square cannot take.
  */
-import { groupBy } from './stats.ts';
 import type { Check } from './stencil-scoring.ts';
 import { STENCIL_ITERS, STENCIL_COLUMNS, stencilRows, stencilTrials, usesStencilModel, type StencilTrial } from './stencil-selection.ts';
-import { max, mean, pct } from './stats.ts';
+import { groupBy, max, mean, pct } from './stats.ts';
 import { unmeasured, type Row, type Study, type StudyOptions, type Summary } from './study.ts';
 import { COLORS, f2, legend, Plot, svgDocument } from '../library/svg.ts';
 import { TABLE_4_3 } from './thesis.ts';

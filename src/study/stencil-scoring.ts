@@ -114,7 +114,6 @@ function score(ts: readonly TrialScore[]): Score {
   };
 }
 
-
 const THREE = new Set(['square', 'vstrips', 'uni']);
 
 /** The summary of stencil selection rows. */
