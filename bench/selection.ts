@@ -5,8 +5,8 @@
  * counts). For each miss it prints the gap between the choice and the fastest (the
  * penalty, Table 4-2) and each of the two models' error, so a near-tie shows as one.
  *
- * The sizes are fixed, not picked: width and height each log-uniform over 16-1024 (the
- * range the shipped models were calibrated on, apps/calibration/apps.spec) from the
+ * The sizes are fixed, not picked: width and height each log-uniform over 16-1024
+ * (inside the range the shipped models were calibrated on, 8-4096, apps/calibration/apps.spec) from the
  * random stream 'bench/selection' of seed 20, rounded to integers; 4 iterations; every
  * variant runs once with seed 1, as `sim select --all` does. The runs go through
  * `sim sweep --workers 2`.
