@@ -9,7 +9,7 @@
  * Infinity no implementation covers the input, which is bad input.
  */
 import { InputError } from '../kernel/errors.ts';
-import { blockTransferWords, combineChunkWords } from '../platform/packets.ts';
+import { blockTransferWords, combineChunkWords, combinesOverTree } from '../platform/packets.ts';
 import type { Platform } from '../platform/schema.ts';
 import type { Communication } from './extra-lines.ts';
 import { evaluate, type Columns, type ModelSet } from './model-set.ts';
@@ -28,13 +28,15 @@ export interface SelectContext {
   xferWords: number;
   /** Vector words one combine message carries on the platform (combineChunkWords): the RadixSort models count them. */
   combineWords: number;
+  /** Whether reductions climb a binomial tree of active messages (combinesOverTree; not with a control network): the stencil models' tree term. */
+  combineTree: boolean;
   /** Eq. 40's Communication for the stencil's extra rows and columns: factored (eq. 38) or hybrid (eq. 54); by default the hybrid if `models` has it, else the factored. */
   communication?: Communication;
 }
 
 /** The context a platform's models are used in at a machine size: its clock, its block-transfer packets and its combine messages. */
 export function selectContext(platform: Pick<Platform, 'clockMHz' | 'messaging' | 'controlNetwork'>, nodes: number, models: ModelSet, communication?: Communication): SelectContext {
-  return { models, nodes, clockMHz: platform.clockMHz, xferWords: blockTransferWords(platform.messaging), combineWords: combineChunkWords(platform), ...(communication === undefined ? {} : { communication }) };
+  return { models, nodes, clockMHz: platform.clockMHz, xferWords: blockTransferWords(platform.messaging), combineWords: combineChunkWords(platform), combineTree: combinesOverTree(platform), ...(communication === undefined ? {} : { communication }) };
 }
 
 /** A tunable's result: the parameter values chosen and what the optimizer did. */

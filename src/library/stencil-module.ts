@@ -35,24 +35,72 @@ export function slowestLines(total: number, parts: number): number {
   return parts * Math.ceil((parts >= 3 ? total - 1 : total) / parts);
 }
 
+/** Hops from node i to the root of the binomial combining tree (src/runtime/tree-combine.ts): its set bits. */
+function treeDepth(node: number): number {
+  let depth = 0;
+  for (let n = node; n > 0; n &= n - 1) depth++;
+  return depth;
+}
+
+/**
+ * The processors of a split of `total` lines over `parts` that hold the slowest node's
+ * lines (slowestLines): the first `total % parts`, which have one line more than the
+ * rest (apps/stencil/grid.ts), unless the split is even or, with three or more parts,
+ * its one extra line falls on the first, a boundary processor, and then all of them.
+ */
+function slowestHolders(total: number, parts: number): number {
+  const r = total % parts;
+  return r === 0 || (r === 1 && parts >= 3) ? parts : r;
+}
+
+/**
+ * Levels of the combining tree the slowest blocks sit above its deepest node, for a
+ * width x height grid on px x py processors (node iy * px + ix, apps/stencil). Every
+ * iteration ends with a Max reduction up the binomial tree rooted at node 0 and its
+ * result broadcast down (thesis 6.2, src/runtime/tree-combine.ts), and the slowest
+ * node's value is the last to set off up it, so an iteration lasts about the slowest
+ * node's work and then its depth's hops each way. Where the grid divides evenly a
+ * slowest block sits at the deepest node, log2 P hops from the root; where it does not,
+ * the split gives the extra lines to the first processor columns and rows, which are
+ * low-numbered, near the root, and each level less is an active-message hop less per
+ * iteration each way (the fitted charge: 48-132 cycles a level and iteration on Alewife
+ * and the Paragon at 64 nodes). Zero for an even grid.
+ */
+export function treeSlack(width: number, height: number, px: number, py: number): number {
+  const hx = slowestHolders(width, px);
+  const hy = slowestHolders(height, py);
+  let deepest = 0;
+  let slowest = 0;
+  for (let node = 0; node < px * py; node++) {
+    const depth = treeDepth(node);
+    deepest = Math.max(deepest, depth);
+    if (node % px < hx && Math.floor(node / px) < hy) slowest = Math.max(slowest, depth);
+  }
+  return deepest - slowest;
+}
+
 /**
  * Eq. 33's columns for a width x height grid on a px x py processor grid, iter
  * iterations: width and height are those of the grid the slowest node sees,
  * slowestLines(width, px) and slowestLines(height, py) (apps.spec; 1 x 1 leaves them).
- * Given the platform's block-transfer packet (xferWords, blockTransferWords), also the
- * packets of the slowest block's edges, for models that count them: a column edge of
- * h lines is 2h words (doubles) sent whole to each left and right neighbour every
- * half-iteration (apps/stencil), ceil(2h / xferWords) packets (Appendix A 7.2), so
- * iter_colPackets = iter x that where there are such neighbours (px > 1), 0 otherwise;
- * iter_rowPackets likewise for the rows sent up and down (py > 1).
+ * Given the platform's block-transfer packet (xferWords, blockTransferWords) and whether
+ * its reductions climb a tree of messages (combineTree, combinesOverTree), as a
+ * SelectContext has them, also the columns the shipped models add to eq. 33 (apps.spec): the packets of the slowest
+ * block's edges — a column edge of h lines is 2h words (doubles) sent whole to each left
+ * and right neighbour every half-iteration (apps/stencil), ceil(2h / xferWords) packets
+ * (Appendix A 7.2), so iter_colPackets = iter x that where there are such neighbours
+ * (px > 1), 0 otherwise; iter_rowPackets likewise for the rows sent up and down
+ * (py > 1) — and iter_treeSlack = iter x treeSlack of the true grid where reductions
+ * climb a tree, 0 with a control network (the CM-5's).
  */
-export function stencilColumns(width: number, height: number, iter: number, px = 1, py = 1, xferWords?: number): Record<string, number> {
+export function stencilColumns(width: number, height: number, iter: number, px = 1, py = 1, platform?: Pick<SelectContext, 'xferWords' | 'combineTree'>): Record<string, number> {
   const w = px === 1 ? width : slowestLines(width, px);
   const h = py === 1 ? height : slowestLines(height, py);
   const columns: Record<string, number> = { width: w, height: h, iter, wh: w * h, iter_w: iter * w, iter_h: iter * h, iter_wh: iter * w * h };
-  if (xferWords !== undefined) {
-    columns.iter_colPackets = px === 1 ? 0 : iter * Math.ceil((2 * h) / py / xferWords);
-    columns.iter_rowPackets = py === 1 ? 0 : iter * Math.ceil((2 * w) / px / xferWords);
+  if (platform !== undefined) {
+    columns.iter_colPackets = px === 1 ? 0 : iter * Math.ceil((2 * h) / py / platform.xferWords);
+    columns.iter_rowPackets = py === 1 ? 0 : iter * Math.ceil((2 * w) / px / platform.xferWords);
+    columns.iter_treeSlack = platform.combineTree ? iter * treeSlack(width, height, px, py) : 0;
   }
   return columns;
 }
@@ -83,7 +131,7 @@ function fixedLayout(layout: Exclude<Layout, 'square'>): Variant {
     problem: (x, ctx) => layoutProblem(layout, x, ctx.nodes),
     predict: (x, _tuned, ctx) => {
       const { px, py } = processorGrid(layout, ctx.nodes, 1);
-      return modelCycles(v, ctx, stencilColumns(x.width, x.height, x.iters, px, py, ctx.xferWords));
+      return modelCycles(v, ctx, stencilColumns(x.width, x.height, x.iters, px, py, ctx));
     },
   };
   return v;
@@ -102,7 +150,7 @@ const square: Variant = {
   problem: (x, ctx) => layoutProblem('square', x, ctx.nodes),
   tune(x, ctx) {
     const { px, py } = processorGrid('square', ctx.nodes, 1);
-    const model = (w: number, h: number, iter: number) => modelCycles(square, ctx, stencilColumns(w, h, iter, px, py, ctx.xferWords));
+    const model = (w: number, h: number, iter: number) => modelCycles(square, ctx, stencilColumns(w, h, iter, px, py, ctx));
     // By default the hybrid (eq. 54) where the model set has its models, else the factored eq. 38.
     const communication = ctx.communication ?? (ctx.models.has(HYBRID_MODELS.rows) && ctx.models.has(HYBRID_MODELS.cols) ? 'hybrid' : 'factored');
     const e = extraLines(x.width, x.height, px, py, model, ctx.models, communication);
@@ -122,7 +170,7 @@ const square: Variant = {
     const r = Number(tuned.extraRows ?? 0);
     const c = Number(tuned.extraCols ?? 0);
     const { px, py } = processorGrid('square', ctx.nodes, 1);
-    return modelCycles(square, ctx, stencilColumns(x.width - 2 * c, x.height - 2 * r, x.iters, px, py, ctx.xferWords));
+    return modelCycles(square, ctx, stencilColumns(x.width - 2 * c, x.height - 2 * r, x.iters, px, py, ctx));
   },
 };
 
@@ -146,7 +194,7 @@ function rectCandidates(x: Inputs, nodes: number): number[] {
 function rectCycles(x: Inputs, ctx: SelectContext, px: number): number {
   const py = ctx.nodes / px;
   const model = ctx.models.get(rectModel(px, py)!, `variant rect on ${px} x ${py} processors`);
-  return evaluate(model, stencilColumns(x.width, x.height, x.iters, px, py, ctx.xferWords));
+  return evaluate(model, stencilColumns(x.width, x.height, x.iters, px, py, ctx));
 }
 
 /** The rect layout's processor columns minimizing its models, by enumeration over the factorizations. */

@@ -22,6 +22,11 @@ export const COMBINE_HEADER_WORDS = 3;
  * vector, not pipelined (tree-combine.ts, thesis 6.2), so a vector of n words costs
  * ceil(n / this) messages a tree level; a control network combines word by word (1).
  */
+/** Whether the platform's reductions climb a binomial tree of active messages (src/runtime/tree-combine.ts), as they do without a control network. */
+export function combinesOverTree(platform: Pick<Platform, 'controlNetwork'>): boolean {
+  return platform.controlNetwork === null;
+}
+
 export function combineChunkWords(platform: Pick<Platform, 'messaging' | 'controlNetwork'>): number {
   return platform.controlNetwork !== null ? 1 : platform.messaging.handlerArgWords - COMBINE_HEADER_WORDS;
 }

@@ -47,6 +47,8 @@ export interface StencilTrial {
   nodes: number;
   /** The platform's block-transfer packet (data words), which the models' packet terms count in. */
   xferWords: number;
+  /** Whether its reductions climb a tree of messages, which the models' tree term counts levels of. */
+  combineTree: boolean;
   trial: number;
   grid: DrawnGrid;
   boundary: Boundary | null;
@@ -74,6 +76,7 @@ export function stencilTrials(study: string, options: StudyOptions, count: (node
           spec: p.spec,
           nodes,
           xferWords: ctx.xferWords,
+          combineTree: ctx.combineTree,
           trial,
           grid,
           boundary: nearestBoundary(winner, grid, MIN_GRID, options.maxGrid, DISTANCE_CAP),
@@ -92,7 +95,7 @@ export function stencilTrials(study: string, options: StudyOptions, count: (node
   return out;
 }
 
-export const STENCIL_COLUMNS = ['platform', 'nodes', 'xferWords', 'trial', 'kind', 'width', 'height', 'iters', 'boundaryDistance', 'boundaryAxis', 'boundaryBetween', 'variant', 'aspect', 'predicted', 'measured', 'chosen', 'thesisChoice'] as const;
+export const STENCIL_COLUMNS = ['platform', 'nodes', 'xferWords', 'combineTree', 'trial', 'kind', 'width', 'height', 'iters', 'boundaryDistance', 'boundaryAxis', 'boundaryBetween', 'variant', 'aspect', 'predicted', 'measured', 'chosen', 'thesisChoice'] as const;
 
 /** One row per trial and layout run. */
 export function stencilRows(trials: readonly StencilTrial[], measured: Measurements): Row[] {
@@ -101,6 +104,7 @@ export function stencilRows(trials: readonly StencilTrial[], measured: Measureme
       platform: t.platform,
       nodes: t.nodes,
       xferWords: t.xferWords,
+      combineTree: t.combineTree,
       trial: t.trial,
       kind: t.grid.kind,
       width: t.grid.width,

@@ -1,0 +1,50 @@
+/**
+ * The combining tree's slack (src/library/stencil-module.ts treeSlack): where an uneven
+ * grid puts the slowest blocks near the root of the Max reduction every iteration ends
+ * with, an iteration is shorter by hops the model did not see before.
+ */
+import { describe, expect, it } from 'vitest';
+import stencil from '../../apps/stencil/index.ts';
+import { runApp, runConfig } from '../../src/runtime/index.ts';
+import { stencilColumns, treeSlack } from '../../src/library/stencil-module.ts';
+import { loadTestPlatform } from '../support/platforms.ts';
+
+/** Cycles per iteration of the square stencil on 16 nodes of Alewife (4 x 4 processors): the app's timed runs of 4 and of 1 iterations apart. */
+function squareCyclesPerIteration(width: number, height: number): number {
+  const cycles = (iters: number) => {
+    const params = ['layout=square', `width=${width}`, `height=${height}`, `iters=${iters}`];
+    const summary = runApp(runConfig(loadTestPlatform('alewife'), stencil, { params, nodes: 16, seed: 1, network: 'packet' }));
+    expect(summary.verified).toBe(true);
+    return summary.metrics.cycles as number;
+  };
+  return (cycles(4) - cycles(1)) / 3;
+}
+
+describe('treeSlack', () => {
+  it('counts the levels between the deepest node and the deepest node holding a slowest block', () => {
+    // Even grids: a slowest block sits on every node, node 15 among them (4 levels down on 16).
+    expect(treeSlack(64, 64, 4, 4)).toBe(0);
+    // 62 = 4 x 15 + 2: the first two processor columns and rows, nodes 0, 1, 4 and 5, hold 16 x 16; node 5 is 2 levels down.
+    expect(treeSlack(62, 62, 4, 4)).toBe(2);
+    // A remainder of one on three or more parts is the boundary's and does not count (slowestLines): the interior's blocks are everywhere.
+    expect(treeSlack(61, 64, 4, 4)).toBe(0);
+    // Two parts: the remainder of one is node 0's, no level down in x; strips of 64: 37 holders, the deepest of 0..36 (31) is 5 levels down.
+    expect(treeSlack(63, 64, 2, 8)).toBe(1);
+    expect(treeSlack(64 * 3 + 37, 10, 64, 1)).toBe(1);
+    expect(treeSlack(64 * 3 + 3, 10, 64, 1)).toBe(5);
+    expect(treeSlack(100, 100, 1, 1)).toBe(0);
+  });
+
+  it('is a column of the shipped models, times the iterations, where reductions climb a tree (none on a control network)', () => {
+    expect(stencilColumns(62, 62, 3, 4, 4, { xferWords: 64, combineTree: true }).iter_treeSlack).toBe(6);
+    expect(stencilColumns(62, 62, 3, 4, 4, { xferWords: 4, combineTree: false }).iter_treeSlack).toBe(0);
+  });
+
+  it('is time a 16-node Alewife square saves every iteration: 62 x 62 has 64 x 64\'s slowest blocks, 2 levels nearer the root', () => {
+    const even = squareCyclesPerIteration(64, 64);
+    const uneven = squareCyclesPerIteration(62, 62);
+    // Per level and iteration, at least the reduction message's receive overhead (Alewife's 45 cycles, Appendix A) the slowest node's value no longer waits for.
+    expect(uneven).toBeLessThan(even);
+    expect((even - uneven) / treeSlack(62, 62, 4, 4)).toBeGreaterThan(loadTestPlatform('alewife').messaging.receiveOverheadCycles);
+  });
+});
