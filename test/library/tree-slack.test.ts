@@ -28,7 +28,9 @@ describe('treeSlack', () => {
     expect(treeSlack(62, 62, 4, 4)).toBe(2);
     // A remainder of one on three or more parts is the boundary's and does not count (slowestLines): the interior's blocks are everywhere.
     expect(treeSlack(61, 64, 4, 4)).toBe(0);
-    // Two parts: the remainder of one is node 0's, no level down in x; strips of 64: 37 holders, the deepest of 0..36 (31) is 5 levels down.
+    // Two parts: a remainder of one counts (both are boundaries), and its holder, processor column 0, is a level above column 1.
+    // Strips of 64: 229 = 3 x 64 + 37 gives the extra line to nodes 0..36, the deepest of which (31) is 5 levels down, one above 63;
+    // 195 gives it to nodes 0..2, one level down.
     expect(treeSlack(63, 64, 2, 8)).toBe(1);
     expect(treeSlack(64 * 3 + 37, 10, 64, 1)).toBe(1);
     expect(treeSlack(64 * 3 + 3, 10, 64, 1)).toBe(5);
