@@ -44,13 +44,11 @@ function treeDepth(node: number): number {
 
 /**
  * The processors of a split of `total` lines over `parts` that hold the slowest node's
- * lines (slowestLines): the first `total % parts`, which have one line more than the
- * rest (apps/stencil/grid.ts), unless the split is even or, with three or more parts,
- * its one extra line falls on the first, a boundary processor, and then all of them.
+ * lines: the first `total % parts`, which have one line more than the rest
+ * (apps/stencil/grid.ts), where slowestLines counts that line, and otherwise all of them.
  */
 function slowestHolders(total: number, parts: number): number {
-  const r = total % parts;
-  return r === 0 || (r === 1 && parts >= 3) ? parts : r;
+  return slowestLines(total, parts) > parts * Math.floor(total / parts) ? total % parts : parts;
 }
 
 /**
@@ -85,10 +83,10 @@ export function treeSlack(width: number, height: number, px: number, py: number)
  * slowestLines(width, px) and slowestLines(height, py) (apps.spec; 1 x 1 leaves them).
  * Given the platform's block-transfer packet (xferWords, blockTransferWords) and whether
  * its reductions climb a tree of messages (combineTree, combinesOverTree), as a
- * SelectContext has them, also the columns the shipped models add to eq. 33 (apps.spec): the packets of the slowest
- * block's edges — a column edge of h lines is 2h words (doubles) sent whole to each left
- * and right neighbour every half-iteration (apps/stencil), ceil(2h / xferWords) packets
- * (Appendix A 7.2), so iter_colPackets = iter x that where there are such neighbours
+ * SelectContext has them, also the columns the shipped models add to eq. 33 (apps.spec):
+ * the packets of the slowest block's edges — a column edge of h lines is 2h words
+ * (doubles) sent whole to each left and right neighbour every half-iteration
+ * (apps/stencil), ceil(2h / xferWords) packets (Appendix A 7.2), so iter_colPackets = iter x that where there are such neighbours
  * (px > 1), 0 otherwise; iter_rowPackets likewise for the rows sent up and down
  * (py > 1) — and iter_treeSlack = iter x treeSlack of the true grid where reductions
  * climb a tree, 0 with a control network (the CM-5's).

@@ -16,17 +16,17 @@ export function blockTransferWords(messaging: MessagingCosts): number {
 /** Words of a combining tree's message before its vector words: header, offset and flags (tree-combine.ts). */
 export const COMBINE_HEADER_WORDS = 3;
 
+/** Whether the platform's reductions climb a binomial tree of active messages (src/runtime/tree-combine.ts), as they do without a control network. */
+export function combinesOverTree(platform: Pick<Platform, 'controlNetwork'>): boolean {
+  return platform.controlNetwork === null;
+}
+
 /**
  * Vector words one message of a vector combine carries. Without a control network the
  * combines are trees of active messages, each carrying handlerArgWords - 3 words of the
  * vector, not pipelined (tree-combine.ts, thesis 6.2), so a vector of n words costs
  * ceil(n / this) messages a tree level; a control network combines word by word (1).
  */
-/** Whether the platform's reductions climb a binomial tree of active messages (src/runtime/tree-combine.ts), as they do without a control network. */
-export function combinesOverTree(platform: Pick<Platform, 'controlNetwork'>): boolean {
-  return platform.controlNetwork === null;
-}
-
 export function combineChunkWords(platform: Pick<Platform, 'messaging' | 'controlNetwork'>): number {
-  return platform.controlNetwork !== null ? 1 : platform.messaging.handlerArgWords - COMBINE_HEADER_WORDS;
+  return combinesOverTree(platform) ? platform.messaging.handlerArgWords - COMBINE_HEADER_WORDS : 1;
 }

@@ -1,9 +1,9 @@
 /**
  * The digit-width study's in-sample ceiling, from its rows alone: the RadixSort model's
- * terms (4.5.5 and the combines' messages, apps/calibration/apps.spec) fitted (relative error, eq. 26, as the app
- * models are) to the study's own radix runs of one platform and machine size, over the
- * digit widths the sort module searches (DIGIT_RANGE), then asked for each trial's best
- * viable width (eq. 44's candidates). No calibration of these terms predicts the runs
+ * terms (4.5.5 and the combines' messages, apps/calibration/apps.spec) fitted (relative
+ * error, eq. 26, as the app models are) to the study's own radix runs of one platform
+ * and machine size, over the digit widths the sort module searches (DIGIT_RANGE), then
+ * asked for each trial's best viable width (eq. 44's candidates). No calibration of these terms predicts the runs
  * better than a fit to them, so its score bounds what recalibrating the model could
  * reach on the same trials.
  */

@@ -10,9 +10,8 @@
  *   block's edges and the combining tree's levels saved, apps.spec) fitted (relative
  *   error, eq. 26, as the app models are) to the study's own measurements, one fit per
  *   layout and processor grid as the shipped models are, then asked to choose on the
- *   same trials. No calibration of
- *   that form can predict these runs better than a fit to them, so its accuracy bounds
- *   what recalibrating the models could reach.
+ *   same trials. No calibration of that form can predict these runs better than a fit
+ *   to them, so its accuracy bounds what recalibrating the models could reach.
  * Both are reported for the module's five layouts and for the thesis's three.
  */
 import { processorGrid } from '../../apps/stencil/grid.ts';
