@@ -59,6 +59,20 @@ describe('expressions and loops', () => {
     expect(compileExpression('exp(-i+3)', known, 'e')(v)).toBe(1);
   });
 
+  it('compare as C does (1 or 0, below shifts and above &) and take min and max of two', () => {
+    const v = { i: 3, length: 28, logP: 6 };
+    expect(compileExpression('2*length<=64', known, 'e')(v)).toBe(1);
+    expect(compileExpression('2*length<=32', known, 'e')(v)).toBe(0);
+    expect(compileExpression('i<1<<2', known, 'e')(v)).toBe(1); // 3 < (1 << 2)
+    expect(compileExpression('i==3&logP>5', known, 'e')(v)).toBe(1); // (i == 3) & (logP > 5)
+    expect(compileExpression('i!=3', known, 'e')(v) + compileExpression('i>=4', known, 'e')(v)).toBe(0);
+    expect(compileExpression('max(0,4*(2*i+1)/2-55)', known, 'e')(v)).toBe(0);
+    expect(compileExpression('max(0,4*(2*length+1)/2-55)*(i<logP)', known, 'e')(v)).toBe(59);
+    expect(compileExpression('min(length,max(i,logP))', known, 'e')(v)).toBe(6);
+    expect(() => compileExpression('max(i)', known, 'w')).toThrow(/max\(\.\.\.\) takes two arguments separated by ","/);
+    expect(() => compileExpression('i,2', known, 'w')).toThrow(/unexpected ","/);
+  });
+
   it('refuse unknown variables and malformed expressions', () => {
     expect(() => compileExpression('k*2', known, 'f.spec: CombineVector input x')).toThrow(/f\.spec: CombineVector input x: unknown variable "k" \(known: i, length, logP\)/);
     expect(() => compileExpression('(i+1', known, 'w')).toThrow(/a "\)" is missing/);
