@@ -17,7 +17,7 @@ import { InputError, RunFailure } from '../kernel/errors.ts';
 import { buildTopology } from '../network/build-topology.ts';
 import { RandomStream } from '../kernel/random-stream.ts';
 import type { Op } from '../machine/node.ts';
-import { blockTransferWords, combineChunkWords, combinesOverTree } from '../platform/packets.ts';
+import { packetFacts } from '../platform/packets.ts';
 import type { Platform } from '../platform/schema.ts';
 import { defineApp, runApp, runConfig, type Runtime } from '../runtime/index.ts';
 import { APP_TASKS, appTask } from './app-tasks.ts';
@@ -100,16 +100,12 @@ export function unitHeader(config: UnitConfig): string[] {
 export function planUnit(config: UnitConfig): PlannedSample[] {
   const { spec, source, nodes } = config;
   const where = `${source}: model ${spec.name}`;
-  // The machine's own numbers: its size, the data words a block-transfer packet carries, the vector words a combine
-  // message carries and whether reductions climb a tree of messages, 1, or a control network, 0 (for models that count
-  // packets, combine messages and tree levels).
-  const machine = {
-    P: nodes,
-    logP: Math.ceil(Math.log2(nodes)),
-    xferWords: blockTransferWords(config.platform.messaging),
-    combineWords: combineChunkWords(config.platform),
-    combineTree: combinesOverTree(config.platform) ? 1 : 0,
-  };
+  // The machine's own numbers: its size and its packet facts (packetFacts: the data words a block-transfer packet
+  // carries, the vector words a combine message carries, whether reductions climb a tree of messages, 1, or a control
+  // network, 0, and a DMA packet's link cycles per word and receive cycles), for models that count packets, combine
+  // messages, tree levels and queued edges.
+  const facts = packetFacts(config.platform);
+  const machine = { P: nodes, logP: Math.ceil(Math.log2(nodes)), ...facts, combineTree: facts.combineTree ? 1 : 0 };
   const machineNames = Object.keys(machine);
   const loopNames = new Set([...spec.loops.map((l) => l.id), ...machineNames]);
   const ranges = spec.loops.map((l) => {

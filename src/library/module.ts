@@ -9,7 +9,7 @@
  * Infinity no implementation covers the input, which is bad input.
  */
 import { InputError } from '../kernel/errors.ts';
-import { blockTransferWords, combineChunkWords, combinesOverTree } from '../platform/packets.ts';
+import { packetFacts, type PacketFacts } from '../platform/packets.ts';
 import type { Platform } from '../platform/schema.ts';
 import type { Communication } from './extra-lines.ts';
 import { evaluate, type Columns, type ModelSet } from './model-set.ts';
@@ -19,24 +19,25 @@ export type Inputs = Readonly<Record<string, number>>;
 /** App parameters by name. */
 export type Params = Record<string, number | string>;
 
-/** What selection needs besides the inputs. */
-export interface SelectContext {
+/**
+ * What selection needs besides the inputs: the models, the machine's size and clock,
+ * and the platform's packet facts the models count with (PacketFacts): data words a
+ * block-transfer packet carries (the stencil models count packets), vector words a
+ * combine message carries (the RadixSort models count them), whether reductions climb
+ * a tree of messages (the stencil models' tree term), and a DMA packet's link and
+ * receive cycles (the stencil models' queued edges).
+ */
+export interface SelectContext extends PacketFacts {
   models: ModelSet;
   nodes: number;
   clockMHz: number;
-  /** Data words a block-transfer packet carries on the platform (blockTransferWords): models may count packets. */
-  xferWords: number;
-  /** Vector words one combine message carries on the platform (combineChunkWords): the RadixSort models count them. */
-  combineWords: number;
-  /** Whether reductions climb a binomial tree of active messages (combinesOverTree; not with a control network): the stencil models' tree term. */
-  combineTree: boolean;
   /** Eq. 40's Communication for the stencil's extra rows and columns: factored (eq. 38) or hybrid (eq. 54); by default the hybrid if `models` has it, else the factored. */
   communication?: Communication;
 }
 
-/** The context a platform's models are used in at a machine size: its clock, its block-transfer packets and its combine messages. */
-export function selectContext(platform: Pick<Platform, 'clockMHz' | 'messaging' | 'controlNetwork'>, nodes: number, models: ModelSet, communication?: Communication): SelectContext {
-  return { models, nodes, clockMHz: platform.clockMHz, xferWords: blockTransferWords(platform.messaging), combineWords: combineChunkWords(platform), combineTree: combinesOverTree(platform), ...(communication === undefined ? {} : { communication }) };
+/** The context a platform's models are used in at a machine size: its clock and its packet facts. */
+export function selectContext(platform: Pick<Platform, 'clockMHz' | 'messaging' | 'network' | 'controlNetwork'>, nodes: number, models: ModelSet, communication?: Communication): SelectContext {
+  return { models, nodes, clockMHz: platform.clockMHz, ...packetFacts(platform), ...(communication === undefined ? {} : { communication }) };
 }
 
 /** A tunable's result: the parameter values chosen and what the optimizer did. */

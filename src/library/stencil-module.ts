@@ -17,6 +17,7 @@
  * prediction is eq. 41's) only when asked for with extraRows=auto / extraCols=auto.
  */
 import { partition, processorGrid } from '../../apps/stencil/grid.ts';
+import type { PacketFacts } from '../platform/packets.ts';
 import { extraLines, HYBRID_MODELS } from './extra-lines.ts';
 import { evaluate } from './model-set.ts';
 import { modelCycles, type Inputs, type LibraryModule, type SelectContext, type Variant } from './module.ts';
@@ -77,21 +78,41 @@ export function treeSlack(width: number, height: number, px: number, py: number)
   return deepest - slowest;
 }
 
+/** The packet facts the stencil models count with (a SelectContext has them all). */
+export type StencilFacts = Pick<PacketFacts, 'xferWords' | 'combineTree' | 'dmaWordCycles' | 'dmaReceiveCycles'>;
+
+/**
+ * Cycles per half-iteration the second of a node's two column edges waits, beyond what
+ * its receiver would spend anyway, where each edge of `words` data words is one DMA
+ * packet. A node sends its left edge and then its right (apps/stencil), and every
+ * transfer's first packet tries network 0 first (Appendix A's alternating steps,
+ * src/runtime/block-send-op.ts), so the right edge's packet queues in the injection
+ * FIFO behind the left's until the left's has left: words + 1 words (the data and the
+ * port word) at dmaWordCycles each. A neighbour receives two edges, handling each in
+ * dmaReceiveCycles, which hides that much of the wait. Edges of two or more packets
+ * alternate networks and do not queue so; the rows are copied out word by word before
+ * each is sent, which spaces their packets. 0 without DMA (both costs are 0).
+ */
+function edgeQueueCycles(words: number, platform: StencilFacts): number {
+  return words <= platform.xferWords ? Math.max(0, platform.dmaWordCycles * (words + 1) - platform.dmaReceiveCycles) : 0;
+}
+
 /**
  * Eq. 33's columns for a width x height grid on a px x py processor grid, iter
  * iterations: width and height are those of the grid the slowest node sees,
  * slowestLines(width, px) and slowestLines(height, py) (apps.spec; 1 x 1 leaves them).
- * Given the platform's block-transfer packet (xferWords, blockTransferWords) and whether
- * its reductions climb a tree of messages (combineTree, combinesOverTree), as a
- * SelectContext has them, also the columns the shipped models add to eq. 33 (apps.spec):
- * the packets of the slowest block's edges — a column edge of h lines is 2h words
- * (doubles) sent whole to each left and right neighbour every half-iteration
- * (apps/stencil), ceil(2h / xferWords) packets (Appendix A 7.2), so iter_colPackets = iter x that where there are such neighbours
- * (px > 1), 0 otherwise; iter_rowPackets likewise for the rows sent up and down
- * (py > 1) — and iter_treeSlack = iter x treeSlack of the true grid where reductions
- * climb a tree, 0 with a control network (the CM-5's).
+ * Given the platform's packet facts (PacketFacts, as a SelectContext has them), also
+ * the columns the shipped models add to eq. 33 (apps.spec). The packets of the slowest
+ * block's edges: a column edge of h lines is 2h words (doubles) sent whole to each left
+ * and right neighbour every half-iteration (apps/stencil), ceil(2h / xferWords) packets
+ * (Appendix A 7.2), so iter_colPackets = iter x that where there are such neighbours
+ * (px > 1), 0 otherwise, and iter_rowPackets likewise for the rows sent up and down
+ * (py > 1). iter_treeSlack = iter x treeSlack of the true grid where reductions climb a
+ * tree, 0 with a control network (the CM-5's). iter_colQueue = iter x edgeQueueCycles
+ * of a column edge where interior nodes have both a left and a right neighbour
+ * (px >= 3), 0 otherwise.
  */
-export function stencilColumns(width: number, height: number, iter: number, px = 1, py = 1, platform?: Pick<SelectContext, 'xferWords' | 'combineTree'>): Record<string, number> {
+export function stencilColumns(width: number, height: number, iter: number, px = 1, py = 1, platform?: StencilFacts): Record<string, number> {
   const w = px === 1 ? width : slowestLines(width, px);
   const h = py === 1 ? height : slowestLines(height, py);
   const columns: Record<string, number> = { width: w, height: h, iter, wh: w * h, iter_w: iter * w, iter_h: iter * h, iter_wh: iter * w * h };
@@ -99,6 +120,7 @@ export function stencilColumns(width: number, height: number, iter: number, px =
     columns.iter_colPackets = px === 1 ? 0 : iter * Math.ceil((2 * h) / py / platform.xferWords);
     columns.iter_rowPackets = py === 1 ? 0 : iter * Math.ceil((2 * w) / px / platform.xferWords);
     columns.iter_treeSlack = platform.combineTree ? iter * treeSlack(width, height, px, py) : 0;
+    columns.iter_colQueue = px < 3 ? 0 : iter * edgeQueueCycles((2 * h) / py, platform);
   }
   return columns;
 }

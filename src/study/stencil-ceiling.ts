@@ -7,7 +7,8 @@
  *   platforms/models/apps/README.md; the thesis's 1.0-2.3%, Figs. 4-9, 4-10), so that
  *   no model of that accuracy can be expected to order them;
  * - the in-sample ceiling: the shipped models' form (eq. 33, the packets of the slowest
- *   block's edges and the combining tree's levels saved, apps.spec) fitted (relative
+ *   block's edges, the combining tree's levels saved and the queued column edges,
+ *   apps.spec) fitted (relative
  *   error, eq. 26, as the app models are) to the study's own measurements, one fit per
  *   layout and processor grid as the shipped models are, then asked to choose on the
  *   same trials. No calibration of that form can predict these runs better than a fit
@@ -24,10 +25,10 @@ import type { Row } from './study.ts';
 export const NEAR_TIE_GAPS = [0.005, 0.01] as const;
 /**
  * The shipped models' terms at a fixed iteration count (the study's), besides the
- * constant: eq. 33's, the packets of the slowest block's edges and the combining tree's
- * levels saved (apps.spec).
+ * constant: eq. 33's, the packets of the slowest block's edges, the combining tree's
+ * levels saved and the queued column edges (apps.spec).
  */
-const TERMS = ['width', 'height', 'wh', 'iter_colPackets', 'iter_rowPackets', 'iter_treeSlack'] as const;
+const TERMS = ['width', 'height', 'wh', 'iter_colPackets', 'iter_rowPackets', 'iter_treeSlack', 'iter_colQueue'] as const;
 
 export interface LayoutSetDiagnosis {
   /** Share of trials whose two best measured layouts are within each of NEAR_TIE_GAPS. */
@@ -51,7 +52,12 @@ function gridOf(r: Row): { px: number; py: number } {
 
 function columns(r: Row): number[] {
   const { px, py } = gridOf(r);
-  const c = stencilColumns(r.width as number, r.height as number, r.iters as number, px, py, { xferWords: r.xferWords as number, combineTree: r.combineTree as boolean });
+  const c = stencilColumns(r.width as number, r.height as number, r.iters as number, px, py, {
+    xferWords: r.xferWords as number,
+    combineTree: r.combineTree as boolean,
+    dmaWordCycles: r.dmaWordCycles as number,
+    dmaReceiveCycles: r.dmaReceiveCycles as number,
+  });
   return TERMS.map((t) => c[t]);
 }
 

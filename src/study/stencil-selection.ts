@@ -49,6 +49,9 @@ export interface StencilTrial {
   xferWords: number;
   /** Whether its reductions climb a tree of messages, which the models' tree term counts levels of. */
   combineTree: boolean;
+  /** A DMA packet's link cycles per word and a receiver's cycles per packet (0 without DMA), which the models' queued-edge term counts with. */
+  dmaWordCycles: number;
+  dmaReceiveCycles: number;
   trial: number;
   grid: DrawnGrid;
   boundary: Boundary | null;
@@ -77,6 +80,8 @@ export function stencilTrials(study: string, options: StudyOptions, count: (node
           nodes,
           xferWords: ctx.xferWords,
           combineTree: ctx.combineTree,
+          dmaWordCycles: ctx.dmaWordCycles,
+          dmaReceiveCycles: ctx.dmaReceiveCycles,
           trial,
           grid,
           boundary: nearestBoundary(winner, grid, MIN_GRID, options.maxGrid, DISTANCE_CAP),
@@ -95,7 +100,7 @@ export function stencilTrials(study: string, options: StudyOptions, count: (node
   return out;
 }
 
-export const STENCIL_COLUMNS = ['platform', 'nodes', 'xferWords', 'combineTree', 'trial', 'kind', 'width', 'height', 'iters', 'boundaryDistance', 'boundaryAxis', 'boundaryBetween', 'variant', 'aspect', 'predicted', 'measured', 'chosen', 'thesisChoice'] as const;
+export const STENCIL_COLUMNS = ['platform', 'nodes', 'xferWords', 'combineTree', 'dmaWordCycles', 'dmaReceiveCycles', 'trial', 'kind', 'width', 'height', 'iters', 'boundaryDistance', 'boundaryAxis', 'boundaryBetween', 'variant', 'aspect', 'predicted', 'measured', 'chosen', 'thesisChoice'] as const;
 
 /** One row per trial and layout run. */
 export function stencilRows(trials: readonly StencilTrial[], measured: Measurements): Row[] {
@@ -105,6 +110,8 @@ export function stencilRows(trials: readonly StencilTrial[], measured: Measureme
       nodes: t.nodes,
       xferWords: t.xferWords,
       combineTree: t.combineTree,
+      dmaWordCycles: t.dmaWordCycles,
+      dmaReceiveCycles: t.dmaReceiveCycles,
       trial: t.trial,
       kind: t.grid.kind,
       width: t.grid.width,
