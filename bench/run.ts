@@ -6,6 +6,7 @@
  * calibrate (the Strata suite with 1 and 2 workers), apps (the apps at 64 nodes),
  * selection (the stencil module's choices against every layout run at 64 nodes),
  * extra-lines (the square layout's extra rows and columns, factored and hybrid, against the measured optimum),
+ * small-blocks (the stencil models' errors on blocks of a few lines, Alewife, 64 nodes),
  * queues (the packet FIFO and the pending-event list against what they replaced),
  * sweep (expanding and resuming 100,000-run sweeps), study-estimate (how long each
  * `sim study` takes, from a sample of its runs), perf (issue 3's workloads as
@@ -22,12 +23,13 @@ import { networkBench } from './network.ts';
 import { perfBench } from './perf.ts';
 import { queuesBench } from './queues.ts';
 import { selectionBench } from './selection.ts';
+import { smallBlocksBench } from './small-blocks.ts';
 import { extraLinesBench } from './extra-lines.ts';
 import { studyEstimateBench } from './study-estimate.ts';
 import { sweepBench } from './sweep.ts';
 import { traceBench } from './trace.ts';
 
-const SUITES: Record<string, () => Promise<void>> = { kernel: kernelBench, network: networkBench, chapter7: chapter7Bench, microbench: microBench, chapter4: chapter4Bench, trace: traceBench, calibrate: calibrateBench, apps: appsBench, selection: selectionBench, 'extra-lines': extraLinesBench, queues: queuesBench, sweep: sweepBench, 'study-estimate': studyEstimateBench, perf: () => perfBench() };
+const SUITES: Record<string, () => Promise<void>> = { kernel: kernelBench, network: networkBench, chapter7: chapter7Bench, microbench: microBench, chapter4: chapter4Bench, trace: traceBench, calibrate: calibrateBench, apps: appsBench, selection: selectionBench, 'extra-lines': extraLinesBench, 'small-blocks': smallBlocksBench, queues: queuesBench, sweep: sweepBench, 'study-estimate': studyEstimateBench, perf: () => perfBench() };
 
 const argv = process.argv.slice(2);
 const perfAt = argv.indexOf('perf');
