@@ -81,6 +81,11 @@ export function treeSlack(width: number, height: number, px: number, py: number)
 /** The packet facts the stencil models count with (a SelectContext has them all). */
 export type StencilFacts = Pick<PacketFacts, 'xferWords' | 'combineTree' | 'dmaWordCycles' | 'dmaReceiveCycles'>;
 
+/** Just the stencil models' packet facts, out of a SelectContext or a study row that carries them. */
+export function stencilFacts(f: StencilFacts): StencilFacts {
+  return { xferWords: f.xferWords, combineTree: f.combineTree, dmaWordCycles: f.dmaWordCycles, dmaReceiveCycles: f.dmaReceiveCycles };
+}
+
 /**
  * Cycles per half-iteration the second of a node's two column edges waits, beyond what
  * its receiver would spend anyway, where each edge of `words` data words is one DMA

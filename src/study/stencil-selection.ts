@@ -16,7 +16,7 @@
  */
 import { RandomStream } from '../kernel/random-stream.ts';
 import { select } from '../library/module.ts';
-import { STENCIL_MODULE } from '../library/stencil-module.ts';
+import { STENCIL_MODULE, stencilFacts, type StencilFacts } from '../library/stencil-module.ts';
 import { drawGrids, nearestBoundary, winnerFunction, type Boundary, type DrawnGrid } from './stencil-grids.ts';
 import { selectionFigure } from './stencil-figure.ts';
 import { scoreTrials, selectionText, type Scored } from './stencil-scoring.ts';
@@ -45,13 +45,8 @@ export interface StencilTrial {
   platform: string;
   spec: string;
   nodes: number;
-  /** The platform's block-transfer packet (data words), which the models' packet terms count in. */
-  xferWords: number;
-  /** Whether its reductions climb a tree of messages, which the models' tree term counts levels of. */
-  combineTree: boolean;
-  /** A DMA packet's link cycles per word and a receiver's cycles per packet (0 without DMA), which the models' queued-edge term counts with. */
-  dmaWordCycles: number;
-  dmaReceiveCycles: number;
+  /** The platform's packet facts the models' terms count with; every row carries them, so the in-sample ceiling can recompute the columns. */
+  facts: StencilFacts;
   trial: number;
   grid: DrawnGrid;
   boundary: Boundary | null;
@@ -78,10 +73,7 @@ export function stencilTrials(study: string, options: StudyOptions, count: (node
           platform: p.name,
           spec: p.spec,
           nodes,
-          xferWords: ctx.xferWords,
-          combineTree: ctx.combineTree,
-          dmaWordCycles: ctx.dmaWordCycles,
-          dmaReceiveCycles: ctx.dmaReceiveCycles,
+          facts: stencilFacts(ctx),
           trial,
           grid,
           boundary: nearestBoundary(winner, grid, MIN_GRID, options.maxGrid, DISTANCE_CAP),
@@ -108,10 +100,7 @@ export function stencilRows(trials: readonly StencilTrial[], measured: Measureme
     t.runs.map((r) => ({
       platform: t.platform,
       nodes: t.nodes,
-      xferWords: t.xferWords,
-      combineTree: t.combineTree,
-      dmaWordCycles: t.dmaWordCycles,
-      dmaReceiveCycles: t.dmaReceiveCycles,
+      ...t.facts,
       trial: t.trial,
       kind: t.grid.kind,
       width: t.grid.width,
