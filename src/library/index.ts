@@ -12,4 +12,4 @@ export { checkInputs, select, variantNamed, type Choice, type Inputs, type Libra
 export { enumerateMinimum, integerMinimum, integerRoot, localMinima, minimize, type Found, type Minimized } from './optimize.ts';
 export { digitCurve, winnerMap } from './pictures.ts';
 export { DIGIT_RANGE, RADIX, radixColumns, radixWithDigits, SAMPLE, sampleColumns, SORT_MODULE } from './sort-module.ts';
-export { rectModel, STENCIL_MODULE, stencilColumns } from './stencil-module.ts';
+export { rectModel, STENCIL_MODULE, stencilColumns, stencilCycles } from './stencil-module.ts';

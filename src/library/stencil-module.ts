@@ -130,6 +130,26 @@ export function stencilColumns(width: number, height: number, iter: number, px =
   return columns;
 }
 
+/**
+ * A stencil model's cycles for a width x height grid on px x py processors, `at` being
+ * the model's value at a grid's columns (stencilColumns): its value at this grid, but
+ * never less than at the even grid of the fast blocks, px floor(width / px) x
+ * py floor(height / py). An uneven grid gives every node at least a fast block's work and
+ * leaves the deepest node of the combining tree (the last one) a fast block, so it cannot
+ * run faster than that even grid; iter_treeSlack, linear in the levels saved, would have it
+ * so where few nodes hold the slowest block and the extra line's work is less than the
+ * levels' time. Measured on Alewife, 64 vstrips of 27 rows: with 2 holders an iteration
+ * is 704 cycles shorter than with 64, the whole of one line's 705, where 5 levels at the
+ * fitted 166 would be 830 (test/library/tree-slack.test.ts).
+ */
+export function stencilCycles(at: (columns: Record<string, number>) => number, width: number, height: number, iter: number, px: number, py: number, platform: StencilFacts): number {
+  const cycles = at(stencilColumns(width, height, iter, px, py, platform));
+  const fastWidth = px * Math.floor(width / px);
+  const fastHeight = py * Math.floor(height / py);
+  if (fastWidth === width && fastHeight === height) return cycles;
+  return Math.max(cycles, at(stencilColumns(fastWidth, fastHeight, iter, px, py, platform)));
+}
+
 /** The rect model of a px x py processor grid (apps.spec: 2 or 4 processor columns or rows), or null for another grid. */
 export function rectModel(px: number, py: number): string | null {
   if (px === 2 || px === 4) return `StencilRectCols${px}`;
@@ -156,7 +176,7 @@ function fixedLayout(layout: Exclude<Layout, 'square'>): Variant {
     problem: (x, ctx) => layoutProblem(layout, x, ctx.nodes),
     predict: (x, _tuned, ctx) => {
       const { px, py } = processorGrid(layout, ctx.nodes, 1);
-      return modelCycles(v, ctx, stencilColumns(x.width, x.height, x.iters, px, py, ctx));
+      return stencilCycles((c) => modelCycles(v, ctx, c), x.width, x.height, x.iters, px, py, ctx);
     },
   };
   return v;
@@ -175,7 +195,7 @@ const square: Variant = {
   problem: (x, ctx) => layoutProblem('square', x, ctx.nodes),
   tune(x, ctx) {
     const { px, py } = processorGrid('square', ctx.nodes, 1);
-    const model = (w: number, h: number, iter: number) => modelCycles(square, ctx, stencilColumns(w, h, iter, px, py, ctx));
+    const model = (w: number, h: number, iter: number) => stencilCycles((c) => modelCycles(square, ctx, c), w, h, iter, px, py, ctx);
     // By default the hybrid (eq. 54) where the model set has its models, else the factored eq. 38.
     const communication = ctx.communication ?? (ctx.models.has(HYBRID_MODELS.rows) && ctx.models.has(HYBRID_MODELS.cols) ? 'hybrid' : 'factored');
     const e = extraLines(x.width, x.height, px, py, model, ctx.models, communication);
@@ -195,7 +215,7 @@ const square: Variant = {
     const r = Number(tuned.extraRows ?? 0);
     const c = Number(tuned.extraCols ?? 0);
     const { px, py } = processorGrid('square', ctx.nodes, 1);
-    return modelCycles(square, ctx, stencilColumns(x.width - 2 * c, x.height - 2 * r, x.iters, px, py, ctx));
+    return stencilCycles((columns) => modelCycles(square, ctx, columns), x.width - 2 * c, x.height - 2 * r, x.iters, px, py, ctx);
   },
 };
 
@@ -219,7 +239,7 @@ function rectCandidates(x: Inputs, nodes: number): number[] {
 function rectCycles(x: Inputs, ctx: SelectContext, px: number): number {
   const py = ctx.nodes / px;
   const model = ctx.models.get(rectModel(px, py)!, `variant rect on ${px} x ${py} processors`);
-  return evaluate(model, stencilColumns(x.width, x.height, x.iters, px, py, ctx));
+  return stencilCycles((c) => evaluate(model, c), x.width, x.height, x.iters, px, py, ctx);
 }
 
 /** The rect layout's processor columns minimizing its models, by enumeration over the factorizations. */

@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import stencil from '../../apps/stencil/index.ts';
 import { runApp, runConfig } from '../../src/runtime/index.ts';
-import { stencilColumns, treeSlack } from '../../src/library/stencil-module.ts';
+import { stencilColumns, stencilCycles, treeSlack } from '../../src/library/stencil-module.ts';
+import { packetFacts } from '../../src/platform/packets.ts';
 import { loadTestPlatform } from '../support/platforms.ts';
 
 /** Cycles per iteration of the square stencil on 16 nodes of Alewife (4 x 4 processors): the app's timed runs of 4 and of 1 iterations apart. */
@@ -48,5 +49,28 @@ describe('treeSlack', () => {
     // Per level and iteration, at least the reduction message's receive overhead (Alewife's 45 cycles, Appendix A) the slowest node's value no longer waits for.
     expect(uneven).toBeLessThan(even);
     expect((even - uneven) / treeSlack(62, 62, 4, 4)).toBeGreaterThan(loadTestPlatform('alewife').messaging.receiveOverheadCycles);
+  });
+
+  it('never has an uneven grid run faster than the even grid of its fast blocks (stencilCycles)', () => {
+    const alewife = loadTestPlatform('alewife');
+    const cycles = (width: number) => {
+      const params = ['layout=vstrips', `width=${width}`, 'height=27', 'iters=4'];
+      const summary = runApp(runConfig(alewife, stencil, { params, nodes: 64, seed: 1, network: 'packet' }));
+      expect(summary.verified).toBe(true);
+      return summary.metrics.cycles as number;
+    };
+    // 64 vstrips of 27 rows: with 194 columns nodes 0 and 1 hold 4 and the rest 3, and the run takes no less than 192's.
+    expect(cycles(194)).toBeGreaterThanOrEqual(cycles(192));
+    // Alewife's fitted vstrips model at 64 nodes, the terms that differ between the two: a column of 64 x 27 points adds
+    // 838 - 47 cycles an iteration (0.485 a point, -0.74 a column), and 194's 5 levels saved take off 5 x 166 = 830, so it
+    // would have 194 run faster than 192. The bound holds it at 192's.
+    const facts = packetFacts(alewife);
+    const at = (c: Record<string, number>) => 1549 * c.iter - 0.74 * c.iter_w + 0.485 * c.iter_wh - 166 * c.iter_treeSlack;
+    const even = at(stencilColumns(192, 27, 4, 64, 1, facts));
+    expect(at(stencilColumns(194, 27, 4, 64, 1, facts))).toBeLessThan(even);
+    expect(stencilCycles(at, 194, 27, 4, 64, 1, facts)).toBe(even);
+    // Where the term leaves the uneven grid slower (a few levels saved), and on even grids, it is the model's own value.
+    expect(stencilCycles(at, 250, 27, 4, 64, 1, facts)).toBe(at(stencilColumns(250, 27, 4, 64, 1, facts)));
+    expect(stencilCycles(at, 256, 27, 4, 64, 1, facts)).toBe(at(stencilColumns(256, 27, 4, 64, 1, facts)));
   });
 });
