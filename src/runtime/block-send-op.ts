@@ -130,8 +130,9 @@ export class BlockSendOp extends StepOp {
           const overhead = this.overheadCycles;
           const handler = this.handler;
           this.state = SENT;
-          if (!m.finishInjection(m.packet(t.proc, this.steps[0][0], handler, this.words), this.injection, overhead)) {
-            this.sub = m.sendSteps(this.steps, t.proc, handler, this.words, 4 * this.words.length, overhead, false, 1);
+          const packet = m.packet(t.proc, this.steps[0][0], handler, this.words);
+          if (!m.finishInjection(packet, this.injection, overhead)) {
+            this.sub = m.retrySteps(this.steps, packet, overhead);
             return SUB;
           }
           break;

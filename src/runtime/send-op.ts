@@ -62,9 +62,23 @@ export class SendOp extends StepOp {
   /**
    * @param isChecked check the message at the first step (a send variant's own call)
    * @param from the step the first round starts at (1 when the caller made the first try)
+   * @param packet the packet of the caller's first try, which the network refused (and so
+   *   left as it was), or null to make one
    */
-  constructor(m: SendPath, steps: SendSteps, dest: number, handler: PacketHandler, args: readonly number[], sizeBytes: number, overheadCycles: number, isChecked: boolean, from: number) {
+  constructor(
+    m: SendPath,
+    steps: SendSteps,
+    dest: number,
+    handler: PacketHandler,
+    args: readonly number[],
+    sizeBytes: number,
+    overheadCycles: number,
+    isChecked: boolean,
+    from: number,
+    packet: Packet | null = null,
+  ) {
     super(m.guard);
+    this.packet = packet;
     this.m = m;
     this.steps = steps;
     this.dest = dest;
@@ -83,7 +97,7 @@ export class SendOp extends StepOp {
       switch (this.state) {
         case START:
           this.checkFirst();
-          this.packet = new Packet(node.id, this.dest, LEFT, this.sizeBytes, this.handler, this.args);
+          this.packet ??= new Packet(node.id, this.dest, LEFT, this.sizeBytes, this.handler, this.args);
           this.newRound(this.from);
           break;
         case STEP:
@@ -185,6 +199,11 @@ export class SendOp extends StepOp {
   private canGoOn(): boolean {
     const net = this.m.network;
     const self = this.m.node.id;
-    return this.steps.some(([tryNet, pollNet]) => (tryNet >= 0 && net.canInject(self, tryNet)) || (pollNet >= 0 && net.waiting(self, pollNet) > 0));
+    for (const step of this.steps) {
+      const tryNet = step[0];
+      const pollNet = step[1];
+      if ((tryNet >= 0 && net.canInject(self, tryNet)) || (pollNet >= 0 && net.waiting(self, pollNet) > 0)) return true;
+    }
+    return false;
   }
 }
