@@ -8,7 +8,8 @@
  * block's edges (the StencilSquare, ... models of apps/calibration/apps.spec), and rect
  * has one per processor grid (StencilRectCols2, ...), as each of the thesis's layouts
  * has its own. The models see the grid the slowest node works on (slowestLines,
- * apps.spec) and count packets of the platform's size (ctx.xferWords). A
+ * apps.spec) and count packets of the platform's size (ctx.xferWords); no prediction
+ * is less than the model's at the even grid of the fast blocks (stencilCycles). A
  * layout's precondition is the app's own: it must
  * give every processor at least one line (apps/stencil/grid.ts); uni covers
  * everything. The square layout's extra rows and columns are worked out by eqs. 38-40

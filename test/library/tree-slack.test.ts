@@ -1,7 +1,9 @@
 /**
  * The combining tree's slack (src/library/stencil-module.ts treeSlack): where an uneven
  * grid puts the slowest blocks near the root of the Max reduction every iteration ends
- * with, an iteration is shorter by hops the model did not see before.
+ * with, an iteration is shorter by hops the model did not see before; and the bound
+ * (stencilCycles) that keeps the term from making an uneven grid faster than the even
+ * grid of its fast blocks.
  */
 import { describe, expect, it } from 'vitest';
 import stencil from '../../apps/stencil/index.ts';
