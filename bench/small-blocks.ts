@@ -17,8 +17,7 @@ import { join } from 'node:path';
 import { loadPlatform } from '../src/cli/load-inputs.ts';
 import { loadModelSet } from '../src/cli/model-files.ts';
 import { evaluate } from '../src/library/model-set.ts';
-import { rectModel, stencilColumns } from '../src/library/stencil-module.ts';
-import { packetFacts } from '../src/platform/packets.ts';
+import { rectModel, stencilColumns, stencilFactsOf } from '../src/library/stencil-module.ts';
 import { printRows } from './harness.ts';
 import { metric, runSweep } from './sweep-results.ts';
 
@@ -38,7 +37,7 @@ const pct = (x: number) => `${(x * 100).toFixed(2)}%`;
 export async function smallBlocksBench(): Promise<void> {
   const platform = await loadPlatform('alewife');
   const models = loadModelSet(platform, NODES);
-  const facts = packetFacts(platform);
+  const facts = stencilFactsOf(platform);
   const cases = GRIDS.flatMap((g) => COLUMNS.flatMap((c) => ROWS.map((r) => ({ ...g, width: g.px * c, height: g.py * r }))));
   const runs = cases.map((k) => ({ app: 'apps/stencil', platform: 'alewife', nodes: NODES, seeds: 1, params: { layout: k.layout, aspect: k.aspect, width: k.width, height: k.height, iters: ITERS } }));
   const sweep = join(mkdtempSync(join(tmpdir(), 'bench-small-blocks-')), 'small-blocks.json');

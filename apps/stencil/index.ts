@@ -18,6 +18,7 @@
  * same initial grid (grid.ts documents it) with the same number of iterations.
  */
 import { CompositeOp, defineApp, State, type Op } from '../../src/runtime/index.ts';
+import { COLUMN_OPS, POINT_OPS, ROW_COPY_OPS } from './costs.ts';
 import { initialGrid, partition, relax, solveSequential, starts, type Grid, type Layout, type Partition } from './grid.ts';
 
 /** Largest grid, in points (see check); the shipped experiments stay within 4096 x 4096 (2^24). */
@@ -50,8 +51,6 @@ const DOWN = 3;
 /** State-graph state while sending edges (Busy while updating, Idle while waiting). */
 const SENDING = 8;
 
-/** Cycles of computation per point updated (eq. 31: four adds, two multiplies, the delta). */
-const POINT_OPS = { floatAdds: 6, floatMuls: 2, loads: 5, stores: 1, branches: 2 };
 
 export default defineApp({
   name: 'stencil',
@@ -149,7 +148,7 @@ export default defineApp({
         } else {
           const ly = d === UP ? 1 : h;
           for (let lx = 1; lx <= w; lx++) sendRow[lx - 1] = local[lx * hh + ly];
-          rt.computeOps({ loads: w, stores: w });
+          rt.computeOps({ loads: w * ROW_COPY_OPS.loads, stores: w * ROW_COPY_OPS.stores });
           yield* rt.sendBlockXferPollBoth(dest, port, 0, new Uint32Array(sendRow.buffer));
         }
       }
@@ -175,7 +174,7 @@ export default defineApp({
           points++;
         }
       }
-      rt.compute(points * rt.cost(POINT_OPS) + w * rt.cost({ intOps: 4, branches: 2 }));
+      rt.compute(points * rt.cost(POINT_OPS) + w * rt.cost(COLUMN_OPS));
       return maxDelta;
     }
 
@@ -197,7 +196,7 @@ export default defineApp({
           const ly = d === UP ? 0 : h + 1;
           const rows = staging[d - UP][parity];
           for (let lx = 1; lx <= w; lx++) local[lx * hh + ly] = rows[lx - 1];
-          rt.computeOps({ loads: w, stores: w });
+          rt.computeOps({ loads: w * ROW_COPY_OPS.loads, stores: w * ROW_COPY_OPS.stores });
         }
       }
       iterations++;

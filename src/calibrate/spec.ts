@@ -179,20 +179,21 @@ const TOKEN = /\s*(?:(\d+(?:\.\d+)?)|([A-Za-z_]\w*)|(<<|>>|<=|>=|==|!=|\*\*|[-+*
 /** Binary operators by C precedence (higher binds tighter). */
 const PRECEDENCE: Record<string, number> = { '|': 1, '^': 2, '&': 3, '==': 4, '!=': 4, '<': 5, '<=': 5, '>': 5, '>=': 5, '<<': 6, '>>': 6, '+': 7, '-': 7, '*': 8, '/': 8, '%': 8 };
 
-/** One-argument functions every expression may call. */
-const BUILT_INS: ExpressionFunctions = { log2: Math.log2, ceil: Math.ceil, floor: Math.floor, exp: Math.exp };
-/** Two-argument functions every expression may call. */
-const BUILT_INS_2: Readonly<Record<string, (x: number, y: number) => number>> = { min: Math.min, max: Math.max };
+/** Functions every expression may call (each takes as many arguments as its length). */
+const BUILT_INS: ExpressionFunctions = { log2: Math.log2, ceil: Math.ceil, floor: Math.floor, exp: Math.exp, min: (a: number, b: number) => Math.min(a, b), max: (a: number, b: number) => Math.max(a, b) };
 
-/** Functions an expression may call besides the built-ins (e.g. hops(n), the machine's distance from node 0). */
-export type ExpressionFunctions = Readonly<Record<string, (x: number) => number>>;
+/**
+ * Functions an expression may call besides the built-ins, each taking as many arguments
+ * as its `length` (e.g. hops(n), the machine's distance from node 0).
+ */
+export type ExpressionFunctions = Readonly<Record<string, (...args: number[]) => number>>;
 
 /**
  * Compiles a C-style arithmetic expression over `known` variables: numbers, + - * / %
  * << >> & | ^ ~, the comparisons < <= > >= == != (1 if true, else 0, as in C),
  * parentheses, the built-ins log2(...), ceil(...), floor(...), exp(...), min(a,b) and
- * max(a,b) (ceil for thesis 4.5.5's iter = ceiling(width/bpd)) and the given one-argument
- * `functions`. Shifts and bit operations act on 32-bit integers as in C; / is real division.
+ * max(a,b) (ceil for thesis 4.5.5's iter = ceiling(width/bpd)) and the given
+ * `functions`, each called with as many arguments as it takes. Shifts and bit operations act on 32-bit integers as in C; / is real division.
  * Unknown names and syntax errors throw an InputError naming `where`.
  */
 export function compileExpression(source: string, known: ReadonlySet<string>, where: string, functions: ExpressionFunctions = {}): Expression {
@@ -232,21 +233,21 @@ export function compileExpression(source: string, known: ReadonlySet<string>, wh
       return () => n;
     }
     if (IDENT.test(t)) {
-      const fn2 = Object.hasOwn(BUILT_INS_2, t) ? BUILT_INS_2[t] : undefined;
-      if (fn2 !== undefined && tokens[k] === '(') {
-        k++;
-        const a = binary(0);
-        if (tokens[k++] !== ',') bad(`${t}(...) takes two arguments separated by ","`);
-        const b = binary(0);
-        if (tokens[k++] !== ')') bad(`a ")" is missing after ${t}(`);
-        return (v) => fn2(a(v), b(v));
-      }
       const fn = Object.hasOwn(BUILT_INS, t) ? BUILT_INS[t] : Object.hasOwn(functions, t) ? functions[t] : undefined;
       if (fn !== undefined && tokens[k] === '(') {
         k++;
-        const arg = binary(0);
+        const args = [binary(0)];
+        while (tokens[k] === ',') {
+          k++;
+          args.push(binary(0));
+        }
         if (tokens[k++] !== ')') bad(`a ")" is missing after ${t}(`);
-        return (v) => fn(arg(v));
+        if (args.length !== fn.length) bad(`${t}(...) takes ${fn.length} argument${fn.length === 1 ? '' : 's'}, got ${args.length}`);
+        if (args.length === 1) {
+          const a = args[0];
+          return (v) => fn(a(v));
+        }
+        return (v) => fn(...args.map((a) => a(v)));
       }
       if (!known.has(t)) bad(`unknown variable "${t}" (known: ${[...known].join(', ')})`);
       return (v) => v[t];

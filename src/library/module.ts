@@ -13,6 +13,7 @@ import { packetFacts, type PacketFacts } from '../platform/packets.ts';
 import type { Platform } from '../platform/schema.ts';
 import type { Communication } from './extra-lines.ts';
 import { evaluate, type Columns, type ModelSet } from './model-set.ts';
+import { chainCosts, type ChainCosts } from '../calibrate/stencil-chain.ts';
 
 /** A module's inputs by name (e.g. width, height, iters). */
 export type Inputs = Readonly<Record<string, number>>;
@@ -24,10 +25,11 @@ export type Params = Record<string, number | string>;
  * and the platform's packet facts the models count with (PacketFacts): data words a
  * block-transfer packet carries (the stencil models count packets), vector words a
  * combine message carries (the RadixSort models count them), whether reductions climb
- * a tree of messages (the stencil models' tree term), and a DMA packet's link and
- * receive cycles (the stencil models' queued edges).
+ * a tree of messages, and a DMA packet's link and receive cycles (the stencil models'
+ * queued edges); and the costs of the stencil's critical chain
+ * (src/calibrate/stencil-chain.ts).
  */
-export interface SelectContext extends PacketFacts {
+export interface SelectContext extends PacketFacts, ChainCosts {
   models: ModelSet;
   nodes: number;
   clockMHz: number;
@@ -35,9 +37,9 @@ export interface SelectContext extends PacketFacts {
   communication?: Communication;
 }
 
-/** The context a platform's models are used in at a machine size: its clock and its packet facts. */
-export function selectContext(platform: Pick<Platform, 'clockMHz' | 'messaging' | 'network' | 'controlNetwork'>, nodes: number, models: ModelSet, communication?: Communication): SelectContext {
-  return { models, nodes, clockMHz: platform.clockMHz, ...packetFacts(platform), ...(communication === undefined ? {} : { communication }) };
+/** The context a platform's models are used in at a machine size: its clock, its packet facts and the stencil chain's costs. */
+export function selectContext(platform: Pick<Platform, 'clockMHz' | 'cpu' | 'messaging' | 'network' | 'controlNetwork'>, nodes: number, models: ModelSet, communication?: Communication): SelectContext {
+  return { models, nodes, clockMHz: platform.clockMHz, ...packetFacts(platform), ...chainCosts(platform), ...(communication === undefined ? {} : { communication }) };
 }
 
 /** A tunable's result: the parameter values chosen and what the optimizer did. */

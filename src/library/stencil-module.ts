@@ -18,8 +18,10 @@
  * prediction is eq. 41's) only when asked for with extraRows=auto / extraCols=auto.
  */
 import { partition, processorGrid } from '../../apps/stencil/grid.ts';
-import type { PacketFacts } from '../platform/packets.ts';
+import { packetFacts, type PacketFacts } from '../platform/packets.ts';
+import type { Platform } from '../platform/schema.ts';
 import { extraLines, HYBRID_MODELS } from './extra-lines.ts';
+import { chainCosts, chainCycles, type ChainCosts } from '../calibrate/stencil-chain.ts';
 import { evaluate } from './model-set.ts';
 import { modelCycles, type Inputs, type LibraryModule, type SelectContext, type Variant } from './module.ts';
 import { minimize } from './optimize.ts';
@@ -37,54 +39,29 @@ export function slowestLines(total: number, parts: number): number {
   return parts * Math.ceil((parts >= 3 ? total - 1 : total) / parts);
 }
 
-/** Hops from node i to the root of the binomial combining tree (src/runtime/tree-combine.ts): its set bits. */
-function treeDepth(node: number): number {
-  let depth = 0;
-  for (let n = node; n > 0; n &= n - 1) depth++;
-  return depth;
+/** The packet facts and the critical chain's costs the stencil models count with (a SelectContext has them all). */
+export type StencilFacts = Pick<PacketFacts, 'xferWords' | 'combineTree' | 'dmaWordCycles' | 'dmaReceiveCycles'> & ChainCosts;
+
+/** The stencil models' facts of a platform: its packet facts and the critical chain's costs. */
+export function stencilFactsOf(platform: Pick<Platform, 'cpu' | 'messaging' | 'network' | 'controlNetwork'>): StencilFacts {
+  return stencilFacts({ ...packetFacts(platform), ...chainCosts(platform) });
 }
 
-/**
- * The processors of a split of `total` lines over `parts` that hold the slowest node's
- * lines: the first `total % parts`, which have one line more than the rest
- * (apps/stencil/grid.ts), where slowestLines counts that line, and otherwise all of them.
- */
-function slowestHolders(total: number, parts: number): number {
-  return slowestLines(total, parts) > parts * Math.floor(total / parts) ? total % parts : parts;
-}
-
-/**
- * Levels of the combining tree the slowest blocks sit above its deepest node, for a
- * width x height grid on px x py processors (node iy * px + ix, apps/stencil). Every
- * iteration ends with a Max reduction up the binomial tree rooted at node 0 and its
- * result broadcast down (thesis 6.2, src/runtime/tree-combine.ts), and the slowest
- * node's value is the last to set off up it, so an iteration lasts about the slowest
- * node's work and then its depth's hops each way. Where the grid divides evenly a
- * slowest block sits at the deepest node, log2 P hops from the root; where it does not,
- * the split gives the extra lines to the first processor columns and rows, which are
- * low-numbered, near the root, and each level less is an active-message hop less per
- * iteration each way (the fitted charge: 48-132 cycles a level and iteration on Alewife
- * and the Paragon at 64 nodes). Zero for an even grid.
- */
-export function treeSlack(width: number, height: number, px: number, py: number): number {
-  const hx = slowestHolders(width, px);
-  const hy = slowestHolders(height, py);
-  let deepest = 0;
-  let slowest = 0;
-  for (let node = 0; node < px * py; node++) {
-    const depth = treeDepth(node);
-    deepest = Math.max(deepest, depth);
-    if (node % px < hx && Math.floor(node / px) < hy) slowest = Math.max(slowest, depth);
-  }
-  return deepest - slowest;
-}
-
-/** The packet facts the stencil models count with (a SelectContext has them all). */
-export type StencilFacts = Pick<PacketFacts, 'xferWords' | 'combineTree' | 'dmaWordCycles' | 'dmaReceiveCycles'>;
-
-/** Just the stencil models' packet facts, out of a SelectContext or a study row that carries them. */
+/** Just the stencil models' facts, out of a SelectContext or a study row that carries them. */
 export function stencilFacts(f: StencilFacts): StencilFacts {
-  return { xferWords: f.xferWords, combineTree: f.combineTree, dmaWordCycles: f.dmaWordCycles, dmaReceiveCycles: f.dmaReceiveCycles };
+  return {
+    xferWords: f.xferWords,
+    combineTree: f.combineTree,
+    dmaWordCycles: f.dmaWordCycles,
+    dmaReceiveCycles: f.dmaReceiveCycles,
+    chainPointCycles: f.chainPointCycles,
+    chainColumnCycles: f.chainColumnCycles,
+    chainRowCopyCycles: f.chainRowCopyCycles,
+    chainHopCycles: f.chainHopCycles,
+    chainSendCycles: f.chainSendCycles,
+    chainReceiveCycles: f.chainReceiveCycles,
+    chainReceiveWordCycles: f.chainReceiveWordCycles,
+  };
 }
 
 /**
@@ -113,10 +90,11 @@ function edgeQueueCycles(words: number, platform: StencilFacts): number {
  * and right neighbour every half-iteration (apps/stencil), ceil(2h / xferWords) packets
  * (Appendix A 7.2), so iter_colPackets = iter x that where there are such neighbours
  * (px > 1), 0 otherwise, and iter_rowPackets likewise for the rows sent up and down
- * (py > 1). iter_treeSlack = iter x treeSlack of the true grid where reductions climb a
- * tree, 0 with a control network (the CM-5's). iter_colQueue = iter x edgeQueueCycles
- * of a column edge where interior nodes have both a left and a right neighbour
- * (px >= 3), 0 otherwise.
+ * (py > 1). iter_colQueue = iter x edgeQueueCycles of a column edge where interior
+ * nodes have both a left and a right neighbour (px >= 3), 0 otherwise. iter_chain = iter
+ * x what the true grid's critical chain (src/calibrate/stencil-chain.ts) is shorter than
+ * that of the grid the models see, where reductions climb a tree, 0 with a control
+ * network (the CM-5's).
  */
 export function stencilColumns(width: number, height: number, iter: number, px = 1, py = 1, platform?: StencilFacts): Record<string, number> {
   const w = px === 1 ? width : slowestLines(width, px);
@@ -125,8 +103,8 @@ export function stencilColumns(width: number, height: number, iter: number, px =
   if (platform !== undefined) {
     columns.iter_colPackets = px === 1 ? 0 : iter * Math.ceil((2 * h) / py / platform.xferWords);
     columns.iter_rowPackets = py === 1 ? 0 : iter * Math.ceil((2 * w) / px / platform.xferWords);
-    columns.iter_treeSlack = platform.combineTree ? iter * treeSlack(width, height, px, py) : 0;
     columns.iter_colQueue = px < 3 ? 0 : iter * edgeQueueCycles((2 * h) / py, platform);
+    columns.iter_chain = platform.combineTree ? iter * (chainCycles(w, h, px, py, platform.xferWords, platform) - chainCycles(width, height, px, py, platform.xferWords, platform)) : 0;
   }
   return columns;
 }
@@ -137,11 +115,10 @@ export function stencilColumns(width: number, height: number, iter: number, px =
  * never less than at the even grid of the fast blocks, px floor(width / px) x
  * py floor(height / py). An uneven grid gives every node at least a fast block's work and
  * leaves the deepest node of the combining tree (the last one) a fast block, so it cannot
- * run faster than that even grid; iter_treeSlack, linear in the levels saved, would have it
- * so where few nodes hold the slowest block and the extra line's work is less than the
- * levels' time. Measured on Alewife, 64 vstrips of 27 rows: with 2 holders an iteration
- * is 704 cycles shorter than with 64, the whole of one line's 705, where 5 levels at the
- * fitted 166 would be 830 (test/library/tree-slack.test.ts).
+ * run faster than that even grid; a fitted term for what uneven grids save could have it
+ * so where few nodes hold the slowest block and the extra line's work is small. Measured
+ * on Alewife, 64 vstrips of 27 rows: with 2 holders an iteration is 704 cycles shorter
+ * than with 64, the whole of one line's 705 (test/library/stencil-chain.test.ts).
  */
 export function stencilCycles(at: (columns: Record<string, number>) => number, width: number, height: number, iter: number, px: number, py: number, platform: StencilFacts): number {
   const cycles = at(stencilColumns(width, height, iter, px, py, platform));

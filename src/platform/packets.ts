@@ -32,6 +32,11 @@ export function combineChunkWords(platform: Pick<Platform, 'messaging' | 'contro
   return combinesOverTree(platform) ? platform.messaging.handlerArgWords - COMBINE_HEADER_WORDS : 1;
 }
 
+/** Bytes per cycle of a node's own link (the leaves' on a fat tree). */
+export function nodeLinkBytesPerCycle(network: Platform['network']): number {
+  return network.kind === 'fat-tree' ? network.linkBytesPerCycleByLevel[0] : network.linkBytesPerCycle;
+}
+
 /**
  * What a DMA block transfer's packets cost on the injection link and at the receiver:
  * dmaWordCycles, the cycles one word of a packet holds the node's link (4 bytes over the
@@ -48,9 +53,7 @@ export function combineChunkWords(platform: Pick<Platform, 'messaging' | 'contro
 function dmaPacketCosts(platform: Pick<Platform, 'messaging' | 'network'>): { dmaWordCycles: number; dmaReceiveCycles: number } {
   const dma = platform.messaging.dma;
   if (dma === null) return { dmaWordCycles: 0, dmaReceiveCycles: 0 };
-  const n = platform.network;
-  const linkBytesPerCycle = n.kind === 'fat-tree' ? n.linkBytesPerCycleByLevel[0] : n.linkBytesPerCycle;
-  return { dmaWordCycles: 4 / linkBytesPerCycle, dmaReceiveCycles: platform.messaging.receiveOverheadCycles + dma.receiveCycles };
+  return { dmaWordCycles: 4 / nodeLinkBytesPerCycle(platform.network), dmaReceiveCycles: platform.messaging.receiveOverheadCycles + dma.receiveCycles };
 }
 
 /** The platform's numbers that app models count with (a SelectContext carries them; spec expressions see them as machine variables). */

@@ -90,7 +90,7 @@ export type {
 } from './app.ts';
 export type { AbxCompletion, Handler, PortHandler, Runtime } from './runtime.ts';
 export type { OpCounts } from './local-work.ts';
-export { TIME_BASED_SEED } from './local-work.ts';
+export { opCycles, TIME_BASED_SEED } from './local-work.ts';
 export type { WordArray } from './collectives.ts';
 export { StrataFailure } from '../kernel/errors.ts';
 export type { Op } from '../machine/node.ts';

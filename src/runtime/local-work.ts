@@ -21,6 +21,20 @@ export interface OpCounts {
   calls?: number;
 }
 
+/** Cycles the given operation counts cost at the CPU table's prices, rounded to an integer. */
+export function opCycles(cpu: CpuCosts, ops: OpCounts): number {
+  return Math.round(
+    (ops.intOps ?? 0) * cpu.intOpCycles +
+      (ops.floatAdds ?? 0) * cpu.floatAddCycles +
+      (ops.floatMuls ?? 0) * cpu.floatMulCycles +
+      (ops.floatDivs ?? 0) * cpu.floatDivCycles +
+      (ops.loads ?? 0) * cpu.loadCycles +
+      (ops.stores ?? 0) * cpu.storeCycles +
+      (ops.branches ?? 0) * cpu.branchCycles +
+      (ops.calls ?? 0) * cpu.callCycles,
+  );
+}
+
 /** What one Park-Miller step costs (Schrage's method), for `random()`. */
 const RANDOM_OPS: OpCounts = { intOps: 5, floatMuls: 2, floatDivs: 2 };
 
@@ -52,17 +66,7 @@ export class LocalWork {
 
   /** Cycles the given operation counts cost on this platform, rounded to an integer. */
   cost(ops: OpCounts): number {
-    const c = this.cpu;
-    return Math.round(
-      (ops.intOps ?? 0) * c.intOpCycles +
-        (ops.floatAdds ?? 0) * c.floatAddCycles +
-        (ops.floatMuls ?? 0) * c.floatMulCycles +
-        (ops.floatDivs ?? 0) * c.floatDivCycles +
-        (ops.loads ?? 0) * c.loadCycles +
-        (ops.stores ?? 0) * c.storeCycles +
-        (ops.branches ?? 0) * c.branchCycles +
-        (ops.calls ?? 0) * c.callCycles,
-    );
+    return opCycles(this.cpu, ops);
   }
 
   /** Charges the cost of the given operation counts. */

@@ -7,8 +7,8 @@
  *   platforms/models/apps/README.md; the thesis's 1.0-2.3%, Figs. 4-9, 4-10), so that
  *   no model of that accuracy can be expected to order them;
  * - the in-sample ceiling: the shipped models' form (eq. 33, the packets of the slowest
- *   block's edges, the combining tree's levels saved and the queued column edges,
- *   apps.spec) fitted (relative error, eq. 26, as the app models are) to the study's own
+ *   block's edges, what the critical chain saves (src/calibrate/stencil-chain.ts) and
+ *   the queued column edges, apps.spec) fitted (relative error, eq. 26, as the app models are) to the study's own
  *   measurements, one fit per layout and processor grid as the shipped models are, then
  *   asked to choose on the same trials, its predictions bounded below by the even grid
  *   of the fast blocks as the module's are (stencilCycles). No calibration of that form
@@ -18,7 +18,7 @@
  */
 import { processorGrid } from '../../apps/stencil/grid.ts';
 import { fitModel, predict } from '../calibrate/fit.ts';
-import { stencilColumns, stencilCycles, type StencilFacts } from '../library/stencil-module.ts';
+import { stencilColumns, stencilCycles, stencilFacts, type StencilFacts } from '../library/stencil-module.ts';
 import { groupBy } from './stats.ts';
 import type { Row } from './study.ts';
 
@@ -26,10 +26,10 @@ import type { Row } from './study.ts';
 export const NEAR_TIE_GAPS = [0.005, 0.01] as const;
 /**
  * The shipped models' terms at a fixed iteration count (the study's), besides the
- * constant: eq. 33's, the packets of the slowest block's edges, the combining tree's
- * levels saved and the queued column edges (apps.spec).
+ * constant: eq. 33's, the packets of the slowest block's edges, what the critical chain
+ * saves and the queued column edges (apps.spec).
  */
-const TERMS = ['width', 'height', 'wh', 'iter_colPackets', 'iter_rowPackets', 'iter_treeSlack', 'iter_colQueue'] as const;
+const TERMS = ['width', 'height', 'wh', 'iter_colPackets', 'iter_rowPackets', 'iter_chain', 'iter_colQueue'] as const;
 
 export interface LayoutSetDiagnosis {
   /** Share of trials whose two best measured layouts are within each of NEAR_TIE_GAPS. */
@@ -51,9 +51,9 @@ function gridOf(r: Row): { px: number; py: number } {
   return processorGrid(layout, r.nodes as number, layout === 'rect' ? (r.aspect as number) : 1);
 }
 
-/** The packet facts a row carries (the study's rows spread them). */
+/** The stencil facts a row carries (the study's rows spread them: stencilFacts). */
 function factsOf(r: Row): StencilFacts {
-  return { xferWords: r.xferWords as number, combineTree: r.combineTree as boolean, dmaWordCycles: r.dmaWordCycles as number, dmaReceiveCycles: r.dmaReceiveCycles as number };
+  return stencilFacts(r as unknown as StencilFacts);
 }
 
 const termValues = (c: Record<string, number>): number[] => TERMS.map((t) => c[t]);

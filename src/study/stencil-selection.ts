@@ -92,7 +92,7 @@ export function stencilTrials(study: string, options: StudyOptions, count: (node
   return out;
 }
 
-export const STENCIL_COLUMNS = ['platform', 'nodes', 'xferWords', 'combineTree', 'dmaWordCycles', 'dmaReceiveCycles', 'trial', 'kind', 'width', 'height', 'iters', 'boundaryDistance', 'boundaryAxis', 'boundaryBetween', 'variant', 'aspect', 'predicted', 'measured', 'chosen', 'thesisChoice'] as const;
+export const STENCIL_COLUMNS = ['platform', 'nodes', 'xferWords', 'combineTree', 'dmaWordCycles', 'dmaReceiveCycles', 'chainPointCycles', 'chainColumnCycles', 'chainRowCopyCycles', 'chainHopCycles', 'chainSendCycles', 'chainReceiveCycles', 'chainReceiveWordCycles', 'trial', 'kind', 'width', 'height', 'iters', 'boundaryDistance', 'boundaryAxis', 'boundaryBetween', 'variant', 'aspect', 'predicted', 'measured', 'chosen', 'thesisChoice'] as const;
 
 /** One row per trial and layout run. */
 export function stencilRows(trials: readonly StencilTrial[], measured: Measurements): Row[] {

@@ -6,9 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import stencil from '../../apps/stencil/index.ts';
-import { stencilColumns } from '../../src/library/stencil-module.ts';
+import { stencilColumns, stencilFactsOf } from '../../src/library/stencil-module.ts';
 import { parsePlatform } from '../../src/platform/load-platform.ts';
-import { packetFacts } from '../../src/platform/packets.ts';
 import type { Platform } from '../../src/platform/schema.ts';
 import { runApp, runConfig } from '../../src/runtime/index.ts';
 import { editedPlatformText, loadTestPlatform } from '../support/platforms.ts';
@@ -30,7 +29,7 @@ function stripCyclesPerIteration(platform: Platform, height: number): number {
 
 describe('iter_colQueue', () => {
   it('charges a one-packet column edge its serialization beyond the receiver\'s handling, where there are two column neighbours', () => {
-    const facts = packetFacts(ALEWIFE);
+    const facts = stencilFactsOf(ALEWIFE);
     // Alewife: a word holds a 2-byte-per-cycle link 2 cycles; a receiver handles a DMA packet in 45 + 10 cycles (Appendix A 7.2).
     expect(facts).toMatchObject({ xferWords: 64, dmaWordCycles: 2, dmaReceiveCycles: 55 });
     const queue = (height: number, px = 16) => stencilColumns(px * 2, height, 3, px, 1, facts).iter_colQueue;
@@ -40,7 +39,7 @@ describe('iter_colQueue', () => {
     expect(queue(33)).toBe(0); // 66 words: two packets, which alternate networks
     expect(queue(32, 2)).toBe(0); // two processor columns: one column neighbour each
     // Without DMA the processor sends every packet itself: no such queue.
-    for (const name of ['paragon', 'atm', 'cm5'] as const) expect(stencilColumns(32, 32, 3, 16, 1, packetFacts(loadTestPlatform(name))).iter_colQueue).toBe(0);
+    for (const name of ['paragon', 'atm', 'cm5'] as const) expect(stencilColumns(32, 32, 3, 16, 1, stencilFactsOf(loadTestPlatform(name))).iter_colQueue).toBe(0);
   });
 
   it('is time a 16-node Alewife strip spends while its edges are one packet, and not once they are two', () => {

@@ -16,8 +16,7 @@ import { loadPlatform } from '../../src/cli/load-inputs.ts';
 import { loadModelSet, strataSubmodels } from '../../src/cli/model-files.ts';
 import { extraLines, HYBRID_MODELS } from '../../src/library/extra-lines.ts';
 import { evaluate } from '../../src/library/model-set.ts';
-import { stencilColumns } from '../../src/library/stencil-module.ts';
-import { packetFacts } from '../../src/platform/packets.ts';
+import { stencilColumns, stencilFactsOf } from '../../src/library/stencil-module.ts';
 import { ROOT } from '../support/sim-cli.ts';
 
 const PLATFORMS = ['alewife', 'atm', 'cm5', 'paragon'];
@@ -59,7 +58,7 @@ describe('the hybrid Communication', () => {
   it('is alpha + beta x the factored one, and moves the root of eq. 40', async () => {
     const platform = await loadPlatform('atm');
     const models = loadModelSet(platform, 64, undefined, { communication: 'hybrid' });
-    const square = (w: number, h: number, iter: number) => evaluate(models.get('StencilSquare', 'test'), stencilColumns(w, h, iter, 8, 8, packetFacts(platform)));
+    const square = (w: number, h: number, iter: number) => evaluate(models.get('StencilSquare', 'test'), stencilColumns(w, h, iter, 8, 8, stencilFactsOf(platform)));
     const factored = extraLines(50, 50, 8, 8, square, models, 'factored');
     const hybrid = extraLines(50, 50, 8, 8, square, models, 'hybrid');
     const row = models.get(HYBRID_MODELS.rows, 'test');

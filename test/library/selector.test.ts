@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/kernel/errors.ts';
 import { evaluate, ModelSet } from '../../src/library/model-set.ts';
 import { modelCycles, select, variantNamed, type LibraryModule, type Variant } from '../../src/library/module.ts';
+import { chainCosts } from '../../src/calibrate/stencil-chain.ts';
 import { STENCIL_MODULE, stencilColumns } from '../../src/library/stencil-module.ts';
+import { loadTestPlatform } from '../support/platforms.ts';
+
+/** A platform's stencil chain costs, for hand-made contexts (the CM-5's: its models and these tests' count no tree). */
+const CHAIN = chainCosts(loadTestPlatform('cm5'));
 
 function modelsOf(platform: string, models: Record<string, Record<string, number>>): ModelSet {
   const list = Object.entries(models).map(([name, terms]) => {
@@ -52,7 +57,7 @@ describe('the selector', () => {
     });
     const widths = [8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096];
     // The printed models count no packets or combine messages, so xferWords, combineWords, combineTree and the DMA costs are any.
-    const row = (models: ModelSet, h: number) => widths.map((w) => select(THESIS_STENCIL, { width: w, height: h, iters: 100 }, { models, nodes: 64, clockMHz: 1, xferWords: 4, combineWords: 17, combineTree: true, dmaWordCycles: 0, dmaReceiveCycles: 0 }).variant).join(' ');
+    const row = (models: ModelSet, h: number) => widths.map((w) => select(THESIS_STENCIL, { width: w, height: h, iters: 100 }, { models, nodes: 64, clockMHz: 1, xferWords: 4, combineWords: 17, combineTree: true, dmaWordCycles: 0, dmaReceiveCycles: 0, ...CHAIN }).variant).join(' ');
     expect(row(cm5, 8)).toBe('un un un un st st st st st st');
     expect(row(cm5, 64)).toBe('un sq sq sq sq st st st st st');
     expect(row(cm5, 512)).toBe('un sq sq sq sq sq st st st st');
@@ -67,7 +72,7 @@ describe('the selector', () => {
     const a = printed('a', 'A', (w) => w > 100);
     const b = printed('b', 'B', (w) => w > 200);
     const mod = { ...THESIS_STENCIL, variants: [a, b] };
-    const ctx = { models, nodes: 4, clockMHz: 2, xferWords: 4, combineWords: 17, combineTree: true, dmaWordCycles: 0, dmaReceiveCycles: 0 };
+    const ctx = { models, nodes: 4, clockMHz: 2, xferWords: 4, combineWords: 17, combineTree: true, dmaWordCycles: 0, dmaReceiveCycles: 0, ...CHAIN };
     expect(select(mod, { width: 50, height: 9, iters: 1 }, ctx).variant).toBe('a');
     expect(select({ ...mod, variants: [b, a] }, { width: 50, height: 9, iters: 1 }, ctx).variant).toBe('b');
     const choice = select(mod, { width: 150, height: 9, iters: 1 }, ctx);
@@ -91,7 +96,7 @@ describe('the stencil module on a model that counts packets', () => {
   it('passes the platform\'s packet size to the columns: the prediction steps where an edge needs one more packet', () => {
     const models = modelsOf('p', { StencilVstrips: { iter_colPackets: 100 } });
     const vstrips = variantNamed(STENCIL_MODULE, 'vstrips');
-    const at = (height: number, xferWords: number) => vstrips.predict({ width: 640, height, iters: 2 }, {}, { models, nodes: 64, clockMHz: 1, xferWords, combineWords: 17, combineTree: true, dmaWordCycles: 0, dmaReceiveCycles: 0 });
+    const at = (height: number, xferWords: number) => vstrips.predict({ width: 640, height, iters: 2 }, {}, { models, nodes: 64, clockMHz: 1, xferWords, combineWords: 17, combineTree: true, dmaWordCycles: 0, dmaReceiveCycles: 0, ...CHAIN });
     // 20 data words a packet: a 10-line column edge (20 words) is one packet, 11 lines two.
     expect([at(10, 20), at(11, 20), at(20, 20), at(21, 20)]).toEqual([200, 400, 400, 600]);
     // 64 words a packet (DMA): 32 lines in one.

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { bestDigitBits, viablePasses } from '../../src/library/digit-width.ts';
 import { select, type LibraryModule } from '../../src/library/module.ts';
 import { radixWithDigits, SAMPLE } from '../../src/library/sort-module.ts';
+import { chainCosts } from '../../src/calibrate/stencil-chain.ts';
 import { printedRadix, printedSortModels } from '../fixtures/thesis-models.ts';
+import { loadTestPlatform } from '../support/platforms.ts';
 
 /** The thesis's sorting module (4.5.3): 4-, 10- and 14-bit radix sorts and sample sort. */
 const THESIS_SORT: LibraryModule = {
@@ -18,8 +20,8 @@ const THESIS_SORT: LibraryModule = {
 
 /** The winner's intervals over keys 1..10000 as [variant, first, last]. */
 function intervals(platform: 'cm5' | 'paragon', keyBits: number): [string, number, number][] {
-  // The printed models are in microseconds: a 1 MHz clock keeps them so (and count no packets or combine messages: xferWords, combineWords, combineTree and the DMA costs are any).
-  const ctx = { models: printedSortModels(platform), nodes: 64, clockMHz: 1, xferWords: 4, combineWords: 17, combineTree: true, dmaWordCycles: 0, dmaReceiveCycles: 0 };
+  // The printed models are in microseconds: a 1 MHz clock keeps them so (and count no packets or combine messages: xferWords, combineWords, combineTree, the DMA and the stencil chain's costs are any).
+  const ctx = { models: printedSortModels(platform), nodes: 64, clockMHz: 1, xferWords: 4, combineWords: 17, combineTree: true, dmaWordCycles: 0, dmaReceiveCycles: 0, ...chainCosts(loadTestPlatform(platform)) };
   const out: [string, number, number][] = [];
   for (let keys = 1; keys <= 10000; keys++) {
     const v = select(THESIS_SORT, { keys, keyBits }, ctx).variant;

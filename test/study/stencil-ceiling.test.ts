@@ -5,14 +5,16 @@
  * perfect when the runs follow eq. 33 exactly and falls where they do not.
  */
 import { describe, expect, it } from 'vitest';
+import { stencilFactsOf } from '../../src/library/stencil-module.ts';
 import { diagnoseCeiling } from '../../src/study/stencil-ceiling.ts';
 import type { Row } from '../../src/study/study.ts';
+import { loadTestPlatform } from '../support/platforms.ts';
 
 const THREE = new Set(['square', 'vstrips', 'uni']);
 
 /** A 16-node trial's rows: square (4 x 4) and vstrips (16 x 1) runs of a width x height grid. */
 function trial(width: number, height: number, square: (w: number, h: number) => number, vstrips: (w: number, h: number) => number): Row[] {
-  const base = { platform: 'alewife', nodes: 16, xferWords: 64, combineTree: true, dmaWordCycles: 2, dmaReceiveCycles: 55, width, height, iters: 4, aspect: null };
+  const base = { platform: 'alewife', nodes: 16, ...stencilFactsOf(loadTestPlatform('alewife')), width, height, iters: 4, aspect: null };
   // The slowest node's block (slowestLines): 4 parts of width and height for square, 16 parts of width for vstrips.
   const lines = (total: number, parts: number) => parts * Math.ceil((total - 1) / parts);
   return [

@@ -1,0 +1,38 @@
+/**
+ * What the stencil's nodes charge for their work (apps/stencil/index.ts), in operation
+ * counts at the platform's CPU prices, and which points an update visits: shared with
+ * the critical chain the stencil models count with (src/calibrate/stencil-chain.ts),
+ * so that the two cannot drift apart.
+ */
+
+/** Per point updated (eq. 31: four adds, two multiplies, the delta). */
+export const POINT_OPS = { floatAdds: 6, floatMuls: 2, loads: 5, stores: 1, branches: 2 } as const;
+
+/** Per column of the block an update walks (its loop bounds and colour test). */
+export const COLUMN_OPS = { intOps: 4, branches: 2 } as const;
+
+/** Per word of a row edge copied out before it is sent, or in after it arrives. */
+export const ROW_COPY_OPS = { loads: 1, stores: 1 } as const;
+
+/** Integers in lo..hi (inclusive) of the given parity (0 even, 1 odd); 0 for an empty range. */
+function ofParity(lo: number, hi: number, parity: number): number {
+  if (hi < lo) return 0;
+  const first = (lo & 1) === parity ? lo : lo + 1;
+  return first > hi ? 0 : Math.floor((hi - first) / 2) + 1;
+}
+
+/**
+ * The points of colour `color` (x + y even: 0, odd: 1) that an update of the w x h block
+ * at (x0, y0) of a width x height grid changes: the grid's interior points in the block,
+ * 1 <= x <= width - 2 and 1 <= y <= height - 2, as update() visits them column by column.
+ * Columns of each parity hold the same count of rows of the colour.
+ */
+export function colourPoints(x0: number, y0: number, w: number, h: number, width: number, height: number, color: number): number {
+  const xa = Math.max(x0, 1);
+  const xb = Math.min(x0 + w - 1, width - 2);
+  const ya = Math.max(y0, 1);
+  const yb = Math.min(y0 + h - 1, height - 2);
+  let points = 0;
+  for (let xParity = 0; xParity < 2; xParity++) points += ofParity(xa, xb, xParity) * ofParity(ya, yb, (color + xParity) & 1);
+  return points;
+}

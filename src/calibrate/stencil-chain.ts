@@ -1,0 +1,160 @@
+/**
+ * The critical chain of one stencil iteration (apps/stencil) on a px x py processor
+ * grid, in cycles, worked out from the platform's costs and the grid alone: no fitted
+ * constant. An iteration is two half-iterations (one colour each), each an update of
+ * the node's block, its edges sent to every neighbour and theirs received, and then a
+ * Max reduction up the binomial tree rooted at node 0 whose result comes back down
+ * (thesis 4.4, 6.2; src/runtime/tree-combine.ts). So a node i enters the reduction once
+ * a neighbour k (or i itself) has finished its second half, which k began once its own
+ * neighbour j (or k) had finished the first; j began when the previous result reached
+ * it, popcount(j) levels down the tree; and i's value then climbs popcount(i) levels.
+ * The iteration lasts the longest such chain j -> k -> i:
+ *
+ *   max over i, k in N[i], j in N[k] of  popcount(j)·hop + a_j + b_k + popcount(i)·hop
+ *
+ * where N[x] is x and its grid neighbours, a_j the first half's work of node j (update
+ * and edges, sent and received) and b_k the second's, and hop one level of the tree: a
+ * 20-byte active message injected, crossing one link and received.
+ *
+ * Measured against the simulator at 64 nodes on Alewife, the Paragon and the ATM (34
+ * uneven grids each over every layout, with their even neighbours), the time an uneven
+ * grid saves against the models' grid (every node the slowest block, slowestLines) is
+ * predicted with RMS errors of 67, 108 and 494 cycles an iteration, against 147, 276 and
+ * 1,269 for the tree levels the slowest blocks are spared times their best per-level
+ * charge (the term the models had before). What it leaves out: contention of edges on
+ * shared links (on Alewife a mesh row's last node gets its right neighbour's one-packet
+ * DMA edge across the whole row), messages of the next half-iteration handled while
+ * waiting, and the finite receive buffers.
+ */
+import { COLUMN_OPS, POINT_OPS, ROW_COPY_OPS, colourPoints } from '../../apps/stencil/costs.ts';
+import { split, starts } from '../../apps/stencil/grid.ts';
+import { opCycles } from '../runtime/index.ts';
+import { nodeLinkBytesPerCycle } from '../platform/packets.ts';
+import type { Platform } from '../platform/schema.ts';
+
+/**
+ * The platform's costs the chain is made of, in cycles (flat, so that a study's rows can
+ * carry them beside the packet facts).
+ */
+export interface ChainCosts {
+  /** Updating one point, and walking one column of a block (apps/stencil/costs.ts). */
+  chainPointCycles: number;
+  chainColumnCycles: number;
+  /** Copying one word of a row edge out before sending it, or in after receiving it. */
+  chainRowCopyCycles: number;
+  /** One level of the combining tree (see chainCosts). */
+  chainHopCycles: number;
+  /** Processor cycles per edge packet sent: its send overhead and the pacing poll after it (6.1.3). */
+  chainSendCycles: number;
+  /** Receiving an edge packet, and (without DMA) each data word it stores (src/runtime/ports.ts). */
+  chainReceiveCycles: number;
+  chainReceiveWordCycles: number;
+}
+
+/**
+ * The chain's costs on `platform` (Appendix A 7; its messaging, network and CPU tables).
+ * A tree level: the sender's injection (the smaller of sendInjectionCycles and the send
+ * overhead), the interface latency, the 20-byte message's serialization on a link and
+ * two hops' latency, the receiver's overhead and the handler's three stores and an
+ * integer operation (scan-algebra.ts compose).
+ */
+export function chainCosts(platform: Pick<Platform, 'cpu' | 'messaging' | 'network'>): ChainCosts {
+  const { cpu, messaging: m, network } = platform;
+  const dma = m.dma;
+  return {
+    chainPointCycles: opCycles(cpu, POINT_OPS),
+    chainColumnCycles: opCycles(cpu, COLUMN_OPS),
+    chainRowCopyCycles: opCycles(cpu, ROW_COPY_OPS),
+    chainHopCycles:
+      Math.min(m.sendInjectionCycles, m.sendOverheadCycles) +
+      network.interfaceLatencyCycles +
+      Math.ceil(20 / nodeLinkBytesPerCycle(network)) +
+      2 * network.hopLatencyCycles +
+      m.receiveOverheadCycles +
+      opCycles(cpu, { stores: 3, intOps: 1 }),
+    chainSendCycles: (dma !== null ? dma.sendCycles : m.xferSendOverheadCycles) + m.pollEmptyCycles,
+    chainReceiveCycles: m.receiveOverheadCycles + (dma !== null ? dma.receiveCycles : opCycles(cpu, { loads: 2, intOps: 2, branches: 1 })),
+    chainReceiveWordCycles: dma !== null ? 0 : opCycles(cpu, { stores: 1 }),
+  };
+}
+
+function popcount(n: number): number {
+  let c = 0;
+  for (let x = n; x > 0; x &= x - 1) c++;
+  return c;
+}
+
+/** Sending and receiving one edge of `words` data words in packets of `packetWords`, at both ends' processors. */
+function edgeCycles(words: number, packetWords: number, c: ChainCosts): number {
+  const packets = Math.ceil(words / packetWords);
+  return packets * (c.chainSendCycles + c.chainReceiveCycles) + words * c.chainReceiveWordCycles;
+}
+
+/**
+ * The critical chain of one iteration of a width x height grid on px x py processors
+ * (split as apps/stencil/grid.ts splits it, without extra lines), in cycles, with edge
+ * packets of `packetWords` data words (blockTransferWords).
+ */
+export function chainCycles(width: number, height: number, px: number, py: number, packetWords: number, c: ChainCosts): number {
+  // A selection asks for the same few grids many times over (each model evaluation, the
+  // bound's even grid, the tuners' trial sizes): remember them per costs object.
+  let known = remembered.get(c);
+  if (known === undefined) remembered.set(c, (known = new Map()));
+  const key = `${width} ${height} ${px} ${py} ${packetWords}`;
+  const hit = known.get(key);
+  if (hit !== undefined) return hit;
+  if (known.size >= REMEMBERED_GRIDS) known.clear();
+  const cycles = longestChain(width, height, px, py, packetWords, c);
+  known.set(key, cycles);
+  return cycles;
+}
+
+/** Grids remembered per costs object before the memory starts afresh. */
+const REMEMBERED_GRIDS = 4096;
+const remembered = new WeakMap<ChainCosts, Map<string, number>>();
+
+function longestChain(width: number, height: number, px: number, py: number, packetWords: number, c: ChainCosts): number {
+  const widths = split(width, px, 0);
+  const heights = split(height, py, 0);
+  if (widths === null || heights === null) throw new RangeError(`a ${width} x ${height} grid does not split over ${px} x ${py} processors`);
+  const x0 = starts(widths);
+  const y0 = starts(heights);
+  const n = px * py;
+  const first = new Float64Array(n);
+  const second = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const ix = i % px;
+    const iy = Math.floor(i / px);
+    const w = widths[ix];
+    const h = heights[iy];
+    // Edges: a column of h lines (2h words) to each left and right neighbour, a row of w
+    // lines (2w words, copied out and in) to each one above and below (apps/stencil).
+    const columnEdges = (ix > 0 ? 1 : 0) + (ix < px - 1 ? 1 : 0);
+    const rowEdges = (iy > 0 ? 1 : 0) + (iy < py - 1 ? 1 : 0);
+    const edges = columnEdges * edgeCycles(2 * h, packetWords, c) + rowEdges * (edgeCycles(2 * w, packetWords, c) + 2 * w * c.chainRowCopyCycles);
+    // An update: the points of its colour, and every column walked.
+    const columns = w * c.chainColumnCycles + edges;
+    first[i] = colourPoints(x0[ix], y0[iy], w, h, width, height, 0) * c.chainPointCycles + columns;
+    second[i] = colourPoints(x0[ix], y0[iy], w, h, width, height, 1) * c.chainPointCycles + columns;
+  }
+  // The longest chain, in two sweeps: the latest a node k can end its second half (after
+  // the first half of j, k or a neighbour of k), then the latest climb from each i.
+  const up = new Float64Array(n);
+  for (let j = 0; j < n; j++) up[j] = popcount(j) * c.chainHopCycles + first[j];
+  const secondEnds = new Float64Array(n);
+  for (let k = 0; k < n; k++) secondEnds[k] = latestAround(up, k, px, n) + second[k];
+  let longest = 0;
+  for (let i = 0; i < n; i++) longest = Math.max(longest, latestAround(secondEnds, i, px, n) + popcount(i) * c.chainHopCycles);
+  return longest;
+}
+
+/** The largest of `values` at node x and its grid neighbours on a px-wide grid of n nodes. */
+function latestAround(values: Float64Array, x: number, px: number, n: number): number {
+  const ix = x % px;
+  let m = values[x];
+  if (ix > 0) m = Math.max(m, values[x - 1]);
+  if (ix < px - 1) m = Math.max(m, values[x + 1]);
+  if (x >= px) m = Math.max(m, values[x - px]);
+  if (x + px < n) m = Math.max(m, values[x + px]);
+  return m;
+}

@@ -1,0 +1,98 @@
+/**
+ * The critical chain of a stencil iteration (src/calibrate/stencil-chain.ts): the points an
+ * update visits, and the time an uneven grid saves against its models' grid, worked out
+ * from the platform's costs alone, beside the simulator's own runs; and the bound that
+ * keeps a model from making an uneven grid faster than the even grid of its fast blocks.
+ */
+import { describe, expect, it } from 'vitest';
+import { colourPoints } from '../../apps/stencil/costs.ts';
+import stencil from '../../apps/stencil/index.ts';
+import { chainCosts, chainCycles } from '../../src/calibrate/stencil-chain.ts';
+import { stencilColumns, stencilCycles, stencilFactsOf } from '../../src/library/stencil-module.ts';
+import { blockTransferWords } from '../../src/platform/packets.ts';
+import { runApp, runConfig } from '../../src/runtime/index.ts';
+import { loadTestPlatform } from '../support/platforms.ts';
+
+/** Cycles per iteration of 64 vertical strips `width` x 27 on `platform`: the timed runs of 4 and 1 iterations apart. */
+function stripCycles(platform: 'alewife' | 'paragon', width: number): number {
+  const cycles = (iters: number) => {
+    const params = ['layout=vstrips', `width=${width}`, 'height=27', `iters=${iters}`];
+    const summary = runApp(runConfig(loadTestPlatform(platform), stencil, { params, nodes: 64, seed: 1, network: 'packet' }));
+    expect(summary.verified).toBe(true);
+    return summary.metrics.cycles as number;
+  };
+  return (cycles(4) - cycles(1)) / 3;
+}
+
+describe('the stencil critical chain', () => {
+  it('counts the points of each colour an update changes: the interior points with x + y of that parity', () => {
+    const brute = (x0: number, y0: number, w: number, h: number, width: number, height: number, colour: number) => {
+      let n = 0;
+      for (let x = Math.max(1, x0); x < Math.min(x0 + w, width - 1); x++) {
+        for (let y = Math.max(1, y0); y < Math.min(y0 + h, height - 1); y++) if (((x + y) & 1) === colour) n++;
+      }
+      return n;
+    };
+    // Every block of up to 6 x 6 lines at every offset of a 12 x 11 grid, both colours, and a few large ones.
+    for (let x0 = 0; x0 < 12; x0++) {
+      for (let y0 = 0; y0 < 11; y0++) {
+        for (let w = 1; w <= Math.min(6, 12 - x0); w++) {
+          for (let h = 1; h <= Math.min(6, 11 - y0); h++) {
+            for (const colour of [0, 1]) expect(colourPoints(x0, y0, w, h, 12, 11, colour), `${w} x ${h} at (${x0}, ${y0})`).toBe(brute(x0, y0, w, h, 12, 11, colour));
+          }
+        }
+      }
+    }
+    for (const colour of [0, 1]) expect(colourPoints(100, 0, 257, 93, 4096, 93, colour)).toBe(brute(100, 0, 257, 93, 4096, 93, colour));
+  });
+
+  it('puts a tree level at an injection, a link crossing and a receive (Alewife 115 cycles, the Paragon 161)', () => {
+    // Alewife: 20 + 30 + 10 + 2 x 1.28 + 45 + 7 (Appendix A 7; platforms/alewife.json); the Paragon: 60 + 30 + 4 + 10 + 50 + 7.
+    expect(chainCosts(loadTestPlatform('alewife')).chainHopCycles).toBeCloseTo(114.56, 9);
+    expect(chainCosts(loadTestPlatform('paragon')).chainHopCycles).toBe(161);
+  });
+
+  it('predicts what uneven strips save against the even grid of their slowest blocks, within 100 cycles an iteration', () => {
+    for (const platform of ['alewife', 'paragon'] as const) {
+      const costs = chainCosts(loadTestPlatform(platform));
+      const words = blockTransferWords(loadTestPlatform(platform).messaging);
+      const even = stripCycles(platform, 256);
+      // 255 columns: node 63, the deepest, is fast, but its neighbour is not, and nothing is saved; 241, 225, 209: 49, 33
+      // and 17 nodes hold the extra column. Measured 0, 91, 183, 418 on Alewife (predicted 0, 115, 115, 344) and 0, 192,
+      // 253, 501 on the Paragon (0, 161, 161, 483): the chain leaves out the edges' contention on shared links.
+      for (const width of [255, 241, 225, 209]) {
+        const measured = even - stripCycles(platform, width);
+        const predicted = chainCycles(256, 27, 64, 1, words, costs) - chainCycles(width, 27, 64, 1, words, costs);
+        expect(Math.abs(predicted - measured), `${platform} ${width} x 27: predicted ${predicted}, measured ${measured}`).toBeLessThanOrEqual(100);
+      }
+    }
+  });
+
+  it('is bounded below: no uneven grid is predicted faster than the even grid of its fast blocks (stencilCycles)', () => {
+    const alewife = loadTestPlatform('alewife');
+    const cycles = (width: number) => {
+      const params = ['layout=vstrips', `width=${width}`, 'height=27', 'iters=4'];
+      const summary = runApp(runConfig(alewife, stencil, { params, nodes: 64, seed: 1, network: 'packet' }));
+      expect(summary.verified).toBe(true);
+      return summary.metrics.cycles as number;
+    };
+    // 64 vstrips of 27 rows: with 194 columns nodes 0 and 1 hold 4 and the rest 3, and the run takes no less than 192's.
+    expect(cycles(194)).toBeGreaterThanOrEqual(cycles(192));
+    // A model whose saving term overshoots (here twice the chain's) would have 194 faster than 192: the bound holds it at 192's.
+    const facts = stencilFactsOf(alewife);
+    const at = (c: Record<string, number>) => 1500 * c.iter - 0.74 * c.iter_w + 0.485 * c.iter_wh - 2 * c.iter_chain;
+    const even = at(stencilColumns(192, 27, 4, 64, 1, facts));
+    expect(at(stencilColumns(194, 27, 4, 64, 1, facts))).toBeLessThan(even);
+    expect(stencilCycles(at, 194, 27, 4, 64, 1, facts)).toBe(even);
+    // Where the uneven grid stays slower, and on even grids, it is the model's own value.
+    expect(stencilCycles(at, 250, 27, 4, 64, 1, facts)).toBe(at(stencilColumns(250, 27, 4, 64, 1, facts)));
+    expect(stencilCycles(at, 256, 27, 4, 64, 1, facts)).toBe(at(stencilColumns(256, 27, 4, 64, 1, facts)));
+  });
+
+  it('is a column of the shipped models where reductions climb a tree, and 0 on a control network (the CM-5)', () => {
+    const alewife = stencilColumns(250, 27, 3, 64, 1, stencilFactsOf(loadTestPlatform('alewife')));
+    const costs = chainCosts(loadTestPlatform('alewife'));
+    expect(alewife.iter_chain).toBe(3 * (chainCycles(256, 27, 64, 1, 64, costs) - chainCycles(250, 27, 64, 1, 64, costs)));
+    expect(stencilColumns(250, 27, 3, 64, 1, stencilFactsOf(loadTestPlatform('cm5'))).iter_chain).toBe(0);
+  });
+});
