@@ -211,7 +211,7 @@ function checkPlan(samples: readonly PlannedSample[], spec: ModelSpec, where: st
     }
     s.columns.forEach((v, k) => {
       if (!Number.isFinite(v) || Math.abs(v) > Number.MAX_SAFE_INTEGER) {
-        throw new InputError(`${where}: ${k < spec.inputs.length ? 'input' : 'term'} ${names[k]} is ${v} at ${at(s)}; expected a finite number of magnitude at most 2^53 (a division by zero, or hops() of a node beyond the machine?)`);
+        throw new InputError(`${where}: ${k < spec.inputs.length ? 'input' : 'term'} ${names[k]} is ${v} at ${at(s)}; expected a finite number of magnitude at most 2^53 (a division by zero, hops() of a node beyond the machine, or stencilChain() of a grid its processors cannot split?)`);
       }
     });
   }

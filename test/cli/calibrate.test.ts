@@ -46,6 +46,8 @@ describe.concurrent('sim calibrate', () => {
     ['a negative byte count', '{{ i 0 3 ++ @ @ ClearMemory(i-5) @ @ length:i @ }}', /ClearMemory bytes -5: expected an integer from 0 to 16777216, at sample i=0\n$/],
     ['a term dividing by zero', '{{ i 0 3 ++ @ @ ClearMemory(i) @ @ length:i @ inv:1/i }}', /model ClearMemory on cm5 with 4 nodes: term inv is Infinity at sample i=0; expected a finite number/],
     ['a term that is 0/0', '{{ i 0 3 ++ @ @ ClearMemory(i) @ @ length:i @ ratio:i/i }}', /term ratio is NaN at sample i=0/],
+    ['a stencil chain of a grid its processors cannot split', '{{ i 1 2 ++ @ Barrier() @ Barrier() @ @ @ c:stencilChain(2,2,4,1) }}', /term c is NaN at sample i=1; .*stencilChain\(\) of a grid its processors cannot split/],
+    ['a stencil chain called with two arguments', '{{ i 1 2 ++ @ Barrier() @ Barrier() @ @ @ c:stencilChain(2,2) }}', /term c: stencilChain\(\.\.\.\) takes 4 arguments, got 2/],
     ['a hop count beyond the machine', '{{ n 1 P ++ @ Barrier() @ Roundtrip(n) @ Release() @ hops:hops(n) @ }}', /Roundtrip node 4: expected an integer from 1 to 3, at sample n=4\n$/],
     ['a block beyond the limit', '{{ i 1 2 ++ @ Barrier() @ BlockTransfer(100000000) @ Barrier() @ @ }}', /BlockTransfer words 100000000: expected an integer from 1 to 65536, at sample i=1\n$/],
     ['an app task with a parameter the app refuses', '{{ w 1 2 ++ @ @ StencilSquare(16*w, 16, 0) @ @ width:16*w @ }}', /model StencilSquare on cm5 with 4 nodes: stencil --param iters=0: expected an integer from 1 to \d+, at sample w=1\n$/],
