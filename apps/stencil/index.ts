@@ -51,7 +51,6 @@ const DOWN = 3;
 /** State-graph state while sending edges (Busy while updating, Idle while waiting). */
 const SENDING = 8;
 
-
 export default defineApp({
   name: 'stencil',
   states: { [SENDING]: 'Send edges' },

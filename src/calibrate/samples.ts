@@ -18,11 +18,10 @@ import { buildTopology } from '../network/build-topology.ts';
 import { RandomStream } from '../kernel/random-stream.ts';
 import type { Op } from '../machine/node.ts';
 import { blockTransferWords, packetFacts } from '../platform/packets.ts';
-import { chainCosts, chainCycles } from './stencil-chain.ts';
-import { split } from '../../apps/stencil/grid.ts';
 import type { Platform } from '../platform/schema.ts';
 import { defineApp, runApp, runConfig, type Runtime } from '../runtime/index.ts';
 import { APP_TASKS, appTask } from './app-tasks.ts';
+import { chainCosts, chainCycles } from './stencil-chain.ts';
 import { compileExpression, loopValues, type Expression, type ExpressionFunctions, type ModelSpec } from './spec.ts';
 import { argProblem, calibrationGlobals, OPERATIONS, preparePorts, type CalibrationGlobals } from './tasks.ts';
 
@@ -118,13 +117,19 @@ export function planUnit(config: UnitConfig): PlannedSample[] {
   const inputNames = new Set([...loopNames, ...spec.inputs.map((v) => v.id)]);
   // hops(n): network hops from node 0 to node n on this machine, for Roundtrip specs.
   const topology = buildTopology(config.platform.network, nodes);
-  // stencilChain(width, height, px, py): the critical chain of one stencil iteration on this platform (stencil-chain.ts).
+  // stencilChain(width, height, px, py): the critical chain of one stencil iteration on this platform (stencil-chain.ts),
+  // NaN for a grid its processors cannot split (checkPlan reports it).
   const chain = chainCosts(config.platform);
   const xferWords = blockTransferWords(config.platform.messaging);
-  const stencilChain = (width: number, height: number, px: number, py: number): number =>
-    [width, height, px, py].every((v) => Number.isInteger(v) && v >= 1) && split(width, px, 0) !== null && split(height, py, 0) !== null
-      ? chainCycles(width, height, px, py, xferWords, chain)
-      : Number.NaN;
+  const stencilChain = (width: number, height: number, px: number, py: number): number => {
+    if (![width, height, px, py].every((v) => Number.isInteger(v) && v >= 1)) return Number.NaN;
+    try {
+      return chainCycles(width, height, px, py, xferWords, chain);
+    } catch (e) {
+      if (e instanceof RangeError) return Number.NaN;
+      throw e;
+    }
+  };
   const functions = { ...config.submodels?.functions, hops: (n: number) => (Number.isInteger(n) && n >= 0 && n < nodes ? topology.hops(0, n) : Number.NaN), stencilChain };
   const inputs = spec.inputs.map((v) => ({ id: v.id, f: compileExpression(v.value, loopNames, `${where}: input ${v.id}`, functions) }));
   const terms = spec.terms.map((v) => ({ id: v.id, f: compileExpression(v.value, inputNames, `${where}: term ${v.id}`, functions) }));

@@ -193,7 +193,8 @@ export type ExpressionFunctions = Readonly<Record<string, (...args: number[]) =>
  * << >> & | ^ ~, the comparisons < <= > >= == != (1 if true, else 0, as in C),
  * parentheses, the built-ins log2(...), ceil(...), floor(...), exp(...), min(a,b) and
  * max(a,b) (ceil for thesis 4.5.5's iter = ceiling(width/bpd)) and the given
- * `functions`, each called with as many arguments as it takes. Shifts and bit operations act on 32-bit integers as in C; / is real division.
+ * `functions`, each called with as many arguments as it takes. Shifts and bit
+ * operations act on 32-bit integers as in C; / is real division.
  * Unknown names and syntax errors throw an InputError naming `where`.
  */
 export function compileExpression(source: string, known: ReadonlySet<string>, where: string, functions: ExpressionFunctions = {}): Expression {

@@ -8,12 +8,12 @@
  * winner" (4.2). Ties go to the variant declared first; when every variant is
  * Infinity no implementation covers the input, which is bad input.
  */
+import { chainCosts, type ChainCosts } from '../calibrate/stencil-chain.ts';
 import { InputError } from '../kernel/errors.ts';
 import { packetFacts, type PacketFacts } from '../platform/packets.ts';
 import type { Platform } from '../platform/schema.ts';
 import type { Communication } from './extra-lines.ts';
 import { evaluate, type Columns, type ModelSet } from './model-set.ts';
-import { chainCosts, type ChainCosts } from '../calibrate/stencil-chain.ts';
 
 /** A module's inputs by name (e.g. width, height, iters). */
 export type Inputs = Readonly<Record<string, number>>;

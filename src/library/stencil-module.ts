@@ -18,10 +18,10 @@
  * prediction is eq. 41's) only when asked for with extraRows=auto / extraCols=auto.
  */
 import { partition, processorGrid } from '../../apps/stencil/grid.ts';
+import { chainCosts, chainCycles, type ChainCosts } from '../calibrate/stencil-chain.ts';
 import { packetFacts, type PacketFacts } from '../platform/packets.ts';
 import type { Platform } from '../platform/schema.ts';
 import { extraLines, HYBRID_MODELS } from './extra-lines.ts';
-import { chainCosts, chainCycles, type ChainCosts } from '../calibrate/stencil-chain.ts';
 import { evaluate } from './model-set.ts';
 import { modelCycles, type Inputs, type LibraryModule, type SelectContext, type Variant } from './module.ts';
 import { minimize } from './optimize.ts';

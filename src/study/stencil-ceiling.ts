@@ -8,9 +8,9 @@
  *   no model of that accuracy can be expected to order them;
  * - the in-sample ceiling: the shipped models' form (eq. 33, the packets of the slowest
  *   block's edges, what the critical chain saves (src/calibrate/stencil-chain.ts) and
- *   the queued column edges, apps.spec) fitted (relative error, eq. 26, as the app models are) to the study's own
- *   measurements, one fit per layout and processor grid as the shipped models are, then
- *   asked to choose on the same trials, its predictions bounded below by the even grid
+ *   the queued column edges, apps.spec) fitted (relative error, eq. 26, as the app
+ *   models are) to the study's own measurements, one fit per layout and processor grid
+ *   as the shipped models are, then asked to choose on the same trials, its predictions bounded below by the even grid
  *   of the fast blocks as the module's are (stencilCycles). No calibration of that form
  *   can predict these runs better than a fit to them, so its accuracy bounds what
  *   recalibrating the models could reach.
@@ -70,10 +70,11 @@ function inSamplePredictions(rows: readonly Row[]): Map<Row, number> {
     return `${r.variant} ${px}x${py}`;
   }).values()) {
     const { px, py } = gridOf(g[0]);
-    const xs = g.map((r) => termValues(stencilColumns(r.width as number, r.height as number, r.iters as number, px, py, factsOf(r))));
+    const facts = g.map(factsOf);
+    const xs = g.map((r, i) => termValues(stencilColumns(r.width as number, r.height as number, r.iters as number, px, py, facts[i])));
     const fit = fitModel(TERMS, g.map((r, i) => ({ y: r.measured as number, x: xs[i] })), true);
     const at = (c: Record<string, number>) => predict(fit.coefficients, termValues(c));
-    for (const r of g) out.set(r, stencilCycles(at, r.width as number, r.height as number, r.iters as number, px, py, factsOf(r)));
+    g.forEach((r, i) => out.set(r, stencilCycles(at, r.width as number, r.height as number, r.iters as number, px, py, facts[i])));
   }
   return out;
 }
