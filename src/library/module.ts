@@ -137,13 +137,16 @@ export function modelCycles(v: Variant, ctx: SelectContext, columns: Columns): n
 /**
  * Predicts every variant (tuning first) and picks the minimum (4.2, 5.5). `pinned`
  * tunables keep the given values instead of being optimized; advisory tunables are
- * applied only when `requested`, and otherwise reported with their plain value.
+ * applied only when `requested`, and otherwise reported with their plain value, unless
+ * `withAdvice` is false: then a variant whose tunables are all advice nobody asked for is
+ * not tuned at all (a winner map asks for thousands of choices and no notes).
  */
-export function select(mod: LibraryModule, x: Inputs, ctx: SelectContext, pinned: Params = {}, requested: readonly string[] = []): Choice {
+export function select(mod: LibraryModule, x: Inputs, ctx: SelectContext, pinned: Params = {}, requested: readonly string[] = [], withAdvice = true): Choice {
   checkInputs(mod, x);
   const predictions = mod.variants.map((v): Prediction => {
     const problem = v.problem(x, ctx);
-    const tuned: Tuned = problem === null && v.tune !== undefined ? v.tune(x, ctx) : { params: {}, notes: [] };
+    const adviceOnly = v.tunables.every((t) => (v.advisory ?? []).includes(t) && !requested.includes(t) && pinned[t] === undefined);
+    const tuned: Tuned = problem === null && v.tune !== undefined && (withAdvice || !adviceOnly) ? v.tune(x, ctx) : { params: {}, notes: [] };
     const advice: string[] = [];
     for (const t of v.advisory ?? []) {
       if (requested.includes(t) || pinned[t] !== undefined || tuned.params[t] === undefined) continue;

@@ -30,7 +30,7 @@ export function winnerMap(mod: LibraryModule, ctx: SelectContext, iters: number,
   const rects: string[] = [];
   sizes.forEach((h, yi) => {
     sizes.forEach((w, xi) => {
-      const v = select(mod, { width: w, height: h, iters }, ctx).variant;
+      const v = select(mod, { width: w, height: h, iters }, ctx, {}, [], false).variant;
       counts.set(v, (counts.get(v) ?? 0) + 1);
       const color = COLORS[names.indexOf(v) % COLORS.length];
       rects.push(`<rect x="${left + xi * cell}" y="${top + side - (yi + 1) * cell}" width="${cell}" height="${cell}" fill="${color}"><title>${w} x ${h}: ${v}</title></rect>`);

@@ -26,7 +26,7 @@ export function winnerFunction(ctx: SelectContext, iters: number): Winner {
     const key = width * 65536 + height;
     let v = memo.get(key);
     if (v === undefined) {
-      v = select(STENCIL_MODULE, { width, height, iters }, ctx).variant;
+      v = select(STENCIL_MODULE, { width, height, iters }, ctx, {}, [], false).variant;
       memo.set(key, v);
     }
     return v;

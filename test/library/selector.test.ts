@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/kernel/errors.ts';
 import { evaluate, ModelSet } from '../../src/library/model-set.ts';
-import { modelCycles, select, variantNamed, type LibraryModule, type Variant } from '../../src/library/module.ts';
+import { loadModelSet } from '../../src/cli/model-files.ts';
+import { modelCycles, select, selectContext, variantNamed, type LibraryModule, type Variant } from '../../src/library/module.ts';
 import { chainCosts } from '../../src/calibrate/stencil-chain.ts';
 import { STENCIL_MODULE, stencilColumns } from '../../src/library/stencil-module.ts';
 import { loadTestPlatform } from '../support/platforms.ts';
@@ -89,6 +90,25 @@ describe('the selector', () => {
     expect(() => models.get('B', 'variant b')).toThrow(/^no model B for p \(needed by variant b\) in p\.json/);
     expect(() => evaluate(models.get('A', 'x'), { width: 1 })).toThrow(/model A in p\.json has a term "depth" the library does not know/);
     expect(() => new ModelSet('p').addFile('{"format":"other"}', 'f.json')).toThrow(/^f\.json: not a models file as sim fit writes it/);
+  });
+});
+
+describe('advice nobody asked for', () => {
+  it('is left out without withAdvice, and nothing else changes: the same choices and predictions, the square untuned', () => {
+    const platform = loadTestPlatform('paragon');
+    const ctx = selectContext(platform, 64, loadModelSet(platform, 64));
+    for (const [width, height] of [[200, 200], [91, 98], [1000, 37], [37, 1000], [4000, 3000]]) {
+      const x = { width, height, iters: 4 };
+      const full = select(STENCIL_MODULE, x, ctx);
+      const bare = select(STENCIL_MODULE, x, ctx, {}, [], false);
+      expect(bare.variant).toBe(full.variant);
+      expect(bare.predictions.map((p) => p.cycles)).toEqual(full.predictions.map((p) => p.cycles));
+      const square = (c: typeof full) => c.predictions.find((p) => p.variant === 'square')!;
+      expect(square(full).notes.some((n) => n.startsWith('extraRows '))).toBe(true);
+      expect(square(bare).notes).toEqual([]);
+      // Asked for, the advice is tuned and applied either way.
+      expect(select(STENCIL_MODULE, x, ctx, {}, ['extraRows', 'extraCols'], false).predictions).toEqual(select(STENCIL_MODULE, x, ctx, {}, ['extraRows', 'extraCols']).predictions);
+    }
   });
 });
 
