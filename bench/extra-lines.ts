@@ -1,7 +1,8 @@
 /**
  * The square layout's extra rows and columns (thesis 5.2, Table 5-1; selection.md P1 and
  * R2): at 64 nodes on each platform, eq. 40's prediction with the factored Communication
- * (eq. 38) and with the hybrid one (eq. 54, platforms/models/hybrid/n64), against the
+ * (eq. 38) and with the hybrid one (eq. 54, platforms/models/hybrid/n64), and the
+ * shortest critical chain's (src/library/extra-lines.ts chainExtraLines), against the
  * measured optimum: the stencil run with extraRows = 0..15 (extraCols = 0), then
  * extraCols = 0..15 (extraRows = 0), the argmin of its timed cycles (ties to the fewer
  * lines). Each prediction's cost is how much slower its value runs than the optimum
@@ -33,7 +34,7 @@ const GRIDS: Record<string, [number, number][]> = {
   atm: [[50, 50], [200, 200], [100, 100], [400, 400], [100, 300]],
   paragon: [[200, 200], [50, 50], [100, 100], [400, 400], [100, 300]],
 };
-const MODELS: Communication[] = ['factored', 'hybrid'];
+const MODELS: Communication[] = ['factored', 'hybrid', 'chain'];
 const SQUARE = variantNamed(STENCIL_MODULE, 'square');
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -44,7 +45,7 @@ export async function extraLinesBench(): Promise<void> {
   for (const [name, grids] of Object.entries(GRIDS)) {
     const platform = await loadPlatform(name);
     const ctx = (communication: Communication): SelectContext => selectContext(platform, NODES, loadModelSet(platform, NODES, undefined, { communication }), communication);
-    const contexts = { factored: ctx('factored'), hybrid: ctx('hybrid') };
+    const contexts = { factored: ctx('factored'), hybrid: ctx('hybrid'), chain: ctx('chain') };
     for (const [width, height] of grids) {
       const x = { width, height, iters: ITERS };
       const p = Object.fromEntries(MODELS.map((m) => [m, SQUARE.tune!(x, contexts[m]).params])) as Record<Communication, { extraRows: number; extraCols: number }>;
@@ -60,7 +61,7 @@ export async function extraLinesBench(): Promise<void> {
   const lines = runSweep(sweep, 2);
 
   const rows: [string, string][] = [];
-  const hits = { factored: { rows: 0, cols: 0, cost: [] as number[] }, hybrid: { rows: 0, cols: 0, cost: [] as number[] } };
+  const hits = Object.fromEntries(MODELS.map((m) => [m, { rows: 0, cols: 0, cost: [] as number[] }])) as Record<Communication, { rows: number; cols: number; cost: number[] }>;
   let configs = 0;
   for (const [name, grids] of Object.entries(GRIDS)) {
     for (const [width, height] of grids) {

@@ -6,24 +6,36 @@
  * Max reduction up the binomial tree rooted at node 0 whose result comes back down
  * (thesis 4.4, 6.2; src/runtime/tree-combine.ts). So a node i enters the reduction once
  * a neighbour k (or i itself) has finished its second half, which k began once its own
- * neighbour j (or k) had finished the first; j began when the previous result reached
- * it, popcount(j) levels down the tree; and i's value then climbs popcount(i) levels.
- * The iteration lasts the longest such chain j -> k -> i:
+ * neighbour j (or k) had finished the first; j began when the previous result let it
+ * (start_j); and i's value then climbs popcount(i) levels. The iteration lasts the
+ * longest such chain:
  *
- *   max over i, k in N[i], j in N[k] of  popcount(j)·hop + a_j + b_k + popcount(i)·hop
+ *   max over i, k in N[i], j in N[k] of  start_j + a_j + b_k + popcount(i)·hop
  *
  * where N[x] is x and its grid neighbours, a_j the first half's work of node j (update
  * and edges, sent and received) and b_k the second's, and hop one level of the tree: a
- * 20-byte active message injected, crossing one link and received.
+ * 20-byte active message injected, crossing one link and received. With a control
+ * network (the CM-5's) every node enters at once and start_j and the climb are 0.
  *
- * Measured against the simulator at 64 nodes on Alewife, the Paragon and the ATM (34
- * uneven grids each over every layout, with their even neighbours), the time an uneven
- * grid saves against the models' grid (every node the slowest block, slowestLines) is
- * predicted with RMS errors of 67, 108 and 494 cycles an iteration, against 147, 276 and
+ * start_j is counted two ways (ChainTree). 'levels': the result reaches node j
+ * popcount(j) levels down and j goes on at once. 'sends' (resultStarts): each node
+ * sends the result to its children one after another, largest subtree first, and goes
+ * on when it has sent them all, as the runtime does. Measured against the simulator at
+ * 64 nodes on Alewife, the Paragon and the ATM (34 uneven grids each over every layout,
+ * with their even neighbours), the time an uneven grid saves against the models' grid
+ * (every node the slowest block, slowestLines) is predicted with RMS errors of 67, 127
+ * and 594 cycles an iteration by 'levels' and 79, 98 and 261 by 'sends' (147, 276 and
  * 1,269 for the tree levels the slowest blocks are spared times their best per-level
- * charge (the term the models had before). What it leaves out: contention of edges on
- * shared links (on Alewife a mesh row's last node gets its right neighbour's one-packet
- * DMA edge across the whole row), messages of the next half-iteration handled while
+ * charge, the term the models had before either). The stencil models' term counts
+ * 'levels' (chainCycles): fitted with 'sends' they lost a near tie on Alewife (bench
+ * selection 19 -> 18 of 20: 241 x 27, vstrips 1.88% slower than rect 32 x 2) and moved
+ * out-of-sample accuracy by -3 to +2 points per platform and size, where Alewife, the
+ * one platform 'sends' fits worse, is the one whose edges contend (below). The extra
+ * lines are chosen by 'sends' (src/library/extra-lines.ts), where on the ATM and the
+ * Paragon it decides: a node that must forward the result first is slower to start.
+ * What both leave out: contention of edges on shared links (on Alewife a mesh row's
+ * last node gets its right neighbour's one-packet DMA edge across the whole row, and
+ * so enters the reduction late), messages of the next half-iteration handled while
  * waiting, and the finite receive buffers.
  */
 import { COLUMN_OPS, POINT_OPS, ROW_COPY_OPS, colourPoints } from '../../apps/stencil/costs.ts';
@@ -44,7 +56,9 @@ export interface ChainCosts {
   chainRowCopyCycles: number;
   /** One level of the combining tree (see chainCosts). */
   chainHopCycles: number;
-  /** Processor cycles per edge packet sent: its send overhead and the pacing poll after it (6.1.3). */
+  /** Processor cycles a node spends on each message it sends down the tree: its send overhead and the poll after it (send-steps.ts). */
+  chainTreeSendCycles: number;
+  /** Processor cycles per edge packet sent: its send overhead and the pacing after it, a poll and (without DMA) the bandwidth-matching delay (6.1.3; block-send-op.ts). */
   chainSendCycles: number;
   /** Receiving an edge packet, and (without DMA) each data word it stores (src/runtime/ports.ts). */
   chainReceiveCycles: number;
@@ -72,7 +86,8 @@ export function chainCosts(platform: Pick<Platform, 'cpu' | 'messaging' | 'netwo
       2 * network.hopLatencyCycles +
       m.receiveOverheadCycles +
       opCycles(cpu, { stores: 3, intOps: 1 }),
-    chainSendCycles: (dma !== null ? dma.sendCycles : m.xferSendOverheadCycles) + m.pollEmptyCycles,
+    chainTreeSendCycles: m.sendOverheadCycles + m.pollEmptyCycles,
+    chainSendCycles: (dma !== null ? dma.sendCycles : m.xferSendOverheadCycles + m.bandwidthMatchDelayCycles) + m.pollEmptyCycles,
     chainReceiveCycles: m.receiveOverheadCycles + (dma !== null ? dma.receiveCycles : opCycles(cpu, { loads: 2, intOps: 2, branches: 1 })),
     chainReceiveWordCycles: dma !== null ? 0 : opCycles(cpu, { stores: 1 }),
   };
@@ -93,7 +108,8 @@ function edgeCycles(words: number, packetWords: number, c: ChainCosts): number {
 /**
  * The critical chain of one iteration of a width x height grid on px x py processors
  * (split as apps/stencil/grid.ts splits it, without extra lines), in cycles, with edge
- * packets of `packetWords` data words (blockTransferWords).
+ * packets of `packetWords` data words (blockTransferWords), counting tree 'levels': the
+ * stencil models' iter_chain term.
  */
 export function chainCycles(width: number, height: number, px: number, py: number, packetWords: number, c: ChainCosts): number {
   // A selection asks for the same few grids many times over (each model evaluation, the
@@ -104,7 +120,7 @@ export function chainCycles(width: number, height: number, px: number, py: numbe
   const hit = known.get(key);
   if (hit !== undefined) return hit;
   if (known.size >= REMEMBERED_GRIDS) known.clear();
-  const cycles = longestChain(width, height, px, py, packetWords, c);
+  const cycles = longestChain({ width, height, px, py, extraRows: 0, extraCols: 0, tree: 'levels' }, packetWords, c).cycles;
   known.set(key, cycles);
   return cycles;
 }
@@ -113,10 +129,38 @@ export function chainCycles(width: number, height: number, px: number, py: numbe
 const REMEMBERED_GRIDS = 4096;
 const remembered = new WeakMap<ChainCosts, Map<string, number>>();
 
-function longestChain(width: number, height: number, px: number, py: number, packetWords: number, c: ChainCosts): number {
-  const widths = split(width, px, 0);
-  const heights = split(height, py, 0);
-  if (widths === null || heights === null) throw new RangeError(`a ${width} x ${height} grid does not split over ${px} x ${py} processors`);
+/**
+ * How a node's start after a reduction is counted: 'none' with a control network (the
+ * CM-5's: every node's value enters at once and no node is levels deep), else 'levels'
+ * or 'sends' (see the file's comment).
+ */
+export type ChainTree = 'none' | 'levels' | 'sends';
+
+/** A split the chain is worked out for: the grid, its processors and the extra lines the boundary processors take (thesis 5.2; grid.ts split). */
+export interface ChainSplit {
+  width: number;
+  height: number;
+  px: number;
+  py: number;
+  extraRows: number;
+  extraCols: number;
+  tree: ChainTree;
+}
+
+/** An iteration's longest chain, the most work a node does (both halves), and how many nodes do that much. */
+export interface Chain {
+  cycles: number;
+  most: number;
+  busiest: number;
+}
+
+/** The longest chain of one iteration of `s` (see the file's comment). */
+export function longestChain(s: ChainSplit, packetWords: number, c: ChainCosts): Chain {
+  const { width, height, px, py } = s;
+  const widths = split(width, px, s.extraCols);
+  const heights = split(height, py, s.extraRows);
+  if (widths === null || heights === null) throw new RangeError(`a ${width} x ${height} grid does not split over ${px} x ${py} processors${s.extraRows + s.extraCols > 0 ? ` with ${s.extraRows} extra rows and ${s.extraCols} extra columns` : ''}`);
+  const hop = s.tree === 'none' ? 0 : c.chainHopCycles;
   const x0 = starts(widths);
   const y0 = starts(heights);
   const n = px * py;
@@ -139,13 +183,48 @@ function longestChain(width: number, height: number, px: number, py: number, pac
   }
   // The longest chain, in two sweeps: the latest a node k can end its second half (after
   // the first half of j, k or a neighbour of k), then the latest climb from each i.
+  const begins = s.tree === 'sends' ? resultStarts(n, c) : null;
   const up = new Float64Array(n);
-  for (let j = 0; j < n; j++) up[j] = popcount(j) * c.chainHopCycles + first[j];
+  for (let j = 0; j < n; j++) up[j] = (begins !== null ? begins[j] : popcount(j) * hop) + first[j];
   const secondEnds = new Float64Array(n);
   for (let k = 0; k < n; k++) secondEnds[k] = latestAround(up, k, px, n) + second[k];
   let longest = 0;
-  for (let i = 0; i < n; i++) longest = Math.max(longest, latestAround(secondEnds, i, px, n) + popcount(i) * c.chainHopCycles);
-  return longest;
+  let most = 0;
+  let busiest = 0;
+  for (let i = 0; i < n; i++) {
+    longest = Math.max(longest, latestAround(secondEnds, i, px, n) + popcount(i) * hop);
+    const work = first[i] + second[i];
+    if (work > most) (most = work), (busiest = 1);
+    else if (work === most) busiest++;
+  }
+  return { cycles: longest, most, busiest };
+}
+
+/**
+ * When each node can begin its next half-iteration, counted from the root's having the
+ * reduction's result: the root sends it down the binomial tree (src/runtime/tree-combine.ts:
+ * the children of node i are i + 2^k for every 2^k below i's lowest set bit, every 2^k
+ * below n for the root), each node to its children largest subtree first, one message
+ * after another, in the handler that received it; so a node's q-th child (from 0) has
+ * it q sends after its parent's first, plus a level, and a node goes on with its own
+ * work once it has sent to all its children. Node 63 of 64 is 6 levels down, first in
+ * every send and a leaf; node 1 is 1 level down but the root's sixth: with the ATM's
+ * 1,110 cycles a send it starts 5,550 cycles later than a count of levels says, and the
+ * root itself 6,660 cycles after it had the result.
+ */
+function resultStarts(n: number, c: ChainCosts): Float64Array {
+  const reached = new Float64Array(n);
+  const begins = new Float64Array(n);
+  // Parents come before their children (i + 2^k > i), so one pass in node order.
+  for (let i = 0; i < n; i++) {
+    const low = i === 0 ? n : i & -i;
+    let children = 0;
+    for (let step = 1; step < low && i + step < n; step *= 2) children++;
+    // Child k (ascending) is sent to after the children - 1 - k larger ones.
+    for (let k = 0, step = 1; k < children; k++, step *= 2) reached[i + step] = reached[i] + (children - 1 - k) * c.chainTreeSendCycles + c.chainHopCycles;
+    begins[i] = reached[i] + children * c.chainTreeSendCycles;
+  }
+  return begins;
 }
 
 /** The largest of `values` at node x and its grid neighbours on a px-wide grid of n nodes. */

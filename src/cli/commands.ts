@@ -44,7 +44,7 @@ const RUN_OPTIONS: Record<string, OptionDecl> = {
   'trace-network': { type: 'boolean', help: 'with --trace: also record the packets in flight to each node (the packet network only)' },
   'trace-messages': { type: 'boolean', help: 'with --trace: also record every message (drawn as arrows by the Perfetto export)' },
   models: { type: 'string', arg: '<dir>', help: 'app models for --param k=auto (default platforms/models/apps/n<nodes>)' },
-  communication: { type: 'string', arg: '<model>', help: 'for extraRows=auto and extraCols=auto: the model of the missing communication, factored (eq. 38, from the Strata models) or hybrid (eq. 54, fitted); default hybrid where platforms/models/hybrid has it for the platform file and size, else factored' },
+  communication: { type: 'string', arg: '<how>', help: 'for extraRows=auto and extraCols=auto: chain (default; the shortest critical chain, from the platform file alone), or eq. 40 balanced against factored (eq. 38, from the Strata models) or hybrid (eq. 54, fitted) Communication' },
   'hybrid-models': { type: 'string', arg: '<dir>', help: 'with --communication hybrid: its models (default platforms/models/hybrid/n<nodes>)' },
   'max-cycles': { type: 'string', arg: '<N>', help: "stop a run at simulated cycle N (default 1e10) if it has not finished (5 minutes at 33 MHz): exit 1 with every node's clock and call, and a repro" },
   'max-events': { type: 'string', arg: '<N>', help: 'stop it after N events (default 1e9)' },
@@ -123,7 +123,7 @@ export const COMMANDS: Readonly<Record<string, CommandDecl>> = {
     options: { out: { type: 'string', short: 'o', arg: '<models.json>', help: 'the models file to write' }, relative: { type: 'boolean', help: 'minimize the relative error' }, json: JSON_OUT },
   },
   select: {
-    usage: ['select --platform <p> <stencil|sort|app-folder> --param k=v ... [--nodes N] [--models <dir>] [--communication factored|hybrid] [--run | --all] [--json] [--seed S]', 'select --map --platform <p> <stencil|sort> --param k=v ... -o <file.svg>'],
+    usage: ['select --platform <p> <stencil|sort|app-folder> --param k=v ... [--nodes N] [--models <dir>] [--communication chain|factored|hybrid] [--run | --all] [--json] [--seed S]', 'select --map --platform <p> <stencil|sort> --param k=v ... -o <file.svg>'],
     summary: 'pick the best implementation of a library module from its models (thesis ch. 4-5)',
     about:
       "Asks a high-level library module (thesis ch. 4-5) which implementation to run: stencil (inputs width, height, iters; variants square, vstrips, hstrips, rect, uni) or sort (inputs keys, keyBits; variants radix, sample). It prints each variant's predicted time from the platform's calibrated models, after optimizing its tunable parameters, the choice and the predicted benefit of tuning. --run runs the choice and prints predicted against measured; --all runs every variant. --map draws the predicted winner over width x height (stencil; thesis Fig. 4-7) or the digit-width curve (sort; Fig. 5-5) as SVG. Runs take layout=auto, extraRows=auto, extraCols=auto, aspect=auto (apps/stencil), algorithm=auto and digitBits=auto (apps/sort, apps/radix-sort): resolved the same way before the run and shown in the summary.",
@@ -132,7 +132,7 @@ export const COMMANDS: Readonly<Record<string, CommandDecl>> = {
       nodes: { type: 'string', short: 'n', arg: '<N>', help: 'machine size' },
       param: { type: 'string', multiple: true, arg: '<k=v>', help: "the module's inputs" },
       models: { type: 'string', arg: '<dir>', help: 'app models (default platforms/models/apps/n<nodes>)' },
-      communication: { type: 'string', arg: '<model>', help: "the model of the missing communication the square layout's extra rows and columns make up for: factored (eq. 38) or hybrid (eq. 54); default hybrid where platforms/models/hybrid has it for the platform file and size, else factored" },
+      communication: { type: 'string', arg: '<how>', help: "how the square layout's extra rows and columns are chosen: chain (default; the shortest critical chain), or eq. 40 with factored (eq. 38) or hybrid (eq. 54) Communication" },
       'hybrid-models': { type: 'string', arg: '<dir>', help: 'with --communication hybrid: its models (default platforms/models/hybrid/n<nodes>)' },
       run: { type: 'boolean', help: 'run the choice' },
       all: { type: 'boolean', help: 'run every variant' },

@@ -1,19 +1,19 @@
 /**
- * `--communication factored|hybrid` and `--hybrid-models <dir>` (sim select, and a run's
- * extraRows=auto / extraCols=auto): which model of the missing communication the square
- * layout's extra rows and columns are balanced against (thesis 5.2.1 eq. 38, factored;
- * 8.1.3 eq. 54, hybrid). The default is the hybrid where its models ship for the platform
- * file and machine size (it is measurably the better, platforms/models/hybrid/README.md),
- * else the factored, which needs only the Strata models. Kept apart from the model files so a run parses
- * its options without loading the library.
+ * `--communication chain|factored|hybrid` and `--hybrid-models <dir>` (sim select, and a
+ * run's extraRows=auto / extraCols=auto): how the square layout's extra rows and columns
+ * are chosen. chain, the default: the values that make an iteration's critical chain
+ * shortest (src/library/extra-lines.ts chainExtraLines; measurably the best, and it needs
+ * no calibration); factored and hybrid: eq. 40's balance against the missing
+ * communication of eq. 38 (thesis 5.2.1) or eq. 54 (8.1.3). Kept apart from the model
+ * files so a run parses its options without loading the library.
  */
 import { InputError } from '../kernel/errors.ts';
 import type { Communication } from '../library/extra-lines.ts';
 
-const CHOICES: readonly Communication[] = ['factored', 'hybrid'];
+const CHOICES: readonly Communication[] = ['chain', 'factored', 'hybrid'];
 
 export interface CommunicationChoice {
-  /** Undefined: the default, hybrid where its models for this platform file and machine size ship, else factored. */
+  /** Undefined: the default, chain. */
   communication?: Communication;
   /** The hybrid models' directory (<dir>/<platform>.json); default the shipped one for the machine size. */
   hybridDir?: string;
@@ -27,7 +27,7 @@ export function parseCommunication(value: string | undefined, hybridDir: string 
   }
   const communication = value;
   if (!(CHOICES as readonly string[]).includes(communication)) {
-    throw new InputError(`--communication ${communication}: expected ${CHOICES.join(' or ')} (the model of the missing communication that extra rows and columns make up for: eq. 38 or eq. 54)`);
+    throw new InputError(`--communication ${communication}: expected chain, factored or hybrid (how extra rows and columns are chosen: the shortest critical chain, or eq. 40 with eq. 38's or eq. 54's Communication)`);
   }
   if (hybridDir !== undefined && communication !== 'hybrid') throw new InputError(`--hybrid-models ${hybridDir}: the hybrid models are used only with --communication hybrid`);
   return { communication: communication as Communication, ...(hybridDir === undefined ? {} : { hybridDir }) };

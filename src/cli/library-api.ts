@@ -24,8 +24,8 @@ export interface ImplementationRequest {
   nodes?: number;
   /** A directory of app models (<dir>/<platform>.json); default platforms/models/apps/n<nodes>. */
   models?: string;
-  /** The model of the square layout's missing communication for its extra rows and columns: factored (eq. 38) or hybrid (eq. 54); default hybrid where its models ship for the platform file and size, else factored. */
-  communication?: 'factored' | 'hybrid';
+  /** How the square layout's extra rows and columns are chosen: chain (the default, the shortest critical chain), or eq. 40 with the factored (eq. 38) or hybrid (eq. 54) Communication. */
+  communication?: 'chain' | 'factored' | 'hybrid';
   /** With communication 'hybrid': a directory of hybrid models (<dir>/<platform>.json); default platforms/models/hybrid/n<nodes>. */
   hybridModels?: string;
 }

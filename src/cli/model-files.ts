@@ -46,8 +46,7 @@ export function shippedHybridDir(nodes: number): string {
  * The models for `platform` on `nodes` processors: the Strata suite first, then the app
  * models (from `dir` when given), whose models replace any of the same name, then with
  * `--communication hybrid` the hybrid extra-lines models (eq. 54), which must have been
- * fitted on this very platform file (its content hash); by default, the shipped hybrid
- * models when they were (the stencil module then uses them, else the factored model).
+ * fitted on this very platform file (its content hash).
  */
 export function loadModelSet(platform: Platform, nodes: number, dir?: string, comm?: CommunicationChoice): ModelSet {
   const set = new ModelSet(platform.name);
@@ -65,26 +64,12 @@ export function loadModelSet(platform: Platform, nodes: number, dir?: string, co
   }
   readModels(set, file, join(shownDir, `${platform.name}.json`));
   if (comm?.communication === 'hybrid') readHybrid(set, platform, nodes, comm.hybridDir);
-  // The default: the shipped hybrid models when they were fitted on this very platform file (not, e.g., an edited one).
-  if (comm?.communication === undefined && hybridFittedOn(platform, nodes) === platform.contentHash) readHybrid(set, platform, nodes, undefined);
   return set;
 }
 
 /** The content hash of the platform file a models file (its JSON text) was fitted on, from its provenance. */
 function fittedOnHash(modelsJson: string, platformName: string): string | undefined {
   return (JSON.parse(modelsJson) as { provenance?: { platformHashes?: Record<string, string> } }).provenance?.platformHashes?.[platformName];
-}
-
-/** The platform content hash the shipped hybrid models of this size were fitted on, or undefined when there are none. */
-function hybridFittedOn(platform: Platform, nodes: number): string | undefined {
-  const file = join(projectPath(shippedHybridDir(nodes)), `${platform.name}.json`);
-  if (!existsSync(file)) return undefined;
-  try {
-    return fittedOnHash(readFileSync(file, 'utf8'), platform.name);
-  } catch {
-    // Not JSON: readHybrid's own reading says so when it is asked for.
-    return undefined;
-  }
 }
 
 /** Adds the hybrid extra-lines models (--communication hybrid) to `set`. */

@@ -1,11 +1,12 @@
 /**
  * `sim select --platform <p> <module|app> --param k=v ... [--nodes N] [--models <dir>]
- * [--communication factored|hybrid [--hybrid-models <dir>]] [--run | --all] [--json] [--seed S]` and `sim select --map ... -o <file.svg>`
+ * [--communication chain|factored|hybrid [--hybrid-models <dir>]] [--run | --all] [--json] [--seed S]` and `sim select --map ... -o <file.svg>`
  * (thesis 4.2, 5.5): prints every variant's predicted time (us and cycles), the
  * choice, the optimized parameters and the predicted benefit; --run runs the choice
  * and prints predicted against measured; --all runs every variant and says whether
- * the choice was the fastest and by how much. --communication picks the model of the
- * square layout's extra rows and columns (eq. 38 factored or eq. 54 hybrid). --map draws the predicted winner over
+ * the choice was the fastest and by how much. --communication picks how the square
+ * layout's extra rows and columns are chosen (the shortest critical chain, or eq. 40
+ * with eq. 38's factored or eq. 54's hybrid Communication). --map draws the predicted winner over
  * width x height (stencil, Fig. 4-7) or the digit-width curve (sort, Fig. 5-5).
  */
 import { InputError } from '../kernel/errors.ts';
@@ -142,7 +143,7 @@ export async function selectCommand(argv: readonly string[], io: Io): Promise<nu
   io.out(`choice     ${choice.variant}: ${paramText(choice.params, {})}`);
   for (const p of choice.predictions) {
     for (const n of p.notes) io.out(`tuned      ${p.variant}: ${n}`);
-    if (p.benefit !== undefined) io.out(`benefit    ${p.variant}: ${(p.benefit * 100).toFixed(2)}% predicted from tuning (eq. 41)`);
+    if (p.benefit !== undefined) io.out(`benefit    ${p.variant}: ${(p.benefit * 100).toFixed(2)}% predicted from tuning`);
   }
   if (chosenRun !== null) {
     const err = (choice.cycles - chosenRun.cycles) / chosenRun.cycles;

@@ -33,7 +33,7 @@ export interface SelectContext extends PacketFacts, ChainCosts {
   models: ModelSet;
   nodes: number;
   clockMHz: number;
-  /** Eq. 40's Communication for the stencil's extra rows and columns: factored (eq. 38) or hybrid (eq. 54); by default the hybrid if `models` has it, else the factored. */
+  /** How the stencil's extra rows and columns are chosen: the shortest critical chain (the default), or eq. 40 with the factored (eq. 38) or hybrid (eq. 54) Communication, which needs `models` to have the hybrid models. */
   communication?: Communication;
 }
 
@@ -47,7 +47,7 @@ export interface Tuned {
   params: Params;
   /** One line per optimized parameter (method, range, steps, disagreements). */
   notes: string[];
-  /** Predicted benefit of the tuned values over the untuned ones, as a fraction (eq. 41), if the tunable predicts one. */
+  /** Predicted benefit of the tuned values over the untuned ones, as a fraction (T_untuned / T_tuned - 1), if the tunable predicts one. */
   benefit?: number;
 }
 
@@ -154,7 +154,7 @@ export function select(mod: LibraryModule, x: Inputs, ctx: SelectContext, pinned
       delete tuned.params[t];
     }
     if (advice.length > 0) {
-      tuned.notes = [...tuned.notes, `not applied unless asked for (${advice.map((a) => `${a.split('=')[0]}=auto`).join(', ')}): the extra-lines model's advice${tuned.benefit === undefined ? '' : `, predicted benefit ${(tuned.benefit * 100).toFixed(2)}% (eq. 41)`}`];
+      tuned.notes = [...tuned.notes, `not applied unless asked for (${advice.map((a) => `${a.split('=')[0]}=auto`).join(', ')}): the extra-lines model's advice${tuned.benefit === undefined ? '' : `, predicted benefit ${(tuned.benefit * 100).toFixed(2)}%`}`];
       delete tuned.benefit;
     }
     for (const t of v.tunables) {

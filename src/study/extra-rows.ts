@@ -1,7 +1,7 @@
 /**
  * `sim study extra-rows` (thesis 5.2, Table 5-1): the square layout's extra rows and
- * columns for the boundary processors, predicted by the stencil module (eqs. 38-40,
- * or whatever model its square variant tunes them with; eq. 41's predicted benefit),
+ * columns for the boundary processors, predicted by the stencil module (the shortest
+ * critical chain, src/library/extra-lines.ts, and its predicted benefit),
  * against the measured optimum. Configurations per platform: the thesis's (Alewife,
  * CM-5 and Paragon 200 x 200, ATM 50 x 50) and 16 more (--trials) with width and
  * height log-uniform in [32, max-grid] (default 400) from the stream
@@ -190,7 +190,7 @@ export const EXTRA_ROWS: Study = {
   name: 'extra-rows',
   reproduces: 'Table 5-1',
   usesModel: usesStencilModel,
-  about: 'Per platform, the thesis\'s configuration (Alewife, CM-5, Paragon 200 x 200; ATM 50 x 50) and 16 more grids (--trials) in [32, max-grid]² (default 400): the square layout\'s predicted extra rows and columns (rounded down) against the measured optimum over 0..15 of each (4 iterations), and the predicted benefit (eq. 41) against the measured. Figure: predicted against measured benefit.',
+  about: 'Per platform, the thesis\'s configuration (Alewife, CM-5, Paragon 200 x 200; ATM 50 x 50) and 16 more grids (--trials) in [32, max-grid]² (default 400): the square layout\'s predicted extra rows and columns (the shortest critical chain) against the measured optimum over 0..15 of each (4 iterations), and the predicted benefit (the square\'s model less what the chain saves) against the measured. Figure: predicted against measured benefit.',
   defaults: { takes: ['trials', 'max-grid'], trials: 16, maxGrid: 400, maxKeys: null, nodes: [64] },
   columns: EXTRA_COLUMNS,
   next: (options, measured) => unmeasured(configsOf(options).flatMap((c) => planOf(c, measured).map((x) => run(c, x.r, x.c))), measured),
@@ -237,7 +237,7 @@ export const EXTRA_ROWS: Study = {
     const lo = Math.min(0, ...pts.map((c) => Math.min(c.predictedBenefit, c.measuredBenefit as number))) * 100;
     const hi = Math.max(1, ...pts.map((c) => Math.max(c.predictedBenefit, c.measuredBenefit as number))) * 100 * 1.05;
     const ticks = [-20, -10, -5, 0, 2, 5, 10, 20, 50].filter((t) => t >= lo && t <= hi);
-    const plot = new Plot({ lo, hi, log: false, label: 'predicted benefit, eq. 41 (%)', ticks }, { lo, hi, log: false, label: 'measured benefit at the predicted values (%)', ticks }).frame();
+    const plot = new Plot({ lo, hi, log: false, label: 'predicted benefit (%)', ticks }, { lo, hi, log: false, label: 'measured benefit at the predicted values (%)', ticks }).frame();
     plot.add(`<line x1="${f2(plot.px(lo))}" y1="${f2(plot.py(lo))}" x2="${f2(plot.px(hi))}" y2="${f2(plot.py(hi))}" stroke="#bbb" stroke-dasharray="4 3"/>`);
     const names = [...new Set(s.configs.map((c) => c.platform))];
     for (const c of pts) {

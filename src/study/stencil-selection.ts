@@ -35,11 +35,11 @@ const DISTANCE_CAP = 1;
 export const THESIS_LAYOUTS = ['square', 'vstrips', 'uni'];
 
 /**
- * The models the stencil studies depend on: every layout's (Stencil...), the hybrid
- * Communication's (StencilRowComm, StencilColComm) and the Strata BlockTransfer that
- * eq. 38 factors in (the square layout's extra rows and columns).
+ * The models the stencil studies depend on: every layout's (Stencil...). The square
+ * layout's extra rows and columns come from the critical chain (the platform file's
+ * costs), not from a model.
  */
-export const usesStencilModel = (name: string): boolean => name.startsWith('Stencil') || name === 'BlockTransfer';
+export const usesStencilModel = (name: string): boolean => name.startsWith('Stencil');
 
 export interface StencilTrial {
   platform: string;
@@ -92,7 +92,7 @@ export function stencilTrials(study: string, options: StudyOptions, count: (node
   return out;
 }
 
-export const STENCIL_COLUMNS = ['platform', 'nodes', 'xferWords', 'combineTree', 'dmaWordCycles', 'dmaReceiveCycles', 'chainPointCycles', 'chainColumnCycles', 'chainRowCopyCycles', 'chainHopCycles', 'chainSendCycles', 'chainReceiveCycles', 'chainReceiveWordCycles', 'trial', 'kind', 'width', 'height', 'iters', 'boundaryDistance', 'boundaryAxis', 'boundaryBetween', 'variant', 'aspect', 'predicted', 'measured', 'chosen', 'thesisChoice'] as const;
+export const STENCIL_COLUMNS = ['platform', 'nodes', 'xferWords', 'combineTree', 'dmaWordCycles', 'dmaReceiveCycles', 'chainPointCycles', 'chainColumnCycles', 'chainRowCopyCycles', 'chainHopCycles', 'chainTreeSendCycles', 'chainSendCycles', 'chainReceiveCycles', 'chainReceiveWordCycles', 'trial', 'kind', 'width', 'height', 'iters', 'boundaryDistance', 'boundaryAxis', 'boundaryBetween', 'variant', 'aspect', 'predicted', 'measured', 'chosen', 'thesisChoice'] as const;
 
 /** One row per trial and layout run. */
 export function stencilRows(trials: readonly StencilTrial[], measured: Measurements): Row[] {

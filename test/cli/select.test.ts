@@ -64,11 +64,11 @@ describe('auto parameters', () => {
     expect(JSON.parse(explicit.stdout).fingerprint).toBe(j.fingerprint);
   });
 
-  it('layout=auto with extraRows=auto tunes the square layout (eqs. 38-40)', async () => {
+  it('layout=auto with extraRows=auto tunes the square layout (the shortest critical chain)', async () => {
     const r = await sim(['--platform', 'alewife', 'apps/stencil', '--param', 'layout=auto', '--param', 'extraRows=auto', '--param', 'extraCols=auto', '--param', 'width=200', '--param', 'height=200', '--param', 'iters=2']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^auto +layout=\w+ extraCols=\d+ extraRows=\d+ \(module stencil: \w+ predicted [\d,]+ cycles = [\d.]+ us\)$/m);
-    // With the layout pinned to square, the rows and columns are eqs. 38-40's advice.
+    // With the layout pinned to square, the rows and columns are the tuner's advice.
     const square = await sim(['select', '--platform', 'alewife', 'stencil', '--param', 'width=200', '--param', 'height=200', '--param', 'iters=2', '--json']);
     const advice = JSON.parse(square.stdout).predictions[0].notes as string[];
     const rows = Number(/^extraRows (\d+):/.exec(advice[0])![1]);
@@ -76,7 +76,7 @@ describe('auto parameters', () => {
     expect(pinned.stdout).toMatch(new RegExp(`^auto +extraRows=${rows} \\(module stencil: square predicted`, 'm'));
   });
 
-  it('--communication hybrid balances the extra lines against eq. 54, on sim select and on a run', async () => {
+  it('--communication factored or hybrid balances the extra lines against eq. 38 or 54, on sim select and on a run; the default is the chain', async () => {
     const base = ['--platform', 'atm', '--nodes', '64', '--param', 'width=50', '--param', 'height=50', '--param', 'iters=2'];
     const advice = async (extra: string[]) => {
       const r = await sim(['select', 'stencil', ...base, '--json', ...extra]);
@@ -86,8 +86,9 @@ describe('auto parameters', () => {
     };
     const factored = await advice(['--communication', 'factored']);
     const hybrid = await advice(['--communication', 'hybrid']);
-    // The default is the hybrid, whose models ship for this platform file and size.
-    expect(await advice([])).toEqual(hybrid);
+    const chain = await advice(['--communication', 'chain']);
+    expect(await advice([])).toEqual(chain);
+    expect(chain.note).toMatch(/^extraRows \d+: the shortest critical chain over \[0, 21\] \(-?\d+ cycles an iteration shorter than with none\)$/);
     expect(factored.note).toMatch(/\(eqs\. 38-40: factored Communication \d+ cycles per iteration\)$/);
     expect(hybrid.note).toMatch(/\(eqs\. 54, 39-40: hybrid Communication \d+ cycles per iteration\)$/);
     // On the ATM the factored model charges a whole BlockTransfer, start-up and all, for
@@ -98,7 +99,7 @@ describe('auto parameters', () => {
     expect(JSON.parse(run.stdout).params.extraRows).toBe(hybrid.rows);
   });
 
-  it('falls back to the factored model by default on an edited platform file, which the shipped hybrid models do not describe', async () => {
+  it('chooses by the chain by default on an edited platform file too, which the shipped hybrid models do not describe', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sim-select-edited-'));
     const platform = JSON.parse(readFileSync(join(ROOT, 'platforms/atm.json'), 'utf8'));
     platform.title = `${platform.title} (edited)`;
@@ -109,7 +110,7 @@ describe('auto parameters', () => {
     const args = ['select', 'stencil', '--platform', join(dir, 'atm.json'), '--nodes', '64', '--models', join(dir, 'models'), '--param', 'width=50', '--param', 'height=50', '--param', 'iters=2', '--json'];
     const r = await sim(args);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout).predictions[0].notes[0]).toMatch(/\(eqs\. 38-40: factored Communication \d+ cycles per iteration\)$/);
+    expect(JSON.parse(r.stdout).predictions[0].notes[0]).toMatch(/^extraRows \d+: the shortest critical chain over /);
     const insisted = await sim([...args, '--communication', 'hybrid']);
     expect(insisted.code).toBe(2);
     expect(insisted.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^sim: --communication hybrid: platforms\/models\/hybrid\/n64\/atm\.json was fitted on platform atm with content hash \w+, this platform file has \w+; calibrate the hybrid models for it with sim calibrate/)]);
@@ -129,7 +130,7 @@ describe('bad input to the library gives one line and exit 2', () => {
     ['no models for the machine size', ['select', '--platform', 'cm5', 'sort', '--nodes', '8', '--param', 'keys=10', '--param', 'keyBits=8'], /^sim: no app models for cm5 on 8 nodes/],
     ['auto on an app without a module', ['--platform', 'cm5', 'apps/ping-pong', '--param', 'rounds=auto'], /^sim: rounds=auto: app apps\/ping-pong has no library module/],
     ['auto on a parameter the module does not tune', ['--platform', 'cm5', 'apps/stencil', '--param', 'iters=auto'], /^sim: iters=auto: apps\/stencil takes auto only for layout, extraRows, extraCols, aspect$/],
-    ['an unknown communication model', ['select', '--platform', 'cm5', 'stencil', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2', '--communication', 'exact'], /^sim: --communication exact: expected factored or hybrid /],
+    ['an unknown communication model', ['select', '--platform', 'cm5', 'stencil', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2', '--communication', 'exact'], /^sim: --communication exact: expected chain, factored or hybrid /],
     ['hybrid models without the hybrid', ['--platform', 'cm5', 'apps/stencil', '--param', 'extraRows=auto', '--hybrid-models', dir], /^sim: --hybrid-models .*: the hybrid models are used only with --communication hybrid$/],
     ['a hybrid models directory without the platform', ['select', '--platform', 'cm5', 'stencil', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2', '--communication', 'hybrid', '--hybrid-models', mkdtempSync(join(tmpdir(), 'sim-hybrid-none-'))], /^sim: --hybrid-models .*: no cm5\.json there/],
     ['a hybrid models file without the hybrid models', ['select', '--platform', 'cm5', 'stencil', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2', '--communication', 'hybrid', '--hybrid-models', dir], /^sim: --communication hybrid: .*cm5\.json has no model StencilRowComm \(expected StencilRowComm and StencilColComm, the models of apps\/calibration\/hybrid\.spec\)$/],

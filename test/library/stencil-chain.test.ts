@@ -7,16 +7,16 @@
 import { describe, expect, it } from 'vitest';
 import { colourPoints } from '../../apps/stencil/costs.ts';
 import stencil from '../../apps/stencil/index.ts';
-import { chainCosts, chainCycles } from '../../src/calibrate/stencil-chain.ts';
+import { chainCosts, chainCycles, longestChain, type ChainTree } from '../../src/calibrate/stencil-chain.ts';
 import { stencilColumns, stencilCycles, stencilFactsOf } from '../../src/library/stencil-module.ts';
 import { blockTransferWords } from '../../src/platform/packets.ts';
 import { runApp, runConfig } from '../../src/runtime/index.ts';
 import { loadTestPlatform } from '../support/platforms.ts';
 
-/** Cycles per iteration of 64 vertical strips `width` x 27 on `platform`: the timed runs of 4 and 1 iterations apart. */
-function stripCycles(platform: 'alewife' | 'paragon', width: number): number {
+/** Cycles per iteration of `layout` on a `width` x `height` grid, 64 nodes of `platform`: the timed runs of 4 and 1 iterations apart. */
+function iterationCycles(platform: 'alewife' | 'paragon' | 'atm', layout: string, width: number, height: number): number {
   const cycles = (iters: number) => {
-    const params = ['layout=vstrips', `width=${width}`, 'height=27', `iters=${iters}`];
+    const params = [`layout=${layout}`, `width=${width}`, `height=${height}`, `iters=${iters}`];
     const summary = runApp(runConfig(loadTestPlatform(platform), stencil, { params, nodes: 64, seed: 1, network: 'packet' }));
     expect(summary.verified).toBe(true);
     return summary.metrics.cycles as number;
@@ -56,16 +56,35 @@ describe('the stencil critical chain', () => {
     for (const platform of ['alewife', 'paragon'] as const) {
       const costs = chainCosts(loadTestPlatform(platform));
       const words = blockTransferWords(loadTestPlatform(platform).messaging);
-      const even = stripCycles(platform, 256);
+      const even = iterationCycles(platform, 'vstrips', 256, 27);
       // 255 columns: node 63, the deepest, is fast, but its neighbour is not, and nothing is saved; 241, 225, 209: 49, 33
       // and 17 nodes hold the extra column. Measured 0, 91, 183, 418 on Alewife (predicted 0, 115, 115, 344) and 0, 192,
       // 253, 501 on the Paragon (0, 161, 161, 483): the chain leaves out the edges' contention on shared links.
       for (const width of [255, 241, 225, 209]) {
-        const measured = even - stripCycles(platform, width);
+        const measured = even - iterationCycles(platform, 'vstrips', width, 27);
         const predicted = chainCycles(256, 27, 64, 1, words, costs) - chainCycles(width, 27, 64, 1, words, costs);
         expect(Math.abs(predicted - measured), `${platform} ${width} x 27: predicted ${predicted}, measured ${measured}`).toBeLessThanOrEqual(100);
       }
     }
+  });
+
+  it("counts the tree's sends one after another where that decides (the ATM, 64 nodes; the extra lines' chain)", () => {
+    const atm = loadTestPlatform('atm');
+    const costs = chainCosts(atm);
+    const words = blockTransferWords(atm.messaging);
+    // Square blocks, 82 x 86 against the even 88 x 88 of its slowest blocks (11 x 11):
+    // the 6 x 6 nodes of the first processor columns and rows hold them. With the ATM's
+    // 1,110 cycles a send, when a node can go on after a reduction matters: it sends the
+    // result to its children largest subtree first and goes on once it has sent them
+    // all. Measured, 82 x 86 saves 1,955 cycles an iteration; counting the sends the
+    // chain says 2,109, counting levels (the result reaching node j popcount(j) levels
+    // down, j going on at once) 3,219, more than a level (1,073) off.
+    const chain = (width: number, height: number, tree: ChainTree) => longestChain({ width, height, px: 8, py: 8, extraRows: 0, extraCols: 0, tree }, words, costs).cycles;
+    const measured = iterationCycles('atm', 'square', 88, 88) - iterationCycles('atm', 'square', 82, 86);
+    expect(Math.abs(chain(88, 88, 'sends') - chain(82, 86, 'sends') - measured)).toBeLessThanOrEqual(costs.chainHopCycles);
+    expect(Math.abs(chain(88, 88, 'levels') - chain(82, 86, 'levels') - measured)).toBeGreaterThan(costs.chainHopCycles);
+    // chainCycles, the models' term, counts levels.
+    expect(chainCycles(82, 86, 8, 8, words, costs)).toBe(chain(82, 86, 'levels'));
   });
 
   it('is bounded below: no uneven grid is predicted faster than the even grid of its fast blocks (stencilCycles)', () => {

@@ -89,7 +89,7 @@ describe('sim study: reduced studies, their summaries checked against their rows
     for (const t of trials) expect(t.find((r) => r.chosen)!.predicted).toBe(Math.min(...t.map((r) => r.predicted as number)));
     expect(readFileSync(join(out('sel'), 'stencil-selection.summary.txt'), 'utf8')).toMatch(/^alewife +16 +5 +\d+ +\d+\.\d\d% +\[99\.4%\]/m);
     expect(readFileSync(join(out('sel'), 'stencil-selection.svg'), 'utf8')).toMatch(/^<svg [^]*<\/svg>\n$/);
-    expect(readFileSync(join(out('sel'), 'stencil-selection.csv'), 'utf8').split('\n')[0]).toBe('platform,nodes,xferWords,combineTree,dmaWordCycles,dmaReceiveCycles,chainPointCycles,chainColumnCycles,chainRowCopyCycles,chainHopCycles,chainSendCycles,chainReceiveCycles,chainReceiveWordCycles,trial,kind,width,height,iters,boundaryDistance,boundaryAxis,boundaryBetween,variant,aspect,predicted,measured,chosen,thesisChoice');
+    expect(readFileSync(join(out('sel'), 'stencil-selection.csv'), 'utf8').split('\n')[0]).toBe('platform,nodes,xferWords,combineTree,dmaWordCycles,dmaReceiveCycles,chainPointCycles,chainColumnCycles,chainRowCopyCycles,chainHopCycles,chainTreeSendCycles,chainSendCycles,chainReceiveCycles,chainReceiveWordCycles,trial,kind,width,height,iters,boundaryDistance,boundaryAxis,boundaryBetween,variant,aspect,predicted,measured,chosen,thesisChoice');
   });
 
   it('stencil-gain: the mean and maximum gain over always-square follow from the rows', () => {
