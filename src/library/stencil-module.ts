@@ -20,6 +20,7 @@
  */
 import { partition, processorGrid } from '../../apps/stencil/grid.ts';
 import { chainCosts, chainCycles, type ChainCosts } from '../calibrate/stencil-chain.ts';
+import { InputError } from '../kernel/errors.ts';
 import { packetFacts, type PacketFacts } from '../platform/packets.ts';
 import type { Platform } from '../platform/schema.ts';
 import { chainExtraLines, chainSaving, extraLines } from './extra-lines.ts';
@@ -204,6 +205,9 @@ const square: Variant = {
     const r = Number(tuned.extraRows ?? 0);
     const c = Number(tuned.extraCols ?? 0);
     const { px, py } = processorGrid('square', ctx.nodes, 1);
+    // Extra lines given (pinned) that the grid cannot take are bad input, not a split to predict.
+    const problem = r === 0 && c === 0 ? null : partition('square', ctx.nodes, x.width, x.height, 1, c, r);
+    if (typeof problem === 'string') throw new InputError(`extraRows=${r} extraCols=${c}: ${problem}`);
     return stencilCycles((columns) => modelCycles(square, ctx, columns), x.width, x.height, x.iters, px, py, ctx) - x.iters * chainSaving(x.width, x.height, px, py, r, c, ctx);
   },
 };

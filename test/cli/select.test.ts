@@ -136,6 +136,7 @@ describe('bad input to the library gives one line and exit 2', () => {
     ['a hybrid models file without the hybrid models', ['select', '--platform', 'cm5', 'stencil', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2', '--communication', 'hybrid', '--hybrid-models', dir], /^sim: --communication hybrid: .*cm5\.json has no model StencilRowComm \(expected StencilRowComm and StencilColComm, the models of apps\/calibration\/hybrid\.spec\)$/],
     ['no hybrid models for the machine size', ['select', '--platform', 'cm5', 'stencil', '--nodes', '128', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2', '--communication', 'hybrid', '--models', 'platforms/models/apps/n64'], /^sim: --communication hybrid: no hybrid models for cm5 on 128 nodes/],
     ['auto for a tunable the layout lacks', ['--platform', 'cm5', 'apps/stencil', '--param', 'layout=vstrips', '--param', 'extraRows=auto'], /^sim: extraRows=auto: layout=vstrips has no model for extraRows/],
+    ['extra lines given with layout=auto that the grid cannot take', ['--platform', 'alewife', 'apps/stencil', '--param', 'layout=auto', '--param', 'extraRows=40', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2'], /^sim: extraRows=40 extraCols=0: layout square puts 8 processors down 64 rows with 40 extra on each edge; expected at least one row each$/],
   ];
   it.each(CASES)('%s', async (_name, args, message) => {
     const r = await sim(args);
