@@ -56,6 +56,8 @@ export interface Started {
   stdout: () => string;
   stderr: () => string;
   exited: Promise<number | null>;
+  /** Its stdout and stderr have ended too: everything it wrote has been read ('exit' can come first). */
+  closed: Promise<void>;
 }
 
 export function start(command: string, args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Started {
@@ -65,8 +67,9 @@ export function start(command: string, args: readonly string[], options: { cwd?:
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
   if (child.pid === undefined) throw new Error(`cannot start ${command}`);
-  return { child, pid: child.pid, stdout: () => out, stderr: () => err, exited };
+  return { child, pid: child.pid, stdout: () => out, stderr: () => err, exited, closed };
 }
 
 /** Stops a process by its PID (SIGTERM, then SIGKILL after `graceMs`) and waits for it. */

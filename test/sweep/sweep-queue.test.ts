@@ -61,7 +61,8 @@ describe.skipIf(missing.length > 0)('sim sweep --queue (BullMQ on a real Redis)'
     const coord = coordinator(out);
     await waitFor('a slow run to start on the doomed worker', () => started(doomed).some((s) => s.i >= 21), 60_000);
     process.kill(doomed.pid, 'SIGKILL');
-    await doomed.exited;
+    // Every line it wrote before dying read, its last 'done' too ('exit' can come before the pipes drain).
+    await doomed.closed;
     // The job it was killed in: started and not done (on a loaded machine it may have
     // finished the first slow run and started another before the kill landed).
     const done = new Set(logged(doomed, 'done').map((s) => s.key));
@@ -70,6 +71,7 @@ describe.skipIf(missing.length > 0)('sim sweep --queue (BullMQ on a real Redis)'
     const survivor = worker('--idle-exit', '20');
     try {
       expect(await coord.exited).toBe(0);
+      await coord.closed;
       expect(JSON.parse(coord.stdout())).toMatchObject({ runs: 24, ran: 24, verified: 21, unverified: 1, failed: 2, refused: [] });
       expect(readFileSync(out, 'utf8')).toBe(reference);
       // The killed worker's job had not completed: it stalled and ran again on the survivor.
@@ -101,6 +103,7 @@ describe.skipIf(missing.length > 0)('sim sweep --queue (BullMQ on a real Redis)'
     rmSync(out);
     coord = coordinator(out);
     expect(await coord.exited).toBe(0);
+    await coord.closed;
     expect(JSON.parse(coord.stdout())).toMatchObject({ ran: 3 });
     expect(started(w).slice(before).map((s) => s.key).sort()).toEqual([...dropped].sort());
     expect(readFileSync(out, 'utf8')).toBe(reference);
