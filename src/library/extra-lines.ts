@@ -96,8 +96,15 @@ function topOf(lines: number, parts: number): number {
 /** What the chain needs of a platform: its chain costs, edge packet size and whether reductions climb a tree. */
 export type ChainFacts = ChainCosts & Pick<PacketFacts, 'xferWords' | 'combineTree'>;
 
-/** How the extra lines' chain counts a node's start: by the tree's sends, one after another (stencil-chain.ts), where reductions climb a tree. */
-const treeOf = (facts: ChainFacts): ChainTree => (facts.combineTree ? 'sends' : 'none');
+/**
+ * An iteration's critical chain with `extraRows` and `extraCols` extra lines on each
+ * edge, counting a node's start by the tree's sends, one after another
+ * (stencil-chain.ts), where reductions climb a tree.
+ */
+function splitChain(width: number, height: number, px: number, py: number, extraRows: number, extraCols: number, facts: ChainFacts): Chain {
+  const tree: ChainTree = facts.combineTree ? 'sends' : 'none';
+  return longestChain({ width, height, px, py, extraRows, extraCols, tree }, facts.xferWords, facts);
+}
 
 /** The extra lines of chainExtraLines, with the chains they were chosen by. */
 export interface ChainExtraLines {
@@ -137,21 +144,24 @@ export interface ChainExtraLines {
  * delay in chainSendCycles), against 42 and 45 for eq. 40 with the hybrid Communication.
  */
 export function chainExtraLines(width: number, height: number, px: number, py: number, facts: ChainFacts): ChainExtraLines {
-  const chainOf = (extraRows: number, extraCols: number): Chain => longestChain({ width, height, px, py, extraRows, extraCols, tree: treeOf(facts) }, facts.xferWords, facts);
-  const best = (top: number, at: (v: number) => Chain): number => {
+  const chainOf = (extraRows: number, extraCols: number): Chain => splitChain(width, height, px, py, extraRows, extraCols, facts);
+  const plain = chainOf(0, 0);
+  const best = (top: number, at: (v: number) => Chain): { value: number; chain: Chain } => {
     let value = 0;
-    let chosen = at(0);
+    let chosen = plain;
     for (let v = 1; v <= top; v++) {
       const c = at(v);
       if (c.cycles < chosen.cycles || (c.cycles === chosen.cycles && (c.most < chosen.most || (c.most === chosen.most && c.busiest < chosen.busiest)))) (value = v), (chosen = c);
     }
-    return value;
+    return { value, chain: chosen };
   };
   const rowTop = topOf(height, py);
   const colTop = topOf(width, px);
-  const extraRows = best(rowTop, (r) => chainOf(r, 0));
-  const extraCols = best(colTop, (c) => chainOf(0, c));
-  return { extraRows, extraCols, rowTop, colTop, plain: chainOf(0, 0).cycles, withRows: chainOf(extraRows, 0).cycles, withCols: chainOf(0, extraCols).cycles, withBoth: chainOf(extraRows, extraCols).cycles };
+  const rows = best(rowTop, (r) => chainOf(r, 0));
+  const cols = best(colTop, (c) => chainOf(0, c));
+  const extraRows = rows.value;
+  const extraCols = cols.value;
+  return { extraRows, extraCols, rowTop, colTop, plain: plain.cycles, withRows: rows.chain.cycles, withCols: cols.chain.cycles, withBoth: chainOf(extraRows, extraCols).cycles };
 }
 
 /**
@@ -160,6 +170,6 @@ export function chainExtraLines(width: number, height: number, px: number, py: n
  * layout's model (fitted on splits without extra lines) is less with them.
  */
 export function chainSaving(width: number, height: number, px: number, py: number, extraRows: number, extraCols: number, facts: ChainFacts): number {
-  const chainOf = (r: number, c: number) => longestChain({ width, height, px, py, extraRows: r, extraCols: c, tree: treeOf(facts) }, facts.xferWords, facts).cycles;
-  return extraRows === 0 && extraCols === 0 ? 0 : chainOf(0, 0) - chainOf(extraRows, extraCols);
+  if (extraRows === 0 && extraCols === 0) return 0;
+  return splitChain(width, height, px, py, 0, 0, facts).cycles - splitChain(width, height, px, py, extraRows, extraCols, facts).cycles;
 }
