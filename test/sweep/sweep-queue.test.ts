@@ -74,6 +74,8 @@ describe.skipIf(missing.length > 0)('sim sweep --queue (BullMQ on a real Redis)'
       await coord.closed;
       expect(JSON.parse(coord.stdout())).toMatchObject({ runs: 24, ran: 24, verified: 21, unverified: 1, failed: 2, refused: [] });
       expect(readFileSync(out, 'utf8')).toBe(reference);
+      // The survivor is alive: wait for its log of the job it took over (the coordinator has the result).
+      await waitFor("the survivor's log of the killed worker's job", () => logged(survivor, 'done').some((s) => s.key === inFlight[0].key), 10_000);
       // The killed worker's job had not completed: it stalled and ran again on the survivor.
       expect(started(survivor).map((s) => s.key)).toContain(inFlight[0].key);
     } finally {
@@ -95,6 +97,7 @@ describe.skipIf(missing.length > 0)('sim sweep --queue (BullMQ on a real Redis)'
     expect(await coord.exited).toBe(0);
     expect(readFileSync(out, 'utf8')).toBe(reference);
     const before = started(w).length;
+    const doneBefore = logged(w, 'done').length;
 
     // Drop three runs from the part: only those are queued and run again.
     const part = readFileSync(`${out}.part-queue`, 'utf8').trimEnd().split('\n');
@@ -105,6 +108,8 @@ describe.skipIf(missing.length > 0)('sim sweep --queue (BullMQ on a real Redis)'
     expect(await coord.exited).toBe(0);
     await coord.closed;
     expect(JSON.parse(coord.stdout())).toMatchObject({ ran: 3 });
+    // The worker is alive: its lines reach us when they reach us, so wait for the three it must have written.
+    await waitFor("the worker's log of the three runs", () => logged(w, 'done').length >= doneBefore + 3, 10_000);
     expect(started(w).slice(before).map((s) => s.key).sort()).toEqual([...dropped].sort());
     expect(readFileSync(out, 'utf8')).toBe(reference);
   });
