@@ -1,6 +1,7 @@
 /**
  * `npm run bench [suite ...] [perf [perf options]]`: runs the benchmark suites and prints their figures.
  * Suites: kernel (PHOLD vs native C++), network (thesis Fig. 7-5, a 1024-node shift),
+ * pacing (bandwidth matching's loop on two exchanging CM-5 nodes, thesis 6.1.3),
  * chapter7 (Figs. 7-6, 7-8, 7-9 on a 64-node CM-5), microbench (Fig. 6-6 on every
  * platform), chapter4 (Fig. 4-7 and Table 4-4 shapes), trace (recording overhead),
  * calibrate (the Strata suite with 1 and 2 workers), apps (the apps at 64 nodes),
@@ -20,6 +21,7 @@ import { chapter7Bench } from './chapter7.ts';
 import { kernelBench } from './kernel.ts';
 import { microBench } from './microbench.ts';
 import { networkBench } from './network.ts';
+import { pacingBench } from './pacing.ts';
 import { perfBench } from './perf.ts';
 import { queuesBench } from './queues.ts';
 import { selectionBench } from './selection.ts';
@@ -29,7 +31,7 @@ import { studyEstimateBench } from './study-estimate.ts';
 import { sweepBench } from './sweep.ts';
 import { traceBench } from './trace.ts';
 
-const SUITES: Record<string, () => Promise<void>> = { kernel: kernelBench, network: networkBench, chapter7: chapter7Bench, microbench: microBench, chapter4: chapter4Bench, trace: traceBench, calibrate: calibrateBench, apps: appsBench, selection: selectionBench, 'extra-lines': extraLinesBench, 'small-blocks': smallBlocksBench, queues: queuesBench, sweep: sweepBench, 'study-estimate': studyEstimateBench, perf: () => perfBench() };
+const SUITES: Record<string, () => Promise<void>> = { kernel: kernelBench, network: networkBench, pacing: pacingBench, chapter7: chapter7Bench, microbench: microBench, chapter4: chapter4Bench, trace: traceBench, calibrate: calibrateBench, apps: appsBench, selection: selectionBench, 'extra-lines': extraLinesBench, 'small-blocks': smallBlocksBench, queues: queuesBench, sweep: sweepBench, 'study-estimate': studyEstimateBench, perf: () => perfBench() };
 
 const argv = process.argv.slice(2);
 const perfAt = argv.indexOf('perf');
