@@ -7,8 +7,8 @@
  * issue beside them.
  */
 import { join } from 'node:path';
-import { fmt2, printRows } from './harness.ts';
-import { metric, runSweep } from './sweep-results.ts';
+import { fmt, fmt2, printRows } from './harness.ts';
+import { metric, pick, runSweep } from './sweep-results.ts';
 import { NONE_SEEDS, PATTERNS_79, SEEDS_78, SEEDS_79, SIZES, TOTAL_BYTES, VARIANTS_78 } from './sweeps/chapter7.ts';
 
 const WORKERS = 2;
@@ -61,6 +61,16 @@ export async function chapter7Bench(): Promise<void> {
     ['gain of the delay, barriers', `${gain(3, 2)}  (thesis +25%, sd / 50; target >= +15%, smaller sd)`],
     // 7.3.3: the thesis's upper curve, "reaching the block-transfer upper bound" (5.33).
     ['gain of the delay, barriers, poll once', `${gain(4, 2)}  (thesis 25-35%, 5.33 MB/s)`],
+    // Each seed with the cycles its nodes lost to the operating system: about 1,000 per
+    // timer interrupt, and a time slice's charge for every packet then in the network.
+    [
+      'barriers, delay 35, poll once, by seed',
+      SEEDS_78.map((seed) => {
+        const q = { seed, params: { pattern: 'transpose', blockBytes: 8192, rounds: 32, ...fill78(VARIANTS_78[4].params) } };
+        const lost = pick(lines, q).summary?.interruptCycles.mean ?? NaN;
+        return `${fmt2.format(metric(lines, q, 'mbPerSecPerNode'))} (${fmt.format(lost / 1000)}K)`;
+      }).join(', ') + ' MB/s (interrupt and time-slice cycles per node)',
+    ],
   ]);
 
   // Fig. 7-9: interleaving (asynchronous transfers, 8 queued at a time) vs one block at
