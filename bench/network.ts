@@ -32,8 +32,8 @@ export async function networkBench(): Promise<void> {
     median(seeds.map((seed) => runChild(64, seed, [`pattern=${pattern}`, 'blockBytes=4096', `poll=${poll}`]).metrics.mbPerSecPerNode));
   // The figure's permutations "approach the bandwidth limit of 5.3 megabytes per second"
   // (7.2): the "block-transfer upper bound" that Strata reaches with bandwidth matching
-  // and one poll per packet (7.3.3), and that polling until empty stays about 10% below
-  // (7.3.3). So the figure is measured with one poll per packet, as Fig. 7-6's Strata
+  // and one poll per packet, and that polling until empty stays about 10% below (both
+  // 7.3.3). So the figure is measured with one poll per packet, as Fig. 7-6's Strata
   // curves are (bench/sweeps/chapter7.ts); polling until empty is printed beside it.
   for (const poll of ['once', 'empty']) {
     const cshift = bw('cshift', poll);
