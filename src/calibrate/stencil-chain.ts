@@ -108,19 +108,20 @@ function edgeCycles(words: number, packetWords: number, c: ChainCosts): number {
 /**
  * The critical chain of one iteration of a width x height grid on px x py processors
  * (split as apps/stencil/grid.ts splits it, without extra lines), in cycles, with edge
- * packets of `packetWords` data words (blockTransferWords), counting tree 'levels': the
- * stencil models' iter_chain term.
+ * packets of `packetWords` data words (blockTransferWords), counting tree 'levels' (the
+ * stencil models' iter_chain term) or, with `hasTree` false, a control network's 'none'
+ * (stencil-module.ts controlNetworkChain).
  */
-export function chainCycles(width: number, height: number, px: number, py: number, packetWords: number, c: ChainCosts): number {
+export function chainCycles(width: number, height: number, px: number, py: number, packetWords: number, c: ChainCosts, hasTree = true): number {
   // A selection asks for the same few grids many times over (each model evaluation, the
   // bound's even grid, the tuners' trial sizes): remember them per costs object.
   let known = remembered.get(c);
   if (known === undefined) remembered.set(c, (known = new Map()));
-  const key = `${width} ${height} ${px} ${py} ${packetWords}`;
+  const key = `${width} ${height} ${px} ${py} ${packetWords} ${hasTree}`;
   const hit = known.get(key);
   if (hit !== undefined) return hit;
   if (known.size >= REMEMBERED_GRIDS) known.clear();
-  const cycles = longestChain({ width, height, px, py, extraRows: 0, extraCols: 0, tree: 'levels' }, packetWords, c).cycles;
+  const cycles = longestChain({ width, height, px, py, extraRows: 0, extraCols: 0, tree: hasTree ? 'levels' : 'none' }, packetWords, c).cycles;
   known.set(key, cycles);
   return cycles;
 }

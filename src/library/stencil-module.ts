@@ -114,7 +114,8 @@ export function stencilColumns(width: number, height: number, iter: number, px =
 
 /**
  * A stencil model's cycles for a width x height grid on px x py processors, `at` being
- * the model's value at a grid's columns (stencilColumns): its value at this grid, but
+ * the model's value at a grid's columns (stencilColumns): its value at this grid (with a
+ * control network, plus what the grid's chain adds: controlNetworkChain), but
  * never less than at the even grid of the fast blocks, px floor(width / px) x
  * py floor(height / py). An uneven grid gives every node at least a fast block's work and
  * leaves the deepest node of the combining tree (the last one) a fast block, so it cannot
@@ -124,11 +125,32 @@ export function stencilColumns(width: number, height: number, iter: number, px =
  * than with 64, the whole of one line's 705 (test/library/stencil-chain.test.ts).
  */
 export function stencilCycles(at: (columns: Record<string, number>) => number, width: number, height: number, iter: number, px: number, py: number, platform: StencilFacts): number {
-  const cycles = at(stencilColumns(width, height, iter, px, py, platform));
+  const cycles = at(stencilColumns(width, height, iter, px, py, platform)) + controlNetworkChain(width, height, iter, px, py, platform);
   const fastWidth = px * Math.floor(width / px);
   const fastHeight = py * Math.floor(height / py);
   if (fastWidth === width && fastHeight === height) return cycles;
   return Math.max(cycles, at(stencilColumns(fastWidth, fastHeight, iter, px, py, platform)));
+}
+
+/**
+ * With a control network (the CM-5), iter x what the true grid's critical chain (without
+ * tree levels) is longer than that of the grid the models see, at the chain's own
+ * cycles; 0 where reductions climb a tree, whose models count it in their fitted
+ * iter_chain term (coefficients -0.83 to -1.17 on Alewife, -1 being the chain exactly).
+ * The CM-5's samples cannot fit it: their uneven grids' chains equal those of their
+ * slowest-block grids but for 6 of 98 square samples, by 31 cycles, and a fit drops the
+ * term. Yet it decides where a remainder of one line makes a boundary block the slowest,
+ * which slowestLines counts as having time to spare: 8 x 17 on 8 x 8 processors, whose
+ * top blocks' third row takes their 4-word column edges to two packets, ran 1,655 cycles
+ * an iteration against 8 x 16's 1,325 (the chain: 1,338 against 1,108).
+ */
+function controlNetworkChain(width: number, height: number, iter: number, px: number, py: number, platform: StencilFacts): number {
+  if (platform.combineTree) return 0;
+  const w = px === 1 ? width : slowestLines(width, px);
+  const h = py === 1 ? height : slowestLines(height, py);
+  if (w === width && h === height) return 0;
+  const chain = (cw: number, ch: number) => chainCycles(cw, ch, px, py, platform.xferWords, platform, false);
+  return iter * (chain(width, height) - chain(w, h));
 }
 
 /** The rect model of a px x py processor grid (apps.spec: 2 or 4 processor columns or rows), or null for another grid. */

@@ -8,7 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { colourPoints } from '../../apps/stencil/costs.ts';
 import stencil from '../../apps/stencil/index.ts';
 import { chainCosts, chainCycles, longestChain, type ChainTree } from '../../src/calibrate/stencil-chain.ts';
-import { stencilColumns, stencilCycles, stencilFactsOf } from '../../src/library/stencil-module.ts';
+import { loadModelSet } from '../../src/cli/model-files.ts';
+import { select, selectContext } from '../../src/library/module.ts';
+import { STENCIL_MODULE, stencilColumns, stencilCycles, stencilFactsOf } from '../../src/library/stencil-module.ts';
 import { blockTransferWords } from '../../src/platform/packets.ts';
 import { runApp, runConfig } from '../../src/runtime/index.ts';
 import { loadTestPlatform } from '../support/platforms.ts';
@@ -113,5 +115,30 @@ describe('the stencil critical chain', () => {
     const costs = chainCosts(loadTestPlatform('alewife'));
     expect(alewife.iter_chain).toBe(3 * (chainCycles(256, 27, 64, 1, 64, costs) - chainCycles(250, 27, 64, 1, 64, costs)));
     expect(stencilColumns(250, 27, 3, 64, 1, stencilFactsOf(loadTestPlatform('cm5'))).iter_chain).toBe(0);
+  });
+
+  it("is added at its own cycles with a control network: the CM-5's 8 x 17, whose top blocks are the slowest, goes to rect, the fastest", () => {
+    const cm5 = loadTestPlatform('cm5');
+    const facts = stencilFactsOf(cm5);
+    const cycles = (layout: string, height: number) => {
+      const params = [...layout.split(' '), 'width=8', `height=${height}`, 'iters=4'];
+      const summary = runApp(runConfig(cm5, stencil, { params, nodes: 64, seed: 1, network: 'packet' }));
+      expect(summary.verified).toBe(true);
+      return summary.metrics.cycles as number;
+    };
+    // 17 rows on 8 processor rows: the models see 16 (slowestLines: a remainder of one to a
+    // boundary block with time to spare), but the top blocks' third row takes their 4-word
+    // column edges to two packets, and an iteration is 330 cycles longer than 8 x 16's.
+    expect(stencilColumns(8, 17, 4, 8, 8, facts).height).toBe(16);
+    expect((cycles('layout=square', 17) - cycles('layout=square', 16)) / 4).toBeGreaterThan(300);
+    const none = (height: number) => chainCycles(8, height, 8, 8, 4, chainCosts(cm5), false);
+    const at = (c: Record<string, number>) => 1000 * c.iter + 50 * c.iter_h;
+    expect(stencilCycles(at, 8, 17, 4, 8, 8, facts) - stencilCycles(at, 8, 16, 4, 8, 8, facts)).toBe(4 * (none(17) - none(16)));
+    expect(none(17) - none(16)).toBeGreaterThan(200);
+    // So the selector leaves the square (17% slower, measured) for rect's 4 x 16 processors.
+    const choice = select(STENCIL_MODULE, { width: 8, height: 17, iters: 4 }, selectContext(cm5, 64, loadModelSet(cm5, 64)));
+    expect(choice.variant).toBe('rect');
+    expect(choice.params.aspect).toBe(0.25);
+    expect(cycles('layout=rect aspect=0.25', 17)).toBeLessThan(cycles('layout=square', 17));
   });
 });
