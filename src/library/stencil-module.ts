@@ -125,7 +125,8 @@ export function stencilColumns(width: number, height: number, iter: number, px =
  * than with 64, the whole of one line's 705 (test/library/stencil-chain.test.ts).
  */
 export function stencilCycles(at: (columns: Record<string, number>) => number, width: number, height: number, iter: number, px: number, py: number, platform: StencilFacts): number {
-  const cycles = at(stencilColumns(width, height, iter, px, py, platform)) + controlNetworkChain(width, height, iter, px, py, platform);
+  const columns = stencilColumns(width, height, iter, px, py, platform);
+  const cycles = at(columns) + controlNetworkChain(width, height, columns.width, columns.height, iter, px, py, platform);
   const fastWidth = px * Math.floor(width / px);
   const fastHeight = py * Math.floor(height / py);
   if (fastWidth === width && fastHeight === height) return cycles;
@@ -134,7 +135,7 @@ export function stencilCycles(at: (columns: Record<string, number>) => number, w
 
 /**
  * With a control network (the CM-5), iter x what the true grid's critical chain (without
- * tree levels) is longer than that of the grid the models see, at the chain's own
+ * tree levels) is longer than that of the grid the models see (w x h), at the chain's own
  * cycles; 0 where reductions climb a tree, whose models count it in their fitted
  * iter_chain term (coefficients -0.83 to -1.17 on Alewife, -1 being the chain exactly).
  * The CM-5's samples cannot fit it: their uneven grids' chains equal those of their
@@ -144,11 +145,8 @@ export function stencilCycles(at: (columns: Record<string, number>) => number, w
  * top blocks' third row takes their 4-word column edges to two packets, ran 1,655 cycles
  * an iteration against 8 x 16's 1,325 (the chain: 1,338 against 1,108).
  */
-function controlNetworkChain(width: number, height: number, iter: number, px: number, py: number, platform: StencilFacts): number {
-  if (platform.combineTree) return 0;
-  const w = px === 1 ? width : slowestLines(width, px);
-  const h = py === 1 ? height : slowestLines(height, py);
-  if (w === width && h === height) return 0;
+function controlNetworkChain(width: number, height: number, w: number, h: number, iter: number, px: number, py: number, platform: StencilFacts): number {
+  if (platform.combineTree || (w === width && h === height)) return 0;
   const chain = (cw: number, ch: number) => chainCycles(cw, ch, px, py, platform.xferWords, platform, false);
   return iter * (chain(width, height) - chain(w, h));
 }
