@@ -135,6 +135,25 @@ export async function runSim(checkout: string, simArgs: readonly string[]): Prom
   }
 }
 
+/**
+ * The in-run wall times (ms) of the same `sim` run made twice in one process
+ * (bench/warm-child.mjs in `checkout`): [first, second], the second with V8's code
+ * optimized and its heap grown by the first. Null when that checkout has no
+ * warm-child.mjs (a baseline from before it); throws if a run prints no summary.
+ */
+export async function runSimTwice(checkout: string, simArgs: readonly string[]): Promise<[number, number] | null> {
+  const child = join(checkout, 'bench', 'warm-child.mjs');
+  if (!existsSync(child)) return null;
+  const done = await run(process.execPath, [child, ...simArgs], checkout);
+  const runs = done.stdout
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l): unknown => JSON.parse(l))
+    .filter(isSimJson);
+  if (runs.length !== 2) throw new Error(`bench/warm-child.mjs ${simArgs.join(' ')} in ${checkout} printed ${runs.length} of 2 summaries (exit ${done.code}): ${lastLine(done.stderr)}`);
+  return [runs[0].wallMs, runs[1].wallMs];
+}
+
 /** Wall time (ms) of `node bin/sim.mjs --version` in `checkout`; throws if it fails. */
 export async function timeSimVersion(checkout: string): Promise<number> {
   const done = await run(process.execPath, [join(checkout, 'bin', 'sim.mjs'), '--version'], checkout);

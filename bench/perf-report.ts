@@ -26,6 +26,8 @@ export interface PerfMeasurements {
   w1OverPhold: number[];
   w1ProcessOverPhold: number[];
   versionMs: { node: number[]; mine: number[]; base: number[] };
+  /** This checkout's in-run ms of a run made twice in one process, [first, second] per repetition, by workload id. */
+  twiceMs: Record<string, [number, number][]>;
 }
 
 const secs = (ms: number): string => `${fmt2.format(ms / 1000)} s`;
@@ -119,6 +121,19 @@ export function printChecks(m: PerfMeasurements, hasBaseline: boolean): number {
       `${fmt2.format(big)} / ${fmt2.format(small)} us per event (in-run; ${sizes}) = ${fmt2.format(big / small)}, target <= ${MAX_COST_PER_EVENT_RATIO}${base}`,
       big / small <= MAX_COST_PER_EVENT_RATIO,
     );
+    const twiceBig = m.twiceMs.W5;
+    const twiceSmall = m.twiceMs['W5/64'];
+    if (twiceBig !== undefined && twiceSmall !== undefined) {
+      // Not the issue's measure (a user's run is a fresh process): where its excess lies.
+      const us = (runs: [number, number][], k: 0 | 1, events: number) => (median(runs.map((r) => r[k])) * 1000) / events;
+      const [b1, b2] = [us(twiceBig, 0, w5.mine[0].events), us(twiceBig, 1, w5.mine[0].events)];
+      const [s1, s2] = [us(twiceSmall, 0, w5small.mine[0].events), us(twiceSmall, 1, w5small.mine[0].events)];
+      check(
+        '  the same, run twice in one process',
+        `first ${fmt2.format(b1)} / ${fmt2.format(s1)} = ${fmt2.format(b1 / s1)}; second (V8's code optimized, heap grown) ${fmt2.format(b2)} / ${fmt2.format(s2)} us per event = ${fmt2.format(b2 / s2)} (diagnostic)`,
+        null,
+      );
+    }
   }
   for (const w of m.workloads) {
     const cap = w.workload.maxRssMB;

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { printRows } from './harness.ts';
 import { parsePerfArgs, PerfUsageError, type PerfOptions } from './perf-args.ts';
 import { BaselineCheckout, describeCheckout, resolveCommit } from './perf-baseline.ts';
-import { buildIfAble, killChildren, RSS_SOURCE, runPholdKernel, runSim, timeBareNode, timeSimVersion, type SimRun } from './perf-process.ts';
+import { buildIfAble, killChildren, RSS_SOURCE, runPholdKernel, runSim, runSimTwice, timeBareNode, timeSimVersion, type SimRun } from './perf-process.ts';
 import { printChecks, printWorkloadTable, type PerfMeasurements } from './perf-report.ts';
 import { SELECTABLE_IDS, selectWorkloads, type Workload } from './perf-workloads.ts';
 
@@ -53,7 +53,7 @@ async function warmUp(workloads: readonly Workload[], base: BaselineCheckout | n
  */
 async function measure(options: PerfOptions, base: BaselineCheckout | null): Promise<PerfMeasurements> {
   const workloads = selectWorkloads(options.only).map((workload) => ({ workload, mine: [] as SimRun[], base: [] as SimRun[] }));
-  const m: PerfMeasurements = { workloads, pholdMine: [], pholdBase: [], w1OverPhold: [], w1ProcessOverPhold: [], versionMs: { node: [], mine: [], base: [] } };
+  const m: PerfMeasurements = { workloads, pholdMine: [], pholdBase: [], w1OverPhold: [], w1ProcessOverPhold: [], versionMs: { node: [], mine: [], base: [] }, twiceMs: {} };
   const hasW1 = workloads.some((w) => w.workload.id === 'W1');
   await warmUp(workloads.map((w) => w.workload), base);
   for (let rep = 0; rep < options.runs; rep++) {
@@ -79,10 +79,22 @@ async function measure(options: PerfOptions, base: BaselineCheckout | null): Pro
       const b = w.base.at(-1);
       progress(`${tag} ${w.workload.id}: ${(mine.wallMs / 1000).toFixed(2)} s, ${mine.events} events` + (b === undefined ? '' : `; baseline ${(b.wallMs / 1000).toFixed(2)} s`));
       if (w.workload.id === 'W1') await measurePhold(m, base, rep, mine, tag);
+      if (WARM_DIAGNOSTIC_IDS.includes(w.workload.id)) await measureTwice(m, w.workload, tag);
     }
     if (!hasW1) await measurePhold(m, base, rep, null, tag);
   }
   return m;
+}
+
+/** The workloads whose runs are also made twice in one process (the cost-per-event diagnostic). */
+const WARM_DIAGNOSTIC_IDS = ['W5', 'W5/64'];
+
+/** This checkout's in-run times of `w` made twice in one process (bench/warm-child.mjs). */
+async function measureTwice(m: PerfMeasurements, w: Workload, tag: string): Promise<void> {
+  const times = await runSimTwice(REPO_DIR, w.simArgs);
+  if (times === null) throw new Error('this checkout has no bench/warm-child.mjs');
+  (m.twiceMs[w.id] ??= []).push(times);
+  progress(`${tag} ${w.id} twice in one process: ${(times[0] / 1000).toFixed(2)} s, then ${(times[1] / 1000).toFixed(2)} s`);
 }
 
 async function measurePhold(m: PerfMeasurements, base: BaselineCheckout | null, rep: number, w1: SimRun | null, tag: string): Promise<void> {
