@@ -6,17 +6,9 @@
 // Usage: node bench/warm-child.mjs <sim arguments...>
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isBuildCurrent } from '../scripts/build-state.mjs';
+import { loadCliMain } from '../scripts/build-state.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-let main;
-if (process.env.SIM_FROM_SOURCES !== '1' && isBuildCurrent(root)) {
-  ({ main } = await import('../dist/src/cli/main.js'));
-} else {
-  const { register } = await import('tsx/esm/api');
-  register();
-  ({ main } = await import('../src/cli/main.ts'));
-}
+const main = await loadCliMain(join(dirname(fileURLToPath(import.meta.url)), '..'));
 const args = [...process.argv.slice(2), '--json'];
 for (let run = 0; run < 2; run++) {
   const code = await main(args);

@@ -3,3 +3,4 @@
 export declare const SOURCE_DIRS: string[];
 export declare function sourceState(root: string): Record<string, [number, number]>;
 export declare function isBuildCurrent(root: string): boolean;
+export declare function loadCliMain(root: string): Promise<(argv: readonly string[]) => Promise<number>>;

@@ -1,9 +1,11 @@
-// What the JavaScript build in dist/ was made from, and whether it still matches
-// the sources. The build records every TypeScript source's size and modification
-// time in dist/build.json; bin/sim.mjs runs the build only when they all still
-// match (make's rule), and otherwise runs the sources through tsx.
+// What the JavaScript build in dist/ was made from, whether it still matches the
+// sources, and so which of the two the `sim` command runs. The build records every
+// TypeScript source's size and modification time in dist/build.json; bin/sim.mjs
+// runs the build only when they all still match (make's rule), and otherwise runs
+// the sources through tsx.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 /** The folders compiled into dist/ (tsconfig.build.json's "include"). */
 export const SOURCE_DIRS = ['src', 'apps'];
@@ -53,4 +55,18 @@ export function isBuildCurrent(root) {
   const keys = Object.keys(now);
   if (keys.length !== Object.keys(recorded).length) return false;
   return keys.every((k) => recorded[k] !== undefined && recorded[k][0] === now[k][0] && recorded[k][1] === now[k][1]);
+}
+
+/**
+ * The CLI's `main` (src/cli/main.ts) as `sim` runs it: from the build when it is
+ * current, else from the sources through tsx (slower to start, same results);
+ * SIM_FROM_SOURCES=1 asks for the sources always.
+ */
+export async function loadCliMain(root) {
+  if (process.env.SIM_FROM_SOURCES !== '1' && isBuildCurrent(root)) {
+    return (await import(pathToFileURL(join(root, 'dist', 'src', 'cli', 'main.js')).href)).main;
+  }
+  const { register } = await import('tsx/esm/api');
+  register();
+  return (await import(pathToFileURL(join(root, 'src', 'cli', 'main.ts')).href)).main;
 }
