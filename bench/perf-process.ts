@@ -138,13 +138,10 @@ export async function runSim(checkout: string, simArgs: readonly string[]): Prom
 /**
  * The in-run wall times (ms) of the same `sim` run made twice in one process
  * (bench/warm-child.mjs in `checkout`): [first, second], the second with V8's code
- * optimized and its heap grown by the first. Null when that checkout has no
- * warm-child.mjs (a baseline from before it); throws if a run prints no summary.
+ * optimized and its heap grown by the first; throws if a run prints no summary.
  */
-export async function runSimTwice(checkout: string, simArgs: readonly string[]): Promise<[number, number] | null> {
-  const child = join(checkout, 'bench', 'warm-child.mjs');
-  if (!existsSync(child)) return null;
-  const done = await run(process.execPath, [child, ...simArgs], checkout);
+export async function runSimTwice(checkout: string, simArgs: readonly string[]): Promise<[number, number]> {
+  const done = await run(process.execPath, [join(checkout, 'bench', 'warm-child.mjs'), ...simArgs], checkout);
   const runs = done.stdout
     .split('\n')
     .filter((l) => l.startsWith('{'))
