@@ -12,14 +12,16 @@
  *     wait to be received before and after it (the stable queue of 6.1.3).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readTrace, type MessageRecord } from '../src/trace/reader.ts';
 import { fmt, fmt2, printRows } from './harness.ts';
 
 const ROOT = join(import.meta.dirname, '..');
-const DIR = mkdtempSync(join(tmpdir(), 'bench-pacing-'));
+
+/** The shipped CM-5 platform file, as parsed JSON (the part this bench changes). */
+type Cm5File = { network: { interfaceLatencyCycles: number } };
 
 interface Exchange {
   /** Node 0's injections (cycles) and what it took out of the network. */
@@ -27,9 +29,9 @@ interface Exchange {
   receives: MessageRecord[];
 }
 
-/** Runs the 2-node exchange on `platform` (a name or a file) and reads node 0's side of it back. */
-function exchange(platform: string, blockBytes: number, poll: string, extra: string[] = []): Exchange {
-  const trace = join(DIR, 'run.trace');
+/** Runs the 2-node exchange on `platform` (a name or a file), tracing into `dir`, and reads node 0's side of it back. */
+function exchange(dir: string, platform: string, blockBytes: number, poll: string, extra: string[] = []): Exchange {
+  const trace = join(dir, 'run.trace');
   const args = ['--platform', platform, '--nodes', '2', 'apps/patterns', '--param', 'pattern=cshift', '--param', 'shift=1'];
   args.push('--param', `blockBytes=${blockBytes}`, '--param', `poll=${poll}`, '--trace', trace, '--trace-messages', '--json', ...extra);
   execFileSync(process.execPath, [join(ROOT, 'bin/sim.mjs'), ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -60,41 +62,48 @@ function timeline(e: Exchange, from: number, count: number): [string, string][] 
     .map(([c, what]) => [`cycle ${fmt.format(c)}`, what]);
 }
 
-/** The shipped CM-5 with `interfaceLatencyCycles` set to `cycles`, as a platform file. */
-function withInterfaceLatency(cycles: number): string {
-  const p = JSON.parse(readFileSync(join(ROOT, 'platforms/cm5.json'), 'utf8')) as { network: { interfaceLatencyCycles: number } };
-  p.network.interfaceLatencyCycles = cycles;
-  const file = join(DIR, `cm5-interface-${cycles}.json`);
-  writeFileSync(file, JSON.stringify(p));
+/** `shipped` with `interfaceLatencyCycles` set to `cycles`, as a platform file in `dir`. */
+function withInterfaceLatency(dir: string, shipped: Cm5File, cycles: number): string {
+  const file = join(dir, `cm5-interface-${cycles}.json`);
+  writeFileSync(file, JSON.stringify({ ...shipped, network: { ...shipped.network, interfaceLatencyCycles: cycles } }));
   return file;
 }
 
 const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;
 
 export async function pacingBench(): Promise<void> {
-  const once = exchange('cm5', 16384, 'once');
-  const empty = exchange('cm5', 16384, 'empty');
+  const dir = mkdtempSync(join(tmpdir(), 'bench-pacing-'));
+  try {
+    report(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function report(dir: string): void {
+  const once = exchange(dir, 'cm5', 16384, 'once');
+  const empty = exchange(dir, 'cm5', 16384, 'empty');
   printRows('Two CM-5 nodes exchanging 16 KB blocks, poll once: node 0 from its 400th packet', timeline(once, 400, 12));
   printRows('The same, polling until empty', timeline(empty, 400, 12));
 
-  const shipped = JSON.parse(readFileSync(join(ROOT, 'platforms/cm5.json'), 'utf8')) as { network: { interfaceLatencyCycles: number } };
+  const shipped = JSON.parse(readFileSync(join(ROOT, 'platforms/cm5.json'), 'utf8')) as Cm5File;
   const rows: [string, string][] = [];
   for (const latency of [0, 40, shipped.network.interfaceLatencyCycles, 120]) {
-    const platform = latency === shipped.network.interfaceLatencyCycles ? 'cm5' : withInterfaceLatency(latency);
+    const platform = latency === shipped.network.interfaceLatencyCycles ? 'cm5' : withInterfaceLatency(dir, shipped, latency);
     const label = `interface latency ${latency}${platform === 'cm5' ? ' (shipped)' : ''}`;
-    const o = platform === 'cm5' ? once : exchange(platform, 16384, 'once');
-    const u = platform === 'cm5' ? empty : exchange(platform, 16384, 'empty');
+    const o = platform === 'cm5' ? once : exchange(dir, platform, 16384, 'once');
+    const u = platform === 'cm5' ? empty : exchange(dir, platform, 16384, 'empty');
     rows.push([label, `${fmt2.format(cyclesPerPacket(o))} poll once, ${fmt2.format(cyclesPerPacket(u))} until empty`]);
   }
   for (const seed of [1, 2]) {
-    const perturbed = (poll: string) => fmt2.format(cyclesPerPacket(exchange('cm5', 16384, poll, ['--perturb', String(seed)])));
+    const perturbed = (poll: string) => fmt2.format(cyclesPerPacket(exchange(dir, 'cm5', 16384, poll, ['--perturb', String(seed)])));
     rows.push([`shipped, --perturb ${seed}`, `${perturbed('once')} poll once, ${perturbed('empty')} until empty`]);
   }
   printRows('Cycles per packet in the steady state (thesis: 89 poll once, eq. 47; 99 until empty: send + one packet + one failed poll)', rows);
 
   // A long exchange, so that timer interrupts (1,000 cycles every 550,000 of a node's
   // clock) fall into it: node 0's first gap between injections of over 1,000 cycles.
-  const long = exchange('cm5', 1 << 20, 'once');
+  const long = exchange(dir, 'cm5', 1 << 20, 'once');
   const k = long.sends.findIndex((c, i) => i > 0 && c - long.sends[i - 1] > 1000) - 1;
   const at = long.receives.findIndex((m) => m.received > long.sends[k]);
   const waited = (from: number, to: number) => fmt.format(mean(long.receives.slice(from, to).map((m) => m.received - m.sent)));
