@@ -40,7 +40,7 @@ export async function studyEstimateBench(): Promise<void> {
       const platform = await loadPlatform(name);
       const contexts = new Map<number, SelectContext>();
       for (const n of study.defaults.nodes) contexts.set(n, selectContext(platform, n, loadModelSet(platform, n)));
-      const p: StudyPlatform = { spec: name, name, clockMHz: platform.clockMHz, context: (n) => contexts.get(n)! };
+      const p: StudyPlatform = { spec: name, name, clockMHz: platform.clockMHz, timerInterrupts: platform.timerInterrupt !== null, context: (n) => contexts.get(n)! };
       const options: StudyOptions = { platforms: [p], nodes: study.defaults.nodes, trials: study.name === 'digit-width' ? 10 : study.defaults.trials, maxGrid: study.defaults.maxGrid ?? 0, maxKeys: study.defaults.maxKeys ?? 0, seed: 1 };
       const runs = study.next(options, new Map());
       const order = runs.map((_, k) => k).sort((a, b) => work(runs[a].params) - work(runs[b].params) || a - b);

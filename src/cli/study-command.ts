@@ -156,7 +156,7 @@ export async function parseStudyArgs(argv: readonly string[]): Promise<StudyArgs
         hashes.push({ file: source, platform: platform.name, model: name, sha256: hashOf(source, platform.name, name) });
       }
     }
-    platforms.push({ spec, name: platform.name, clockMHz: platform.clockMHz, context: (n) => contexts.get(n)! });
+    platforms.push({ spec, name: platform.name, clockMHz: platform.clockMHz, timerInterrupts: platform.timerInterrupt !== null, context: (n) => contexts.get(n)! });
   }
   const workers = intOption('workers', v.workers, 1, 1, 256);
   const executor: Executor = { workers, shard: shardOption(v.shard), queue: queueOption(v.queue) };

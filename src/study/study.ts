@@ -38,6 +38,8 @@ export interface StudyPlatform {
   /** The platform's own name (models, thesis rows). */
   name: string;
   clockMHz: number;
+  /** Whether its nodes take timer interrupts, whose phases come from the seed (thesis 3.4.1): its runs' times vary with the seed. */
+  timerInterrupts: boolean;
   /** The selection context (models) for `nodes` processors. */
   context(nodes: number): SelectContext;
 }

@@ -50,6 +50,7 @@ describe('sim study: reduced studies, their summaries checked against their rows
       ['study', 'stencil-gain', '--platform', 'atm', '--nodes', '16', '--trials', '3', '--max-grid', '64', '--out', out('gain')],
       ['study', 'sort-selection', '--platform', 'paragon', '--nodes', '16', '--max-keys', '300', '--trials', '3', '--out', out('sort')],
       ['study', 'extra-rows', '--platform', 'atm', '--nodes', '16', '--trials', '1', '--max-grid', '64', '--out', out('extra')],
+      ['study', 'extra-rows', '--platform', 'cm5', '--nodes', '16', '--trials', '1', '--max-grid', '64', '--out', out('extra-cm5')],
       ['study', 'digit-width', '--platform', 'alewife', '--nodes', '16', '--max-keys', '40', '--trials', '2', '--out', out('digit')],
     ]) {
       const r = await sim(args);
@@ -154,6 +155,33 @@ describe('sim study: reduced studies, their summaries checked against their rows
       expect(s.configs[i].rows.verdict).toBe(loss <= 0 ? 'optimal' : loss <= 0.005 ? 'within 0.5%' : 'wrong');
       expect(s.configs[i].measuredBenefit).toBeCloseTo(t('rows', 0, 0) / t('predicted', pr, pc) - 1, 12);
     });
+  });
+
+  it('extra-rows on the CM-5: every point is run with seeds 1-3, and the verdicts and benefits follow from their medians', () => {
+    const rows = rowsOf(out('extra-cm5'), 'extra-rows');
+    const s = summaryOf(out('extra-cm5'), 'extra-rows');
+    const configs = group(rows, (r) => String(r.config));
+    expect(configs).toHaveLength(2);
+    expect(configs[0][0]).toMatchObject({ thesis: true, width: 200, height: 200 });
+    const median3 = (xs: number[]) => [...xs].sort((a, b) => a - b)[1];
+    let seedsDiffer = false;
+    configs.forEach((c, i) => {
+      for (const p of group(c, (r) => `${r.kind}|${r.extraRows}|${r.extraCols}`)) expect(p.map((r) => r.seed)).toEqual([1, 2, 3]);
+      const t = (kind: string, r: number, col: number) => {
+        const xs = c.filter((x) => x.kind === kind && x.extraRows === r && x.extraCols === col).map((x) => x.measured as number);
+        if (new Set(xs).size > 1) seedsDiffer = true;
+        return median3(xs);
+      };
+      const colsBest = Math.min(...Array.from({ length: 16 }, (_, v) => t('cols', 0, v)));
+      const pr = c[0].predictedRows as number;
+      const pc = c[0].predictedCols as number;
+      const loss = t('cols', 0, pc) / colsBest - 1;
+      expect(s.configs[i].cols.loss).toBeCloseTo(loss, 12);
+      expect(s.configs[i].cols.verdict).toBe(loss <= 0 ? 'optimal' : loss <= 0.005 ? 'within 0.5%' : 'wrong');
+      expect(s.configs[i].measuredBenefit).toBeCloseTo(t('rows', 0, 0) / t('predicted', pr, pc) - 1, 12);
+    });
+    // The timer interrupts' phases come from the seed: the three runs of a point are not all alike.
+    expect(seedsDiffer).toBe(true);
   });
 
   it('digit-width: each verdict follows from the measured widths', () => {
