@@ -26,7 +26,7 @@ import { STENCIL_MODULE } from '../library/stencil-module.ts';
 import { logUniform } from './stencil-grids.ts';
 import type { Check } from './stencil-scoring.ts';
 import { STENCIL_ITERS, usesStencilModel } from './stencil-selection.ts';
-import { groupBy, pct } from './stats.ts';
+import { groupBy, median, pct } from './stats.ts';
 import { cyclesOf, runId, unmeasured, type Measurements, type Row, type Study, type StudyOptions, type StudyRun, type Summary } from './study.ts';
 import { COLORS, f2, legend, Plot, svgDocument } from '../library/svg.ts';
 import { TABLE_5_1 } from './thesis.ts';
@@ -86,13 +86,6 @@ function configsOf(options: StudyOptions): Config[] {
 
 const run = (c: Config, extraRows: number, extraCols: number, seed: number): StudyRun => ({ platform: c.spec, nodes: c.nodes, app: 'apps/stencil', params: { width: c.width, height: c.height, iters: STENCIL_ITERS, layout: 'square', extraRows, extraCols }, seed });
 const fits = (c: Config, r: number, cc: number) => typeof partition('square', c.nodes, c.width, c.height, 1, cc, r) !== 'string';
-
-/** The median of `xs` (the mean of the middle two for an even count). */
-function median(xs: readonly number[]): number {
-  const v = [...xs].sort((a, b) => a - b);
-  const m = v.length >> 1;
-  return v.length % 2 === 1 ? v[m] : (v[m - 1] + v[m]) / 2;
-}
 
 /** A point's measurement over its seeds: the median; null if a run failed, undefined while one is unmeasured. */
 function pointCycles(cycles: readonly (number | null | undefined)[]): number | null | undefined {
