@@ -1,9 +1,10 @@
 /**
  * Measures whole processes for the perf bench: a `sim` run as a user starts it
  * (`node bin/sim.mjs <args> --json` in the checkout measured), with its wall time
- * taken around the process and its peak resident memory from GNU time; `sim
- * --version` and `node -e 0`; and the PHOLD kernel child. Owns the children it
- * starts (killChildren ends them); knows nothing of baselines or tables.
+ * taken around the process and its peak resident memory and minor page faults from
+ * GNU time; `sim --version` and `node -e 0`; the PHOLD kernel child; and what one
+ * page fault costs on this machine. Owns the children it starts (killChildren ends
+ * them); knows nothing of baselines or tables.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -23,6 +24,8 @@ export interface SimRun {
   verification: string;
   /** Peak resident set size of the process (MB), or null when GNU time is missing. */
   peakRssMB: number | null;
+  /** Minor page faults of the process (first touches of fresh memory), or null when GNU time is missing. */
+  minorFaults: number | null;
 }
 
 interface Finished {
@@ -111,15 +114,15 @@ export async function runSim(checkout: string, simArgs: readonly string[]): Prom
   const scratch = hasGnuTime ? mkdtempSync(join(tmpdir(), 'perf-rss-')) : null;
   const rssFile = scratch === null ? '' : join(scratch, 'rss');
   try {
-    const done = scratch === null ? await run(process.execPath, sim, checkout) : await run(GNU_TIME, ['-f', '%M', '-o', rssFile, process.execPath, ...sim], checkout);
+    const done = scratch === null ? await run(process.execPath, sim, checkout) : await run(GNU_TIME, ['-f', '%M %R', '-o', rssFile, process.execPath, ...sim], checkout);
     const jsonLine = done.stdout.split('\n').find((l) => l.startsWith('{'));
     const parsed: unknown = jsonLine === undefined ? undefined : JSON.parse(jsonLine);
     if (!isSimJson(parsed)) {
       const why = done.signal !== null ? `killed by ${done.signal}` : `exit ${done.code}: ${lastLine(done.stderr) || 'no output'}`;
       throw new Error(`sim ${simArgs.join(' ')} in ${checkout} printed no summary (${why})`);
     }
-    // GNU time writes "Command exited with non-zero status N" before the figure when the run fails.
-    const rssKB = scratch === null ? Number.NaN : Number(lastLine(readFileSync(rssFile, 'utf8')));
+    // GNU time writes "Command exited with non-zero status N" before the figures when the run fails.
+    const [rssKB, faults] = scratch === null ? [Number.NaN, Number.NaN] : lastLine(readFileSync(rssFile, 'utf8')).split(' ').map(Number);
     return {
       wallMs: done.wallMs,
       runWallMs: parsed.wallMs,
@@ -129,6 +132,7 @@ export async function runSim(checkout: string, simArgs: readonly string[]): Prom
       verified: parsed.verified,
       verification: parsed.verification,
       peakRssMB: Number.isFinite(rssKB) ? rssKB / 1024 : null,
+      minorFaults: Number.isFinite(faults) ? faults : null,
     };
   } finally {
     if (scratch !== null) rmSync(scratch, { recursive: true, force: true });
@@ -149,6 +153,24 @@ export async function runSimTwice(checkout: string, simArgs: readonly string[]):
     .filter(isSimJson);
   if (runs.length !== 2) throw new Error(`bench/warm-child.mjs ${simArgs.join(' ')} in ${checkout} printed ${runs.length} of 2 summaries (exit ${done.code}): ${lastLine(done.stderr)}`);
   return [runs[0].wallMs, runs[1].wallMs];
+}
+
+/**
+ * What a minor page fault costs here (us): the time to touch each 4 KB page of a fresh
+ * 64 MB buffer once, per page, the median of three buffers. Cheap on bare metal (well
+ * under a microsecond); some virtual machines charge ten times that and more, which
+ * makes a run's memory growth a large part of its time.
+ */
+export function pageFaultMicros(): number {
+  const PAGE = 4096;
+  const times: number[] = [];
+  for (let k = 0; k < 3; k++) {
+    const b = new Uint8Array(64 << 20);
+    const t0 = performance.now();
+    for (let i = 0; i < b.length; i += PAGE) b[i] = 1;
+    times.push(((performance.now() - t0) * 1000) / (b.length / PAGE));
+  }
+  return times.sort((x, y) => x - y)[1];
 }
 
 /** Wall time (ms) of `node bin/sim.mjs --version` in `checkout`; throws if it fails. */

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { printRows } from './harness.ts';
 import { parsePerfArgs, PerfUsageError, type PerfOptions } from './perf-args.ts';
 import { BaselineCheckout, describeCheckout, resolveCommit } from './perf-baseline.ts';
-import { buildIfAble, killChildren, RSS_SOURCE, runPholdKernel, runSim, runSimTwice, timeBareNode, timeSimVersion, type SimRun } from './perf-process.ts';
+import { buildIfAble, killChildren, pageFaultMicros, RSS_SOURCE, runPholdKernel, runSim, runSimTwice, timeBareNode, timeSimVersion, type SimRun } from './perf-process.ts';
 import { printChecks, printWorkloadTable, type PerfMeasurements } from './perf-report.ts';
 import { SELECTABLE_IDS, selectWorkloads, type Workload } from './perf-workloads.ts';
 
@@ -54,8 +54,9 @@ async function warmUp(workloads: readonly Workload[], base: BaselineCheckout | n
  */
 async function measure(options: PerfOptions, base: BaselineCheckout | null): Promise<PerfMeasurements> {
   const workloads = selectWorkloads(options.only).map((workload) => ({ workload, mine: [] as SimRun[], base: [] as SimRun[] }));
-  const m: PerfMeasurements = { workloads, pholdMine: [], pholdBase: [], w1OverPhold: [], w1ProcessOverPhold: [], versionMs: { node: [], mine: [], base: [] }, twiceMs: {} };
+  const m: PerfMeasurements = { workloads, pholdMine: [], pholdBase: [], w1OverPhold: [], w1ProcessOverPhold: [], versionMs: { node: [], mine: [], base: [] }, twiceMs: {}, faultMicros: null };
   const hasW1 = workloads.some((w) => w.workload.id === 'W1');
+  if (workloads.some((w) => WARM_DIAGNOSTIC_IDS.includes(w.workload.id))) m.faultMicros = pageFaultMicros();
   await warmUp(workloads.map((w) => w.workload), base);
   for (let rep = 0; rep < options.runs; rep++) {
     const tag = `[run ${rep + 1}/${options.runs}]`;
