@@ -39,6 +39,12 @@ export interface AppTask {
 /** Seeds per sample on a platform whose nodes take timer interrupts (thesis 3.4.1: the median of three). */
 export const NOISY_SEEDS = 3;
 
+/** The median of a sample's timings (of a non-empty list; the mean of the middle two for an even count). */
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
 const stencil = (layout: string) => (args: readonly number[]) => ({ layout, width: args[0], height: args[1], iters: args[2] });
 
 /**

@@ -8,18 +8,13 @@ import { InputError, RunFailure } from '../kernel/errors.ts';
 import { RandomStream } from '../kernel/random-stream.ts';
 import { DEFAULT_RUN_LIMITS, runApp, runConfig, type AppDefinition } from '../runtime/index.ts';
 import type { Machine } from '../machine/machine.ts';
-import { appTask, NOISY_SEEDS } from './app-tasks.ts';
+import { appTask, median, NOISY_SEEDS } from './app-tasks.ts';
 import type { AppRunResult } from './edge-exchange.ts';
 import { formatNumber, noisyTime, planUnit, unitHeader, type UnitConfig } from './samples.ts';
 
 /** Any app definition: apps' parameter, input and result types differ, and tasks pass parameters by name. */
 // `any` because AppDefinition is invariant in its type parameters and no one instance covers every app.
 export type LoadedApp = AppDefinition<any, any, any, any>;
-
-const median =  (xs: readonly number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 /** One run of the app: its timed cycles (its `cycles` metric) and each node's busy cycles, failing the unit if it did not verify. */
 export function appRun(app: LoadedApp, config: UnitConfig, params: Record<string, number | string>, seed: number): AppRunResult {

@@ -19,14 +19,14 @@
  * differences between neighbouring values being judged.
  */
 import { partition } from '../../apps/stencil/grid.ts';
-import { NOISY_SEEDS } from '../calibrate/app-tasks.ts';
+import { median, NOISY_SEEDS } from '../calibrate/app-tasks.ts';
 import { RandomStream } from '../kernel/random-stream.ts';
 import { variantNamed } from '../library/module.ts';
 import { STENCIL_MODULE } from '../library/stencil-module.ts';
 import { logUniform } from './stencil-grids.ts';
 import type { Check } from './stencil-scoring.ts';
 import { STENCIL_ITERS, usesStencilModel } from './stencil-selection.ts';
-import { groupBy, median, pct } from './stats.ts';
+import { groupBy, pct } from './stats.ts';
 import { cyclesOf, runId, unmeasured, type Measurements, type Row, type Study, type StudyOptions, type StudyRun, type Summary } from './study.ts';
 import { COLORS, f2, legend, Plot, svgDocument } from '../library/svg.ts';
 import { TABLE_5_1 } from './thesis.ts';

@@ -1,5 +1,5 @@
 /**
- * The few statistics the studies report: means, medians, maxima and a Student-t 95%
+ * The few statistics the studies report: means, maxima and a Student-t 95%
  * confidence interval of a mean (the thesis's sort penalty, 4.5.4: "95% confidence
  * intervals for 12 samples"), and the grouping of rows they are computed over. Empty
  * inputs give null, never NaN.
@@ -11,14 +11,6 @@ export function mean(xs: readonly number[]): number | null {
   let s = 0;
   for (const x of xs) s += x;
   return s / xs.length;
-}
-
-/** The median (the mean of the middle two for an even count). */
-export function median(xs: readonly number[]): number | null {
-  if (xs.length === 0) return null;
-  const v = [...xs].sort((a, b) => a - b);
-  const m = v.length >> 1;
-  return v.length % 2 === 1 ? v[m] : (v[m - 1] + v[m]) / 2;
 }
 
 export function max(xs: readonly number[]): number | null {
