@@ -43,7 +43,8 @@ export const TIME_BASED_SEED = -1;
 
 export class LocalWork {
   private readonly node: Node;
-  private readonly cpu: CpuCosts;
+  /** The platform's CPU table (what each operation costs). */
+  readonly cpu: CpuCosts;
   private readonly runSeed: number;
   private readonly rng: ParkMiller;
   /** Where currentCycle counts from (ResetCurrentCycle). */
