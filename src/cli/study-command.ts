@@ -121,7 +121,7 @@ export async function parseStudyArgs(argv: readonly string[]): Promise<StudyArgs
   for (const option of ['trials', 'max-grid', 'max-keys'] as const) {
     if (v[option] !== undefined && !d.takes.includes(option)) throw new InputError(`sim study ${study.name}: takes no --${option} (it takes ${d.takes.map((o) => `--${o}`).join(', ')})`);
   }
-  const trials = int('trials', v.trials, 1, 100_000) ?? d.trials;
+  const trials = int('trials', v.trials, d.minTrials, 100_000) ?? d.trials;
   const maxGrid = int('max-grid', v['max-grid'], 16, 1 << 14) ?? d.maxGrid ?? 0;
   const maxKeys = int('max-keys', v['max-keys'], 16, 1 << 20) ?? d.maxKeys ?? 0;
   const seed = int('seed', v.seed, 0, MAX_SEED) ?? 1;

@@ -68,6 +68,8 @@ export type Summary = Record<string, unknown>;
 export interface StudyDefaults {
   takes: readonly ('trials' | 'max-grid' | 'max-keys')[];
   trials: number | null;
+  /** The fewest --trials the study can run (1 where a study of none would measure nothing). */
+  minTrials: number;
   maxGrid: number | null;
   maxKeys: number | null;
   /** Machine sizes when --nodes is absent. */

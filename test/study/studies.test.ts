@@ -225,6 +225,7 @@ describe.concurrent('sim study: bad input is one line on stderr and exit 2, with
     [['study', 'extra-rows', '--platform', 'cm5', '--nodes', '48', '--out', 'x'], /^sim: --nodes 48: /],
     [['study', 'stencil-gain', '--platform', 'cm5', '--nodes', '8', '--out', 'x'], /^sim: no app models for cm5 on 8 nodes/],
     [['study', 'stencil-gain', '--platform', 'cm5', '--trials', '0', '--out', 'x'], /^sim: --trials 0: expected an integer from 1 to 100000$/],
+    [['study', 'extra-rows', '--platform', 'cm5', '--trials', '-1', '--out', 'x'], /^sim: --trials -1: expected an integer from 0 to 100000$/],
     [['study', 'stencil-gain', '--platform', 'mars', '--out', 'x'], /^sim: --platform mars: unknown platform/],
   ])('%j', async (args, message) => {
     const cwd = mkdtempSync(join(tmpdir(), 'sim-study-bad-'));
@@ -240,6 +241,18 @@ describe.concurrent('sim study: bad input is one line on stderr and exit 2, with
     const r = await sim(['study', 'digit-width', '--platform', 'cm5', '--trials', '3', '--max-keys', '40', '--out', 'x', '--dry-run', '--json'], cwd);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ study: 'digit-width', round: 1, complete: false });
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it("extra-rows --trials 0 is Table 5-1's configuration alone: one grid, extraRows and extraCols each 0..15, three seeds on the CM-5", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'sim-study-dry-'));
+    const runs = async (trials: string) => {
+      const r = await sim(['study', 'extra-rows', '--platform', 'cm5', '--trials', trials, '--out', 'x', '--dry-run', '--json'], cwd);
+      expect(r.code).toBe(0);
+      return (JSON.parse(r.stdout) as { runs: number }).runs;
+    };
+    expect(await runs('0')).toBe(2 * 16 * 3);
+    expect(await runs('1')).toBe(2 * 2 * 16 * 3);
     expect(readdirSync(cwd)).toEqual([]);
   });
 });
