@@ -76,8 +76,7 @@ export class PortTable {
    * What storing n Xfer words costs the processor: n stores, 2 loads, 2 integer ops and
    * a branch, as opCycles sums them (the same additions in the same order, so the same
    * cycles): round(putHead + n x putStore + putBranch). Numbers on the table rather
-   * than a list by n: on a 4096-node machine one list per node was 0.8 MB that every
-   * packet's put missed the cache on.
+   * than a list by n per node, which came to 0.8 MB on a 4096-node machine.
    */
   private readonly putHead: number;
   private readonly putStore: number;
