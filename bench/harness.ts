@@ -20,10 +20,8 @@ export async function timeTask(name: string, fn: () => void, iterations: number)
   return { medianMs: result.latency.p50, minMs: result.latency.min, samples: result.latency.samplesCount };
 }
 
-export function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-}
+/** The median (the mean of the middle two for an even count): the simulator's own, which app calibration uses. */
+export { median } from '../src/calibrate/app-tasks.ts';
 
 export function printRows(title: string, rows: [string, string][]): void {
   console.log(`\n${title}`);

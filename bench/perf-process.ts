@@ -10,6 +10,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { median } from './harness.ts';
 
 /** One `sim` process: what it reported and what was measured around it. */
 export interface SimRun {
@@ -170,7 +171,7 @@ export function pageFaultMicros(): number {
     for (let i = 0; i < b.length; i += PAGE) b[i] = 1;
     times.push(((performance.now() - t0) * 1000) / (b.length / PAGE));
   }
-  return times.sort((x, y) => x - y)[1];
+  return median(times);
 }
 
 /** Wall time (ms) of `node bin/sim.mjs --version` in `checkout`; throws if it fails. */
