@@ -64,7 +64,8 @@ for (const platform of platforms) {
   for (const model of order) {
     const u = units.get(`${platform} ${model}`);
     if (u === undefined) fail(`no unit for ${model} (${platform.slice(2)}) in ${samplesPath} or the partial files`);
-    out.push(...u.lines);
+    // One by one: a unit can have more lines than a call takes arguments.
+    for (const line of u.lines) out.push(line);
   }
 }
 const sha = createHash('sha256').update(specText).digest('hex');

@@ -34,6 +34,16 @@ export interface FitResult {
   residuals: number[];
 }
 
+/**
+ * The largest |value(item)| (0 for no items). A loop, not Math.max(...): a model can
+ * have more samples than a call takes arguments (about 125,000 in Node 20).
+ */
+function largestAbs<T>(items: readonly T[], value: (item: T) => number): number {
+  let largest = 0;
+  for (const item of items) largest = Math.max(largest, Math.abs(value(item)));
+  return largest;
+}
+
 /** Singular values below this fraction of the largest are treated as zero. */
 const SINGULAR_TOLERANCE = 1e-10;
 
@@ -111,8 +121,8 @@ export function fitModel(termNames: readonly string[], samples: readonly Sample[
     const half = coef.map((_, k) => (relevant[k] ? t * Math.sqrt(v * variance[k]) : 0));
     // A term whose contribution is below rounding everywhere is irrelevant even when an
     // exact fit leaves no variance to judge it by (the simulator's clock is exact).
-    const yScale = Math.max(...ys.map(Math.abs), 1e-300);
-    const negligible = coef.map((c, k) => relevant[k] && Math.max(...rows.map((row) => Math.abs(c * row[k]))) < 1e-9 * yScale);
+    const yScale = Math.max(largestAbs(ys, (y) => y), 1e-300);
+    const negligible = coef.map((c, k) => relevant[k] && largestAbs(rows, (row) => c * row[k]) < 1e-9 * yScale);
     // Eq. 30: the least relevant term has the smallest |beta / h|; with no spare degrees of freedom nothing is judged.
     let worst = -1;
     let worstRatio = Infinity;

@@ -6,7 +6,7 @@
  * at the boundaries").
  */
 import { STENCIL_MODULE } from '../library/stencil-module.ts';
-import { groupBy } from './stats.ts';
+import { groupBy, max } from './stats.ts';
 import { winnerFunction } from './stencil-grids.ts';
 import type { Row, StudyOptions } from './study.ts';
 import { COLORS, esc, f2, legend, powersOfTwo, svgDocument } from '../library/svg.ts';
@@ -25,7 +25,8 @@ export function selectionFigure(rows: readonly Row[], options: StudyOptions, ite
   platforms.forEach((p, k) => {
     const mine = rows.filter((r) => r.platform === p.name);
     if (mine.length === 0) return;
-    const nodes = Math.max(...mine.map((r) => r.nodes as number));
+    // stats.max, not Math.max(...): a study of many trials has more rows than a call takes arguments.
+    const nodes = max(mine.map((r) => r.nodes as number)) as number;
     const ox = 70 + (k % 2) * (SIDE + 110);
     const oy = 60 + Math.floor(k / 2) * (SIDE + 80);
     const winner = winnerFunction(p.context(nodes), iters);

@@ -72,6 +72,14 @@ describe('the model fitter (thesis 3.6.2, Fig. 3-9)', () => {
 });
 
 describe('the summary line sim fit prints', () => {
+  it('fits a model with more samples than a call takes arguments (200,000)', () => {
+    // The relevance check once took Math.max(...) over every sample and threw a RangeError.
+    const samples = Array.from({ length: 200_000 }, (_, i) => ({ x: [i % 1000], y: 7 + 2 * (i % 1000) }));
+    const fit = fitModel(['len'], samples, false);
+    expect(fit.relevant).toEqual([true, true]);
+    fit.coefficients.forEach((c, k) => expect(c).toBeCloseTo([7, 2][k], 6));
+  });
+
   it('never reads "R^2 -0.0000" for an R^2 a rounding error below zero', () => {
     const m: FittedModel = {
       platform: 'cm5', name: 'Foo', terms: ['1', 'a'], coefficients: [5, 0], halfWidths: [1, 0], relevant: [true, false],

@@ -3,7 +3,8 @@ import { RunLimitError } from '../../src/kernel/errors.ts';
 import { AppRun, runApp } from '../../src/runtime/run-app.ts';
 import { runConfig } from '../../src/runtime/run-config.ts';
 import cshift from '../../apps/cshift/index.ts';
-import { loadTestPlatform } from '../support/platforms.ts';
+import { parsePlatform } from '../../src/platform/load-platform.ts';
+import { editedPlatformText, loadTestPlatform } from '../support/platforms.ts';
 
 describe('a run made in chunks (the CLI yields between them)', () => {
   it('dispatches the same events in the same order as one call, whatever the chunk size', () => {
@@ -34,5 +35,24 @@ describe('a run made in chunks (the CLI yields between them)', () => {
     const e = stopped as RunLimitError;
     expect([e.limit, e.value, e.cycle]).toEqual(['cycles', 1000, 1001]);
     expect(e.message.split('\n')).toHaveLength(17);
+  });
+});
+
+describe('the summary of a machine with a very large network', () => {
+  it('reports the link utilization of a 4096-node binary fat tree (about 200,000 channels, more than a call takes arguments)', () => {
+    // A platform file the schema accepts (arity 2..16, up to 4096 nodes); its summary
+    // once ended the run in a RangeError from Math.max(...channels).
+    const text = editedPlatformText('cm5', (p) => {
+      p.name = 'cm5-binary';
+      p.network.arity = 2;
+      p.timerInterrupt = null;
+      p.timeSlice = null;
+    });
+    const s = runApp(runConfig(parsePlatform(text, 'cm5-binary.json'), cshift, { nodes: 4096, params: ['messages=1'] }));
+    expect(s.verified).toBe(true);
+    expect(s.topology).toContain('2-ary');
+    expect(s.linkUtilization.max).toBeGreaterThan(0);
+    expect(s.linkUtilization.mean).toBeGreaterThan(0);
+    expect(s.linkUtilization.mean).toBeLessThan(s.linkUtilization.max);
   });
 });

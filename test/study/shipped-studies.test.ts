@@ -45,4 +45,16 @@ describe('studies/: the shipped full results', () => {
     }
     expect(files[`${name}.csv`]).toBe(gunzipSync(readFileSync(shipped(name, `${name}.csv.gz`))).toString('utf8'));
   }, 60_000);
+
+  it('the stencil-selection figure draws a study with more rows on a platform than a call takes arguments', async () => {
+    // The shipped Alewife rows repeated as further trials, 130,000 rows in all: the
+    // figure once took Math.max(...) over them and threw a RangeError.
+    const args = await parseStudyArgs(['stencil-selection', '--platform', 'alewife', '--out', mkdtempSync(join(tmpdir(), 'sim-shipped-'))]);
+    const jsonl = gunzipSync(readFileSync(shipped('stencil-selection', 'stencil-selection.jsonl.gz'))).toString('utf8');
+    const alewife = jsonl.trim().split('\n').map((l) => JSON.parse(l) as Row).filter((r) => r.platform === 'alewife');
+    const many: Row[] = [];
+    for (let k = 0; many.length < 130_000; k++) for (const r of alewife) many.push({ ...r, trial: (r.trial as number) + k * 1_000_000 });
+    const svg = args.study.figure(many, {}, args.options);
+    expect(svg).toContain('alewife, 64 nodes');
+  }, 60_000);
 });
