@@ -1,7 +1,9 @@
 /** Reads a trace file for the commands that draw or convert one (graph, export). */
 import { readFileSync } from 'node:fs';
 import { InputError } from '../kernel/errors.ts';
+import { MAGIC } from '../trace/format.ts';
 import { readTrace, type Trace } from '../trace/reader.ts';
+import { REPRO_FORMAT } from './repro-format.ts';
 
 /** Reads and checks a trace file; any problem is one InputError line. */
 export function loadTrace(path: string): Trace {
@@ -11,5 +13,14 @@ export function loadTrace(path: string): Trace {
   } catch (e) {
     throw new InputError(`${path}: cannot read the trace (${(e as { code?: string }).code ?? String(e)})`);
   }
+  if (isRepro(bytes)) {
+    throw new InputError(`${path}: a repro file (written by --record), not a trace: sim replay runs it again; sim graph and sim export read the file --trace writes`);
+  }
   return readTrace(bytes, path);
+}
+
+/** Whether `bytes` start as a repro file does (JSON naming its format), not as a trace. */
+function isRepro(bytes: Uint8Array): boolean {
+  const head = Buffer.from(bytes.subarray(0, 200)).toString('utf8');
+  return !head.startsWith(MAGIC) && /^\s*\{/.test(head) && head.includes(`"${REPRO_FORMAT}"`);
 }

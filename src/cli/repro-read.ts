@@ -5,8 +5,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { InputError } from '../kernel/errors.ts';
+import { MAGIC } from '../trace/format.ts';
 import { describeSchemaError } from '../trace/header-schema.ts';
-import { REPRO_FORMAT, REPRO_VERSION, type Repro } from './repro.ts';
+import { REPRO_FORMAT, REPRO_VERSION } from './repro-format.ts';
+import type { Repro } from './repro.ts';
 import { reproSchema } from './repro-schema.ts';
 
 /** Reads and checks a repro file; anything wrong is one InputError line. */
@@ -17,11 +19,16 @@ export function readRepro(path: string): Repro {
   } catch (e) {
     throw new InputError(`${path}: cannot read the repro file (${(e as { code?: string }).code ?? String(e)})`);
   }
+  if (text.startsWith(MAGIC)) {
+    throw new InputError(`${path}: a trace (written by --trace), not a repro file: sim replay runs the file --record writes; sim graph and sim export read traces`);
+  }
   let r: Repro;
   try {
     r = JSON.parse(text) as Repro;
   } catch (e) {
-    throw new InputError(`${path}: not a repro file: the JSON is malformed or truncated (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`);
+    // JSON.parse quotes the text it stopped at, newlines and all: one line, and not too long.
+    const why = (e instanceof Error ? e.message : String(e)).replace(/\s+/g, ' ').slice(0, 160);
+    throw new InputError(`${path}: not a repro file: the JSON is malformed or truncated (${why})`);
   }
   const bad = (what: string): never => {
     throw new InputError(`${path}: ${what}`);

@@ -18,9 +18,8 @@ import { runApp, type RunConfig } from '../runtime/run-app.ts';
 import { resolveAppFile } from './load-inputs.ts';
 import { writeFileAtomic } from './output-file.ts';
 import { PROJECT_ROOT, simulatorVersion } from './project.ts';
+import { REPRO_FORMAT, REPRO_VERSION } from './repro-format.ts';
 
-export const REPRO_FORMAT = 'proteus-strata-repro';
-export const REPRO_VERSION = 1;
 
 export interface Repro {
   format: typeof REPRO_FORMAT;

@@ -67,6 +67,9 @@ describe.concurrent('repro files and sim replay', () => {
     ['a missing file', (d: string) => join(d, 'nope.json'), /cannot read the repro file \(ENOENT\)$/],
     ['a file that is not JSON', (d: string) => (writeFileSync(join(d, 'x.json'), '{"format": "proteus-strata-re'), join(d, 'x.json')), /not a repro file: the JSON is malformed or truncated/],
     ['another JSON file', (d: string) => (writeFileSync(join(d, 'y.json'), '{"a": 1}'), join(d, 'y.json')), /not a repro file \(expected "format": "proteus-strata-repro"\)$/],
+    // JSON.parse's message quotes the text, newlines included: it once came out cut at the first one.
+    ['a text file of several lines', (d: string) => (writeFileSync(join(d, 'z.txt'), 'hello\nworld\n'), join(d, 'z.txt')), /not a repro file: the JSON is malformed or truncated \(.*"hello world ?".*\)$/],
+    ['a trace', (d: string) => (writeFileSync(join(d, 't.trace'), 'PSTRACE1\n{}\n'), join(d, 't.trace')), /: a trace \(written by --trace\), not a repro file: sim replay runs the file --record writes; sim graph and sim export read traces$/],
   ])('refuses %s with one line and exit 2', async (_what, make, message) => {
     const dir = mkdtempSync(join(tmpdir(), 'sim-replay-'));
     const r = await sim(['replay', make(dir)]);

@@ -148,6 +148,7 @@ describe('sim --trace and sim graph', () => {
   it.each([
     ['a truncated trace', (t: Buffer) => t.subarray(0, t.length - 3), /: truncated: /],
     ['a file that is not a trace', () => Buffer.from('hello\n'), /: not a trace file \(expected it to start with "PSTRACE1"\)$/],
+    ['a repro file', () => Buffer.from(JSON.stringify({ format: 'proteus-strata-repro', version: 1 }, null, 2)), /: a repro file \(written by --record\), not a trace: sim replay runs it again; sim graph and sim export read the file --trace writes$/],
     ['a corrupt header', (t: Buffer) => Buffer.concat([t.subarray(0, 12), Buffer.from('}\n')]), /: the header is not valid JSON/],
   ])('refuse %s with one line and exit 2', async (_what, spoil, message) => {
     const good = join(dir, 'good.trace');
