@@ -57,6 +57,22 @@ const portFinished: PortHandler<Globals> = (rt) => {
   rt.globals.portsDone++;
 };
 
+/**
+ * Most host memory a run's blocks may take: 2 GiB, as the stencil's largest grid. Each
+ * block holds its data at its receiver until the check, and about 150 bytes more of
+ * bookkeeping (its round's target, its receiver's arrival list and counts): transposes
+ * of 4-byte blocks on 256 and 1024 CM-5 nodes (65,536 and 1,048,576 blocks) peaked at 67
+ * and 215 MB. The largest shipped runs move 262,144 blocks of 1 KB (W5) and 32,768 of
+ * 1 KB (Fig. 7-6 at 64 nodes).
+ */
+const MAX_BLOCK_MEMORY = 2 ** 31;
+const BOOKKEEPING_BYTES_PER_BLOCK = 150;
+
+/** Blocks each node sends (the rounds parameter, 0 meaning P for transpose and 1 otherwise). */
+function roundsOf(p: { rounds: number; pattern: string }, nodes: number): number {
+  return p.rounds > 0 ? p.rounds : p.pattern === 'transpose' ? nodes : 1;
+}
+
 /** Rounds between barriers (thesis eq. 52 for `optimized`); Infinity for none. */
 function barrierEvery(barriers: string, blockBytes: number): number {
   if (barriers === 'none') return Infinity;
@@ -99,11 +115,16 @@ export default defineApp({
       return `pattern exchange (target = self XOR 2) needs a power-of-two node count, got ${machine.nodes}`;
     }
     if (machine.nodes > 4096) return `at most 4096 nodes (one port per sender), got ${machine.nodes}`;
+    const blocks = roundsOf(p, machine.nodes) * machine.nodes;
+    const bytes = blocks * (p.blockBytes + BOOKKEEPING_BYTES_PER_BLOCK);
+    if (bytes > MAX_BLOCK_MEMORY) {
+      return `${blocks} blocks of ${p.blockBytes} bytes (${machine.nodes} nodes x ${blocks / machine.nodes} rounds) take about ${bytes} bytes of host memory (each block's data and about ${BOOKKEEPING_BYTES_PER_BLOCK} bytes of bookkeeping), so expected at most ${MAX_BLOCK_MEMORY} (2 GiB): fewer nodes, rounds or bytes`;
+    }
     return null;
   },
   setup({ params, machine, random }): Input {
     const P = machine.nodes;
-    const rounds = params.rounds > 0 ? params.rounds : params.pattern === 'transpose' ? P : 1;
+    const rounds = roundsOf(params, P);
     const targets = Array.from({ length: rounds }, (_, r) =>
       Array.from({ length: P }, (_, i) => {
         switch (params.pattern) {

@@ -27,7 +27,7 @@
  * smallest keys (nodes may hold different numbers of keys).
  */
 import { CombineOp, defineApp, STRATA_MAX_XFER_OFFSET, type Op, type Runtime } from '../../src/runtime/index.ts';
-import { checkSorted, DISTRIBUTIONS, makeKeys, type Distribution } from '../radix-sort/keys.ts';
+import { checkKeyCount, checkSorted, DISTRIBUTIONS, makeKeys, type Distribution } from '../radix-sort/keys.ts';
 import { RADIX_STATES, radixSort } from '../radix-sort/radix.ts';
 
 interface Globals {
@@ -82,7 +82,9 @@ export default defineApp({
     bufferKeys: { type: 'int', default: 256, min: 1, max: 65536, doc: 'keys per transfer buffer (1 KB)' },
     memory: { type: 'float', default: 2, min: 1.5, max: 64, doc: 'room per node, in multiples of the average n/p keys (thesis: 2)' },
   },
-  check(p) {
+  check(p, machine) {
+    const tooMany = checkKeyCount(machine.nodes, p.keys);
+    if (tooMany !== null) return tooMany;
     const room = Math.ceil(p.memory * p.keys);
     if (room > STRATA_MAX_XFER_OFFSET) {
       return `memory ${p.memory} x keys ${p.keys} = ${room} keys of room per node; block transfers address at most ${STRATA_MAX_XFER_OFFSET} words, so expected at most that`;

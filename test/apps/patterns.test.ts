@@ -142,4 +142,13 @@ describe('patterns (thesis chapter 7)', () => {
     expect(() => run('cm5', 16, ['blockBytes=10'])).toThrow(InputError);
     expect(() => run('atm', 6, ['pattern=exchange'])).toThrow(/needs a power-of-two node count, got 6/);
   });
+
+  it('refuses blocks the host cannot hold (2 GiB) before allocating any, instead of dying for want of memory', () => {
+    // 64 nodes x 8 rounds of 4 MB: 512 x (4,194,304 + 150) bytes, just past 2^31.
+    expect(() => run('cm5', 64, ['blockBytes=4194304', 'rounds=8'])).toThrow(
+      /512 blocks of 4194304 bytes \(64 nodes x 8 rounds\) take about 2147560448 bytes of host memory .* expected at most 2147483648 \(2 GiB\)/,
+    );
+    // A transpose's rounds are its node count: 4096 nodes, 16,777,216 blocks of 4 bytes.
+    expect(() => run('cm5', 4096, ['pattern=transpose', 'blockBytes=4'])).toThrow(/16777216 blocks of 4 bytes \(4096 nodes x 4096 rounds\)/);
+  });
 });

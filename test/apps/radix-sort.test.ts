@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import radixSortApp from '../../apps/radix-sort/index.ts';
 import { DISTRIBUTIONS } from '../../apps/radix-sort/keys.ts';
+import { InputError } from '../../src/kernel/errors.ts';
 import { runApp } from '../../src/runtime/run-app.ts';
 import { runConfig } from '../../src/runtime/run-config.ts';
 import { loadTestPlatform, PLATFORM_NAMES, type PlatformName } from '../support/platforms.ts';
@@ -11,6 +12,12 @@ function run(platform: PlatformName, nodes: number, params: string[], seed = 1) 
 }
 
 describe('radix sort (thesis 4.5.1)', () => {
+  it('refuses more keys than the host can hold (2^26 in all) before making any, instead of dying for want of memory', () => {
+    // 1024 x 65,537 = 67,109,888 keys, 1,024 past 2^26.
+    expect(() => run('cm5', 1024, ['keys=65537'])).toThrow(InputError);
+    expect(() => run('cm5', 1024, ['keys=65537'])).toThrow(/1024 nodes x 65537 keys = 67109888 keys; .* expected nodes x keys at most 67108864 \(2\^26, about 2 GiB\)$/);
+  });
+
   it.each(PLATFORM_NAMES)('sorts every distribution on %s', (platform) => {
     for (const dist of DISTRIBUTIONS) {
       const s = run(platform, 8, ['keys=60', `dist=${dist}`, 'digitBits=5']);

@@ -34,6 +34,10 @@ describe('sample sort (thesis 4.5.2)', () => {
     expect(s.metrics.maxKeysPerNode).toBeLessThanOrEqual(1500);
   });
 
+  it('refuses more keys than the host can hold (2^26 in all), as radix sort does', () => {
+    expect(() => run('cm5', 1024, ['keys=65537'])).toThrow(/1024 nodes x 65537 keys = 67109888 keys; .* at most 67108864/);
+  });
+
   it('refuses more room per node than block transfers can address', () => {
     expect(() => run('cm5', 4, ['keys=300000', 'memory=2'])).toThrow(InputError);
     expect(() => run('cm5', 4, ['keys=300000', 'memory=2'])).toThrow(/600000 keys of room per node; block transfers address at most 524287 words/);
