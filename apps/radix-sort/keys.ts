@@ -19,10 +19,11 @@ export type Distribution = (typeof DISTRIBUTIONS)[number];
  * Most keys a run may sort, over all nodes (2^26). The simulator holds each key several
  * times in the host's memory (the input, the node's copy, the sort's buffers, the
  * result and checkSorted's three global copies): 64-node CM-5 runs of 16,384 and 65,536
- * keys a node peaked at 143 and 231 MB, about 28 bytes a key, so 2^26 keys is about
- * 2 GiB, as the stencil's largest grid. Past it a run died for want of memory (4096
- * nodes of 4,194,304 keys: 24 GB, killed after three minutes) instead of being refused.
- * The shipped studies sort at most 20,000 keys a node on 64 nodes (1.3 x 10^6 keys).
+ * keys a node peaked at 143 and 231 MB with radix sort, 145 and 274 MB with sample sort,
+ * about 28 and 41 bytes a key, so 2^26 keys take 2 to 3 GB, about the stencil's largest
+ * grid. Past it a run died for want of memory (radix sort on 4096 nodes of 4,194,304
+ * keys: 24 GB, killed after three minutes) instead of being refused. The shipped
+ * studies sort at most 20,000 keys a node on 64 nodes (1.3 x 10^6 keys).
  */
 export const MAX_TOTAL_KEYS = 1 << 26;
 
@@ -30,7 +31,7 @@ export const MAX_TOTAL_KEYS = 1 << 26;
 export function checkKeyCount(nodes: number, perNode: number): string | null {
   const total = nodes * perNode;
   if (total <= MAX_TOTAL_KEYS) return null;
-  return `${nodes} nodes x ${perNode} keys = ${total} keys; the simulator holds about 28 bytes of host memory per key, so expected nodes x keys at most ${MAX_TOTAL_KEYS} (2^26, about 2 GiB)`;
+  return `${nodes} nodes x ${perNode} keys = ${total} keys; the simulator holds 28 to 41 bytes of host memory per key, so expected nodes x keys at most ${MAX_TOTAL_KEYS} (2^26, 2 to 3 GB)`;
 }
 
 /** A uniform key of `bits` bits. */
