@@ -15,6 +15,7 @@ import { InputError } from '../kernel/errors.ts';
 import { MAX_SEED } from '../kernel/random-stream.ts';
 import { selectContext, type SelectContext } from '../library/module.ts';
 import { nodeCountProblem } from '../network/build-topology.ts';
+import { MAX_SWEEP_RUNS } from '../sweep/expand.ts';
 import { finalText, writeAtomically } from '../sweep/merge.ts';
 import { STUDIES, STUDY_NAMES, runId, type Measured, type StudyPlatform, type StudyRun } from '../study/index.ts';
 import type { Io } from './io.ts';
@@ -39,15 +40,18 @@ export async function studyCommand(argv: readonly string[], io: Io, showProgress
   const args = await parseStudyArgs(argv);
   const { study, options, out } = args;
   const runsDir = join(out, 'runs');
-  if (!args.dryRun) mkdirSync(runsDir, { recursive: true });
   const measured = new Map<string, Measured>();
   for (let round = 1; ; round++) {
     const runs = study.next(options, measured);
     if (runs.length === 0) break;
+    if (runs.length > MAX_SWEEP_RUNS) {
+      throw new InputError(`sim study ${study.name}: round ${round} has ${runs.length} runs, more than a sweep takes (${MAX_SWEEP_RUNS}); expected fewer --trials (or --platform, --nodes)`);
+    }
     if (args.dryRun) {
       io.out(args.json ? JSON.stringify({ study: study.name, round, runs: runs.length, complete: false }) : `sim study ${study.name}: round ${round} would run ${runs.length} runs (later rounds depend on its results)`);
       return 0;
     }
+    mkdirSync(runsDir, { recursive: true });
     const sweepFile = join(runsDir, `round-${round}.sweep.json`);
     writeFileAtomic('--out', sweepFile, `${JSON.stringify({ name: `${study.name}-round-${round}`, runs: runs.map(sweepEntry) }, null, 1)}\n`);
     const results = join(runsDir, `round-${round}.jsonl`);

@@ -16,6 +16,7 @@ import { checkSweep } from '../../src/sweep/sweep-file.ts';
 import { runKey } from '../../src/sweep/run-model.ts';
 import { inShard, parseShard } from '../../src/sweep/shard.ts';
 
+const thousand = Array.from({ length: 1000 }, (_, k) => k + 1);
 const expand = async (value: unknown) => expandSweep(checkSweep(value, 'test.json'), 'test.json', checkoutInputs());
 
 describe('sweep expansion', () => {
@@ -72,6 +73,12 @@ describe('sweep expansion', () => {
     ['a bad machine size', { name: 'x', runs: [{ app: 'apps/cshift', platform: 'cm5', nodes: [4, 12] }] }, /test\.json: runs\[0\]: nodes 12: /],
     ['a combination the app refuses', { name: 'x', runs: [{ app: 'apps/examples/race', platform: 'cm5', nodes: 2 }] }, /runs\[0\]: app race on cm5 with 2 nodes.*needs at least 4 nodes/],
     ['the same run twice', { name: 'x', runs: [{ app: 'apps/cshift', platform: 'cm5', seeds: [1, 2] }, { app: 'apps/cshift', platform: 'cm5', seeds: 2 }] }, /runs\[1\]: run 2 is the same run as run 1/],
+    // 1,000 x 1,000 x 1,000: once expanded for four minutes until V8's heap ran out.
+    [
+      'more than 1,000,000 runs, counted before expanding any',
+      { name: 'x', runs: [{ app: 'apps/cshift', platform: 'cm5' }, { app: 'apps/cshift', platform: 'cm5', params: { messages: thousand, shift: thousand }, seeds: { from: 1, count: 1000 } }] },
+      /test\.json: makes 1000000001 runs \(runs\[1\] alone 1000000000\); .* expected at most 1000000: split it into several sweep files$/,
+    ],
   ])('refuses %s with one line naming it', async (_what, value, message) => {
     const error = await expand(value).then(
       () => null,
