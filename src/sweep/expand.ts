@@ -18,8 +18,7 @@ const list = <T>(v: T | T[] | undefined, fallback: T[]): T[] => (v === undefined
  * Most runs a sweep file may make. Every run is expanded, checked and keyed before any
  * starts, about 800 bytes of memory each (a dry run of 1,000,000 runs peaked at 816 MB
  * in 19 s); 1,000 x 1,000 x 1,000 values went on for four minutes and then died with
- * V8's heap out of memory. Larger studies split into several sweep files (as `sim study`
- * does, a sweep a round).
+ * V8's heap out of memory. A larger job splits into several sweep files.
  */
 export const MAX_SWEEP_RUNS = 1_000_000;
 
@@ -28,10 +27,8 @@ const lengthOf = (v: unknown): number => (Array.isArray(v) ? v.length : 1);
 
 /** The runs `entry` makes, counted from its lists before anything is expanded (node counts: one each when absent). */
 function runCount(entry: SweepEntry): number {
-  const s = entry.seeds;
-  const seeds = s !== undefined && !Array.isArray(s) && typeof s === 'object' ? s.count : lengthOf(s);
   const params = Object.values(entry.params ?? {}).reduce((n: number, v) => n * lengthOf(v), 1);
-  return lengthOf(entry.platform) * lengthOf(entry.nodes) * params * seeds * lengthOf(entry.network) * lengthOf(entry.perturb);
+  return lengthOf(entry.platform) * lengthOf(entry.nodes) * params * seedsOf(entry).length * lengthOf(entry.network) * lengthOf(entry.perturb);
 }
 
 function seedsOf(entry: SweepEntry): number[] {
