@@ -22,17 +22,27 @@ function ofParity(lo: number, hi: number, parity: number): number {
 }
 
 /**
+ * The interior lines (1 to size - 2) among the `lines` lines from `start` of a grid
+ * `size` lines across, by parity: [even, odd].
+ */
+export function interiorByParity(start: number, lines: number, size: number): [number, number] {
+  const lo = Math.max(start, 1);
+  const hi = Math.min(start + lines - 1, size - 2);
+  return [ofParity(lo, hi, 0), ofParity(lo, hi, 1)];
+}
+
+/**
  * The points of colour `color` (x + y even: 0, odd: 1) that an update of the w x h block
  * at (x0, y0) of a width x height grid changes: the grid's interior points in the block,
  * 1 <= x <= width - 2 and 1 <= y <= height - 2, as update() visits them column by column.
- * Columns of each parity hold the same count of rows of the colour.
+ * Columns of each parity hold the same count of rows of the colour, so the count is
+ * even columns x rows of the colour's parity + odd columns x rows of the other.
  */
 export function colourPoints(x0: number, y0: number, w: number, h: number, width: number, height: number, color: number): number {
-  const xa = Math.max(x0, 1);
-  const xb = Math.min(x0 + w - 1, width - 2);
-  const ya = Math.max(y0, 1);
-  const yb = Math.min(y0 + h - 1, height - 2);
-  let points = 0;
-  for (let xParity = 0; xParity < 2; xParity++) points += ofParity(xa, xb, xParity) * ofParity(ya, yb, (color + xParity) & 1);
-  return points;
+  return pointsOfColour(interiorByParity(x0, w, width), interiorByParity(y0, h, height), color);
+}
+
+/** colourPoints from the block's columns and rows by parity (interiorByParity). */
+export function pointsOfColour(columns: readonly [number, number], rows: readonly [number, number], color: number): number {
+  return columns[0] * rows[color & 1] + columns[1] * rows[(color + 1) & 1];
 }

@@ -116,8 +116,15 @@ export function split(total: number, parts: number, extra: number): number[] | n
   if (parts === 1) return [total];
   const base = Math.floor((total - 2 * extra) / parts);
   if (base < 1) return null;
-  const sizes = Array.from({ length: parts }, (_, i) => base + (i === 0 || i === parts - 1 ? extra : 0));
-  let left = total - sizes.reduce((a, b) => a + b, 0);
+  // Plain loops: the stencil models' critical chain splits hundreds of thousands of
+  // grids while a study plans (src/calibrate/stencil-chain.ts).
+  const sizes: number[] = [];
+  let left = total;
+  for (let i = 0; i < parts; i++) {
+    const size = base + (i === 0 || i === parts - 1 ? extra : 0);
+    sizes.push(size);
+    left -= size;
+  }
   for (let i = 0; left > 0; i = (i + 1) % parts, left--) sizes[i]++;
   return sizes;
 }

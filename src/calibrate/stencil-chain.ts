@@ -38,7 +38,7 @@
  * so enters the reduction late), messages of the next half-iteration handled while
  * waiting, and the finite receive buffers.
  */
-import { COLUMN_OPS, POINT_OPS, ROW_COPY_OPS, colourPoints } from '../../apps/stencil/costs.ts';
+import { COLUMN_OPS, POINT_OPS, ROW_COPY_OPS, interiorByParity, pointsOfColour } from '../../apps/stencil/costs.ts';
 import { split, starts } from '../../apps/stencil/grid.ts';
 import { opCycles } from '../runtime/index.ts';
 import { nodeLinkBytesPerCycle } from '../platform/packets.ts';
@@ -114,21 +114,52 @@ function edgeCycles(words: number, packetWords: number, c: ChainCosts): number {
  */
 export function chainCycles(width: number, height: number, px: number, py: number, packetWords: number, c: ChainCosts, hasTree = true): number {
   // A selection asks for the same few grids many times over (each model evaluation, the
-  // bound's even grid, the tuners' trial sizes): remember them per costs object.
+  // bound's even grid, the tuners' trial sizes): remember them per costs object, by
+  // number rather than by a string made afresh for each question.
+  const shape = shapeKey(px, py, packetWords, hasTree);
+  const key = gridKey(width, height);
+  if (shape < 0 || key < 0) return chainOf(width, height, px, py, packetWords, c, hasTree);
   let known = remembered.get(c);
-  if (known === undefined) remembered.set(c, (known = new Map()));
-  const key = `${width} ${height} ${px} ${py} ${packetWords} ${hasTree}`;
-  const hit = known.get(key);
+  if (known === undefined) remembered.set(c, (known = { grids: 0, byShape: new Map() }));
+  let grids = known.byShape.get(shape);
+  if (grids === undefined) known.byShape.set(shape, (grids = new Map()));
+  const hit = grids.get(key);
   if (hit !== undefined) return hit;
-  if (known.size >= REMEMBERED_GRIDS) known.clear();
-  const cycles = longestChain({ width, height, px, py, extraRows: 0, extraCols: 0, tree: hasTree ? 'levels' : 'none' }, packetWords, c).cycles;
-  known.set(key, cycles);
+  if (known.grids >= REMEMBERED_GRIDS) {
+    known.byShape.clear();
+    known.byShape.set(shape, (grids = new Map()));
+    known.grids = 0;
+  }
+  const cycles = chainOf(width, height, px, py, packetWords, c, hasTree);
+  grids.set(key, cycles);
+  known.grids++;
   return cycles;
+}
+
+function chainOf(width: number, height: number, px: number, py: number, packetWords: number, c: ChainCosts, hasTree: boolean): number {
+  return longestChain({ width, height, px, py, extraRows: 0, extraCols: 0, tree: hasTree ? 'levels' : 'none' }, packetWords, c).cycles;
 }
 
 /** Grids remembered per costs object before the memory starts afresh. */
 const REMEMBERED_GRIDS = 4096;
-const remembered = new WeakMap<ChainCosts, Map<string, number>>();
+/** The largest grid side, processor count and packet size a remembered key holds (the stencil module's inputs go to 2^16). */
+const MAX_KEYED = 1 << 16;
+const remembered = new WeakMap<ChainCosts, { grids: number; byShape: Map<number, Map<number, number>> }>();
+
+function keyable(n: number): boolean {
+  return Number.isInteger(n) && n >= 0 && n <= MAX_KEYED;
+}
+
+/** One number for a processor grid, packet size and tree (below 2^50), or -1 for values past what it holds. */
+function shapeKey(px: number, py: number, packetWords: number, hasTree: boolean): number {
+  if (!(keyable(px) && keyable(py) && keyable(packetWords))) return -1;
+  return ((packetWords * (MAX_KEYED + 1) + px) * (MAX_KEYED + 1) + py) * 2 + (hasTree ? 1 : 0);
+}
+
+/** One number for a grid's sides, or -1 for sides past what it holds. */
+function gridKey(width: number, height: number): number {
+  return keyable(width) && keyable(height) ? width * (MAX_KEYED + 1) + height : -1;
+}
 
 /**
  * How a node's start after a reduction is counted: 'none' with a control network (the
@@ -165,29 +196,33 @@ export function longestChain(s: ChainSplit, packetWords: number, c: ChainCosts):
   const x0 = starts(widths);
   const y0 = starts(heights);
   const n = px * py;
-  const first = new Float64Array(n);
-  const second = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
-    const ix = i % px;
-    const iy = Math.floor(i / px);
-    const w = widths[ix];
-    const h = heights[iy];
-    // Edges: a column of h lines (2h words) to each left and right neighbour, a row of w
-    // lines (2w words, copied out and in) to each one above and below (apps/stencil).
-    const columnEdges = (ix > 0 ? 1 : 0) + (ix < px - 1 ? 1 : 0);
+  // What a node's work is made of depends on its column (its width, its interior
+  // columns by parity, whether it has row neighbours' edges to copy) and on its row
+  // (likewise), so each is worked out once per column and per row and the nodes only
+  // add them up, in the same order as a node-by-node count would (a study's planning
+  // evaluates hundreds of thousands of chains).
+  // Edges: a column of h lines (2h words) to each left and right neighbour, a row of w
+  // lines (2w words, copied out and in) to each one above and below (apps/stencil).
+  const columnEdge = heights.map((h) => edgeCycles(2 * h, packetWords, c));
+  const rowEdge = widths.map((w) => edgeCycles(2 * w, packetWords, c) + 2 * w * c.chainRowCopyCycles);
+  const xs = widths.map((w, ix) => interiorByParity(x0[ix], w, width));
+  const ys = heights.map((h, iy) => interiorByParity(y0[iy], h, height));
+  const { first, second, up, secondEnds } = scratchFor(n);
+  for (let iy = 0, i = 0; iy < py; iy++) {
     const rowEdges = (iy > 0 ? 1 : 0) + (iy < py - 1 ? 1 : 0);
-    const edges = columnEdges * edgeCycles(2 * h, packetWords, c) + rowEdges * (edgeCycles(2 * w, packetWords, c) + 2 * w * c.chainRowCopyCycles);
-    // An update: the points of its colour, and every column walked.
-    const columns = w * c.chainColumnCycles + edges;
-    first[i] = colourPoints(x0[ix], y0[iy], w, h, width, height, 0) * c.chainPointCycles + columns;
-    second[i] = colourPoints(x0[ix], y0[iy], w, h, width, height, 1) * c.chainPointCycles + columns;
+    for (let ix = 0; ix < px; ix++, i++) {
+      const columnEdges = (ix > 0 ? 1 : 0) + (ix < px - 1 ? 1 : 0);
+      const edges = columnEdges * columnEdge[iy] + rowEdges * rowEdge[ix];
+      // An update: the points of its colour, and every column walked.
+      const columns = widths[ix] * c.chainColumnCycles + edges;
+      first[i] = pointsOfColour(xs[ix], ys[iy], 0) * c.chainPointCycles + columns;
+      second[i] = pointsOfColour(xs[ix], ys[iy], 1) * c.chainPointCycles + columns;
+    }
   }
   // The longest chain, in two sweeps: the latest a node k can end its second half (after
   // the first half of j, k or a neighbour of k), then the latest climb from each i.
   const begins = s.tree === 'sends' ? resultStarts(n, c) : null;
-  const up = new Float64Array(n);
   for (let j = 0; j < n; j++) up[j] = (begins !== null ? begins[j] : popcount(j) * hop) + first[j];
-  const secondEnds = new Float64Array(n);
   for (let k = 0; k < n; k++) secondEnds[k] = latestAround(up, k, px, n) + second[k];
   let longest = 0;
   let most = 0;
@@ -199,6 +234,18 @@ export function longestChain(s: ChainSplit, packetWords: number, c: ChainCosts):
     else if (work === most) busiest++;
   }
   return { cycles: longest, most, busiest };
+}
+
+/**
+ * longestChain's per-node values, kept from call to call and grown when a larger grid
+ * comes (a typed array costs about 0.9 us to make, four of them a third of a call at
+ * 64 nodes); every entry below n is written before it is read.
+ */
+let scratch = { first: new Float64Array(0), second: new Float64Array(0), up: new Float64Array(0), secondEnds: new Float64Array(0) };
+
+function scratchFor(n: number): typeof scratch {
+  if (scratch.first.length < n) scratch = { first: new Float64Array(n), second: new Float64Array(n), up: new Float64Array(n), secondEnds: new Float64Array(n) };
+  return scratch;
 }
 
 /**

@@ -110,6 +110,24 @@ describe('the stencil critical chain', () => {
     expect(stencilCycles(at, 256, 27, 4, 64, 1, facts)).toBe(at(stencilColumns(256, 27, 4, 64, 1, facts)));
   });
 
+  it('remembers each grid under its own key: the same cycles as working the chain out, past the memory clearing and past the keyed sizes', () => {
+    const costs = chainCosts(loadTestPlatform('alewife'));
+    const worked = (w: number, h: number, px: number, py: number, tree: ChainTree) => longestChain({ width: w, height: h, px, py, extraRows: 0, extraCols: 0, tree }, 16, costs).cycles;
+    // 5,000 grids asked twice on four shapes that share sides (more than the 4,096 remembered), so
+    // a key that mixed up a side, a processor grid or the tree would answer with another's cycles.
+    for (let pass = 0; pass < 2; pass++) {
+      for (let k = 0; k < 1250; k++) {
+        const w = 64 + k;
+        const h = 64 + ((k * 7) % 1000);
+        expect(chainCycles(w, h, 8, 8, 16, costs)).toBe(worked(w, h, 8, 8, 'levels'));
+        expect(chainCycles(w, h, 8, 8, 16, costs, false)).toBe(worked(w, h, 8, 8, 'none'));
+        expect(chainCycles(h, w, 8, 8, 16, costs)).toBe(worked(h, w, 8, 8, 'levels'));
+        expect(chainCycles(w, h, 16, 4, 16, costs)).toBe(worked(w, h, 16, 4, 'levels'));
+      }
+    }
+    expect(chainCycles(70000, 9, 64, 1, 16, costs)).toBe(worked(70000, 9, 64, 1, 'levels'));
+  });
+
   it('is a column of the shipped models where reductions climb a tree, and 0 on a control network (the CM-5)', () => {
     const alewife = stencilColumns(250, 27, 3, 64, 1, stencilFactsOf(loadTestPlatform('alewife')));
     const costs = chainCosts(loadTestPlatform('alewife'));
