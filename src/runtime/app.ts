@@ -141,7 +141,9 @@ export function parseParams(app: AnyApp, assignments: readonly string[]): Record
 function parseValue(spec: ParamSpec, raw: string, where: string): ParamValue {
   switch (spec.type) {
     case 'int': {
-      const v = /^[+-]?\d+$/.test(raw) ? Number(raw) : NaN;
+      const digits = /^[+-]?\d+$/.test(raw);
+      const v = digits ? Number(raw) : NaN;
+      if (digits && !Number.isSafeInteger(v)) throw new InputError(`${where}: past the largest integer a parameter holds exactly (2^53 - 1); expected an integer${range(spec)}`);
       if (!Number.isSafeInteger(v)) throw new InputError(`${where}: expected an integer${range(spec)}`);
       checkRange(spec, v, where);
       return v;

@@ -19,6 +19,9 @@ describe('runConfig', () => {
     expect(c.params).toEqual(parseParams(patterns, ['pattern=random', 'blockBytes=512']));
     expect(c).toMatchObject({ nodes: 16, seed: 7, network: 'analytic', perturb: 3, log });
     expect(() => runConfig(cm5, patterns, { params: ['blockBytes=3'] })).toThrow('--param blockBytes=3: expected an integer from 4 to 4194304');
+    // Digits past 2^53 - 1 are an integer a double cannot hold, said so; exponent notation is not an integer's form.
+    expect(() => runConfig(cm5, patterns, { params: ['shift=9007199254740993'] })).toThrow('--param shift=9007199254740993: past the largest integer a parameter holds exactly (2^53 - 1); expected an integer >= 0');
+    expect(() => runConfig(cm5, patterns, { params: ['shift=1e21'] })).toThrow('--param shift=1e21: expected an integer >= 0');
   });
 
   it('checks parsed values as parseParams checks strings, and fills the rest with defaults', () => {
