@@ -170,3 +170,36 @@ export function combineAll(op: ReduceOp, values: readonly number[], segments?: A
   }
   return out;
 }
+
+/**
+ * combineAll element by element over vectors: element e of result i is
+ * combineAll(op, [vectors[0][e], ..., vectors[n-1][e]], segments)[i] for every e below
+ * `length`. It walks the nodes once, a whole vector at a time, rather than gathering a
+ * column of n values for each element (a 1,048,576-word CombineVector on 64 nodes is
+ * 67 M elements).
+ */
+export function combineVectors(op: ReduceOp, vectors: readonly (readonly number[])[], length: number, segments?: ArrayLike<number>): number[][] {
+  const n = vectors.length;
+  const out = new Array<number[]>(n);
+  const id = identityOf(op);
+  const mode = modeOf(op);
+  const seg = (i: number): number => (segments === undefined || i >= n ? SegmentType.NoBoundary : segments[i]);
+  const acc = new Array<number>(length).fill(id);
+  if (mode === REDUCE) {
+    for (const v of vectors) for (let e = 0; e < length; e++) acc[e] = combineWords(op, acc[e], asWord(op, v[e]));
+    for (let i = 0; i < n; i++) out[i] = acc.slice();
+    return out;
+  }
+  const forward = mode === SCAN;
+  for (let k = 0; k < n; k++) {
+    const i = forward ? k : n - 1 - k;
+    // A forward scan's boundary is the node's own; a backward scan's, the next node's.
+    const s = seg(forward ? i : i + 1);
+    out[i] = s === SegmentType.ElementBoundary ? new Array<number>(length).fill(id) : acc.slice();
+    if (s !== SegmentType.NoBoundary) acc.fill(id);
+    const v = vectors[i];
+    if (forward) for (let e = 0; e < length; e++) acc[e] = combineWords(op, acc[e], asWord(op, v[e]));
+    else for (let e = 0; e < length; e++) acc[e] = combineWords(op, asWord(op, v[e]), acc[e]);
+  }
+  return out;
+}

@@ -11,11 +11,14 @@
 import { RunFailure } from '../kernel/errors.ts';
 import type { Simulation } from '../kernel/simulation.ts';
 import type { ControlNetworkParams } from '../platform/schema.ts';
-import { CHANNEL_NAMES, COMBINE_OP_NAMES, combineAll, GLOBAL_OR_CHANNEL, type ReduceOp } from './combine.ts';
+import { CHANNEL_NAMES, COMBINE_OP_NAMES, combineVectors, GLOBAL_OR_CHANNEL, type ReduceOp } from './combine.ts';
 
 
 /** Called for every node when something it may wait for completes. */
 export type CompletionListener = (node: number) => void;
+
+/** What a node has joined with outside an episode. */
+const NO_WORDS: readonly number[] = [];
 
 class Channel {
   /** Episode each node last joined (-1: none yet). */
@@ -28,13 +31,14 @@ class Channel {
   joinedCount = 0;
   op: ReduceOp = 0;
   length = 0;
+  /** The vector each node joined the episode being collected with. */
   readonly values: (readonly number[])[];
   readonly segments: Uint8Array;
 
   constructor(nodes: number) {
     this.joined = new Int32Array(nodes).fill(-1);
     this.results = Array.from({ length: nodes }, () => []);
-    this.values = new Array<readonly number[]>(nodes).fill([]);
+    this.values = new Array<readonly number[]>(nodes).fill(NO_WORDS);
     this.segments = new Uint8Array(nodes);
   }
 }
@@ -136,13 +140,10 @@ export class ControlNetwork {
   private complete(channel: number): void {
     const c = this.channels[channel];
     const n = c.joined.length;
-    const column = new Array<number>(n);
-    for (let i = 0; i < n; i++) c.results[i] = new Array<number>(c.length);
-    for (let e = 0; e < c.length; e++) {
-      for (let i = 0; i < n; i++) column[i] = c.values[i][e];
-      const out = combineAll(c.op, column, c.segments);
-      for (let i = 0; i < n; i++) c.results[i][e] = out[i];
-    }
+    const results = combineVectors(c.op, c.values, c.length, c.segments);
+    // The joined vectors are not needed past here: let them go before the next episode (a
+    // 1,048,576-word CombineVector holds 4 MB or more a node).
+    for (let i = 0; i < n; i++) (c.results[i] = results[i]), (c.values[i] = NO_WORDS);
     c.completed++;
     for (let i = 0; i < n; i++) this.onComplete(i);
   }
