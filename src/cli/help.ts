@@ -55,7 +55,9 @@ ${wrap(run.about, 0)}
 
 Arguments:
   <app-folder|app-file>   an app: a folder with index.ts, or a .ts/.js module whose
-                          default export is defineApp({...}) (e.g. apps/ping-pong)
+                          default export is defineApp({...}) (e.g. apps/ping-pong);
+                          a relative path not found here names the simulator's own
+                          (sim apps), so apps/<name> runs from any directory
 
 Options of a run (defaults: --max-cycles ${DEFAULT_MAX_CYCLES.toExponential().replace('+', '')}, --max-events ${DEFAULT_MAX_EVENTS.toExponential().replace('+', '')}):
 ${optionLines(options)}

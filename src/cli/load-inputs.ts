@@ -4,7 +4,7 @@
  * Every failure is an InputError with one line naming what was wrong.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { extname, join, resolve } from 'node:path';
+import { extname, isAbsolute, join, resolve } from 'node:path';
 import { InputError } from '../kernel/errors.ts';
 import type { Platform } from '../platform/schema.ts';
 import type { AnyApp, ParamSpec } from '../runtime/app.ts';
@@ -65,10 +65,16 @@ function checkedAtBuild(name: string, text: string, source: string): Platform | 
 
 const APP_ENTRIES = ['index.ts', 'index.mts', 'index.js', 'index.mjs'];
 
-/** Resolves an app argument to the module file that defines it. */
+/**
+ * Resolves an app argument to the module file that defines it. A relative path is
+ * looked up from the working directory and then from the simulator's own folder, so
+ * the shipped apps that `sim apps` lists (apps/stencil, ...) and the sweeps that name
+ * them (every study's) run from any directory; one in the working directory comes first.
+ */
 export function resolveAppFile(spec: string): string {
-  const path = resolve(spec);
-  if (!existsSync(path)) throw new InputError(`app ${spec}: no such file or folder`);
+  const here = resolve(spec);
+  const path = existsSync(here) || isAbsolute(spec) ? here : projectPath(spec);
+  if (!existsSync(path)) throw new InputError(`app ${spec}: no such file or folder${isAbsolute(spec) ? '' : " (here or among the simulator's apps)"}`);
   if (statSync(path).isDirectory()) {
     const entry = APP_ENTRIES.map((e) => join(path, e)).find((f) => existsSync(f));
     if (entry === undefined) {

@@ -67,7 +67,7 @@ describe('sweep expansion', () => {
     ['an unknown key', { name: 'x', runs: [{ app: 'apps/cshift', platform: 'cm5', nodez: [4] }] }, /at runs\[0\]: .*nodez/],
     ['a bad network', { name: 'x', runs: [{ app: 'apps/cshift', platform: 'cm5', network: 'wifi' }] }, /at runs\[0\]\.network/],
     ['an unknown platform', { name: 'x', runs: [{ app: 'apps/cshift', platform: 'cray' }] }, /test\.json: runs\[0\]: --platform cray: unknown platform/],
-    ['an unknown app', { name: 'x', runs: [{ app: 'apps/nope', platform: 'cm5' }] }, /test\.json: runs\[0\]: app apps\/nope: no such file or folder/],
+    ['an unknown app', { name: 'x', runs: [{ app: 'apps/nope', platform: 'cm5' }] }, /test\.json: runs\[0\]: app apps\/nope: no such file or folder \(here or among the simulator's apps\)/],
     ['an unknown parameter', { name: 'x', runs: [{ app: 'apps/cshift', platform: 'cm5', params: { shfit: [1] } }] }, /test\.json: runs\[0\]: .*shfit/],
     ['a bad value in the last combination', { name: 'x', runs: [{ app: 'apps/cshift', platform: 'cm5', params: { messages: [1, 0] } }] }, /test\.json: runs\[0\]: .*messages/],
     ['a bad machine size', { name: 'x', runs: [{ app: 'apps/cshift', platform: 'cm5', nodes: [4, 12] }] }, /test\.json: runs\[0\]: nodes 12: /],

@@ -1,0 +1,49 @@
+/**
+ * The shipped apps run from any working directory, as the shipped platforms do: `sim
+ * apps` lists them as apps/<name>, and studies write sweeps that name them so. Found
+ * when `sim study extra-rows` run outside the checkout stopped at its first run with
+ * "app apps/stencil: no such file or folder".
+ */
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT, sim } from '../support/sim-cli.ts';
+
+const fingerprintOf = (stdout: string) => /^fingerprint\s+(\S+)$/m.exec(stdout)?.[1];
+
+describe.concurrent('a shipped app named apps/<name> runs from any directory', () => {
+  it('runs the shipped app with the same fingerprint as in the checkout, and lists it as sim apps does', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-elsewhere-'));
+    const args = ['--platform', 'cm5', '--nodes', '16', 'apps/cshift'];
+    const [elsewhere, home, listed] = await Promise.all([sim(args, dir), sim(args, ROOT), sim(['apps'], dir)]);
+    expect(elsewhere.stderr).toBe('');
+    expect(elsewhere.code).toBe(0);
+    expect(fingerprintOf(elsewhere.stdout)).toBeDefined();
+    expect(fingerprintOf(elsewhere.stdout)).toBe(fingerprintOf(home.stdout));
+    expect(listed.stdout).toMatch(/^apps\/cshift\s/m);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('prefers an app of that path in the working directory', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-elsewhere-'));
+    mkdirSync(join(dir, 'apps/cshift'), { recursive: true });
+    writeFileSync(join(dir, 'apps/cshift/index.ts'), 'export default 42;\n');
+    const r = await sim(['--platform', 'cm5', '--nodes', '8', 'apps/cshift'], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^sim: app apps\/cshift: is not an app \(/);
+  });
+
+  it('runs a study from another directory, its runs naming the shipped apps', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-elsewhere-'));
+    const r = await sim(['study', 'extra-rows', '--platform', 'cm5', '--trials', '0', '--shard', '1/96', '--out', 'x'], dir);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/ran 1;/);
+  });
+
+  it('still says so when the app is in neither place', async () => {
+    const r = await sim(['--platform', 'cm5', 'apps/nothing'], mkdtempSync(join(tmpdir(), 'sim-elsewhere-')));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("sim: app apps/nothing: no such file or folder (here or among the simulator's apps)\n");
+  });
+});
