@@ -41,6 +41,17 @@ export interface ModelSamples {
   verification: Sample[];
 }
 
+/** What a file whose first line is JSON is: a sweep's results (their header names the sweep and its hash), or some other JSON. */
+function whatJsonIs(line: string): string {
+  try {
+    const header: unknown = JSON.parse(line);
+    if (typeof header === 'object' && header !== null && 'sweepSha256' in header) return 'it holds the results of a sweep (sim sweep writes them; sim sweep export --format csv tabulates them)';
+  } catch {
+    // Not one JSON line: still JSON-looking text, said as such below.
+  }
+  return 'it is JSON';
+}
+
 export function readSamples(text: string, source: string): ModelSamples[] {
   const models: ModelSamples[] = [];
   const byKey = new Map<string, ModelSamples>();
@@ -48,6 +59,7 @@ export function readSamples(text: string, source: string): ModelSamples[] {
   let platformHash = '';
   const lines = text.split('\n');
   const firstLine = lines.findIndex((l) => l.trim() !== '');
+  if (firstLine >= 0 && lines[firstLine].trimStart().startsWith('{')) throw new InputError(`${source}: not a samples file: ${whatJsonIs(lines[firstLine])}; expected the text sim calibrate writes ("${samplesHeaderLine()}" ...)`);
   const version = firstLine < 0 ? null : HEADER.exec(lines[firstLine].trim());
   if (version !== null && Number(version[1]) > SAMPLES_VERSION) {
     throw new InputError(`${source}: samples file version ${version[1]}; this simulator reads versions 1 to ${SAMPLES_VERSION}`);

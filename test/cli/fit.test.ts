@@ -77,6 +77,12 @@ describe.concurrent('sim fit', () => {
     ['a missing column', '# platform cm5 x\n# model ClearMemory length\nClearMemory 70\n', /bad\.samples:3: ClearMemory has 1 columns \(length\) but this line has 0 values after the time$/],
     ['a model without structure', '# platform cm5 x\nClearMemory 70 1\n', /bad\.samples:2: samples for model ClearMemory without its structure line/],
     ['no models at all', '# nothing\n', /bad\.samples: no models/],
+    [
+      "a sweep's results, whose header named a model (session 26)",
+      '{"format":1,"runs":1,"simulator":"0.1.0","sweep":"a","sweepSha256":"7fbd"}\n{"i":0}\n',
+      /bad\.samples: not a samples file: it holds the results of a sweep \(sim sweep writes them; sim sweep export --format csv tabulates them\); expected the text sim calibrate writes/,
+    ],
+    ['other JSON', '{"a": 1}\n', /bad\.samples: not a samples file: it is JSON; expected the text sim calibrate writes \("# proteus-strata calibration samples, version 2" \.\.\.\)$/],
     ['fewer samples than unknowns (edges case 132)', '# platform cm5 x\n# model Foo a\nFoo 10 1\n', /bad\.samples: model Foo on cm5: 1 building sample for 2 unknowns \(the constant and a\); expected at least 3/],
     ['as many samples as unknowns', '# platform cm5 x\n# model Foo a\nFoo 10 1\nFoo 12 2\n', /2 building samples for 2 unknowns/],
     ['samples all at one point (case 131)', '# platform cm5 x\n# model Foo a b\nFoo 10 1 1\nFoo 10 1 1\nFoo 10 1 1\nFoo 10 1 1\n', /model Foo on cm5: every building sample has the same inputs \(a=1 b=1\), so no term's coefficient can be told from the constant's/],
