@@ -21,7 +21,8 @@ import { sha256 } from './canonical.ts';
 
 const oneOrMany = <T extends z.ZodType>(item: T) => z.union([item, z.array(item).min(1)]);
 const seed = z.number().int().min(0).max(MAX_SEED);
-const paramValue = z.union([z.string(), z.number(), z.boolean()]);
+// Its own message: the first form's ("expected string") misleads for 1e400, which JSON reads as Infinity.
+const paramValue = z.union([z.string(), z.number(), z.boolean()], { error: 'expected a string, a finite number, true or false' });
 
 const entrySchema = z.strictObject({
   /** An app folder or module, as `sim` takes it. */
@@ -60,8 +61,9 @@ export function checkSweep(value: unknown, file: string): SweepSpec {
   const parsed = sweepSchema.safeParse(value);
   if (parsed.success) return parsed.data;
   let issue: z.core.$ZodIssue = parsed.error.issues[0];
-  // A union (one value or a list) says only "Invalid input": name what its first form expected.
-  while (issue.code === 'invalid_union' && issue.errors.length > 0 && issue.errors[0].length > 0) {
+  // A union (one value or a list) says only "Invalid input": name what its first form
+  // expected, unless the union says what it expects itself (paramValue).
+  while (issue.code === 'invalid_union' && issue.message === 'Invalid input' && issue.errors.length > 0 && issue.errors[0].length > 0) {
     const inner: z.core.$ZodIssue = issue.errors[0][0];
     issue = { ...inner, path: [...issue.path, ...inner.path] } as z.core.$ZodIssue;
   }
