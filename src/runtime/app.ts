@@ -53,6 +53,36 @@ export interface Verification {
   metrics?: Metrics;
 }
 
+/**
+ * Why what an app's verify returned is not a Verification, or null. Checked because a
+ * JavaScript app (or a cast) can return anything, and a truthy ok of "yes" or a NaN
+ * metric would pass as a verified run with a summary the JSON cannot hold.
+ */
+export function verificationProblem(v: unknown): string | null {
+  if (v === null || typeof v !== 'object') return `it returned ${v === null ? 'null' : typeof v}`;
+  const { ok, detail, metrics } = v as Record<string, unknown>;
+  if (typeof ok !== 'boolean') return `its ok is ${describe(ok)}, not true or false`;
+  if (typeof detail !== 'string') return `its detail is ${describe(detail)}, not a string`;
+  if (metrics === undefined) return null;
+  if (metrics === null || typeof metrics !== 'object' || Array.isArray(metrics)) return `its metrics are ${describe(metrics)}, not an object`;
+  for (const [name, value] of Object.entries(metrics)) {
+    if (typeof value === 'string' || typeof value === 'boolean' || isFiniteNumber(value)) continue;
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return `its metric ${name} is ${describe(value)}`;
+    for (const [key, inner] of Object.entries(value)) if (!isFiniteNumber(inner)) return `its metric ${name}.${key} is ${describe(inner)}, not a finite number`;
+  }
+  return null;
+}
+
+function isFiniteNumber(x: unknown): boolean {
+  return typeof x === 'number' && Number.isFinite(x);
+}
+
+function describe(x: unknown): string {
+  if (typeof x === 'number') return String(x);
+  if (typeof x === 'string') return JSON.stringify(x.length > 40 ? `${x.slice(0, 40)}...` : x);
+  return x === null ? 'null' : Array.isArray(x) ? 'an array' : typeof x;
+}
+
 /** What the simulated machine looks like, for setup and verification. */
 export interface MachineInfo {
   nodes: number;

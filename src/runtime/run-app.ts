@@ -9,7 +9,7 @@ import type { EventObserver } from '../kernel/simulation.ts';
 import { Machine, type NetworkMode, type TraceSink } from '../machine/machine.ts';
 import { PacketNetwork } from '../network/packet-network.ts';
 import type { Platform } from '../platform/schema.ts';
-import type { AnyApp, MachineInfo, Metrics, ParamValue } from './app.ts';
+import { verificationProblem, type AnyApp, type MachineInfo, type Metrics, type ParamValue } from './app.ts';
 import { NodeEngines } from './engines.ts';
 import { NodeProgram } from './node-program.ts';
 import { HandlerTable } from './handler-table.ts';
@@ -273,6 +273,8 @@ export class AppRun {
     const { machine, output, app, params, info, input, results } = this.started;
     const { platform, nodes, seed } = this.config;
     const verification = appCall(app, 'verify', () => app.verify({ params, machine: info, input, results }));
+    const problem = verificationProblem(verification);
+    if (problem !== null) throw new InputError(`app ${app.name}: verify must return { ok: true or false, detail: a string, metrics?: { name: a number, string, boolean or { key: a number } } }; ${problem}`);
     const cycles = machine.finishCycle;
     return {
       platform: platform.name,
