@@ -107,12 +107,17 @@ export async function loadApp(spec: string): Promise<AnyApp> {
   return mod.default as AnyApp;
 }
 
+const APP_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
 /** Why `value` is not a usable app definition, or null. */
 function appProblem(value: unknown): string | null {
   const expected = 'expected a default export made with defineApp({ name, description, params, main, verify })';
   if (value === null || typeof value !== 'object') return `is not an app (${expected})`;
   const app = value as Record<string, unknown>;
   if (typeof app.name !== 'string' || app.name === '') return `is not an app: it has no name (${expected})`;
+  // The name goes into file names (a failed run's sim-repro-<app>-<platform>-s<seed>.json):
+  // "../x" wrote its repro outside the working directory.
+  if (!APP_NAME.test(app.name)) return `is named ${JSON.stringify(app.name.slice(0, 80))}; expected a name of letters, digits, '.', '_' and '-', starting with a letter or digit, at most 64 characters`;
   if (typeof app.main !== 'function') return `is not an app: it has no main generator (${expected})`;
   if (typeof app.verify !== 'function') return `is not an app: it has no verify function (${expected})`;
   if (app.params === null || typeof app.params !== 'object') return `is not an app: it has no params object (${expected})`;

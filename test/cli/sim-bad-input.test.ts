@@ -13,6 +13,8 @@ const CASES: [string, string[], RegExp][] = [
   ['file that is not an app', ['--platform', 'cm5', 'test/fixtures/not-an-app.ts'], /^sim: app test\/fixtures\/not-an-app\.ts: is not an app: it has no name \(expected a default export made with defineApp/],
   ['file that does not compile (with its file, line and column)', ['--platform', 'cm5', 'test/fixtures/broken-syntax.ts'], /^sim: app test\/fixtures\/broken-syntax\.ts: cannot be compiled: test\/fixtures\/broken-syntax\.ts:2:43: Expected identifier but found "\("$/],
   ['main that is not a generator function (case 71)', ['--platform', 'cm5', '--nodes', '4', 'test/fixtures/main-not-generator.ts'], /^sim: app not-generator: main must be a function\* \(a generator function, whose runtime calls are made with yield\*\); it returned number$/],
+  // Its failed run's repro went to ../escaped-cm5-s1.json.
+  ['an app named with a path', ['--platform', 'cm5', '--nodes', '4', 'test/fixtures/bad-app-name.ts'], /^sim: app test\/fixtures\/bad-app-name\.ts: is named "\.\.\/escaped"; expected a name of letters, digits, '\.', '_' and '-', starting with a letter or digit, at most 64 characters$/],
   // It passed as verified ("verified":"yes" in --json), exit 0.
   ['verify returning a truthy ok that is not a boolean', ['--platform', 'cm5', '--nodes', '4', 'test/fixtures/verify-not-boolean.ts'], /^sim: app verify-not-boolean: verify must return \{ ok: true or false, .*; its ok is "yes", not true or false$/],
   ['top-level await that never settles (case 77)', ['--platform', 'cm5', 'test/fixtures/top-level-await.ts'], /^sim: app test\/fixtures\/top-level-await\.ts: its module never finished loading: a top-level await in it never settles$/],
