@@ -120,6 +120,9 @@ function appProblem(value: unknown): string | null {
   if (!APP_NAME.test(app.name)) return `is named ${JSON.stringify(app.name.slice(0, 80))}; expected a name of letters, digits, '.', '_' and '-', starting with a letter or digit, at most 64 characters`;
   if (typeof app.main !== 'function') return `is not an app: it has no main generator (${expected})`;
   if (typeof app.verify !== 'function') return `is not an app: it has no verify function (${expected})`;
+  for (const optional of ['setup', 'check', 'globals']) {
+    if (app[optional] !== undefined && typeof app[optional] !== 'function') return `is not an app: its ${optional} is ${typeof app[optional]}; expected a function or none`;
+  }
   if (app.params === null || typeof app.params !== 'object') return `is not an app: it has no params object (${expected})`;
   for (const [key, spec] of Object.entries(app.params as Record<string, ParamSpec>)) {
     const p = paramProblem(spec);
