@@ -17,7 +17,7 @@ import { selectContext, type SelectContext } from '../library/module.ts';
 import { nodeCountProblem } from '../network/build-topology.ts';
 import { MAX_SWEEP_RUNS } from '../sweep/expand.ts';
 import { finalText, writeAtomically } from '../sweep/merge.ts';
-import { STUDIES, STUDY_NAMES, runId, type Measured, type StudyPlatform, type StudyRun } from '../study/index.ts';
+import { STUDIES, STUDY_NAMES, runId, type Measured, type Study, type StudyOptions, type StudyPlatform, type StudyRun } from '../study/index.ts';
 import type { Io } from './io.ts';
 import { loadPlatform, platformNames, projectPath } from './load-inputs.ts';
 import { loadModelSet } from './model-files.ts';
@@ -36,11 +36,26 @@ interface StudyArgs extends StudyInputs {
   json: boolean;
 }
 
+/**
+ * Refuses, before planning, a --trials whose round cannot fit one sweep even at the
+ * most runs a trial makes: planning 100,000 stencil-selection trials on all platforms
+ * took hours before the round's size was known and refused.
+ */
+function refuseUnplannable(study: Study, options: StudyOptions): void {
+  const perTrial = study.defaults.mostRunsPerTrial;
+  if (perTrial === undefined || options.trials === null) return;
+  const most = Math.floor(MAX_SWEEP_RUNS / (perTrial * options.platforms.length * options.nodes.length));
+  if (options.trials <= most) return;
+  const sizes = `${options.platforms.length} platform${options.platforms.length === 1 ? '' : 's'} and ${options.nodes.length} machine size${options.nodes.length === 1 ? '' : 's'}`;
+  throw new InputError(`--trials ${options.trials}: expected at most ${most} for ${study.name} on ${sizes} (a trial makes up to ${perTrial} runs, and a round is one sweep of at most ${MAX_SWEEP_RUNS})`);
+}
+
 export async function studyCommand(argv: readonly string[], io: Io, showProgress: boolean): Promise<number> {
   const args = await parseStudyArgs(argv);
   const { study, options, out } = args;
   const runsDir = join(out, 'runs');
   const measured = new Map<string, Measured>();
+  refuseUnplannable(study, options);
   for (let round = 1; ; round++) {
     const runs = study.next(options, measured);
     if (runs.length === 0) break;

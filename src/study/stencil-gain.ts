@@ -10,6 +10,7 @@
  * incorrect selection") and grids square cannot take.
  */
 import type { Check } from './stencil-scoring.ts';
+import { STENCIL_MODULE } from '../library/stencil-module.ts';
 import { STENCIL_ITERS, STENCIL_COLUMNS, stencilRows, stencilTrials, usesStencilModel, type StencilTrial } from './stencil-selection.ts';
 import { groupBy, max, mean, pct } from './stats.ts';
 import { unmeasured, type Row, type Study, type StudyOptions, type Summary } from './study.ts';
@@ -99,7 +100,7 @@ export const STENCIL_GAIN: Study = {
   reproduces: 'Table 4-3',
   usesModel: usesStencilModel,
   about: 'Per platform, 20 grids (--trials) log-uniform in [8, max-grid]², every layout run once (4 iterations): the gain of the selected layout over always-square, T_square / T_selected - 1, its mean and maximum, beside an oracle\'s; wrong picks are counted. Figure: each grid\'s gain against its aspect ratio.',
-  defaults: { takes: ['trials', 'max-grid'], trials: 20, minTrials: 1, maxGrid: 4096, maxKeys: null, nodes: [64] },
+  defaults: { takes: ['trials', 'max-grid'], trials: 20, minTrials: 1, maxGrid: 4096, maxKeys: null, nodes: [64], mostRunsPerTrial: STENCIL_MODULE.variants.length },
   columns: STENCIL_COLUMNS,
   next: (options, measured) => unmeasured(trialsOf(options).flatMap((t) => t.runs.map((r) => r.run)), measured),
   rows: (options, measured) => stencilRows(trialsOf(options), measured),

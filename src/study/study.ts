@@ -74,6 +74,13 @@ export interface StudyDefaults {
   maxKeys: number | null;
   /** Machine sizes when --nodes is absent. */
   nodes: readonly number[];
+  /**
+   * For a study whose --trials count per platform and machine size: the most runs one
+   * trial makes, so that sim study refuses a --trials no round could hold before
+   * spending minutes planning it (the stencil studies search the predicted-winner map
+   * for every trial).
+   */
+  mostRunsPerTrial?: number;
 }
 
 export interface Study {

@@ -227,6 +227,11 @@ describe.concurrent('sim study: bad input is one line on stderr and exit 2, with
     [['study', 'stencil-gain', '--platform', 'cm5', '--trials', '0', '--out', 'x'], /^sim: --trials 0: expected an integer from 1 to 100000$/],
     [['study', 'extra-rows', '--platform', 'cm5', '--trials', '-1', '--out', 'x'], /^sim: --trials -1: expected an integer from 0 to 100000$/],
     [['study', 'stencil-gain', '--platform', 'mars', '--out', 'x'], /^sim: --platform mars: unknown platform/],
+    // Planned for hours (100,000 trials x 12 platform-sizes, each a search of the predicted-winner map) before its round was refused.
+    [
+      ['study', 'stencil-selection', '--platform', 'all', '--trials', '100000', '--out', 'x'],
+      /^sim: --trials 100000: expected at most 16666 for stencil-selection on 4 platforms and 3 machine sizes \(a trial makes up to 5 runs, and a round is one sweep of at most 1000000\)$/,
+    ],
   ])('%j', async (args, message) => {
     const cwd = mkdtempSync(join(tmpdir(), 'sim-study-bad-'));
     const r = await sim(args as string[], cwd);
