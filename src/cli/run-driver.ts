@@ -5,11 +5,13 @@
  * kernel checks its event limit between events anyway, so the events, their order
  * and the fingerprint are those of one uninterrupted call; a chunk costs one
  * macrotask (about 10 us) per quarter of a million events. The wall clock is read
- * here, in the CLI, and never reaches the simulation.
+ * here, in the CLI, and never reaches the simulation. What no signal can stop, an
+ * app's code that never returns, a second thread watches for (stuck-watch.ts).
  */
 import { RunInterrupted } from '../kernel/errors.ts';
 import type { AppRun } from '../runtime/run-app.ts';
 import { formatNodeClocks } from '../runtime/run-stop.ts';
+import { StuckWatch } from './stuck-watch.ts';
 
 /** Events per chunk: a few tenths of a second of simulation at most between looks at the outside world. */
 const CHUNK_EVENTS = 1 << 18;
@@ -33,15 +35,43 @@ export function signalExitCode(signal: 'SIGINT' | 'SIGTERM'): number {
 export class SignalWatch {
   caught: 'SIGINT' | 'SIGTERM' | null = null;
   private readonly handlers = SIGNALS.map((signal) => [signal, (): void => void (this.caught ??= signal)] as const);
+  /** Says so when the run stops moving, which signals then cannot stop (stuck-watch.ts). */
+  private stuck: StuckWatch | null = null;
 
+  /**
+   * Catches the signals and, when stderr is a terminal (someone there to press Ctrl-C and
+   * read the line), watches for a stuck run. Not otherwise: the watching thread costs
+   * a short run about 5% of its wall time (the README's stencil: 1.06x over 11 pairs),
+   * and a script's stuck run meets its own timeout.
+   */
   start(): this {
     for (const [signal, handler] of this.handlers) process.on(signal, handler);
+    if (process.stderr.isTTY === true) this.stuck = new StuckWatch();
     return this;
+  }
+
+  /** The run moved on (driveRun, every BEAT_EVENTS events). */
+  beat(): void {
+    this.stuck?.beat();
   }
 
   stop(): void {
     for (const [signal, handler] of this.handlers) process.off(signal, handler);
+    this.stuck?.stop();
+    this.stuck = null;
   }
+}
+
+/** Events between two beats of the stuck watch: about a millisecond of a typical run, 9 s of the costliest events there are. */
+const BEAT_EVENTS = 1 << 10;
+
+/** Runs up to CHUNK_EVENTS events of `run`, beating between every BEAT_EVENTS; true when the run has ended. */
+function advanceChunk(run: AppRun, signals: SignalWatch): boolean {
+  for (let done = 0; done < CHUNK_EVENTS; done += BEAT_EVENTS) {
+    if (run.advance(BEAT_EVENTS)) return true;
+    signals.beat();
+  }
+  return false;
 }
 
 /**
@@ -54,7 +84,7 @@ export async function driveRun(run: AppRun, signals: SignalWatch, progress: ((li
   const start = performance.now();
   let shownAt = 0;
   try {
-    while (!run.advance(CHUNK_EVENTS)) {
+    while (!advanceChunk(run, signals)) {
       // A macrotask, not a microtask: only then do signal handlers and timers run.
       await new Promise<void>((resolve) => setImmediate(resolve));
       const caught = signals.caught;
