@@ -69,6 +69,14 @@ function line(points: [number, number][]): [number, number] {
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
+/**
+ * Most words a CombineVector may hold over all nodes, as the sorts' limit of 2^26 keys:
+ * measured 24 to 43 bytes of host memory a word on the CM-5 (64 nodes x 65,536 words:
+ * 148 MB peak RSS, about 50 of them an idle process's; x 1,048,576 words: 2.9 GB) and 58
+ * on Alewife's combining tree (x 65,536: 294 MB).
+ */
+const MAX_VECTOR_WORDS = 1 << 26;
+
 export default defineApp({
   name: 'microbench',
   description: 'Strata operation costs measured as thesis 6.3 measures them (the models of Fig. 6-6)',
@@ -85,6 +93,9 @@ export default defineApp({
   check(p, machine) {
     if ((p.model === 'SendRequest' || p.model === 'SendRPC' || p.model === 'Roundtrip') && machine.nodes < 2) {
       return `model ${p.model} needs at least 2 nodes, got ${machine.nodes}`;
+    }
+    if (p.model === 'CombineVector' && machine.nodes * p.length > MAX_VECTOR_WORDS) {
+      return `CombineVector of ${p.length} words on ${machine.nodes} nodes is ${machine.nodes * p.length} words; the simulator holds 24 to 58 bytes of host memory per word (the app's vector, the copy it combines, its result and the combine's own messages), so expected nodes x length at most ${MAX_VECTOR_WORDS} (2^26, 2 to 4 GB)`;
     }
     return null;
   },
