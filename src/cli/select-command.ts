@@ -53,6 +53,8 @@ function parseSelectArgs(argv: readonly string[]): SelectArgs {
   if (v.run === true && v.all === true) throw new InputError('sim select: --run runs the choice and --all every variant; give one');
   if (v.map === true && v.out === undefined) throw new InputError('sim select --map: missing -o <file.svg>: where to draw the picture');
   if (v.map !== true && v.out !== undefined) throw new InputError('sim select: -o is for --map pictures');
+  // The map is SVG: a picture.png would be SVG under another name.
+  if (v.out !== undefined && !v.out.endsWith('.svg')) throw new InputError(`-o ${v.out}: expected a file name ending in .svg (the map is SVG)`);
   if (v.out !== undefined) checkOutputFile('-o', v.out);
   const int = (opt: string, s: string, min: number, max: number) => {
     const n = /^\d+$/.test(s) ? Number(s) : NaN;

@@ -122,6 +122,8 @@ describe('bad input to the library gives one line and exit 2', () => {
   const shipped = JSON.parse(readFileSync(join(ROOT, 'platforms/models/apps/n64/cm5.json'), 'utf8'));
   writeFileSync(join(dir, 'cm5.json'), JSON.stringify({ ...shipped, models: shipped.models.filter((m: { name: string }) => m.name !== 'StencilUni') }));
   const CASES: [string, string[], RegExp][] = [
+    // It wrote SVG into map.png.
+    ['a map named other than .svg', ['select', '--map', '--platform', 'cm5', 'stencil', '--param', 'iters=1', '-o', 'map.png'], /^sim: -o map\.png: expected a file name ending in \.svg \(the map is SVG\)$/],
     ['unknown module', ['select', '--platform', 'cm5', 'fft', '--param', 'n=4'], /^sim: unknown module fft: expected stencil or sort, or an app folder of one/],
     ['input no variant takes', ['select', '--platform', 'cm5', 'sort', '--param', 'keys=10', '--param', 'keyBits=40'], /^sim: --param keyBits=40: expected an integer from 1 to 32$/],
     ['unknown input', ['select', '--platform', 'cm5', 'stencil', '--param', 'depth=3'], /^sim: --param depth=3: module stencil has no input depth/],
