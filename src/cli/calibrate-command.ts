@@ -12,7 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
-import { checkOutputFile, checkOutputFolder } from './output-file.ts';
+import { checkOutputFile, checkOutputFolder, checkSeparateFiles } from './output-file.ts';
 import { parseOptions } from './parse-options.ts';
 import { join } from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
@@ -69,6 +69,7 @@ function parseCalibrateArgs(argv: readonly string[]): CalibrateArgs {
     throw new InputError(`--fit ${v.fit}: expected a directory for the models (one <platform>.json each), found a file`);
   }
   // Where the samples and models go is checked before any sampling.
+  checkSeparateFiles([['spec', parsed.positionals[0]], ['-o', v.out]]);
   checkOutputFile('-o', v.out);
   if (v.fit !== undefined) checkOutputFolder('--fit', v.fit);
   return {

@@ -5,7 +5,7 @@
  */
 import { toPerfetto } from '../trace/perfetto.ts';
 import type { Io } from './io.ts';
-import { checkOutputFile, writeFileAtomic } from './output-file.ts';
+import { checkOutputFile, checkSeparateFiles, writeFileAtomic } from './output-file.ts';
 import { parseExportArgs } from './run-args.ts';
 import { loadTrace } from './load-trace.ts';
 
@@ -15,6 +15,7 @@ import { loadTrace } from './load-trace.ts';
  */
 export function exportCommand(argv: readonly string[], io: Io): number {
   const { trace, out, format } = parseExportArgs(argv);
+  checkSeparateFiles([['trace', trace], ['-o', out]]);
   checkOutputFile('-o', out);
   writeFileAtomic('-o', out, JSON.stringify(toPerfetto(loadTrace(trace))));
   io.out(`sim export: wrote ${out} (${format}; open it in ui.perfetto.dev or chrome://tracing)`);

@@ -11,7 +11,7 @@ import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { fig66Report } from '../calibrate/fig-6-6.ts';
 import { fitSamples, modelsJson, modelsModule, summaryLine, verificationWarning, type FittedModel, type Provenance } from '../calibrate/models.ts';
 import { InputError } from '../kernel/errors.ts';
-import { checkOutputFile } from './output-file.ts';
+import { checkOutputFile, checkSeparateFiles } from './output-file.ts';
 import { parseOptions } from './parse-options.ts';
 import { simulatorVersion } from './project.ts';
 import type { Io } from './io.ts';
@@ -64,8 +64,9 @@ export function fitCommand(argv: readonly string[], io: Io): number {
   if (parsed.positionals.length !== 1) throw new InputError('sim fit: expected one samples file: sim fit <samples> [--relative] -o <models.json>');
   const out = typeof parsed.values.out === 'string' ? parsed.values.out : undefined;
   if (out === undefined || !out.endsWith('.json')) throw new InputError('sim fit: expected -o <models.json>: where to write the models');
-  checkOutputFile('-o', out);
   const source = parsed.positionals[0];
+  checkSeparateFiles([['samples', source], ['-o', out]]);
+  checkOutputFile('-o', out);
   let text: string;
   try {
     text = readFileSync(source, 'utf8');

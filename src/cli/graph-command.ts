@@ -8,7 +8,7 @@ import { InputError } from '../kernel/errors.ts';
 import { renderHtml } from '../trace/html-graph.ts';
 import { renderCongestionSvg, renderSvg } from '../trace/state-graph.ts';
 import type { Io } from './io.ts';
-import { checkOutputFile, writeFileAtomic } from './output-file.ts';
+import { checkOutputFile, checkSeparateFiles, writeFileAtomic } from './output-file.ts';
 import { parseGraphArgs } from './run-args.ts';
 import { loadTrace } from './load-trace.ts';
 
@@ -21,6 +21,7 @@ export function graphCommand(argv: readonly string[], io: Io): number {
   const { trace, out, kind, json } = parseGraphArgs(argv);
   const html = out.endsWith('.html');
   if (!html && !out.endsWith('.svg')) throw new InputError(`-o ${out}: expected a file name ending in .svg or .html`);
+  checkSeparateFiles([['trace', trace], ['-o', out]]);
   checkOutputFile('-o', out);
   const loaded = loadTrace(trace);
   if (kind === 'congestion' && !loaded.header.networkCounters) {

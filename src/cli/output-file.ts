@@ -39,6 +39,24 @@ export function checkOutputFile(option: string, path: string): void {
 }
 
 /**
+ * Checks that the files a command reads and writes are different files: an output over
+ * an input loses the input (sim sweep x.json --out x.json wrote its results over the
+ * sweep), and two outputs over each other lose one (they even share the temporary file
+ * beside the target: --trace and --log of one name ended in ENOENT after the run).
+ * @throws InputError naming both
+ */
+export function checkSeparateFiles(files: readonly (readonly [what: string, path: string | undefined])[]): void {
+  const seen = new Map<string, string>();
+  for (const [what, path] of files) {
+    if (path === undefined) continue;
+    const full = resolve(path);
+    const other = seen.get(full);
+    if (other !== undefined) throw new InputError(`${what} ${path}: the same file as ${other}; expected a different file`);
+    seen.set(full, `${what} ${path}`);
+  }
+}
+
+/**
  * Checks, before the work, that `dir` is a writable folder or can be made one (the
  * nearest folder above it that exists takes new files). Creates nothing.
  * @throws InputError naming `option`

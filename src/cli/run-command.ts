@@ -22,7 +22,7 @@ import type { RunArgs } from './run-args.ts';
 import { loadRun } from './run-setup.ts';
 import { formatSummary, summaryJson } from './summary.ts';
 import { FileTraceOutput } from './trace-file.ts';
-import { checkOutputFile } from './output-file.ts';
+import { checkOutputFile, checkSeparateFiles } from './output-file.ts';
 import { driveRun, signalExitCode, SignalWatch } from './run-driver.ts';
 import { resolveAutoParams } from './auto-params.ts';
 
@@ -44,7 +44,10 @@ export async function runCommand(runArgs: RunArgs, io: Io, showProgress = false)
 async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signals: SignalWatch): Promise<number> {
   let args = runArgs;
   // Every file the run will write is checked before anything is loaded or run.
-  for (const [option, path] of [['--record', args.record], ['--trace', args.trace], ['--log', args.log]] as const) {
+  const outputs = [['--record', args.record], ['--trace', args.trace], ['--log', args.log]] as const;
+  const platformFile = args.platform.includes('/') || args.platform.endsWith('.json') ? args.platform : undefined;
+  checkSeparateFiles([['--platform', platformFile], ...outputs]);
+  for (const [option, path] of outputs) {
     if (path !== undefined) checkOutputFile(option, path);
   }
   const platform = await loadPlatform(args.platform);

@@ -10,6 +10,7 @@ import { partPath } from '../sweep/parts.ts';
 import { inShard } from '../sweep/shard.ts';
 import type { Io } from './io.ts';
 import { intOption, parseCommand, queueOption, required, shardOption, SWEEP_USAGE } from './sweep-args.ts';
+import { checkSeparateFiles } from './output-file.ts';
 import { checkExecutor, executeSweep } from './sweep-execute.ts';
 import { expandFile, recordedFor, tally, tallyText } from './sweep-setup.ts';
 import { sweepToolCommand, SWEEP_TOOLS } from './sweep-tools-command.ts';
@@ -22,6 +23,7 @@ export async function sweepCommand(argv: readonly string[], io: Io, showProgress
   const shard = shardOption(values.shard);
   const queue = queueOption(values.queue);
   checkExecutor({ workers, shard, queue }, values.workers !== undefined, 'sim sweep');
+  checkSeparateFiles([['sweep', positionals[0]], ['--out', out]]);
   const sweep = await expandFile(positionals[0]);
   const before = recordedFor(out, sweep);
   const todo = sweep.runs.filter((r) => inShard(r.i, shard) && before.byIndex[r.i] === undefined);

@@ -14,6 +14,7 @@ import { listParts, nodeVersions } from '../sweep/parts.ts';
 import { parseHeader, parseRecorded } from '../sweep/result-line.ts';
 import { checkSlurmOptions, shellQuote, slurmScript } from '../sweep/slurm.ts';
 import type { Io } from './io.ts';
+import { checkOutputFile, checkSeparateFiles } from './output-file.ts';
 import { PROJECT_ROOT } from './project.ts';
 import { intOption, parseCommand, queueOption, required } from './sweep-args.ts';
 import { expandFile, recordedFor, tally, tallyText } from './sweep-setup.ts';
@@ -131,10 +132,13 @@ function exportCommand(argv: readonly string[], io: Io): number {
   const { values, positionals } = parseCommand('sim sweep export', argv, 1, usage);
   if (values.format !== 'csv') throw new InputError(`sim sweep export: --format ${String(values.format ?? '(missing)')}: expected --format csv`);
   const columns = typeof values.columns === 'string' ? values.columns.split(',').map((c) => c.trim()) : undefined;
+  const out = typeof values.out === 'string' ? values.out : undefined;
+  checkSeparateFiles([['results', positionals[0]], ['-o', out]]);
+  if (out !== undefined) checkOutputFile('-o', out);
   const csv = toCsv(readResults(positionals[0]), columns);
-  if (typeof values.out === 'string') {
-    writeAtomically(values.out, csv);
-    io.out(`sim sweep export: wrote ${values.out}`);
+  if (out !== undefined) {
+    writeAtomically(out, csv);
+    io.out(`sim sweep export: wrote ${out}`);
   } else io.write('stdout', csv);
   return 0;
 }

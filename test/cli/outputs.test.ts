@@ -19,6 +19,8 @@ describe.concurrent('output files are checked before any work', () => {
     ['--record in a read-only folder', ['--record', `${READ_ONLY}/x.json`], /^sim: --record \/sys\/x\.json: cannot create files in \/sys \(E[A-Z]+\); expected a writable folder$/],
     ['--trace into a missing folder', ['--trace', 'nodir/t.trace'], /^sim: --trace nodir\/t\.trace: no such folder/],
     ['--log naming a folder', ['--log', 'w'], /^sim: --log w: is a folder; expected a file name$/],
+    // The run went ahead, then the trace failed with ENOENT: both shared the temporary file beside the target.
+    ['--trace and --log naming one file', ['--trace', 'x.out', '--log', './x.out'], /^sim: --log \.\/x\.out: the same file as --trace x\.out; expected a different file$/],
   ])('%s: one line, exit 2, no summary, nothing written', async (_what, extra, message) => {
     const dir = scratch();
     mkdirSync(join(dir, 'w'));
@@ -28,6 +30,21 @@ describe.concurrent('output files are checked before any work', () => {
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(r.stderr.trimEnd()).toMatch(message);
     expect(readdirSync(dir)).toEqual(['w']);
+  });
+
+  it('refuses an output over the input it is made from, leaving the input as it was', async () => {
+    const dir = scratch();
+    const sweep = `${JSON.stringify({ name: 's', runs: [{ app: 'apps/ping-pong', platform: 'cm5', nodes: 4, params: { rounds: 1 } }] })}\n`;
+    writeFileSync(join(dir, 's.json'), sweep);
+    // It wrote the sweep's results over the sweep file.
+    const r = await sim(['sweep', 's.json', '--out', 's.json'], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('sim: --out s.json: the same file as sweep s.json; expected a different file\n');
+    expect(readFileSync(join(dir, 's.json'), 'utf8')).toBe(sweep);
+    expect(readdirSync(dir)).toEqual(['s.json']);
+    const e = await sim(['sweep', 'export', 's.json', '--format', 'csv', '-o', 's.json'], dir);
+    expect(e.stderr).toBe('sim: -o s.json: the same file as results s.json; expected a different file\n');
+    expect(readFileSync(join(dir, 's.json'), 'utf8')).toBe(sweep);
   });
 
   it('sim graph and sim export refuse an unwritable -o before reading the trace', async () => {
