@@ -29,6 +29,8 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
 }
 
 async function dispatch(argv: readonly string[], io: Io): Promise<number> {
+  // Nothing at all: say what sim takes (it said "missing --platform", as if a run had been asked for).
+  if (argv.length === 0) throw new InputError('expected a run, sim --platform <name|file> <app> (e.g. sim --platform alewife apps/stencil), or a command (sim --help lists them)');
   // Each command is imported only when asked for: a start-up loads what it runs.
   const sub = argv[0] === 'sweep' && ['merge', 'status', 'slurm', 'export'].includes(argv[1]) ? `sweep ${argv[1]}` : argv[0];
   const rest = argv.slice(sub === undefined ? 1 : sub.split(' ').length);

@@ -6,6 +6,7 @@ const CASES: [string, string[], RegExp][] = [
   ['unknown platform', ['--platform', 'cray', 'apps/ping-pong'], /^sim: --platform cray: unknown platform \(expected one of: alewife, atm, cm5, paragon, or a path to a platform \.json file\)$/],
   ['missing platform file', ['--platform', 'nowhere/x.json', 'apps/ping-pong'], /^sim: --platform nowhere\/x\.json: no such file$/],
   ['malformed platform file', ['--platform', 'test/fixtures/bad-platform.json', 'apps/ping-pong'], /^sim: test\/fixtures\/bad-platform\.json: missing key "defaultNodes" \(expected an integer\)$/],
+  ['no arguments at all', [], /^sim: expected a run, sim --platform <name\|file> <app> \(e\.g\. sim --platform alewife apps\/stencil\), or a command \(sim --help lists them\)$/],
   ['missing --platform', ['apps/ping-pong'], /^sim: missing --platform: expected a platform name/],
   ['missing app', ['--platform', 'cm5'], /^sim: missing app: expected sim --platform <name\|file> <app-folder\|app-file>$/],
   ['app that does not exist', ['--platform', 'cm5', 'apps/nothing'], /^sim: app apps\/nothing: no such file or folder \(here or among the simulator's apps\)$/],
