@@ -5,14 +5,14 @@
  * node count, verification count and simulator version (each unit names its platform
  * and hash). The file is the same for any number of workers; `--shard i/n` writes the
  * i-th of n contiguous ranges of units, the header only in the first, so concatenating
- * the shards in order gives the unsharded file. Nothing is written unless all succeed.
- * `--fit <dir>` then fits the samples with relative error (3.6) and writes each
+ * the shards in order gives the unsharded file. Nothing is written unless every unit succeeds.
+ * `--fit <dir>` then fits the written samples with relative error (3.6) and writes each
  * platform's models to <dir>/<platform>.json and .ts, and the comparison with thesis
  * Fig. 6-6 to <dir>/fig-6-6.txt (platforms/models/ holds the Strata suite's).
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
-import { checkOutputFile, checkOutputFolder, checkSeparateFiles } from './output-file.ts';
+import { checkOutputFile, checkOutputFolder, checkSeparateFiles, writeFileAtomic } from './output-file.ts';
 import { parseOptions } from './parse-options.ts';
 import { join } from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
@@ -28,7 +28,7 @@ import { nodeCountProblem } from '../network/build-topology.ts';
 import { mapInPool } from '../sweep/pool.ts';
 import { parseShard, WHOLE } from '../sweep/shard.ts';
 import runUnitRequest, { loadSpecs, unitText, type UnitOutcome, type UnitRequest } from './calibrate-unit.ts';
-import { fitWithProvenance, modelJson, printModels, writeAtomically } from './fit-command.ts';
+import { fitWithProvenance, modelJson, printModels } from './fit-command.ts';
 import { loadApp, loadPlatform, platformNames, projectPath } from './load-inputs.ts';
 import { strataSubmodels } from './model-files.ts';
 import { simulatorVersion } from './project.ts';
@@ -68,12 +68,14 @@ function parseCalibrateArgs(argv: readonly string[]): CalibrateArgs {
   if (v.fit !== undefined && existsSync(v.fit) && !statSync(v.fit).isDirectory()) {
     throw new InputError(`--fit ${v.fit}: expected a directory for the models (one <platform>.json each), found a file`);
   }
-  // Where the samples and models go is checked before any sampling.
-  checkSeparateFiles([['spec', parsed.positionals[0]], ['-o', v.out]]);
+  // Where the samples and models go is checked before any sampling: -o inside --fit's folder under a
+  // model file's name lost the samples to the models.
+  const platforms = v.platform === 'all' ? platformNames() : [v.platform];
+  checkSeparateFiles([['spec', parsed.positionals[0]], ['-o', v.out], ...(v.fit === undefined ? [] : modelFiles(v.fit, platforms).map((f) => ['--fit', f] as const))]);
   checkOutputFile('-o', v.out);
   if (v.fit !== undefined) checkOutputFolder('--fit', v.fit);
   return {
-    platforms: v.platform === 'all' ? platformNames() : [v.platform],
+    platforms,
     specFile: parsed.positionals[0],
     out: v.out,
     nodes: v.nodes === undefined ? undefined : v.nodes.split(',').map((n) => integer('--nodes', n, 1, 4096)),
@@ -146,16 +148,31 @@ export async function calibrateCommand(argv: readonly string[], io: Io, showProg
       : '';
   // The end line, in the last shard, lets sim fit tell a whole file from one cut short.
   const text = header + texts.join('') + (index === count ? `${samplesEndLine(requests.length, plannedSamples)}\n` : '');
-  // Fit before writing anything, so bad samples leave no files behind.
-  const fitted = args.fitDir === undefined ? null : { dir: args.fitDir, ...fitWithProvenance(text, args.out, true) };
-  writeAtomically(args.out, text);
+  // The samples are written first: a fit that fails (a spec whose models cannot be fitted) keeps them.
+  writeFileAtomic('-o', args.out, text);
   if (!args.json) io.out(`sim calibrate: wrote ${args.out}: ${mine.length} model(s) on ${args.platforms.join(', ')}${count > 1 ? ` (shard ${index}/${count} of ${requests.length})` : ''}`);
+  const fitted = args.fitDir === undefined ? null : { dir: args.fitDir, ...fitKeepingSamples(text, args.out) };
   if (fitted !== null) writeModels(fitted.dir, platformsRun, fitted, io, args.json);
   if (args.json) {
     const models = fitted === null ? null : fitted.models.map(modelJson);
     io.out(JSON.stringify({ wrote: args.out, models: mine.length, platforms: platformsRun, shard: { index, count, of: requests.length }, fit: args.fitDir ?? null, fitted: models }));
   }
   return 0;
+}
+
+/** The files --fit writes in `dir` for `platforms`. */
+function modelFiles(dir: string, platforms: readonly string[]): string[] {
+  return [...platforms.flatMap((p) => [join(dir, `${p}.json`), join(dir, `${p}.ts`)]), join(dir, 'fig-6-6.txt')];
+}
+
+/** --fit's fit of the samples just written to `out`; a failure says they are kept and how to fit them again. */
+function fitKeepingSamples(text: string, out: string): ReturnType<typeof fitWithProvenance> {
+  try {
+    return fitWithProvenance(text, out, true);
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e;
+    throw new InputError(`${e.message}; the samples are kept in ${out} (no models written): fix the spec and run again, or fit them with sim fit ${out} --relative -o <models.json>`);
+  }
 }
 
 /** --fit: each platform's models as <dir>/<platform>.json and .ts, and the Fig. 6-6 report; prints them. */
@@ -169,11 +186,11 @@ function writeModels(dir: string, platforms: readonly string[], fitted: { models
   for (const platform of platforms) {
     const own = models.filter((m) => m.platform === platform);
     const ownProvenance = { ...provenance, platformHashes: { [platform]: provenance.platformHashes[platform] } };
-    writeAtomically(join(dir, `${platform}.json`), modelsJson(own, ownProvenance));
-    writeAtomically(join(dir, `${platform}.ts`), modelsModule(own, ownProvenance));
+    writeFileAtomic('--fit', join(dir, `${platform}.json`), modelsJson(own, ownProvenance));
+    writeFileAtomic('--fit', join(dir, `${platform}.ts`), modelsModule(own, ownProvenance));
   }
   const report = fig66Report(models);
-  if (report.length > 0) writeAtomically(join(dir, 'fig-6-6.txt'), `${report.join('\n')}\n`);
+  if (report.length > 0) writeFileAtomic('--fit', join(dir, 'fig-6-6.txt'), `${report.join('\n')}\n`);
   printModels(models, report, io, 'sim calibrate', json);
   if (!json) io.out(`sim calibrate: wrote the models of ${platforms.join(', ')} to ${dir}/${report.length > 0 ? ' with fig-6-6.txt' : ''}`);
 }

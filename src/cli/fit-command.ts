@@ -7,26 +7,14 @@
  * warns when a model's verification MRE exceeds 10%.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fig66Report } from '../calibrate/fig-6-6.ts';
 import { fitSamples, modelsJson, modelsModule, summaryLine, verificationWarning, type FittedModel, type Provenance } from '../calibrate/models.ts';
 import { InputError } from '../kernel/errors.ts';
-import { checkOutputFile, checkSeparateFiles } from './output-file.ts';
+import { checkOutputFile, checkSeparateFiles, writeFileAtomic } from './output-file.ts';
 import { parseOptions } from './parse-options.ts';
 import { simulatorVersion } from './project.ts';
 import type { Io } from './io.ts';
-
-/** Writes `path` whole or not at all (through a temporary file). */
-export function writeAtomically(path: string, text: string): void {
-  const temporary = `${path}.partial`;
-  try {
-    writeFileSync(temporary, text);
-    renameSync(temporary, path);
-  } catch (e) {
-    rmSync(temporary, { force: true });
-    throw new InputError(`${path}: cannot write (${(e as { code?: string }).code ?? String(e)})`);
-  }
-}
 
 /** Fits a samples file's text and says where the models came from. */
 export function fitWithProvenance(text: string, source: string, relative: boolean): { models: FittedModel[]; residuals: string[]; provenance: Provenance } {
@@ -63,9 +51,12 @@ export function fitCommand(argv: readonly string[], io: Io): number {
   const parsed = parseOptions('fit', argv);
   if (parsed.positionals.length !== 1) throw new InputError('sim fit: expected one samples file: sim fit <samples> [--relative] -o <models.json>');
   const out = typeof parsed.values.out === 'string' ? parsed.values.out : undefined;
-  if (out === undefined || !out.endsWith('.json')) throw new InputError('sim fit: expected -o <models.json>: where to write the models');
+  if (out === undefined) throw new InputError('sim fit: missing -o <models.json>: where to write the models');
+  if (!out.endsWith('.json')) throw new InputError(`sim fit: -o ${out}: expected a name ending in .json (the models; the .ts module and .residuals go beside it)`);
   const source = parsed.positionals[0];
-  checkSeparateFiles([['samples', source], ['-o', out]]);
+  const wrote = [out, out.replace(/\.json$/, '.ts'), out.replace(/\.json$/, '.residuals')];
+  // The module and residuals beside -o are outputs too: fit q.residuals -o q.json wrote over its samples.
+  checkSeparateFiles([['samples', source], ['-o', wrote[0]], ['-o (its module)', wrote[1]], ['-o (its residuals)', wrote[2]]]);
   checkOutputFile('-o', out);
   let text: string;
   try {
@@ -75,12 +66,11 @@ export function fitCommand(argv: readonly string[], io: Io): number {
   }
   const relative = parsed.values.relative === true;
   const { models, residuals, provenance } = fitWithProvenance(text, source, relative);
-  writeAtomically(out, modelsJson(models, provenance));
-  writeAtomically(out.replace(/\.json$/, '.ts'), modelsModule(models, provenance));
-  writeAtomically(out.replace(/\.json$/, '.residuals'), ['# platform model measured predicted residual', ...residuals, ''].join('\n'));
+  writeFileAtomic('-o', wrote[0], modelsJson(models, provenance));
+  writeFileAtomic('-o', wrote[1], modelsModule(models, provenance));
+  writeFileAtomic('-o', wrote[2], ['# platform model measured predicted residual', ...residuals, ''].join('\n'));
   const json = parsed.values.json === true;
   printModels(models, fig66Report(models), io, 'sim fit', json);
-  const wrote = [out, out.replace(/\.json$/, '.ts'), out.replace(/\.json$/, '.residuals')];
   if (json) io.out(JSON.stringify({ wrote, models: models.map(modelJson) }));
   else io.out(`sim fit: wrote ${wrote[0]}, ${wrote[1]} and ${wrote[2]}`);
   return 0;

@@ -8,6 +8,7 @@
 import { closeSync, existsSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from '../kernel/errors.ts';
+import { isPartFile } from '../sweep/parts.ts';
 
 function code(e: unknown): string {
   return (e as { code?: string }).code ?? String(e);
@@ -35,6 +36,8 @@ function checkWritableFolder(option: string, shown: string, dir: string): void {
 export function checkOutputFile(option: string, path: string): void {
   const full = resolve(path);
   if (existsSync(full) && statSync(full).isDirectory()) throw new InputError(`${option} ${path}: is a folder; expected a file name`);
+  // A part holds a sweep's recorded runs (sim sweep export -o r.jsonl.part-1-of-1 wrote CSV over them).
+  if (isPartFile(full)) throw new InputError(`${option} ${path}: the name of a sweep's results part, which only the sweep writes; expected another file name`);
   checkWritableFolder(option, path, dirname(full));
 }
 

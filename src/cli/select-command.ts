@@ -17,8 +17,7 @@ import { evaluate } from '../library/model-set.ts';
 import { nodeCountProblem } from '../network/build-topology.ts';
 import { DEFAULT_RUN_LIMITS, runApp } from '../runtime/run-app.ts';
 import { MAX_SEED } from '../kernel/random-stream.ts';
-import { writeAtomically } from './fit-command.ts';
-import { checkOutputFile } from './output-file.ts';
+import { checkOutputFile, writeFileAtomic } from './output-file.ts';
 import { parseOptions } from './parse-options.ts';
 import type { Platform } from '../platform/schema.ts';
 import type { Io } from './io.ts';
@@ -190,7 +189,7 @@ function drawMap(mod: LibraryModule, args: SelectArgs, ctx: Parameters<typeof se
     const model = ctx.models.get('RadixSort', 'the digit-width curve');
     text = digitCurve((bpd) => evaluate(model, radixColumns(x.keys, bpd, x.keyBits, ctx.nodes, ctx.combineWords)), x.keyBits, lo, hi, `Radix sort on ${args.platform}, ${ctx.nodes} nodes, ${x.keys} keys of ${x.keyBits} bits (thesis Fig. 5-5)`, ctx.clockMHz);
   }
-  writeAtomically(out, text);
+  writeFileAtomic('-o', out, text);
   io.out(`sim select: wrote ${out}`);
   return 0;
 }

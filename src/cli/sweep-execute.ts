@@ -6,8 +6,9 @@
  */
 import { InputError } from '../kernel/errors.ts';
 import { runLocal, Recorder } from '../sweep/local.ts';
-import { finalText, writeAtomically, type Collected } from '../sweep/merge.ts';
-import { partPath } from '../sweep/parts.ts';
+import { finalText, type Collected } from '../sweep/merge.ts';
+import { writeFileAtomic } from './output-file.ts';
+import { checkResultsOwner, partPath } from '../sweep/parts.ts';
 import { inShard, type Shard } from '../sweep/shard.ts';
 import type { Io } from './io.ts';
 import { checkoutInputs } from './sweep-inputs.ts';
@@ -44,6 +45,7 @@ export interface Executed {
 /** Runs what `sweep` still misses into `out`'s parts, and writes `out` when complete. */
 export async function executeSweep(sweep: ExpandedSweep, out: string, e: Executor, io: Io, showProgress: boolean, label: string): Promise<Executed> {
   const { shard, queue, workers } = e;
+  checkResultsOwner(out, sweep.header);
   const before = recordedFor(out, sweep);
   const todo = sweep.runs.filter((r) => inShard(r.i, shard) && before.byIndex[r.i] === undefined);
   const mine = shard.count === 1 ? sweep.runs.length : sweep.runs.filter((r) => inShard(r.i, shard)).length;
@@ -66,6 +68,6 @@ export async function executeSweep(sweep: ExpandedSweep, out: string, e: Executo
   const after = todo.length === 0 ? before : recordedFor(out, sweep);
   const shardMissing = after.missing.filter((i) => inShard(i, shard)).length;
   const wrote = after.missing.length === 0 && shard.count === 1;
-  if (wrote) writeAtomically(out, finalText(after, out));
+  if (wrote) writeFileAtomic('--out', out, finalText(after, out));
   return { ...outcome, after, mine, recordedBefore: mine - todo.length, wrote, shardMissing };
 }

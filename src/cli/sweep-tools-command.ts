@@ -9,12 +9,12 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { InputError } from '../kernel/errors.ts';
 import { toCsv } from '../sweep/export-csv.ts';
-import { collectParts, finalText, ranges, shardsWithGaps, writeAtomically, type Collected } from '../sweep/merge.ts';
+import { collectParts, finalText, ranges, shardsWithGaps, type Collected } from '../sweep/merge.ts';
 import { listParts, nodeVersions } from '../sweep/parts.ts';
 import { parseHeader, parseRecorded } from '../sweep/result-line.ts';
 import { checkSlurmOptions, shellQuote, slurmScript } from '../sweep/slurm.ts';
 import type { Io } from './io.ts';
-import { checkOutputFile, checkSeparateFiles } from './output-file.ts';
+import { checkOutputFile, checkSeparateFiles, writeFileAtomic } from './output-file.ts';
 import { PROJECT_ROOT } from './project.ts';
 import { intOption, parseCommand, queueOption, required } from './sweep-args.ts';
 import { expandFile, recordedFor, tally, tallyText } from './sweep-setup.ts';
@@ -64,7 +64,7 @@ function mergeCommand(argv: readonly string[], io: Io): number {
     }
     return 1;
   }
-  writeAtomically(out, finalText(c, out));
+  writeFileAtomic('sim sweep merge', out, finalText(c, out));
   if (values.json !== true) io.out(`sim sweep merge: wrote ${out}: ${c.header.runs} runs: ${tallyText(t)}`);
   return 0;
 }
@@ -137,7 +137,7 @@ function exportCommand(argv: readonly string[], io: Io): number {
   if (out !== undefined) checkOutputFile('-o', out);
   const csv = toCsv(readResults(positionals[0]), columns);
   if (out !== undefined) {
-    writeAtomically(out, csv);
+    writeFileAtomic('-o', out, csv);
     io.out(`sim sweep export: wrote ${out}`);
   } else io.write('stdout', csv);
   return 0;

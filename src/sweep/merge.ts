@@ -4,7 +4,6 @@
  * file renamed over the old one) and only when no run is missing. Also what is still
  * missing, by index and by the shards that own the gaps (`--array=` for Slurm).
  */
-import { renameSync, writeFileSync } from 'node:fs';
 import { InputError } from '../kernel/errors.ts';
 import { readParts, type Recorded } from './parts.ts';
 import { parseRecorded, lineText, type RecordedLine, type ResultsHeader } from './result-line.ts';
@@ -53,17 +52,6 @@ export function finalText(c: Collected, out: string): string {
   const parts = [lineText(c.header)];
   for (const line of c.byIndex) parts.push(parseRecorded((line as RecordedLine).text, `${out}: the recorded line of run ${(line as RecordedLine).i}`, c.header.runs).text);
   return `${parts.join('\n')}\n`;
-}
-
-/** Writes `text` to `path` through a temporary file and a rename, so readers never see half a file. */
-export function writeAtomically(path: string, text: string): void {
-  const tmp = `${path}.tmp-${process.pid}`;
-  try {
-    writeFileSync(tmp, text);
-    renameSync(tmp, path);
-  } catch (e) {
-    throw new InputError(`${path}: cannot write the results (${(e as { code?: string }).code ?? String(e)})`);
-  }
 }
 
 /** The shards (1-based, of `count`) that own at least one missing run. */

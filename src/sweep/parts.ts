@@ -23,6 +23,11 @@ export const timingPath = (part: string): string => `${part}.timing.jsonl`;
 
 const PART_NAME = /^\.part-(?:(\d+)-of-(\d+)|queue)$/;
 
+/** Whether `path` names a sweep's part or its timing sidecar: files only a sweep may write. */
+export function isPartFile(path: string): boolean {
+  return /\.part-(?:\d+-of-\d+|queue)(?:\.timing\.jsonl)?$/.test(basename(path));
+}
+
 /** The parts of `out` that exist, sorted by name, with the shard count each names (null for the queue's). */
 export function listParts(out: string): { path: string; shards: number | null }[] {
   const dir = dirname(out);
@@ -81,7 +86,7 @@ export function readParts(out: string, expected: ResultsHeader | null = null): R
       const own = parseHeader(text, `${path}:1`);
       if (header === null) header = own;
       else if (lineText(own) !== lineText(header)) {
-        throw new InputError(`${path}: belongs to sweep "${own.sweep}" (sha256 ${own.sweepSha256.slice(0, 12)}, simulator ${own.simulator}, ${own.runs} runs), not "${header.sweep}" (sha256 ${header.sweepSha256.slice(0, 12)}, simulator ${header.simulator}, ${header.runs} runs); use another --out or remove the old parts`);
+        throw new InputError(`${path}: belongs to sweep "${own.sweep}" (sha256 ${own.sweepSha256.slice(0, 12)}, simulator ${own.simulator}, ${own.runs} runs), not "${header.sweep}" (sha256 ${header.sweepSha256.slice(0, 12)}, simulator ${header.simulator}, ${header.runs} runs); use another --out, or remove its parts and results file to start it over`);
       }
       return header.runs;
     }, (line) => {
@@ -91,6 +96,33 @@ export function readParts(out: string, expected: ResultsHeader | null = null): R
     });
   }
   return { byKey, header };
+}
+
+/**
+ * Checks that the final results file `out`, if there is one, is this sweep's: the
+ * sweep writes it when complete, over whatever it held (once a first sweep's parts were
+ * removed, a second sweep with the same --out wrote its results over the first's).
+ * @throws InputError when `out` holds another sweep's results or is no results file
+ */
+export function checkResultsOwner(out: string, expected: ResultsHeader): void {
+  if (!existsSync(out)) return;
+  const fd = openSync(out, 'r');
+  let first: string;
+  try {
+    const head = Buffer.alloc(64 * 1024);
+    first = head.subarray(0, readSync(fd, head, 0, head.length, 0)).toString('utf8').split('\n')[0];
+  } finally {
+    closeSync(fd);
+  }
+  let own: ResultsHeader;
+  try {
+    own = parseHeader(first, out);
+  } catch {
+    throw new InputError(`--out ${out}: exists and is not a sweep's results file; expected a new name or a results file of this sweep`);
+  }
+  if (lineText(own) !== lineText(expected)) {
+    throw new InputError(`--out ${out}: holds the results of sweep "${own.sweep}" (sha256 ${own.sweepSha256.slice(0, 12)}, simulator ${own.simulator}, ${own.runs} runs), not "${expected.sweep}"; use another --out or remove it`);
+  }
 }
 
 /** Appends lines to one part, cutting a torn tail first and writing the header into a new part. */

@@ -65,6 +65,35 @@ describe.concurrent('output files are checked before any work', () => {
     expect(readdirSync(dir)).toEqual(['s.spec']);
   });
 
+  it('sim calibrate refuses an -o that --fit would write over, and sim fit an input its module or residuals would', async () => {
+    const dir = scratch();
+    writeFileSync(join(dir, 's.spec'), '{{ i 1 2 ++ @ @ ClearMemory(length) @ @ length:100*i @ }}\n');
+    // The models replaced the samples, exit 0.
+    const c = await sim(['calibrate', '--platform', 'cm5', '--nodes', '16', 's.spec', '-o', 'fd/cm5.json', '--fit', 'fd'], dir);
+    expect(c.code).toBe(2);
+    expect(c.stderr).toBe('sim: --fit fd/cm5.json: the same file as -o fd/cm5.json; expected a different file\n');
+    expect(readdirSync(dir)).toEqual(['s.spec']);
+    writeFileSync(join(dir, 'q.residuals'), 'samples\n');
+    const f = await sim(['fit', 'q.residuals', '-o', 'q.json'], dir);
+    expect(f.code).toBe(2);
+    expect(f.stderr).toBe('sim: -o (its residuals) q.residuals: the same file as samples q.residuals; expected a different file\n');
+    expect(readFileSync(join(dir, 'q.residuals'), 'utf8')).toBe('samples\n');
+    const txt = await sim(['fit', 'q.residuals', '-o', 'm.txt'], dir);
+    expect(txt.stderr).toBe('sim fit: -o m.txt: expected a name ending in .json (the models; the .ts module and .residuals go beside it)\n');
+  });
+
+  it('sim calibrate --fit keeps the samples when the fit fails, and says where they are', async () => {
+    const dir = scratch();
+    // Two units of one model with different inputs: the samples are fine, their fit is not.
+    writeFileSync(join(dir, 's.spec'), '{{ i 1 4 ++ @ @ ClearMemory(length) @ @ length:i @ }}\n{{ i 1 4 ++ @ @ ClearMemory(length) @ @ length:i*100 @ sq:length*length }}\n');
+    const r = await sim(['calibrate', '--platform', 'cm5', '--nodes', '16', 's.spec', '-o', 'c.samples', '--fit', 'fd'], dir);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('sim calibrate: wrote c.samples: 2 model(s) on cm5\n');
+    expect(r.stderr).toMatch(/^sim: c\.samples:\d+: model ClearMemory on cm5 has columns length sq here but length before.*; the samples are kept in c\.samples \(no models written\): fix the spec and run again, or fit them with sim fit c\.samples --relative -o <models\.json>\n$/);
+    expect(readdirSync(dir).sort()).toEqual(['c.samples', 's.spec']);
+    expect(readFileSync(join(dir, 'c.samples'), 'utf8')).toMatch(/^# end: 2 units, \d+ samples$/m);
+  });
+
   it('a failed run in a read-only folder still exits 1; the repro it cannot write is a warning', async () => {
     const r = await sim(['--platform', 'cm5', '--nodes', '4', join(ROOT, 'test/fixtures/failing-app')], READ_ONLY);
     expect(r.code).toBe(1);
