@@ -35,12 +35,23 @@ export function required(command: string, option: string, value: string | boolea
 
 export const shardOption = (value: string | boolean | undefined): Shard => (typeof value === 'string' ? parseShard(value) : WHOLE);
 
-/** `--queue redis://host:port/db` (or rediss://). */
+/**
+ * `--queue redis://host[:port][/db]` (or rediss://), checked before ioredis sees it:
+ * it threw a TypeError with its stack for a port past 65535.
+ */
 export function queueOption(value: string | boolean | undefined): string | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'string' || !/^rediss?:\/\/[^\s/]*(:\d+)?(\/\d+)?$/.test(value)) {
-    throw new InputError(`--queue ${String(value)}: expected a Redis URL, redis://host:port/db (e.g. redis://127.0.0.1:6379/0)`);
+  const expected = 'expected a Redis URL, redis://host[:port][/db] (e.g. redis://127.0.0.1:6379/0)';
+  if (typeof value !== 'string' || !/^rediss?:\/\/[^\s/]*(:\d+)?(\/\d+)?$/.test(value)) throw new InputError(`--queue ${String(value)}: ${expected}`);
+  const port = /:(\d+)(\/\d+)?$/.exec(value)?.[1];
+  if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) throw new InputError(`--queue ${value}: port ${port}; expected a port from 1 to 65535`);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InputError(`--queue ${value}: ${expected}`);
   }
+  if (url.hostname === '') throw new InputError(`--queue ${value}: no host; ${expected}`);
   return value;
 }
 

@@ -20,6 +20,8 @@ export const ATTEMPTS = 3;
  * `maxRetriesPerRequest: null` is what BullMQ's blocking connections require.
  */
 export async function connectRedis(url: string): Promise<Redis> {
+  // The URL was checked by the CLI's queueOption: redis[s]://host[:port][/db].
+  const db = Number(new URL(url).pathname.slice(1) || '0');
   let connected = false;
   // No retries before the first connection (an unreachable Redis is one line at once);
   // after it, reconnect as BullMQ expects.
@@ -37,5 +39,16 @@ export async function connectRedis(url: string): Promise<Redis> {
     const err = (lastError ?? e) as { code?: string; message?: string };
     throw new InputError(`--queue ${url}: cannot reach Redis (${err.code ?? err.message ?? String(err)})`);
   }
+  // ioredis selects the URL's database on connecting but, when Redis refuses it, only
+  // logs the error and goes on in database 0: ask again, and fail on a refusal.
+  if (db !== 0) {
+    try {
+      await redis.select(db);
+    } catch (e) {
+      redis.disconnect();
+      throw new InputError(`--queue ${url}: Redis refuses database ${db} (${(e as Error).message}); expected a database it has (0 to 15 by default)`);
+    }
+  }
   return redis;
 }
+

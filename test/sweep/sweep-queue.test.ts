@@ -134,4 +134,13 @@ describe.skipIf(missing.length > 0)('sim sweep --queue (BullMQ on a real Redis)'
     expect(started(w).slice(before).map((s) => s.key).sort()).toEqual([...dropped].sort());
     expect(readFileSync(out, 'utf8')).toBe(reference);
   });
+
+  it('refuses a database Redis does not have (the worker logged the error and took jobs from database 0)', async () => {
+    const other = url.replace(/\/0$/, '/99');
+    for (const args of [['worker', '--queue', other, '--idle-exit', '1'], ['sweep', 'status', SMALL, '--out', join(dir, 'db.jsonl'), '--queue', other]]) {
+      const r = await sim(args);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(`sim: --queue ${other}: Redis refuses database 99 (ERR DB index is out of range); expected a database it has (0 to 15 by default)\n`);
+    }
+  });
 });
