@@ -4,7 +4,7 @@
  * escapes a command into its exit code (0 verified, 1 failed run, 2 bad input). Each
  * command lives in its own file (run-command.ts, graph-command.ts, ...).
  */
-import { InputError, RunFailure } from '../kernel/errors.ts';
+import { InputError, RunFailure, SimError } from '../kernel/errors.ts';
 import { reportFailure } from './failure-report.ts';
 import { processIo, type Io } from './io.ts';
 import { simulatorVersion } from './project.ts';
@@ -21,6 +21,11 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
     }
     if (e instanceof RunFailure) {
       reportFailure(e, io);
+      return 1;
+    }
+    // Raised on purpose, neither bad input nor a failed run: results that disagree (KeyConflict).
+    if (e instanceof SimError) {
+      io.err(`sim: ${e.message}`);
       return 1;
     }
     io.err(`sim: internal error (a bug in the simulator): ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);

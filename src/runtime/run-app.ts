@@ -129,7 +129,7 @@ function startRun(config: RunConfig): StartedRun {
     clockMHz: platform.clockMHz,
     hops: (a, b) => machine.topology.hops(a, b),
   };
-  const problem = appCall(app, 'check', () => app.check?.(params, info) ?? null);
+  const problem = checkApp(app, params, info);
   if (problem !== null) throw new InputError(`app ${app.name}: ${problem}`);
   const input: unknown = appCall(app, 'setup', () => app.setup?.({ params, machine: info, random: machine.sim.stream('app/input') }));
 
@@ -149,6 +149,19 @@ function startRun(config: RunConfig): StartedRun {
 }
 
 /** Runs one of the app's own functions; what it throws becomes the app's error, naming the function. */
+/**
+ * The app's objection to `params` on this machine (its check), or null; a run and a
+ * sweep's expansion ask alike (a sweep refused every combination of a check that
+ * returned nothing, and reported one that threw as a simulator bug).
+ * @throws AppError if check throws; InputError if it returns neither a string nor null
+ */
+export function checkApp(app: AnyApp, params: Record<string, ParamValue>, info: MachineInfo): string | null {
+  const problem: unknown = appCall(app, 'check', () => app.check?.(params, info));
+  if (problem === undefined || problem === null) return null;
+  if (typeof problem !== 'string') throw new InputError(`app ${app.name}: check returned ${typeof problem}; expected null (the parameters are fine) or a string saying what is wrong`);
+  return problem;
+}
+
 function appCall<T>(app: AnyApp, what: string, call: () => T): T {
   try {
     return call();

@@ -5,10 +5,11 @@
  * combination is parsed (defaults filled) and checked against its app and machine
  * size before anything runs, so a bad value is one line and nothing starts.
  */
-import { InputError } from '../kernel/errors.ts';
+import { AppError, InputError } from '../kernel/errors.ts';
 import type { NetworkMode } from '../machine/machine.ts';
 import { buildTopology, nodeCountProblem } from '../network/build-topology.ts';
 import { parseParams, type AnyApp, type MachineInfo, type ParamValue } from '../runtime/app.ts';
+import { checkApp } from '../runtime/run-app.ts';
 import { KeyMaker, type InputResolver, type RunInputs, type SweepRun } from './run-model.ts';
 import type { SweepEntry, SweepSpec } from './sweep-file.ts';
 
@@ -28,14 +29,17 @@ const lengthOf = (v: unknown): number => (Array.isArray(v) ? v.length : 1);
 /** The runs `entry` makes, counted from its lists before anything is expanded (node counts: one each when absent). */
 function runCount(entry: SweepEntry): number {
   const params = Object.values(entry.params ?? {}).reduce((n: number, v) => n * lengthOf(v), 1);
-  return lengthOf(entry.platform) * lengthOf(entry.nodes) * params * seedsOf(entry).length * lengthOf(entry.network) * lengthOf(entry.perturb);
+  return lengthOf(entry.platform) * lengthOf(entry.nodes) * params * seedsOf(entry).length * lengthOf(entry.network) * perturbsOf(entry).length;
 }
 
-function seedsOf(entry: SweepEntry): number[] {
-  const s = entry.seeds;
+/** The seeds a `seeds` or `perturb` field lists (one, a list, or `{ from, count }`), or `absent`. */
+function seedList<T>(s: SweepEntry['seeds'], absent: T[]): (number | T)[] {
   if (s !== undefined && !Array.isArray(s) && typeof s === 'object') return Array.from({ length: s.count }, (_, k) => s.from + k);
-  return list(s as number | number[] | undefined, [1]);
+  return list<number | T>(s as number | number[] | undefined, absent);
 }
+
+const seedsOf = (entry: SweepEntry): number[] => seedList(entry.seeds, [1]);
+const perturbsOf = (entry: SweepEntry): (number | null)[] => seedList<null>(entry.perturb, [null]);
 
 /** Every combination of the parameter lists, the first key outermost, as `key=value` assignments. */
 function paramCombinations(params: SweepEntry['params']): string[][] {
@@ -71,6 +75,7 @@ export async function expandSweep(spec: SweepSpec, file: string, resolver: Input
         return f();
       } catch (err) {
         if (err instanceof InputError) throw new InputError(`${where}: ${err.message}`);
+        if (err instanceof AppError) throw new AppError(`${where}: ${err.message}`, { cause: err.cause });
         throw err;
       }
     };
@@ -86,7 +91,7 @@ export async function expandSweep(spec: SweepSpec, file: string, resolver: Input
     const combos = paramCombinations(entry.params);
     const seeds = seedsOf(entry);
     const networks = list(entry.network, ['packet']) as NetworkMode[];
-    const perturbs = list<number | null>(entry.perturb, [null]);
+    const perturbs = perturbsOf(entry);
     for (const platformSpec of list(entry.platform, [])) {
       const platform = await atAsync(resolver.platform(platformSpec));
       for (const nodes of list(entry.nodes, [platform.platform.defaultNodes])) {
@@ -100,7 +105,7 @@ export async function expandSweep(spec: SweepSpec, file: string, resolver: Input
               const topology = buildTopology(platform.platform.network, nodes);
               info = { nodes, platform: platform.platform.name, clockMHz: platform.platform.clockMHz, hops: (a, b) => topology.hops(a, b) };
             }
-            const refused = app.app.check(params, info);
+            const refused = at(() => checkApp(app.app, params, info as MachineInfo));
             if (refused !== null) throw new InputError(`${where}: app ${app.app.name} on ${platformSpec} with ${nodes} nodes and ${assignments.join(' ')}: ${refused}`);
           }
           const keys = new KeyMaker({ simulator: resolver.simulator, platformSha256: platform.sha256, appSha256: app.sha256, params, nodes });

@@ -8,7 +8,7 @@
  */
 import { closeSync, existsSync, ftruncateSync, openSync, readdirSync, readFileSync, readSync, fstatSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { InputError } from '../kernel/errors.ts';
+import { InputError, SimError } from '../kernel/errors.ts';
 import { scanPart } from './part-scan.ts';
 import { lineText, parseHeader, type RecordedLine, type ResultsHeader } from './result-line.ts';
 import type { Shard } from './shard.ts';
@@ -59,7 +59,7 @@ export function nodeVersions(out: string): string[] {
 }
 
 /** Two different lines for one key: the runs were not deterministic across the processes that recorded them. */
-export class KeyConflict extends Error {
+export class KeyConflict extends SimError {
   override name = 'KeyConflict';
 }
 

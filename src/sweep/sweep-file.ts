@@ -21,6 +21,11 @@ import { sha256 } from './canonical.ts';
 
 const oneOrMany = <T extends z.ZodType>(item: T) => z.union([item, z.array(item).min(1)]);
 const seed = z.number().int().min(0).max(MAX_SEED);
+/** Seeds: one, a list, or `{ from, count }` whose last seed is still a seed (it was accepted past MAX_SEED, and those runs failed). */
+const seedRange = z
+  .strictObject({ from: seed, count: z.number().int().min(1).max(1_000_000) })
+  .refine((r) => r.from + r.count - 1 <= MAX_SEED, { error: `the range's last seed (from + count - 1) is past ${MAX_SEED}` });
+const seeds = z.union([oneOrMany(seed), seedRange], { error: `expected a seed (an integer from 0 to ${MAX_SEED}), a list of them, or { "from", "count" }` });
 // Its own message: the first form's ("expected string") misleads for 1e400, which JSON reads as Infinity.
 const paramValue = z.union([z.string(), z.number(), z.boolean()], { error: 'expected a string, a finite number, true or false' });
 
@@ -33,12 +38,12 @@ const entrySchema = z.strictObject({
   nodes: oneOrMany(z.number().int().min(1)).optional(),
   /** Each parameter's value or list of values (parsed as `--param k=v` is). */
   params: z.record(z.string(), oneOrMany(paramValue)).optional(),
-  /** Run seeds: a list, or `{ from, count }`; seed 1 when absent. */
-  seeds: z.union([oneOrMany(seed), z.strictObject({ from: seed, count: z.number().int().min(1).max(1_000_000) })]).optional(),
+  /** Run seeds: one, a list, or `{ from, count }`; seed 1 when absent. */
+  seeds: seeds.optional(),
   /** Data networks; `packet` when absent. */
   network: oneOrMany(z.enum(NETWORK_MODES as [string, ...string[]])).optional(),
-  /** Schedule-perturbation seeds (`sim --perturb`); none when absent. */
-  perturb: oneOrMany(seed).optional(),
+  /** Schedule-perturbation seeds (`sim --perturb`), in the forms `seeds` takes; none when absent. */
+  perturb: seeds.optional(),
 });
 
 const sweepSchema = z.strictObject({

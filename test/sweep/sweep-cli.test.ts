@@ -5,7 +5,7 @@
  * gaps and catches results that differ; bad input is one line, exit 2, nothing written.
  */
 import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -103,8 +103,10 @@ describe('sim sweep', () => {
     writeFileSync(`${out}.part-2-of-2`, `${part[0]}\n${part[3].replace(/"fingerprint":"[0-9a-f]+"/, '"fingerprint":"0000000000000000"')}\n`);
     const r = await simHere(['sweep', 'merge', out]);
     expect(r.code).toBe(1);
-    const err = r.stderr.split('\n');
-    expect(err[0]).toMatch(/recorded twice with different results/);
+    // It was reported as an internal error, with a stack trace after the two lines.
+    const err = r.stderr.trimEnd().split('\n');
+    expect(err).toHaveLength(3);
+    expect(err[0]).toMatch(/^sim: run run-[0-9a-f]{64} was recorded twice with different results/);
     expect(err[1]).toBe(`  ${part[3]}`);
     expect(err[2]).toContain('"fingerprint":"0000000000000000"');
     expect(existsSync(out)).toBe(false);
@@ -143,8 +145,12 @@ describe('sim sweep', () => {
     [['sweep', SMALL, '--out', 'OUT', '--workers', '0'], /^sim: --workers 0: expected an integer from 1 to 256$/],
     [['sweep', 'test/fixtures/sweeps/none.json', '--out', 'OUT'], /^sim: test\/fixtures\/sweeps\/none\.json: cannot read the sweep file \(ENOENT\)$/],
     [['sweep', 'test/fixtures/failing-app/index.ts', '--out', 'OUT'], /^sim: test\/fixtures\/failing-app\/index\.ts: not a sweep file at runs: Invalid input: expected array/],
-    [['sweep', SMALL, '--out', 'OUT', '--queue', 'http://localhost'], /^sim: --queue http:\/\/localhost: expected a Redis URL, redis:\/\/host:port\/db/],
+    [['sweep', SMALL, '--out', 'OUT', '--queue', 'http://localhost'], /^sim: --queue http:\/\/localhost: expected a Redis URL, redis:\/\/host\[:port\]\[\/db\]/],
     [['sweep', SMALL, '--out', 'OUT', '--queue', 'redis://127.0.0.1:1/0'], /^sim: --queue redis:\/\/127\.0\.0\.1:1\/0: cannot reach Redis \(ECONNREFUSED\)$/],
+    // ioredis threw a TypeError with its stack ("internal error", exit 1).
+    [['sweep', SMALL, '--out', 'OUT', '--queue', 'redis://127.0.0.1:99999/0'], /^sim: --queue redis:\/\/127\.0\.0\.1:99999\/0: port 99999; expected a port from 1 to 65535$/],
+    // Accepted: the runs past the last seed failed one by one as internal errors.
+    [['sweep', 'test/fixtures/sweeps/seed-range.json', '--out', 'OUT'], /^sim: test\/fixtures\/sweeps\/seed-range\.json: not a sweep file at runs\[0\]\.seeds: the range's last seed \(from \+ count - 1\) is past 4294967295/],
     [['worker'], /^sim worker: missing --queue redis:\/\/host:port\/db/],
     [['sweep', 'slurm', SMALL, '--out', 'OUT', '--tasks', '50'], /^sim: --tasks 50: more array tasks than the sweep has runs \(24\)/],
     [['sweep', 'slurm', SMALL, '--out', 'OUT', '--tasks', '4', '--time', 'an hour'], /^sim: --time an hour: expected a Slurm time limit/],
@@ -166,6 +172,39 @@ describe('sim sweep', () => {
     const r = await sim(['sweep', 'test/fixtures/sweeps/module.ts', '--out', join(dir, 'module.jsonl'), '--dry-run', '--json'], ROOT, env);
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout)).toMatchObject({ sweep: 'module', runs: 2, toRun: 2 });
+  });
+
+  it("reports an app's check that throws as the app's failure, naming the sweep entry (it was a simulator bug with a stack)", async () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'sim-sweep-check-'));
+    const r = await simHere(['sweep', 'test/fixtures/sweeps/check-throws.json', '--out', join(outDir, 'r.jsonl')]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^sim: run failed: test\/fixtures\/sweeps\/check-throws\.json: runs\[0\]: app app-errors: check threw Error: check exploded\n  at explode \(test\/fixtures\/app-errors\/index\.ts:\d+:\d+\)\n  at check /);
+    expect(r.stderr).not.toMatch(/internal error/);
+    expect(readdirSync(outDir)).toEqual([]);
+  });
+
+  it("refuses to write a second sweep's results over the first's, even once the old parts are gone", async () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'sim-sweep-owner-'));
+    const out = join(outDir, 'r.jsonl');
+    expect((await sim(['sweep', 'test/fixtures/sweeps/module.ts', '--out', out])).code).toBe(0);
+    const first = readFileSync(out, 'utf8');
+    for (const f of readdirSync(outDir)) if (f.includes('.part-')) rmSync(join(outDir, f));
+    const r = await simHere(['sweep', SMALL, '--out', out]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`sim: --out ${out}: holds the results of sweep "module" (sha256 ${JSON.parse(first.split('\n')[0]).sweepSha256.slice(0, 12)}, simulator ${JSON.parse(first.split('\n')[0]).simulator}, 2 runs), not "small"; use another --out or remove it\n`);
+    expect(readFileSync(out, 'utf8')).toBe(first);
+    expect(readdirSync(outDir)).toEqual(['r.jsonl']);
+    writeFileSync(out, 'my notes\n');
+    const other = await simHere(['sweep', SMALL, '--out', out]);
+    expect(other.stderr).toBe(`sim: --out ${out}: exists and is not a sweep's results file; expected a new name or a results file of this sweep\n`);
+    expect(readFileSync(out, 'utf8')).toBe('my notes\n');
+  });
+
+  it("refuses an export -o that names a sweep's part, which held the only record of its runs", async () => {
+    const r = await simHere(['sweep', 'export', join(dir, 'one.jsonl'), '--format', 'csv', '-o', join(dir, 'one.jsonl.part-1-of-1')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`sim: -o ${join(dir, 'one.jsonl.part-1-of-1')}: the name of a sweep's results part, which only the sweep writes; expected another file name\n`);
+    expect(lines(join(dir, 'one.jsonl.part-1-of-1'))[0]).toMatch(/^\{"format"/);
   });
 
   it('refuses a malformed results part with its file and line', async () => {
