@@ -16,12 +16,16 @@ import { MAX_SEED } from '../kernel/random-stream.ts';
 import { selectContext, type SelectContext } from '../library/module.ts';
 import { nodeCountProblem } from '../network/build-topology.ts';
 import { MAX_SWEEP_RUNS } from '../sweep/expand.ts';
+import { sha256 } from '../sweep/canonical.ts';
 import { finalText } from '../sweep/merge.ts';
+import { readParts } from '../sweep/parts.ts';
+import { parseHeader, type ResultsHeader } from '../sweep/result-line.ts';
 import { STUDIES, STUDY_NAMES, runId, type Measured, type Study, type StudyOptions, type StudyPlatform, type StudyRun } from '../study/index.ts';
 import type { Io } from './io.ts';
 import { loadPlatform, platformNames, projectPath } from './load-inputs.ts';
 import { loadModelSet } from './model-files.ts';
 import { checkOutputFolder, writeFileAtomic } from './output-file.ts';
+import { simulatorVersion } from './project.ts';
 import { parseOptions } from './parse-options.ts';
 import { intOption, queueOption, shardOption } from './sweep-args.ts';
 import { checkExecutor, executeSweep, type Executor } from './sweep-execute.ts';
@@ -62,14 +66,22 @@ export async function studyCommand(argv: readonly string[], io: Io, showProgress
     if (runs.length > MAX_SWEEP_RUNS) {
       throw new InputError(`sim study ${study.name}: round ${round} has ${runs.length} runs, more than a sweep takes (${MAX_SWEEP_RUNS}); expected fewer --trials (or --platform, --nodes)`);
     }
+    const sweepText = `${JSON.stringify({ name: `${study.name}-round-${round}`, runs: runs.map(sweepEntry) }, null, 1)}\n`;
+    const results = join(runsDir, `round-${round}.jsonl`);
     if (args.dryRun) {
-      io.out(args.json ? JSON.stringify({ study: study.name, round, runs: runs.length, complete: false }) : `sim study ${study.name}: round ${round} would run ${runs.length} runs (later rounds depend on its results)`);
+      // What --out holds already counts: a finished study's dry run said its round 1 would run.
+      const recorded = recordedOfRound(results, sha256(sweepText));
+      if (recorded === 'merged') {
+        readRound(results, runs, measured);
+        continue;
+      }
+      const text = `sim study ${study.name}: round ${round} would run ${runs.length - recorded} of its ${runs.length} runs (${recorded} recorded)${study.defaults.inRounds ? '; later rounds depend on its results' : ''}`;
+      io.out(args.json ? JSON.stringify({ study: study.name, round, runs: runs.length, recorded, complete: false }) : text);
       return 0;
     }
     mkdirSync(runsDir, { recursive: true });
     const sweepFile = join(runsDir, `round-${round}.sweep.json`);
-    writeFileAtomic('--out', sweepFile, `${JSON.stringify({ name: `${study.name}-round-${round}`, runs: runs.map(sweepEntry) }, null, 1)}\n`);
-    const results = join(runsDir, `round-${round}.jsonl`);
+    writeFileAtomic('--out', sweepFile, sweepText);
     const sweep = await expandFile(sweepFile);
     const label = `sim study ${study.name} round ${round}${args.executor.shard.count > 1 ? ` (shard ${args.executor.shard.index}/${args.executor.shard.count})` : ''}`;
     const done = await executeSweep(sweep, results, args.executor, io, showProgress && !args.json, label);
@@ -101,6 +113,17 @@ export async function studyCommand(argv: readonly string[], io: Io, showProgress
   if (args.json) io.out(JSON.stringify(summary));
   else io.out(files[`${study.name}.summary.txt`].trimEnd());
   return 0;
+}
+
+/**
+ * How much of a round `results` holds for the round's sweep of hash `sha`: 'merged' when
+ * its results file is written, else the runs its parts record (0 for another sweep's).
+ */
+function recordedOfRound(results: string, sha: string): number | 'merged' {
+  const ours = (h: ResultsHeader | null): boolean => h !== null && h.sweepSha256 === sha && h.simulator === simulatorVersion();
+  if (existsSync(results) && ours(parseHeader(readFileSync(results, 'utf8').split('\n')[0], results))) return 'merged';
+  const parts = readParts(results);
+  return ours(parts.header) ? parts.byKey.size : 0;
 }
 
 /** A study run as a sweep entry: one run, one seed. */

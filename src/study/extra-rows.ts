@@ -213,7 +213,7 @@ export const EXTRA_ROWS: Study = {
   reproduces: 'Table 5-1',
   usesModel: usesStencilModel,
   about: 'Per platform, the thesis\'s configuration (Alewife, CM-5, Paragon 200 x 200; ATM 50 x 50) and 16 more grids (--trials) in [32, max-grid]² (default 400): the square layout\'s predicted extra rows and columns (the shortest critical chain) against the measured optimum over 0..15 of each (4 iterations), and the predicted benefit (the square\'s model less what the chain saves) against the measured. On the CM-5, whose nodes take timer interrupts, each point is the median of three seeds (thesis 3.4.1). Figure: predicted against measured benefit.',
-  defaults: { takes: ['trials', 'max-grid'], trials: 16, minTrials: 0, maxGrid: 400, maxKeys: null, nodes: [64] },
+  defaults: { takes: ['trials', 'max-grid'], trials: 16, minTrials: 0, maxGrid: 400, maxKeys: null, nodes: [64], inRounds: true },
   columns: EXTRA_COLUMNS,
   next: (options, measured) => unmeasured(configsOf(options).flatMap((c) => planOf(c, measured).flatMap((x) => c.seeds.map((seed) => run(c, x.r, x.c, seed)))), measured),
   rows(options, measured) {

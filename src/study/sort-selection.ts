@@ -198,7 +198,7 @@ export const SORT_SELECTION: Study = {
   reproduces: 'Table 4-4, Fig. 4-14',
   usesModel: (name) => name === 'RadixSort' || name === 'SampleSort',
   about: 'At 64 nodes, three key widths per platform (Table 4-4\'s), radix sort with 4-, 10- and 14-bit digits and sample sort, keys per node in [1, max-keys] (default 10000): the predicted intervals, the measured crossovers by bisection (sample sort: mean of seeds 1-5 at each probe), each row\'s error ratio and the mean accuracy, each crossover\'s two models against its probes; then the penalty at 32 points (--trials) on the wrong side of the crossovers (seeds 1-12 each, 95% interval). Runs in rounds: one per bisection step. Figure: the predicted intervals with the measured crossovers marked (Fig. 4-14).',
-  defaults: { takes: ['trials', 'max-keys'], trials: 32, minTrials: 1, maxGrid: null, maxKeys: 10000, nodes: [64] },
+  defaults: { takes: ['trials', 'max-keys'], trials: 32, minTrials: 1, maxGrid: null, maxKeys: 10000, nodes: [64], inRounds: true },
   columns: SORT_COLUMNS,
   next: (options, measured) => unmeasured(plan(options, measured).runs, measured),
   rows: (options, measured) => plan(options, measured).rows,

@@ -74,6 +74,8 @@ export interface StudyDefaults {
   maxKeys: number | null;
   /** Machine sizes when --nodes is absent. */
   nodes: readonly number[];
+  /** Whether it plans later rounds from earlier rounds' results (bisections, searches); else it has one round. */
+  inRounds: boolean;
   /**
    * For a study whose --trials count per platform and machine size: the most runs one
    * trial makes, so that sim study refuses a --trials no round could hold before

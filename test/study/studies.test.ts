@@ -249,6 +249,17 @@ describe.concurrent('sim study: bad input is one line on stderr and exit 2, with
     expect(readdirSync(cwd)).toEqual([]);
   });
 
+  it("--dry-run counts what --out holds: a shard's half of round 1, then a finished study (it said round 1 would run)", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'sim-study-dry-'));
+    const args = ['study', 'sort-selection', '--platform', 'alewife', '--nodes', '16', '--trials', '2', '--max-keys', '300', '--out', 'x'];
+    const dry = async () => JSON.parse((await sim([...args, '--dry-run', '--json'], cwd)).stdout) as Record<string, unknown>;
+    expect(await dry()).toEqual({ study: 'sort-selection', round: 1, runs: 36, recorded: 0, complete: false });
+    expect((await sim([...args, '--shard', '1/2'], cwd)).code).toBe(0);
+    expect(await dry()).toEqual({ study: 'sort-selection', round: 1, runs: 36, recorded: 18, complete: false });
+    expect((await sim(args, cwd)).code).toBe(0);
+    expect(await dry()).toEqual({ study: 'sort-selection', complete: true });
+  }, 120_000);
+
   it("extra-rows --trials 0 is Table 5-1's configuration alone: one grid, extraRows and extraCols each 0..15, three seeds on the CM-5", async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'sim-study-dry-'));
     const runs = async (trials: string) => {
