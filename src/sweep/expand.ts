@@ -46,6 +46,8 @@ function paramCombinations(params: SweepEntry['params']): string[][] {
   let combos: string[][] = [[]];
   for (const [key, values] of Object.entries(params ?? {})) {
     const vs = Array.isArray(values) ? values : [values];
+    // A sweep's runs are keyed by the values they ran with; the app's parser said only "expected one of square, ...".
+    if (vs.includes('auto')) throw new InputError(`params.${key}: auto is resolved from the models by sim run, not in a sweep, whose runs record the values they ran; expected a value (sim select prints what auto resolves to)`);
     combos = combos.flatMap((c) => vs.map((v) => [...c, `${key}=${String(v)}`]));
   }
   return combos;
@@ -88,7 +90,7 @@ export async function expandSweep(spec: SweepSpec, file: string, resolver: Input
       }
     };
     const app: { app: AnyApp; sha256: string } = await atAsync(resolver.app(entry.app));
-    const combos = paramCombinations(entry.params);
+    const combos = at(() => paramCombinations(entry.params));
     const seeds = seedsOf(entry);
     const networks = list(entry.network, ['packet']) as NetworkMode[];
     const perturbs = perturbsOf(entry);

@@ -151,6 +151,8 @@ describe('sim sweep', () => {
     [['sweep', SMALL, '--out', 'OUT', '--queue', 'redis://127.0.0.1:99999/0'], /^sim: --queue redis:\/\/127\.0\.0\.1:99999\/0: port 99999; expected a port from 1 to 65535$/],
     // Accepted: the runs past the last seed failed one by one as internal errors.
     [['sweep', 'test/fixtures/sweeps/seed-range.json', '--out', 'OUT'], /^sim: test\/fixtures\/sweeps\/seed-range\.json: not a sweep file at runs\[0\]\.seeds: the range's last seed \(from \+ count - 1\) is past 4294967295/],
+    // "--param layout=auto: expected one of square, vstrips, ...", though sim run takes auto.
+    [['sweep', 'test/fixtures/sweeps/auto-param.json', '--out', 'OUT'], /^sim: test\/fixtures\/sweeps\/auto-param\.json: runs\[0\]: params\.layout: auto is resolved from the models by sim run, not in a sweep/],
     [['worker'], /^sim worker: missing --queue redis:\/\/host:port\/db/],
     [['sweep', 'slurm', SMALL, '--out', 'OUT', '--tasks', '50'], /^sim: --tasks 50: more array tasks than the sweep has runs \(24\)/],
     [['sweep', 'slurm', SMALL, '--out', 'OUT', '--tasks', '4', '--time', 'an hour'], /^sim: --time an hour: expected a Slurm time limit/],
