@@ -121,6 +121,13 @@ function parseOne(text: string, file: string, from: number, to: number): ModelSp
   const task = parseCall(parts[2].text.trim(), pos(2));
   const inputs = variables(parts[4].text, pos(4));
   const terms = variables(parts[5].text, pos(5));
+  // Each name once: a second loop of one variable, or an input or term named twice (two
+  // columns of one name in the samples), was accepted and the later one silently won.
+  const twice = (names: string[]) => names.find((n, k) => names.indexOf(n) !== k);
+  const loopTwice = twice(loops.map((l) => l.id));
+  if (loopTwice !== undefined) fail(pos(0), `loop variable "${loopTwice}" is given twice; expected each loop variable once`);
+  const columnTwice = twice([...inputs, ...terms].map((v) => v.id));
+  if (columnTwice !== undefined) fail(pos(inputs.filter((v) => v.id === columnTwice).length > 1 ? 4 : 5), `"${columnTwice}" is named twice among the inputs and terms (each is a column of the samples); expected each name once`);
   return {
     name: task.name,
     loops,

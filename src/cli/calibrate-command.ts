@@ -57,6 +57,14 @@ function integer(option: string, value: string, min: number, max: number): numbe
   return n;
 }
 
+/** --nodes N[,N...], each once: 16,16 sampled every unit twice and doubled the samples. */
+function nodeList(value: string): number[] {
+  const nodes = value.split(',').map((n) => integer('--nodes', n, 1, 4096));
+  const twice = nodes.find((n, k) => nodes.indexOf(n) !== k);
+  if (twice !== undefined) throw new InputError(`--nodes ${value}: ${twice} is given twice; expected each machine size once`);
+  return nodes;
+}
+
 function parseCalibrateArgs(argv: readonly string[]): CalibrateArgs {
   const parsed = parseOptions('calibrate', argv);
   const v = parsed.values as Record<string, string | undefined> & { noise?: boolean; json?: boolean };
@@ -78,7 +86,7 @@ function parseCalibrateArgs(argv: readonly string[]): CalibrateArgs {
     platforms,
     specFile: parsed.positionals[0],
     out: v.out,
-    nodes: v.nodes === undefined ? undefined : v.nodes.split(',').map((n) => integer('--nodes', n, 1, 4096)),
+    nodes: v.nodes === undefined ? undefined : nodeList(v.nodes),
     seed: v.seed === undefined ? 1 : integer('--seed', v.seed, 0, MAX_SEED),
     vcount: v.vcount === undefined ? 20 : integer('--vcount', v.vcount, 0, 100000),
     workers: v.workers === undefined ? 1 : integer('--workers', v.workers, 1, 64),

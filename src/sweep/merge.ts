@@ -1,11 +1,12 @@
 /**
- * Merging parts into the final results file: the header, then every run's line in
- * sweep order whatever order the parts hold them in, written atomically (a temporary
- * file renamed over the old one) and only when no run is missing. Also what is still
+ * Merging parts into the final results file's text: the header, then every run's line
+ * in sweep order whatever order the parts hold them in, made only when no run is
+ * missing (the commands write it atomically, output-file.ts). Also what is still
  * missing, by index and by the shards that own the gaps (`--array=` for Slurm).
  */
+import { readFileSync } from 'node:fs';
 import { InputError } from '../kernel/errors.ts';
-import { readParts, type Recorded } from './parts.ts';
+import { listParts, readParts, type Recorded } from './parts.ts';
 import { parseRecorded, lineText, type RecordedLine, type ResultsHeader } from './result-line.ts';
 import type { SweepRun } from './run-model.ts';
 import { shardOf } from './shard.ts';
@@ -28,13 +29,22 @@ export function collect(out: string, recorded: Recorded, runs: readonly SweepRun
   const byIndex = new Array<RecordedLine | undefined>(header.runs);
   for (const line of recorded.byKey.values()) {
     const other = byIndex[line.i];
-    if (other !== undefined) throw new InputError(`${out}: run ${line.i} is recorded under two keys (${other.key} and ${line.key}); the parts mix different sweeps`);
-    if (runs !== null && runs[line.i].key !== line.key) throw new InputError(`${out}: the line for run ${line.i} has key ${line.key}, but the sweep's run ${line.i} is ${runs[line.i].key}`);
+    if (other !== undefined) throw new InputError(`${whereRecorded(out, line.key)}: run ${line.i} is recorded under two keys (${other.key} and ${line.key}); the parts mix different sweeps`);
+    if (runs !== null && runs[line.i].key !== line.key) throw new InputError(`${whereRecorded(out, line.key)}: the line for run ${line.i} has key ${line.key}, but the sweep's run ${line.i} is ${runs[line.i].key}`);
     byIndex[line.i] = line;
   }
   const missing: number[] = [];
   for (let i = 0; i < header.runs; i++) if (byIndex[i] === undefined) missing.push(i);
   return { header, byIndex, missing };
+}
+
+/** The part and line that record `key`, for an error (its messages named `out`, which may not exist yet). */
+function whereRecorded(out: string, key: string): string {
+  for (const { path } of listParts(out)) {
+    const n = readFileSync(path, 'utf8').split('\n').findIndex((l) => l.includes(`"key":"${key}"`));
+    if (n >= 0) return `${path}:${n + 1}`;
+  }
+  return out;
 }
 
 /** Reads the parts of `out` and collects them (see collect). */

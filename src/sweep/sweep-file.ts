@@ -47,7 +47,8 @@ const entrySchema = z.strictObject({
 });
 
 const sweepSchema = z.strictObject({
-  name: z.string().min(1).max(200),
+  // It heads the results and every progress line: a newline in it broke both.
+  name: z.string().min(1).max(200).regex(/^[^\u0000-\u001f\u007f]+$/, { error: 'expected a name without control characters (newlines, tabs)' }),
   runs: z.array(entrySchema).min(1),
 });
 

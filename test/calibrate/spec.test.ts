@@ -33,6 +33,10 @@ describe('the one-line model-specification grammar (thesis Fig. 3-3)', () => {
     ['{{ i 1 10 ++ @ @ Foo(i) @ @ x:i @ ', /^f\.spec:1:1: this specification has no closing "}}"/],
     ['hello', /^f\.spec:1:1: expected "\{\{" to start a model specification/],
     ['# nothing', /^f\.spec: no model specifications/],
+    // Accepted, the later one silently winning (and two columns of one name in the samples).
+    ['{{ i 1 4 ++, i 1 2 ++ @ @ Foo(i) @ @ x:i @ }}', /^f\.spec:1:4: loop variable "i" is given twice; expected each loop variable once$/],
+    ['{{ i 1 4 ++ @ @ Foo(i) @ @ x:i, x:2 @ }}', /^f\.spec:1:28: "x" is named twice among the inputs and terms/],
+    ['{{ i 1 4 ++ @ @ Foo(i) @ @ x:i @ x:x*x }}', /^f\.spec:1:34: "x" is named twice among the inputs and terms/],
   ])('reports %s with file, line and column', (text, message) => {
     expect(() => parseSpecs(text, 'f.spec')).toThrow(InputError);
     expect(() => parseSpecs(text, 'f.spec')).toThrow(message);

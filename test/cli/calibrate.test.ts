@@ -64,10 +64,13 @@ describe.concurrent('sim calibrate', () => {
     expect(existsSync(out)).toBe(false);
   });
 
-  it('refuses a shard like 3/2', async () => {
+  it('refuses a shard like 3/2, and a machine size given twice (16,16 sampled every unit twice)', async () => {
     const r = await sim(['calibrate', '--platform', 'cm5', SPEC, '-o', join(tmpdir(), 'x.samples'), '--shard', '3/2']);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('sim: --shard 3/2: expected i/n with 1 <= i <= n (e.g. 2/4)\n');
+    const twice = await sim(['calibrate', '--platform', 'cm5', SPEC, '-o', join(tmpdir(), 'x.samples'), '--nodes', '16,32,16']);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toBe('sim: --nodes 16,32,16: 16 is given twice; expected each machine size once\n');
   });
 
   it('reports a run that fails in a worker as a failed run (exit 1), not an internal error, and writes nothing', async () => {

@@ -153,6 +153,7 @@ describe('sim sweep', () => {
     [['sweep', 'test/fixtures/sweeps/seed-range.json', '--out', 'OUT'], /^sim: test\/fixtures\/sweeps\/seed-range\.json: not a sweep file at runs\[0\]\.seeds: the range's last seed \(from \+ count - 1\) is past 4294967295/],
     // "--param layout=auto: expected one of square, vstrips, ...", though sim run takes auto.
     [['sweep', 'test/fixtures/sweeps/auto-param.json', '--out', 'OUT'], /^sim: test\/fixtures\/sweeps\/auto-param\.json: runs\[0\]: params\.layout: auto is resolved from the models by sim run, not in a sweep/],
+    [['sweep', 'test/fixtures/sweeps/newline-name.json', '--out', 'OUT'], /^sim: test\/fixtures\/sweeps\/newline-name\.json: not a sweep file at name: expected a name without control characters/],
     [['worker'], /^sim worker: missing --queue redis:\/\/host:port\/db/],
     [['sweep', 'slurm', SMALL, '--out', 'OUT', '--tasks', '50'], /^sim: --tasks 50: more array tasks than the sweep has runs \(24\)/],
     [['sweep', 'slurm', SMALL, '--out', 'OUT', '--tasks', '4', '--time', 'an hour'], /^sim: --time an hour: expected a Slurm time limit/],
@@ -218,5 +219,9 @@ describe('sim sweep', () => {
     expect(r.stderr).toBe(`sim: ${out}.part-1-of-1:3: expected "key", run- and 64 hex digits\n`);
     const m = await simHere(['sweep', 'merge', out]);
     expect(m.code).toBe(2);
+    // A line at another run's index is named by its part and line (the message named the results file, not yet written).
+    writeFileSync(`${out}.part-1-of-1`, `${part[0]}\n${part[1].replace('"i":0,', '"i":1,')}\n`);
+    const moved = await simHere(['sweep', SMALL, '--out', out]);
+    expect(moved.stderr).toMatch(new RegExp(`^sim: ${out}\\.part-1-of-1:2: the line for run 1 has key run-[0-9a-f]{64}, but the sweep's run 1 is run-`));
   });
 });
