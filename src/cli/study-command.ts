@@ -26,6 +26,7 @@ import { loadPlatform, platformNames, projectPath } from './load-inputs.ts';
 import { loadModelSet } from './model-files.ts';
 import { checkOutputFolder, writeFileAtomic } from './output-file.ts';
 import { simulatorVersion } from './project.ts';
+import { signalExitCode } from './run-driver.ts';
 import { parseOptions } from './parse-options.ts';
 import { intOption, queueOption, shardOption } from './sweep-args.ts';
 import { checkExecutor, executeSweep, type Executor } from './sweep-execute.ts';
@@ -91,6 +92,7 @@ export async function studyCommand(argv: readonly string[], io: Io, showProgress
     else if (!done.wrote) {
       const why = args.executor.shard.count > 1 && done.shardMissing === 0 ? `this shard's ${done.mine} runs are recorded; the round completes when every shard's are (then rerun any shard, or the study without --shard, to go on)` : `${done.after.missing.length} runs still missing`;
       io.out(args.json ? JSON.stringify({ study: study.name, round, runs: runs.length, ran: done.ran, complete: false }) : `sim study ${study.name}: round ${round} (${runs.length} runs): ran ${done.ran}; ${why}`);
+      if (done.interrupted !== null) return signalExitCode(done.interrupted);
       return done.shardMissing === 0 && args.executor.shard.count > 1 ? 0 : 1;
     }
     readRound(results, runs, measured);

@@ -11,6 +11,7 @@ import { inShard } from '../sweep/shard.ts';
 import type { Io } from './io.ts';
 import { intOption, parseCommand, queueOption, required, shardOption, SWEEP_USAGE } from './sweep-args.ts';
 import { checkSeparateFiles } from './output-file.ts';
+import { signalExitCode } from './run-driver.ts';
 import { checkExecutor, executeSweep } from './sweep-execute.ts';
 import { expandFile, recordedFor, tally, tallyText } from './sweep-setup.ts';
 import { sweepToolCommand, SWEEP_TOOLS } from './sweep-tools-command.ts';
@@ -46,5 +47,7 @@ export async function sweepCommand(argv: readonly string[], io: Io, showProgress
     io.out(`${label}: ${sweep.runs.length} runs: ${tallyText(t)}; ran ${outcome.ran}, ${mine - todo.length} already recorded; ${where}`);
   }
   for (const r of outcome.refused) io.err(`sim sweep: refused: ${r}`);
+  // Stopped by Ctrl-C or SIGTERM: the signal's status, as a local sweep's (it said 1, "runs missing").
+  if (x.interrupted !== null) return signalExitCode(x.interrupted);
   return shardMissing === 0 ? 0 : 1;
 }

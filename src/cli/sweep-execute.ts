@@ -31,6 +31,8 @@ export function checkExecutor(e: Executor, workersGiven: boolean, command: strin
 export interface Executed {
   ran: number;
   refused: string[];
+  /** The signal that stopped a queue coordinator early, or null (a local sweep dies of it). */
+  interrupted: 'SIGINT' | 'SIGTERM' | null;
   /** What the parts hold afterwards. */
   after: Collected;
   /** Runs of this shard (all for one shard) and how many were recorded before. */
@@ -49,8 +51,8 @@ export async function executeSweep(sweep: ExpandedSweep, out: string, e: Executo
   const before = recordedFor(out, sweep);
   const todo = sweep.runs.filter((r) => inShard(r.i, shard) && before.byIndex[r.i] === undefined);
   const mine = shard.count === 1 ? sweep.runs.length : sweep.runs.filter((r) => inShard(r.i, shard)).length;
-  let outcome: { ran: number; refused: string[] };
-  if (todo.length === 0) outcome = { ran: 0, refused: [] };
+  let outcome: { ran: number; refused: string[]; interrupted: 'SIGINT' | 'SIGTERM' | null };
+  if (todo.length === 0) outcome = { ran: 0, refused: [], interrupted: null };
   else if (queue !== undefined) {
     const { coordinate } = await import('./sweep-queue-command.ts');
     outcome = await coordinate({ queue, out, sweep, todo, io, showProgress });
@@ -63,7 +65,7 @@ export async function executeSweep(sweep: ExpandedSweep, out: string, e: Executo
       bar.stop();
       recorder.close();
     }
-    outcome = { ran: todo.length, refused: [] };
+    outcome = { ran: todo.length, refused: [], interrupted: null };
   }
   const after = todo.length === 0 ? before : recordedFor(out, sweep);
   const shardMissing = after.missing.filter((i) => inShard(i, shard)).length;

@@ -19,26 +19,39 @@ export interface QueueRunOptions {
   showProgress: boolean;
 }
 
-export async function coordinate(o: QueueRunOptions): Promise<{ ran: number; refused: string[] }> {
-  const { coordinate: run, connectRedis } = await import('../sweep/queue-coordinator.ts');
-  // Reach Redis before creating the part, so an unreachable queue leaves nothing behind.
-  const connection = await connectRedis(o.queue);
-  const recorder = new Recorder(partPath(o.out, 'queue'), o.sweep.header);
-  const total = o.sweep.runs.length;
-  const bar = progress(`sim sweep ${o.sweep.header.sweep} (queue)`, total, total - o.todo.length, o.showProgress);
-  let onSignal: () => void = () => {};
+/**
+ * The coordinator's outcome; `interrupted` names the signal that stopped it early (its
+ * exit status is the signal's). The signals are caught from the start, so one that
+ * comes while Redis is reached or the part is made stops it cleanly too.
+ */
+export async function coordinate(o: QueueRunOptions): Promise<{ ran: number; refused: string[]; interrupted: 'SIGINT' | 'SIGTERM' | null }> {
+  let interrupted: 'SIGINT' | 'SIGTERM' | null = null;
+  let stopNow: () => void = () => {};
   const stop = new Promise<void>((resolve) => {
-    onSignal = resolve;
+    stopNow = resolve;
   });
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const on = (signal: 'SIGINT' | 'SIGTERM') => (): void => {
+    interrupted ??= signal;
+    stopNow();
+  };
+  const handlers = [['SIGINT', on('SIGINT')], ['SIGTERM', on('SIGTERM')]] as const;
+  for (const [signal, handler] of handlers) process.once(signal, handler);
   try {
-    return await run({ connection, todo: o.todo, recorder, onRecorded: () => bar.tick(), stop, wallMs: () => performance.now() });
+    const { coordinate: run, connectRedis } = await import('../sweep/queue-coordinator.ts');
+    // Reach Redis before creating the part, so an unreachable queue leaves nothing behind.
+    const connection = await connectRedis(o.queue);
+    const recorder = new Recorder(partPath(o.out, 'queue'), o.sweep.header);
+    const total = o.sweep.runs.length;
+    const bar = progress(`sim sweep ${o.sweep.header.sweep} (queue)`, total, total - o.todo.length, o.showProgress);
+    try {
+      const outcome = await run({ connection, todo: o.todo, recorder, onRecorded: () => bar.tick(), stop, wallMs: () => performance.now() });
+      return { ...outcome, interrupted };
+    } finally {
+      bar.stop();
+      recorder.close();
+    }
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    bar.stop();
-    recorder.close();
+    for (const [signal, handler] of handlers) process.off(signal, handler);
   }
 }
 

@@ -135,6 +135,18 @@ describe.skipIf(missing.length > 0)('sim sweep --queue (BullMQ on a real Redis)'
     expect(readFileSync(out, 'utf8')).toBe(reference);
   });
 
+  it('a coordinator stopped by Ctrl-C exits 130, as a local sweep does (it exited 1, "runs missing")', { timeout: 60_000 }, async () => {
+    const out = join(dir, 'interrupted.jsonl');
+    // Database 1, where no worker of the other tests listens: nothing runs before the signal.
+    const c = start(process.execPath, [SIM, 'sweep', SMALL, '--out', out, '--queue', url.replace(/\/0$/, '/1'), '--json'], { cwd: ROOT });
+    workers.push(c);
+    await waitFor('the coordinator to start its part', () => existsSync(`${out}.part-queue`), 30_000);
+    process.kill(c.pid, 'SIGINT');
+    expect(await c.exited).toBe(130);
+    await c.closed;
+    expect(JSON.parse(c.stdout())).toMatchObject({ ran: 0, missing: 24 });
+  });
+
   it('refuses a database Redis does not have (the worker logged the error and took jobs from database 0)', async () => {
     const other = url.replace(/\/0$/, '/99');
     for (const args of [['worker', '--queue', other, '--idle-exit', '1'], ['sweep', 'status', SMALL, '--out', join(dir, 'db.jsonl'), '--queue', other]]) {
