@@ -50,8 +50,10 @@ export function shippedHybridDir(nodes: number): string {
  */
 export function loadModelSet(platform: Platform, nodes: number, dir?: string, comm?: CommunicationChoice): ModelSet {
   const set = new ModelSet(platform.name);
+  // The shipped Strata models describe the platform file they were fitted on: another
+  // file of the same name (other costs) gets none, and a selection that needs one says so.
   const strata = projectPath(`platforms/models/${platform.name}.json`);
-  if (existsSync(strata)) readModels(set, strata, `platforms/models/${platform.name}.json`);
+  if (existsSync(strata) && fittedOnHash(readFileSync(strata, 'utf8'), platform.name) === platform.contentHash) readModels(set, strata, `platforms/models/${platform.name}.json`);
   const appDir = dir ?? projectPath(shippedModelsDir(nodes));
   const shownDir = dir ?? shippedModelsDir(nodes);
   const file = join(appDir, `${platform.name}.json`);
@@ -62,7 +64,15 @@ export function loadModelSet(platform: Platform, nodes: number, dir?: string, co
         : `--models ${dir}: no ${platform.name}.json there (expected the directory sim calibrate --fit writes, with one <platform>.json per platform)`,
     );
   }
-  readModels(set, file, join(shownDir, `${platform.name}.json`));
+  const shown = join(shownDir, `${platform.name}.json`);
+  readModels(set, file, shown);
+  // Fitted on another platform file of this name, they predicted that machine's times, silently.
+  const fittedOn = fittedOnHash(readFileSync(file, 'utf8'), platform.name);
+  if (fittedOn !== platform.contentHash) {
+    throw new InputError(
+      `${shown} was fitted on platform ${platform.name} with content hash ${fittedOn ?? '(none recorded)'}, this platform file has ${platform.contentHash}; calibrate the app models for it with sim calibrate --platform <file> apps/calibration/apps.spec -o <samples> --nodes ${nodes} --fit <dir>, then pass --models <dir>`,
+    );
+  }
   if (comm?.communication === 'hybrid') readHybrid(set, platform, nodes, comm.hybridDir);
   return set;
 }

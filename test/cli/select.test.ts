@@ -1,5 +1,6 @@
 /** `sim select` and `auto` parameters on the shipped models (thesis ch. 4-5). */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -103,11 +104,20 @@ describe('auto parameters', () => {
     const dir = mkdtempSync(join(tmpdir(), 'sim-select-edited-'));
     const platform = JSON.parse(readFileSync(join(ROOT, 'platforms/atm.json'), 'utf8'));
     platform.title = `${platform.title} (edited)`;
-    writeFileSync(join(dir, 'atm.json'), JSON.stringify(platform));
-    // Its own app models (here the shipped ones, copied), as after sim calibrate --fit.
+    const text = JSON.stringify(platform);
+    writeFileSync(join(dir, 'atm.json'), text);
     mkdirSync(join(dir, 'models'));
-    copyFileSync(join(ROOT, 'platforms/models/apps/n64/atm.json'), join(dir, 'models/atm.json'));
     const args = ['select', 'stencil', '--platform', join(dir, 'atm.json'), '--nodes', '64', '--models', join(dir, 'models'), '--param', 'width=50', '--param', 'height=50', '--param', 'iters=2', '--json'];
+    // The shipped app models, copied, describe the shipped file: refused (they were used, silently).
+    const shipped = readFileSync(join(ROOT, 'platforms/models/apps/n64/atm.json'), 'utf8');
+    writeFileSync(join(dir, 'models/atm.json'), shipped);
+    const stale = await sim(args);
+    expect(stale.code).toBe(2);
+    expect(stale.stderr).toMatch(/models\/atm\.json was fitted on platform atm with content hash \w+, this platform file has \w+; calibrate the app models for it with sim calibrate --platform <file> apps\/calibration\/apps\.spec -o <samples> --nodes 64 --fit <dir>, then pass --models <dir>\n$/);
+    // Its own app models (here the shipped ones, fitted on this file), as after sim calibrate --fit.
+    const own = JSON.parse(shipped);
+    own.provenance.platformHashes.atm = createHash('sha256').update(text).digest('hex');
+    writeFileSync(join(dir, 'models/atm.json'), JSON.stringify(own));
     const r = await sim(args);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).predictions[0].notes[0]).toMatch(/^extraRows \d+: the shortest critical chain over /);
