@@ -26,11 +26,11 @@ export async function sweepCommand(argv: readonly string[], io: Io, showProgress
   checkExecutor({ workers, shard, queue }, values.workers !== undefined, 'sim sweep');
   checkSeparateFiles([['sweep', positionals[0]], ['--out', out]]);
   const sweep = await expandFile(positionals[0]);
-  const before = recordedFor(out, sweep);
-  const todo = sweep.runs.filter((r) => inShard(r.i, shard) && before.byIndex[r.i] === undefined);
-  const mine = shard.count === 1 ? sweep.runs.length : sweep.runs.filter((r) => inShard(r.i, shard)).length;
   const label = `sim sweep ${sweep.header.sweep}${shard.count > 1 ? ` (shard ${shard.index}/${shard.count})` : ''}`;
   if (values['dry-run'] === true) {
+    const before = recordedFor(out, sweep);
+    const todo = sweep.runs.filter((r) => inShard(r.i, shard) && before.byIndex[r.i] === undefined);
+    const mine = shard.count === 1 ? sweep.runs.length : sweep.runs.filter((r) => inShard(r.i, shard)).length;
     const summary = { sweep: sweep.header.sweep, runs: sweep.runs.length, shard: `${shard.index}/${shard.count}`, inShard: mine, recorded: mine - todo.length, toRun: todo.length };
     io.out(values.json === true ? JSON.stringify(summary) : `${label}: ${sweep.runs.length} runs; ${mine - todo.length} of ${mine} already recorded; would run ${todo.length}`);
     return 0;
@@ -44,7 +44,7 @@ export async function sweepCommand(argv: readonly string[], io: Io, showProgress
     io.out(JSON.stringify({ sweep: sweep.header.sweep, runs: sweep.runs.length, shard: `${shard.index}/${shard.count}`, ran: outcome.ran, ...t, wrote: wrote ? out : null, refused: outcome.refused }));
   } else {
     const where = wrote ? `wrote ${out}` : shard.count > 1 ? `part ${partPath(out, shard)}${after.missing.length === 0 ? `; all runs recorded: sim sweep merge ${out}` : ''}` : `not all runs recorded yet`;
-    io.out(`${label}: ${sweep.runs.length} runs: ${tallyText(t)}; ran ${outcome.ran}, ${mine - todo.length} already recorded; ${where}`);
+    io.out(`${label}: ${sweep.runs.length} runs: ${tallyText(t)}; ran ${outcome.ran}, ${x.recordedBefore} already recorded; ${where}`);
   }
   for (const r of outcome.refused) io.err(`sim sweep: refused: ${r}`);
   // Stopped by Ctrl-C or SIGTERM: the signal's status, as a local sweep's (it said 1, "runs missing").
