@@ -3,9 +3,10 @@
  * checked before any work starts (the folder exists and takes a new file, the name
  * is not a folder), then written atomically: into a temporary file beside the target,
  * renamed over it when complete, so a reader never sees half a file and a run that
- * dies leaves the previous file as it was.
+ * dies leaves the previous file as it was. A symbolic link's target is the target; a
+ * device or FIFO (/dev/null, /dev/stdout) is written directly.
  */
-import { closeSync, existsSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from '../kernel/errors.ts';
 import { isPartFile } from '../sweep/parts.ts';
@@ -39,6 +40,16 @@ export function checkOutputFile(option: string, path: string): void {
   // A part holds a sweep's recorded runs (sim sweep export -o r.jsonl.part-1-of-1 wrote CSV over them).
   if (isPartFile(full)) throw new InputError(`${option} ${path}: the name of a sweep's results part, which only the sweep writes; expected another file name`);
   checkWritableFolder(option, path, dirname(full));
+}
+
+/**
+ * Checks, before the work, that `path` is not a special file (a device, a FIFO): for an
+ * output patched after it is written (a trace's fingerprint, at its end), which a pipe
+ * cannot take. Call after checkOutputFile.
+ * @throws InputError naming `option`
+ */
+export function checkSeekableOutput(option: string, path: string): void {
+  if (destination(path).special) throw new InputError(`${option} ${path}: not a regular file; expected a file name (its header is completed when the run ends, which a device or pipe cannot take)`);
 }
 
 /**
@@ -91,10 +102,28 @@ export function writeFileAtomic(option: string, path: string, data: string | Uin
   file.commit();
 }
 
-/** A file written in pieces into a temporary file beside `path`, renamed into place by commit(). */
+/**
+ * Where writing `path` goes: a symbolic link's target (renaming over the link replaced
+ * it with a file), and whether that is a special file (a device, a FIFO: --log
+ * /dev/null, -o /dev/stdout), which is written directly; renaming over /dev/null, as
+ * root, replaced the device with a plain file.
+ */
+function destination(path: string): { full: string; special: boolean } {
+  const full = resolve(path);
+  if (!existsSync(full)) return { full, special: false };
+  // stat follows links; a special file is opened by its own name (/dev/stdout's target, pipe:[n], is no path).
+  if (!statSync(full).isFile()) return { full, special: true };
+  return { full: realpathSync(full), special: false };
+}
+
+/**
+ * A file written in pieces into a temporary file beside `path`, renamed into place by
+ * commit(); a special file (destination) is written directly, and commit only closes it.
+ */
 export class AtomicFile {
   private readonly fd: number;
-  private readonly temporary: string;
+  /** The temporary file, or null when writing a special file directly. */
+  private readonly temporary: string | null;
   private readonly full: string;
   private readonly option: string;
   private readonly path: string;
@@ -104,10 +133,11 @@ export class AtomicFile {
   constructor(option: string, path: string) {
     this.option = option;
     this.path = path;
-    this.full = resolve(path);
-    this.temporary = temporaryBeside(this.full);
+    const { full, special } = destination(path);
+    this.full = full;
+    this.temporary = special ? null : temporaryBeside(full);
     try {
-      this.fd = openSync(this.temporary, 'w');
+      this.fd = openSync(this.temporary ?? full, 'w');
     } catch (e) {
       throw new InputError(`${option} ${path}: cannot write the file (${code(e)}); expected a writable path`);
     }
@@ -128,7 +158,7 @@ export class AtomicFile {
     this.open = false;
     this.guard(() => {
       closeSync(this.fd);
-      renameSync(this.temporary, this.full);
+      if (this.temporary !== null) renameSync(this.temporary, this.full);
     });
   }
 
@@ -138,7 +168,7 @@ export class AtomicFile {
     this.open = false;
     try {
       closeSync(this.fd);
-      unlinkSync(this.temporary);
+      if (this.temporary !== null) unlinkSync(this.temporary);
     } catch {
       // Already gone: nothing to clean.
     }

@@ -22,7 +22,7 @@ import type { RunArgs } from './run-args.ts';
 import { loadRun } from './run-setup.ts';
 import { formatSummary, summaryJson } from './summary.ts';
 import { FileTraceOutput } from './trace-file.ts';
-import { checkOutputFile, checkSeparateFiles } from './output-file.ts';
+import { checkOutputFile, checkSeekableOutput, checkSeparateFiles } from './output-file.ts';
 import { driveRun, signalExitCode, SignalWatch } from './run-driver.ts';
 import { resolveAutoParams } from './auto-params.ts';
 
@@ -50,6 +50,7 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
   for (const [option, path] of outputs) {
     if (path !== undefined) checkOutputFile(option, path);
   }
+  if (args.trace !== undefined) checkSeekableOutput('--trace', args.trace);
   const platform = await loadPlatform(args.platform);
   const nodes = args.nodes ?? platform.defaultNodes;
   const problem = nodeCountProblem(platform.network, nodes);

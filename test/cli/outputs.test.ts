@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createReadStream, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -92,6 +93,30 @@ describe.concurrent('output files are checked before any work', () => {
     expect(r.stderr).toMatch(/^sim: c\.samples:\d+: model ClearMemory on cm5 has columns length sq here but length before.*; the samples are kept in c\.samples \(no models written\): fix the spec and run again, or fit them with sim fit c\.samples --relative -o <models\.json>\n$/);
     expect(readdirSync(dir).sort()).toEqual(['c.samples', 's.spec']);
     expect(readFileSync(join(dir, 'c.samples'), 'utf8')).toMatch(/^# end: 2 units, \d+ samples$/m);
+  });
+
+  it('writes through a symbolic link and into a device or FIFO, never renaming over them (as root it replaced /dev/null with a file)', async () => {
+    const dir = scratch();
+    const trace = join(dir, 'good.trace');
+    expect((await sim(['--platform', 'cm5', '--nodes', '4', join(ROOT, 'apps/cshift'), '--trace', trace, '--log', '/dev/null'], dir)).code).toBe(0);
+    expect(statSync('/dev/null').isCharacterDevice()).toBe(true);
+    writeFileSync(join(dir, 'real.json'), 'old\n');
+    symlinkSync('real.json', join(dir, 'link.json'));
+    expect((await sim(['export', '--format', 'perfetto', trace, '-o', 'link.json'], dir)).code).toBe(0);
+    expect(lstatSync(join(dir, 'link.json')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(dir, 'real.json'), 'utf8')).toMatch(/^\{"traceEvents":/);
+    execFileSync('mkfifo', [join(dir, 'pipe.json')]);
+    const reader = new Promise<string>((resolve) => {
+      let text = '';
+      createReadStream(join(dir, 'pipe.json'), 'utf8').on('data', (d) => (text += d)).on('end', () => resolve(text));
+    });
+    expect((await sim(['export', '--format', 'perfetto', trace, '-o', 'pipe.json'], dir)).code).toBe(0);
+    expect(await reader).toBe(readFileSync(join(dir, 'real.json'), 'utf8'));
+    expect(lstatSync(join(dir, 'pipe.json')).isFIFO()).toBe(true);
+    // A trace's header is completed at the end, which a device or pipe cannot take: refused before the run.
+    const t = await sim(['--platform', 'cm5', '--nodes', '4', join(ROOT, 'apps/cshift'), '--trace', '/dev/null'], dir);
+    expect(t.code).toBe(2);
+    expect(t.stderr).toBe('sim: --trace /dev/null: not a regular file; expected a file name (its header is completed when the run ends, which a device or pipe cannot take)\n');
   });
 
   it('a failed run in a read-only folder still exits 1; the repro it cannot write is a warning', async () => {
