@@ -10,6 +10,7 @@ import type { Op } from '../machine/node.ts';
 import type { SimProcess } from '../kernel/simulation.ts';
 import { StrataExitSignal, type NodeEngines } from './engines.ts';
 import type { OpGuard } from './op-guard.ts';
+import { AppError } from '../kernel/errors.ts';
 
 export class NodeProgram implements SimProcess {
   private readonly engines: NodeEngines;
@@ -52,9 +53,21 @@ export class NodeProgram implements SimProcess {
       this.guard.forget();
       return this.startExit();
     }
-    if (step.done !== true) return step;
+    if (step.done !== true) {
+      // Every wait of main is a runtime call's, which names itself the waiting operation.
+      // A bare yield was not: `yield rt.barrier()` (no *) yielded the call's generator,
+      // which the kernel refused as a delay "outside any node", and `yield 42` passed
+      // time on no clock.
+      if (this.guard.waiting === null) throw this.bareYield(step.value);
+      return step;
+    }
     this.onResult(step.value);
     return this.startExit();
+  }
+
+  private bareYield(value: unknown): AppError {
+    const what = value !== null && typeof value === 'object' && typeof (value as { next?: unknown }).next === 'function' ? "a runtime call's generator" : `${typeof value} ${String(value)}`;
+    return new AppError(`node ${this.engines.node.id}: main yielded ${what}; runtime calls are made with yield* (yield* rt.barrier(), not yield rt.barrier()), and main yields nothing itself`);
   }
 
   private startExit(): IteratorResult<number, void> {

@@ -36,4 +36,16 @@ describe.concurrent("errors in the user's app carry its file and line", () => {
     expect(r.stderr).toMatch(new RegExp(`^  at .*${file}:${lineOf(at)}:\\d+\\)?$`, 'm'));
     expect(r.stderr).toMatch(/^sim: replay this run with: sim replay sim-repro-app-errors-cm5-s1\.json$/m);
   });
+
+  it.each([
+    // The kernel refused the generator as a delay: "outside any node: RangeError: event delay must be ... got [object Object]".
+    ['yield', "a runtime call's generator"],
+    // Accepted: 42 cycles passed on no node's clock.
+    ['yield-number', 'number 42'],
+  ])('a bare yield in main (%s) names the node and the missing *', async (fail, what) => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-app-errors-'));
+    const r = await sim(['--platform', 'cm5', '--nodes', '4', FIXTURE, '--param', `fail=${fail}`], dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr.split('\n')[0]).toBe(`sim: run failed: node 0: main yielded ${what}; runtime calls are made with yield* (yield* rt.barrier(), not yield rt.barrier()), and main yields nothing itself`);
+  });
 });
