@@ -35,6 +35,8 @@ export function opCycles(cpu: CpuCosts, ops: OpCounts): number {
   );
 }
 
+const OP_NAMES: readonly string[] = ['intOps', 'floatAdds', 'floatMuls', 'floatDivs', 'loads', 'stores', 'branches', 'calls'] satisfies (keyof OpCounts)[];
+
 /** What one Park-Miller step costs (Schrage's method), for `random()`. */
 const RANDOM_OPS: OpCounts = { intOps: 5, floatMuls: 2, floatDivs: 2 };
 
@@ -65,8 +67,17 @@ export class LocalWork {
     this.node.charge(cycles);
   }
 
-  /** Cycles the given operation counts cost on this platform, rounded to an integer. */
+  /**
+   * Cycles the given operation counts cost on this platform, rounded to an integer.
+   * @throws RunFailure for a count that is not a finite number of 0 or more, or a name
+   *   not in OpCounts (a negative count moved time backwards, NaN made every clock NaN,
+   *   and a misspelt name cost nothing, all with exit 0)
+   */
   cost(ops: OpCounts): number {
+    for (const [name, count] of Object.entries(ops)) {
+      if (!OP_NAMES.includes(name)) throw new RunFailure(`node ${this.node.id}: cost/computeOps: no operation "${name}" (expected ${OP_NAMES.join(', ')})`);
+      if (typeof count !== 'number' || !(count >= 0) || count === Infinity) throw new RunFailure(`node ${this.node.id}: cost/computeOps: ${name} ${String(count)}: expected a finite count of 0 or more`);
+    }
     return opCycles(this.cpu, ops);
   }
 
@@ -103,7 +114,7 @@ export class LocalWork {
 
   /** The next Park-Miller value, charging what Schrage's method costs. */
   random(): number {
-    this.node.charge(this.cost(RANDOM_OPS));
+    this.node.charge(opCycles(this.cpu, RANDOM_OPS));
     return this.rng.next();
   }
 

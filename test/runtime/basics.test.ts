@@ -46,6 +46,32 @@ describe('StrataFail, assert and StrataExit (Appendix A 3.5, 9.2)', () => {
   });
 });
 
+describe('computeOps', () => {
+  it('charges the CPU table and refuses counts that are negative, not finite or misnamed', () => {
+    const cpu = loadTestPlatform('cm5').cpu;
+    const { results } = runInline('cm5', 1, function* (rt) {
+      const start = rt.cycleCount();
+      rt.computeOps({ intOps: 10, loads: 2.5 });
+      return rt.elapsedCycles(start);
+    });
+    expect(results[0]).toBe(Math.round(10 * cpu.intOpCycles + 2.5 * cpu.loadCycles));
+    // A negative count moved time backwards (busy -998,985 cycles), NaN made the clock NaN, a misspelt name cost nothing: all exit 0.
+    for (const [ops, message] of [
+      [{ intOps: -1000000 }, /^node 0: cost\/computeOps: intOps -1000000: expected a finite count of 0 or more$/],
+      [{ loads: NaN }, /loads NaN: expected a finite count/],
+      [{ intOps: Infinity }, /intOps Infinity: expected a finite count/],
+      [{ bogus: 5 }, /^node 0: cost\/computeOps: no operation "bogus" \(expected intOps, floatAdds, .*calls\)$/],
+    ] as const) {
+      expect(() =>
+        runInline('cm5', 1, function* (rt) {
+          rt.computeOps(ops as never);
+          yield* rt.barrier();
+        }),
+      ).toThrow(message);
+    }
+  });
+});
+
 describe('ClearMemory, ResetCurrentCycle, TIME_BASED_SEED', () => {
   it('ClearMemory zeroes whole words and costs start + length x per-byte cycles (Fig. 6-6)', () => {
     const cpu = loadTestPlatform('cm5').cpu;
