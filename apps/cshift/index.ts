@@ -65,8 +65,10 @@ export default defineApp({
     const g = rt.globals;
     const P = rt.partitionSize;
     g.seen = new Uint8Array(p.messages);
-    g.expectedSender = (((rt.self - p.shift) % P) + P) % P;
-    const dest = (rt.self + p.shift) % P;
+    // Reduced first: self + shift lost its low bits past 2^53 (shift 2^53 - 1 deadlocked).
+    const shift = p.shift % P;
+    g.expectedSender = (rt.self - shift + P) % P;
+    const dest = (rt.self + shift) % P;
     yield* rt.barrier();
     const start = rt.cycleCount();
     for (let seq = 0; seq < p.messages; seq++) {

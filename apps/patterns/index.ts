@@ -129,7 +129,8 @@ export default defineApp({
       Array.from({ length: P }, (_, i) => {
         switch (params.pattern) {
           case 'cshift':
-            return (i + params.shift) % P;
+            // Reduced first: i + shift lost its low bits past 2^53 (two nodes sent to node 0).
+            return (i + (params.shift % P)) % P;
           case 'exchange':
             return i ^ 2;
           case 'transpose':

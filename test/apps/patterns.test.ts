@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import cshift from '../../apps/cshift/index.ts';
 import patterns from '../../apps/patterns/index.ts';
 import { InputError } from '../../src/kernel/errors.ts';
 import { runApp } from '../../src/runtime/run-app.ts';
@@ -15,6 +16,18 @@ function meanAndSpread(values: number[]): { mean: number; sd: number } {
   const mean = values.reduce((a, b) => a + b, 0) / values.length;
   return { mean, sd: Math.sqrt(values.reduce((a, b) => a + (b - mean) ** 2, 0) / (values.length - 1)) };
 }
+
+describe('a shift past 2^53 is taken modulo the node count', () => {
+  // (self + shift) % P lost the low bits: cshift deadlocked, patterns sent two blocks to node 0 and verified.
+  it('cshift and patterns run shift 2^53 - 1 as shift 15 on 16 nodes', () => {
+    const huge = `shift=${Number.MAX_SAFE_INTEGER}`;
+    expect(run('cm5', 16, ['pattern=cshift', 'blockBytes=64', huge]).fingerprint).toBe(run('cm5', 16, ['pattern=cshift', 'blockBytes=64', 'shift=15']).fingerprint);
+    const shiftRun = (param: string) => runApp(runConfig(loadTestPlatform('cm5'), cshift, { params: ['messages=4', param], nodes: 16, seed: 1, network: 'packet' }));
+    const big = shiftRun(huge);
+    expect(big.verified, big.verification).toBe(true);
+    expect(big.fingerprint).toBe(shiftRun('shift=15').fingerprint);
+  });
+});
 
 describe('patterns (thesis chapter 7)', () => {
   it.each(PLATFORM_NAMES)('moves every block intact on %s, for every pattern, barrier policy and transfer mode', (platform) => {
