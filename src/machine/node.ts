@@ -37,6 +37,15 @@ export interface TimerInterrupts {
   phase: number;
 }
 
+/** The least k >= 1 with k x step >= span (span > 0, step > 0, integers), exact below 2^53. */
+function leastMultiple(span: number, step: number): number {
+  let k = Math.max(1, Math.ceil(span / step));
+  // The division rounds: correct the last step either way.
+  while (k * step < span) k++;
+  while (k > 1 && (k - 1) * step >= span) k--;
+  return k;
+}
+
 export class Node {
   readonly id: number;
   /** This node's clock in cycles. */
@@ -103,16 +112,19 @@ export class Node {
    */
   advance(cycles: number, isWork: boolean): void {
     let end = this.time + cycles;
-    if (this.nextInterrupt < end) {
-      // Only a node with interrupts has a finite next interrupt.
+    const first = this.nextInterrupt;
+    if (first < end) {
+      // Only a node with interrupts has a finite next interrupt. Work is lengthened by
+      // each interrupt that falls inside it, so it takes the k interrupts at first,
+      // first + period, ... for the least k >= 1 with first + k period >= end + k length;
+      // a wait takes those before its end and lasts at least to the last one's end. In
+      // closed form: a loop over the interrupts took years for compute(1e20) (a period
+      // of 550,000 cycles), and --max-cycles could not stop it.
       const { periodCycles, cycles: length } = this.interrupts!;
-      let last: number;
-      do {
-        last = this.nextInterrupt;
-        if (isWork) end += length;
-        this.nextInterrupt += periodCycles;
-      } while (this.nextInterrupt < end);
-      if (!isWork) end = Math.max(end, last + length);
+      const k = leastMultiple(end - first, isWork ? periodCycles - length : periodCycles);
+      if (isWork) end += k * length;
+      else end = Math.max(end, first + (k - 1) * periodCycles + length);
+      this.nextInterrupt = first + k * periodCycles;
       this.interruptCycles += end - this.time - cycles;
     }
     this.time = end;

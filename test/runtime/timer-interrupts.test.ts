@@ -19,6 +19,33 @@ describe('timer interrupts (thesis 3.4.1)', () => {
     expect([node.time, node.interruptCycles, node.busyCycles]).toEqual([4800, 350, 2600]);
   });
 
+  it("are counted in closed form, as interrupt by interrupt, for waits and for work of 10^13 cycles (the loop's time grew with the interrupts: compute(1e20) would have taken years)", () => {
+    const timer = { periodCycles: 550_000, cycles: 1000, phase: 123_456 };
+    /** The straightforward loop: each interrupt before the end, the work lengthened by each. */
+    const byLoop = (start: number, cycles: number, isWork: boolean) => {
+      let next = timer.phase;
+      while (next < start) next += timer.periodCycles;
+      let end = start + cycles;
+      let last = -Infinity;
+      while (next < end) {
+        last = next;
+        if (isWork) end += timer.cycles;
+        next += timer.periodCycles;
+      }
+      return isWork ? end : Math.max(end, last + timer.cycles);
+    };
+    for (const [start, cycles] of [[0, 1e13], [200_000, 7_654_321_987], [123_456, 1], [0, 123_456], [0, 123_457], [999, 550_000 * 5]]) {
+      for (const isWork of [true, false]) {
+        const node = new Node(new Simulation(1), 0, timer);
+        node.chargeSpin(start); // a wait to about `start`
+        const from = node.time;
+        if (isWork) node.charge(cycles);
+        else node.chargeSpin(cycles);
+        expect(node.time, `${isWork ? 'work' : 'wait'} of ${cycles} from ${from}`).toBe(byLoop(from, cycles, isWork));
+      }
+    }
+  });
+
   it('take about 1000 cycles every 1/60 s on the CM-5, at a phase per node drawn from the seed', () => {
     const { periodCycles, cycles } = loadTestPlatform('cm5').timerInterrupt!;
     expect([periodCycles, cycles]).toEqual([550_000, 1000]); // 33 MHz / 60; Fig. 3-6
