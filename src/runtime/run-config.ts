@@ -5,6 +5,7 @@
  * process; loading platforms and apps by name or path is src/cli/run-setup.ts's.
  */
 import { InputError } from '../kernel/errors.ts';
+import { MAX_SEED } from '../kernel/random-stream.ts';
 import { NETWORK_MODES, type NetworkMode } from '../machine/machine.ts';
 import type { Platform } from '../platform/schema.ts';
 import { parseParams, type AnyApp, type ParamSpec, type ParamSpecs, type ParamValue } from './app.ts';
@@ -32,6 +33,7 @@ export type RunOptions = Partial<Omit<RunConfig, 'platform' | 'app' | 'params'>>
  * @throws InputError naming a parameter the app does not have or a value it refuses
  */
 export function runConfig(platform: Platform, app: AnyApp, options: RunOptions = {}): RunConfig {
+  checkOptions(platform, app, options);
   const { params, nodes, seed, network, ...hooks } = options;
   return {
     ...hooks,
@@ -42,6 +44,38 @@ export function runConfig(platform: Platform, app: AnyApp, options: RunOptions =
     seed: seed ?? DEFAULT_SEED,
     network: network ?? DEFAULT_NETWORK,
   };
+}
+
+/** The options runConfig takes (RunConfig's, less platform and app). */
+const OPTION_NAMES = ['params', 'nodes', 'seed', 'network', 'output', 'log', 'trace', 'observer', 'perturb', 'inspect', 'limits'] as const satisfies readonly (keyof RunOptions)[];
+
+const isSeed = (v: unknown): boolean => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= MAX_SEED;
+
+/**
+ * Checks what a library caller passes as it would be checked on the command line: a
+ * plain {} as the platform failed deep in the machine with a TypeError, network 'warp'
+ * ran the packet network and reported 'warp', seed -1 threw a bare RangeError, and a
+ * misspelt option was ignored.
+ * @throws InputError naming the option and what was expected
+ */
+function checkOptions(platform: Platform, app: AnyApp, options: RunOptions): void {
+  const p = platform as Partial<Platform> | null;
+  if (p === null || typeof p !== 'object' || typeof p.name !== 'string' || typeof p.network !== 'object' || typeof p.cpu !== 'object') {
+    throw new InputError('platform: expected a platform (loadPlatform or parsePlatform gives one)');
+  }
+  const a = app as Partial<AnyApp> | null;
+  if (a === null || typeof a !== 'object' || typeof a.name !== 'string' || typeof a.main !== 'function') throw new InputError('app: expected an app (loadApp or defineApp gives one)');
+  for (const key of Object.keys(options)) {
+    if (!(OPTION_NAMES as readonly string[]).includes(key)) throw new InputError(`run option ${key}: unknown (expected ${OPTION_NAMES.join(', ')})`);
+  }
+  const { params, nodes, seed, network, perturb } = options;
+  if (params !== undefined && (params === null || typeof params !== 'object' || (Array.isArray(params) && params.some((x) => typeof x !== 'string')))) {
+    throw new InputError(`params: expected key=value strings or an object of values, got ${JSON.stringify(params)}`);
+  }
+  if (nodes !== undefined && !(Number.isInteger(nodes) && nodes >= 1)) throw new InputError(`nodes ${String(nodes)}: expected a positive integer`);
+  if (seed !== undefined && !isSeed(seed)) throw new InputError(`seed ${String(seed)}: expected an integer from 0 to ${MAX_SEED}`);
+  if (perturb !== undefined && perturb !== null && !isSeed(perturb)) throw new InputError(`perturb ${String(perturb)}: expected a perturbation seed, an integer from 0 to ${MAX_SEED}`);
+  if (network !== undefined && !NETWORK_MODES.includes(network)) throw new InputError(`network ${String(network)}: expected ${NETWORK_MODES.join(' or ')}`);
 }
 
 function isAssignments(params: RunOptions['params']): params is readonly string[] {

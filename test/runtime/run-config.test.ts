@@ -1,6 +1,7 @@
 /** The run builder: the CLI's defaults, and parameters as strings or as parsed values. */
 import { describe, expect, it } from 'vitest';
 import patterns from '../../apps/patterns/index.ts';
+import { InputError } from '../../src/kernel/errors.ts';
 import { parseParams } from '../../src/runtime/app.ts';
 import { runConfig } from '../../src/runtime/run-config.ts';
 import { loadTestPlatform } from '../support/platforms.ts';
@@ -22,6 +23,30 @@ describe('runConfig', () => {
     // Digits past 2^53 - 1 are an integer a double cannot hold, said so; exponent notation is not an integer's form.
     expect(() => runConfig(cm5, patterns, { params: ['shift=9007199254740993'] })).toThrow('--param shift=9007199254740993: past the largest integer a parameter holds exactly (2^53 - 1); expected an integer >= 0');
     expect(() => runConfig(cm5, patterns, { params: ['shift=1e21'] })).toThrow('--param shift=1e21: expected an integer >= 0');
+  });
+
+  it('refuses what a library caller can get wrong with InputError, as the command line would', () => {
+    const bad: [Parameters<typeof runConfig>, string][] = [
+      // Ran the packet network and reported network 'warp'.
+      [[cm5, patterns, { network: 'warp' as never }], 'network warp: expected packet or analytic'],
+      // A bare RangeError, naming "seed" for perturb too.
+      [[cm5, patterns, { seed: -1 }], 'seed -1: expected an integer from 0 to 4294967295'],
+      [[cm5, patterns, { seed: 1.5 }], 'seed 1.5: expected an integer'],
+      [[cm5, patterns, { seed: '7' as never }], 'seed 7: expected an integer'],
+      [[cm5, patterns, { perturb: -2 }], 'perturb -2: expected a perturbation seed'],
+      [[cm5, patterns, { nodes: 0 }], 'nodes 0: expected a positive integer'],
+      // "--param 0=r: app ... has no parameter "0"".
+      [[cm5, patterns, { params: 'rounds=2' as never }], 'params: expected key=value strings or an object of values, got "rounds=2"'],
+      // Ignored.
+      [[cm5, patterns, { bogus: 1 } as never], 'run option bogus: unknown (expected params, nodes, seed,'],
+      // TypeErrors deep in the machine.
+      [[{} as never, patterns], 'platform: expected a platform (loadPlatform or parsePlatform gives one)'],
+      [[cm5, undefined as never], 'app: expected an app (loadApp or defineApp gives one)'],
+    ];
+    for (const [args, message] of bad) {
+      expect(() => runConfig(...args)).toThrow(InputError);
+      expect(() => runConfig(...args)).toThrow(message);
+    }
   });
 
   it('checks parsed values as parseParams checks strings, and fills the rest with defaults', () => {
