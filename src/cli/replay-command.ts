@@ -58,8 +58,10 @@ export async function replayCommand(file: string, stopAt: string | undefined, io
   };
   let failure: string | null = null;
   let stoppedAt: string | null = null;
+  let fingerprint: string | null = null;
   try {
     const s = runApp({ ...config, observer, output: (stream, text) => io.write(json ? 'stderr' : stream, text) });
+    fingerprint = s.fingerprint;
     if (!s.verified) failure = `verification failed: ${s.verification}`;
   } catch (e) {
     if (!(e instanceof RunFailure)) throw e;
@@ -82,9 +84,20 @@ export async function replayCommand(file: string, stopAt: string | undefined, io
     if (same) io.out(`sim replay: the run stops as recorded: ${repro.outcome.failure ?? failure ?? ''}`);
     return 1;
   }
-  // A run that ends before the recording did diverges at its first missing event.
+  // A run that ends before the recording did diverges at its first missing event; one
+  // whose every event matches must also end as recorded (a recording whose fingerprint
+  // or failure was edited was "reproduced", showing the recorded value unchecked).
   const events = found.events;
-  const divergence = found.divergence ?? (events < recorded.length ? { index: events + 1, detail: `event ${events + 1}: the recorded run went on, this one ended` } : null);
+  const recordedFailure = repro.outcome.failure ?? null;
+  const divergence =
+    found.divergence ??
+    (events < recorded.length
+      ? { index: events + 1, detail: `event ${events + 1}: the recorded run went on, this one ended` }
+      : repro.outcome.fingerprint !== '' && fingerprint !== null && fingerprint !== repro.outcome.fingerprint
+        ? { index: events, detail: `its end: every event matches, but this run's fingerprint is ${fingerprint}, the recording's ${repro.outcome.fingerprint}` }
+        : (recordedFailure === null) !== (failure === null)
+          ? { index: events, detail: `its end: every event matches, but the recording ${recordedFailure === null ? 'passed' : `failed (${recordedFailure})`} and this run ${failure === null ? 'passed' : `failed (${failure})`}` }
+          : null);
   if (json) return result(divergence === null, divergence?.detail ?? null);
   if (divergence !== null) {
     io.out(`sim replay: diverged from the recording at ${divergence.detail}${changed ? '; the app changed since the recording' : ''}`);

@@ -39,7 +39,7 @@ export function readRepro(path: string): Repro {
   if (!checked.success) bad(`bad repro file: ${describeSchemaError(checked.error, r)}`);
   if (r.eventDigests === null) return r;
   const bytes = Buffer.from(r.eventDigests, 'base64');
-  if (bytes.length !== 2 * r.outcome.events) bad(`truncated: ${bytes.length / 2} event digests for ${r.outcome.events} events`);
+  if (bytes.length !== 2 * r.outcome.events) bad(`truncated: ${bytes.length} bytes of event digests for ${r.outcome.events} events (expected ${2 * r.outcome.events}, two a digest)`);
   return r;
 }
 

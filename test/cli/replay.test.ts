@@ -84,6 +84,8 @@ describe.concurrent('repro files and sim replay', () => {
     ['names no network', (r: Record<string, any>) => (r.network = 'wormhole'), /bad repro file: key "network": expected one of "packet"\|"analytic", got "wormhole"$/],
     ['has no app path', (r: Record<string, any>) => delete r.app.path, /bad repro file: key "app\.path": expected string, received undefined, got nothing$/],
     ['has a parameter without =', (r: Record<string, any>) => (r.params = ['rounds']), /bad repro file: key "params\.0": expected key=value, got "rounds"$/],
+    // It said "37.5 event digests".
+    ['has its digests cut to an odd byte', (r: Record<string, any>) => (r.eventDigests = Buffer.from(r.eventDigests, 'base64').subarray(1).toString('base64')), /truncated: \d*[13579] bytes of event digests for \d+ events \(expected \d*[02468], two a digest\)$/],
   ])('refuses a crafted repro file that %s, with one line and exit 2', async (_what, edit, message) => {
     const dir = mkdtempSync(join(tmpdir(), 'sim-replay-'));
     const file = join(dir, 'p.json');
@@ -95,6 +97,21 @@ describe.concurrent('repro files and sim replay', () => {
     expect(r.code).toBe(2);
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(r.stderr.trimEnd()).toMatch(message);
+  });
+
+  it.each([
+    ['a fingerprint', (r: Record<string, any>) => (r.outcome.fingerprint = '0000000000000000'), /^sim replay: diverged from the recording at its end: every event matches, but this run's fingerprint is [0-9a-f]{16}, the recording's 0000000000000000$/m],
+    ['a failure', (r: Record<string, any>) => (r.outcome.failure = 'boom'), /^sim replay: diverged from the recording at its end: every event matches, but the recording failed \(boom\) and this run passed$/m],
+  ])('checks how the run ended, not only its events: a recording with %s edited in diverges (it was "reproduced", exit 0)', async (_what, edit, message) => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-replay-'));
+    const file = join(dir, 'p.json');
+    await sim(['--platform', 'cm5', 'apps/ping-pong', '--nodes', '2', '--param', 'rounds=1', '--record', file]);
+    const repro = JSON.parse(readFileSync(file, 'utf8')) as Record<string, any>;
+    edit(repro);
+    writeFileSync(file, JSON.stringify(repro));
+    const r = await sim(['replay', file]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(message);
   });
 
   it('refuses a bad --stop-at', async () => {
