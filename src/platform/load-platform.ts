@@ -114,7 +114,8 @@ function describeIssue(issue: Issue, data: unknown): string {
     case 'invalid_value':
       return `key "${key}": expected one of ${issue.values.map((v) => show(v)).join(', ')}, ${got}`;
     case 'invalid_format':
-      return `key "${key}": expected lowercase letters, digits and dashes, ${got}`;
+      // Each pattern in the schema says what it expects.
+      return `key "${key}": ${issue.message}, ${got}`;
     case 'invalid_union': {
       const options = 'options' in issue && Array.isArray(issue.options) ? issue.options : [];
       if (options.length > 0) return `key "${key}": expected one of ${options.map((o) => show(o)).join(', ')}, ${got}`;

@@ -197,9 +197,9 @@ const timeSliceSchema = z.strictObject({
 
 export const platformSchema = z.strictObject({
   /** Short name used by `--platform` (the file name without .json). */
-  name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/),
-  /** A human title for summaries and graphs. */
-  title: z.string().min(1),
+  name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, { error: 'expected lowercase letters, digits and dashes' }),
+  /** A human title for summaries and graphs: one line (a newline or escape in it reached the terminal). */
+  title: z.string().min(1).regex(/^[^\u0000-\u001f\u007f]+$/, { error: 'expected one line of text, without control characters' }),
   /**
    * Processor clock; cycles convert to microseconds with it. From 0.1 MHz to 10^5 MHz
    * (100 GHz): the thesis's machines run at 33 MHz (6.1; Fig. 6-6 is in cycles at 33).

@@ -63,6 +63,8 @@ export function verificationProblem(v: unknown): string | null {
   const { ok, detail, metrics } = v as Record<string, unknown>;
   if (typeof ok !== 'boolean') return `its ok is ${describe(ok)}, not true or false`;
   if (typeof detail !== 'string') return `its detail is ${describe(detail)}, not a string`;
+  // One line for the summary: a newline or a terminal escape in it reached the terminal as is.
+  if (/[\u0000-\u001f\u007f]/.test(detail)) return `its detail ${describe(detail)} has a control character (a newline, a tab, an escape); expected one line of text`;
   if (metrics === undefined) return null;
   if (metrics === null || typeof metrics !== 'object' || Array.isArray(metrics)) return `its metrics are ${describe(metrics)}, not an object`;
   for (const [name, value] of Object.entries(metrics)) {

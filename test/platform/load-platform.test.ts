@@ -49,6 +49,8 @@ describe('platform validation', () => {
     ['an empty bandwidth list', (p: any) => (p.network.linkBytesPerCycleByLevel = []), /key "network\.linkBytesPerCycleByLevel": expected a list with length >= 1, got \[\]$/],
     ['a control network that is not an object', (p: any) => (p.controlNetwork = 5), /key "controlNetwork": expected an object or null, got 5$/],
     ['a bad name', (p: any) => (p.name = 'CM 5'), /key "name": expected lowercase letters, digits and dashes, got "CM 5"$/],
+    // It reached the terminal in every summary and graph.
+    ['a title of two lines', (p: any) => (p.title = 'CM-5\nreally'), /key "title": expected one line of text, without control characters, got "CM-5\\nreally"$/],
     ['inconsistent send costs', (p: any) => (p.messaging.sendInjectionCycles = 99), /key "messaging\.sendInjectionCycles": expected at most messaging\.sendOverheadCycles \(32\), got 99$/],
     ['more argument words than a packet holds', (p: any) => (p.messaging.handlerArgWords = 5), /key "messaging\.handlerArgWords": expected at most messaging\.packetWords - 1 \(4\), got 5$/],
     ['tree messages too small for global operations', (p: any) => ((p.controlNetwork = null), (p.messaging.handlerArgWords = 3)), /key "messaging\.handlerArgWords": expected at least 4 on a platform without a control network .*got 3$/],

@@ -16,5 +16,8 @@ describe("an app's verification", () => {
     expect(verificationProblem({ ok: true, detail: 'x', metrics: { rate: Number.NaN } })).toBe('its metric rate is NaN');
     expect(verificationProblem({ ok: true, detail: 'x', metrics: { byHops: { '2': Infinity } } })).toBe('its metric byHops.2 is Infinity, not a finite number');
     expect(verificationProblem({ ok: true, detail: 'x', metrics: { list: null } })).toBe('its metric list is null');
+    // The summary's verified line is one line: these reached the terminal as they were.
+    expect(verificationProblem({ ok: true, detail: 'fine\nreally' })).toBe('its detail "fine\\nreally" has a control character (a newline, a tab, an escape); expected one line of text');
+    expect(verificationProblem({ ok: true, detail: '\u001b[31mred' })).toMatch(/has a control character/);
   });
 });
