@@ -35,7 +35,7 @@ const RUN_OPTIONS: Record<string, OptionDecl> = {
   seed: { type: 'string', short: 's', arg: '<S>', help: 'run seed, an integer from 0 to 4294967295 (default 1)' },
   param: { type: 'string', multiple: true, arg: '<k=v>', help: 'set an app parameter; repeat for several (sim params <app> lists them)' },
   network: { type: 'string', arg: '<mode>', help: 'data network model: packet (default; finite buffers, back-pressure, adaptive fat-tree routing) or analytic (contention-free latency)' },
-  json: { type: 'boolean', help: "print one JSON object instead of the human summary (the program's Qprintf output then goes to stderr)" },
+  json: { type: 'boolean', help: "print one JSON object instead of the human summary (the program's Qprintf output then goes to stderr); a failed run prints {verified: false, failure, error, stoppedAtCycle, repro}" },
   log: { type: 'string', arg: '<file>', help: 'write the run\'s log: StrataLog entries and the progress of every global operation, one "cycle C node N: text" line each' },
   loglast: { type: 'boolean', help: "after the run, print each node's last log entry (a failed run prints them whenever there are any)" },
   record: { type: 'string', arg: '<file>', help: 'write a repro file: the platform, app, parameters, seed and a digest of every event, for `sim replay` (a failed run writes sim-repro-<app>-<platform>-s<seed>.json anyway)' },

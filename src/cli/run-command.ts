@@ -104,7 +104,9 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
       const option = e.limit === 'cycles' ? '--max-cycles' : '--max-events';
       io.err(`sim: ${option} ${e.value} stopped the run; if it is meant to run longer, give a larger ${option}`);
     }
-    await writeFailureRepro(e, { config, args, digests, appName: app.name, platformName: platform.name, limits }, io);
+    const repro = await writeFailureRepro(e, { config, args, digests, appName: app.name, platformName: platform.name, limits }, io);
+    // --json's one object, for a failed run too (stdout had nothing; the report is on stderr).
+    if (args.json) io.out(JSON.stringify({ verified: false, failure: e.message.split('\n')[0], error: e.name, stoppedAtCycle: cut === null ? null : stoppedAt, repro }));
     return e instanceof RunInterrupted ? signalExitCode(e.signal) : 1;
   } finally {
     if (settled) {
@@ -149,7 +151,8 @@ interface FailedRun {
  * (--record), else by running it again to record them; a run stopped part-way (a
  * limit, a signal) is not run again: its repro records where it stopped instead.
  */
-async function writeFailureRepro(e: RunFailure, run: FailedRun, io: Io): Promise<void> {
+/** Returns the repro file written, or null when it could not be. */
+async function writeFailureRepro(e: RunFailure, run: FailedRun, io: Io): Promise<string | null> {
   const { defaultReproPath, recordRun, saveRepro } = await import('./repro.ts');
   const { config, args, digests } = run;
   const path = args.record ?? defaultReproPath(run.appName, run.platformName, args.seed, args.perturb);
@@ -157,19 +160,21 @@ async function writeFailureRepro(e: RunFailure, run: FailedRun, io: Io): Promise
   const stopped = e instanceof RunLimitError || e instanceof RunInterrupted;
   const stop = e instanceof RunInterrupted ? { ...run.limits, maxEvents: e.events } : stopped ? run.limits : undefined;
   const outcome = { fingerprint: stopped ? e.fingerprint : '', events: stopped ? e.events : (digests?.count ?? 0), failure };
-  tryRepro(io, path, () => {
+  return tryRepro(io, path, () => {
     if (digests !== null || stopped) saveRepro(path, config, args.app, args.params, digests, outcome, stop);
     else recordRun(path, config, args.app, args.params);
   });
 }
 
-/** Writes a failed run's repro; one that cannot be written is a warning (the run's status stays 1). */
-function tryRepro(io: Io, path: string, write: () => void): void {
+/** Writes a failed run's repro and returns its path; one that cannot be written is a warning (null; the run's status stays 1). */
+function tryRepro(io: Io, path: string, write: () => void): string | null {
   try {
     write();
     io.err(`sim: replay this run with: sim replay ${path}`);
+    return path;
   } catch (w) {
     if (!(w instanceof InputError)) throw w;
     io.err(`sim: warning: no repro file: ${w.message}`);
+    return null;
   }
 }

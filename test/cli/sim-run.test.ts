@@ -66,6 +66,12 @@ describe.concurrent('sim runs apps', () => {
     expect(r.stderr).toMatch(/^sim: run failed: node 2 at cycle \d+: Error: index out of range$/m);
   });
 
+  it('with --json, a failed run prints one object too (stdout was empty)', async () => {
+    const { r } = await failingRun(['--platform', 'alewife', 'test/fixtures/throwing-app', '--nodes', '4', '--json']);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout)).toEqual({ verified: false, failure: expect.stringMatching(/^node 2 at cycle \d+: Error: index out of range$/), error: 'AppError', stoppedAtCycle: null, repro: 'sim-repro-throwing-alewife-s1.json' });
+  });
+
   it('exits 1 with a deadlock report listing every node', async () => {
     const { r, cwd } = await failingRun(['--platform', 'cm5', 'test/fixtures/deadlock-app', '--nodes', '8']);
     expect(r.code).toBe(1);
