@@ -9,6 +9,7 @@ import { InputError, RunFailure, RunLimitError } from '../kernel/errors.ts';
 import type { EventObserver } from '../kernel/simulation.ts';
 import { parsePlatform } from '../platform/load-platform.ts';
 import { runApp, runUntil, type StopReport } from '../runtime/run-app.ts';
+import { waitingIn } from '../runtime/run-stop.ts';
 import { runConfig } from '../runtime/run-config.ts';
 import { STRATA_STATE_NAMES } from '../runtime/states.ts';
 import type { Io } from './io.ts';
@@ -129,7 +130,7 @@ function formatStopReport(r: StopReport, appStates: Record<number, string> | und
   for (const n of r.nodes) {
     lines.push(
       `  node ${n.node}: cycle ${n.cycle}, state ${n.state} ${names[n.state] ?? ''}`.trimEnd() +
-        `, ${n.call === 'running' ? 'running' : n.call === 'exited' ? 'exited' : `in ${n.call}`}` +
+        `, ${n.call === 'running' || n.call === 'exited' ? n.call : waitingIn(n.call)}` +
         `, waiting packets: ${describeQueue('left', n.pending[0])}, ${describeQueue('right', n.pending[1])}` +
         (n.lastLog === null ? '' : `; last log: ${n.lastLog}`),
     );

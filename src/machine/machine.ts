@@ -187,7 +187,7 @@ export class Machine {
     if (!this.allExited) {
       throw new DeadlockError(
         this.sim.now,
-        this.nodes.map((n) => (n.hasExited ? 'exited' : `waiting in ${n.waitingIn ?? 'an unknown call'}`)),
+        this.nodes.map((n) => (n.hasExited ? 'exited' : n.waitingIn?.startsWith('waiting') === true ? n.waitingIn : `waiting in ${n.waitingIn ?? 'an unknown call'}`)),
       );
     }
     return 'finished';

@@ -170,6 +170,9 @@ export class Collectives {
 
   /** Checks a vector call's count against its arrays. */
   checkVector(to: WordArray, from: ArrayLike<number>, count: number, what: string): void {
+    // Called from JavaScript with its arguments out of order, it said "(undefined elements): expected 1 to NaN".
+    const isArray = (a: unknown) => a !== null && typeof a === 'object' && typeof (a as { length?: unknown }).length === 'number';
+    if (!isArray(to) || !isArray(from)) throw new RunFailure(`node ${this.self}: ${what}(to, from, op, count?): expected arrays for to and from, got ${to === null ? 'null' : typeof to} and ${from === null ? 'null' : typeof from}`);
     if (!Number.isInteger(count) || count < 1 || count > from.length || count > to.length) {
       throw new RunFailure(
         `node ${this.self}: ${what}(${count} elements): expected 1 to ${Math.min(from.length, to.length)} (the arrays' lengths)`,

@@ -52,9 +52,17 @@ export function stopReport(machine: Machine, engines: readonly NodeEngines[], ou
 /** Up to this many nodes, the report has a line per node; beyond, a line per call with the clocks' range. */
 const NODE_LINES = 64;
 
+/**
+ * "waiting in pollBoth"; an app's own label that says it already (pollBothUntil(...,
+ * 'waiting for edges')) as it is, not "waiting in waiting for edges".
+ */
+export function waitingIn(call: string): string {
+  return call.startsWith('waiting') ? call : `waiting in ${call}`;
+}
+
 /** "  node 3: cycle 1200, waiting in pollBoth" lines (grouped by call for large machines). */
 export function formatNodeClocks(nodes: readonly NodeSnapshot[]): string {
-  const doing = (n: NodeSnapshot) => (n.call === 'exited' ? 'exited' : n.call === 'running' ? 'running' : `waiting in ${n.call}`);
+  const doing = (n: NodeSnapshot) => (n.call === 'exited' || n.call === 'running' ? n.call : waitingIn(n.call));
   if (nodes.length <= NODE_LINES) return nodes.map((n) => `  node ${n.node}: cycle ${n.cycle}, ${doing(n)}`).join('\n');
   const groups = new Map<string, { count: number; min: number; max: number }>();
   for (const n of nodes) {

@@ -52,7 +52,7 @@ describe.concurrent('repro files and sim replay', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^stopped at cycle \d+ after \d+ events/m);
     expect(r.stdout).toMatch(/^ {2}node 0: cycle \d+, state 0 Idle, (exited|running), waiting packets: left none, right none; last log: cycle \d+ node 0: skipping the barrier \(on purpose\)$/m);
-    expect(r.stdout).toMatch(/^ {2}node 3: cycle \d+, state \d+ \w+, in completeBarrier, waiting packets: left none, right none/m);
+    expect(r.stdout).toMatch(/^ {2}node 3: cycle \d+, state \d+ \w+, waiting in completeBarrier, waiting packets: left none, right none/m);
   });
 
   it('--stop-at lists the handlers of the packets a node has not polled yet', async () => {

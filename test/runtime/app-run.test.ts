@@ -3,6 +3,7 @@ import { RunLimitError } from '../../src/kernel/errors.ts';
 import { AppRun, runApp } from '../../src/runtime/run-app.ts';
 import { runConfig } from '../../src/runtime/run-config.ts';
 import cshift from '../../apps/cshift/index.ts';
+import stencil from '../../apps/stencil/index.ts';
 import { parsePlatform } from '../../src/platform/load-platform.ts';
 import { editedPlatformText, loadTestPlatform } from '../support/platforms.ts';
 
@@ -35,6 +36,18 @@ describe('a run made in chunks (the CLI yields between them)', () => {
     const e = stopped as RunLimitError;
     expect([e.limit, e.value, e.cycle]).toEqual(['cycles', 1000, 1001]);
     expect(e.message.split('\n')).toHaveLength(17);
+  });
+
+  it("names a wait by the app's own label as it is (it said 'waiting in waiting for edges')", () => {
+    let stopped: unknown;
+    try {
+      runApp(runConfig(loadTestPlatform('alewife'), stencil, { nodes: 4, limits: { maxEvents: 3000 } }));
+    } catch (e) {
+      stopped = e;
+    }
+    const lines = (stopped as RunLimitError).message.split('\n');
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}node \d: cycle \d+, waiting for edges$/));
+    expect(lines.join('\n')).not.toMatch(/waiting in waiting/);
   });
 });
 
