@@ -274,6 +274,14 @@ describe('misuse of the collectives fails the run with a clear message', () => {
     ).toThrow(/vector combine of \d elements while another node used \d/);
   });
 
+  it('a vector combine called with its arguments out of order (it said "(undefined elements): expected 1 to NaN")', () => {
+    expect(() =>
+      runInline('cm5', 2, function* (rt) {
+        yield* rt.combineVector(CombineOp.ReduceAdd as never, [1, 2] as never, CombineOp.ReduceAdd);
+      }),
+    ).toThrow(/^node 0: combineVector\(to, from, op, count\?\): expected arrays for to and from, got number and object/);
+  });
+
   it('a receive broadcast that expects a different length', () => {
     expect(() =>
       runInline('atm', 3, function* (rt) {
