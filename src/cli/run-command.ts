@@ -60,6 +60,11 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
   }
   // `auto` values become concrete ones from the platform's models before anything runs.
   const auto = await resolveAutoParams(args.app, args.params, platform, nodes, args.models, args.communication);
+  // They only resolve auto values: given without one, they did nothing, silently.
+  if (!args.params.some((a) => a.endsWith('=auto'))) {
+    const unused = [args.models === undefined ? null : `--models ${args.models}`, args.communication.communication === undefined ? null : `--communication ${args.communication.communication}`].filter((x) => x !== null);
+    if (unused.length > 0) io.err(`sim: note: ${unused.join(' and ')} only resolve auto parameters (e.g. --param layout=auto), and this run has none`);
+  }
   args = { ...args, params: auto.params };
   const limits = { maxCycles: args.maxCycles, maxEvents: args.maxEvents };
   const config = await loadRun({ platform, app: args.app, params: args.params, nodes, seed: args.seed, network: args.network, perturb: args.perturb, limits });
