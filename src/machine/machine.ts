@@ -4,7 +4,7 @@
  * "no events left but nodes still waiting" into a deadlock report. It knows nothing
  * about Strata's API or apps: node programs arrive as generators.
  */
-import { DeadlockError } from '../kernel/errors.ts';
+import { DeadlockError, RunFailure } from '../kernel/errors.ts';
 import { RandomStream } from '../kernel/random-stream.ts';
 import { Simulation } from '../kernel/simulation.ts';
 import { AnalyticNetwork } from '../network/analytic-network.ts';
@@ -123,6 +123,14 @@ export class Machine {
         let inNetwork = 0;
         for (const n of this.nodes) inNetwork += n.packetsSent - n.packetsReceived;
         const cycles = Math.round((slice.cyclesPerPacketPerNode * inNetwork) / this.nodes.length);
+        // A slice that lasts past the next one leaves the nodes no time to poll: the
+        // packets stay in the network and every later slice is as long, to the cycle
+        // limit (a platform file with a 10,000-cycle period ran 10^10 cycles for nothing).
+        if (cycles > slice.periodCycles) {
+          throw new RunFailure(
+            `at cycle ${sim.now} a time slice costs ${cycles} cycles (${slice.cyclesPerPacketPerNode} per packet, ${(inNetwork / this.nodes.length).toFixed(1)} packets per node in the network), more than the ${slice.periodCycles} between slices: the nodes could never run again; expected a platform whose timeSlice.cyclesPerPacketPerNode x packets per node stays below timeSlice.periodCycles`,
+          );
+        }
         if (cycles > 0) for (const n of this.nodes) n.pause(sim.now, cycles);
         sim.schedule(slice.periodCycles, kind);
       },

@@ -61,6 +61,17 @@ describe('time slices (thesis 3.4.2: all-fall-down costs grow with the packets i
     expect(message).toBe(deadlock({ ...slicedCm5(), timeSlice: null }));
   });
 
+  it('that would outlast the period fail the run at once, naming the costs (it ran to the cycle limit, the nodes never polling again)', () => {
+    // Every node sends three packets to node 0, which computes: 3 packets a node x 50,300 cycles a slice, every 10,000.
+    const run = () =>
+      runInline(slicedCm5(50_300), 4, function* (rt) {
+        if (rt.self === 0) rt.compute(40_000);
+        else for (let k = 0; k < 4; k++) yield* rt.sendLeftPollBoth(0, noop);
+        yield* rt.barrier();
+      });
+    expect(run).toThrow(/^at cycle \d+ a time slice costs \d+ cycles \(50300 per packet, [\d.]+ packets per node in the network\), more than the 10000 between slices: the nodes could never run again; expected a platform whose timeSlice\.cyclesPerPacketPerNode x packets per node stays below timeSlice\.periodCycles$/);
+  });
+
   it('are the CM-5 only: 0.1 s slices (3.4.1) that make a full-network timing 21% longer (Table 3-5)', () => {
     const slice = loadTestPlatform('cm5').timeSlice!;
     expect(slice.periodCycles).toBe(3_300_000); // 33 MHz / 10
