@@ -41,9 +41,11 @@ export async function replayCommand(file: string, stopAt: string | undefined, io
   }
   const config = runConfig(platform, app, { params: repro.params, nodes: repro.nodes, seed: repro.seed, network: repro.network, perturb: repro.perturb ?? undefined, limits: repro.stop });
   if (limits !== null) {
-    const report = runUntil(config, limits);
-    if (json) io.out(JSON.stringify({ stopAt, ended: report === null, report }));
-    else io.out(report === null ? `sim replay: the run ended before ${stopAt}` : formatStopReport(report, app.states));
+    const { report, ended } = runUntil(config, limits);
+    const where = limits.maxEvents !== undefined ? `event ${limits.maxEvents}` : `cycle ${limits.untilCycle}`;
+    if (json) io.out(JSON.stringify({ stopAt, ended, report: ended ? null : report }));
+    // "ended before event:158" of a 158-event run, which ends with that event.
+    else io.out(ended ? `sim replay: the run ended after ${report.events} events, at cycle ${report.cycle}, before it got past ${where}` : formatStopReport(report, app.states, where));
     return 0;
   }
 
@@ -124,9 +126,10 @@ function describeQueue(net: string, handlers: string[]): string {
   return `${net} ${handlers.length} (${shown})`;
 }
 
-function formatStopReport(r: StopReport, appStates: Record<number, string> | undefined): string {
+function formatStopReport(r: StopReport, appStates: Record<number, string> | undefined, stopAt: string): string {
   const names: Record<number, string> = { ...STRATA_STATE_NAMES, ...appStates };
-  const lines = [`stopped at cycle ${r.cycle} after ${r.events} events (fingerprint so far ${r.fingerprint})`];
+  // Where it was asked to stop and where the last event was: --stop-at 100 said "stopped at cycle 15".
+  const lines = [`stopped at ${stopAt} after ${r.events} events, the last at cycle ${r.cycle} (fingerprint so far ${r.fingerprint})`];
   for (const n of r.nodes) {
     lines.push(
       `  node ${n.node}: cycle ${n.cycle}, state ${n.state} ${names[n.state] ?? ''}`.trimEnd() +

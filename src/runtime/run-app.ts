@@ -199,9 +199,9 @@ function asRunFailure(e: unknown, machine: Machine, output: RunOutput): SimError
 
 /**
  * Runs `config.app` until `limits` (a cycle or an event count) and describes every
- * node there; returns null if the run ended first.
+ * node there, or where it ended (`ended`) if it ended first.
  */
-export function runUntil(config: RunConfig, limits: { untilCycle?: number; maxEvents?: number }): StopReport | null {
+export function runUntil(config: RunConfig, limits: { untilCycle?: number; maxEvents?: number }): { report: StopReport; ended: boolean } {
   const { machine, output, engines } = startRun(config);
   let outcome: string;
   try {
@@ -209,8 +209,7 @@ export function runUntil(config: RunConfig, limits: { untilCycle?: number; maxEv
   } catch (e) {
     throw asRunFailure(e, machine, output);
   }
-  if (outcome !== 'cycle-limit' && outcome !== 'event-limit') return null;
-  return stopReport(machine, engines, output);
+  return { report: stopReport(machine, engines, output), ended: outcome !== 'cycle-limit' && outcome !== 'event-limit' };
 }
 
 /**

@@ -50,9 +50,19 @@ describe.concurrent('repro files and sim replay', () => {
     await sim(['--platform', 'cm5', join(ROOT, 'test/fixtures/deadlock-app'), '--nodes', '4', '--record', join(dir, 'd.json')]);
     const r = await sim(['replay', join(dir, 'd.json'), '--stop-at', '100']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^stopped at cycle \d+ after \d+ events/m);
+    expect(r.stdout).toMatch(/^stopped at cycle 100 after \d+ events, the last at cycle \d+ \(fingerprint so far [0-9a-f]{16}\)$/m);
     expect(r.stdout).toMatch(/^ {2}node 0: cycle \d+, state 0 Idle, (exited|running), waiting packets: left none, right none; last log: cycle \d+ node 0: skipping the barrier \(on purpose\)$/m);
     expect(r.stdout).toMatch(/^ {2}node 3: cycle \d+, state \d+ \w+, waiting in completeBarrier, waiting packets: left none, right none/m);
+  });
+
+  it('--stop-at past the last event says where the run ended (it said "ended before event:N" of a run that ends with event N)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-replay-'));
+    const file = join(dir, 'p.json');
+    await sim(['--platform', 'cm5', 'apps/ping-pong', '--nodes', '2', '--param', 'rounds=1', '--record', file]);
+    const events = (JSON.parse(readFileSync(file, 'utf8')) as { outcome: { events: number } }).outcome.events;
+    const r = await sim(['replay', file, '--stop-at', `event:${events}`]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`^sim replay: the run ended after ${events} events, at cycle \\d+, before it got past event ${events}\n$`));
   });
 
   it('--stop-at lists the handlers of the packets a node has not polled yet', async () => {
