@@ -23,8 +23,8 @@ export const State = {
 /** The predefined states' names, indexed by number. */
 export const STRATA_STATE_NAMES: readonly string[] = Object.keys(State);
 
-/** The largest state number a trace can hold (one byte). */
-const MAX_STATE = 255;
+/** The largest state number a trace can hold (one byte); setState takes no larger, and the trace reader refuses one. */
+export const MAX_STATE = 255;
 
 /** One node's state and whether its changes are recorded (RecordStates). */
 export class NodeStates {

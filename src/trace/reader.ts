@@ -4,6 +4,7 @@
  * what was wrong, in one line.
  */
 import { InputError } from '../kernel/errors.ts';
+import { MAX_STATE } from '../runtime/states.ts';
 import { traceHeaderSchema, describeSchemaError } from './header-schema.ts';
 import { CUT_REASONS, FORMAT_VERSION, MAGIC, TAG_END, TAG_END_CUT, TAG_IN_FLIGHT, TAG_MESSAGE, TAG_STATE, type CutReason, type TraceHeader } from './format.ts';
 
@@ -70,6 +71,11 @@ export function readTrace(bytes: Uint8Array, source: string): Trace {
   if (!checked.success) bad(`bad header: ${describeSchemaError(checked.error, data)}`);
   const header = data as TraceHeader;
 
+  // What the records may hold: a state setState can set, a cycle a double holds
+  // exactly (a delta of 2^60 was taken as it came).
+  const cycleOk = (cycle: number, what: string): void => {
+    if (cycle > Number.MAX_SAFE_INTEGER) bad(`corrupt: ${what} at cycle ${cycle}, past 2^53`);
+  };
   const nodes: NodeStates[] = Array.from({ length: header.nodes }, () => ({ cycles: [], states: [] }));
   const last = new Float64Array(header.nodes);
   const inFlight: NodeCounts[] = Array.from({ length: header.nodes }, () => ({ cycles: [], counts: [] }));
@@ -107,6 +113,7 @@ export function readTrace(bytes: Uint8Array, source: string): Trace {
       networkCycle += varint();
       const count = varint();
       if (node >= header.nodes) bad(`corrupt: a record for node ${node} of ${header.nodes}`);
+      cycleOk(networkCycle, 'a network record');
       inFlight[node].cycles.push(networkCycle);
       inFlight[node].counts.push(count);
       records++;
@@ -119,6 +126,8 @@ export function readTrace(bytes: Uint8Array, source: string): Trace {
       const latency = varint();
       if (dst >= header.nodes || src >= header.nodes) bad(`corrupt: a message between nodes ${src} and ${dst} of ${header.nodes}`);
       lastMessage[dst] += dt;
+      cycleOk(lastMessage[dst], 'a message');
+      if (latency > lastMessage[dst]) bad(`corrupt: a message received at cycle ${lastMessage[dst]} after ${latency} cycles in the network, sent before cycle 0`);
       messages.push({ src, dst, sent: lastMessage[dst] - latency, received: lastMessage[dst] });
       records++;
       continue;
@@ -128,7 +137,9 @@ export function readTrace(bytes: Uint8Array, source: string): Trace {
     const dt = varint();
     const state = varint();
     if (node >= header.nodes) bad(`corrupt: a record for node ${node} of ${header.nodes}`);
+    if (state > MAX_STATE) bad(`corrupt: node ${node} enters state ${state}; states are 0 to ${MAX_STATE}`);
     last[node] += dt;
+    cycleOk(last[node], `node ${node}'s state record`);
     nodes[node].cycles.push(last[node]);
     nodes[node].states.push(state);
     records++;

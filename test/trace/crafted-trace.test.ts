@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { TAG_END, TAG_MESSAGE, TAG_STATE } from '../../src/trace/format.ts';
 import { readTrace } from '../../src/trace/reader.ts';
 import { renderHtml } from '../../src/trace/html-graph.ts';
 import { renderSvg } from '../../src/trace/state-graph.ts';
@@ -38,6 +39,37 @@ describe('a crafted trace header', () => {
       expect(r.stderr.trimEnd()).toMatch(message);
     }
   }, 30_000);
+});
+
+describe('crafted trace records', () => {
+  /** The good trace's magic and header lines, then `records` (a tag and its numbers each) and an END record. */
+  const withRecords = (records: number[][], lastCycle: number): Buffer => {
+    const bytes: number[] = [...good.subarray(0, good.indexOf(0x0a, good.indexOf(0x0a) + 1) + 1)];
+    const varint = (v: number) => {
+      for (; v >= 0x80; v = Math.floor(v / 0x80)) bytes.push((v % 0x80) | 0x80);
+      bytes.push(v);
+    };
+    for (const [tag, ...values] of records) {
+      bytes.push(tag);
+      values.forEach(varint);
+    }
+    bytes.push(TAG_END);
+    [records.length, lastCycle].forEach(varint);
+    return Buffer.from(bytes);
+  };
+
+  it('read when they hold what a run writes', () => {
+    expect(readTrace(withRecords([[TAG_STATE, 0, 10, 1], [TAG_STATE, 0, 5, 200]], 20), 'ok').nodes[0]).toEqual({ cycles: [10, 15], states: [1, 200] });
+  });
+
+  it.each([
+    // Each was drawn as it came.
+    ['a state setState cannot set', [[TAG_STATE, 0, 10, 300]], /corrupt: node 0 enters state 300; states are 0 to 255$/],
+    ['a cycle past 2^53', [[TAG_STATE, 0, 2 ** 54, 1]], /corrupt: node 0's state record at cycle 18014398509481984, past 2\^53$/],
+    ['a message sent before cycle 0', [[TAG_MESSAGE, 1, 10, 0, 50]], /corrupt: a message received at cycle 10 after 50 cycles in the network, sent before cycle 0$/],
+  ])('refuse %s with one line', (_what, records, message) => {
+    expect(() => readTrace(withRecords(records, 100), 'crafted')).toThrow(message);
+  });
 });
 
 describe('state names from a trace', () => {
