@@ -63,7 +63,7 @@ export async function exploreCommand(run: RunArgs, runs: number, io: Io, showPro
       }
       tried = perturb;
       if (failure !== null) {
-        const repro = defaultReproPath(app.name, platform.name, run.seed, perturb);
+        const repro = defaultReproPath(config);
         recordRun(repro, config, run.app, params);
         failed.push({ perturb, failure, repro });
       }

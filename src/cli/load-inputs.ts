@@ -115,7 +115,7 @@ function appProblem(value: unknown): string | null {
   if (value === null || typeof value !== 'object') return `is not an app (${expected})`;
   const app = value as Record<string, unknown>;
   if (typeof app.name !== 'string' || app.name === '') return `is not an app: it has no name (${expected})`;
-  // The name goes into file names (a failed run's sim-repro-<app>-<platform>-s<seed>.json):
+  // The name goes into file names (a failed run's sim-repro-<app>-<platform>-n<nodes>-s<seed>.json):
   // "../x" wrote its repro outside the working directory.
   if (!APP_NAME.test(app.name)) return `is named ${JSON.stringify(app.name.slice(0, 80))}; expected a name of letters, digits, '.', '_' and '-', starting with a letter or digit, at most 64 characters`;
   if (typeof app.main !== 'function') return `is not an app: it has no main generator (${expected})`;

@@ -100,9 +100,15 @@ export function reproAppFile(r: Repro): string {
   return isAbsolute(r.app.path) ? r.app.path : join(PROJECT_ROOT, r.app.path);
 }
 
-/** Where a failed run's repro goes when --record did not say. */
-export function defaultReproPath(app: string, platform: string, seed: number, perturb?: number): string {
-  return `sim-repro-${app}-${platform}-s${seed}${perturb === undefined ? '' : `-p${perturb}`}.json`;
+/**
+ * Where a failed run's repro goes when --record did not say:
+ * sim-repro-<app>-<platform>-n<nodes>-s<seed>[-p<perturb>][-analytic].json. The node
+ * count and network are in it: failed runs at 4 and 16 nodes (or explore --network
+ * analytic after a packet-network one) wrote one file, the later over the earlier.
+ */
+export function defaultReproPath(config: RunConfig): string {
+  const { app, platform, nodes, seed, perturb, network } = config;
+  return `sim-repro-${app.name}-${platform.name}-n${nodes}-s${seed}${perturb === undefined ? '' : `-p${perturb}`}${network === 'packet' ? '' : `-${network}`}.json`;
 }
 
 /**

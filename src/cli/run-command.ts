@@ -109,7 +109,7 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
       const option = e.limit === 'cycles' ? '--max-cycles' : '--max-events';
       io.err(`sim: ${option} ${e.value} stopped the run; if it is meant to run longer, give a larger ${option}`);
     }
-    const repro = await writeFailureRepro(e, { config, args, digests, appName: app.name, platformName: platform.name, limits }, io);
+    const repro = await writeFailureRepro(e, { config, args, digests, limits }, io);
     // --json's one object, for a failed run too (stdout had nothing; the report is on stderr).
     if (args.json) io.out(JSON.stringify({ verified: false, failure: e.message.split('\n')[0], error: e.name, stoppedAtCycle: cut === null ? null : stoppedAt, repro }));
     return e instanceof RunInterrupted ? signalExitCode(e.signal) : 1;
@@ -136,7 +136,7 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
     saveRepro(args.record!, config, args.app, args.params, digests, { fingerprint: summary.fingerprint, events: summary.events, failure });
   } else if (failure !== null) {
     const { defaultReproPath, recordRun } = await import('./repro.ts');
-    const path = defaultReproPath(app.name, platform.name, args.seed, args.perturb);
+    const path = defaultReproPath(config);
     tryRepro(io, path, () => recordRun(path, config, args.app, args.params));
   }
   return failure === null ? 0 : 1;
@@ -146,8 +146,6 @@ interface FailedRun {
   config: RunConfig;
   args: RunArgs;
   digests: EventDigests | null;
-  appName: string;
-  platformName: string;
   limits: RunLimits;
 }
 
@@ -160,7 +158,7 @@ interface FailedRun {
 async function writeFailureRepro(e: RunFailure, run: FailedRun, io: Io): Promise<string | null> {
   const { defaultReproPath, recordRun, saveRepro } = await import('./repro.ts');
   const { config, args, digests } = run;
-  const path = args.record ?? defaultReproPath(run.appName, run.platformName, args.seed, args.perturb);
+  const path = args.record ?? defaultReproPath(config);
   const failure = e.message.split('\n')[0];
   const stopped = e instanceof RunLimitError || e instanceof RunInterrupted;
   const stop = e instanceof RunInterrupted ? { ...run.limits, maxEvents: e.events } : stopped ? run.limits : undefined;

@@ -34,7 +34,7 @@ describe.concurrent("errors in the user's app carry its file and line", () => {
     // The app's frames, innermost first, with the fixture's own line numbers.
     const file = FIXTURE.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
     expect(r.stderr).toMatch(new RegExp(`^  at .*${file}:${lineOf(at)}:\\d+\\)?$`, 'm'));
-    expect(r.stderr).toMatch(/^sim: replay this run with: sim replay sim-repro-app-errors-cm5-s1\.json$/m);
+    expect(r.stderr).toMatch(/^sim: replay this run with: sim replay sim-repro-app-errors-cm5-n4-s1\.json$/m);
   });
 
   it.each([

@@ -123,7 +123,7 @@ describe.concurrent('output files are checked before any work', () => {
     const r = await sim(['--platform', 'cm5', '--nodes', '4', join(ROOT, 'test/fixtures/failing-app')], READ_ONLY);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^verified +NO/m);
-    expect(r.stderr).toMatch(/^sim: warning: no repro file: repro file sim-repro-failing-cm5-s1\.json: cannot write the file \(E[A-Z]+\)/);
+    expect(r.stderr).toMatch(/^sim: warning: no repro file: repro file sim-repro-failing-cm5-n4-s1\.json: cannot write the file \(E[A-Z]+\)/);
   });
 
   it('files are written whole through a temporary file: a rewritten trace replaces the old one, no temporary is left', async () => {

@@ -9,8 +9,8 @@ describe.concurrent('repro files and sim replay', () => {
     const dir = mkdtempSync(join(tmpdir(), 'sim-replay-'));
     const r = await sim(['--platform', 'cm5', join(ROOT, 'test/fixtures/deadlock-app'), '--nodes', '8'], dir);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^sim: replay this run with: sim replay sim-repro-deadlock-cm5-s1\.json$/m);
-    const replay = await sim(['replay', 'sim-repro-deadlock-cm5-s1.json'], dir);
+    expect(r.stderr).toMatch(/^sim: replay this run with: sim replay sim-repro-deadlock-cm5-n8-s1\.json$/m);
+    const replay = await sim(['replay', 'sim-repro-deadlock-cm5-n8-s1.json'], dir);
     expect(replay.code).toBe(1);
     expect(replay.stdout).toMatch(/^sim replay: reproduced the recorded run event for event \(\d+ events\)$/m);
     expect(replay.stdout).toMatch(/^sim replay: the run fails as recorded, at event \d+: deadlock at cycle \d+/m);

@@ -45,8 +45,8 @@ describe.concurrent('runaway runs stop at a limit', () => {
     expect(lines[0]).toMatch(/^sim: run failed: stopped at its limit of 200000 events \(cycle \d+, 200000 events\) before every node had exited$/);
     for (let node = 0; node < 16; node++) expect(lines[node + 1]).toMatch(new RegExp(`^  node ${node}: cycle \\d+, running$`));
     expect(r.stderr).toMatch(/^sim: --max-events 200000 stopped the run; if it is meant to run longer, give a larger --max-events$/m);
-    expect(r.stderr).toMatch(/^sim: replay this run with: sim replay sim-repro-forever-cm5-s1\.json$/m);
-    const replay = await sim(['replay', 'sim-repro-forever-cm5-s1.json'], dir);
+    expect(r.stderr).toMatch(/^sim: replay this run with: sim replay sim-repro-forever-cm5-n16-s1\.json$/m);
+    const replay = await sim(['replay', 'sim-repro-forever-cm5-n16-s1.json'], dir);
     expect(replay.stdout).toMatch(/^sim replay: reproduced the recorded run to where it stopped \(200000 events, fingerprint [0-9a-f]{16};/m);
     expect(replay.code).toBe(1);
   });

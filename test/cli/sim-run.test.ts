@@ -55,14 +55,22 @@ describe.concurrent('sim runs apps', () => {
   it('exits 1 when the app reports a wrong result', async () => {
     const { r, cwd } = await failingRun(['--platform', 'cm5', 'test/fixtures/failing-app', '--nodes', '4']);
     expect(r.code).toBe(1);
-    expect(readdirSync(cwd)).toEqual(['sim-repro-failing-cm5-s1.json']);
+    expect(readdirSync(cwd)).toEqual(['sim-repro-failing-cm5-n4-s1.json']);
     expect(r.stdout).toMatch(/^verified +NO: node 3 holds the wrong answer$/m);
+  });
+
+  it('keeps the repros of failed runs that differ in node count or network (the later wrote over the earlier)', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'sim-fail-'));
+    for (const extra of [['--nodes', '4'], ['--nodes', '8'], ['--nodes', '4', '--network', 'analytic']]) {
+      expect((await sim(['--platform', 'cm5', join(ROOT, 'test/fixtures/failing-app'), ...extra], cwd)).code).toBe(1);
+    }
+    expect(readdirSync(cwd).sort()).toEqual(['sim-repro-failing-cm5-n4-s1-analytic.json', 'sim-repro-failing-cm5-n4-s1.json', 'sim-repro-failing-cm5-n8-s1.json']);
   });
 
   it('exits 1 naming the node and cycle when the program throws', async () => {
     const { r, cwd } = await failingRun(['--platform', 'alewife', 'test/fixtures/throwing-app', '--nodes', '4']);
     expect(r.code).toBe(1);
-    expect(readdirSync(cwd)).toEqual(['sim-repro-throwing-alewife-s1.json']);
+    expect(readdirSync(cwd)).toEqual(['sim-repro-throwing-alewife-n4-s1.json']);
     expect(r.stderr).toMatch(/^sim: run failed: node 2 at cycle \d+: Error: index out of range$/m);
   });
 
@@ -75,13 +83,13 @@ describe.concurrent('sim runs apps', () => {
   it('with --json, a failed run prints one object too (stdout was empty)', async () => {
     const { r } = await failingRun(['--platform', 'alewife', 'test/fixtures/throwing-app', '--nodes', '4', '--json']);
     expect(r.code).toBe(1);
-    expect(JSON.parse(r.stdout)).toEqual({ verified: false, failure: expect.stringMatching(/^node 2 at cycle \d+: Error: index out of range$/), error: 'AppError', stoppedAtCycle: null, repro: 'sim-repro-throwing-alewife-s1.json' });
+    expect(JSON.parse(r.stdout)).toEqual({ verified: false, failure: expect.stringMatching(/^node 2 at cycle \d+: Error: index out of range$/), error: 'AppError', stoppedAtCycle: null, repro: 'sim-repro-throwing-alewife-n4-s1.json' });
   });
 
   it('exits 1 with a deadlock report listing every node', async () => {
     const { r, cwd } = await failingRun(['--platform', 'cm5', 'test/fixtures/deadlock-app', '--nodes', '8']);
     expect(r.code).toBe(1);
-    expect(readdirSync(cwd)).toEqual(['sim-repro-deadlock-cm5-s1.json']);
+    expect(readdirSync(cwd)).toEqual(['sim-repro-deadlock-cm5-n8-s1.json']);
     expect(r.stderr).toContain('sim: run failed: deadlock at cycle');
     expect(r.stderr).toContain('  node 0: exited');
     expect(r.stderr).toContain('  nodes 1-7: waiting in completeBarrier');
