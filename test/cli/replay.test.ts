@@ -2,7 +2,18 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, sim } from '../support/sim-cli.ts';
+import { ROOT, sim, type CliResult } from '../support/sim-cli.ts';
+
+/** Records a small ping-pong run, edits its repro file with `edit`, and replays it. */
+async function replayEdited(edit: (r: Record<string, any>) => unknown): Promise<CliResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'sim-replay-'));
+  const file = join(dir, 'p.json');
+  await sim(['--platform', 'cm5', 'apps/ping-pong', '--nodes', '2', '--param', 'rounds=1', '--record', file]);
+  const repro = JSON.parse(readFileSync(file, 'utf8')) as Record<string, any>;
+  edit(repro);
+  writeFileSync(file, JSON.stringify(repro));
+  return sim(['replay', file]);
+}
 
 describe.concurrent('repro files and sim replay', () => {
   it('a failed run writes a repro and the command to replay it; the replay reproduces the failure', async () => {
@@ -97,13 +108,7 @@ describe.concurrent('repro files and sim replay', () => {
     // It said "37.5 event digests".
     ['has its digests cut to an odd byte', (r: Record<string, any>) => (r.eventDigests = Buffer.from(r.eventDigests, 'base64').subarray(1).toString('base64')), /truncated: \d*[13579] bytes of event digests for \d+ events \(expected \d*[02468], two a digest\)$/],
   ])('refuses a crafted repro file that %s, with one line and exit 2', async (_what, edit, message) => {
-    const dir = mkdtempSync(join(tmpdir(), 'sim-replay-'));
-    const file = join(dir, 'p.json');
-    await sim(['--platform', 'cm5', 'apps/ping-pong', '--nodes', '2', '--param', 'rounds=1', '--record', file]);
-    const repro = JSON.parse(readFileSync(file, 'utf8')) as Record<string, any>;
-    edit(repro);
-    writeFileSync(file, JSON.stringify(repro));
-    const r = await sim(['replay', file]);
+    const r = await replayEdited(edit);
     expect(r.code).toBe(2);
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(r.stderr.trimEnd()).toMatch(message);
@@ -113,13 +118,7 @@ describe.concurrent('repro files and sim replay', () => {
     ['a fingerprint', (r: Record<string, any>) => (r.outcome.fingerprint = '0000000000000000'), /^sim replay: diverged from the recording at its end: every event matches, but this run's fingerprint is [0-9a-f]{16}, the recording's 0000000000000000$/m],
     ['a failure', (r: Record<string, any>) => (r.outcome.failure = 'boom'), /^sim replay: diverged from the recording at its end: every event matches, but the recording failed \(boom\) and this run passed$/m],
   ])('checks how the run ended, not only its events: a recording with %s edited in diverges (it was "reproduced", exit 0)', async (_what, edit, message) => {
-    const dir = mkdtempSync(join(tmpdir(), 'sim-replay-'));
-    const file = join(dir, 'p.json');
-    await sim(['--platform', 'cm5', 'apps/ping-pong', '--nodes', '2', '--param', 'rounds=1', '--record', file]);
-    const repro = JSON.parse(readFileSync(file, 'utf8')) as Record<string, any>;
-    edit(repro);
-    writeFileSync(file, JSON.stringify(repro));
-    const r = await sim(['replay', file]);
+    const r = await replayEdited(edit);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(message);
   });
