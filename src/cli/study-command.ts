@@ -18,8 +18,8 @@ import { nodeCountProblem } from '../network/build-topology.ts';
 import { MAX_SWEEP_RUNS } from '../sweep/expand.ts';
 import { sha256 } from '../sweep/canonical.ts';
 import { finalText } from '../sweep/merge.ts';
-import { readParts } from '../sweep/parts.ts';
-import { parseHeader, type ResultsHeader } from '../sweep/result-line.ts';
+import { readParts, resultsHeaderOf } from '../sweep/parts.ts';
+import type { ResultsHeader } from '../sweep/result-line.ts';
 import { STUDIES, STUDY_NAMES, runId, type Measured, type Study, type StudyOptions, type StudyPlatform, type StudyRun } from '../study/index.ts';
 import type { Io } from './io.ts';
 import { loadPlatform, platformNames, projectPath } from './load-inputs.ts';
@@ -123,7 +123,7 @@ export async function studyCommand(argv: readonly string[], io: Io, showProgress
  */
 function recordedOfRound(results: string, sha: string): number | 'merged' {
   const ours = (h: ResultsHeader | null): boolean => h !== null && h.sweepSha256 === sha && h.simulator === simulatorVersion();
-  if (existsSync(results) && ours(parseHeader(readFileSync(results, 'utf8').split('\n')[0], results))) return 'merged';
+  if (existsSync(results) && ours(resultsHeaderOf(results))) return 'merged';
   const parts = readParts(results);
   return ours(parts.header) ? parts.byKey.size : 0;
 }

@@ -106,22 +106,28 @@ export function readParts(out: string, expected: ResultsHeader | null = null): R
  */
 export function checkResultsOwner(out: string, expected: ResultsHeader): void {
   if (!existsSync(out)) return;
-  const fd = openSync(out, 'r');
-  let first: string;
-  try {
-    const head = Buffer.alloc(64 * 1024);
-    first = head.subarray(0, readSync(fd, head, 0, head.length, 0)).toString('utf8').split('\n')[0];
-  } finally {
-    closeSync(fd);
-  }
   let own: ResultsHeader;
   try {
-    own = parseHeader(first, out);
+    own = resultsHeaderOf(out);
   } catch {
     throw new InputError(`--out ${out}: exists and is not a sweep's results file; expected a new name or a results file of this sweep`);
   }
   if (lineText(own) !== lineText(expected)) {
     throw new InputError(`--out ${out}: holds the results of sweep "${own.sweep}" (sha256 ${own.sweepSha256.slice(0, 12)}, simulator ${own.simulator}, ${own.runs} runs), not "${expected.sweep}"; use another --out or remove it`);
+  }
+}
+
+/**
+ * The header of the results file `path` (its first line; the file may be large).
+ * @throws InputError when it is not a results header
+ */
+export function resultsHeaderOf(path: string): ResultsHeader {
+  const fd = openSync(path, 'r');
+  try {
+    const head = Buffer.alloc(64 * 1024);
+    return parseHeader(head.subarray(0, readSync(fd, head, 0, head.length, 0)).toString('utf8').split('\n')[0], `${path}:1`);
+  } finally {
+    closeSync(fd);
   }
 }
 
