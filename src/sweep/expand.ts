@@ -41,13 +41,25 @@ function seedList<T>(s: SweepEntry['seeds'], absent: T[]): (number | T)[] {
 const seedsOf = (entry: SweepEntry): number[] => seedList(entry.seeds, [1]);
 const perturbsOf = (entry: SweepEntry): (number | null)[] => seedList<null>(entry.perturb, [null]);
 
+/**
+ * A combination's parameters, parsed as `--param` values. An `auto` the app does not
+ * take itself is a run's (resolved from the models before it starts): the parser said
+ * only "expected one of square, vstrips, ...", so the message says what a sweep takes.
+ */
+function parseSweepParams(app: AnyApp, assignments: readonly string[]): Record<string, ParamValue> {
+  try {
+    return parseParams(app, assignments);
+  } catch (e) {
+    if (!(e instanceof InputError) || !assignments.some((a) => a.endsWith('=auto'))) throw e;
+    throw new InputError(`${e.message} (auto is resolved from the models by sim run, not in a sweep, whose runs record the values they ran; sim select prints what auto resolves to)`);
+  }
+}
+
 /** Every combination of the parameter lists, the first key outermost, as `key=value` assignments. */
 function paramCombinations(params: SweepEntry['params']): string[][] {
   let combos: string[][] = [[]];
   for (const [key, values] of Object.entries(params ?? {})) {
     const vs = Array.isArray(values) ? values : [values];
-    // A sweep's runs are keyed by the values they ran with; the app's parser said only "expected one of square, ...".
-    if (vs.includes('auto')) throw new InputError(`params.${key}: auto is resolved from the models by sim run, not in a sweep, whose runs record the values they ran; expected a value (sim select prints what auto resolves to)`);
     combos = combos.flatMap((c) => vs.map((v) => [...c, `${key}=${String(v)}`]));
   }
   return combos;
@@ -90,7 +102,7 @@ export async function expandSweep(spec: SweepSpec, file: string, resolver: Input
       }
     };
     const app: { app: AnyApp; sha256: string } = await atAsync(resolver.app(entry.app));
-    const combos = at(() => paramCombinations(entry.params));
+    const combos = paramCombinations(entry.params);
     const seeds = seedsOf(entry);
     const networks = list(entry.network, ['packet']) as NetworkMode[];
     const perturbs = perturbsOf(entry);
@@ -101,7 +113,7 @@ export async function expandSweep(spec: SweepSpec, file: string, resolver: Input
         if (problem !== null) throw new InputError(`${where}: nodes ${nodes}: ${problem} (platform ${platformSpec})`);
         let info: MachineInfo | null = null;
         for (const assignments of combos) {
-          const params: Record<string, ParamValue> = at(() => parseParams(app.app, assignments));
+          const params: Record<string, ParamValue> = at(() => parseSweepParams(app.app, assignments));
           if (app.app.check !== undefined) {
             if (info === null) {
               const topology = buildTopology(platform.platform.network, nodes);

@@ -152,7 +152,7 @@ describe('sim sweep', () => {
     // Accepted: the runs past the last seed failed one by one as internal errors.
     [['sweep', 'test/fixtures/sweeps/seed-range.json', '--out', 'OUT'], /^sim: test\/fixtures\/sweeps\/seed-range\.json: not a sweep file at runs\[0\]\.seeds: the range's last seed \(from \+ count - 1\) is past 4294967295/],
     // "--param layout=auto: expected one of square, vstrips, ...", though sim run takes auto.
-    [['sweep', 'test/fixtures/sweeps/auto-param.json', '--out', 'OUT'], /^sim: test\/fixtures\/sweeps\/auto-param\.json: runs\[0\]: params\.layout: auto is resolved from the models by sim run, not in a sweep/],
+    [['sweep', 'test/fixtures/sweeps/auto-param.json', '--out', 'OUT'], /^sim: test\/fixtures\/sweeps\/auto-param\.json: runs\[0\]: --param layout=auto: expected one of .* \(auto is resolved from the models by sim run, not in a sweep, whose runs record the values they ran; sim select prints what auto resolves to\)$/],
     [['sweep', 'test/fixtures/sweeps/newline-name.json', '--out', 'OUT'], /^sim: test\/fixtures\/sweeps\/newline-name\.json: not a sweep file at name: expected a name without control characters/],
     [['worker'], /^sim worker: missing --queue redis:\/\/host:port\/db/],
     [['sweep', 'slurm', SMALL, '--out', 'OUT', '--tasks', '50'], /^sim: --tasks 50: more array tasks than the sweep has runs \(24\)/],
