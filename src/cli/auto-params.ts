@@ -33,8 +33,10 @@ export async function resolveAutoParams(app: string, params: readonly string[], 
   const ctx = selectContext(platform, nodes, loadModelSet(platform, nodes, modelsDir, communication), communication.communication);
   const resolved = resolveAuto(folder, values, ctx);
   if (resolved === null) return { params: [...params], resolution: null };
+  // What was resolved, in place of any other value of those keys (an auto may set another key: apps/sort's sampleDigitBits).
+  const set = resolved.resolution.resolved;
   return {
-    params: [...others, ...autoKeys.map((k) => `${k}=${String(resolved.values[k])}`)],
+    params: [...others.filter((a) => !Object.hasOwn(set, a.slice(0, a.indexOf('=')))), ...Object.entries(set).map(([k, v]) => `${k}=${String(v)}`)],
     resolution: resolved.resolution,
   };
 }

@@ -17,7 +17,7 @@ import { STENCIL_MODULE } from './stencil-module.ts';
 /** What resolving `auto` values decided, for the summary and --json. */
 export interface AutoResolution {
   module: string;
-  /** The parameters that were `auto`, with their values. */
+  /** The parameters that were `auto`, with their values (apps/sort's digitBits=auto under sample sort as sampleDigitBits, which sample sort reads). */
   resolved: Params;
   /** The variant whose prediction the values come from. */
   variant: string;
@@ -73,6 +73,8 @@ export function resolveAuto(app: string, values: Readonly<Record<string, number 
     const chosen = variantNamed(mod, choice.variant);
     for (const k of autos) {
       if (k === rule.selector || chosen.tunables.includes(k)) continue;
+      // apps/sort running sample sort: digitBits=auto tunes the samples' radix sort (below).
+      if (app === 'apps/sort' && k === 'digitBits' && chosen === SAMPLE) continue;
       // A tunable the chosen variant has no model for: under layout=auto it keeps the app's plain value;
       // asked for explicitly on that variant, it is an error.
       if (selectorAuto) continue;
@@ -91,7 +93,15 @@ export function resolveAuto(app: string, values: Readonly<Record<string, number 
   const out: Record<string, number | string | boolean> = { ...values };
   const resolved: Params = {};
   for (const k of autos) {
-    const fromChoice = k === rule.selector ? choice.variant : k === 'digitBits' && samplesDigits !== undefined ? samplesDigits : choice.params[k];
+    if (k === 'digitBits' && samplesDigits !== undefined) {
+      // The width goes where sample sort reads it, sampleDigitBits: in digitBits (the radix
+      // variant's) the run ignored it, while the auto line claimed it. digitBits keeps its default.
+      delete out.digitBits;
+      out.sampleDigitBits = samplesDigits;
+      resolved.sampleDigitBits = samplesDigits;
+      continue;
+    }
+    const fromChoice = k === rule.selector ? choice.variant : choice.params[k];
     // Under layout=auto, a tunable the winner does not have keeps the app's plain value (0 extra lines, aspect 4).
     const value = fromChoice ?? PLAIN[k];
     out[k] = value;
