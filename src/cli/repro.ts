@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
-import { RunFailure } from '../kernel/errors.ts';
+import { RunFailure, RunLimitError } from '../kernel/errors.ts';
 import type { EventObserver } from '../kernel/simulation.ts';
 import type { NetworkMode } from '../machine/machine.ts';
 import { runApp, type RunConfig } from '../runtime/run-app.ts';
@@ -148,6 +148,12 @@ export function recordRun(path: string, config: RunConfig, appArg: string, param
     outcome = { fingerprint: s.fingerprint, events: s.events, failure: s.verified ? null : `verification failed: ${s.verification}` };
   } catch (e) {
     if (!(e instanceof RunFailure)) throw e;
+    // A run stopped at its limit is recorded with the limit and where it stopped, as
+    // run-command records one: without them sim explore's repro of such a run diverged.
+    if (e instanceof RunLimitError) {
+      saveRepro(path, config, appArg, paramArgs, digests, { fingerprint: e.fingerprint, events: e.events, failure: e.message.split('\n')[0] }, config.limits);
+      return;
+    }
     outcome = { fingerprint: '', events: digests.count, failure: e.message.split('\n')[0] };
   }
   saveRepro(path, config, appArg, paramArgs, digests, outcome);

@@ -44,6 +44,15 @@ describe('sim explore', () => {
     expect(again.stdout).toBe(first.stdout);
   });
 
+  it('writes a repro of a run stopped at its limit that replays to the same place (it diverged: no limit, no fingerprint recorded)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-explore-'));
+    const r = await sim(['explore', join(ROOT, 'apps/stencil'), '--runs', '1', '--platform', 'cm5', '--nodes', '16', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2', '--max-events', '50'], dir);
+    expect(r.code).toBe(1);
+    const replay = await sim(['replay', 'sim-repro-stencil-cm5-n16-s1-p1.json'], dir);
+    expect(replay.stdout).toMatch(/^sim replay: reproduced the recorded run event for event \(50 events, fingerprint [0-9a-f]{16}\)$/m);
+    expect(replay.stdout).toMatch(/^sim replay: the run fails as recorded, at event 50: stopped at its limit of 50 events/m);
+  });
+
   it('resolves auto parameters from the platform models once, as a run does', async () => {
     const r = await sim(['explore', 'apps/stencil', '--runs', '2', '--platform', 'alewife', '--nodes', '16', '--param', 'layout=auto', '--param', 'extraRows=auto', '--param', 'extraCols=auto', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2', '--json']);
     expect(r.stderr).toBe('');
