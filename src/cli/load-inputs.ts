@@ -65,6 +65,12 @@ function checkedAtBuild(name: string, text: string, source: string): Platform | 
 
 const APP_ENTRIES = ['index.ts', 'index.mts', 'index.js', 'index.mjs'];
 
+/** Where an app path points: the working directory's, else (relative and not there) the simulator's shipped one. */
+export function appPath(spec: string): string {
+  const here = resolve(spec);
+  return existsSync(here) || isAbsolute(spec) ? here : projectPath(spec);
+}
+
 /**
  * Resolves an app argument to the module file that defines it. A relative path is
  * looked up from the working directory and then from the simulator's own folder, so
@@ -72,8 +78,7 @@ const APP_ENTRIES = ['index.ts', 'index.mts', 'index.js', 'index.mjs'];
  * them (every study's) run from any directory; one in the working directory comes first.
  */
 export function resolveAppFile(spec: string): string {
-  const here = resolve(spec);
-  const path = existsSync(here) || isAbsolute(spec) ? here : projectPath(spec);
+  const path = appPath(spec);
   if (!existsSync(path)) throw new InputError(`app ${spec}: no such file or folder${isAbsolute(spec) ? '' : " (here or among the simulator's apps)"}`);
   if (statSync(path).isDirectory()) {
     const entry = APP_ENTRIES.map((e) => join(path, e)).find((f) => existsSync(f));

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { join, relative } from 'node:path';
 import { InputError } from '../kernel/errors.ts';
 import { AUTO_APP_FOLDERS, moduleOfApp } from '../library/auto.ts';
 import type { ExpressionFunctions, ModelSpec } from '../calibrate/spec.ts';
@@ -18,7 +18,7 @@ import type { LibraryModule } from '../library/module.ts';
 import { SORT_MODULE } from '../library/sort-module.ts';
 import { STENCIL_MODULE } from '../library/stencil-module.ts';
 import type { Platform } from '../platform/schema.ts';
-import { projectPath } from './load-inputs.ts';
+import { appPath, projectPath } from './load-inputs.ts';
 
 export const MODULES: readonly LibraryModule[] = [STENCIL_MODULE, SORT_MODULE];
 
@@ -120,7 +120,8 @@ export function moduleNamed(arg: string): LibraryModule {
 
 /** The project-relative app folder (apps/stencil) that a path names, or undefined outside apps/. */
 export function appFolder(path: string): string | undefined {
-  const rel = relative(projectPath('.'), resolve(path)).split('\\').join('/').replace(/\/(index\.[mc]?[tj]s)?$/, '').replace(/\/index\.[mc]?[tj]s$/, '');
+  // Found as a run finds it: sim select apps/stencil from another directory said "unknown module".
+  const rel = relative(projectPath('.'), appPath(path)).split('\\').join('/').replace(/\/(index\.[mc]?[tj]s)?$/, '').replace(/\/index\.[mc]?[tj]s$/, '');
   return rel.startsWith('apps/') ? rel : undefined;
 }
 

@@ -41,6 +41,15 @@ describe.concurrent('a shipped app named apps/<name> runs from any directory', (
     expect(r.stdout).toMatch(/ran 1;/);
   });
 
+  it('sim select takes an app folder from another directory as a run does (it said "unknown module apps/stencil")', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-elsewhere-'));
+    const args = ['select', '--platform', 'atm', 'apps/stencil', '--param', 'width=512', '--param', 'height=64', '--param', 'iters=2', '--json'];
+    const [elsewhere, home] = await Promise.all([sim(args, dir), sim(args, ROOT)]);
+    expect(elsewhere.stderr).toBe('');
+    expect(elsewhere.code).toBe(0);
+    expect(elsewhere.stdout).toBe(home.stdout);
+  });
+
   it('still says so when the app is in neither place', async () => {
     const r = await sim(['--platform', 'cm5', 'apps/nothing'], mkdtempSync(join(tmpdir(), 'sim-elsewhere-')));
     expect(r.code).toBe(2);
