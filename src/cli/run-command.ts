@@ -63,7 +63,7 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
   // They only resolve auto values: given without one, they did nothing, silently.
   if (!args.params.some((a) => a.endsWith('=auto'))) {
     const unused = [args.models === undefined ? null : `--models ${args.models}`, args.communication.communication === undefined ? null : `--communication ${args.communication.communication}`].filter((x) => x !== null);
-    if (unused.length > 0) io.err(`sim: note: ${unused.join(' and ')} only resolve auto parameters (e.g. --param layout=auto), and this run has none`);
+    if (unused.length > 0) io.err(`sim: note: ${unused.join(' and ')} ${unused.length === 1 ? 'is' : 'are'} used only to resolve auto parameters (e.g. --param layout=auto), and this run has none`);
   }
   args = { ...args, params: auto.params };
   const limits = { maxCycles: args.maxCycles, maxEvents: args.maxEvents };

@@ -52,6 +52,9 @@ function parseSelectArgs(argv: readonly string[]): SelectArgs {
   if (v.run === true && v.all === true) throw new InputError('sim select: --run runs the choice and --all every variant; give one');
   if (v.map === true && v.out === undefined) throw new InputError('sim select --map: missing -o <file.svg>: where to draw the picture');
   if (v.map !== true && v.out !== undefined) throw new InputError('sim select: -o is for --map pictures');
+  // They run variants; the map runs nothing, and took them silently.
+  const runOptions = [v.run === true ? '--run' : null, v.all === true ? '--all' : null, v.seed !== undefined ? '--seed' : null].filter((o) => o !== null);
+  if (v.map === true && runOptions.length > 0) throw new InputError(`sim select --map: ${runOptions.join(', ')} ${runOptions.length === 1 ? 'is' : 'are'} for runs of the variants; the map predicts only (draw it, or run without --map)`);
   // The map is SVG: a picture.png would be SVG under another name.
   if (v.out !== undefined && !v.out.endsWith('.svg')) throw new InputError(`-o ${v.out}: expected a file name ending in .svg (the map is SVG)`);
   if (v.out !== undefined) checkOutputFile('-o', v.out);
@@ -190,6 +193,6 @@ function drawMap(mod: LibraryModule, args: SelectArgs, ctx: Parameters<typeof se
     text = digitCurve((bpd) => evaluate(model, radixColumns(x.keys, bpd, x.keyBits, ctx.nodes, ctx.combineWords)), x.keyBits, lo, hi, `Radix sort on ${args.platform}, ${ctx.nodes} nodes, ${x.keys} keys of ${x.keyBits} bits (thesis Fig. 5-5)`, ctx.clockMHz);
   }
   writeFileAtomic('-o', out, text);
-  io.out(`sim select: wrote ${out}`);
+  io.out(args.json ? JSON.stringify({ wrote: out }) : `sim select: wrote ${out}`);
   return 0;
 }

@@ -44,8 +44,10 @@ describe('sim select', () => {
     const map = readFileSync(join(dir, 'map.svg'), 'utf8');
     expect(map).toMatch(/^<svg /);
     expect(map).toContain('<title>4096 x 8: ');
-    const b = await sim(['select', '--map', '--platform', 'cm5', 'sort', '--param', 'keys=1000', '--param', 'keyBits=28', '-o', join(dir, 'digits.svg')]);
+    const b = await sim(['select', '--map', '--platform', 'cm5', 'sort', '--param', 'keys=1000', '--param', 'keyBits=28', '-o', join(dir, 'digits.svg'), '--json']);
     expect(b.code).toBe(0);
+    // --json: one object (it printed the text line).
+    expect(JSON.parse(b.stdout)).toEqual({ wrote: join(dir, 'digits.svg') });
     expect(readFileSync(join(dir, 'digits.svg'), 'utf8')).toContain('g(i) over the viable pass counts');
   });
 });
@@ -141,6 +143,8 @@ describe('bad input to the library gives one line and exit 2', () => {
   const CASES: [string, string[], RegExp][] = [
     // It wrote SVG into map.png.
     ['a map named other than .svg', ['select', '--map', '--platform', 'cm5', 'stencil', '--param', 'iters=1', '-o', 'map.png'], /^sim: -o map\.png: expected a file name ending in \.svg \(the map is SVG\)$/],
+    // Taken silently: the map runs nothing.
+    ['a map asked to run', ['select', '--map', '--platform', 'cm5', 'stencil', '--param', 'iters=1', '-o', 'map.svg', '--run', '--seed', '3'], /^sim select --map: --run, --seed are for runs of the variants; the map predicts only \(draw it, or run without --map\)$/],
     ['unknown module', ['select', '--platform', 'cm5', 'fft', '--param', 'n=4'], /^sim: unknown module fft: expected stencil or sort, or an app folder of one/],
     ['input no variant takes', ['select', '--platform', 'cm5', 'sort', '--param', 'keys=10', '--param', 'keyBits=40'], /^sim: --param keyBits=40: expected an integer from 1 to 32$/],
     ['unknown input', ['select', '--platform', 'cm5', 'stencil', '--param', 'depth=3'], /^sim: --param depth=3: module stencil has no input depth/],

@@ -77,7 +77,7 @@ describe.concurrent('sim runs apps', () => {
   it('notes --models and --communication given to a run with no auto parameter, which they did nothing for, silently', async () => {
     const r = await sim(['--platform', 'alewife', 'apps/stencil', '--nodes', '4', '--param', 'iters=1', '--models', '/nonexistent', '--communication', 'hybrid']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toBe('sim: note: --models /nonexistent and --communication hybrid only resolve auto parameters (e.g. --param layout=auto), and this run has none\n');
+    expect(r.stderr).toBe('sim: note: --models /nonexistent and --communication hybrid are used only to resolve auto parameters (e.g. --param layout=auto), and this run has none\n');
   });
 
   it('with --json, a failed run prints one object too (stdout was empty)', async () => {
