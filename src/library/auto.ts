@@ -109,7 +109,8 @@ export function resolveAuto(app: string, values: Readonly<Record<string, number 
   }
   return {
     values: out,
-    resolution: { module: rule.module.name, resolved, variant: choice.variant, predictedCycles: choice.cycles, predictedMicros: choice.micros, notes },
+    // On apps/sample-sort the prediction is of its samples' radix sort alone, not of the run: say so.
+    resolution: { module: rule.module.name, resolved, variant: app === 'apps/sample-sort' ? `${choice.variant} sort of the samples (${num('oversample')} keys per node)` : choice.variant, predictedCycles: choice.cycles, predictedMicros: choice.micros, notes },
   };
 }
 

@@ -53,8 +53,12 @@ export class ModelSet {
       throw new InputError(`${source}: not a models file as sim fit writes it (${issue.path.join('.') || 'top level'}: ${issue.message})`);
     }
     this.sources.push(source);
+    const seen = new Set<string>();
     for (const m of parsed.data.models) {
       if (m.platform !== this.platform) continue;
+      // A second entry of one name silently replaced the first (a later file's may: app models override Strata's).
+      if (seen.has(m.name)) throw new InputError(`${source}: model ${m.name} on ${m.platform} is given twice; expected each model once`);
+      seen.add(m.name);
       if (m.coefficients.length !== m.terms.length || m.relevant.length !== m.terms.length) {
         throw new InputError(`${source}: model ${m.name} has ${m.terms.length} terms but ${m.coefficients.length} coefficients`);
       }

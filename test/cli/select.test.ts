@@ -74,6 +74,12 @@ describe('auto parameters', () => {
     expect(pinned.auto.resolved).toEqual({ sampleDigitBits: j.params.sampleDigitBits });
   });
 
+  it("on apps/sample-sort says its prediction is of the samples' radix sort (it read as the run's: 53,504 predicted, 283,960 run)", async () => {
+    const r = await sim(['--platform', 'alewife', '--nodes', '16', 'apps/sample-sort', '--param', 'digitBits=auto', '--param', 'keys=2000', '--param', 'keyBits=16']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^auto +digitBits=\d+ \(module sort: radix sort of the samples \(\d+ keys per node\) predicted [\d,]+ cycles/m);
+  });
+
   it('layout=auto with extraRows=auto tunes the square layout (the shortest critical chain)', async () => {
     const r = await sim(['--platform', 'alewife', 'apps/stencil', '--param', 'layout=auto', '--param', 'extraRows=auto', '--param', 'extraCols=auto', '--param', 'width=200', '--param', 'height=200', '--param', 'iters=2']);
     expect(r.code).toBe(0);
@@ -140,7 +146,12 @@ describe('bad input to the library gives one line and exit 2', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sim-select-models-'));
   const shipped = JSON.parse(readFileSync(join(ROOT, 'platforms/models/apps/n64/cm5.json'), 'utf8'));
   writeFileSync(join(dir, 'cm5.json'), JSON.stringify({ ...shipped, models: shipped.models.filter((m: { name: string }) => m.name !== 'StencilUni') }));
+  const twice = mkdtempSync(join(tmpdir(), 'sim-select-models-'));
+  const square = shipped.models.find((m: { name: string }) => m.name === 'StencilSquare');
+  writeFileSync(join(twice, 'cm5.json'), JSON.stringify({ ...shipped, models: [...shipped.models, { ...square, coefficients: square.coefficients.map(() => 0) }] }));
   const CASES: [string, string[], RegExp][] = [
+    // The second entry silently won (here predicting 0 cycles, and chosen).
+    ['a models file that gives a model twice', ['select', '--platform', 'cm5', 'stencil', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2', '--models', twice], /^sim: .*cm5\.json: model StencilSquare on cm5 is given twice; expected each model once$/],
     // It wrote SVG into map.png.
     ['a map named other than .svg', ['select', '--map', '--platform', 'cm5', 'stencil', '--param', 'iters=1', '-o', 'map.png'], /^sim: -o map\.png: expected a file name ending in \.svg \(the map is SVG\)$/],
     // Taken silently: the map runs nothing.
