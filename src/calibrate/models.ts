@@ -30,6 +30,8 @@ export interface Provenance {
   simulatorVersion: string;
   /** Content hash of each platform file the samples were taken on. */
   platformHashes: Record<string, string>;
+  /** The machine sizes each platform's samples were taken on (absent in files fitted before it was recorded). */
+  machineSizes?: Record<string, number[]>;
 }
 
 export interface FittedSamples {
@@ -37,6 +39,8 @@ export interface FittedSamples {
   /** Lines of "platform model measured predicted residual", one per building sample. */
   residuals: string[];
   platformHashes: Record<string, string>;
+  /** Each platform's machine sizes, ascending (see Provenance). */
+  machineSizes: Record<string, number[]>;
 }
 
 const round = (x: number) => Number(x.toPrecision(6));
@@ -52,12 +56,15 @@ export function fitSamples(text: string, source: string, relative: boolean): Fit
   const models: FittedModel[] = [];
   const residuals: string[] = [];
   const platformHashes: Record<string, string> = {};
+  const machineSizes: Record<string, number[]> = {};
   for (const m of readSamples(text, source)) {
     checkFittable(m, relative, source);
     const fit = fitModel(m.columns, m.building, relative);
     checkFitted(fit, m, source);
     const verification = m.verification.length === 0 ? null : mrePercent(m.verification.map((s) => s.y), m.verification.map((s) => predict(fit.coefficients, s.x)));
     platformHashes[m.platform] = m.platformHash;
+    const sizes = (machineSizes[m.platform] ??= []);
+    for (const n of m.nodes) if (!sizes.includes(n)) sizes.push(n);
     models.push({
       platform: m.platform,
       name: m.name,
@@ -74,7 +81,8 @@ export function fitSamples(text: string, source: string, relative: boolean): Fit
     });
     m.building.forEach((s, i) => residuals.push(`${m.platform} ${m.name} ${s.y} ${round(s.y - fit.residuals[i])} ${round(fit.residuals[i])}`));
   }
-  return { models, residuals, platformHashes };
+  for (const sizes of Object.values(machineSizes)) sizes.sort((a, b) => a - b);
+  return { models, residuals, platformHashes, machineSizes };
 }
 
 /** The models file: format, version, provenance and models, as JSON. */

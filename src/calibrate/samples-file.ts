@@ -35,6 +35,8 @@ export interface ModelSamples {
   platform: string;
   /** The platform file's content hash from the "# platform" line ('' if it gave none). */
   platformHash: string;
+  /** The machine sizes its samples were taken on (the "# platform" lines' `nodes P`; empty if none says). */
+  nodes: number[];
   name: string;
   columns: string[];
   building: Sample[];
@@ -57,6 +59,7 @@ export function readSamples(text: string, source: string): ModelSamples[] {
   const byKey = new Map<string, ModelSamples>();
   let platform = '';
   let platformHash = '';
+  let platformNodes: number | null = null;
   const lines = text.split('\n');
   const firstLine = lines.findIndex((l) => l.trim() !== '');
   if (firstLine >= 0 && lines[firstLine].trimStart().startsWith('{')) throw new InputError(`${source}: not a samples file: ${whatJsonIs(lines[firstLine])}; expected the text sim calibrate writes ("${samplesHeaderLine()}" ...)`);
@@ -91,6 +94,7 @@ export function readSamples(text: string, source: string): ModelSamples[] {
         if (words.length < 2) throw new InputError(`${at}: "# platform" needs a platform name`);
         platform = words[1];
         platformHash = words[2] ?? '';
+        platformNodes = words[3] === 'nodes' && /^\d+$/.test(words[4] ?? '') ? Number(words[4]) : null;
       } else if (words[0] === 'model') {
         if (words.length < 2) throw new InputError(`${at}: "# model" needs a model name`);
         units++;
@@ -102,9 +106,10 @@ export function readSamples(text: string, source: string): ModelSamples[] {
           if (seen.columns.join(' ') !== columns.join(' ')) {
             throw new InputError(`${at}: model ${words[1]} on ${platform} has columns ${columns.join(' ')} here but ${seen.columns.join(' ')} before`);
           }
+          if (platformNodes !== null && !seen.nodes.includes(platformNodes)) seen.nodes.push(platformNodes);
           return;
         }
-        const m: ModelSamples = { platform, platformHash, name: words[1], columns, building: [], verification: [] };
+        const m: ModelSamples = { platform, platformHash, nodes: platformNodes === null ? [] : [platformNodes], name: words[1], columns, building: [], verification: [] };
         byKey.set(key, m);
         models.push(m);
       }

@@ -193,7 +193,7 @@ function writeModels(dir: string, platforms: readonly string[], fitted: { models
   const { models, provenance } = fitted;
   for (const platform of platforms) {
     const own = models.filter((m) => m.platform === platform);
-    const ownProvenance = { ...provenance, platformHashes: { [platform]: provenance.platformHashes[platform] } };
+    const ownProvenance = { ...provenance, platformHashes: { [platform]: provenance.platformHashes[platform] }, machineSizes: { [platform]: provenance.machineSizes?.[platform] ?? [] } };
     writeFileAtomic('--fit', join(dir, `${platform}.json`), modelsJson(own, ownProvenance));
     writeFileAtomic('--fit', join(dir, `${platform}.ts`), modelsModule(own, ownProvenance));
   }

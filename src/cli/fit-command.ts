@@ -18,13 +18,14 @@ import type { Io } from './io.ts';
 
 /** Fits a samples file's text and says where the models came from. */
 export function fitWithProvenance(text: string, source: string, relative: boolean): { models: FittedModel[]; residuals: string[]; provenance: Provenance } {
-  const { models, residuals, platformHashes } = fitSamples(text, source, relative);
+  const { models, residuals, platformHashes, machineSizes } = fitSamples(text, source, relative);
   const provenance = {
     samples: source,
     samplesSha256: createHash('sha256').update(text).digest('hex'),
     relativeError: relative,
     simulatorVersion: simulatorVersion(),
     platformHashes,
+    machineSizes,
   };
   return { models, residuals, provenance };
 }

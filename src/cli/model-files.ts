@@ -66,12 +66,20 @@ export function loadModelSet(platform: Platform, nodes: number, dir?: string, co
   }
   const shown = join(shownDir, `${platform.name}.json`);
   readModels(set, file, shown);
+  const text = readFileSync(file, 'utf8');
   // Fitted on another platform file of this name, they predicted that machine's times, silently.
-  const fittedOn = fittedOnHash(readFileSync(file, 'utf8'), platform.name);
+  const fittedOn = fittedOnHash(text, platform.name);
   if (fittedOn !== platform.contentHash) {
     throw new InputError(
       `${shown} was fitted on platform ${platform.name} with content hash ${fittedOn ?? '(none recorded)'}, this platform file has ${platform.contentHash}; calibrate the app models for it with sim calibrate --platform <file> apps/calibration/apps.spec -o <samples> --nodes ${nodes} --fit <dir>, then pass --models <dir>`,
     );
+  }
+  // Fitted on one machine size, they know nothing of another: --models fitted at 16 nodes
+  // chose for 64 as if they were 16. (Files that record no sizes, as the shipped ones, which
+  // sit in their size's folder, are taken as they are.)
+  const sizes = (JSON.parse(text) as { provenance?: { machineSizes?: Record<string, number[]> } }).provenance?.machineSizes?.[platform.name];
+  if (sizes !== undefined && sizes.length === 1 && sizes[0] !== nodes) {
+    throw new InputError(`${shown} was fitted on ${sizes[0]} nodes only, and this is ${nodes}; calibrate the app models at ${nodes} nodes (sim calibrate --platform ${platform.name} apps/calibration/apps.spec -o <samples> --nodes ${nodes} --fit <dir>) and pass --models <dir>`);
   }
   if (comm?.communication === 'hybrid') readHybrid(set, platform, nodes, comm.hybridDir);
   return set;

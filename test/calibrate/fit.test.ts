@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fitModel, mrePercent, predict, type Sample } from '../../src/calibrate/fit.ts';
-import { summaryLine, type FittedModel } from '../../src/calibrate/models.ts';
+import { fitSamples, summaryLine, type FittedModel } from '../../src/calibrate/models.ts';
 import { noisyTime } from '../../src/calibrate/samples.ts';
 import { RandomStream } from '../../src/kernel/random-stream.ts';
 
@@ -104,5 +104,14 @@ describe('the measurement-noise model (thesis 3.4, Fig. 3-6)', () => {
     }
     expect(interrupted / n).toBeCloseTo(t / (33e6 / 60), 2);
     expect(sliced / n).toBeCloseTo(t / (33e6 / 10), 2);
+  });
+});
+
+describe('fitSamples', () => {
+  it('records the machine sizes each platform was sampled on, from the samples file', () => {
+    const unit = (nodes: number) => `# platform cm5 h nodes ${nodes}\n# model Foo a\nFoo 10 1\nFoo 12 2\nFoo 14 3\nFoo 16 4\n`;
+    expect(fitSamples(unit(32) + unit(16) + unit(32), 's', false).machineSizes).toEqual({ cm5: [16, 32] });
+    // A file whose platform lines name no size (hand-made samples) records none.
+    expect(fitSamples('# platform cm5\n# model Foo a\nFoo 10 1\nFoo 12 2\nFoo 14 3\n', 's', false).machineSizes).toEqual({ cm5: [] });
   });
 });

@@ -149,7 +149,13 @@ describe('bad input to the library gives one line and exit 2', () => {
   const twice = mkdtempSync(join(tmpdir(), 'sim-select-models-'));
   const square = shipped.models.find((m: { name: string }) => m.name === 'StencilSquare');
   writeFileSync(join(twice, 'cm5.json'), JSON.stringify({ ...shipped, models: [...shipped.models, { ...square, coefficients: square.coefficients.map(() => 0) }] }));
+  // Models as sim calibrate --fit now writes them at 16 nodes: their provenance names the size.
+  const at16 = mkdtempSync(join(tmpdir(), 'sim-select-models-'));
+  const shipped16 = JSON.parse(readFileSync(join(ROOT, 'platforms/models/apps/n16/cm5.json'), 'utf8'));
+  writeFileSync(join(at16, 'cm5.json'), JSON.stringify({ ...shipped16, provenance: { ...shipped16.provenance, machineSizes: { cm5: [16] } } }));
   const CASES: [string, string[], RegExp][] = [
+    // Used as they were: the 16-node models chose rect for 64 nodes, where the 64-node ones choose square.
+    ['models fitted at another machine size', ['select', '--platform', 'cm5', 'stencil', '--param', 'width=100', '--param', 'height=100', '--param', 'iters=2', '--nodes', '64', '--models', at16], /^sim: .*cm5\.json was fitted on 16 nodes only, and this is 64; calibrate the app models at 64 nodes \(sim calibrate --platform cm5 apps\/calibration\/apps\.spec -o <samples> --nodes 64 --fit <dir>\) and pass --models <dir>$/],
     // The second entry silently won (here predicting 0 cycles, and chosen).
     ['a models file that gives a model twice', ['select', '--platform', 'cm5', 'stencil', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2', '--models', twice], /^sim: .*cm5\.json: model StencilSquare on cm5 is given twice; expected each model once$/],
     // It wrote SVG into map.png.
@@ -172,6 +178,12 @@ describe('bad input to the library gives one line and exit 2', () => {
     ['auto for a tunable the layout lacks', ['--platform', 'cm5', 'apps/stencil', '--param', 'layout=vstrips', '--param', 'extraRows=auto'], /^sim: extraRows=auto: layout=vstrips has no model for extraRows/],
     ['extra lines given with layout=auto that the grid cannot take', ['--platform', 'alewife', 'apps/stencil', '--param', 'layout=auto', '--param', 'extraRows=40', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2'], /^sim: extraRows=40 extraCols=0: layout square puts 8 processors down 64 rows with 40 extra on each edge; expected at least one row each$/],
   ];
+  it('takes models fitted at the machine size asked for', async () => {
+    const r = await sim(['select', '--platform', 'cm5', 'stencil', '--param', 'width=100', '--param', 'height=100', '--param', 'iters=2', '--nodes', '16', '--models', at16]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+  });
+
   it.each(CASES)('%s', async (_name, args, message) => {
     const r = await sim(args);
     expect(r.code).toBe(2);
