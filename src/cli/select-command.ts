@@ -132,14 +132,16 @@ export async function selectCommand(argv: readonly string[], io: Io): Promise<nu
   const fastest = runs.length === 0 ? null : runs.reduce((a, b) => (b.cycles < a.cycles ? b : a));
   const chosenRun = runs.find((r) => r.variant === choice.variant) ?? null;
   if (args.json) {
-    io.out(JSON.stringify(selectJson(mod, platform.name, nodes, x, choice, models.sources, runs, fastest, chosenRun)));
+    io.out(JSON.stringify(selectJson(mod, platform.name, nodes, x, choice, models.sources, runs, fastest, chosenRun, args.seed)));
     return 0;
   }
   io.out(`module ${mod.name} on ${platform.name}, ${nodes} nodes: ${paramText(x, {})}`);
   io.out(`models ${models.sources.join(', ')}`);
   const rows = choice.predictions.map((p) => {
     const run = runs.find((r) => r.variant === p.variant);
-    const cells = p.problem !== null ? [`cannot: ${p.problem}`] : [n1.format(p.micros).padStart(14), n0.format(p.cycles).padStart(14), run === undefined ? '' : `${n0.format(run.cycles).padStart(14)}`, paramText(p.params, x)];
+    // The measured column only when something ran; a variant that did not run shows '-' there (its parameters slid under the column).
+    const measured = runs.length === 0 ? [] : [(run === undefined ? '-' : n0.format(run.cycles)).padStart(14)];
+    const cells = p.problem !== null ? [`cannot: ${p.problem}`] : [n1.format(p.micros).padStart(14), n0.format(p.cycles).padStart(14), ...measured, paramText(p.params, x)];
     return `${(p.variant + (p.variant === choice.variant ? ' *' : '')).padEnd(10)} ${cells.join('  ')}`;
   });
   io.out(`${'variant'.padEnd(10)} ${'predicted us'.padStart(14)}  ${'pred. cycles'.padStart(14)}  ${runs.length > 0 ? `${'meas. cycles'.padStart(14)}  ` : ''}parameters`);
@@ -165,7 +167,7 @@ export async function selectCommand(argv: readonly string[], io: Io): Promise<nu
 
 const finite = (x: number) => (Number.isFinite(x) ? x : null);
 
-function selectJson(mod: LibraryModule, platform: string, nodes: number, x: Record<string, number>, choice: Choice, sources: string[], runs: Measured[], fastest: Measured | null, chosenRun: Measured | null) {
+function selectJson(mod: LibraryModule, platform: string, nodes: number, x: Record<string, number>, choice: Choice, sources: string[], runs: Measured[], fastest: Measured | null, chosenRun: Measured | null, seed: number) {
   return {
     module: mod.name,
     platform,
@@ -174,7 +176,7 @@ function selectJson(mod: LibraryModule, platform: string, nodes: number, x: Reco
     models: sources,
     predictions: choice.predictions.map((p) => ({ ...p, cycles: finite(p.cycles), micros: finite(p.micros) })),
     choice: { variant: choice.variant, app: choice.app, params: choice.params, cycles: choice.cycles, micros: choice.micros },
-    ...(runs.length === 0 ? {} : { measured: runs }),
+    ...(runs.length === 0 ? {} : { seed, measured: runs }),
     ...(fastest === null || chosenRun === null ? {} : { fastest: fastest.variant, choiceWasFastest: chosenRun.cycles <= fastest.cycles, penalty: chosenRun.cycles / fastest.cycles - 1 }),
   };
 }

@@ -35,6 +35,10 @@ describe('sim select', () => {
     const m = /^measured +(\w+): ([\d,]+) cycles = [\d,.]+ us; predicted ([\d,]+) \(([-+][\d.]+)%\)$/m.exec(r.stdout);
     expect(m).not.toBeNull();
     expect(Math.abs(Number(m![4]))).toBeLessThan(10);
+    // A variant that did not run shows '-' under "meas. cycles" (its parameters slid under that column).
+    expect(r.stdout).toMatch(/^uni +[\d,.]+ +[\d,]+ +- +layout=uni$/m);
+    const j = await sim(['select', '--platform', 'alewife', 'stencil', '--nodes', '16', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2', '--run', '--seed', '3', '--json']);
+    expect(JSON.parse(j.stdout)).toMatchObject({ seed: 3, measured: [expect.objectContaining({ variant: expect.any(String) })] });
   });
 
   it('--map draws the winner map and the digit-width curve as SVG', async () => {
