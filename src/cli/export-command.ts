@@ -5,7 +5,8 @@
  */
 import { toPerfetto } from '../trace/perfetto.ts';
 import type { Io } from './io.ts';
-import { checkOutputFile, checkSeparateFiles, writeFileAtomic } from './output-file.ts';
+import { InputError } from '../kernel/errors.ts';
+import { checkOutputFile, checkSeparateFiles, isSpecialOutput, writeFileAtomic } from './output-file.ts';
 import { parseExportArgs } from './run-args.ts';
 import { loadTrace } from './load-trace.ts';
 
@@ -15,6 +16,8 @@ import { loadTrace } from './load-trace.ts';
  */
 export function exportCommand(argv: readonly string[], io: Io): number {
   const { trace, out, format } = parseExportArgs(argv);
+  // The export is JSON: a file named otherwise was accepted (a device such as /dev/stdout is fine).
+  if (!out.endsWith('.json') && !isSpecialOutput(out)) throw new InputError(`-o ${out}: expected a file name ending in .json (the export is trace-event JSON), or a device such as /dev/stdout`);
   checkSeparateFiles([['trace', trace], ['-o', out]]);
   checkOutputFile('-o', out);
   writeFileAtomic('-o', out, JSON.stringify(toPerfetto(loadTrace(trace))));

@@ -49,7 +49,12 @@ export function checkOutputFile(option: string, path: string): void {
  * @throws InputError naming `option`
  */
 export function checkSeekableOutput(option: string, path: string): void {
-  if (destination(path).special) throw new InputError(`${option} ${path}: not a regular file; expected a file name (its header is completed when the run ends, which a device or pipe cannot take)`);
+  if (isSpecialOutput(path)) throw new InputError(`${option} ${path}: not a regular file; expected a file name (its header is completed when the run ends, which a device or pipe cannot take)`);
+}
+
+/** Whether `path` is a device or FIFO (/dev/stdout), written directly rather than as a file. */
+export function isSpecialOutput(path: string): boolean {
+  return destination(path).special;
 }
 
 /**

@@ -171,6 +171,11 @@ describe('sim --trace and sim graph', () => {
     const bad = await sim(['export', '--format', 'csv', t, '-o', join(dir, 'p.csv')]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toBe('sim export: --format csv: expected --format perfetto\n');
+    // Any name was taken (the help says <file.json>); a device stays fine.
+    const named = await sim(['export', '--format', 'perfetto', t, '-o', join(dir, 'p.txt')]);
+    expect(named.code).toBe(2);
+    expect(named.stderr).toBe(`sim: -o ${join(dir, 'p.txt')}: expected a file name ending in .json (the export is trace-event JSON), or a device such as /dev/stdout\n`);
+    expect((await sim(['export', '--format', 'perfetto', t, '-o', '/dev/null'])).code).toBe(0);
   });
 
   it('sim graph --kind congestion needs a trace with network counters', async () => {
