@@ -27,14 +27,28 @@ export function shippedModelsDir(nodes: number): string {
   return `platforms/models/apps/n${nodes}`;
 }
 
-function readModels(set: ModelSet, file: string, shown: string): void {
+/** A models file, read once: its text, and what its provenance says of `platformName` (the platform file's hash it was fitted on, the machine sizes sampled). */
+function readModelsFile(file: string, shown: string, platformName: string): { text: string; fittedOn: string | undefined; sizes: number[] | undefined } {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
     throw new InputError(`${shown}: cannot read the models (${(e as { code?: string }).code ?? String(e)})`);
   }
-  set.addFile(text, shown);
+  let provenance: { platformHashes?: Record<string, string>; machineSizes?: Record<string, number[]> } | undefined;
+  try {
+    provenance = (JSON.parse(text) as { provenance?: typeof provenance }).provenance;
+  } catch {
+    provenance = undefined; // ModelSet.addFile says what is wrong with it
+  }
+  return { text, fittedOn: provenance?.platformHashes?.[platformName], sizes: provenance?.machineSizes?.[platformName] };
+}
+
+/** Refuses models fitted on another platform file of this name: they predict that machine's times. */
+function checkFittedOn(fittedOn: string | undefined, platform: Platform, what: string, calibrate: string): void {
+  if (fittedOn !== platform.contentHash) {
+    throw new InputError(`${what} was fitted on platform ${platform.name} with content hash ${fittedOn ?? '(none recorded)'}, this platform file has ${platform.contentHash}; calibrate ${calibrate}`);
+  }
 }
 
 /** The shipped hybrid extra-lines models' directory for a machine size (apps/calibration/hybrid.spec, eq. 54). */
@@ -52,8 +66,12 @@ export function loadModelSet(platform: Platform, nodes: number, dir?: string, co
   const set = new ModelSet(platform.name);
   // The shipped Strata models describe the platform file they were fitted on: another
   // file of the same name (other costs) gets none, and a selection that needs one says so.
-  const strata = projectPath(`platforms/models/${platform.name}.json`);
-  if (existsSync(strata) && fittedOnHash(readFileSync(strata, 'utf8'), platform.name) === platform.contentHash) readModels(set, strata, `platforms/models/${platform.name}.json`);
+  const strataShown = `platforms/models/${platform.name}.json`;
+  const strata = projectPath(strataShown);
+  if (existsSync(strata)) {
+    const read = readModelsFile(strata, strataShown, platform.name);
+    if (read.fittedOn === platform.contentHash) set.addFile(read.text, strataShown);
+  }
   const appDir = dir ?? projectPath(shippedModelsDir(nodes));
   const shownDir = dir ?? shippedModelsDir(nodes);
   const file = join(appDir, `${platform.name}.json`);
@@ -65,29 +83,18 @@ export function loadModelSet(platform: Platform, nodes: number, dir?: string, co
     );
   }
   const shown = join(shownDir, `${platform.name}.json`);
-  readModels(set, file, shown);
-  const text = readFileSync(file, 'utf8');
+  const { text, fittedOn, sizes } = readModelsFile(file, shown, platform.name);
+  set.addFile(text, shown);
   // Fitted on another platform file of this name, they predicted that machine's times, silently.
-  const fittedOn = fittedOnHash(text, platform.name);
-  if (fittedOn !== platform.contentHash) {
-    throw new InputError(
-      `${shown} was fitted on platform ${platform.name} with content hash ${fittedOn ?? '(none recorded)'}, this platform file has ${platform.contentHash}; calibrate the app models for it with sim calibrate --platform <file> apps/calibration/apps.spec -o <samples> --nodes ${nodes} --fit <dir>, then pass --models <dir>`,
-    );
-  }
+  checkFittedOn(fittedOn, platform, shown, `the app models for it with sim calibrate --platform <file> apps/calibration/apps.spec -o <samples> --nodes ${nodes} --fit <dir>, then pass --models <dir>`);
   // Fitted on one machine size, they know nothing of another: --models fitted at 16 nodes
   // chose for 64 as if they were 16. (Files that record no sizes, as the shipped ones, which
   // sit in their size's folder, are taken as they are.)
-  const sizes = (JSON.parse(text) as { provenance?: { machineSizes?: Record<string, number[]> } }).provenance?.machineSizes?.[platform.name];
   if (sizes !== undefined && sizes.length === 1 && sizes[0] !== nodes) {
     throw new InputError(`${shown} was fitted on ${sizes[0]} nodes only, and this is ${nodes}; calibrate the app models at ${nodes} nodes (sim calibrate --platform ${platform.name} apps/calibration/apps.spec -o <samples> --nodes ${nodes} --fit <dir>) and pass --models <dir>`);
   }
   if (comm?.communication === 'hybrid') readHybrid(set, platform, nodes, comm.hybridDir);
   return set;
-}
-
-/** The content hash of the platform file a models file (its JSON text) was fitted on, from its provenance. */
-function fittedOnHash(modelsJson: string, platformName: string): string | undefined {
-  return (JSON.parse(modelsJson) as { provenance?: { platformHashes?: Record<string, string> } }).provenance?.platformHashes?.[platformName];
 }
 
 /** Adds the hybrid extra-lines models (--communication hybrid) to `set`. */
@@ -103,12 +110,9 @@ function readHybrid(set: ModelSet, platform: Platform, nodes: number, dir: strin
         : `--hybrid-models ${dir}: no ${platform.name}.json there (expected the directory sim calibrate --fit writes for apps/calibration/hybrid.spec)`,
     );
   }
-  readModels(set, file, shown);
-  const text = readFileSync(file, 'utf8');
-  const fittedOn = fittedOnHash(text, platform.name);
-  if (fittedOn !== platform.contentHash) {
-    throw new InputError(`--communication hybrid: ${shown} was fitted on platform ${platform.name} with content hash ${fittedOn ?? '(none recorded)'}, this platform file has ${platform.contentHash}; calibrate the hybrid models for it with ${calibrate}`);
-  }
+  const { text, fittedOn } = readModelsFile(file, shown, platform.name);
+  set.addFile(text, shown);
+  checkFittedOn(fittedOn, platform, `--communication hybrid: ${shown}`, `the hybrid models for it with ${calibrate}`);
   for (const name of Object.values(HYBRID_MODELS)) {
     if (!set.has(name)) throw new InputError(`--communication hybrid: ${shown} has no model ${name} (expected ${Object.values(HYBRID_MODELS).join(' and ')}, the models of apps/calibration/hybrid.spec)`);
   }
@@ -148,9 +152,8 @@ export function strataSubmodels(platform: Platform, spec: ModelSpec): { function
   const shown = `platforms/models/${platform.name}.json`;
   const file = projectPath(shown);
   if (!existsSync(file)) return undefined;
-  const text = readFileSync(file, 'utf8');
+  const { text, fittedOn } = readModelsFile(file, shown, platform.name);
   const set = new ModelSet(platform.name).addFile(text, shown);
-  const fittedOn = fittedOnHash(text, platform.name);
   const functions: Record<string, (x: number) => number> = {};
   for (const name of set.names()) {
     const model = set.get(name, 'a calibration spec');
