@@ -7,13 +7,12 @@
  * `sim sweep merge|status|slurm|export` are in sweep-tools-command.ts.
  */
 import { partPath } from '../sweep/parts.ts';
-import { inShard } from '../sweep/shard.ts';
 import type { Io } from './io.ts';
 import { intOption, parseCommand, queueOption, required, shardOption, SWEEP_USAGE } from './sweep-args.ts';
 import { checkSeparateFiles } from './output-file.ts';
 import { signalExitCode } from './run-driver.ts';
-import { checkExecutor, executeSweep } from './sweep-execute.ts';
-import { expandFile, recordedFor, tally, tallyText } from './sweep-setup.ts';
+import { checkExecutor, executeSweep, pendingRuns } from './sweep-execute.ts';
+import { expandFile, tally, tallyText } from './sweep-setup.ts';
 import { sweepToolCommand, SWEEP_TOOLS } from './sweep-tools-command.ts';
 
 export async function sweepCommand(argv: readonly string[], io: Io, showProgress: boolean): Promise<number> {
@@ -28,9 +27,7 @@ export async function sweepCommand(argv: readonly string[], io: Io, showProgress
   const sweep = await expandFile(positionals[0]);
   const label = `sim sweep ${sweep.header.sweep}${shard.count > 1 ? ` (shard ${shard.index}/${shard.count})` : ''}`;
   if (values['dry-run'] === true) {
-    const before = recordedFor(out, sweep);
-    const todo = sweep.runs.filter((r) => inShard(r.i, shard) && before.byIndex[r.i] === undefined);
-    const mine = shard.count === 1 ? sweep.runs.length : sweep.runs.filter((r) => inShard(r.i, shard)).length;
+    const { todo, mine } = pendingRuns(sweep, out, shard);
     const summary = { sweep: sweep.header.sweep, runs: sweep.runs.length, shard: `${shard.index}/${shard.count}`, inShard: mine, recorded: mine - todo.length, toRun: todo.length };
     io.out(values.json === true ? JSON.stringify(summary) : `${label}: ${sweep.runs.length} runs; ${mine - todo.length} of ${mine} already recorded; would run ${todo.length}`);
     return 0;

@@ -9,6 +9,7 @@ import { runLocal, Recorder } from '../sweep/local.ts';
 import { finalText, type Collected } from '../sweep/merge.ts';
 import { writeFileAtomic } from './output-file.ts';
 import { checkResultsOwner, partPath } from '../sweep/parts.ts';
+import type { SweepRun } from '../sweep/run-model.ts';
 import { inShard, type Shard } from '../sweep/shard.ts';
 import type { Io } from './io.ts';
 import { checkoutInputs } from './sweep-inputs.ts';
@@ -44,13 +45,19 @@ export interface Executed {
   shardMissing: number;
 }
 
+/** What `shard` of `sweep` has to do: the runs its parts do not record yet, of the `mine` runs it owns. */
+export function pendingRuns(sweep: ExpandedSweep, out: string, shard: Shard): { before: Collected; todo: SweepRun[]; mine: number } {
+  const before = recordedFor(out, sweep);
+  const todo = sweep.runs.filter((r) => inShard(r.i, shard) && before.byIndex[r.i] === undefined);
+  const mine = shard.count === 1 ? sweep.runs.length : sweep.runs.filter((r) => inShard(r.i, shard)).length;
+  return { before, todo, mine };
+}
+
 /** Runs what `sweep` still misses into `out`'s parts, and writes `out` when complete. */
 export async function executeSweep(sweep: ExpandedSweep, out: string, e: Executor, io: Io, showProgress: boolean, label: string): Promise<Executed> {
   const { shard, queue, workers } = e;
   checkResultsOwner(out, sweep.header);
-  const before = recordedFor(out, sweep);
-  const todo = sweep.runs.filter((r) => inShard(r.i, shard) && before.byIndex[r.i] === undefined);
-  const mine = shard.count === 1 ? sweep.runs.length : sweep.runs.filter((r) => inShard(r.i, shard)).length;
+  const { before, todo, mine } = pendingRuns(sweep, out, shard);
   let outcome: { ran: number; refused: string[]; interrupted: 'SIGINT' | 'SIGTERM' | null };
   if (todo.length === 0) outcome = { ran: 0, refused: [], interrupted: null };
   else if (queue !== undefined) {
