@@ -90,23 +90,21 @@ export function resolveAuto(app: string, values: Readonly<Record<string, number 
     samplesDigits = Number(samples.params.digitBits);
     notes.push(...samples.predictions[0].notes.map((n) => `the samples' radix sort (${num('oversample')} keys per node): ${n}`));
   }
-  const out: Record<string, number | string | boolean> = { ...values };
   const resolved: Params = {};
   for (const k of autos) {
     if (k === 'digitBits' && samplesDigits !== undefined) {
       // The width goes where sample sort reads it, sampleDigitBits: in digitBits (the radix
       // variant's) the run ignored it, while the auto line claimed it. digitBits keeps its default.
-      delete out.digitBits;
-      out.sampleDigitBits = samplesDigits;
       resolved.sampleDigitBits = samplesDigits;
       continue;
     }
     const fromChoice = k === rule.selector ? choice.variant : choice.params[k];
     // Under layout=auto, a tunable the winner does not have keeps the app's plain value (0 extra lines, aspect 4).
-    const value = fromChoice ?? PLAIN[k];
-    out[k] = value;
-    resolved[k] = value;
+    resolved[k] = fromChoice ?? PLAIN[k];
   }
+  // The values to run with: the resolved ones in place, an auto left unresolved (digitBits above) taking its default.
+  const out: Record<string, number | string | boolean> = { ...values, ...resolved };
+  for (const k of autos) if (!Object.hasOwn(resolved, k)) delete out[k];
   return {
     values: out,
     // On apps/sample-sort the prediction is of its samples' radix sort alone, not of the run: say so.
