@@ -17,6 +17,25 @@ describe('fat tree (CM-5)', () => {
     expect(t.hops(15, 16)).toBe(6);
   });
 
+  it('finds the common ancestor by bits as by repeated division, for every arity', () => {
+    if (cm5.kind !== 'fat-tree') throw new Error('the CM-5 has a fat tree');
+    for (const arity of [2, 3, 4, 5, 8, 16]) {
+      const t = new FatTree({ ...cm5, arity }, 4096);
+      for (let src = 0; src < 4096; src += 37) {
+        for (let dst = 0; dst < 4096; dst += 29) {
+          let a = src;
+          let b = dst;
+          let level = 0;
+          for (; a !== b; level++) {
+            a = Math.floor(a / arity);
+            b = Math.floor(b / arity);
+          }
+          if (t.lcaLevel(src, dst) !== level) expect({ arity, src, dst, level: t.lcaLevel(src, dst) }).toEqual({ arity, src, dst, level });
+        }
+      }
+    }
+  });
+
   it('has a thinner top level for sizes that are not powers of four', () => {
     const t = buildTopology(cm5, 32) as FatTree;
     expect(t.levels).toBe(3);
