@@ -20,21 +20,12 @@ import type { HandlerTable } from './handler-table.ts';
 import { LocalWork } from './local-work.ts';
 import { Messaging } from './messaging.ts';
 import { NodeOutput } from './node-output.ts';
-import { OpGuard } from './op-guard.ts';
+import { NodeProgram } from './node-program.ts';
 import { PortTable } from './ports.ts';
 import type { RunOutput } from './printing.ts';
 import { NodeStates, State } from './states.ts';
 import { TreeBroadcast } from './tree-broadcast.ts';
 import { TreeCombine, type TreeContext } from './tree-combine.ts';
-
-/** Thrown by StrataExit(0) to leave main early; the node's program catches it. */
-export class StrataExitSignal {
-  readonly node: number;
-
-  constructor(node: number) {
-    this.node = node;
-  }
-}
 
 export class NodeEngines {
   readonly self: number;
@@ -45,7 +36,8 @@ export class NodeEngines {
   readonly handlers: HandlerTable;
   /** Argument words an active message carries on this platform. */
   readonly maxArgWords: number;
-  readonly guard: OpGuard;
+  /** The node's thread, which is its guard too (see NodeProgram). */
+  readonly guard: NodeProgram;
   readonly states: NodeStates;
   readonly work: LocalWork;
   readonly output: NodeOutput;
@@ -75,7 +67,7 @@ export class NodeEngines {
     this.states = new NodeStates(node, machine.trace);
     this.work = new LocalWork(node, platform.cpu, machine.sim.seed);
     this.output = new NodeOutput(node, output, this.states, this.work);
-    this.guard = new OpGuard(node.id, this.output);
+    this.guard = new NodeProgram(node.id, this.output, () => this.exit());
     this.messaging = new Messaging(node, this.nodes, machine.network, costs, machine.perturbation, machine.trace, this.guard);
     this.ports = new PortTable(node.id, handlers, this.work, costs.dma);
     this.blocks = new BlockSender(node, this.messaging, this.guard, costs);

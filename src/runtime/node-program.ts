@@ -5,38 +5,56 @@
  * (OpGuard.waiting). Written as a plain iterator over the two phases rather than a
  * generator around main, because every resume of a generator passes through each
  * generator it is inside: this one would sit on the path of every event a node runs.
+ *
+ * The thread is its node's guard too (it extends OpGuard): a resume reads the waiting
+ * operation from the object the kernel resumes, not from a second one. On a 4096-node
+ * machine each object a resume touches is a cache miss of its own.
  */
 import type { Op } from '../machine/node.ts';
 import type { SimProcess } from '../kernel/simulation.ts';
-import { StrataExitSignal, type NodeEngines } from './engines.ts';
-import type { OpGuard } from './op-guard.ts';
+import { OpGuard, type PrintQueue } from './op-guard.ts';
 import { AppError } from '../kernel/errors.ts';
 
-export class NodeProgram implements SimProcess {
-  private readonly engines: NodeEngines;
-  /** engines.guard, held here: every resume of the node starts with it. */
-  private readonly guard: OpGuard;
-  private readonly startMain: () => Op<unknown>;
-  private readonly onResult: (result: unknown) => void;
+/** Thrown by StrataExit(0) to leave main early; the node's program catches it. */
+export class StrataExitSignal {
+  readonly node: number;
+
+  constructor(node: number) {
+    this.node = node;
+  }
+}
+
+export class NodeProgram extends OpGuard implements SimProcess {
+  private readonly makeExit: () => Op;
+  private startMain: (() => Op<unknown>) | null = null;
+  private onResult: (result: unknown) => void = () => {};
   /** The phase running: main (made at the first step, as a generator's body would), then the exit. */
   private main: Op<unknown> | null = null;
   private exit: Op | null = null;
 
   /**
+   * @param self the node's number
+   * @param prints its queued output (see OpGuard)
+   * @param exit makes StrataExit's operation (the node's engines)
+   */
+  constructor(self: number, prints: PrintQueue, exit: () => Op) {
+    super(self, prints);
+    this.makeExit = exit;
+  }
+
+  /**
+   * Gives the thread its main, before the kernel first runs it.
    * @param startMain makes main's generator (called at the thread's first step)
    * @param onResult receives main's return value when it returns normally
    */
-  constructor(engines: NodeEngines, startMain: () => Op<unknown>, onResult: (result: unknown) => void) {
-    this.engines = engines;
-    this.guard = engines.guard;
+  setMain(startMain: () => Op<unknown>, onResult: (result: unknown) => void): void {
     this.startMain = startMain;
     this.onResult = onResult;
   }
 
   next(): IteratorResult<number, void> {
-    const guard = this.guard;
-    const waiting = guard.waiting;
-    guard.waiting = null;
+    const waiting = this.waiting;
+    this.waiting = null;
     if (waiting !== null) {
       // Straight to the innermost waiting operation (see GuardedOp, StepOp); when it has ended,
       // the whole chain below takes its outcome.
@@ -46,11 +64,14 @@ export class NodeProgram implements SimProcess {
     if (this.exit !== null) return this.exit.next();
     let step: IteratorResult<number, unknown>;
     try {
-      this.main ??= this.startMain();
+      if (this.main === null) {
+        if (this.startMain === null) throw new Error(`unreachable: node ${this.self}'s thread ran before setMain`);
+        this.main = this.startMain();
+      }
       step = this.main.next();
     } catch (e) {
       if (!(e instanceof StrataExitSignal)) throw e;
-      this.guard.forget();
+      this.forget();
       return this.startExit();
     }
     if (step.done !== true) {
@@ -58,7 +79,7 @@ export class NodeProgram implements SimProcess {
       // A bare yield was not: `yield rt.barrier()` (no *) yielded the call's generator,
       // which the kernel refused as a delay "outside any node", and `yield 42` passed
       // time on no clock.
-      if (this.guard.waiting === null) throw this.bareYield(step.value);
+      if (this.waiting === null) throw this.bareYield(step.value);
       return step;
     }
     this.onResult(step.value);
@@ -67,11 +88,11 @@ export class NodeProgram implements SimProcess {
 
   private bareYield(value: unknown): AppError {
     const what = value !== null && typeof value === 'object' && typeof (value as { next?: unknown }).next === 'function' ? "a runtime call's generator" : `${typeof value} ${String(value)}`;
-    return new AppError(`node ${this.engines.node.id}: main yielded ${what}; runtime calls are made with yield* (yield* rt.barrier(), not yield rt.barrier()), and main yields nothing itself`);
+    return new AppError(`node ${this.self}: main yielded ${what}; runtime calls are made with yield* (yield* rt.barrier(), not yield rt.barrier()), and main yields nothing itself`);
   }
 
   private startExit(): IteratorResult<number, void> {
-    this.exit = this.engines.exit();
+    this.exit = this.makeExit();
     return this.exit.next();
   }
 

@@ -47,7 +47,7 @@ export class OpGuard {
    */
   waiting: WaitingOp | null = null;
   private unstarted = 0;
-  private readonly self: number;
+  protected readonly self: number;
   private readonly prints: PrintQueue;
 
   constructor(self: number, prints: PrintQueue) {

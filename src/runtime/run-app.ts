@@ -11,7 +11,6 @@ import { PacketNetwork } from '../network/packet-network.ts';
 import type { Platform } from '../platform/schema.ts';
 import { verificationProblem, type AnyApp, type MachineInfo, type Metrics, type ParamValue } from './app.ts';
 import { NodeEngines } from './engines.ts';
-import { NodeProgram } from './node-program.ts';
 import { HandlerTable } from './handler-table.ts';
 import { Runtime } from './runtime.ts';
 import { RunOutput, type LogSink, type OutputSink } from './printing.ts';
@@ -141,7 +140,8 @@ function startRun(config: RunConfig): StartedRun {
     const e = new NodeEngines(machine, node, handlers, output);
     engines.push(e);
     const rt = new Runtime(e, appCall(app, 'globals', () => app.globals?.()));
-    machine.start(node, new NodeProgram(e, () => startMain(app, rt, params, input), (result) => void (results[node.id] = result)));
+    e.guard.setMain(() => startMain(app, rt, params, input), (result) => void (results[node.id] = result));
+    machine.start(node, e.guard);
   }
   // After every other event kind is defined (machine.limitCycles says why).
   if (config.limits?.maxCycles !== undefined) machine.limitCycles(config.limits.maxCycles);
