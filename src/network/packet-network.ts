@@ -17,12 +17,16 @@
  * last channel cannot start and the network backs up toward the senders.
  * The two logical networks (left, right) are independent copies.
  *
- * State layout: channels are records of a few integers in one Int32Array (busy,
- * the buffer the packet crossing leaves, the far buffer, the node it delivers to,
- * waiters) indexed by net * channels + channel, and the buffers live in a
- * BufferTable; packets waiting for a channel are linked through the packets
- * themselves. A 4096-node fat tree has about 40,000 channels and 45,000 buffers:
- * as objects they spread over the heap and every event missed the cache on them.
+ * State layout: a channel is one 64-byte record, indexed by net * channels +
+ * channel: five integers (busy, the buffer the packet crossing leaves, the far
+ * buffer, the node it delivers to, waiters) and three doubles (cycles spent
+ * transmitting, head latency, bandwidth), read through an Int32Array and a
+ * Float64Array over the same memory; the first and last packet waiting for it sit
+ * side by side in one array, and the waiters are linked through the packets
+ * themselves. The buffers live in a BufferTable. A 4096-node fat tree has about
+ * 40,000 channels and 45,000 buffers: as objects they spread over the heap and every
+ * event missed the cache on them, and as six arrays a channel's crossing touched six
+ * cache lines where it now touches one or two.
  */
 import type { RandomStream } from '../kernel/random-stream.ts';
 import type { Simulation } from '../kernel/simulation.ts';
@@ -43,13 +47,18 @@ function hopCycles(latency: number, k: number): number {
   return Number.isInteger(latency) ? latency : Math.floor((k + 1) * latency) - Math.floor(k * latency);
 }
 
-/** Channel record fields (offsets into a channel's integers). */
+/** Channel record fields: offsets into a channel's sixteen 32-bit words (the integers). */
 const BUSY = 0; // 1 while a packet crosses
 const FROM = 1; // the buffer the crossing packet leaves (its slot frees when the tail has left), or -1
 const OUT = 2; // the buffer at the far end
 const DELIVERS = 3; // node whose receive buffer it feeds, or -1
 const WAITERS = 4; // packets waiting to cross it
-const CH_STRIDE = 8;
+const CH_STRIDE = 16;
+/** The doubles: offsets into a channel's eight 64-bit words (words 0-1 hold the integers). */
+const BUSY_CYCLES = 4; // cycles spent transmitting
+const LATENCY = 5; // head latency in cycles
+const BYTES_PER_CYCLE = 6;
+const CH_STRIDE_F = 8;
 
 export class PacketNetwork implements DataNetwork {
   perturbation: { int(n: number): number } | null = null;
@@ -67,14 +76,14 @@ export class PacketNetwork implements DataNetwork {
   private readonly nodes: number;
   /** Channels of one logical network; channel `ch` of net `n` is record n * channelCount + ch. */
   private readonly channelCount: number;
+  /** The channel records' integers and doubles (one buffer; see CH_STRIDE and CH_STRIDE_F). */
   private readonly ch: Int32Array;
-  private readonly busyCycles: Float64Array;
-  /** Per channel of one net (both nets alike): head latency and bandwidth. */
-  private readonly latency: Float64Array;
-  private readonly bytesPerCycle: Float64Array;
-  /** Per channel: the packets waiting to cross it, in request order, linked by Packet.nextWaiter. */
-  private readonly waitHead: (Packet | null)[];
-  private readonly waitTail: (Packet | null)[];
+  private readonly chF: Float64Array;
+  /**
+   * Per channel c: the first (2c) and last (2c + 1) packet waiting to cross it, in
+   * request order, linked by Packet.nextWaiter.
+   */
+  private readonly waiters: (Packet | null)[];
   /** Injection buffer of (net, node): net * nodes + node; receive buffer: 2 * nodes + net * nodes + node. */
   private readonly buffers: BufferTable;
   private readonly candidates: number[] = [];
@@ -106,12 +115,10 @@ export class PacketNetwork implements DataNetwork {
     this.channelCount = C;
     this.inFlightTo = new Int32Array(P);
     this.random = sim.stream(`network/${topology.kind}/adaptive-routing`);
-    this.latency = Float64Array.from(specs, (s) => s.latencyCycles);
-    this.bytesPerCycle = Float64Array.from(specs, (s) => s.bytesPerCycle);
-    this.ch = new Int32Array(2 * C * CH_STRIDE);
-    this.busyCycles = new Float64Array(2 * C);
-    this.waitHead = new Array<Packet | null>(2 * C).fill(null);
-    this.waitTail = new Array<Packet | null>(2 * C).fill(null);
+    const records = new ArrayBuffer(2 * C * CH_STRIDE * 4);
+    this.ch = new Int32Array(records);
+    this.chF = new Float64Array(records);
+    this.waiters = new Array<Packet | null>(4 * C).fill(null);
     const table = new BufferTable(4 * P + 2 * C);
     for (let net = 0; net < 2; net++) for (let n = 0; n < P; n++) table.add(buffers.injectionPackets, 2 * n + net);
     for (let net = 0; net < 2; net++) for (let n = 0; n < P; n++) table.add(buffers.receivePackets);
@@ -123,6 +130,9 @@ export class PacketNetwork implements DataNetwork {
         this.ch[r + FROM] = -1;
         this.ch[r + OUT] = out;
         this.ch[r + DELIVERS] = deliversTo;
+        const f = (net * C + id) * CH_STRIDE_F;
+        this.chF[f + LATENCY] = specs[id].latencyCycles;
+        this.chF[f + BYTES_PER_CYCLE] = specs[id].bytesPerCycle;
       }
     }
     // Each channel feeds the buffer at its far end (OUT): the table lists them by buffer.
@@ -179,7 +189,8 @@ export class PacketNetwork implements DataNetwork {
 
   /** Cycles each channel of logical network `net` has spent transmitting. */
   channelBusyCycles(net: number): number[] {
-    return Array.from(this.busyCycles.subarray(net * this.channelCount, (net + 1) * this.channelCount));
+    const first = net * this.channelCount;
+    return Array.from({ length: this.channelCount }, (_, c) => this.chF[(first + c) * CH_STRIDE_F + BUSY_CYCLES]);
   }
 
   private receiveBuffer(node: number, net: number): number {
@@ -207,10 +218,11 @@ export class PacketNetwork implements DataNetwork {
       this.start(chosen, p);
     } else {
       p.nextWaiter = null;
-      const tail = this.waitTail[chosen];
-      if (tail === null) this.waitHead[chosen] = p;
+      const waiters = this.waiters;
+      const tail = waiters[2 * chosen + 1];
+      if (tail === null) waiters[2 * chosen] = p;
       else tail.nextWaiter = p;
-      this.waitTail[chosen] = p;
+      waiters[2 * chosen + 1] = p;
       this.ch[chosen * CH_STRIDE + WAITERS]++;
     }
   }
@@ -223,12 +235,14 @@ export class PacketNetwork implements DataNetwork {
 
   private start(c: number, p: Packet): void {
     const ch = this.ch;
+    const chF = this.chF;
     const r = c * CH_STRIDE;
+    const f = c * CH_STRIDE_F;
     const spec = c < this.channelCount ? c : c - this.channelCount;
-    const serialization = Math.max(1, Math.ceil(p.sizeBytes / this.bytesPerCycle[spec]));
+    const serialization = Math.max(1, Math.ceil(p.sizeBytes / chF[f + BYTES_PER_CYCLE]));
     ch[r + BUSY] = 1;
     ch[r + FROM] = p.at;
-    this.busyCycles[c] += serialization;
+    chF[f + BUSY_CYCLES] += serialization;
     const out = ch[r + OUT];
     this.buffers.reserve(out);
     p.hop++;
@@ -237,10 +251,10 @@ export class PacketNetwork implements DataNetwork {
     if (ch[r + DELIVERS] >= 0) {
       // Visible to polls once the tail is in and the interface has handled it.
       const jitter = this.perturbation === null ? 0 : this.perturbation.int(PERTURB_DELIVERY_CYCLES + 1);
-      this.sim.schedule(hopCycles(this.latency[spec], p.hop - 1) + serialization + this.interfaceLatency + jitter, this.deliverKind, p.dst, p.net, p);
+      this.sim.schedule(hopCycles(chF[f + LATENCY], p.hop - 1) + serialization + this.interfaceLatency + jitter, this.deliverKind, p.dst, p.net, p);
     } else {
       this.buffers.push(out, p);
-      this.sim.schedule(hopCycles(this.latency[spec], p.hop - 1), this.headKind, spec, p.net, p);
+      this.sim.schedule(hopCycles(chF[f + LATENCY], p.hop - 1), this.headKind, spec, p.net, p);
     }
   }
 
@@ -283,10 +297,11 @@ export class PacketNetwork implements DataNetwork {
     const ch = this.ch;
     const r = c * CH_STRIDE;
     if (ch[r + BUSY] !== 0 || ch[r + WAITERS] === 0 || !this.buffers.hasRoom(ch[r + OUT])) return;
-    const p = this.waitHead[c]!;
+    const waiters = this.waiters;
+    const p = waiters[2 * c]!;
     const next = p.nextWaiter;
-    this.waitHead[c] = next;
-    if (next === null) this.waitTail[c] = null;
+    waiters[2 * c] = next;
+    if (next === null) waiters[2 * c + 1] = null;
     p.nextWaiter = null;
     ch[r + WAITERS]--;
     this.start(c, p);
