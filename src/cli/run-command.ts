@@ -103,6 +103,9 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
     if (e instanceof RunInterrupted || e instanceof RunLimitError) {
       cut = e instanceof RunInterrupted ? 'interrupted' : 'limit';
       stoppedAt = e.cycle;
+    } else {
+      // A trace of a failed run ends where it failed, not at its last state change.
+      stoppedAt = e.stoppedAtCycle ?? 0;
     }
     reportFailure(e, io);
     if (e instanceof RunLimitError) {

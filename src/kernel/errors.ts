@@ -27,6 +27,11 @@ export class RunFailure extends SimError {
   override name = 'RunFailure';
   /** Each node's last log entry when the run failed (the manual's loglast report); empty if none logged. */
   lastLogEntries: string[] = [];
+  /**
+   * Where the run stopped: the failing node's clock, or global time when it failed
+   * outside any node (a deadlock); null until the failure leaves the run.
+   */
+  stoppedAtCycle: number | null = null;
 }
 
 /** An exception escaped a node's program (or the app's verify). */

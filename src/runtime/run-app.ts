@@ -9,7 +9,7 @@ import type { EventObserver } from '../kernel/simulation.ts';
 import { Machine, type NetworkMode, type TraceSink } from '../machine/machine.ts';
 import { PacketNetwork } from '../network/packet-network.ts';
 import type { Platform } from '../platform/schema.ts';
-import { verificationProblem, type AnyApp, type MachineInfo, type Metrics, type ParamValue } from './app.ts';
+import { verificationProblem, type AnyApp, type MachineInfo, type Metrics, type ParamValue, type Verification } from './app.ts';
 import { NodeEngines } from './engines.ts';
 import { HandlerTable } from './handler-table.ts';
 import { Runtime } from './runtime.ts';
@@ -187,13 +187,14 @@ function startMain(app: AnyApp, rt: Runtime<unknown>, params: Record<string, Par
 
 /** Turns what escaped a run into a RunFailure naming where it happened, with each node's last log entry. */
 function asRunFailure(e: unknown, machine: Machine, output: RunOutput): SimError {
-  if (e instanceof RunFailure) e.lastLogEntries = output.lastEntries();
-  if (e instanceof SimError) return e;
+  // The kernel leaves currentProcess naming the process that threw.
   const pid = machine.sim.currentProcess;
   const node = machine.nodes.find((n) => n.pid === pid);
-  const where = node === undefined ? 'outside any node' : `node ${node.id} at cycle ${node.time}`;
-  const failure = new AppError(`${where}: ${describeThrown(e)}`, { cause: e });
-  failure.lastLogEntries = output.lastEntries();
+  const failure = e instanceof SimError ? e : new AppError(`${node === undefined ? 'outside any node' : `node ${node.id} at cycle ${node.time}`}: ${describeThrown(e)}`, { cause: e });
+  if (failure instanceof RunFailure) {
+    failure.lastLogEntries = output.lastEntries();
+    failure.stoppedAtCycle = Math.max(machine.sim.now, node?.time ?? 0);
+  }
   return failure;
 }
 
@@ -284,7 +285,14 @@ export class AppRun {
   summary(): RunSummary {
     const { machine, output, app, params, info, input, results } = this.started;
     const { platform, nodes, seed } = this.config;
-    const verification = appCall(app, 'verify', () => app.verify({ params, machine: info, input, results }));
+    let verification: Verification;
+    try {
+      verification = appCall(app, 'verify', () => app.verify({ params, machine: info, input, results }));
+    } catch (e) {
+      // The run itself ended: where it stopped is where every node had exited.
+      if (e instanceof RunFailure) e.stoppedAtCycle = machine.finishCycle;
+      throw e;
+    }
     const problem = verificationProblem(verification);
     if (problem !== null) throw new InputError(`app ${app.name}: verify must return { ok: true or false, detail: a string, metrics?: { name: a number, string, boolean or { key: a number } } }; ${problem}`);
     const cycles = machine.finishCycle;

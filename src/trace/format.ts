@@ -1,7 +1,7 @@
 /**
  * The trace file format (documented in traces/FORMAT.md): a magic line, a JSON header
  * line, then binary records, each a tag byte followed by unsigned LEB128 varints.
- * A state change costs 4-6 bytes. The last record is END, whose absence marks a
+ * A state change costs 4 bytes or more (most 4-7). The last record is END, whose absence marks a
  * truncated file.
  */
 import { STRATA_STATE_NAMES } from '../runtime/states.ts';

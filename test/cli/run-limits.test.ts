@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadTrace } from '../../src/cli/load-trace.ts';
 import { ROOT, sim, type CliResult } from '../support/sim-cli.ts';
 
 const FOREVER = join(ROOT, 'test/fixtures/forever-app');
@@ -63,6 +64,17 @@ describe.concurrent('runaway runs stop at a limit', () => {
     const replay = await sim(['replay', 'r.json'], dir);
     expect(replay.stdout).toMatch(/^sim replay: reproduced the recorded run event for event \(\d+ events, fingerprint [0-9a-f]{16}\)$/m);
     expect(replay.stdout).toMatch(/the run fails as recorded, at event \d+: stopped at its limit of 1000000 simulated cycles/);
+  });
+
+  it("a failed run's trace ends where it failed, not at its last state change", async () => {
+    const dir = scratch();
+    const r = await sim(['--platform', 'cm5', '--nodes', '4', join(ROOT, 'apps/examples/race'), '--perturb', '2', '--trace', 't.trace'], dir);
+    expect(r.code).toBe(1);
+    const failedAt = Number(/node \d+ at cycle (\d+): StrataFail/.exec(r.stderr)?.[1]);
+    const trace = await loadTrace(join(dir, 't.trace'));
+    // Its last state change is earlier (cycle 140): the END record held that.
+    expect(trace.nodes.every((n) => n.cycles.every((c) => c < failedAt))).toBe(true);
+    expect(trace.lastCycle).toBe(failedAt);
   });
 
   it('a run that ends within its limits is untouched by them: same events and fingerprint, even at exactly its event count', async () => {
