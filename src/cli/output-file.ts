@@ -6,8 +6,8 @@
  * dies leaves the previous file as it was. A symbolic link's target is the target; a
  * device or FIFO (/dev/null, /dev/stdout) is written directly.
  */
-import { closeSync, existsSync, openSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { closeSync, existsSync, openSync, readlinkSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { basename, dirname, extname, join, resolve, sep } from 'node:path';
 import { InputError } from '../kernel/errors.ts';
 import { isPartFile } from '../sweep/parts.ts';
 
@@ -39,7 +39,7 @@ export function checkOutputFile(option: string, path: string): void {
   if (existsSync(full) && statSync(full).isDirectory()) throw new InputError(`${option} ${path}: is a folder; expected a file name`);
   // A part holds a sweep's recorded runs (sim sweep export -o r.jsonl.part-1-of-1 wrote CSV over them).
   if (isPartFile(full)) throw new InputError(`${option} ${path}: the name of a sweep's results part, which only the sweep writes; expected another file name`);
-  checkWritableFolder(option, path, dirname(full));
+  checkWritableFolder(option, path, dirname(existsSync(full) ? full : linkTarget(`${option} ${path}`, full)));
 }
 
 /**
@@ -72,6 +72,25 @@ export function checkSeparateFiles(files: readonly (readonly [what: string, path
     const other = seen.get(full);
     if (other !== undefined) throw new InputError(`${what} ${path}: the same file as ${other}; expected a different file`);
     seen.set(full, `${what} ${path}`);
+  }
+}
+
+const SOURCE_EXTENSIONS = ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs'];
+
+/**
+ * Checks that the outputs are not the app's module or another source file in its
+ * folder (one the app may import): the run reads them, and `--log cs/index.ts`
+ * replaced an app's source with its log.
+ * @throws InputError naming the output and the app
+ */
+export function checkNotAppSource(outputs: readonly (readonly [what: string, path: string | undefined])[], app: string, appFile: string): void {
+  const folder = dirname(appFile) + sep;
+  for (const [what, path] of outputs) {
+    if (path === undefined) continue;
+    const full = resolve(path);
+    if (full === appFile || (full.startsWith(folder) && SOURCE_EXTENSIONS.includes(extname(full)))) {
+      throw new InputError(`${what} ${path}: ${full === appFile ? 'the module' : 'a source file in the folder'} of app ${app}; expected a file that is not the app's code`);
+    }
   }
 }
 
@@ -115,11 +134,34 @@ export function writeFileAtomic(option: string, path: string, data: string | Uin
  */
 function destination(path: string): { full: string; special: boolean } {
   const full = resolve(path);
-  if (!existsSync(full)) return { full, special: false };
+  if (!existsSync(full)) return { full: linkTarget(path, full), special: false };
   // stat follows links; a special file is opened by its own name (/dev/stdout's target, pipe:[n], is no path).
   if (!statSync(full).isFile()) return { full, special: true };
   return { full: realpathSync(full), special: false };
 }
+
+/**
+ * Where a name that does not exist yet is written: itself, or, for a symbolic link to
+ * a file not made yet, its target, followed by hand (realpath refuses a dangling link;
+ * renaming over the link replaced it with a file).
+ * @throws InputError for links that go round in a loop
+ */
+function linkTarget(path: string, full: string): string {
+  let at = full;
+  for (let hops = 0; hops < MAX_LINKS; hops++) {
+    let target: string;
+    try {
+      target = readlinkSync(at);
+    } catch {
+      return at; // not a link (EINVAL), or nothing there (ENOENT)
+    }
+    at = resolve(dirname(at), target);
+  }
+  throw new InputError(`${path}: more than ${MAX_LINKS} symbolic links in a row (a loop?); expected a file name`);
+}
+
+/** Links followed before giving up, as Linux's own limit (ELOOP). */
+const MAX_LINKS = 40;
 
 /**
  * A file written in pieces into a temporary file beside `path`, renamed into place by

@@ -12,7 +12,7 @@ import { traceHeader, type CutReason } from '../trace/format.ts';
 import { TraceWriter } from '../trace/writer.ts';
 import { formatLoglast, reportFailure } from './failure-report.ts';
 import type { Io } from './io.ts';
-import { loadPlatform } from './load-inputs.ts';
+import { loadPlatform, resolveAppFile } from './load-inputs.ts';
 import { simulatorVersion } from './project.ts';
 import { LogFile } from './log-file.ts';
 // Loaded when a repro is to be written (--record, a failed run): it brings node:crypto,
@@ -22,7 +22,7 @@ import type { RunArgs } from './run-args.ts';
 import { loadRun } from './run-setup.ts';
 import { formatSummary, summaryJson } from './summary.ts';
 import { FileTraceOutput } from './trace-file.ts';
-import { checkOutputFile, checkSeekableOutput, checkSeparateFiles } from './output-file.ts';
+import { checkNotAppSource, checkOutputFile, checkSeekableOutput, checkSeparateFiles } from './output-file.ts';
 import { driveRun, signalExitCode, SignalWatch } from './run-driver.ts';
 import { resolveAutoParams } from './auto-params.ts';
 
@@ -47,6 +47,8 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
   const outputs = [['--record', args.record], ['--trace', args.trace], ['--log', args.log]] as const;
   const platformFile = args.platform.includes('/') || args.platform.endsWith('.json') ? args.platform : undefined;
   checkSeparateFiles([['--platform', platformFile], ...outputs]);
+  const appFile = appModule(args.app);
+  if (appFile !== null) checkNotAppSource(outputs, args.app, appFile);
   for (const [option, path] of outputs) {
     if (path !== undefined) checkOutputFile(option, path);
   }
@@ -182,5 +184,15 @@ function tryRepro(io: Io, path: string, write: () => void): string | null {
     if (!(w instanceof InputError)) throw w;
     io.err(`sim: warning: no repro file: ${w.message}`);
     return null;
+  }
+}
+
+/** The app's module file, or null when there is none (loading the app says so, after the platform is checked). */
+function appModule(app: string): string | null {
+  try {
+    return resolveAppFile(app);
+  } catch (e) {
+    if (e instanceof InputError) return null;
+    throw e;
   }
 }

@@ -9,7 +9,7 @@
 import { partPath } from '../sweep/parts.ts';
 import type { Io } from './io.ts';
 import { intOption, parseCommand, queueOption, required, shardOption, SWEEP_USAGE } from './sweep-args.ts';
-import { checkSeparateFiles } from './output-file.ts';
+import { checkOutputFile, checkSeparateFiles } from './output-file.ts';
 import { signalExitCode } from './run-driver.ts';
 import { checkExecutor, executeSweep, pendingRuns } from './sweep-execute.ts';
 import { expandFile, tally, tallyText } from './sweep-setup.ts';
@@ -24,6 +24,8 @@ export async function sweepCommand(argv: readonly string[], io: Io, showProgress
   const queue = queueOption(values.queue);
   checkExecutor({ workers, shard, queue }, values.workers !== undefined, 'sim sweep');
   checkSeparateFiles([['sweep', positionals[0]], ['--out', out]]);
+  // Not a part's name either: `sim sweep s.json -o r.jsonl.part-2-of-2` wrote over that part.
+  checkOutputFile('--out', out);
   const sweep = await expandFile(positionals[0]);
   const label = `sim sweep ${sweep.header.sweep}${shard.count > 1 ? ` (shard ${shard.index}/${shard.count})` : ''}`;
   if (values['dry-run'] === true) {

@@ -95,6 +95,44 @@ describe.concurrent('output files are checked before any work', () => {
     expect(readFileSync(join(dir, 'c.samples'), 'utf8')).toMatch(/^# end: 2 units, \d+ samples$/m);
   });
 
+  it("refuses an output that is the app's module or a source file in its folder, leaving them as they were", async () => {
+    const dir = scratch();
+    mkdirSync(join(dir, 'app'));
+    const source = `export { default } from '${join(ROOT, 'apps/cshift/index.ts')}';\n`;
+    writeFileSync(join(dir, 'app/index.ts'), source);
+    // --log app/index.ts replaced the app's source with the run's log, exit 0.
+    const r = await sim(['--platform', 'cm5', '--nodes', '4', 'app', '--log', 'app/index.ts'], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("sim: --log app/index.ts: the module of app app; expected a file that is not the app's code\n");
+    const t = await sim(['--platform', 'cm5', '--nodes', '4', 'app/index.ts', '--trace', 'app/helper.js'], dir);
+    expect(t.stderr).toBe("sim: --trace app/helper.js: a source file in the folder of app app/index.ts; expected a file that is not the app's code\n");
+    expect(readFileSync(join(dir, 'app/index.ts'), 'utf8')).toBe(source);
+    expect(readdirSync(join(dir, 'app'))).toEqual(['index.ts']);
+    expect((await sim(['--platform', 'cm5', '--nodes', '4', 'app', '--log', 'app/run.log'], dir)).code).toBe(0);
+  });
+
+  it("sim sweep's --out may not name a part, which it would write over", async () => {
+    const dir = scratch();
+    writeFileSync(join(dir, 's.json'), `${JSON.stringify({ name: 's', runs: [{ app: 'apps/ping-pong', platform: 'cm5', nodes: 4, params: { rounds: 1 } }] })}\n`);
+    const r = await sim(['sweep', 's.json', '--out', 'r.jsonl.part-2-of-2'], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("sim: --out r.jsonl.part-2-of-2: the name of a sweep's results part, which only the sweep writes; expected another file name\n");
+    expect(readdirSync(dir)).toEqual(['s.json']);
+  });
+
+  it('writes through a symbolic link whose target does not exist yet, keeping the link; refuses a loop of links', async () => {
+    const dir = scratch();
+    symlinkSync('real.log', join(dir, 'link.log'));
+    expect((await sim(['--platform', 'cm5', '--nodes', '4', join(ROOT, 'apps/cshift'), '--log', 'link.log'], dir)).code).toBe(0);
+    expect(lstatSync(join(dir, 'link.log')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(dir, 'real.log'), 'utf8')).toMatch(/^cycle 0 node 0: startBarrier$/m);
+    symlinkSync('b.log', join(dir, 'a.log'));
+    symlinkSync('a.log', join(dir, 'b.log'));
+    const r = await sim(['--platform', 'cm5', '--nodes', '4', join(ROOT, 'apps/cshift'), '--log', 'a.log'], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('sim: --log a.log: more than 40 symbolic links in a row (a loop?); expected a file name\n');
+  });
+
   it('writes through a symbolic link and into a device or FIFO, never renaming over them (as root it replaced /dev/null with a file)', async () => {
     const dir = scratch();
     const trace = join(dir, 'good.trace');
