@@ -39,9 +39,12 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
   // Each command is imported only when asked for: a start-up loads what it runs.
   const sub = argv[0] === 'sweep' && ['merge', 'status', 'slurm', 'export'].includes(argv[1]) ? `sweep ${argv[1]}` : argv[0];
   const rest = argv.slice(sub === undefined ? 1 : sub.split(' ').length);
-  if (sub === 'help') return help(rest, io);
-  const known = sub !== undefined && sub !== 'run' && (await import('./commands.ts')).COMMANDS[sub] !== undefined;
-  if (known && (rest.includes('--help') || rest.includes('-h'))) return help([sub], io);
+  const asksHelp = rest.includes('--help') || rest.includes('-h');
+  // sim help --help: help's own help (it said "unknown command --help").
+  if (sub === 'help') return help(asksHelp && rest.length === 1 ? ['help'] : rest, io);
+  // sim run --help is the run command's help, as every command's (it printed the whole help).
+  const known = sub !== undefined && (await import('./commands.ts')).COMMANDS[sub] !== undefined;
+  if (known && asksHelp) return help([sub], io);
   switch (sub) {
     case 'graph':
       return (await import('./graph-command.ts')).graphCommand(rest, io);

@@ -35,6 +35,17 @@ describe.concurrent('the CLI surface (issue 23, item 7)', () => {
     expect(c.stderr).toMatch(/^sim help: unknown command nope \(expected one of: run, graph, /);
   });
 
+  it('sim run --help and sim help --help are those commands\' help too', async () => {
+    // run --help printed the whole help; help --help said "unknown command --help", exit 2.
+    const [run, helpRun, helpHelp, helpOfHelp] = await Promise.all([sim(['run', '--help']), sim(['help', 'run']), sim(['help', '--help']), sim(['help', 'help'])]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(helpRun.stdout);
+    expect(run.stdout).toMatch(/^sim run: /);
+    expect(helpHelp.code).toBe(0);
+    expect(helpHelp.stdout).toBe(helpOfHelp.stdout);
+    expect(helpHelp.stdout).toMatch(/^sim help: /);
+  });
+
   it('sim apps lists every app folder; sim params lists an app\'s parameters, both also as JSON', async () => {
     const [apps, appsJson, params, paramsJson] = await Promise.all([sim(['apps']), sim(['apps', '--json']), sim(['params', 'apps/stencil']), sim(['params', 'apps/stencil', '--json'])]);
     const folders = readdirSync(join(ROOT, 'apps')).filter((f) => existsSync(join(ROOT, 'apps', f, 'index.ts')));
