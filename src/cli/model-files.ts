@@ -87,14 +87,21 @@ export function loadModelSet(platform: Platform, nodes: number, dir?: string, co
   set.addFile(text, shown);
   // Fitted on another platform file of this name, they predicted that machine's times, silently.
   checkFittedOn(fittedOn, platform, shown, `the app models for it with sim calibrate --platform <file> apps/calibration/apps.spec -o <samples> --nodes ${nodes} --fit <dir>, then pass --models <dir>`);
-  // Fitted on one machine size, they know nothing of another: --models fitted at 16 nodes
-  // chose for 64 as if they were 16. (Files that record no sizes, as the shipped ones, which
-  // sit in their size's folder, are taken as they are.)
-  if (sizes !== undefined && sizes.length === 1 && sizes[0] !== nodes) {
-    throw new InputError(`${shown} was fitted on ${sizes[0]} nodes only, and this is ${nodes}; calibrate the app models at ${nodes} nodes (sim calibrate --platform ${platform.name} apps/calibration/apps.spec -o <samples> --nodes ${nodes} --fit <dir>) and pass --models <dir>`);
-  }
+  checkFittedSize(sizes, nodes, shown, `the app models at ${nodes} nodes (sim calibrate --platform ${platform.name} apps/calibration/apps.spec -o <samples> --nodes ${nodes} --fit <dir>) and pass --models <dir>`);
   if (comm?.communication === 'hybrid') readHybrid(set, platform, nodes, comm.hybridDir);
   return set;
+}
+
+/**
+ * Refuses models fitted on one machine size only, another than `nodes`: they know
+ * nothing of it (--models fitted at 16 nodes chose for 64 as if they were 16). Models
+ * fitted over several sizes, and files that record none (written before sizes were
+ * recorded), are taken as they are.
+ */
+function checkFittedSize(sizes: number[] | undefined, nodes: number, shown: string, calibrate: string): void {
+  if (sizes !== undefined && sizes.length === 1 && sizes[0] !== nodes) {
+    throw new InputError(`${shown} was fitted on ${sizes[0]} nodes only, and this is ${nodes}; calibrate ${calibrate}`);
+  }
 }
 
 /** Adds the hybrid extra-lines models (--communication hybrid) to `set`. */
@@ -110,9 +117,10 @@ function readHybrid(set: ModelSet, platform: Platform, nodes: number, dir: strin
         : `--hybrid-models ${dir}: no ${platform.name}.json there (expected the directory sim calibrate --fit writes for apps/calibration/hybrid.spec)`,
     );
   }
-  const { text, fittedOn } = readModelsFile(file, shown, platform.name);
+  const { text, fittedOn, sizes } = readModelsFile(file, shown, platform.name);
   set.addFile(text, shown);
   checkFittedOn(fittedOn, platform, `--communication hybrid: ${shown}`, `the hybrid models for it with ${calibrate}`);
+  checkFittedSize(sizes, nodes, `--communication hybrid: ${shown}`, `the hybrid models at ${nodes} nodes with ${calibrate}`);
   for (const name of Object.values(HYBRID_MODELS)) {
     if (!set.has(name)) throw new InputError(`--communication hybrid: ${shown} has no model ${name} (expected ${Object.values(HYBRID_MODELS).join(' and ')}, the models of apps/calibration/hybrid.spec)`);
   }
