@@ -29,14 +29,16 @@ import { mapInPool } from '../sweep/pool.ts';
 import { parseShard, WHOLE } from '../sweep/shard.ts';
 import runUnitRequest, { loadSpecs, unitText, type UnitOutcome, type UnitRequest } from './calibrate-unit.ts';
 import { fitWithProvenance, modelJson, printModels } from './fit-command.ts';
-import { loadApp, loadPlatform, platformNames, projectPath } from './load-inputs.ts';
+import { loadApp, loadPlatform, lookupPath, platformNames, projectPath } from './load-inputs.ts';
 import { strataSubmodels } from './model-files.ts';
 import { simulatorVersion } from './project.ts';
 import type { Io } from './io.ts';
 
 interface CalibrateArgs {
   platforms: string[];
+  /** The spec file as given (the samples' header names it), and where it is read from. */
   specFile: string;
+  specPath: string;
   out: string;
   /** Machine sizes to sample on (several make log P terms identifiable); undefined: each platform's default. */
   nodes: number[] | undefined;
@@ -79,12 +81,14 @@ function parseCalibrateArgs(argv: readonly string[]): CalibrateArgs {
   // Where the samples and models go is checked before any sampling: -o inside --fit's folder under a
   // model file's name lost the samples to the models.
   const platforms = v.platform === 'all' ? platformNames() : [v.platform];
-  checkSeparateFiles([['spec', parsed.positionals[0]], ['-o', v.out], ...(v.fit === undefined ? [] : modelFiles(v.fit, platforms).map((f) => ['--fit', f] as const))]);
+  const specPath = lookupPath(parsed.positionals[0]);
+  checkSeparateFiles([['spec', specPath], ['-o', v.out], ...(v.fit === undefined ? [] : modelFiles(v.fit, platforms).map((f) => ['--fit', f] as const))]);
   checkOutputFile('-o', v.out);
   if (v.fit !== undefined) checkOutputFolder('--fit', v.fit);
   return {
     platforms,
     specFile: parsed.positionals[0],
+    specPath,
     out: v.out,
     nodes: v.nodes === undefined ? undefined : nodeList(v.nodes),
     seed: v.seed === undefined ? 1 : integer('--seed', v.seed, 0, MAX_SEED),
@@ -99,7 +103,7 @@ function parseCalibrateArgs(argv: readonly string[]): CalibrateArgs {
 
 export async function calibrateCommand(argv: readonly string[], io: Io, showProgress: boolean): Promise<number> {
   const args = parseCalibrateArgs(argv);
-  const specs = await loadSpecs(args.specFile);
+  const specs = await loadSpecs(args.specFile, args.specPath);
   const requests: UnitRequest[] = [];
   const platformsRun: string[] = [];
   let plannedSamples = 0;
@@ -114,7 +118,7 @@ export async function calibrateCommand(argv: readonly string[], io: Io, showProg
         const unit = { platform, spec, source: args.specFile, nodes, seed: args.seed, vcount: args.vcount, submodels: strataSubmodels(platform, spec) };
         const task = appTask(spec.task.name);
         plannedSamples += (task === undefined ? planUnit(unit) : checkAppUnit(unit, await loadApp(projectPath(task.app)))).length;
-        requests.push({ platform: name, specFile: args.specFile, specIndex, nodes, seed: args.seed, vcount: args.vcount, noise: args.noise });
+        requests.push({ platform: name, specFile: args.specFile, specPath: args.specPath, specIndex, nodes, seed: args.seed, vcount: args.vcount, noise: args.noise });
       }
     }
   }
@@ -143,7 +147,7 @@ export async function calibrateCommand(argv: readonly string[], io: Io, showProg
   }
   bar?.stop();
 
-  const specHash = createHash('sha256').update(readFileSync(args.specFile)).digest('hex');
+  const specHash = createHash('sha256').update(readFileSync(args.specPath)).digest('hex');
   const header =
     index === 1
       ? [

@@ -16,7 +16,9 @@ import { importModule } from './project.ts';
 
 export interface UnitRequest {
   platform: string;
+  /** The spec file as given (messages name it), and where it is read from (see lookupPath). */
   specFile: string;
+  specPath: string;
   specIndex: number;
   nodes: number;
   seed: number;
@@ -24,12 +26,15 @@ export interface UnitRequest {
   noise: boolean;
 }
 
-/** Reads a spec file: the one-line grammar, or a module whose default export is a list of ModelSpec. */
-export async function loadSpecs(file: string): Promise<ModelSpec[]> {
+/**
+ * Reads a spec file: the one-line grammar, or a module whose default export is a list of
+ * ModelSpec. `path` is read; messages name `file`, the spec as given.
+ */
+export async function loadSpecs(file: string, path = file): Promise<ModelSpec[]> {
   if (['.ts', '.mts', '.js', '.mjs'].includes(extname(file))) {
     let mod: { default?: unknown };
     try {
-      mod = (await importModule(file)) as { default?: unknown };
+      mod = (await importModule(path)) as { default?: unknown };
     } catch (e) {
       throw new InputError(`${file}: cannot load the spec module (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`);
     }
@@ -41,7 +46,7 @@ export async function loadSpecs(file: string): Promise<ModelSpec[]> {
   }
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readFileSync(path, 'utf8');
   } catch (e) {
     throw new InputError(`${file}: cannot read the spec file (${(e as { code?: string }).code ?? String(e)})`);
   }
@@ -50,7 +55,7 @@ export async function loadSpecs(file: string): Promise<ModelSpec[]> {
 
 /** Runs one unit; the worker's entry point too. */
 export default async function runUnitRequest(r: UnitRequest): Promise<string> {
-  const specs = await loadSpecs(r.specFile);
+  const specs = await loadSpecs(r.specFile, r.specPath);
   const platform = await loadPlatform(r.platform);
   const config = { platform, spec: specs[r.specIndex], source: r.specFile, nodes: r.nodes, seed: r.seed, vcount: r.vcount, noise: r.noise, submodels: strataSubmodels(platform, specs[r.specIndex]) };
   // An app-level task (thesis 4.2) runs a whole app, loaded from the project's apps/.

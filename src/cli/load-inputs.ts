@@ -65,8 +65,12 @@ function checkedAtBuild(name: string, text: string, source: string): Platform | 
 
 const APP_ENTRIES = ['index.ts', 'index.mts', 'index.js', 'index.mjs'];
 
-/** Where an app path points: the working directory's, else (relative and not there) the simulator's shipped one. */
-export function appPath(spec: string): string {
+/**
+ * Where an input path (an app, a calibration spec) points: the working directory's, else
+ * (relative and not there) the simulator's shipped one, so the paths the README and the
+ * studies name (apps/stencil, apps/calibration/apps.spec) work from any directory.
+ */
+export function lookupPath(spec: string): string {
   const here = resolve(spec);
   return existsSync(here) || isAbsolute(spec) ? here : projectPath(spec);
 }
@@ -78,7 +82,7 @@ export function appPath(spec: string): string {
  * them (every study's) run from any directory; one in the working directory comes first.
  */
 export function resolveAppFile(spec: string): string {
-  const path = appPath(spec);
+  const path = lookupPath(spec);
   if (!existsSync(path)) throw new InputError(`app ${spec}: no such file or folder${isAbsolute(spec) ? '' : " (here or among the simulator's apps)"}`);
   if (statSync(path).isDirectory()) {
     const entry = APP_ENTRIES.map((e) => join(path, e)).find((f) => existsSync(f));

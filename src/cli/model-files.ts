@@ -18,7 +18,7 @@ import type { LibraryModule } from '../library/module.ts';
 import { SORT_MODULE } from '../library/sort-module.ts';
 import { STENCIL_MODULE } from '../library/stencil-module.ts';
 import type { Platform } from '../platform/schema.ts';
-import { appPath, projectPath } from './load-inputs.ts';
+import { lookupPath, projectPath } from './load-inputs.ts';
 
 export const MODULES: readonly LibraryModule[] = [STENCIL_MODULE, SORT_MODULE];
 
@@ -141,7 +141,7 @@ export function moduleNamed(arg: string): LibraryModule {
 /** The project-relative app folder (apps/stencil) that a path names, or undefined outside apps/. */
 export function appFolder(path: string): string | undefined {
   // Found as a run finds it: sim select apps/stencil from another directory said "unknown module".
-  const rel = relative(projectPath('.'), appPath(path)).split('\\').join('/').replace(/\/(index\.[mc]?[tj]s)?$/, '').replace(/\/index\.[mc]?[tj]s$/, '');
+  const rel = relative(projectPath('.'), lookupPath(path)).split('\\').join('/').replace(/\/(index\.[mc]?[tj]s)?$/, '').replace(/\/index\.[mc]?[tj]s$/, '');
   return rel.startsWith('apps/') ? rel : undefined;
 }
 

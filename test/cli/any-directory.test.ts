@@ -4,7 +4,7 @@
  * when `sim study extra-rows` run outside the checkout stopped at its first run with
  * "app apps/stencil: no such file or folder".
  */
-import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -23,6 +23,15 @@ describe.concurrent('a shipped app named apps/<name> runs from any directory', (
     expect(fingerprintOf(elsewhere.stdout)).toBe(fingerprintOf(home.stdout));
     expect(listed.stdout).toMatch(/^apps\/cshift\s/m);
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('calibrates from a shipped spec named apps/calibration/<spec>, giving the shipped samples byte for byte', async () => {
+    // "apps/calibration/hybrid.spec: cannot read the spec file (ENOENT)" outside the checkout.
+    const dir = mkdtempSync(join(tmpdir(), 'sim-elsewhere-'));
+    const r = await sim(['calibrate', '--platform', 'cm5', 'apps/calibration/hybrid.spec', '--nodes', '16', '--vcount', '10', '-o', 'h.samples'], dir);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(dir, 'h.samples'), 'utf8')).toBe(readFileSync(join(ROOT, 'platforms/models/hybrid/n16/cm5.samples'), 'utf8'));
   });
 
   it('prefers an app of that path in the working directory', async () => {
