@@ -2,7 +2,8 @@
  * One node's Strata engines, built from narrow pieces of the machine: messaging,
  * block and asynchronous transfers with the port table, the collective engines (the
  * control network's or the combining trees'), output, states, local work, and the
- * guard that counts operations. The façade apps see (runtime.ts) delegates to these;
+ * node's thread, which is the guard that counts operations too (NodeProgram). The
+ * façade apps see (runtime.ts) delegates to these;
  * engines never see the façade, only an opaque target to hand app callbacks. Also
  * what a node does when its program ends (StrataExit(0)).
  */
