@@ -44,6 +44,15 @@ function readModelsFile(file: string, shown: string, platformName: string): { te
   return { text, fittedOn: provenance?.platformHashes?.[platformName], sizes: provenance?.machineSizes?.[platformName] };
 }
 
+/**
+ * What `--platform` takes to name `platform` again in a suggested command: its name when
+ * it is the shipped file of that name, else its file (`--platform mycm` of a file named
+ * mycm.json said "unknown platform").
+ */
+function platformOption(platform: Platform): string {
+  return platform.source === `platforms/${platform.name}.json` ? platform.name : platform.source;
+}
+
 /** Refuses models fitted on another platform file of this name: they predict that machine's times. */
 function checkFittedOn(fittedOn: string | undefined, platform: Platform, what: string, calibrate: string): void {
   if (fittedOn !== platform.contentHash) {
@@ -78,7 +87,7 @@ export function loadModelSet(platform: Platform, nodes: number, dir?: string, co
   if (!existsSync(file)) {
     throw new InputError(
       dir === undefined
-        ? `no app models for ${platform.name} on ${nodes} nodes (expected ${shownDir}/${platform.name}.json; shipped sizes are 16, 32 and 64 nodes); calibrate them with sim calibrate --platform ${platform.name} apps/calibration/apps.spec -o <samples> --nodes ${nodes} --fit <dir>, then pass --models <dir>`
+        ? `no app models for ${platform.name} on ${nodes} nodes (expected ${shownDir}/${platform.name}.json; shipped sizes are 16, 32 and 64 nodes); calibrate them with sim calibrate --platform ${platformOption(platform)} apps/calibration/apps.spec -o <samples> --nodes ${nodes} --fit <dir>, then pass --models <dir>`
         : `--models ${dir}: no ${platform.name}.json there (expected the directory sim calibrate --fit writes, with one <platform>.json per platform)`,
     );
   }
@@ -86,8 +95,8 @@ export function loadModelSet(platform: Platform, nodes: number, dir?: string, co
   const { text, fittedOn, sizes } = readModelsFile(file, shown, platform.name);
   set.addFile(text, shown);
   // Fitted on another platform file of this name, they predicted that machine's times, silently.
-  checkFittedOn(fittedOn, platform, shown, `the app models for it with sim calibrate --platform <file> apps/calibration/apps.spec -o <samples> --nodes ${nodes} --fit <dir>, then pass --models <dir>`);
-  checkFittedSize(sizes, nodes, shown, `the app models at ${nodes} nodes (sim calibrate --platform ${platform.name} apps/calibration/apps.spec -o <samples> --nodes ${nodes} --fit <dir>) and pass --models <dir>`);
+  checkFittedOn(fittedOn, platform, shown, `the app models for it with sim calibrate --platform ${platformOption(platform)} apps/calibration/apps.spec -o <samples> --nodes ${nodes} --fit <dir>, then pass --models <dir>`);
+  checkFittedSize(sizes, nodes, shown, `the app models at ${nodes} nodes (sim calibrate --platform ${platformOption(platform)} apps/calibration/apps.spec -o <samples> --nodes ${nodes} --fit <dir>) and pass --models <dir>`);
   if (comm?.communication === 'hybrid') readHybrid(set, platform, nodes, comm.hybridDir);
   return set;
 }
@@ -109,7 +118,7 @@ function readHybrid(set: ModelSet, platform: Platform, nodes: number, dir: strin
   const shownDir = dir ?? shippedHybridDir(nodes);
   const shown = join(shownDir, `${platform.name}.json`);
   const file = join(dir ?? projectPath(shownDir), `${platform.name}.json`);
-  const calibrate = `sim calibrate --platform ${platform.name} apps/calibration/hybrid.spec -o <samples> --nodes ${nodes} --fit <dir>, then pass --hybrid-models <dir>`;
+  const calibrate = `sim calibrate --platform ${platformOption(platform)} apps/calibration/hybrid.spec -o <samples> --nodes ${nodes} --fit <dir>, then pass --hybrid-models <dir>`;
   if (!existsSync(file)) {
     throw new InputError(
       dir === undefined
@@ -169,7 +178,7 @@ export function strataSubmodels(platform: Platform, spec: ModelSpec): { function
     if (variables.length !== 1) continue;
     functions[name] = (x: number) => {
       if (fittedOn !== platform.contentHash) {
-        throw new InputError(`${name}(...) in a spec: the Strata models in ${shown} were fitted on platform ${platform.name} with content hash ${fittedOn ?? '(none recorded)'}, this platform file has ${platform.contentHash}; calibrate its Strata models first (sim calibrate --platform <file> apps/calibration/strata.spec ... --fit platforms/models)`);
+        throw new InputError(`${name}(...) in a spec: the Strata models in ${shown} were fitted on platform ${platform.name} with content hash ${fittedOn ?? '(none recorded)'}, this platform file has ${platform.contentHash}; calibrate its Strata models first (sim calibrate --platform ${platformOption(platform)} apps/calibration/strata.spec ... --fit platforms/models)`);
       }
       return evaluate(model, { [variables[0]]: x });
     };

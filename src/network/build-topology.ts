@@ -15,7 +15,7 @@ import type { Topology } from './topology.ts';
  */
 export function nodeCountProblem(params: NetworkParams, nodes: number): string | null {
   if (!Number.isInteger(nodes) || nodes < 1) return 'expected a positive integer node count';
-  if (nodes > params.maxNodes) return `expected at most ${params.maxNodes} nodes for this ${params.kind} network`;
+  if (nodes > params.maxNodes) return `expected at most ${params.maxNodes} node${params.maxNodes === 1 ? '' : 's'} for this ${params.kind} network`;
   switch (params.kind) {
     case 'fat-tree':
       return FatTree.nodeCountProblem(nodes);

@@ -17,6 +17,8 @@ import { platformSchema, type Platform, type PlatformSpec } from './schema.ts';
  *   out-of-range values, or inconsistent values
  */
 export function parsePlatform(text: string, source: string): Platform {
+  // JSON.parse's "Unexpected token" named an invisible character, at no position.
+  if (text.startsWith('\ufeff')) throw new InputError(`${source}: starts with a byte-order mark (U+FEFF); expected JSON without one (save the file as UTF-8 without a BOM)`);
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -29,7 +31,7 @@ export function parsePlatform(text: string, source: string): Platform {
   }
   const result = platformSchema.safeParse(data);
   if (!result.success) {
-    throw new InputError(`${source}: ${describeIssue(result.error.issues[0], data)}`);
+    throw new InputError(`${source}: ${describeIssue(firstIssue(result.error.issues), data)}`);
   }
   const spec = result.data;
   const problem = checkConsistency(spec);
@@ -45,6 +47,12 @@ function checkConsistency(p: PlatformSpec): string | null {
   }
   if (m.handlerArgWords > m.packetWords - 1) {
     return `key "messaging.handlerArgWords": expected at most messaging.packetWords - 1 (${m.packetWords - 1}), got ${m.handlerArgWords}`;
+  }
+  if (m.dma === null && m.handlerArgWords < m.packetWords - 1) {
+    // A block transfer's last, partial packet is an active message of its port-and-offset word
+    // and up to packetWords - 2 data words (Appendix A 7; src/runtime/block-send-op.ts): with
+    // fewer argument words every block transfer failed at its end, blaming "argument words".
+    return `key "messaging.handlerArgWords": expected messaging.packetWords - 1 (${m.packetWords - 1}) without DMA (a block transfer's last packet is an active message of up to that many words), got ${m.handlerArgWords}`;
   }
   const c = p.controlNetwork;
   if (c === null && m.handlerArgWords < 4) {
@@ -82,6 +90,18 @@ function describeJsonError(e: unknown, text: string): string {
 }
 
 type Issue = z.core.$ZodIssue;
+
+/**
+ * The issue to report: the first, unless it is zod's own safe-integer bound on an
+ * integer and the key has a bound of its own (defaultNodes 1e300 said "expected a
+ * number <= 9007199254740991", not <= 4096).
+ */
+function firstIssue(issues: readonly Issue[]): Issue {
+  const first = issues[0];
+  if ((first.code !== 'too_big' && first.code !== 'too_small') || first.origin !== 'int') return first;
+  const key = first.path.join('.');
+  return issues.find((i) => i !== first && i.code === first.code && i.path.join('.') === key) ?? first;
+}
 
 /** One line for a schema violation: which key, what was expected, what was found. */
 function describeIssue(issue: Issue, data: unknown): string {
@@ -135,6 +155,8 @@ function article(type: string): string {
 
 function show(v: unknown): string {
   if (v === undefined) return 'nothing';
+  // JSON.parse reads 1e400 as Infinity, which JSON.stringify writes as null.
+  if (typeof v === 'number' && !Number.isFinite(v)) return `${v < 0 ? '-' : ''}a number too large for a double (read as ${v})`;
   const s = JSON.stringify(v);
   return s.length > 40 ? `${s.slice(0, 37)}...` : s;
 }

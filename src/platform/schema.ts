@@ -5,6 +5,7 @@
  * number comes from in the thesis. This file knows nothing about files or loading.
  */
 import * as z from 'zod';
+import { LINE_BREAKING_WORDS, ONE_LINE } from '../kernel/one-line.ts';
 
 /*
  * Ranges. Every key has an upper bound that no physical machine comes near, so a
@@ -197,9 +198,9 @@ const timeSliceSchema = z.strictObject({
 
 export const platformSchema = z.strictObject({
   /** Short name used by `--platform` (the file name without .json). */
-  name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, { error: 'expected lowercase letters, digits and dashes' }),
+  name: z.string().max(64).regex(/^[a-z0-9][a-z0-9-]*$/, { error: 'expected lowercase letters, digits and dashes' }),
   /** A human title for summaries and graphs: one line (a newline or escape in it reached the terminal). */
-  title: z.string().min(1).regex(/^[^\u0000-\u001f\u007f]+$/, { error: 'expected one line of text, without control characters' }),
+  title: z.string().min(1).regex(ONE_LINE, { error: `expected one line of text, without ${LINE_BREAKING_WORDS}` }),
   /**
    * Processor clock; cycles convert to microseconds with it. From 0.1 MHz to 10^5 MHz
    * (100 GHz): the thesis's machines run at 33 MHz (6.1; Fig. 6-6 is in cycles at 33).

@@ -6,6 +6,7 @@
  * line are parsed strictly here.
  */
 import { InputError } from '../kernel/errors.ts';
+import { LINE_BREAKING, LINE_BREAKING_WORDS } from '../kernel/one-line.ts';
 import type { RandomStream } from '../kernel/random-stream.ts';
 import type { Op } from '../machine/node.ts';
 import type { Runtime } from './runtime.ts';
@@ -64,7 +65,7 @@ export function verificationProblem(v: unknown): string | null {
   if (typeof ok !== 'boolean') return `its ok is ${describe(ok)}, not true or false`;
   if (typeof detail !== 'string') return `its detail is ${describe(detail)}, not a string`;
   // One line for the summary: a newline or a terminal escape in it reached the terminal as is.
-  if (/[\u0000-\u001f\u007f]/.test(detail)) return `its detail ${describe(detail)} has a control character (a newline, a tab, an escape); expected one line of text`;
+  if (LINE_BREAKING.test(detail)) return `its detail ${describe(detail)} has a character not allowed on one line (${LINE_BREAKING_WORDS}); expected one line of text`;
   if (metrics === undefined) return null;
   if (metrics === null || typeof metrics !== 'object' || Array.isArray(metrics)) return `its metrics are ${describe(metrics)}, not an object`;
   for (const [name, value] of Object.entries(metrics)) {

@@ -15,6 +15,7 @@ import { readFileSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { z } from 'zod';
 import { InputError } from '../kernel/errors.ts';
+import { LINE_BREAKING_WORDS, ONE_LINE } from '../kernel/one-line.ts';
 import { MAX_SEED } from '../kernel/random-stream.ts';
 import { NETWORK_MODES } from '../machine/machine.ts';
 import { sha256 } from './canonical.ts';
@@ -48,7 +49,7 @@ const entrySchema = z.strictObject({
 
 const sweepSchema = z.strictObject({
   // It heads the results and every progress line: a newline in it broke both.
-  name: z.string().min(1).max(200).regex(/^[^\u0000-\u001f\u007f]+$/, { error: 'expected a name without control characters (newlines, tabs)' }),
+  name: z.string().min(1).max(200).regex(ONE_LINE, { error: `expected a name without ${LINE_BREAKING_WORDS}` }),
   runs: z.array(entrySchema).min(1),
 });
 

@@ -132,7 +132,8 @@ describe('auto parameters', () => {
     writeFileSync(join(dir, 'models/atm.json'), shipped);
     const stale = await sim(args);
     expect(stale.code).toBe(2);
-    expect(stale.stderr).toMatch(/models\/atm\.json was fitted on platform atm with content hash \w+, this platform file has \w+; calibrate the app models for it with sim calibrate --platform <file> apps\/calibration\/apps\.spec -o <samples> --nodes 64 --fit <dir>, then pass --models <dir>\n$/);
+    expect(stale.stderr).toMatch(/models\/atm\.json was fitted on platform atm with content hash \w+, this platform file has \w+; calibrate the app models for it with sim calibrate --platform \S+\/atm\.json apps\/calibration\/apps\.spec -o <samples> --nodes 64 --fit <dir>, then pass --models <dir>\n$/);
+    expect(stale.stderr).toContain(`--platform ${join(dir, 'atm.json')} apps/calibration`);
     // Its own app models (here the shipped ones, fitted on this file), as after sim calibrate --fit.
     const own = JSON.parse(shipped);
     own.provenance.platformHashes.atm = createHash('sha256').update(text).digest('hex');
@@ -172,7 +173,9 @@ describe('bad input to the library gives one line and exit 2', () => {
     ['unknown input', ['select', '--platform', 'cm5', 'stencil', '--param', 'depth=3'], /^sim: --param depth=3: module stencil has no input depth/],
     ['missing input', ['select', '--platform', 'cm5', 'stencil', '--param', 'width=30'], /^sim select: missing --param height=<grid rows> for module stencil$/],
     ['a model file missing a variant', ['select', '--platform', 'cm5', 'stencil', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2', '--models', dir], /^sim: no model StencilUni for cm5 \(needed by variant uni\) in /],
-    ['no models for the machine size', ['select', '--platform', 'cm5', 'sort', '--nodes', '8', '--param', 'keys=10', '--param', 'keyBits=8'], /^sim: no app models for cm5 on 8 nodes/],
+    ['no models for the machine size', ['select', '--platform', 'cm5', 'sort', '--nodes', '8', '--param', 'keys=10', '--param', 'keyBits=8'], /^sim: no app models for cm5 on 8 nodes.*calibrate them with sim calibrate --platform cm5 apps/],
+    // The suggestion said --platform mycm, which is no shipped platform ("unknown platform").
+    ['no models for a platform file of another name', ['select', '--platform', 'test/fixtures/mycm-platform.json', 'sort', '--nodes', '16', '--param', 'keys=10', '--param', 'keyBits=8'], /^sim: no app models for mycm on 16 nodes .*calibrate them with sim calibrate --platform test\/fixtures\/mycm-platform\.json apps/],
     ['auto on an app without a module', ['--platform', 'cm5', 'apps/ping-pong', '--param', 'rounds=auto'], /^sim: rounds=auto: app apps\/ping-pong has no library module/],
     ['auto on a parameter the module does not tune', ['--platform', 'cm5', 'apps/stencil', '--param', 'iters=auto'], /^sim: iters=auto: apps\/stencil takes auto only for layout, extraRows, extraCols, aspect$/],
     ['an unknown communication model', ['select', '--platform', 'cm5', 'stencil', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2', '--communication', 'exact'], /^sim: --communication exact: expected chain, factored or hybrid /],

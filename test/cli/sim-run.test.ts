@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -50,6 +50,17 @@ describe.concurrent('sim runs apps', () => {
     const r = await sim(['--platform', 'platforms/atm.json', 'apps/cshift/index.ts', '--nodes', '5']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^run +cshift on atm .*5 nodes/m);
+  });
+
+  it('shows a run shorter than a microsecond to three digits (it said "= 0 us")', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-fast-'));
+    const fast = { ...JSON.parse(readFileSync(join(ROOT, 'platforms/cm5.json'), 'utf8')), clockMHz: 100_000 };
+    writeFileSync(join(dir, 'fast.json'), JSON.stringify(fast));
+    const r = await sim(['--platform', join(dir, 'fast.json'), 'apps/cshift', '--nodes', '8']);
+    expect(r.code).toBe(0);
+    const [, cycles, micros] = /^simulated +([\d,]+) cycles = ([\d.]+) us$/m.exec(r.stdout) ?? [];
+    expect(Number(micros)).toBeGreaterThan(0);
+    expect(Number(micros)).toBeCloseTo(Number(cycles.replaceAll(',', '')) / 100_000, 4);
   });
 
   it('exits 1 when the app reports a wrong result', async () => {

@@ -17,6 +17,7 @@ describe('switch (ATM)', () => {
     expect(four.describe()).toBe('4 switches of up to 16 hosts under a root switch');
     expect(nodeCountProblem(atm, 1024)).toBeNull();
     expect(nodeCountProblem(atm, 1025)).toBe('expected at most 1024 nodes for this switch network');
+    expect(nodeCountProblem({ ...atm, maxNodes: 1 }, 2)).toBe('expected at most 1 node for this switch network');
   });
 
   it('delivers a packet to another switch two hops (2 x hopLatencyCycles) later than within its own', () => {

@@ -50,10 +50,16 @@ describe('platform validation', () => {
     ['a control network that is not an object', (p: any) => (p.controlNetwork = 5), /key "controlNetwork": expected an object or null, got 5$/],
     ['a bad name', (p: any) => (p.name = 'CM 5'), /key "name": expected lowercase letters, digits and dashes, got "CM 5"$/],
     // It reached the terminal in every summary and graph.
-    ['a title of two lines', (p: any) => (p.title = 'CM-5\nreally'), /key "title": expected one line of text, without control characters, got "CM-5\\nreally"$/],
+    ['a title of two lines', (p: any) => (p.title = 'CM-5\nreally'), /key "title": expected one line of text, without control characters \(a newline, a tab, an escape\), line separators or direction overrides, got "CM-5\\nreally"$/],
+    // A terminal's escape as one C1 character (it reached the summary as is), and a right-to-left override.
+    ['a title with a C1 control', (p: any) => (p.title = 'CM-5\u009b31m'), /key "title": expected one line of text, without control characters/],
+    ['a title with a direction override', (p: any) => (p.title = 'CM-5 \u202eevil'), /key "title": expected one line of text, without control characters/],
+    ['a name too long for a file name', (p: any) => (p.name = 'x'.repeat(65)), /key "name": expected a string with length <= 64, got "x+\.\.\.$/],
     ['inconsistent send costs', (p: any) => (p.messaging.sendInjectionCycles = 99), /key "messaging\.sendInjectionCycles": expected at most messaging\.sendOverheadCycles \(32\), got 99$/],
     ['more argument words than a packet holds', (p: any) => (p.messaging.handlerArgWords = 5), /key "messaging\.handlerArgWords": expected at most messaging\.packetWords - 1 \(4\), got 5$/],
-    ['tree messages too small for global operations', (p: any) => ((p.controlNetwork = null), (p.messaging.handlerArgWords = 3)), /key "messaging\.handlerArgWords": expected at least 4 on a platform without a control network .*got 3$/],
+    // Every block transfer then failed at its last packet: "9 argument words, but ... at most 4".
+    ['a packet wider than an active message without DMA', (p: any) => (p.messaging.packetWords = 16), /key "messaging\.handlerArgWords": expected messaging\.packetWords - 1 \(15\) without DMA \(a block transfer's last packet is an active message of up to that many words\), got 4$/],
+    ['tree messages too small for global operations', (p: any) => ((p.controlNetwork = null), (p.messaging.packetWords = 4), (p.messaging.handlerArgWords = 3)), /key "messaging\.handlerArgWords": expected at least 4 on a platform without a control network .*got 3$/],
     ['a default machine larger than the network', (p: any) => (p.defaultNodes = 4096, p.network.maxNodes = 64), /key "defaultNodes": expected at most network\.maxNodes \(64\), got 4096$/],
   ])('rejects %s with one line', (_what, edit, message) => {
     const text = problem(editedPlatformText('cm5', edit));
@@ -70,6 +76,9 @@ describe('platform validation', () => {
     ['a 1-cycle timer period', (p: any) => (p.timerInterrupt.periodCycles = 1), /key "timerInterrupt\.periodCycles": expected a number >= 1000, got 1$/],
     ['a timer interrupt longer than its period', (p: any) => (p.timerInterrupt = { periodCycles: 1000, cycles: 1000 }), /key "timerInterrupt\.cycles": expected at most half of timerInterrupt\.periodCycles \(500\), got 1000$/],
     ['a time slice every cycle', (p: any) => (p.timeSlice.periodCycles = 1), /key "timeSlice\.periodCycles": expected a number >= 10000, got 1$/],
+    // zod's own safe-integer bound was named instead of the key's (">= -9007199254740991" for a buffer).
+    ['a default machine of 1e300 nodes', (p: any) => (p.defaultNodes = 1e300), /key "defaultNodes": expected a number <= 4096, got 1e\+300$/],
+    ['a buffer of -1e300 packets', (p: any) => (p.network.bufferPackets = -1e300), /key "network\.bufferPackets": expected a number >= 1, got -1e\+300$/],
     ['a time slice of 1e300 cycles per packet', (p: any) => (p.timeSlice.cyclesPerPacketPerNode = 1e300), /key "timeSlice\.cyclesPerPacketPerNode": expected a number <= 1000000, got 1e\+300$/],
   ])('refuses %s, naming the key and the range', (_what, edit, message) => {
     const text = problem(editedPlatformText('cm5', edit));
@@ -82,6 +91,13 @@ describe('platform validation', () => {
     expect(problem(text)).toMatch(/^bad\.json: key "network\.hopLatencyCycles" is given twice \(lines 32 and 33\); expected each key once$/);
     // The same name in two objects is no duplicate.
     expect(() => parsePlatform(platformText('cm5'), 'cm5.json')).not.toThrow();
+  });
+
+  it('says what a number too large for JSON and a byte-order mark are', () => {
+    // 1e400 was reported as "got null" (JSON.parse reads Infinity, JSON.stringify writes null).
+    expect(problem(platformText('cm5').replace(/"clockMHz": [0-9.]+/, '"clockMHz": 1e400'))).toBe('bad.json: key "clockMHz": expected a number, got a number too large for a double (read as Infinity)');
+    // An invisible character, and no position: "Unexpected token '﻿'".
+    expect(problem(`\ufeff${platformText('cm5')}`)).toBe('bad.json: starts with a byte-order mark (U+FEFF); expected JSON without one (save the file as UTF-8 without a BOM)');
   });
 
   it('rejects a file that is not an object', () => {

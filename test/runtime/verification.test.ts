@@ -17,7 +17,11 @@ describe("an app's verification", () => {
     expect(verificationProblem({ ok: true, detail: 'x', metrics: { byHops: { '2': Infinity } } })).toBe('its metric byHops.2 is Infinity, not a finite number');
     expect(verificationProblem({ ok: true, detail: 'x', metrics: { list: null } })).toBe('its metric list is null');
     // The summary's verified line is one line: these reached the terminal as they were.
-    expect(verificationProblem({ ok: true, detail: 'fine\nreally' })).toBe('its detail "fine\\nreally" has a control character (a newline, a tab, an escape); expected one line of text');
-    expect(verificationProblem({ ok: true, detail: '\u001b[31mred' })).toMatch(/has a control character/);
+    expect(verificationProblem({ ok: true, detail: 'fine\nreally' })).toBe(
+      'its detail "fine\\nreally" has a character not allowed on one line (control characters (a newline, a tab, an escape), line separators or direction overrides); expected one line of text',
+    );
+    // An escape, a C1 control (a terminal's CSI), a line separator and a right-to-left override.
+    for (const bad of ['\u001b[31mred', '\u009b31mred', 'one\u2028two', 'abc\u202edef']) expect(verificationProblem({ ok: true, detail: bad })).toMatch(/has a character not allowed on one line/);
+    expect(verificationProblem({ ok: true, detail: 'naïve – ok ✓' })).toBeNull();
   });
 });

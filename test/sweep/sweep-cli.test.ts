@@ -153,7 +153,7 @@ describe('sim sweep', () => {
     [['sweep', 'test/fixtures/sweeps/seed-range.json', '--out', 'OUT'], /^sim: test\/fixtures\/sweeps\/seed-range\.json: not a sweep file at runs\[0\]\.seeds: the range's last seed \(from \+ count - 1\) is past 4294967295/],
     // "--param layout=auto: expected one of square, vstrips, ...", though sim run takes auto.
     [['sweep', 'test/fixtures/sweeps/auto-param.json', '--out', 'OUT'], /^sim: test\/fixtures\/sweeps\/auto-param\.json: runs\[0\]: --param layout=auto: expected one of .* \(auto is resolved from the models by sim run, not in a sweep, whose runs record the values they ran; sim select prints what auto resolves to\)$/],
-    [['sweep', 'test/fixtures/sweeps/newline-name.json', '--out', 'OUT'], /^sim: test\/fixtures\/sweeps\/newline-name\.json: not a sweep file at name: expected a name without control characters/],
+    [['sweep', 'test/fixtures/sweeps/newline-name.json', '--out', 'OUT'], /^sim: test\/fixtures\/sweeps\/newline-name\.json: not a sweep file at name: expected a name without control characters \(a newline, a tab, an escape\), line separators or direction overrides/],
     [['worker'], /^sim worker: missing --queue redis:\/\/host:port\/db/],
     [['sweep', 'slurm', SMALL, '--out', 'OUT', '--tasks', '50'], /^sim: --tasks 50: more array tasks than the sweep has runs \(24\)/],
     [['sweep', 'slurm', SMALL, '--out', 'OUT', '--tasks', '4', '--time', 'an hour'], /^sim: --time an hour: expected a Slurm time limit/],
