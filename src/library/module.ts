@@ -70,6 +70,11 @@ export interface Variant {
   advisory?: readonly string[];
   /** Why the variant cannot take this input, or null (4.4.2: then it predicts Infinity). */
   problem(x: Inputs, ctx: SelectContext): string | null;
+  /**
+   * Why it cannot take the input with these tuned or given values, or null: a value given
+   * (an app's default aspect under layout=auto) may not fit where a tuned one would.
+   */
+  tunedProblem?(x: Inputs, tuned: Params, ctx: SelectContext): string | null;
   /** Optimizes the tunables (5.1); absent when there are none. */
   tune?(x: Inputs, ctx: SelectContext): Tuned;
   /** Predicted cycles with the tuned parameters; by default the model on `columns`. */
@@ -144,9 +149,9 @@ export function modelCycles(v: Variant, ctx: SelectContext, columns: Columns): n
 export function select(mod: LibraryModule, x: Inputs, ctx: SelectContext, pinned: Params = {}, requested: readonly string[] = [], withAdvice = true): Choice {
   checkInputs(mod, x);
   const predictions = mod.variants.map((v): Prediction => {
-    const problem = v.problem(x, ctx);
+    const inputProblem = v.problem(x, ctx);
     const adviceOnly = v.tunables.every((t) => (v.advisory ?? []).includes(t) && !requested.includes(t) && pinned[t] === undefined);
-    const tuned: Tuned = problem === null && v.tune !== undefined && (withAdvice || !adviceOnly) ? v.tune(x, ctx) : { params: {}, notes: [] };
+    const tuned: Tuned = inputProblem === null && v.tune !== undefined && (withAdvice || !adviceOnly) ? v.tune(x, ctx) : { params: {}, notes: [] };
     const advice: string[] = [];
     for (const t of v.advisory ?? []) {
       if (requested.includes(t) || pinned[t] !== undefined || tuned.params[t] === undefined) continue;
@@ -163,6 +168,7 @@ export function select(mod: LibraryModule, x: Inputs, ctx: SelectContext, pinned
       tuned.notes = [...tuned.notes.filter((n) => !n.startsWith(`${t} `)), `${t} ${pinned[t]}: given`];
       delete tuned.benefit;
     }
+    const problem = inputProblem ?? v.tunedProblem?.(x, tuned.params, ctx) ?? null;
     const cycles = problem === null ? v.predict(x, tuned.params, ctx) : Infinity;
     return {
       variant: v.name,

@@ -279,6 +279,8 @@ const rect: Variant = {
       notes: [`aspect ${b.px}/${py}: ${b.px} x ${py} processors, the best of ${rectCandidates(x, ctx.nodes).length} rectangular factorizations by enumeration, each by its own model${b.disagree ? ' (IntegerMinimum would have missed it: several minima)' : ''}`],
     };
   },
+  // The app's default aspect, pinned under layout=auto, crashed the prediction on a grid it does not fit (3 x 16 over 8 x 2).
+  tunedProblem: (x, tuned, ctx) => layoutProblem('rect', x, ctx.nodes, Number(tuned.aspect)),
   predict(x, tuned, ctx) {
     const aspect = Number(tuned.aspect);
     const { px } = processorGrid('rect', ctx.nodes, aspect);

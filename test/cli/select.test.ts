@@ -84,6 +84,15 @@ describe('auto parameters', () => {
     expect(r.stdout).toMatch(/^auto +digitBits=\d+ \(module sort: radix sort of the samples \(\d+ keys per node\) predicted [\d,]+ cycles/m);
   });
 
+  it('layout=auto passes over rect when the default aspect does not fit the grid (it crashed: "a 3 x 16 grid does not split over 8 x 2 processors")', async () => {
+    const r = await sim(['--platform', 'cm5', '--nodes', '16', 'apps/stencil', '--param', 'width=3', '--param', 'height=16', '--param', 'iters=2', '--param', 'layout=auto', '--json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const run = JSON.parse(r.stdout);
+    expect(run.verified).toBe(true);
+    expect(run.auto.variant).toBe('uni');
+  });
+
   it('layout=auto with extraRows=auto tunes the square layout (the shortest critical chain)', async () => {
     const r = await sim(['--platform', 'alewife', 'apps/stencil', '--param', 'layout=auto', '--param', 'extraRows=auto', '--param', 'extraCols=auto', '--param', 'width=200', '--param', 'height=200', '--param', 'iters=2']);
     expect(r.code).toBe(0);

@@ -93,6 +93,21 @@ describe('the selector', () => {
   });
 });
 
+describe('a given tunable', () => {
+  it('that does not fit the grid makes its variant unable to take the input, with the reason, as an unfitting input does', () => {
+    const platform = loadTestPlatform('cm5');
+    const ctx = selectContext(platform, 16, loadModelSet(platform, 16));
+    // aspect 4 on 16 processors is 8 x 2: a 3-column grid has no column for 5 of them.
+    const choice = select(STENCIL_MODULE, { width: 3, height: 16, iters: 2 }, ctx, { aspect: 4 });
+    const rect = choice.predictions.find((p) => p.variant === 'rect')!;
+    expect(rect.cycles).toBe(Infinity);
+    expect(rect.problem).toMatch(/^layout rect puts 8 processors across 3 columns/);
+    expect(choice.variant).toBe('uni');
+    // Tuned instead, rect takes the grid on 2 x 8 processors.
+    expect(select(STENCIL_MODULE, { width: 3, height: 16, iters: 2 }, ctx).predictions.find((p) => p.variant === 'rect')!.params.aspect).toBe(0.25);
+  });
+});
+
 describe('advice nobody asked for', () => {
   it('is left out without withAdvice, and nothing else changes: the same choices and predictions, the square untuned', () => {
     const platform = loadTestPlatform('paragon');
