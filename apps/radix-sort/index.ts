@@ -5,7 +5,7 @@
  * every node, node 0 holding the smallest.
  */
 import { defineApp, State, type Op } from '../../src/runtime/index.ts';
-import { checkKeyCount, checkSorted, DISTRIBUTIONS, makeKeys, type Distribution } from './keys.ts';
+import { checkKeyCount, checkSorted, DISTRIBUTIONS, makeKeys, MAX_KEYS_PER_NODE, type Distribution } from './keys.ts';
 import { RADIX_STATES, radixSort } from './radix.ts';
 
 /** State while loading the keys (the radix sort's own states are 8 and 9). */
@@ -21,7 +21,7 @@ export default defineApp({
   states: { ...RADIX_STATES, [INIT]: 'Init' },
   description: 'parallel LSD radix sort with vector scans (thesis 4.5.1)',
   params: {
-    keys: { type: 'int', default: 1000, min: 1, max: 1 << 22, doc: 'keys per node' },
+    keys: { type: 'int', default: 1000, min: 1, max: MAX_KEYS_PER_NODE, doc: "keys per node (at most 2^19: a key's place is a block transfer's offset)" },
     keyBits: { type: 'int', default: 32, min: 1, max: 32, doc: 'bits per key' },
     digitBits: { type: 'int', default: 8, min: 1, max: 16, doc: 'bits per digit (radix 2^digitBits)' },
     dist: { type: 'enum', values: [...DISTRIBUTIONS], default: 'uniform', doc: 'key distribution' },

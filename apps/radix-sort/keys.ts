@@ -10,7 +10,7 @@
  *   skewed    mostly small keys (u^4 of the range) with the last node holding only the
  *             largest ones (the top 1/64 of the range): all large keys on one node
  */
-import type { RandomStream } from '../../src/runtime/index.ts';
+import { STRATA_MAX_XFER_OFFSET, type RandomStream } from '../../src/runtime/index.ts';
 
 export const DISTRIBUTIONS = ['uniform', 'sorted', 'reverse', 'equal', 'few', 'skewed'] as const;
 export type Distribution = (typeof DISTRIBUTIONS)[number];
@@ -26,6 +26,14 @@ export type Distribution = (typeof DISTRIBUTIONS)[number];
  * studies sort at most 20,000 keys a node on 64 nodes (1.3 x 10^6 keys).
  */
 export const MAX_TOTAL_KEYS = 1 << 26;
+
+/**
+ * The most keys a node can hold in a sort: a key's place on its node is the offset of
+ * the block transfer that brings it, and Strata's offsets end at STRATA_MAX_XFER_OFFSET
+ * (2^19 - 1, Appendix A 7). Keys per node of 524,289 passed the parameter's range and
+ * failed on two nodes ("transfer offset 524288").
+ */
+export const MAX_KEYS_PER_NODE = STRATA_MAX_XFER_OFFSET + 1;
 
 /** Why `nodes` x `perNode` keys are more than a run may sort (MAX_TOTAL_KEYS), or null. */
 export function checkKeyCount(nodes: number, perNode: number): string | null {

@@ -49,7 +49,10 @@ const SAMPLE_PORTS = { even: 0, odd: 1 };
 /** The digit width of the samples' radix sort by default (the SampleSort model's sampleIter, apps.spec). */
 export const SAMPLE_DIGIT_BITS = 4;
 const DATA_PORT = 2;
-const MAX_KEYS = 1 << 20;
+/** memory's least value: the room per node is at least 1.5 n/p keys. */
+const MIN_MEMORY = 1.5;
+/** The most keys per node whose room (memory x keys, at the least memory) block transfers can address. */
+const MAX_KEYS = Math.floor(STRATA_MAX_XFER_OFFSET / MIN_MEMORY);
 const MAX_PASSES = 32;
 
 function* splitterArrived(rt: Runtime<Globals>, j: number, key: number): Op {
@@ -74,13 +77,13 @@ export default defineApp({
   states: RADIX_STATES,
   description: 'parallel sample sort with oversampling and asynchronous block transfers (thesis 4.5.2)',
   params: {
-    keys: { type: 'int', default: 1000, min: 1, max: MAX_KEYS, doc: 'keys per node' },
+    keys: { type: 'int', default: 1000, min: 1, max: MAX_KEYS, doc: 'keys per node (memory x keys at most 524,287: the room is addressed by block transfer offsets)' },
     keyBits: { type: 'int', default: 32, min: 1, max: 32, doc: 'bits per key' },
     dist: { type: 'enum', values: [...DISTRIBUTIONS], default: 'uniform', doc: 'key distribution' },
     oversample: { type: 'int', default: 64, min: 1, max: 4096, doc: 'samples per node (thesis: 64)' },
     digitBits: { type: 'int', default: SAMPLE_DIGIT_BITS, min: 1, max: 16, doc: 'digit width of the radix sort of the samples (small samples favour narrow digits)' },
     bufferKeys: { type: 'int', default: 256, min: 1, max: 65536, doc: 'keys per transfer buffer (1 KB)' },
-    memory: { type: 'float', default: 2, min: 1.5, max: 64, doc: 'room per node, in multiples of the average n/p keys (thesis: 2)' },
+    memory: { type: 'float', default: 2, min: MIN_MEMORY, max: 64, doc: 'room per node, in multiples of the average n/p keys (thesis: 2)' },
   },
   check(p, machine) {
     const tooMany = checkKeyCount(machine.nodes, p.keys);

@@ -8,7 +8,7 @@
  * is exactly a run of the chosen app with the same seed: same input, same fingerprint.
  */
 import { defineApp, type AppDefinition, type ParamSpecs } from '../../src/runtime/index.ts';
-import { DISTRIBUTIONS } from '../radix-sort/keys.ts';
+import { DISTRIBUTIONS, MAX_KEYS_PER_NODE } from '../radix-sort/keys.ts';
 import radixSort from '../radix-sort/index.ts';
 import sampleSort from '../sample-sort/index.ts';
 
@@ -34,7 +34,7 @@ export default defineApp({
   states: { ...radix.states, ...sample.states },
   params: {
     algorithm: { type: 'enum', values: ['radix', 'sample'], default: 'radix', doc: 'radix or sample (auto: the models pick, thesis 4.5)' },
-    keys: { type: 'int', default: 1000, min: 1, max: 1 << 20, doc: 'keys per node' },
+    keys: { type: 'int', default: 1000, min: 1, max: MAX_KEYS_PER_NODE, doc: "keys per node (at most 2^19: a key's place is a block transfer's offset; sample sort: memory x keys at most 524,287)" },
     keyBits: { type: 'int', default: 32, min: 1, max: 32, doc: 'bits per key' },
     dist: { type: 'enum', values: [...DISTRIBUTIONS], default: 'uniform', doc: 'key distribution' },
     digitBits: { type: 'int', default: 8, min: 1, max: 16, doc: 'radix: bits per digit (auto: eq. 44, thesis 5.3)' },

@@ -15,6 +15,7 @@ import { InputError } from '../kernel/errors.ts';
 import { MAX_SEED } from '../kernel/random-stream.ts';
 import { selectContext, type SelectContext } from '../library/module.ts';
 import { nodeCountProblem } from '../network/build-topology.ts';
+import { STRATA_MAX_XFER_OFFSET } from '../runtime/ports.ts';
 import { MAX_SWEEP_RUNS } from '../sweep/expand.ts';
 import { sha256 } from '../sweep/canonical.ts';
 import { finalText } from '../sweep/merge.ts';
@@ -167,7 +168,8 @@ export async function parseStudyArgs(argv: readonly string[]): Promise<StudyArgs
   }
   const trials = int('trials', v.trials, d.minTrials, 100_000) ?? d.trials;
   const maxGrid = int('max-grid', v['max-grid'], 16, 1 << 14) ?? d.maxGrid ?? 0;
-  const maxKeys = int('max-keys', v['max-keys'], 16, 1 << 20) ?? d.maxKeys ?? 0;
+  // Sample sort's runs have room for 2 x keys (its default memory), addressed by block transfer offsets.
+  const maxKeys = int('max-keys', v['max-keys'], 16, Math.floor(STRATA_MAX_XFER_OFFSET / 2)) ?? d.maxKeys ?? 0;
   const seed = int('seed', v.seed, 0, MAX_SEED) ?? 1;
   const nodes = v.nodes === undefined ? [...d.nodes] : nodeList(String(v.nodes));
   const specs = v.platform === 'all' ? platformNames() : [v.platform];

@@ -9,6 +9,7 @@
  * the key width; the thesis's fixed 4-, 10- and 14-bit variants (Table 4-4) are
  * radixWithDigits(bits).
  */
+import { MAX_KEYS_PER_NODE } from '../../apps/radix-sort/keys.ts';
 import { SAMPLE_DIGIT_BITS } from '../../apps/sample-sort/index.ts';
 import { bestDigitBits } from './digit-width.ts';
 import { modelCycles, type Inputs, type LibraryModule, type SelectContext, type Variant } from './module.ts';
@@ -104,7 +105,7 @@ export const SORT_MODULE: LibraryModule = {
   description: 'sorts keys per node of keyBits bits (thesis 4.5): radix sort with its digit width optimized (5.3), or sample sort',
   apps: ['apps/sort', 'apps/radix-sort', 'apps/sample-sort'],
   inputs: [
-    { name: 'keys', doc: 'keys per node', min: 1, max: 1 << 20 },
+    { name: 'keys', doc: 'keys per node', min: 1, max: MAX_KEYS_PER_NODE },
     { name: 'keyBits', doc: 'bits per key', min: 1, max: 32 },
   ],
   variants: [RADIX, SAMPLE],

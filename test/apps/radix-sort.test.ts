@@ -18,6 +18,12 @@ describe('radix sort (thesis 4.5.1)', () => {
     expect(() => run('cm5', 1024, ['keys=65537'])).toThrow(/1024 nodes x 65537 keys = 67109888 keys; .* expected nodes x keys at most 67108864 \(2\^26, 2 to 3 GB\)$/);
   });
 
+  it("takes as many keys per node as a block transfer's offsets place (2^19), and refuses more", () => {
+    // 524,289 passed the parameter's range (to 2^22) and failed on two nodes: "transfer offset 524288".
+    expect(() => run('cm5', 2, ['keys=524289', 'keyBits=1', 'digitBits=1'])).toThrow(/^--param keys=524289: expected an integer from 1 to 524288$/);
+    expect(run('cm5', 2, ['keys=524288', 'keyBits=1', 'digitBits=1']).verified).toBe(true);
+  });
+
   it.each(PLATFORM_NAMES)('sorts every distribution on %s', (platform) => {
     for (const dist of DISTRIBUTIONS) {
       const s = run(platform, 8, ['keys=60', `dist=${dist}`, 'digitBits=5']);

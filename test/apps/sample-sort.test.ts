@@ -41,6 +41,8 @@ describe('sample sort (thesis 4.5.2)', () => {
   it('refuses more room per node than block transfers can address', () => {
     expect(() => run('cm5', 4, ['keys=300000', 'memory=2'])).toThrow(InputError);
     expect(() => run('cm5', 4, ['keys=300000', 'memory=2'])).toThrow(/600000 keys of room per node; block transfers address at most 524287 words/);
+    // The parameter's range says so: it went to 2^20, most of which no memory could take.
+    expect(() => run('cm5', 4, ['keys=349525', 'memory=1.5'])).toThrow(/^--param keys=349525: expected an integer from 1 to 349524$/);
   });
 
   it('always verifies for random sizes, key widths and distributions (property)', () => {
