@@ -25,7 +25,7 @@
  * bandwidth per node: bytes a node sends over the time until every node has sent and
  * received everything (thesis Figs. 7-5, 7-6, 7-8, 7-9).
  */
-import { defineApp, type Op, type PortHandler, type Runtime } from '../../src/runtime/index.ts';
+import { defineApp, STRATA_MAX_XFER_OFFSET, type Op, type PortHandler, type Runtime } from '../../src/runtime/index.ts';
 
 interface Globals {
   /** Ports whose expected blocks have all arrived. */
@@ -90,11 +90,17 @@ export default defineApp({
   description: 'rounds of block transfers to targets chosen by a pattern (thesis chapter 7)',
   params: {
     pattern: { type: 'enum', values: ['cshift', 'exchange', 'random', 'transpose'], default: 'cshift', doc: 'how targets are chosen' },
-    blockBytes: { type: 'int', default: 4096, min: 4, max: 1 << 22, doc: 'bytes per block (a multiple of 4)' },
+    blockBytes: {
+      type: 'int',
+      default: 4096,
+      min: 4,
+      max: 4 * STRATA_MAX_XFER_OFFSET,
+      doc: "bytes per block (a multiple of 4); a sender's blocks to one target lie back to back in its port, at most 524,287 words (block transfer offsets)",
+    },
     shift: { type: 'int', default: 4, min: 0, doc: 'cshift distance (thesis 7.2 uses 4)' },
     rounds: { type: 'int', default: 0, min: 0, max: 4096, doc: 'blocks each node sends; 0: P for transpose, else 1' },
     barriers: { type: 'enum', values: ['none', 'each', 'optimized'], default: 'none', doc: 'barriers between rounds' },
-    bwMatch: { type: 'bool', default: true, doc: 'bandwidth matching: wait the platform delay after each packet when nothing arrived' },
+    bwMatch: { type: 'bool', default: true, doc: "bandwidth matching: wait the platform delay after each packet when nothing arrived (not with DMA, as on Alewife: the DMA engine's rate is matched statically)" },
     poll: { type: 'enum', values: ['empty', 'once'], default: 'empty', doc: 'after each packet, poll until empty or handle one arrival' },
     // 7.3.3: "For the limited polling case, it was slightly beneficial to increase the
     // delay to 35 cycles to allow late processors to catch up more quickly."
@@ -103,7 +109,7 @@ export default defineApp({
       default: -1,
       min: -1,
       max: 1_000_000,
-      doc: "bandwidth-matching delay in cycles; -1: the platform's (CM-5: 28, thesis 6.1.3; 7.3.3 used 35 with poll=once)",
+      doc: "bandwidth-matching delay in cycles; -1: the platform's (CM-5: 28, thesis 6.1.3; 7.3.3 used 35 with poll=once); none with DMA",
     },
     transfer: { type: 'enum', values: ['sync', 'async'], default: 'sync', doc: 'one block at a time, or interleaved asynchronous transfers' },
     batch: { type: 'int', default: 8, min: 1, max: 4096, doc: 'async: rounds queued per ServiceAllTransfers (the thesis used 8)' },
@@ -115,6 +121,13 @@ export default defineApp({
       return `pattern exchange (target = self XOR 2) needs a power-of-two node count, got ${machine.nodes}`;
     }
     if (machine.nodes > 4096) return `at most 4096 nodes (one port per sender), got ${machine.nodes}`;
+    // A block goes to offset k x words of its target's port for the sender (blockFor), and
+    // block transfers address offsets up to STRATA_MAX_XFER_OFFSET: known here for all but
+    // random targets, whose run fails at the block past it. Blocks past it failed at run time.
+    const perTarget = p.pattern === 'random' ? 1 : p.pattern === 'transpose' ? Math.ceil(roundsOf(p, machine.nodes) / machine.nodes) : roundsOf(p, machine.nodes);
+    if ((perTarget * p.blockBytes) / 4 > STRATA_MAX_XFER_OFFSET) {
+      return `${perTarget} blocks of ${p.blockBytes} bytes from each sender to one target (pattern ${p.pattern}) take ${(perTarget * p.blockBytes) / 4} words of the target's port; block transfers address at most ${STRATA_MAX_XFER_OFFSET}, so expected fewer rounds or bytes`;
+    }
     const blocks = roundsOf(p, machine.nodes) * machine.nodes;
     const bytes = blocks * (p.blockBytes + BOOKKEEPING_BYTES_PER_BLOCK);
     if (bytes > MAX_BLOCK_MEMORY) {

@@ -156,10 +156,22 @@ describe('patterns (thesis chapter 7)', () => {
     expect(() => run('atm', 6, ['pattern=exchange'])).toThrow(/needs a power-of-two node count, got 6/);
   });
 
+  it("refuses what a target's port cannot address: a block, or a sender's blocks to one target, past 524,287 words", () => {
+    // Both failed at run time ("offset 0 + size 1048576 exceeds STRATA_MAX_XFER_OFFSET").
+    expect(() => run('alewife', 4, ['blockBytes=4194304'])).toThrow(/^--param blockBytes=4194304: expected an integer from 4 to 2097148$/);
+    expect(run('alewife', 4, ['blockBytes=2097148']).verified).toBe(true);
+    expect(() => run('alewife', 2, ['blockBytes=1048576', 'rounds=2', 'shift=1'])).toThrow(
+      /^app patterns: 2 blocks of 1048576 bytes from each sender to one target \(pattern cshift\) take 524288 words of the target's port; block transfers address at most 524287/,
+    );
+    // A transpose sends a target one block per P rounds.
+    expect(() => run('cm5', 4, ['pattern=transpose', 'blockBytes=1048576', 'rounds=8'])).toThrow(/^app patterns: 2 blocks of 1048576 bytes .* \(pattern transpose\)/);
+    expect(run('cm5', 4, ['pattern=transpose', 'blockBytes=1048576', 'rounds=4']).verified).toBe(true);
+  });
+
   it('refuses blocks the host cannot hold (2 GiB) before allocating any, instead of dying for want of memory', () => {
-    // 64 nodes x 8 rounds of 4 MB: 512 x (4,194,304 + 150) bytes, just past 2^31.
-    expect(() => run('cm5', 64, ['blockBytes=4194304', 'rounds=8'])).toThrow(
-      /512 blocks of 4194304 bytes \(64 nodes x 8 rounds\) take about 2147560448 bytes of host memory .* expected at most 2147483648 \(2 GiB\)/,
+    // 64 nodes x 16 rounds of 2 MB to random targets: 1024 x (2,097,148 + 150) bytes, just past 2^31.
+    expect(() => run('cm5', 64, ['pattern=random', 'blockBytes=2097148', 'rounds=16'])).toThrow(
+      /1024 blocks of 2097148 bytes \(64 nodes x 16 rounds\) take about 2147633152 bytes of host memory .* expected at most 2147483648 \(2 GiB\)/,
     );
     // A transpose's rounds are its node count: 4096 nodes, 16,777,216 blocks of 4 bytes.
     expect(() => run('cm5', 4096, ['pattern=transpose', 'blockBytes=4'])).toThrow(/16777216 blocks of 4 bytes \(4096 nodes x 4096 rounds\)/);
