@@ -116,7 +116,7 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
     }
     const repro = await writeFailureRepro(e, { config, args, digests, limits }, io);
     // --json's one object, for a failed run too (stdout had nothing; the report is on stderr).
-    if (args.json) io.out(JSON.stringify({ verified: false, failure: e.message.split('\n')[0], error: e.name, stoppedAtCycle: cut === null ? null : stoppedAt, repro }));
+    if (args.json) io.out(JSON.stringify({ verified: false, failure: e.message.split('\n')[0], error: e.name, stoppedAtCycle: cut === null ? e.stoppedAtCycle : stoppedAt, repro }));
     return e instanceof RunInterrupted ? signalExitCode(e.signal) : 1;
   } finally {
     if (settled) {
