@@ -85,7 +85,8 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
   const start = performance.now();
   let summary: RunSummary | undefined;
   let cut: CutReason | null = null;
-  let stoppedAt = 0;
+  /** Where a failed run stopped, when known: its trace ends there. */
+  let stoppedAt: number | null = null;
   let settled = false;
   try {
     const run = new AppRun({
@@ -106,8 +107,8 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
       cut = e instanceof RunInterrupted ? 'interrupted' : 'limit';
       stoppedAt = e.cycle;
     } else {
-      // A trace of a failed run ends where it failed, not at its last state change.
-      stoppedAt = e.stoppedAtCycle ?? 0;
+      // Where it failed, not its last state change (the trace's END said that).
+      stoppedAt = e.stoppedAtCycle;
     }
     reportFailure(e, io);
     if (e instanceof RunLimitError) {
@@ -116,13 +117,13 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
     }
     const repro = await writeFailureRepro(e, { config, args, digests, limits }, io);
     // --json's one object, for a failed run too (stdout had nothing; the report is on stderr).
-    if (args.json) io.out(JSON.stringify({ verified: false, failure: e.message.split('\n')[0], error: e.name, stoppedAtCycle: cut === null ? e.stoppedAtCycle : stoppedAt, repro }));
+    if (args.json) io.out(JSON.stringify({ verified: false, failure: e.message.split('\n')[0], error: e.name, stoppedAtCycle: stoppedAt, repro }));
     return e instanceof RunInterrupted ? signalExitCode(e.signal) : 1;
   } finally {
     if (settled) {
       logFile?.close();
       // A failed run's trace ends where the run stopped, with an all-zero fingerprint.
-      trace?.finish(summary?.fingerprint ?? '', summary?.simulatedCycles ?? stoppedAt, cut);
+      trace?.finish(summary?.fingerprint ?? '', summary?.simulatedCycles ?? stoppedAt ?? 0, cut);
       traceFile?.close();
     } else {
       // Bad input found on the way (an app's check, a main that is no generator): no files.
