@@ -108,12 +108,22 @@ export function planUnit(config: UnitConfig): PlannedSample[] {
   const facts = packetFacts(config.platform);
   const machine = { P: nodes, logP: Math.ceil(Math.log2(nodes)), ...facts, combineTree: facts.combineTree ? 1 : 0 };
   const machineNames = Object.keys(machine);
+  checkNames(spec, machineNames, where);
   const loopNames = new Set([...spec.loops.map((l) => l.id), ...machineNames]);
   const ranges = spec.loops.map((l) => {
     const bound = (e: string, what: string) => compileExpression(e, new Set(machineNames), `${where}: loop ${l.id} ${what}`)(machine);
     return { id: l.id, start: bound(l.start, 'start'), stop: bound(l.stop, 'stop'), update: l.update };
   });
   const values = ranges.map((r) => loopValues(r.start, r.stop, r.update, `${where}: loop ${r.id}`));
+  // Each loop is bounded, their nest was not: two loops of 10,000 planned 10^8 samples, silently, for minutes.
+  const total = values.reduce((n, v) => n * v.length, 1);
+  if (total > MAX_SAMPLES) throw new InputError(`${where}: the loop nest makes ${total} samples (${values.map((v) => v.length).join(' x ')}); expected at most ${MAX_SAMPLES}`);
+  for (const r of ranges) {
+    // Verification samples draw integers over each loop's range (below).
+    if (Math.ceil(Math.min(r.start, r.stop)) > Math.floor(Math.max(r.start, r.stop))) {
+      throw new InputError(`${where}: loop ${r.id} from ${r.start} to ${r.stop} holds no integer, and the verification samples draw integers over it; expected a range with one`);
+    }
+  }
   const inputNames = new Set([...loopNames, ...spec.inputs.map((v) => v.id)]);
   // hops(n): network hops from node 0 to node n on this machine, for Roundtrip specs.
   const topology = buildTopology(config.platform.network, nodes);
@@ -185,6 +195,31 @@ export function planUnit(config: UnitConfig): PlannedSample[] {
   }
   checkPlan(samples, spec, `${where} on ${config.platform.name} with ${nodes} nodes`, nodes);
   return samples;
+}
+
+/** The most samples one model's loop nest may make (as one loop's values). */
+const MAX_SAMPLES = 100_000;
+
+/**
+ * Refuses names that would hide another: an input or loop named like a machine constant
+ * (P, logP, ...) or an input named like a loop variable replaced it silently (P:i made P
+ * mean i in the terms and the task; logP:logP, the constant as a column, hides nothing),
+ * and names every object already has (__proto__) made nonsense of the samples.
+ */
+function checkNames(spec: ModelSpec, machineNames: readonly string[], where: string): void {
+  const loops = spec.loops.map((l) => l.id);
+  for (const id of [...loops, ...spec.inputs.map((v) => v.id), ...spec.terms.map((v) => v.id)]) {
+    if (id in Object.prototype) throw new InputError(`${where}: the name ${id} is one every JavaScript object has; expected another name`);
+  }
+  for (const id of loops) {
+    if (machineNames.includes(id)) throw new InputError(`${where}: loop ${id} has the name of a machine constant (${machineNames.join(', ')}), which it would hide; expected another name`);
+  }
+  for (const { id, value } of spec.inputs) {
+    // logP:logP makes the constant a column (strata.spec); P:i made P mean i.
+    if (value === id) continue;
+    const hides = machineNames.includes(id) ? 'a machine constant' : loops.includes(id) ? 'a loop variable' : null;
+    if (hides !== null) throw new InputError(`${where}: input ${id} has the name of ${hides}, which it would hide (${id}:${id} would make it a column); expected another name`);
+  }
 }
 
 /**

@@ -172,7 +172,13 @@ function calls(text: string, at: Position): Call[] {
 function variables(text: string, at: Position): Variable[] {
   return list(text).map((item) => {
     const m = /^([A-Za-z_]\w*):(\S+)$/.exec(item.text.trim());
-    if (m === null) fail({ ...at, column: at.column + item.offset - (text.length - text.trimStart().length) }, `expected "name:value" with a space-free value, found "${item.text.trim()}"`);
+    if (m === null) {
+      const where = { ...at, column: at.column + item.offset - (text.length - text.trimStart().length) };
+      // "länge:i" was told its value had spaces.
+      const named = /^([^:\s]+):\S+$/.exec(item.text.trim());
+      if (named !== null) fail(where, `the name "${named[1]}" is not an identifier; expected letters, digits and _ (not starting with a digit), as in "length:1<<i"`);
+      fail(where, `expected "name:value" with a space-free value, found "${item.text.trim()}"`);
+    }
     return { id: m[1], value: m[2] };
   });
 }
@@ -183,6 +189,8 @@ function variables(text: string, at: Position): Variable[] {
 export type Expression = (vars: Readonly<Record<string, number>>) => number;
 
 const TOKEN = /\s*(?:(\d+(?:\.\d+)?)|([A-Za-z_]\w*)|(<<|>>|<=|>=|==|!=|\*\*|[-+*/%()&|^~<>,]))/y;
+/** The most tokens an expression may have (numbers, names, operators, parentheses). */
+const MAX_TOKENS = 1000;
 /** Binary operators by C precedence (higher binds tighter). */
 const PRECEDENCE: Record<string, number> = { '|': 1, '^': 2, '&': 3, '==': 4, '!=': 4, '<': 5, '<=': 5, '>': 5, '>=': 5, '<<': 6, '>>': 6, '+': 7, '-': 7, '*': 8, '/': 8, '%': 8 };
 
@@ -208,6 +216,9 @@ export function compileExpression(source: string, known: ReadonlySet<string>, wh
   const tokens: string[] = [];
   TOKEN.lastIndex = 0;
   while (TOKEN.lastIndex < source.length) {
+    // The parser and the compiled expression recurse once or twice a token: 5,000 nested
+    // parentheses overflowed the stack ("internal error: Maximum call stack size exceeded").
+    if (tokens.length === MAX_TOKENS) throw new SpecError(`${where}: the expression is longer than ${MAX_TOKENS} tokens; expected a shorter one (split it into inputs)`);
     const start = TOKEN.lastIndex;
     const m = TOKEN.exec(source);
     if (m === null || m[0].trim() === '') {
@@ -314,11 +325,16 @@ export function loopValues(start: number, stop: number, update: string, where: s
       default: return x >> n;
     }
   };
+  // An update that cannot move the variable (/=0 made one value of 1, then Infinity).
+  if (/=-?0+(\.0+)?$/.test(update)) throw new SpecError(`${where}: the loop update ${update} does not move the variable; expected a nonzero operand`);
   const up = step(start) > start;
   for (let x = start; up ? x <= stop : x >= stop; x = step(x)) {
     out.push(x);
     if (out.length > 100000) throw new SpecError(`${where}: the loop from ${start} to ${stop} with ${update} does not end (over 100000 values)`);
-    if (step(x) === x) break;
+    const next = step(x);
+    if (next === x) break;
+    // Shifts act on 32-bit integers: <<=1 from 2^30 wrapped to -2^31, then 0, and both were sampled.
+    if (up ? next < x : next > x) throw new SpecError(`${where}: the loop from ${start} to ${stop} with ${update} turns back after ${x} (shifts act on 32-bit integers); expected a loop that stays in range`);
   }
   if (out.length === 0) throw new SpecError(`${where}: the loop from ${start} to ${stop} with ${update} is empty`);
   return out;

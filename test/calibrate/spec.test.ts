@@ -37,6 +37,8 @@ describe('the one-line model-specification grammar (thesis Fig. 3-3)', () => {
     ['{{ i 1 4 ++, i 1 2 ++ @ @ Foo(i) @ @ x:i @ }}', /^f\.spec:1:4: loop variable "i" is given twice; expected each loop variable once$/],
     ['{{ i 1 4 ++ @ @ Foo(i) @ @ x:i, x:2 @ }}', /^f\.spec:1:28: "x" is named twice among the inputs and terms/],
     ['{{ i 1 4 ++ @ @ Foo(i) @ @ x:i @ x:x*x }}', /^f\.spec:1:34: "x" is named twice among the inputs and terms/],
+    // It said the value had spaces.
+    ['{{ i 1 4 ++ @ @ Foo(i) @ @ länge:i @ }}', /^f\.spec:1:28: the name "länge" is not an identifier; expected letters, digits and _/],
   ])('reports %s with file, line and column', (text, message) => {
     expect(() => parseSpecs(text, 'f.spec')).toThrow(InputError);
     expect(() => parseSpecs(text, 'f.spec')).toThrow(message);
@@ -81,6 +83,9 @@ describe('expressions and loops', () => {
     expect(() => compileExpression('k*2', known, 'f.spec: CombineVector input x')).toThrow(/f\.spec: CombineVector input x: unknown variable "k" \(known: i, length, logP\)/);
     expect(() => compileExpression('(i+1', known, 'w')).toThrow(/a "\)" is missing/);
     expect(() => compileExpression('i+', known, 'w')).toThrow(/an operand is missing/);
+    // 5,000 nested parentheses overflowed the stack: an internal error.
+    expect(() => compileExpression(`${'('.repeat(5000)}i${')'.repeat(5000)}`, known, 'w')).toThrow(/^w: the expression is longer than 1000 tokens; expected a shorter one/);
+    expect(compileExpression(`${'('.repeat(400)}i${')'.repeat(400)}`, known, 'w')({ i: 3 })).toBe(3);
   });
 
   it('run loops with their updates and refuse empty ones', () => {
@@ -88,5 +93,8 @@ describe('expressions and loops', () => {
     expect(loopValues(1, 100, '*=10', 'l')).toEqual([1, 10, 100]);
     expect(loopValues(1, 64, '<<=1', 'l')).toEqual([1, 2, 4, 8, 16, 32, 64]);
     expect(() => loopValues(5, 1, '++', 'f.spec: loop i')).toThrow(/f\.spec: loop i: the loop from 5 to 1 with \+\+ is empty/);
+    // <<=1 past 2^30 wrapped to -2^31 and 0, both sampled; /=0 gave one value, then Infinity.
+    expect(() => loopValues(1, 2 ** 32, '<<=1', 'l')).toThrow(/^l: the loop from 1 to 4294967296 with <<=1 turns back after 1073741824 \(shifts act on 32-bit integers\)/);
+    expect(() => loopValues(1, 10, '/=0', 'l')).toThrow(/^l: the loop update \/=0 does not move the variable; expected a nonzero operand$/);
   });
 });

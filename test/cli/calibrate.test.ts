@@ -52,6 +52,16 @@ describe.concurrent('sim calibrate', () => {
     ['a block beyond the limit', '{{ i 1 2 ++ @ Barrier() @ BlockTransfer(100000000) @ Barrier() @ @ }}', /BlockTransfer words 100000000: expected an integer from 1 to 65536, at sample i=1\n$/],
     ['an app task with a parameter the app refuses', '{{ w 1 2 ++ @ @ StencilSquare(16*w, 16, 0) @ @ width:16*w @ }}', /model StencilSquare on cm5 with 4 nodes: stencil --param iters=0: expected an integer from 1 to \d+, at sample w=1\n$/],
     ['a bad setup argument', '{{ i 1 2 ++ @ ClearMemory(-1) @ Barrier() @ @ @ }}', /ClearMemory bytes -1: expected an integer from 0 to 16777216, at sample i=1\n$/],
+    // Two loops of 10,000 planned 10^8 samples, silently, until the heap ran out.
+    ['a loop nest of too many samples', '{{ i 1 10000 ++, j 1 10000 ++ @ Barrier() @ ClearMemory(8) @ @ @ }}', /model ClearMemory: the loop nest makes 100000000 samples \(10000 x 10000\); expected at most 100000\n$/],
+    // Each replaced the other silently: P meant i in the terms and the task.
+    ['an input named like a machine constant', '{{ i 1 4 ++ @ @ ClearMemory(P) @ @ P:i @ t:P }}', /model ClearMemory: input P has the name of a machine constant, which it would hide \(P:P would make it a column\); expected another name\n$/],
+    ['an input named like a loop variable', '{{ i 1 4 ++ @ @ ClearMemory(i) @ @ i:i*2 @ }}', /model ClearMemory: input i has the name of a loop variable, which it would hide/],
+    ['a name every object has', '{{ i 1 4 ++ @ @ ClearMemory(i) @ @ __proto__:i @ }}', /model ClearMemory: the name __proto__ is one every JavaScript object has; expected another name\n$/],
+    // Verification drew integers over it: "input x is NaN at verification sample i=NaN".
+    ['a loop without an integer', '{{ i 0.1 0.9 +=0.2 @ @ ClearMemory(8) @ @ x:i @ }}', /model ClearMemory: loop i from 0\.1 to 0\.9 holds no integer/],
+    // Their samples were pooled into one model (MRE 41%).
+    ['a model specified twice', '{{ i 1 4 ++ @ @ ClearMemory(i) @ @ @ t:i }}\n{{ i 1 4 ++ @ @ ClearMemory(100*i) @ @ @ t:i }}', /bad\.spec: model ClearMemory is specified twice \(specifications 1 and 2; a model is named by its task\); expected each model once\n$/],
   ])('refuses %s with one line, exit 2 and no output', async (_what, spec, message) => {
     const dir = mkdtempSync(join(tmpdir(), 'sim-cal-'));
     const file = join(dir, 'bad.spec');
@@ -62,6 +72,20 @@ describe.concurrent('sim calibrate', () => {
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(message);
     expect(existsSync(out)).toBe(false);
+  });
+
+  it.each([
+    ['a loop without a stop', "export default [{ name: 'ClearMemory', loops: [{ id: 'i', start: '1', update: '++' }], setup: [], task: { name: 'ClearMemory', args: ['i'] }, cleanup: [], inputs: [], terms: [] }];", /specification 1: loops\[0\] is not \{ id, start, stop, update \}/],
+    ['no setup', "export default [{ name: 'ClearMemory', loops: [{ id: 'i', start: '1', stop: '2', update: '++' }], task: { name: 'ClearMemory', args: ['i'] }, cleanup: [], inputs: [], terms: [] }];", /specification 1: setup is not a list/],
+    ['a term that is no identifier', "export default [{ name: 'ClearMemory', loops: [{ id: 'i', start: '1', stop: '2', update: '++' }], setup: [], task: { name: 'ClearMemory', args: ['i'] }, cleanup: [], inputs: [], terms: [{ id: 't t', value: 'i' }] }];", /specification 1: terms\[0\] is not \{ id, value \}/],
+  ])('refuses a spec module with %s (an internal error, or samples sim fit refused)', async (_what, module, message) => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-cal-'));
+    writeFileSync(join(dir, 'bad.mjs'), module);
+    const r = await sim(['calibrate', '--platform', 'cm5', join(dir, 'bad.mjs'), '-o', join(dir, 'out.samples'), '--nodes', '4']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(message);
+    expect(existsSync(join(dir, 'out.samples'))).toBe(false);
   });
 
   it('refuses a shard like 3/2, and a machine size given twice (16,16 sampled every unit twice)', async () => {
