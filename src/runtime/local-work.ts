@@ -61,8 +61,10 @@ export class LocalWork {
 
   /** Charges `cycles` (a non-negative integer) of computation. */
   compute(cycles: number): void {
-    if (!(cycles >= 0) || cycles !== Math.floor(cycles)) {
-      throw new RunFailure(`node ${this.node.id}: compute(${cycles}): expected a non-negative integer number of cycles`);
+    // Infinity passed (it is its own floor), and on the CM-5 its timer interrupts were counted
+    // in a loop no cycle limit could stop; cycles past 2^53 are not whole numbers any more.
+    if (!(cycles >= 0) || cycles !== Math.floor(cycles) || cycles > Number.MAX_SAFE_INTEGER) {
+      throw new RunFailure(`node ${this.node.id}: compute(${cycles}): expected a non-negative integer number of cycles, at most 2^53 - 1`);
     }
     this.node.charge(cycles);
   }
@@ -83,7 +85,9 @@ export class LocalWork {
 
   /** Charges the cost of the given operation counts. */
   computeOps(ops: OpCounts): void {
-    this.node.charge(this.cost(ops));
+    const cycles = this.cost(ops);
+    if (cycles > Number.MAX_SAFE_INTEGER) throw new RunFailure(`node ${this.node.id}: computeOps: the counts cost ${cycles} cycles; expected at most 2^53 - 1`);
+    this.node.charge(cycles);
   }
 
   /**

@@ -61,6 +61,7 @@ describe('computeOps', () => {
       [{ loads: NaN }, /loads NaN: expected a finite count/],
       [{ intOps: Infinity }, /intOps Infinity: expected a finite count/],
       [{ bogus: 5 }, /^node 0: cost\/computeOps: no operation "bogus" \(expected intOps, floatAdds, .*calls\)$/],
+      [{ intOps: 1e300 }, /^node 0: computeOps: the counts cost 1e\+300 cycles; expected at most 2\^53 - 1$/],
     ] as const) {
       expect(() =>
         runInline('cm5', 1, function* (rt) {
@@ -68,6 +69,19 @@ describe('computeOps', () => {
           yield* rt.barrier();
         }),
       ).toThrow(message);
+    }
+  });
+});
+
+describe('compute', () => {
+  it('refuses Infinity and counts past 2^53 on the CM-5, whose interrupts then looped past any cycle limit', () => {
+    for (const cycles of [Infinity, 1e300, 2 ** 53]) {
+      expect(() =>
+        runInline('cm5', 1, function* (rt) {
+          rt.compute(cycles);
+          yield* rt.barrier();
+        }),
+      ).toThrow(new RegExp(`^node 0: compute\\(${String(cycles).replace('+', '\\+')}\\): expected a non-negative integer number of cycles, at most 2\\^53 - 1$`));
     }
   });
 });
