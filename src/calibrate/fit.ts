@@ -9,6 +9,8 @@
  */
 import jstat from 'jstat';
 import { Matrix, SingularValueDecomposition } from 'ml-matrix';
+import { InputError } from '../kernel/errors.ts';
+import { checkRelative } from './fit-checks.ts';
 
 const { jStat } = jstat;
 
@@ -103,7 +105,16 @@ function svdFit(rows: number[][], ys: readonly number[], weights: readonly numbe
 export function fitModel(termNames: readonly string[], samples: readonly Sample[], relative: boolean): FitResult {
   const m = termNames.length;
   const n = samples.length;
-  if (n === 0) throw new RangeError('no samples to fit');
+  // Exported: what would make the fit NaN is refused (a sample of NaN, of too few x, or of
+  // 0 cycles under relative error gave NaN coefficients and no error). How many samples a
+  // fit needs to judge its terms is sim fit's check (checkFittable): the studies' in-sample
+  // ceilings fit exactly, with none to spare, on purpose.
+  if (!Array.isArray(samples) || n === 0) throw new InputError('fitModel: expected a non-empty list of samples { y, x }');
+  samples.forEach((s, i) => {
+    const ok = typeof s === 'object' && s !== null && Number.isFinite(s.y) && Array.isArray(s.x) && s.x.length === m && s.x.every(Number.isFinite);
+    if (!ok) throw new InputError(`fitModel: sample ${i} is not { y, x } with a finite y and ${m} finite x (one per term: ${termNames.join(', ')})`);
+  });
+  if (relative) checkRelative(samples, 'fitModel');
   const rows = samples.map((s) => [1, ...s.x]);
   const ys = samples.map((s) => s.y);
   const mean = ys.reduce((a, b) => a + b, 0) / n;

@@ -55,15 +55,17 @@ export function formula(m: FittedModel): string {
 export function fitSamples(text: string, source: string, relative: boolean): FittedSamples {
   const models: FittedModel[] = [];
   const residuals: string[] = [];
-  const platformHashes: Record<string, string> = {};
-  const machineSizes: Record<string, number[]> = {};
+  // Maps, not objects: a platform named constructor found Object's own function there ("sizes.includes is not a function").
+  const platformHashes = new Map<string, string>();
+  const machineSizes = new Map<string, number[]>();
   for (const m of readSamples(text, source)) {
     checkFittable(m, relative, source);
     const fit = fitModel(m.columns, m.building, relative);
     checkFitted(fit, m, source);
     const verification = m.verification.length === 0 ? null : mrePercent(m.verification.map((s) => s.y), m.verification.map((s) => predict(fit.coefficients, s.x)));
-    platformHashes[m.platform] = m.platformHash;
-    const sizes = (machineSizes[m.platform] ??= []);
+    platformHashes.set(m.platform, m.platformHash);
+    const sizes = machineSizes.get(m.platform) ?? [];
+    machineSizes.set(m.platform, sizes);
     for (const n of m.nodes) if (!sizes.includes(n)) sizes.push(n);
     models.push({
       platform: m.platform,
@@ -81,8 +83,8 @@ export function fitSamples(text: string, source: string, relative: boolean): Fit
     });
     m.building.forEach((s, i) => residuals.push(`${m.platform} ${m.name} ${s.y} ${round(s.y - fit.residuals[i])} ${round(fit.residuals[i])}`));
   }
-  for (const sizes of Object.values(machineSizes)) sizes.sort((a, b) => a - b);
-  return { models, residuals, platformHashes, machineSizes };
+  for (const sizes of machineSizes.values()) sizes.sort((a, b) => a - b);
+  return { models, residuals, platformHashes: Object.fromEntries(platformHashes), machineSizes: Object.fromEntries(machineSizes) };
 }
 
 /** The models file: format, version, provenance and models, as JSON. */

@@ -115,3 +115,27 @@ describe('fitSamples', () => {
     expect(fitSamples('# platform cm5\n# model Foo a\nFoo 10 1\nFoo 12 2\nFoo 14 3\n', 's', false).machineSizes).toEqual({ cm5: [] });
   });
 });
+
+describe('fitModel, as the library exports it', () => {
+  it('refuses samples that would make the fit NaN, with one line (they gave NaN coefficients and no error)', () => {
+    const good = [1, 2, 3, 4, 5].map((n) => ({ y: 10 + 3 * n, x: [n] }));
+    expect(fitModel(['n'], good, false).coefficients.map((c) => Math.round(c * 1e6) / 1e6)).toEqual([10, 3]);
+    expect(() => fitModel(['n'], [], false)).toThrow(/^fitModel: expected a non-empty list of samples \{ y, x \}$/);
+    expect(() => fitModel(['n'], [...good, { y: Number.NaN, x: [6] }], false)).toThrow(/^fitModel: sample 5 is not \{ y, x \} with a finite y and 1 finite x \(one per term: n\)$/);
+    expect(() => fitModel(['n', 'm'], good, false)).toThrow(/^fitModel: sample 0 is not \{ y, x \} with a finite y and 2 finite x/);
+    expect(() => fitModel(['n'], [...good, { y: 0, x: [0] }], true)).toThrow(/^fitModel: 1 building sample of 0 cycles, which --relative cannot weight/);
+  });
+});
+
+describe('fitSamples', () => {
+  it('fits a platform of any name, one an object has among them (constructor was "sizes.includes is not a function")', () => {
+    const text = (name: string) => `# platform ${name} abc nodes 4\n# model M n\nM 10 1\nM 12 2\nM 14 3\nM 16 5\n`;
+    for (const name of ['constructor', 'toString', '__proto__']) {
+      const fitted = fitSamples(text(name), 'x', false);
+      expect(Object.keys(fitted.machineSizes)).toEqual([name]);
+      expect(fitted.machineSizes[name]).toEqual([4]);
+      expect(fitted.platformHashes[name]).toBe('abc');
+    }
+  });
+});
+
