@@ -63,8 +63,10 @@ export function readSamples(text: string, source: string): ModelSamples[] {
   const lines = text.split('\n');
   const firstLine = lines.findIndex((l) => l.trim() !== '');
   if (firstLine >= 0 && lines[firstLine].trimStart().startsWith('{')) throw new InputError(`${source}: not a samples file: ${whatJsonIs(lines[firstLine])}; expected the text sim calibrate writes ("${samplesHeaderLine()}" ...)`);
-  const version = firstLine < 0 ? null : HEADER.exec(lines[firstLine].trim());
-  if (version !== null && Number(version[1]) > SAMPLES_VERSION) {
+  // The header wherever it stands: a note written above it turned off the version and truncation checks.
+  const headerAt = lines.findIndex((l) => HEADER.test(l.trim()));
+  const version = headerAt < 0 ? null : HEADER.exec(lines[headerAt].trim());
+  if (version !== null && (Number(version[1]) > SAMPLES_VERSION || Number(version[1]) < 1)) {
     throw new InputError(`${source}: samples file version ${version[1]}; this simulator reads versions 1 to ${SAMPLES_VERSION}`);
   }
   const needsEnd = version !== null && Number(version[1]) >= 2;

@@ -96,6 +96,10 @@ describe.concurrent('sim fit', () => {
     ['a calibrated file cut mid-line', '# proteus-strata calibration samples, version 2\n# platform cm5 x\n# model Foo a\nFoo 10 1\nFoo 12 2\nFo', /bad\.samples: truncated: it ends at line 6 without the end line/],
     ['lines after the end line', '# proteus-strata calibration samples, version 2\n# platform cm5 x\n# model Foo a\nFoo 10 1\nFoo 12 2\n# end: 1 unit, 2 samples\nFoo 14 3\n', /bad\.samples:7: more after the end line \(line 6\)/],
     ['a later version', '# proteus-strata calibration samples, version 3\n', /samples file version 3; this simulator reads versions 1 to 2$/],
+    // A note written above the header turned off the version and truncation checks.
+    ['a later version under a note', '# my note\n# proteus-strata calibration samples, version 3\n', /samples file version 3; this simulator reads versions 1 to 2$/],
+    ['a file cut short under a note', '# my note\n# proteus-strata calibration samples, version 2\n# platform cm5 x\n# model Foo a\nFoo 10 1\nFoo 12 2\nFoo 14 3\n', /bad\.samples: truncated: it ends at line 7 without the end line/],
+    ['version 0', '# proteus-strata calibration samples, version 0\n', /samples file version 0; this simulator reads versions 1 to 2$/],
   ])('refuses %s with one line, exit 2 and no output', async (_what, text, message) => {
     const dir = mkdtempSync(join(tmpdir(), 'sim-fit-'));
     writeFileSync(join(dir, 'bad.samples'), text);
