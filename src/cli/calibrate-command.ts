@@ -82,7 +82,8 @@ function parseCalibrateArgs(argv: readonly string[]): CalibrateArgs {
   // model file's name lost the samples to the models.
   const platforms = v.platform === 'all' ? platformNames() : [v.platform];
   const specPath = lookupPath(parsed.positionals[0]);
-  checkSeparateFiles([['spec', specPath], ['-o', v.out], ...(v.fit === undefined ? [] : modelFiles(v.fit, platforms).map((f) => ['--fit', f] as const))]);
+  // The folder itself too: -o x --fit x wrote the samples as x, then could not make the folder (EEXIST).
+  checkSeparateFiles([['spec', specPath], ['-o', v.out], ...(v.fit === undefined ? [] : [['--fit', v.fit] as const, ...modelFiles(v.fit, platforms).map((f) => ['--fit', f] as const)])]);
   checkOutputFile('-o', v.out);
   if (v.fit !== undefined) checkOutputFolder('--fit', v.fit);
   return {

@@ -19,7 +19,8 @@ export function parseShard(text: string): Shard {
   const m = /^(\d{1,9})\/(\d{1,9})$/.exec(text);
   const index = m === null ? NaN : Number(m[1]);
   const count = m === null ? NaN : Number(m[2]);
-  if (!(index >= 1 && count >= 1 && index <= count)) throw new InputError(`--shard ${text}: expected i/n with 1 <= i <= n (e.g. 2/4)`);
+  // At most 9 digits each: --shard 1/1000000000 was told to have 1 <= i <= n, which it had.
+  if (!(index >= 1 && count >= 1 && index <= count)) throw new InputError(`--shard ${text}: expected i/n with 1 <= i <= n <= 999999999 (e.g. 2/4)`);
   return { index, count };
 }
 

@@ -91,7 +91,10 @@ describe.concurrent('sim calibrate', () => {
   it('refuses a shard like 3/2, and a machine size given twice (16,16 sampled every unit twice)', async () => {
     const r = await sim(['calibrate', '--platform', 'cm5', SPEC, '-o', join(tmpdir(), 'x.samples'), '--shard', '3/2']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('sim: --shard 3/2: expected i/n with 1 <= i <= n (e.g. 2/4)\n');
+    expect(r.stderr).toBe('sim: --shard 3/2: expected i/n with 1 <= i <= n <= 999999999 (e.g. 2/4)\n');
+    // It was told to have 1 <= i <= n, which it had.
+    const big = await sim(['calibrate', '--platform', 'cm5', SPEC, '-o', join(tmpdir(), 'x.samples'), '--shard', '1/1000000000']);
+    expect(big.stderr).toBe('sim: --shard 1/1000000000: expected i/n with 1 <= i <= n <= 999999999 (e.g. 2/4)\n');
     const twice = await sim(['calibrate', '--platform', 'cm5', SPEC, '-o', join(tmpdir(), 'x.samples'), '--nodes', '16,32,16']);
     expect(twice.code).toBe(2);
     expect(twice.stderr).toBe('sim: --nodes 16,32,16: 16 is given twice; expected each machine size once\n');
@@ -114,9 +117,11 @@ describe.concurrent('sim calibrate', () => {
   it.each([
     ['a file as the models directory', ['--fit', SPEC], /^sim: --fit apps\/calibration\/strata\.spec: expected a directory for the models/],
     ['--fit with one shard', ['--fit', tmpdir(), '--shard', '1/2'], /^sim: --fit .*: fit the merged shards instead \(sim fit\), not one shard/],
+    // It sampled, wrote the samples as that name, then could not make the folder (EEXIST).
+    ['--fit naming the -o file', ['--fit', 'OUT'], /^sim: --fit .*x\.samples: the same file as -o .*x\.samples; expected a different file\n$/],
   ])('refuses %s with one line and exit 2', async (_what, extra, message) => {
     const out = join(mkdtempSync(join(tmpdir(), 'sim-cal-')), 'x.samples');
-    const r = await sim(['calibrate', '--platform', 'cm5', SPEC, '-o', out, ...extra]);
+    const r = await sim(['calibrate', '--platform', 'cm5', SPEC, '-o', out, ...extra.map((a) => (a === 'OUT' ? out : a))]);
     expect(r.code).toBe(2);
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(message);

@@ -140,7 +140,7 @@ describe('sim sweep', () => {
   });
 
   it.each([
-    [['sweep', SMALL, '--out', 'OUT', '--shard', '3/2'], /^sim: --shard 3\/2: expected i\/n with 1 <= i <= n \(e\.g\. 2\/4\)$/],
+    [['sweep', SMALL, '--out', 'OUT', '--shard', '3/2'], /^sim: --shard 3\/2: expected i\/n with 1 <= i <= n <= 999999999 \(e\.g\. 2\/4\)$/],
     [['sweep', SMALL], /^sim sweep: missing --out <results\.jsonl>$/],
     [['sweep', SMALL, '--out', 'OUT', '--workers', '0'], /^sim: --workers 0: expected an integer from 1 to 256$/],
     [['sweep', 'test/fixtures/sweeps/none.json', '--out', 'OUT'], /^sim: test\/fixtures\/sweeps\/none\.json: cannot read the sweep file \(ENOENT\)$/],
