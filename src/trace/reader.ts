@@ -70,6 +70,9 @@ export function readTrace(bytes: Uint8Array, source: string): Trace {
   const checked = traceHeaderSchema.safeParse(data);
   if (!checked.success) bad(`bad header: ${describeSchemaError(checked.error, data)}`);
   const header = data as TraceHeader;
+  // Every node is in state 0 before its first record, and the graph names it: a header
+  // listing no states read well and then crashed sim graph ("reading 'replace'").
+  if (!header.states.some((st) => st.id === 0)) bad("bad header: its states list no state 0, every node's state before its first record");
 
   // What the records may hold: a state setState can set, a cycle a double holds
   // exactly (a delta of 2^60 was taken as it came).

@@ -4,12 +4,23 @@
  * state the node spent most of that column's time in — so the picture stays small
  * and readable for 1024 nodes and millions of changes.
  */
+import { InputError } from '../kernel/errors.ts';
 import type { StateInfo } from './format.ts';
 import type { Trace } from './reader.ts';
 
 export interface GraphOptions {
-  /** Pixel columns for the time axis. */
+  /** Pixel columns for the time axis: an integer from 1 to MAX_WIDTH (default 1000). */
   width?: number;
+}
+
+/** The most pixel columns a graph takes (its grids hold a column per pixel per node). */
+const MAX_WIDTH = 100_000;
+
+/** The width asked for, checked: -5 and Infinity were RangeErrors from a typed array, 0 and NaN an empty picture. */
+function graphWidth(options: GraphOptions): number {
+  const width = options.width ?? 1000;
+  if (!Number.isInteger(width) || width < 1 || width > MAX_WIDTH) throw new InputError(`graph width ${width}: expected an integer number of pixel columns from 1 to ${MAX_WIDTH}`);
+  return width;
 }
 
 /** For each node, the dominant state index (into `states`) of every pixel column. */
@@ -79,7 +90,7 @@ export function legendStates(trace: Trace): StateInfo[] {
 }
 
 export function renderSvg(trace: Trace, options: GraphOptions = {}): string {
-  const { states, grid } = dominantStates(trace, options.width ?? 1000);
+  const { states, grid } = dominantStates(trace, graphWidth(options));
   return svgFrame(
     trace,
     graphTitle(trace),
@@ -126,7 +137,7 @@ export function congestionLevels(trace: Trace, columns: number): { grid: Int16Ar
 
 /** Thesis Fig. 7-7: packets in the network for each processor over time. */
 export function renderCongestionSvg(trace: Trace, options: GraphOptions = {}): string {
-  const { grid, max } = congestionLevels(trace, options.width ?? 1000);
+  const { grid, max } = congestionLevels(trace, graphWidth(options));
   const colors = Array.from({ length: CONGESTION_LEVELS + 1 }, (_, l) => {
     const v = Math.round(255 * (1 - l / CONGESTION_LEVELS));
     return `rgb(${v},${v},${v})`;

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { TAG_END, TAG_MESSAGE, TAG_STATE } from '../../src/trace/format.ts';
 import { readTrace } from '../../src/trace/reader.ts';
 import { renderHtml } from '../../src/trace/html-graph.ts';
-import { renderSvg } from '../../src/trace/state-graph.ts';
+import { renderCongestionSvg, renderSvg } from '../../src/trace/state-graph.ts';
 import { SCRIPT_NAME, smallTrace, withHeader } from '../support/crafted-trace.ts';
 import { sim } from '../support/sim-cli.ts';
 
@@ -26,6 +26,8 @@ describe('a crafted trace header', () => {
     ['has a zero clock', (h: Record<string, any>) => (h.clockMHz = 0), /key "clockMHz": expected number to be >0, got 0$/],
     ['gives a colour that is markup', (h: Record<string, any>) => (h.states[1].color = 'red"/><script>alert(2)</script>'), /key "states\.1\.color": expected a colour written #rrggbb, got "red\\"\/><script>/],
     ['gives a state id twice', (h: Record<string, any>) => (h.states[9].id = 8), /key "states": expected every state id once/],
+    // Read, then sim graph crashed: "Cannot read properties of undefined (reading 'replace')".
+    ['lists no states', (h: Record<string, any>) => (h.states = []), /bad header: its states list no state 0, every node's state before its first record$/],
     ['lists 5000 states', (h: Record<string, any>) => (h.states = Array.from({ length: 5000 }, (_, id) => ({ id, name: 's', color: '#000000' }))), /key "states": expected array to have <=1024 items/],
   ])('that %s is refused by sim graph and sim export with one line and exit 2', async (_what, edit, message) => {
     const file = join(dir, `${_what.replace(/\W+/g, '-')}.trace`);
@@ -69,6 +71,17 @@ describe('crafted trace records', () => {
     ['a message sent before cycle 0', [[TAG_MESSAGE, 1, 10, 0, 50]], /corrupt: a message received at cycle 10 after 50 cycles in the network, sent before cycle 0$/],
   ])('refuse %s with one line', (_what, records, message) => {
     expect(() => readTrace(withRecords(records, 100), 'crafted')).toThrow(message);
+  });
+});
+
+describe('a graph width', () => {
+  it('is an integer of pixel columns from 1 to 100,000; others are one InputError line (-5 and Infinity were RangeErrors, 0 and NaN an empty picture)', () => {
+    const trace = readTrace(good, 'good');
+    expect(renderSvg(trace, { width: 200 })).toContain('<svg');
+    for (const width of [-5, Infinity, 0, Number.NaN, 1.5, 100_001]) {
+      expect(() => renderSvg(trace, { width })).toThrow(new RegExp(`^graph width ${width}: expected an integer number of pixel columns from 1 to 100000$`));
+      expect(() => renderCongestionSvg(trace, { width })).toThrow(/^graph width .*: expected an integer number of pixel columns/);
+    }
   });
 });
 
