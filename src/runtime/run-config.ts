@@ -63,6 +63,10 @@ function checkOptions(platform: Platform, app: AnyApp, options: RunOptions): voi
   if (p === null || typeof p !== 'object' || typeof p.name !== 'string' || typeof p.network !== 'object' || typeof p.cpu !== 'object') {
     throw new InputError('platform: expected a platform (loadPlatform or parsePlatform gives one)');
   }
+  const bad = badNumber(platform, 'platform');
+  if (bad !== null) throw new InputError(`${bad}; expected a finite number of 0 or more (a platform as loadPlatform or parsePlatform gives it)`);
+  // Cycles become microseconds through it: 0 made every time Infinity.
+  if (!(platform.clockMHz > 0)) throw new InputError(`platform.clockMHz is ${platform.clockMHz}; expected a clock above 0 MHz`);
   const a = app as Partial<AnyApp> | null;
   if (a === null || typeof a !== 'object' || typeof a.name !== 'string' || typeof a.main !== 'function') throw new InputError('app: expected an app (loadApp or defineApp gives one)');
   for (const key of Object.keys(options)) {
@@ -76,6 +80,22 @@ function checkOptions(platform: Platform, app: AnyApp, options: RunOptions): voi
   if (seed !== undefined && !isSeed(seed)) throw new InputError(`seed ${String(seed)}: expected an integer from 0 to ${MAX_SEED}`);
   if (perturb !== undefined && perturb !== null && !isSeed(perturb)) throw new InputError(`perturb ${String(perturb)}: expected a perturbation seed, an integer from 0 to ${MAX_SEED}`);
   if (network !== undefined && !NETWORK_MODES.includes(network)) throw new InputError(`network ${String(network)}: expected ${NETWORK_MODES.join(' or ')}`);
+}
+
+/**
+ * The first number in a platform object that no platform file can hold (every one of a
+ * platform's numbers is finite and not negative; the schema checks files, and this the
+ * objects a library caller edits): { ...cm5, messaging: { ...m, sendOverheadCycles: NaN } }
+ * ran to NaN simulated cycles and reported "verified". Null when there is none.
+ */
+function badNumber(value: unknown, path: string): string | null {
+  if (typeof value === 'number') return Number.isFinite(value) && value >= 0 ? null : `${path} is ${value}`;
+  if (value === null || typeof value !== 'object') return null;
+  for (const [key, v] of Object.entries(value)) {
+    const found = badNumber(v, Array.isArray(value) ? `${path}[${key}]` : `${path}.${key}`);
+    if (found !== null) return found;
+  }
+  return null;
 }
 
 function isAssignments(params: RunOptions['params']): params is readonly string[] {

@@ -19,7 +19,7 @@ describe('runConfig', () => {
     const c = runConfig(cm5, patterns, { params: ['pattern=random', 'blockBytes=512'], nodes: 16, seed: 7, network: 'analytic', perturb: 3, log });
     expect(c.params).toEqual(parseParams(patterns, ['pattern=random', 'blockBytes=512']));
     expect(c).toMatchObject({ nodes: 16, seed: 7, network: 'analytic', perturb: 3, log });
-    expect(() => runConfig(cm5, patterns, { params: ['blockBytes=3'] })).toThrow('--param blockBytes=3: expected an integer from 4 to 4194304');
+    expect(() => runConfig(cm5, patterns, { params: ['blockBytes=3'] })).toThrow('--param blockBytes=3: expected an integer from 4 to 2097148');
     // Digits past 2^53 - 1 are an integer a double cannot hold, said so; exponent notation is not an integer's form.
     expect(() => runConfig(cm5, patterns, { params: ['shift=9007199254740993'] })).toThrow('--param shift=9007199254740993: past the largest integer a parameter holds exactly (2^53 - 1); expected an integer >= 0');
     expect(() => runConfig(cm5, patterns, { params: ['shift=1e21'] })).toThrow('--param shift=1e21: expected an integer >= 0');
@@ -42,6 +42,10 @@ describe('runConfig', () => {
       // TypeErrors deep in the machine.
       [[{} as never, patterns], 'platform: expected a platform (loadPlatform or parsePlatform gives one)'],
       [[cm5, undefined as never], 'app: expected an app (loadApp or defineApp gives one)'],
+      // Ran to NaN (or negative) cycles and reported "verified"; a clock of 0 made every time Infinity.
+      [[{ ...cm5, messaging: { ...cm5.messaging, sendOverheadCycles: Number.NaN } }, patterns], 'platform.messaging.sendOverheadCycles is NaN; expected a finite number of 0 or more (a platform as loadPlatform or parsePlatform gives it)'],
+      [[{ ...cm5, cpu: { ...cm5.cpu, intOpCycles: -5 } }, patterns], 'platform.cpu.intOpCycles is -5; expected a finite number of 0 or more'],
+      [[{ ...cm5, clockMHz: 0 }, patterns], 'platform.clockMHz is 0; expected a clock above 0 MHz'],
     ];
     for (const [args, message] of bad) {
       expect(() => runConfig(...args)).toThrow(InputError);
@@ -52,7 +56,7 @@ describe('runConfig', () => {
   it('checks parsed values as parseParams checks strings, and fills the rest with defaults', () => {
     const c = runConfig(cm5, patterns, { params: { pattern: 'transpose', bwMatch: false, blockBytes: 1024 } });
     expect(c.params).toEqual(parseParams(patterns, ['pattern=transpose', 'bwMatch=false', 'blockBytes=1024']));
-    expect(() => runConfig(cm5, patterns, { params: { blockBytes: 3 } })).toThrow('--param blockBytes=3: expected an integer from 4 to 4194304');
+    expect(() => runConfig(cm5, patterns, { params: { blockBytes: 3 } })).toThrow('--param blockBytes=3: expected an integer from 4 to 2097148');
     expect(() => runConfig(cm5, patterns, { params: { pattern: 'diagonal' } })).toThrow('--param pattern=diagonal: expected one of cshift, exchange, random, transpose');
     expect(() => runConfig(cm5, patterns, { params: { colour: 'red' } })).toThrow(/app patterns has no parameter "colour"/);
     expect(() => runConfig(cm5, patterns, { params: { bwMatch: 'false' } })).toThrow('param bwMatch: expected a boolean for a bool parameter, got string false');
