@@ -5,7 +5,7 @@
  * (R^2 1 from one sample, NaN coefficients) is never written.
  */
 import { InputError } from '../kernel/errors.ts';
-import type { FitResult, Sample } from './fit.ts';
+import type { FitResult } from './fit.ts';
 import type { ModelSamples } from './samples-file.ts';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -25,25 +25,21 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
  */
 export function checkFittable(m: ModelSamples, relative: boolean, source: string): void {
   const where = `${source}: model ${m.name} on ${m.platform}`;
-  const { columns, building: samples } = m;
-  const unknowns = columns.length + 1;
-  const n = samples.length;
+  const unknowns = m.columns.length + 1;
+  const n = m.building.length;
   if (n <= unknowns) {
-    const what = columns.length === 0 ? 'the constant' : `the constant and ${columns.join(', ')}`;
+    const what = m.columns.length === 0 ? 'the constant' : `the constant and ${m.columns.join(', ')}`;
     throw new InputError(`${where}: ${plural(n, 'building sample')} for ${plural(unknowns, 'unknown')} (${what}); expected at least ${unknowns + 1}, so the fit has a degree of freedom to judge its terms by`);
   }
-  const first = samples[0].x;
-  if (columns.length > 0 && samples.every((s) => s.x.every((v, k) => v === first[k]))) {
-    const point = columns.map((c, k) => `${c}=${first[k]}`).join(' ');
+  const first = m.building[0].x;
+  if (m.columns.length > 0 && m.building.every((s) => s.x.every((v, k) => v === first[k]))) {
+    const point = m.columns.map((c, k) => `${c}=${first[k]}`).join(' ');
     throw new InputError(`${where}: every building sample has the same inputs (${point}), so no term's coefficient can be told from the constant's; expected samples that vary the inputs (the spec's loops)`);
   }
-  if (relative) checkRelative(samples, where);
-}
-
-/** Refuses samples of 0 cycles for a fit of relative error, which weights each by its time. */
-export function checkRelative(samples: readonly Sample[], where: string): void {
-  const zero = samples.filter((s) => s.y === 0).length;
-  if (zero > 0) throw new InputError(`${where}: ${plural(zero, 'building sample')} of 0 cycles, which --relative cannot weight (eq. 26 divides by the time); fit with absolute error instead`);
+  if (relative) {
+    const zero = m.building.filter((s) => s.y === 0).length;
+    if (zero > 0) throw new InputError(`${where}: ${plural(zero, 'building sample')} of 0 cycles, which --relative cannot weight (eq. 26 divides by the time); fit with absolute error instead`);
+  }
 }
 
 /** Checks a fit's results are numbers (a design beyond double precision could give NaN or Infinity). */

@@ -10,7 +10,6 @@
 import jstat from 'jstat';
 import { Matrix, SingularValueDecomposition } from 'ml-matrix';
 import { InputError } from '../kernel/errors.ts';
-import { checkRelative } from './fit-checks.ts';
 
 const { jStat } = jstat;
 
@@ -114,7 +113,8 @@ export function fitModel(termNames: readonly string[], samples: readonly Sample[
     const ok = typeof s === 'object' && s !== null && Number.isFinite(s.y) && Array.isArray(s.x) && s.x.length === m && s.x.every(Number.isFinite);
     if (!ok) throw new InputError(`fitModel: sample ${i} is not { y, x } with a finite y and ${m} finite x (one per term: ${termNames.join(', ')})`);
   });
-  if (relative) checkRelative(samples, 'fitModel');
+  // Eq. 26 weights each sample by its time.
+  if (relative && samples.some((s) => s.y === 0)) throw new InputError('fitModel: a sample of 0 cycles, which a fit of relative error cannot weight; expected samples of more than 0 cycles, or relative false');
   const rows = samples.map((s) => [1, ...s.x]);
   const ys = samples.map((s) => s.y);
   const mean = ys.reduce((a, b) => a + b, 0) / n;

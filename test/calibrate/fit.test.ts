@@ -123,7 +123,7 @@ describe('fitModel, as the library exports it', () => {
     expect(() => fitModel(['n'], [], false)).toThrow(/^fitModel: expected a non-empty list of samples \{ y, x \}$/);
     expect(() => fitModel(['n'], [...good, { y: Number.NaN, x: [6] }], false)).toThrow(/^fitModel: sample 5 is not \{ y, x \} with a finite y and 1 finite x \(one per term: n\)$/);
     expect(() => fitModel(['n', 'm'], good, false)).toThrow(/^fitModel: sample 0 is not \{ y, x \} with a finite y and 2 finite x/);
-    expect(() => fitModel(['n'], [...good, { y: 0, x: [0] }], true)).toThrow(/^fitModel: 1 building sample of 0 cycles, which --relative cannot weight/);
+    expect(() => fitModel(['n'], [...good, { y: 0, x: [0] }], true)).toThrow(/^fitModel: a sample of 0 cycles, which a fit of relative error cannot weight/);
   });
 });
 
