@@ -6,6 +6,7 @@
  *   const choice = await chooseImplementation({ platform: 'atm', module: 'stencil', inputs: { width: 4096, height: 64, iters: 20 } });
  *   const { summary } = await runImplementation({ platform: 'atm', module: 'stencil', inputs: { width: 4096, height: 64, iters: 20 } });
  */
+import { InputError } from '../kernel/errors.ts';
 import { select, selectContext, type Choice, type Inputs } from '../library/module.ts';
 import type { Platform } from '../platform/schema.ts';
 import { DEFAULT_RUN_LIMITS, runApp, type RunSummary } from '../runtime/run-app.ts';
@@ -35,14 +36,34 @@ export interface ImplementationRequest {
  * @throws InputError for an unknown module, platform or input, missing models, or an input no variant covers
  */
 export async function chooseImplementation(r: ImplementationRequest): Promise<Choice> {
+  checkRequest(r);
   const platform = typeof r.platform === 'string' ? await loadPlatform(r.platform) : r.platform;
   const nodes = r.nodes ?? platform.defaultNodes;
   const comm = parseCommunication(r.communication, r.hybridModels);
   return select(moduleNamed(r.module), r.inputs, selectContext(platform, nodes, loadModelSet(platform, nodes, r.models, comm), comm.communication));
 }
 
+const REQUEST_FIELDS = ['platform', 'module', 'inputs', 'nodes', 'models', 'communication', 'hybridModels', 'seed'];
+
+/**
+ * The request's shape, as the command line would check it: nodes '16' was told the
+ * 16-node models were "fitted on 16 nodes only, and this is 16", null inputs or module
+ * were TypeErrors, and a misspelt field was ignored.
+ * @throws InputError naming the field
+ */
+function checkRequest(r: ImplementationRequest & { seed?: number }): void {
+  if (r === null || typeof r !== 'object') throw new InputError('expected a request { platform, module, inputs, nodes?, models?, communication?, hybridModels? }');
+  for (const key of Object.keys(r)) if (!REQUEST_FIELDS.includes(key)) throw new InputError(`request field ${key}: unknown (expected ${REQUEST_FIELDS.join(', ')})`);
+  if (typeof r.platform !== 'string' && (r.platform === null || typeof r.platform !== 'object')) throw new InputError('platform: expected a platform name, a path to a platform file, or a loaded platform');
+  if (typeof r.module !== 'string') throw new InputError(`module: expected a module name (stencil, sort) or an app folder of one, got ${String(r.module)}`);
+  if (r.inputs === null || typeof r.inputs !== 'object' || Array.isArray(r.inputs)) throw new InputError(`inputs: expected an object of the module's inputs, got ${String(r.inputs)}`);
+  if (r.nodes !== undefined && !(Number.isInteger(r.nodes) && r.nodes >= 1)) throw new InputError(`nodes ${String(r.nodes)}: expected a positive integer`);
+  for (const key of ['models', 'hybridModels'] as const) if (r[key] !== undefined && typeof r[key] !== 'string') throw new InputError(`${key}: expected a directory path, got ${String(r[key])}`);
+}
+
 /** Chooses, then runs the choice on a fresh machine (seed 1 unless given). */
 export async function runImplementation(r: ImplementationRequest & { seed?: number }): Promise<{ choice: Choice; summary: RunSummary }> {
+  checkRequest(r);
   const platform = typeof r.platform === 'string' ? await loadPlatform(r.platform) : r.platform;
   const nodes = r.nodes ?? platform.defaultNodes;
   const choice = await chooseImplementation({ ...r, platform, nodes });

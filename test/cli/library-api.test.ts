@@ -1,0 +1,39 @@
+/**
+ * The library for programs (src/cli/library-api.ts): a choice from the shipped models,
+ * run as sim select --run runs it, and requests checked as the command line checks
+ * them (nodes '16' was told the 16-node models were "fitted on 16 nodes only, and this
+ * is 16"; null inputs were TypeErrors).
+ */
+import { describe, expect, it } from 'vitest';
+import { chooseImplementation, runImplementation, type ImplementationRequest } from '../../src/cli/library-api.ts';
+import { InputError } from '../../src/kernel/errors.ts';
+
+const stencil = { platform: 'cm5', module: 'stencil', inputs: { width: 64, height: 64, iters: 2 }, nodes: 16 };
+
+describe('chooseImplementation and runImplementation', () => {
+  it('choose from the shipped models and run the choice, verified, in the same process twice alike', async () => {
+    const choice = await chooseImplementation(stencil);
+    expect(choice.predictions.map((p) => p.variant)).toEqual(['square', 'vstrips', 'hstrips', 'rect', 'uni']);
+    expect(choice.predictions.find((p) => p.variant === choice.variant)!.cycles).toBe(Math.min(...choice.predictions.map((p) => p.cycles)));
+    const [a, b] = [await runImplementation(stencil), await runImplementation(stencil)];
+    expect(a.choice.variant).toBe(choice.variant);
+    expect(a.summary.verified).toBe(true);
+    expect(a.summary.params).toMatchObject({ width: 64, height: 64, iters: 2 });
+    expect(b.summary.fingerprint).toBe(a.summary.fingerprint);
+  });
+
+  it.each([
+    ['nodes as a string', { ...stencil, nodes: '16' }, /^nodes 16: expected a positive integer$/],
+    ['nodes of 0', { ...stencil, nodes: 0 }, /^nodes 0: expected a positive integer$/],
+    ['no inputs', { ...stencil, inputs: null }, /^inputs: expected an object of the module's inputs, got null$/],
+    ['no module', { ...stencil, module: null }, /^module: expected a module name \(stencil, sort\) or an app folder of one, got null$/],
+    ['a misspelt field', { ...stencil, node: 16 }, /^request field node: unknown \(expected platform, module, inputs, nodes, /],
+    ['models that are no path', { ...stencil, models: 5 }, /^models: expected a directory path, got 5$/],
+  ])('refuse %s with an InputError naming the field', async (_what, request, message) => {
+    for (const call of [chooseImplementation, runImplementation]) {
+      const error = await call(request as unknown as ImplementationRequest).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(InputError);
+      expect((error as Error).message).toMatch(message);
+    }
+  });
+});
