@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fitModel, mrePercent, predict, type Sample } from '../../src/calibrate/fit.ts';
-import { fitSamples, summaryLine, type FittedModel } from '../../src/calibrate/models.ts';
+import { fitSamples, modelsModule, summaryLine, type FittedModel } from '../../src/calibrate/models.ts';
 import { noisyTime } from '../../src/calibrate/samples.ts';
 import { RandomStream } from '../../src/kernel/random-stream.ts';
 
@@ -136,6 +136,29 @@ describe('fitSamples', () => {
       expect(fitted.machineSizes[name]).toEqual([4]);
       expect(fitted.platformHashes[name]).toBe('abc');
     }
+  });
+});
+
+describe('modelsModule', () => {
+  it('writes a module TypeScript takes for any names: reserved words, twins and leading digits (tsc refused new, interface, a a, X-Y and X_Y)', () => {
+    const text = [
+      '# platform p h nodes 4',
+      '# model M new interface',
+      'M 10 1 1', 'M 12 2 1', 'M 15 3 2', 'M 16 5 1', 'M 20 6 4',
+      '# model X-Y a a',
+      'X-Y 10 1 1', 'X-Y 12 2 2', 'X-Y 14 3 3', 'X-Y 16 4 4',
+      '# model X_Y 1',
+      'X_Y 10 1', 'X_Y 12 2', 'X_Y 14 3', 'X_Y 16 4',
+      '',
+    ].join('\n');
+    const fitted = fitSamples(text, 'names.samples', false);
+    const module = modelsModule(fitted.models, { samples: 'names.samples', samplesSha256: '0'.repeat(64) } as never);
+    // As JavaScript in strict mode, as a module is: reserved words and twin parameters are syntax errors there.
+    const js = module.replace(/: number/g, '').replace(/^export /gm, '');
+    expect(() => new Function(`'use strict';\n${js}`)).not.toThrow();
+    expect(module).toContain('export function p_M(_new: number, _interface: number): number');
+    expect(module).toContain('export function p_X_Y(a: number, a_2: number): number');
+    expect(module).toContain('export function p_X_Y_2(_1: number): number');
   });
 });
 
