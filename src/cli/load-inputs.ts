@@ -7,7 +7,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, isAbsolute, join, resolve } from 'node:path';
 import { InputError } from '../kernel/errors.ts';
 import type { Platform } from '../platform/schema.ts';
-import type { AnyApp, ParamSpec } from '../runtime/app.ts';
+import type { AnyApp } from '../runtime/app.ts';
+import { appProblem } from '../runtime/app-check.ts';
 import { appFrames, compileErrorLocation } from './app-location.ts';
 import { importModule, IS_COMPILED, PROJECT_ROOT } from './project.ts';
 
@@ -114,49 +115,4 @@ export async function loadApp(spec: string): Promise<AnyApp> {
   const problem = appProblem(mod.default);
   if (problem !== null) throw new InputError(`app ${spec}: ${problem}`);
   return mod.default as AnyApp;
-}
-
-const APP_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
-
-/** Why `value` is not a usable app definition, or null. */
-function appProblem(value: unknown): string | null {
-  const expected = 'expected a default export made with defineApp({ name, description, params, main, verify })';
-  if (value === null || typeof value !== 'object') return `is not an app (${expected})`;
-  const app = value as Record<string, unknown>;
-  if (typeof app.name !== 'string' || app.name === '') return `is not an app: it has no name (${expected})`;
-  // The name goes into file names (a failed run's sim-repro-<app>-<platform>-n<nodes>-s<seed>.json):
-  // "../x" wrote its repro outside the working directory.
-  if (!APP_NAME.test(app.name)) return `is named ${JSON.stringify(app.name.slice(0, 80))}; expected a name of letters, digits, '.', '_' and '-', starting with a letter or digit, at most 64 characters`;
-  if (typeof app.main !== 'function') return `is not an app: it has no main generator (${expected})`;
-  if (typeof app.verify !== 'function') return `is not an app: it has no verify function (${expected})`;
-  for (const optional of ['setup', 'check', 'globals']) {
-    if (app[optional] !== undefined && typeof app[optional] !== 'function') return `is not an app: its ${optional} is ${typeof app[optional]}; expected a function or none`;
-  }
-  if (app.params === null || typeof app.params !== 'object') return `is not an app: it has no params object (${expected})`;
-  for (const [key, spec] of Object.entries(app.params as Record<string, ParamSpec>)) {
-    const p = paramProblem(spec);
-    if (p !== null) return `parameter "${key}" ${p}`;
-  }
-  return null;
-}
-
-function paramProblem(spec: ParamSpec): string | null {
-  if (spec === null || typeof spec !== 'object') return 'is not a parameter spec';
-  switch (spec.type) {
-    case 'int':
-    case 'float': {
-      const ok = spec.type === 'int' ? Number.isSafeInteger(spec.default) : Number.isFinite(spec.default);
-      if (!ok) return `has default ${String(spec.default)}, expected ${spec.type === 'int' ? 'an integer' : 'a number'}`;
-      if ((spec.min !== undefined && spec.default < spec.min) || (spec.max !== undefined && spec.default > spec.max)) {
-        return `has default ${spec.default} outside its own range`;
-      }
-      return null;
-    }
-    case 'bool':
-      return typeof spec.default === 'boolean' ? null : 'has a non-boolean default';
-    case 'enum':
-      return Array.isArray(spec.values) && spec.values.includes(spec.default) ? null : 'has a default that is not one of its values';
-    default:
-      return `has unknown type "${String((spec as { type?: unknown }).type)}" (expected int, float, bool or enum)`;
-  }
 }

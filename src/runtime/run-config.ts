@@ -8,6 +8,7 @@ import { InputError } from '../kernel/errors.ts';
 import { MAX_SEED } from '../kernel/random-stream.ts';
 import { NETWORK_MODES, type NetworkMode } from '../machine/machine.ts';
 import type { Platform } from '../platform/schema.ts';
+import { appProblem } from './app-check.ts';
 import { parseParams, type AnyApp, type ParamSpec, type ParamSpecs, type ParamValue } from './app.ts';
 import type { RunConfig } from './run-app.ts';
 
@@ -69,6 +70,9 @@ function checkOptions(platform: Platform, app: AnyApp, options: RunOptions): voi
   if (!(platform.clockMHz > 0)) throw new InputError(`platform.clockMHz is ${platform.clockMHz}; expected a clock above 0 MHz`);
   const a = app as Partial<AnyApp> | null;
   if (a === null || typeof a !== 'object' || typeof a.name !== 'string' || typeof a.main !== 'function') throw new InputError('app: expected an app (loadApp or defineApp gives one)');
+  // As loadApp checks a file's: params missing made a TypeError in parseParams, a NaN default ran as NaN.
+  const appIssue = appProblem(app, 'an app made with defineApp');
+  if (appIssue !== null) throw new InputError(`app ${a.name}: ${appIssue}`);
   for (const key of Object.keys(options)) {
     if (!(OPTION_NAMES as readonly string[]).includes(key)) throw new InputError(`run option ${key}: unknown (expected ${OPTION_NAMES.join(', ')})`);
   }
@@ -80,6 +84,27 @@ function checkOptions(platform: Platform, app: AnyApp, options: RunOptions): voi
   if (seed !== undefined && !isSeed(seed)) throw new InputError(`seed ${String(seed)}: expected an integer from 0 to ${MAX_SEED}`);
   if (perturb !== undefined && perturb !== null && !isSeed(perturb)) throw new InputError(`perturb ${String(perturb)}: expected a perturbation seed, an integer from 0 to ${MAX_SEED}`);
   if (network !== undefined && !NETWORK_MODES.includes(network)) throw new InputError(`network ${String(network)}: expected ${NETWORK_MODES.join(' or ')}`);
+  checkLimits(options.limits);
+  // Each was called mid-run, and its TypeError blamed the app ("node 0 at cycle 63: TypeError: this.sink is not a function").
+  for (const hook of ['output', 'log', 'observer', 'inspect'] as const) {
+    const f = options[hook];
+    if (f !== undefined && typeof f !== 'function') throw new InputError(`${hook}: expected a function, got ${typeof f}`);
+  }
+  const trace = options.trace as Record<string, unknown> | undefined | null;
+  if (trace !== undefined) {
+    if (trace === null || typeof trace !== 'object' || typeof trace.state !== 'function') throw new InputError('trace: expected a trace sink { state(node, cycle, state), inFlight?, message? }');
+    for (const key of ['inFlight', 'message']) if (trace[key] !== undefined && typeof trace[key] !== 'function') throw new InputError(`trace.${key}: expected a function or none, got ${typeof trace[key]}`);
+  }
+}
+
+/** A run's limits: positive whole numbers of cycles or events ({ maxCycles: 'x' } was a RangeError from the kernel; { maxEvents: 'x' } was ignored). */
+function checkLimits(limits: unknown): void {
+  if (limits === undefined) return;
+  if (limits === null || typeof limits !== 'object') throw new InputError(`limits: expected { maxCycles?, maxEvents? }, got ${JSON.stringify(limits)}`);
+  for (const [key, value] of Object.entries(limits)) {
+    if (key !== 'maxCycles' && key !== 'maxEvents') throw new InputError(`limits.${key}: unknown (expected maxCycles, maxEvents)`);
+    if (value !== undefined && !(Number.isSafeInteger(value) && (value as number) >= 1)) throw new InputError(`limits.${key} ${String(value)}: expected a whole number from 1 to 2^53 - 1`);
+  }
 }
 
 /**

@@ -46,6 +46,15 @@ describe('runConfig', () => {
       [[{ ...cm5, messaging: { ...cm5.messaging, sendOverheadCycles: Number.NaN } }, patterns], 'platform.messaging.sendOverheadCycles is NaN; expected a finite number of 0 or more (a platform as loadPlatform or parsePlatform gives it)'],
       [[{ ...cm5, cpu: { ...cm5.cpu, intOpCycles: -5 } }, patterns], 'platform.cpu.intOpCycles is -5; expected a finite number of 0 or more'],
       [[{ ...cm5, clockMHz: 0 }, patterns], 'platform.clockMHz is 0; expected a clock above 0 MHz'],
+      // An app made in code is checked as a loaded one: params missing was a TypeError in parseParams, a NaN default ran as NaN.
+      [[cm5, { ...patterns, params: undefined } as never], 'app patterns: is not an app: it has no params object (expected an app made with defineApp({'],
+      [[cm5, { ...patterns, params: { a: { type: 'int', default: Number.NaN } } } as never], 'app patterns: parameter "a" has default NaN, expected an integer'],
+      [[cm5, { ...patterns, verify: undefined } as never], 'app patterns: is not an app: it has no verify function'],
+      // A RangeError from the kernel, or ignored; hooks failed mid-run, blaming the app.
+      [[cm5, patterns, { limits: { maxCycles: 'x' } } as never], 'limits.maxCycles x: expected a whole number from 1 to 2^53 - 1'],
+      [[cm5, patterns, { limits: { maxEvent: 5 } } as never], 'limits.maxEvent: unknown (expected maxCycles, maxEvents)'],
+      [[cm5, patterns, { output: 'x' } as never], 'output: expected a function, got string'],
+      [[cm5, patterns, { trace: { state() {}, inFlight: 'x' } } as never], 'trace.inFlight: expected a function or none, got string'],
     ];
     for (const [args, message] of bad) {
       expect(() => runConfig(...args)).toThrow(InputError);
