@@ -155,6 +155,13 @@ export function planUnit(config: UnitConfig): PlannedSample[] {
   if (appTask(spec.task.name) !== undefined && spec.setup.length + spec.cleanup.length > 0) {
     throw new InputError(`${where}: ${spec.task.name} runs a whole app on a fresh machine per sample, so it takes no setup or cleanup (leave both empty: {{ loops @ @ ${spec.task.name}(...) @ @ inputs @ terms }})`);
   }
+  // Roundtrip holds every other node until node 0's Release (tasks.ts): without one in the
+  // cleanup, or with a Release that nothing held, the run deadlocked, naming no spec.
+  const releases = [...spec.setup, spec.task, ...spec.cleanup].filter((c) => c.name === 'Release').length;
+  const holds = spec.task.name === 'Roundtrip';
+  if (holds ? !(releases === 1 && spec.cleanup.some((c) => c.name === 'Release')) : releases > 0) {
+    throw new InputError(`${where}: ${holds ? 'Roundtrip holds the other nodes until a Release() in its cleanup, and it has none' : 'Release() lets go of nodes a Roundtrip task holds, and this task holds none'}; expected Release() once, in the cleanup of a Roundtrip task`);
+  }
   const setup = spec.setup.map((c) => compileCall(c, 'setup'));
   const task = compileCall(spec.task, 'task');
   const cleanup = spec.cleanup.map((c) => compileCall(c, 'cleanup'));

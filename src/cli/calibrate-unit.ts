@@ -115,8 +115,18 @@ export default async function runUnitRequest(r: UnitRequest): Promise<string> {
   const config = { platform, spec: specs[r.specIndex], source: r.specFile, nodes: r.nodes, seed: r.seed, vcount: r.vcount, noise: r.noise, submodels: strataSubmodels(platform, specs[r.specIndex]) };
   // An app-level task (thesis 4.2) runs a whole app, loaded from the project's apps/.
   const task = appTask(config.spec.task.name);
-  if (task !== undefined) return runAppUnit(config, await loadApp(projectPath(task.app)));
-  return runUnit(config);
+  const app = task === undefined ? null : await loadApp(projectPath(task.app));
+  try {
+    return app === null ? runUnit(config) : runAppUnit(config, app);
+  } catch (e) {
+    // Which unit failed: a deadlock of a Roundtrip without its Release named no model, platform or size.
+    if (e instanceof RunFailure && !(e instanceof InputError)) {
+      const failure = new RunFailure(`${r.specFile}: model ${config.spec.name} on ${platform.name} with ${r.nodes} nodes: ${e.message}`, { cause: e });
+      failure.lastLogEntries = e.lastLogEntries;
+      throw failure;
+    }
+    throw e;
+  }
 }
 
 /** What a worker sends back: the unit's text, or the kind and message of its failure. */

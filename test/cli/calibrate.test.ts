@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sim } from '../support/sim-cli.ts';
+import { ROOT, sim } from '../support/sim-cli.ts';
 
 const SPEC = 'apps/calibration/strata.spec';
 
@@ -60,6 +60,9 @@ describe.concurrent('sim calibrate', () => {
     ['a name every object has', '{{ i 1 4 ++ @ @ ClearMemory(i) @ @ __proto__:i @ }}', /model ClearMemory: the name __proto__ is one every JavaScript object has; expected another name\n$/],
     // Verification drew integers over it: "input x is NaN at verification sample i=NaN".
     ['a loop without an integer', '{{ i 0.1 0.9 +=0.2 @ @ ClearMemory(8) @ @ x:i @ }}', /model ClearMemory: loop i from 0\.1 to 0\.9 holds no integer/],
+    // Each deadlocked, the report naming no spec, model or machine size.
+    ['a Roundtrip without its Release', '{{ n 1 3 ++ @ Barrier() @ Roundtrip(n) @ @ hops:hops(n) @ }}', /model Roundtrip: Roundtrip holds the other nodes until a Release\(\) in its cleanup, and it has none; expected Release\(\) once, in the cleanup of a Roundtrip task\n$/],
+    ['a Release with nothing held', '{{ n 1 3 ++ @ Barrier() @ Release() @ @ @ }}', /model Release: Release\(\) lets go of nodes a Roundtrip task holds, and this task holds none/],
     // Their samples were pooled into one model (MRE 41%).
     ['a model specified twice', '{{ i 1 4 ++ @ @ ClearMemory(i) @ @ @ t:i }}\n{{ i 1 4 ++ @ @ ClearMemory(100*i) @ @ @ t:i }}', /bad\.spec: model ClearMemory is specified twice \(specifications 1 and 2; a model is named by its task\); expected each model once\n$/],
   ])('refuses %s with one line, exit 2 and no output', async (_what, spec, message) => {
@@ -102,14 +105,16 @@ describe.concurrent('sim calibrate', () => {
 
   it('reports a run that fails in a worker as a failed run (exit 1), not an internal error, and writes nothing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sim-cal-'));
-    const file = join(dir, 'held.spec');
-    // Roundtrip holds the other nodes until a Release that this spec never sends.
-    writeFileSync(file, '{{ n 1 2 ++ @ Barrier() @ Roundtrip(n) @ @ hops:hops(n) @ }}\n');
+    const file = join(dir, 'rt.spec');
+    writeFileSync(file, '{{ n 1 2 ++ @ Barrier() @ Roundtrip(n) @ Release() @ hops:hops(n) @ }}\n');
+    // A platform whose time slices cost more than their period: its runs fail at the first slice with packets in flight.
+    const cm5 = JSON.parse(readFileSync(join(ROOT, 'platforms/cm5.json'), 'utf8'));
+    writeFileSync(join(dir, 'slow.json'), JSON.stringify({ ...cm5, timeSlice: { periodCycles: 10_000, cyclesPerPacketPerNode: 1_000_000 } }));
     const out = join(dir, 'out.samples');
-    const r = await sim(['calibrate', '--platform', 'all', file, '-o', out, '--nodes', '16', '--workers', '2']);
+    const r = await sim(['calibrate', '--platform', join(dir, 'slow.json'), file, '-o', out, '--nodes', '16', '--workers', '2']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^sim: run failed: deadlock at cycle \d+/);
-    expect(r.stderr).toContain('waiting in calibration: waiting for node 0');
+    // Which unit failed is named (a deadlock here named no spec, model or machine size).
+    expect(r.stderr).toMatch(/^sim: run failed: .*rt\.spec: model Roundtrip on cm5 with 16 nodes: at cycle \d+ a time slice costs \d+ cycles/);
     expect(r.stderr).not.toContain('internal error');
     expect(existsSync(out)).toBe(false);
   });
