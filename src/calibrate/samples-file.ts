@@ -55,6 +55,8 @@ function whatJsonIs(line: string): string {
 }
 
 export function readSamples(text: string, source: string): ModelSamples[] {
+  // Exported (and through fitSamples): a Buffer was a TypeError.
+  if (typeof text !== 'string') throw new InputError(`${String(source)}: expected the samples file's text as a string, got ${text === null ? 'null' : typeof text}`);
   const models: ModelSamples[] = [];
   const byKey = new Map<string, ModelSamples>();
   let platform = '';

@@ -48,6 +48,8 @@ export interface Trace {
 const MAX_HEADER_BYTES = 1 << 20;
 
 export function readTrace(bytes: Uint8Array, source: string): Trace {
+  // Exported: readTrace(null) was a TypeError.
+  if (!(bytes instanceof Uint8Array)) throw new InputError(`${String(source)}: expected the trace's bytes (a Uint8Array or Buffer), got ${bytes === null ? 'null' : typeof bytes}`);
   const bad = (what: string): never => {
     throw new InputError(`${source}: ${what}`);
   };

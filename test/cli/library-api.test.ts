@@ -6,6 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { chooseImplementation, runImplementation, type ImplementationRequest } from '../../src/cli/library-api.ts';
+import { loadApp, loadPlatform } from '../../src/cli/load-inputs.ts';
+import { readSamples } from '../../src/calibrate/samples-file.ts';
+import { parsePlatform } from '../../src/platform/load-platform.ts';
+import { readTrace } from '../../src/trace/reader.ts';
 import { InputError } from '../../src/kernel/errors.ts';
 
 const stencil = { platform: 'cm5', module: 'stencil', inputs: { width: 64, height: 64, iters: 2 }, nodes: 16 };
@@ -37,3 +41,19 @@ describe('chooseImplementation and runImplementation', () => {
     }
   });
 });
+
+describe('the exported readers and loaders', () => {
+  it('refuse what is not their input with an InputError (each was a TypeError)', async () => {
+    const refused = async (call: () => unknown, message: RegExp) => {
+      const error = await Promise.resolve().then(call).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(InputError);
+      expect((error as Error).message).toMatch(message);
+    };
+    await refused(() => readTrace(null as never, 't.trace'), /^t\.trace: expected the trace's bytes \(a Uint8Array or Buffer\), got null$/);
+    await refused(() => parsePlatform(5 as never, 'p.json'), /^p\.json: expected the platform file's text as a string, got number$/);
+    await refused(() => readSamples(Buffer.from('x') as never, 's.samples'), /^s\.samples: expected the samples file's text as a string, got object$/);
+    await refused(() => loadPlatform(null as never), /^platform: expected a name or a path to a platform file, got null$/);
+    await refused(() => loadApp({} as never), /^app: expected a path to an app folder or module, got object$/);
+  });
+});
+
