@@ -16,6 +16,8 @@ import type { Sample } from './fit.ts';
 
 export const SAMPLES_VERSION = 2;
 const HEADER = /^# proteus-strata calibration samples, version (\d+)$/;
+/** A sample's number as written: decimal, with an optional fraction and exponent. */
+const DECIMAL = /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/;
 const END = /^# end: (\d+) units?, (\d+) samples?$/;
 
 /** The first line of a samples file `sim calibrate` writes. */
@@ -128,7 +130,8 @@ export function readSamples(text: string, source: string): ModelSamples[] {
       throw new InputError(`${at}: ${name} has ${m.columns.length} columns (${m.columns.join(' ') || 'none'}) but this line has ${Math.max(0, fields.length - 2)} values after the time`);
     }
     const numbers = fields.slice(1).map(Number);
-    if (numbers.some((n) => !Number.isFinite(n))) throw new InputError(`${at}: expected numbers after ${fields[0]}, got "${fields.slice(1).join(' ')}"`);
+    // Decimal numbers, as sim calibrate writes them: Number() also took 0x46 and 0b101.
+    if (numbers.some((n) => !Number.isFinite(n)) || fields.slice(1).some((f) => !DECIMAL.test(f))) throw new InputError(`${at}: expected decimal numbers after ${fields[0]}, got "${fields.slice(1).join(' ')}"`);
     if (numbers.some((n) => Math.abs(n) > MAX_VALUE)) throw new InputError(`${at}: expected values of magnitude at most 2^53 (exact cycle counts and terms), got "${fields.slice(1).join(' ')}"`);
     if (numbers[0] < 0) throw new InputError(`${at}: ${fields[0]} takes ${numbers[0]} cycles; expected a cycle count of 0 or more`);
     sampleLines++;

@@ -88,8 +88,10 @@ describe.concurrent('sim fit', () => {
     ['samples all at one point (case 131)', '# platform cm5 x\n# model Foo a b\nFoo 10 1 1\nFoo 10 1 1\nFoo 10 1 1\nFoo 10 1 1\n', /model Foo on cm5: every building sample has the same inputs \(a=1 b=1\), so no term's coefficient can be told from the constant's/],
     ['a negative cycle count (case 130)', '# platform cm5 x\n# model Foo a\nFoo 10 1\nFoo -5 2\nFoo 30 3\n', /bad\.samples:4: Foo takes -5 cycles; expected a cycle count of 0 or more$/],
     ['values beyond 2^53 (case 133)', '# platform cm5 x\n# model Foo a\nFoo 1e308 1\nFoo 1e308 2\nFoo 1e308 3\n', /bad\.samples:3: expected values of magnitude at most 2\^53/],
-    ['NaN', '# platform cm5 x\n# model Foo a\nFoo NaN 1\n', /bad\.samples:3: expected numbers after Foo, got "NaN 1"$/],
-    ['Infinity', '# platform cm5 x\n# model Foo a\nFoo 10 Infinity\n', /bad\.samples:3: expected numbers after Foo, got "10 Infinity"$/],
+    ['NaN', '# platform cm5 x\n# model Foo a\nFoo NaN 1\n', /bad\.samples:3: expected decimal numbers after Foo, got "NaN 1"$/],
+    ['Infinity', '# platform cm5 x\n# model Foo a\nFoo 10 Infinity\n', /bad\.samples:3: expected decimal numbers after Foo, got "10 Infinity"$/],
+    // Read as 70 and 5.
+    ['hex and binary numbers', '# platform cm5 x\n# model Foo a\nFoo 0x46 0b101\n', /bad\.samples:3: expected decimal numbers after Foo, got "0x46 0b101"$/],
     ['zero times with --relative (case 135)', '# platform cm5 x\n# model Foo a\nFoo 0 1\nFoo 0 2\nFoo 0 3\n', /model Foo on cm5: 3 building samples of 0 cycles, which --relative cannot weight/],
     ['a calibrated file cut short (case 124)', '# proteus-strata calibration samples, version 2\n# platform cm5 x\n# model Foo a\nFoo 10 1\nFoo 12 2\nFoo 14 3\n', /bad\.samples: truncated: it ends at line 6 without the end line \("# end: U units, S samples"\) sim calibrate writes last/],
     ['an end line that miscounts', '# proteus-strata calibration samples, version 2\n# platform cm5 x\n# model Foo a\nFoo 10 1\nFoo 12 2\nFoo 14 3\n# end: 1 unit, 4 samples\n', /corrupt: the end line counts 1 units and 4 samples, the file holds 1 and 3$/],
