@@ -100,7 +100,8 @@ export function unitHeader(config: UnitConfig): string[] {
 /** Compiles a spec against a machine size and lists its samples; bad specs are InputErrors. */
 export function planUnit(config: UnitConfig): PlannedSample[] {
   const { spec, source, nodes } = config;
-  const where = `${source}: model ${spec.name}`;
+  // With its line when the grammar gave one: of two ClearMemory specs, which had the unknown variable?
+  const where = `${source}${spec.line === undefined ? '' : `:${spec.line}`}: model ${spec.name}`;
   // The machine's own numbers: its size and its packet facts (packetFacts: the data words a block-transfer packet
   // carries, the vector words a combine message carries, whether reductions climb a tree of messages, 1, or a control
   // network, 0, and a DMA packet's link cycles per word and receive cycles), for models that count packets, combine

@@ -34,6 +34,8 @@ export interface Call {
 
 export interface ModelSpec {
   name: string;
+  /** The line of the spec file it starts on (the one-line grammar's), for messages found after parsing; absent for a module's. */
+  line?: number;
   loops: Loop[];
   setup: Call[];
   task: Call;
@@ -130,6 +132,7 @@ function parseOne(text: string, file: string, from: number, to: number): ModelSp
   if (columnTwice !== undefined) fail(pos(inputs.filter((v) => v.id === columnTwice).length > 1 ? 4 : 5), `"${columnTwice}" is named twice among the inputs and terms (each is a column of the samples); expected each name once`);
   return {
     name: task.name,
+    line: positionOf(file, text, from).line,
     loops,
     setup: calls(parts[1].text, pos(1)),
     task,

@@ -7,6 +7,7 @@ describe('the one-line model-specification grammar (thesis Fig. 3-3)', () => {
     const [spec] = parseSpecs('{{ i 0 11 ++, r 1 4 *=2 @ Barrier() @ CombineVector(length) @ @ length:1<<i @ lengthLogP:length*logP }}', 'strata.spec');
     expect(spec).toEqual({
       name: 'CombineVector',
+      line: 1,
       loops: [
         { id: 'i', start: '0', stop: '11', update: '++' },
         { id: 'r', start: '1', stop: '4', update: '*=2' },

@@ -40,6 +40,8 @@ describe.concurrent('sim calibrate', () => {
     ['a malformed spec', '{{ i 1 10 ++ @ @ ClearMemory(i) @ @ length:i }}', /bad\.spec:1:3: expected 6 components/],
     ['an unknown task', '{{ i 1 10 ++ @ @ Teleport(i) @ @ length:i @ }}', /model Teleport: unknown task operation Teleport \(known: Barrier, ClearMemory/],
     ['an unknown variable', '{{ i 1 10 ++ @ @ ClearMemory(i) @ @ length:k @ }}', /model ClearMemory: input length: unknown variable "k"/],
+    // Which of the specs: the message named the model only.
+    ['an unknown variable in the second spec', '{{ i 1 4 ++ @ @ ClearMemory(i) @ @ @ t:i }}\n\n{{ i 1 4 ++ @ @ Barrier() @ @ @ u:j }}', /bad\.spec:3: model Barrier: term u: unknown variable "j"/],
     ['an empty loop', '{{ i 10 1 ++ @ @ ClearMemory(i) @ @ length:i @ }}', /model ClearMemory: loop i: the loop from 10 to 1 with \+\+ is empty/],
     // Edges cases 110-119 and 215: found when the spec is planned, before anything runs.
     ['an argument dividing by zero', '{{ i 0 3 ++ @ @ ClearMemory(64/i) @ @ length:i @ }}', /model ClearMemory on cm5 with 4 nodes: ClearMemory bytes Infinity: expected an integer from 0 to 16777216, at sample i=0\n$/],
