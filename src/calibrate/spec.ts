@@ -186,6 +186,57 @@ function variables(text: string, at: Position): Variable[] {
   });
 }
 
+/**
+ * Refuses a model specified twice: its samples shared one model line and were pooled
+ * into one fit (ClearMemory(i) and ClearMemory(100*i), MRE 41%), or refused only at the
+ * fit, after all the sampling.
+ */
+export function onceEach(specs: ModelSpec[], file: string): ModelSpec[] {
+  const names = specs.map((s) => s.name);
+  const twice = names.findIndex((n, k) => names.indexOf(n) !== k);
+  if (twice >= 0) {
+    throw new SpecError(`${file}: model ${names[twice]} is specified twice (specifications ${names.indexOf(names[twice]) + 1} and ${twice + 1}; a model is named by its task); expected each model once`);
+  }
+  return specs;
+}
+
+/**
+ * Checks a module's specification against what the one-line grammar guarantees (a
+ * ModelSpec's shape, identifiers and loop updates): a loop without start or stop, a
+ * missing setup or an update of '+++' were internal errors, and a term named 't t' wrote
+ * samples that sim fit refused.
+ */
+export function checkSpecShape(value: unknown, where: string): void {
+  const bad = (what: string): never => {
+    throw new SpecError(`${where}: ${what}; expected { name, loops: [{ id, start, stop, update }], setup: [{ name, args }], task: { name, args }, cleanup: [...], inputs: [{ id, value }], terms: [{ id, value }] } with identifiers for names and expressions as strings`);
+  };
+  const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const isString = (v: unknown): v is string => typeof v === 'string';
+  const call = (v: unknown, what: string) => {
+    if (!isRecord(v) || !isString(v.name) || !IDENT.test(v.name) || !Array.isArray(v.args) || !v.args.every(isString)) bad(`${what} is not { name, args } with an identifier and a list of expression strings`);
+  };
+  const list = <T>(v: unknown, what: string, each: (x: unknown, label: string) => T) => {
+    if (!Array.isArray(v)) bad(`${what} is not a list`);
+    (v as unknown[]).forEach((x, k) => each(x, `${what}[${k}]`));
+  };
+  if (!isRecord(value)) return bad('not an object');
+  if (!isString(value.name) || value.name === '') bad('its name is not a non-empty string');
+  list(value.loops, 'loops', (l, label) => {
+    if (!isRecord(l) || !isString(l.id) || !IDENT.test(l.id) || !isString(l.start) || !isString(l.stop) || !isString(l.update)) bad(`${label} is not { id, start, stop, update } with an identifier and strings`);
+    if (!UPDATE.test((l as { update: string }).update)) bad(`${label}'s update ${JSON.stringify((l as { update: string }).update)} is not ++, --, or an operator and number such as *=10`);
+  });
+  if ((value.loops as unknown[]).length === 0) bad('its loop nest is empty');
+  list(value.setup, 'setup', call);
+  call(value.task, 'task');
+  if ((value.task as { name: string }).name !== value.name) bad(`its name ${JSON.stringify(value.name)} is not its task's (${(value.task as { name: string }).name}), as a model is named by its task`);
+  list(value.cleanup, 'cleanup', call);
+  for (const key of ['inputs', 'terms'] as const) {
+    list(value[key], key, (v, label) => {
+      if (!isRecord(v) || !isString(v.id) || !IDENT.test(v.id) || !isString(v.value)) bad(`${label} is not { id, value } with an identifier and an expression string`);
+    });
+  }
+}
+
 // ---- expressions ------------------------------------------------------------------
 
 /** An expression compiled against named variables. */

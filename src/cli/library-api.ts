@@ -37,6 +37,11 @@ export interface ImplementationRequest {
  */
 export async function chooseImplementation(r: ImplementationRequest): Promise<Choice> {
   checkRequest(r);
+  return choose(r);
+}
+
+/** chooseImplementation's work, on a request already checked. */
+async function choose(r: ImplementationRequest): Promise<Choice> {
   const platform = typeof r.platform === 'string' ? await loadPlatform(r.platform) : r.platform;
   const nodes = r.nodes ?? platform.defaultNodes;
   const comm = parseCommunication(r.communication, r.hybridModels);
@@ -66,7 +71,7 @@ export async function runImplementation(r: ImplementationRequest & { seed?: numb
   checkRequest(r);
   const platform = typeof r.platform === 'string' ? await loadPlatform(r.platform) : r.platform;
   const nodes = r.nodes ?? platform.defaultNodes;
-  const choice = await chooseImplementation({ ...r, platform, nodes });
+  const choice = await choose({ ...r, platform, nodes });
   const config = await loadRun({ platform, app: projectPath(choice.app), params: choice.params, nodes, seed: r.seed });
   return { choice, summary: runApp({ ...config, limits: DEFAULT_RUN_LIMITS }) };
 }
