@@ -9,7 +9,7 @@
  * else.
  */
 import type { RandomStream } from '../kernel/random-stream.ts';
-import { select, type SelectContext } from '../library/module.ts';
+import { select, type LibraryModule, type SelectContext } from '../library/module.ts';
 import { STENCIL_MODULE } from '../library/stencil-module.ts';
 
 export interface Grid {
@@ -20,13 +20,15 @@ export interface Grid {
 /** The selector's choice by grid size at fixed iterations, memoized. */
 export type Winner = (width: number, height: number) => string;
 
-export function winnerFunction(ctx: SelectContext, iters: number): Winner {
+/** The selector's winner function, among `layouts` only when given (the thesis's module had three). */
+export function winnerFunction(ctx: SelectContext, iters: number, layouts?: readonly string[]): Winner {
+  const mod: LibraryModule = layouts === undefined ? STENCIL_MODULE : { ...STENCIL_MODULE, variants: STENCIL_MODULE.variants.filter((v) => layouts.includes(v.name)) };
   const memo = new Map<number, string>();
   return (width, height) => {
     const key = width * 65536 + height;
     let v = memo.get(key);
     if (v === undefined) {
-      v = select(STENCIL_MODULE, { width, height, iters }, ctx, {}, [], false).variant;
+      v = select(mod, { width, height, iters }, ctx, {}, [], false).variant;
       memo.set(key, v);
     }
     return v;

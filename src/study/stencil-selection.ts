@@ -12,7 +12,9 @@
  * P(wrong), worst: Table 4-2), the gap between the two best measured layouts and the
  * distance to the nearest predicted boundary (Fig. 4-8's argument). The thesis's
  * module had square, vstrips and uni (plus shared memory): the same trials are also
- * scored as a choice among those three.
+ * scored as a choice among those three, each placed by the nearest boundary of the
+ * three's own map (the misses' Fig. 4-8 argument, and the accuracy near those
+ * boundaries, where the thesis concentrated its grids).
  */
 import { RandomStream } from '../kernel/random-stream.ts';
 import { select } from '../library/module.ts';
@@ -50,18 +52,21 @@ export interface StencilTrial {
   trial: number;
   grid: DrawnGrid;
   boundary: Boundary | null;
+  /** The nearest boundary of the map among the thesis's layouts alone, when the study asks for it (selection does: its misses among those three are judged by it). */
+  thesisBoundary?: Boundary | null;
   runs: { variant: string; predicted: number; chosen: boolean; thesisChoice: boolean; aspect: number | null; run: StudyRun }[];
 }
 
 const defaultTrials = (nodes: number) => (nodes === 64 ? 300 : 100);
 
 /** Every trial of the study: grids drawn per platform and size, each with its choice and runs. */
-export function stencilTrials(study: string, options: StudyOptions, count: (nodes: number) => number, nearShare: number): StencilTrial[] {
+export function stencilTrials(study: string, options: StudyOptions, count: (nodes: number) => number, nearShare: number, withThesisBoundary = false): StencilTrial[] {
   const out: StencilTrial[] = [];
   for (const p of options.platforms) {
     for (const nodes of options.nodes) {
       const ctx = p.context(nodes);
       const winner = winnerFunction(ctx, STENCIL_ITERS);
+      const thesisWinner = withThesisBoundary ? winnerFunction(ctx, STENCIL_ITERS, THESIS_LAYOUTS) : null;
       const random = new RandomStream(options.seed, `study/${study}/${p.name}/n${nodes}`);
       const grids = drawGrids(random, winner, options.trials ?? count(nodes), nearShare, SPREAD, MIN_GRID, options.maxGrid);
       grids.forEach((grid, trial) => {
@@ -77,6 +82,7 @@ export function stencilTrials(study: string, options: StudyOptions, count: (node
           trial,
           grid,
           boundary: nearestBoundary(winner, grid, MIN_GRID, options.maxGrid, DISTANCE_CAP),
+          ...(thesisWinner === null ? {} : { thesisBoundary: nearestBoundary(thesisWinner, grid, MIN_GRID, options.maxGrid, DISTANCE_CAP) }),
           runs: valid.map((q) => ({
             variant: q.variant,
             predicted: q.cycles,
@@ -93,6 +99,8 @@ export function stencilTrials(study: string, options: StudyOptions, count: (node
 }
 
 export const STENCIL_COLUMNS = ['platform', 'nodes', 'xferWords', 'combineTree', 'dmaWordCycles', 'dmaReceiveCycles', 'chainPointCycles', 'chainColumnCycles', 'chainRowCopyCycles', 'chainHopCycles', 'chainTreeSendCycles', 'chainSendCycles', 'chainReceiveCycles', 'chainReceiveWordCycles', 'trial', 'kind', 'width', 'height', 'iters', 'boundaryDistance', 'boundaryAxis', 'boundaryBetween', 'variant', 'aspect', 'predicted', 'measured', 'chosen', 'thesisChoice'] as const;
+/** The selection study's columns: the stencil columns and the nearest boundary of the thesis's three layouts' map. */
+export const SELECTION_COLUMNS = [...STENCIL_COLUMNS, 'thesisBoundaryDistance', 'thesisBoundaryBetween'] as const;
 
 /** One row per trial and layout run. */
 export function stencilRows(trials: readonly StencilTrial[], measured: Measurements): Row[] {
@@ -115,6 +123,9 @@ export function stencilRows(trials: readonly StencilTrial[], measured: Measureme
       measured: cyclesOf(measured, r.run),
       chosen: r.chosen,
       thesisChoice: r.thesisChoice,
+      ...(t.thesisBoundary === undefined
+        ? {}
+        : { thesisBoundaryDistance: t.thesisBoundary?.distance ?? null, thesisBoundaryBetween: t.thesisBoundary === null ? null : `${t.thesisBoundary.from}/${t.thesisBoundary.to}` }),
     })),
   );
 }
@@ -123,7 +134,7 @@ const cache = new WeakMap<StudyOptions, StencilTrial[]>();
 function trialsOf(options: StudyOptions): StencilTrial[] {
   let t = cache.get(options);
   if (t === undefined) {
-    t = stencilTrials('stencil-selection', options, defaultTrials, NEAR_SHARE);
+    t = stencilTrials('stencil-selection', options, defaultTrials, NEAR_SHARE, true);
     cache.set(options, t);
   }
   return t;
@@ -134,9 +145,9 @@ export const STENCIL_SELECTION: Study = {
   reproduces: 'Tables 4-1 and 4-2, Fig. 4-8',
   usesModel: usesStencilModel,
   about:
-    'Per platform and machine size, grid sizes two thirds within 15% of a predicted layout boundary and one third log-uniform in [8, max-grid]² (300 at 64 nodes, 100 at 16 and 32; --trials sets them all); every layout runs once (4 iterations). Reports the percentage of choices that were the fastest measured, the penalty of wrong picks (mean, expected, worst), each miss with the gap between the two best layouts and its distance to the nearest predicted boundary, and the same for a choice among the thesis\'s three layouts (square, vstrips, uni); and what the misses are made of: the share of near ties (the two best layouts within 0.5% or 1%) and the in-sample ceiling (the models\' terms fitted to these runs, then choosing). Figure: the predicted-winner map with the trials, misses marked.',
+    'Per platform and machine size, grid sizes two thirds within 15% of a predicted layout boundary and one third log-uniform in [8, max-grid]² (300 at 64 nodes, 100 at 16 and 32; --trials sets them all); every layout runs once (4 iterations). Reports the percentage of choices that were the fastest measured, the penalty of wrong picks (mean, expected, worst), each miss with the gap between the two best layouts and its distance to the nearest predicted boundary, and the same for a choice among the thesis\'s three layouts (square, vstrips, uni), its misses placed on those three layouts\' own map, with its accuracy on the trials near that map\'s boundaries; and what the misses are made of: the share of near ties (the two best layouts within 0.5% or 1%) and the in-sample ceiling (the models\' terms fitted to these runs, then choosing). Figure: the predicted-winner map with the trials, misses marked.',
   defaults: { takes: ['trials', 'max-grid'], trials: null, minTrials: 1, maxGrid: 4096, maxKeys: null, nodes: [16, 32, 64], inRounds: false, mostRunsPerTrial: STENCIL_MODULE.variants.length },
-  columns: STENCIL_COLUMNS,
+  columns: SELECTION_COLUMNS,
   next(options, measured) {
     return unmeasured(trialsOf(options).flatMap((t) => t.runs.map((r) => r.run)), measured);
   },

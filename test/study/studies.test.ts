@@ -88,9 +88,22 @@ describe('sim study: reduced studies, their summaries checked against their rows
     expect(g.diagnosis.all.nearTies).toEqual([0.005, 0.01].map((x) => gaps.filter((gap) => gap < x).length / 5));
     // Every trial's chosen layout is the one with the least predicted cycles.
     for (const t of trials) expect(t.find((r) => r.chosen)!.predicted).toBe(Math.min(...t.map((r) => r.predicted as number)));
+    // The thesis's three layouts: their misses follow from the rows, each placed on their own map, whose
+    // boundary nearest a grid starts from the three's predicted winner there (not rect's or hstrips').
+    const three = (t: Row[]) => t.filter((r) => ['square', 'vstrips', 'uni'].includes(r.variant as string));
+    const wrong3 = trials.filter((t) => (t.find((r) => r.thesisChoice)!.measured as number) > Math.min(...three(t).map((r) => r.measured as number)));
+    expect(g.thesisMisses.map((m: { width: number; height: number; boundaryDistance: number | null }) => [m.width, m.height, m.boundaryDistance])).toEqual(wrong3.map((t) => [t[0].width, t[0].height, t[0].thesisBoundaryDistance]));
+    for (const t of trials) {
+      const between = t[0].thesisBoundaryBetween as string | null;
+      if (between !== null) expect(between.split('/')[0]).toBe(t.find((r) => r.thesisChoice)!.variant);
+    }
+    expect(trials.filter((t) => t[0].thesisBoundaryBetween !== null).length).toBeGreaterThan(0);
+    // ... and their accuracy on the trials within 15% of a boundary of that map alone.
+    const near = trials.filter((t) => t[0].thesisBoundaryDistance !== null && (t[0].thesisBoundaryDistance as number) <= 0.15);
+    expect(g.thesisNearBoundary).toMatchObject({ trials: near.length, correct: near.filter((t) => !wrong3.includes(t)).length });
     expect(readFileSync(join(out('sel'), 'stencil-selection.summary.txt'), 'utf8')).toMatch(/^alewife +16 +5 +\d+ +\d+\.\d\d% +\[99\.4%\]/m);
     expect(readFileSync(join(out('sel'), 'stencil-selection.svg'), 'utf8')).toMatch(/^<svg [^]*<\/svg>\n$/);
-    expect(readFileSync(join(out('sel'), 'stencil-selection.csv'), 'utf8').split('\n')[0]).toBe('platform,nodes,xferWords,combineTree,dmaWordCycles,dmaReceiveCycles,chainPointCycles,chainColumnCycles,chainRowCopyCycles,chainHopCycles,chainTreeSendCycles,chainSendCycles,chainReceiveCycles,chainReceiveWordCycles,trial,kind,width,height,iters,boundaryDistance,boundaryAxis,boundaryBetween,variant,aspect,predicted,measured,chosen,thesisChoice');
+    expect(readFileSync(join(out('sel'), 'stencil-selection.csv'), 'utf8').split('\n')[0]).toBe('platform,nodes,xferWords,combineTree,dmaWordCycles,dmaReceiveCycles,chainPointCycles,chainColumnCycles,chainRowCopyCycles,chainHopCycles,chainTreeSendCycles,chainSendCycles,chainReceiveCycles,chainReceiveWordCycles,trial,kind,width,height,iters,boundaryDistance,boundaryAxis,boundaryBetween,variant,aspect,predicted,measured,chosen,thesisChoice,thesisBoundaryDistance,thesisBoundaryBetween');
   });
 
   it('stencil-gain: the mean and maximum gain over always-square follow from the rows', () => {
