@@ -2,15 +2,18 @@
  * The package's public entry (src/api/index.ts), used as a program would use it: each
  * exported helper refuses what is not its input with one InputError line naming the
  * function and what it expected (null gave TypeErrors from deep inside, lists of
- * unequal length NaN), and opCycles refuses the counts computeOps refuses.
+ * unequal length NaN), and opCycles refuses the counts computeOps refuses; and
+ * select, exported without the module and context it takes, gets them from loadSelection.
  */
 import { describe, expect, it } from 'vitest';
 import {
+  chooseImplementation,
   fitModel,
   fitSamples,
   formula,
   InputError,
   loadPlatform,
+  loadSelection,
   loadRun,
   mrePercent,
   opCycles,
@@ -109,5 +112,23 @@ describe('the public entry refuses what is not its input', () => {
       })).toThrow(`node 0: cost/computeOps: ${problem}`);
     }
     await refused(() => opCycles(null as never, { loads: 1 }), /^opCycles: expected a platform's CPU table \(platform\.cpu\), got null$/);
+  });
+});
+
+describe('select through the public entry', () => {
+  it('takes the module and context loadSelection loads, choosing as chooseImplementation does and keeping a pinned tunable', async () => {
+    const request = { platform: 'cm5', module: 'stencil', nodes: 16 };
+    const inputs = { width: 64, height: 64, iters: 2 };
+    const { module, context } = await loadSelection(request);
+    expect(module.name).toBe('stencil');
+    expect(context.nodes).toBe(16);
+    const choice = select(module, inputs, context);
+    expect(choice).toEqual(await chooseImplementation({ ...request, inputs }));
+    // What only select does: the square layout with 1 extra row, given rather than tuned.
+    const pinned = select(module, inputs, context, { extraRows: 1 });
+    const square = pinned.predictions.find((p) => p.variant === 'square')!;
+    expect(square.params.extraRows).toBe(1);
+    expect(square.notes).toContain('extraRows 1: given');
+    await refused(() => loadSelection({ ...request, inputs } as never), /^request field inputs: unknown \(expected platform, module, nodes, models, communication, hybridModels\)$/);
   });
 });
