@@ -105,6 +105,22 @@ describe.concurrent('sim calibrate', () => {
     expect(twice.stderr).toBe('sim: --nodes 16,32,16: 16 is given twice; expected each machine size once\n');
   });
 
+  it('names an empty entry of a comma list: a trailing comma, a leading one, two in a row (--nodes 4, was "--nodes : expected an integer")', async () => {
+    const sizes = 'expected machine sizes from 1 to 4096 separated by commas (e.g. 16,32,64)';
+    for (const [nodes, where] of [['4,', 'ends with a comma'], [',4', 'starts with a comma'], ['4,,8', 'has two commas in a row (entry 2 is empty)']]) {
+      const r = await sim(['calibrate', '--platform', 'cm5', SPEC, '-o', join(tmpdir(), 'x.samples'), '--nodes', nodes]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(`sim: --nodes ${nodes}: ${where}; ${sizes}\n`);
+    }
+    // sim study and sim sweep export take comma lists too.
+    const study = await sim(['study', 'stencil-gain', '--platform', 'atm', '--nodes', '16,', '--out', join(tmpdir(), 'no-study')]);
+    expect(study.code).toBe(2);
+    expect(study.stderr).toBe('sim: --nodes 16,: ends with a comma; expected machine sizes separated by commas (e.g. 16,32,64)\n');
+    const columns = await sim(['sweep', 'export', join(tmpdir(), 'none.jsonl'), '--format', 'csv', '--columns', 'i,,status']);
+    expect(columns.code).toBe(2);
+    expect(columns.stderr).toBe('sim: --columns i,,status: has two commas in a row (entry 2 is empty); expected column names separated by commas\n');
+  });
+
   it('reports a run that fails in a worker as a failed run (exit 1), not an internal error, and writes nothing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sim-cal-'));
     const file = join(dir, 'rt.spec');
