@@ -170,6 +170,15 @@ export function fitModel(termNames: readonly string[], samples: readonly Sample[
     }
     if (worst < 0 || worstRatio > 1 || r === 1 || dof <= 0) {
       const predictions = samples.map((s) => predict(coef, s.x));
+      // R^2 is the coefficient of determination on the measured times, unweighted:
+      // 1 - SS_res / SS_tot, SS_tot about their mean (the general definition: Wikipedia,
+      // "Coefficient of determination"; scikit-learn's r2_score, "it can be negative (because
+      // the model can be arbitrarily worse)", https://scikit-learn.org/1.3/modules/generated/sklearn.metrics.r2_score.html).
+      // It is at least 0 only for a fit that minimizes SS_res, the absolute-error one. A
+      // relative-error fit (eq. 26) minimizes the weighted residuals instead, so its R^2 can be
+      // below 0, truly: a constant-only model's constant is then sum(1/y) / sum(1/y^2), not
+      // the mean, and its R^2 is below 0 whenever the times differ (times 10 and 100: -0.96).
+      // The weighted R^2 would be 0 there, but it would be a statistic of the weighted times.
       const ssTot = ys.reduce((a, y) => a + (y - mean) ** 2, 0);
       const ssRes = ys.reduce((a, y, i) => a + (y - predictions[i]) ** 2, 0);
       return {

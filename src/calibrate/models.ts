@@ -82,7 +82,8 @@ export function fitSamples(text: string, source: string, relative: boolean): Fit
       coefficients: fit.coefficients,
       halfWidths: fit.halfWidths,
       relevant: fit.relevant,
-      // A constant model explains none of the variance: 0, not a rounding error below it.
+      // An absolute-error constant model explains none of the variance: 0, not a rounding error
+      // below it. (Under relative error R^2 is truly below 0 for one: see fitModel.)
       rSquared: Math.abs(fit.rSquared) < 1e-9 ? 0 : fit.rSquared,
       mreBuildingPercent: fit.mrePercent,
       mreVerificationPercent: verification,
