@@ -38,5 +38,6 @@ export { fitModel, mrePercent, predict, type FitResult, type Sample } from '../c
 export { fitSamples, formula, type FittedModel, type FittedSamples } from '../calibrate/models.ts';
 
 // High-level libraries (thesis chapters 4-5): choose and run a module's implementation.
-export { chooseImplementation, runImplementation, type ImplementationRequest } from '../cli/library-api.ts';
-export { select, type Choice, type Inputs, type LibraryModule } from '../library/module.ts';
+// select(module, inputs, context, pinned?, requested?) takes what loadSelection loads for a request.
+export { chooseImplementation, loadSelection, runImplementation, type ImplementationRequest, type Selection } from '../cli/library-api.ts';
+export { select, type Choice, type Inputs, type LibraryModule, type Params, type Prediction, type SelectContext } from '../library/module.ts';

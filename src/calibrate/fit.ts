@@ -9,7 +9,7 @@
  */
 import jstat from 'jstat';
 import { Matrix, SingularValueDecomposition } from 'ml-matrix';
-import { InputError } from '../kernel/errors.ts';
+import { InputError, kindOf } from '../kernel/errors.ts';
 
 const { jStat } = jstat;
 
@@ -45,6 +45,13 @@ function largestAbs<T>(items: readonly T[], value: (item: T) => number): number 
   return largest;
 }
 
+/** Refuses what is not a list of finite numbers, naming the function and the argument. */
+function checkNumbers(fn: string, what: string, values: unknown): asserts values is readonly number[] {
+  if (!Array.isArray(values)) throw new InputError(`${fn}: expected ${what} as a list of numbers, got ${kindOf(values)}`);
+  const bad = values.findIndex((v) => !Number.isFinite(v));
+  if (bad >= 0) throw new InputError(`${fn}: ${what}[${bad}] is ${String(values[bad])}; expected a finite number`);
+}
+
 /** Singular values below this fraction of the largest are treated as zero. */
 const SINGULAR_TOLERANCE = 1e-10;
 
@@ -53,6 +60,10 @@ const SINGULAR_TOLERANCE = 1e-10;
  * 0 cycles has no relative error, so it is left out (0 if none is left).
  */
 export function mrePercent(ys: readonly number[], predictions: readonly number[]): number {
+  // Exported: null was a TypeError, and lists of unequal length gave NaN.
+  checkNumbers('mrePercent', 'the times', ys);
+  checkNumbers('mrePercent', 'the predictions', predictions);
+  if (ys.length !== predictions.length) throw new InputError(`mrePercent: ${ys.length} times and ${predictions.length} predictions; expected one prediction per time`);
   let logSum = 0;
   let counted = 0;
   for (let i = 0; i < ys.length; i++) {
@@ -63,7 +74,16 @@ export function mrePercent(ys: readonly number[], predictions: readonly number[]
   return counted === 0 ? 0 : (Math.exp(logSum / counted) - 1) * 100;
 }
 
+/**
+ * b0 + sum bk xk: the constant's coefficient first, then one per term value.
+ * @throws InputError unless `x` has one value fewer than `coefficients` (a short x gave NaN, a long one was cut)
+ */
 export function predict(coefficients: readonly number[], x: readonly number[]): number {
+  checkNumbers('predict', 'the coefficients', coefficients);
+  checkNumbers('predict', 'the term values', x);
+  if (coefficients.length !== x.length + 1) {
+    throw new InputError(`predict: ${coefficients.length} coefficients and ${x.length} term values; expected the constant's coefficient and one per term value (${x.length + 1} coefficients)`);
+  }
   let y = coefficients[0];
   for (let k = 1; k < coefficients.length; k++) y += coefficients[k] * x[k - 1];
   return y;
@@ -102,13 +122,16 @@ function svdFit(rows: number[][], ys: readonly number[], weights: readonly numbe
  * (Fig. 3-9). `relative` minimizes relative rather than absolute error.
  */
 export function fitModel(termNames: readonly string[], samples: readonly Sample[], relative: boolean): FitResult {
-  const m = termNames.length;
-  const n = samples.length;
   // Exported: what would make the fit NaN is refused (a sample of NaN, of too few x, or of
   // 0 cycles under relative error gave NaN coefficients and no error). How many samples a
   // fit needs to judge its terms is sim fit's check (checkFittable): the studies' in-sample
   // ceilings fit exactly, with none to spare, on purpose.
-  if (!Array.isArray(samples) || n === 0) throw new InputError('fitModel: expected a non-empty list of samples { y, x }');
+  // fitModel(null, ...) was a TypeError.
+  if (!Array.isArray(termNames) || !termNames.every((t) => typeof t === 'string')) throw new InputError(`fitModel: expected the term names as a list of strings, got ${kindOf(termNames)}`);
+  if (!Array.isArray(samples) || samples.length === 0) throw new InputError('fitModel: expected a non-empty list of samples { y, x }');
+  if (typeof relative !== 'boolean') throw new InputError(`fitModel: expected relative to be true or false, got ${kindOf(relative)}`);
+  const m = termNames.length;
+  const n = samples.length;
   samples.forEach((s, i) => {
     const ok = typeof s === 'object' && s !== null && Number.isFinite(s.y) && Array.isArray(s.x) && s.x.length === m && s.x.every(Number.isFinite);
     if (!ok) throw new InputError(`fitModel: sample ${i} is not { y, x } with a finite y and ${m} finite x (one per term: ${termNames.join(', ')})`);
@@ -147,6 +170,15 @@ export function fitModel(termNames: readonly string[], samples: readonly Sample[
     }
     if (worst < 0 || worstRatio > 1 || r === 1 || dof <= 0) {
       const predictions = samples.map((s) => predict(coef, s.x));
+      // R^2 is the coefficient of determination on the measured times, unweighted:
+      // 1 - SS_res / SS_tot, SS_tot about their mean (the general definition: Wikipedia,
+      // "Coefficient of determination"; scikit-learn's r2_score, "it can be negative (because
+      // the model can be arbitrarily worse)", https://scikit-learn.org/1.3/modules/generated/sklearn.metrics.r2_score.html).
+      // It is at least 0 only for a fit that minimizes SS_res, the absolute-error one. A
+      // relative-error fit (eq. 26) minimizes the weighted residuals instead, so its R^2 can be
+      // below 0, truly: a constant-only model's constant is then sum(1/y) / sum(1/y^2), not
+      // the mean, and its R^2 is below 0 whenever the times differ (times 10 and 100: -0.96).
+      // The weighted R^2 would be 0 there, but it would be a statistic of the weighted times.
       const ssTot = ys.reduce((a, y) => a + (y - mean) ** 2, 0);
       const ssRes = ys.reduce((a, y, i) => a + (y - predictions[i]) ** 2, 0);
       return {

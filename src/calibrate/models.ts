@@ -4,6 +4,7 @@
  * a TypeScript module with one evaluation function per model (the analogue of the
  * thesis's generated C and perl, 3.6.4) and the residuals. Pure: the CLI writes files.
  */
+import { InputError, kindOf } from '../kernel/errors.ts';
 import { checkFittable, checkFitted } from './fit-checks.ts';
 import { fitModel, mrePercent, predict } from './fit.ts';
 import { readSamples } from './samples-file.ts';
@@ -47,6 +48,13 @@ const round = (x: number) => Number(x.toPrecision(6));
 
 /** "110.1 + 47.5*length" from the relevant terms. */
 export function formula(m: FittedModel): string {
+  // Exported: formula(null) was a TypeError.
+  const fields = m as Partial<FittedModel> | null;
+  if (fields === null || typeof fields !== 'object') throw new InputError(`formula: expected a fitted model { terms, coefficients, relevant } (fitSamples gives them), got ${kindOf(m)}`);
+  const { terms, coefficients, relevant } = fields;
+  if (!Array.isArray(terms) || !Array.isArray(coefficients) || !Array.isArray(relevant) || coefficients.length !== terms.length || relevant.length !== terms.length) {
+    throw new InputError(`formula: model ${String(fields.name)}: expected lists terms, coefficients and relevant of one length (fitSamples gives them), got ${kindOf(terms)}, ${kindOf(coefficients)} and ${kindOf(relevant)}`);
+  }
   const parts = m.terms.flatMap((t, k) => (m.relevant[k] ? [t === '1' ? `${round(m.coefficients[k])}` : `${round(m.coefficients[k])}*${t}`] : []));
   return parts.length === 0 ? '0' : parts.join(' + ').replaceAll('+ -', '- ');
 }
@@ -74,7 +82,8 @@ export function fitSamples(text: string, source: string, relative: boolean): Fit
       coefficients: fit.coefficients,
       halfWidths: fit.halfWidths,
       relevant: fit.relevant,
-      // A constant model explains none of the variance: 0, not a rounding error below it.
+      // An absolute-error constant model explains none of the variance: 0, not a rounding error
+      // below it. (Under relative error R^2 is truly below 0 for one: see fitModel.)
       rSquared: Math.abs(fit.rSquared) < 1e-9 ? 0 : fit.rSquared,
       mreBuildingPercent: fit.mrePercent,
       mreVerificationPercent: verification,

@@ -6,7 +6,8 @@
  * verification samples, and last an end line, `# end: U units, S samples`, so a file
  * cut short is refused rather than fitted without its missing models. Shards write the
  * header only in the first and the end line only in the last, so they concatenate to
- * the whole file. A file without the header (written by hand) needs no end line, and
+ * the whole file. A file without the header (written by hand) needs no end line (but a
+ * `# platform <name>` line before its models, whose platform they are), and
  * version 1 files (before the end line) are read as they are. A model's units on
  * several machine sizes pool their samples. Problems are one InputError line naming
  * the file and line.
@@ -103,6 +104,8 @@ export function readSamples(text: string, source: string): ModelSamples[] {
         platformNodes = words[3] === 'nodes' && /^\d+$/.test(words[4] ?? '') ? Number(words[4]) : null;
       } else if (words[0] === 'model') {
         if (words.length < 2) throw new InputError(`${at}: "# model" needs a model name`);
+        // Without one the models were fitted for a platform named '' that no selection finds.
+        if (platform === '') throw new InputError(`${at}: model ${words[1]} comes before any "# platform <name>" line; expected one naming the platform its samples were taken on (sim calibrate writes "# platform <name> <hash> nodes <P>" before each model)`);
         units++;
         const key = `${platform}/${words[1]}`;
         const columns = words.slice(2);

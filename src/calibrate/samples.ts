@@ -109,20 +109,22 @@ export function planUnit(config: UnitConfig): PlannedSample[] {
   const facts = packetFacts(config.platform);
   const machine = { P: nodes, logP: Math.ceil(Math.log2(nodes)), ...facts, combineTree: facts.combineTree ? 1 : 0 };
   const machineNames = Object.keys(machine);
+  // What depends on the machine says which one: of --nodes 16,4, at which was the loop 8..P empty?
+  const whereOn = `${where} on ${config.platform.name} with ${nodes} nodes`;
   checkNames(spec, machineNames, where);
   const loopNames = new Set([...spec.loops.map((l) => l.id), ...machineNames]);
   const ranges = spec.loops.map((l) => {
     const bound = (e: string, what: string) => compileExpression(e, new Set(machineNames), `${where}: loop ${l.id} ${what}`)(machine);
     return { id: l.id, start: bound(l.start, 'start'), stop: bound(l.stop, 'stop'), update: l.update };
   });
-  const values = ranges.map((r) => loopValues(r.start, r.stop, r.update, `${where}: loop ${r.id}`));
+  const values = ranges.map((r) => loopValues(r.start, r.stop, r.update, `${whereOn}: loop ${r.id}`));
   // Each loop is bounded, their nest was not: two loops of 10,000 planned 10^8 samples, silently, for minutes.
   const total = values.reduce((n, v) => n * v.length, 1);
-  if (total > MAX_SAMPLES) throw new InputError(`${where}: the loop nest makes ${total} samples (${values.map((v) => v.length).join(' x ')}); expected at most ${MAX_SAMPLES}`);
+  if (total > MAX_SAMPLES) throw new InputError(`${whereOn}: the loop nest makes ${total} samples (${values.map((v) => v.length).join(' x ')}); expected at most ${MAX_SAMPLES}`);
   for (const r of ranges) {
     // Verification samples draw integers over each loop's range (below).
     if (Math.ceil(Math.min(r.start, r.stop)) > Math.floor(Math.max(r.start, r.stop))) {
-      throw new InputError(`${where}: loop ${r.id} from ${r.start} to ${r.stop} holds no integer, and the verification samples draw integers over it; expected a range with one`);
+      throw new InputError(`${whereOn}: loop ${r.id} from ${r.start} to ${r.stop} holds no integer, and the verification samples draw integers over it; expected a range with one`);
     }
   }
   const inputNames = new Set([...loopNames, ...spec.inputs.map((v) => v.id)]);
@@ -150,7 +152,7 @@ export function planUnit(config: UnitConfig): PlannedSample[] {
       throw new InputError(`${where}: unknown ${role} operation ${c.name} (known: ${Object.keys(OPERATIONS).join(', ')}; tasks may also run an app: ${Object.keys(APP_TASKS).join(', ')})`);
     }
     if (c.args.length !== op.arity) throw new InputError(`${where}: ${c.name} takes ${op.arity} argument(s): ${op.signature}`);
-    if (nodes < op.minNodes) throw new InputError(`${where}: ${c.name} needs at least ${op.minNodes} nodes, got ${nodes}`);
+    if (nodes < op.minNodes) throw new InputError(`${whereOn}: ${c.name} needs at least ${op.minNodes} nodes`);
     return c.args.map((a, k) => compileExpression(a, inputNames, `${where}: ${c.name} argument ${k + 1}`));
   };
   if (appTask(spec.task.name) !== undefined && spec.setup.length + spec.cleanup.length > 0) {
@@ -201,7 +203,7 @@ export function planUnit(config: UnitConfig): PlannedSample[] {
     }
     samples.push(plan(iteration, true));
   }
-  checkPlan(samples, spec, `${where} on ${config.platform.name} with ${nodes} nodes`, nodes);
+  checkPlan(samples, spec, whereOn, nodes);
   return samples;
 }
 

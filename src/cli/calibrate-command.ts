@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { checkOutputFile, checkOutputFolder, checkSeparateFiles, writeFileAtomic } from './output-file.ts';
-import { parseOptions } from './parse-options.ts';
+import { commaEntries, parseOptions } from './parse-options.ts';
 import { join } from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
 import { fig66Report } from '../calibrate/fig-6-6.ts';
@@ -61,7 +61,7 @@ function integer(option: string, value: string, min: number, max: number): numbe
 
 /** --nodes N[,N...], each once: 16,16 sampled every unit twice and doubled the samples. */
 function nodeList(value: string): number[] {
-  const nodes = value.split(',').map((n) => integer('--nodes', n, 1, 4096));
+  const nodes = commaEntries('--nodes', value, 'machine sizes from 1 to 4096 separated by commas (e.g. 16,32,64)').map((n) => integer('--nodes', n, 1, 4096));
   const twice = nodes.find((n, k) => nodes.indexOf(n) !== k);
   if (twice !== undefined) throw new InputError(`--nodes ${value}: ${twice} is given twice; expected each machine size once`);
   return nodes;

@@ -7,7 +7,7 @@
  *   const { summary } = await runImplementation({ platform: 'atm', module: 'stencil', inputs: { width: 4096, height: 64, iters: 20 } });
  */
 import { InputError } from '../kernel/errors.ts';
-import { select, selectContext, type Choice, type Inputs } from '../library/module.ts';
+import { select, selectContext, type Choice, type Inputs, type LibraryModule, type SelectContext } from '../library/module.ts';
 import type { Platform } from '../platform/schema.ts';
 import { DEFAULT_RUN_LIMITS, runApp, type RunSummary } from '../runtime/run-app.ts';
 import { loadPlatform, projectPath } from './load-inputs.ts';
@@ -42,10 +42,32 @@ export async function chooseImplementation(r: ImplementationRequest): Promise<Ch
 
 /** chooseImplementation's work, on a request already checked. */
 async function choose(r: ImplementationRequest): Promise<Choice> {
+  const { module, context } = await selection(r);
+  return select(module, r.inputs, context);
+}
+
+/** What select needs for a request: the module, and the context of its platform's models at its machine size. */
+export interface Selection {
+  module: LibraryModule;
+  context: SelectContext;
+}
+
+/**
+ * The module and selection context a request names, for calling `select` yourself (to
+ * pin a tunable, or ask for advisory ones): `select(s.module, inputs, s.context, { extraRows: 2 })`.
+ * chooseImplementation is `select(s.module, r.inputs, s.context)`.
+ * @throws InputError for an unknown module or platform, or missing models
+ */
+export async function loadSelection(r: Omit<ImplementationRequest, 'inputs'>): Promise<Selection> {
+  checkRequest(r, false);
+  return selection(r);
+}
+
+async function selection(r: Omit<ImplementationRequest, 'inputs'>): Promise<Selection> {
   const platform = typeof r.platform === 'string' ? await loadPlatform(r.platform) : r.platform;
   const nodes = r.nodes ?? platform.defaultNodes;
   const comm = parseCommunication(r.communication, r.hybridModels);
-  return select(moduleNamed(r.module), r.inputs, selectContext(platform, nodes, loadModelSet(platform, nodes, r.models, comm), comm.communication));
+  return { module: moduleNamed(r.module), context: selectContext(platform, nodes, loadModelSet(platform, nodes, r.models, comm), comm.communication) };
 }
 
 const REQUEST_FIELDS = ['platform', 'module', 'inputs', 'nodes', 'models', 'communication', 'hybridModels', 'seed'];
@@ -56,12 +78,13 @@ const REQUEST_FIELDS = ['platform', 'module', 'inputs', 'nodes', 'models', 'comm
  * were TypeErrors, and a misspelt field was ignored.
  * @throws InputError naming the field
  */
-function checkRequest(r: ImplementationRequest & { seed?: number }): void {
-  if (r === null || typeof r !== 'object') throw new InputError('expected a request { platform, module, inputs, nodes?, models?, communication?, hybridModels? }');
-  for (const key of Object.keys(r)) if (!REQUEST_FIELDS.includes(key)) throw new InputError(`request field ${key}: unknown (expected ${REQUEST_FIELDS.join(', ')})`);
+function checkRequest(r: Partial<ImplementationRequest> & { seed?: number }, needsInputs = true): void {
+  if (r === null || typeof r !== 'object') throw new InputError(`expected a request { platform, module, ${needsInputs ? 'inputs, ' : ''}nodes?, models?, communication?, hybridModels? }`);
+  const fields = needsInputs ? REQUEST_FIELDS : REQUEST_FIELDS.filter((f) => f !== 'inputs' && f !== 'seed');
+  for (const key of Object.keys(r)) if (!fields.includes(key)) throw new InputError(`request field ${key}: unknown (expected ${fields.join(', ')})`);
   if (typeof r.platform !== 'string' && (r.platform === null || typeof r.platform !== 'object')) throw new InputError('platform: expected a platform name, a path to a platform file, or a loaded platform');
   if (typeof r.module !== 'string') throw new InputError(`module: expected a module name (stencil, sort) or an app folder of one, got ${String(r.module)}`);
-  if (r.inputs === null || typeof r.inputs !== 'object' || Array.isArray(r.inputs)) throw new InputError(`inputs: expected an object of the module's inputs, got ${String(r.inputs)}`);
+  if (needsInputs && (r.inputs === null || typeof r.inputs !== 'object' || Array.isArray(r.inputs))) throw new InputError(`inputs: expected an object of the module's inputs, got ${String(r.inputs)}`);
   if (r.nodes !== undefined && !(Number.isInteger(r.nodes) && r.nodes >= 1)) throw new InputError(`nodes ${String(r.nodes)}: expected a positive integer`);
   for (const key of ['models', 'hybridModels'] as const) if (r[key] !== undefined && typeof r[key] !== 'string') throw new InputError(`${key}: expected a directory path, got ${String(r[key])}`);
 }

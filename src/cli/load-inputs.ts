@@ -5,7 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, isAbsolute, join, resolve } from 'node:path';
-import { InputError } from '../kernel/errors.ts';
+import { InputError, kindOf } from '../kernel/errors.ts';
 import type { Platform } from '../platform/schema.ts';
 import type { AnyApp } from '../runtime/app.ts';
 import { appProblem } from '../runtime/app-check.ts';
@@ -16,6 +16,8 @@ const PLATFORM_DIR = join(PROJECT_ROOT, 'platforms');
 
 /** A path inside the project (e.g. an app folder or the shipped models), whatever the working directory. */
 export function projectPath(relative: string): string {
+  // Exported: projectPath(null) was a TypeError from node:path.
+  if (typeof relative !== 'string') throw new InputError(`projectPath: expected a path inside the project as a string (e.g. apps/stencil), got ${kindOf(relative)}`);
   return join(PROJECT_ROOT, relative);
 }
 

@@ -15,6 +15,21 @@ export function messagePrefix(command: string): string {
 }
 
 /**
+ * The entries of a comma-separated option value, each one checked not empty: `--nodes 4,`
+ * was "--nodes : expected an integer" (calibrate) or named no entry (study).
+ * @param expected what the value should be, for the message (e.g. "machine sizes separated by commas (e.g. 16,32,64)")
+ */
+export function commaEntries(option: string, text: string, expected: string): string[] {
+  const entries = text.split(',');
+  const empty = entries.findIndex((e) => e.trim() === '');
+  if (empty >= 0) {
+    const where = entries.length === 1 ? 'is empty' : empty === 0 ? 'starts with a comma' : empty === entries.length - 1 ? 'ends with a comma' : `has two commas in a row (entry ${empty + 1} is empty)`;
+    throw new InputError(`${option} ${text}: ${where}; expected ${expected}`);
+  }
+  return entries;
+}
+
+/**
  * `--seed -1` as `--seed=-1`: parseArgs takes a value that starts with a dash for an
  * option of its own, which would report "--seed: takes no value" instead of checking
  * the value. Only a dash followed by a digit is joined (a negative number).

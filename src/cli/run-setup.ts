@@ -4,6 +4,7 @@
  * loaded, and builds the RunConfig with runConfig (src/runtime/run-config.ts), which
  * owns the parameter parsing and the defaults. The machine size is not checked here.
  */
+import { InputError, kindOf } from '../kernel/errors.ts';
 import type { Platform } from '../platform/schema.ts';
 import type { AnyApp } from '../runtime/app.ts';
 import type { RunConfig } from '../runtime/run-app.ts';
@@ -25,6 +26,8 @@ export interface RunSetup extends RunOptions {
  *   app, or a bad parameter (one line naming it, as the CLI reports it)
  */
 export async function loadRun(setup: RunSetup): Promise<RunConfig> {
+  // loadRun(null) was a TypeError.
+  if (setup === null || typeof setup !== 'object' || Array.isArray(setup)) throw new InputError(`loadRun: expected a run setup { platform, app, ...options }, got ${kindOf(setup)}`);
   const { platform, app, ...options } = setup;
   const loadedPlatform = typeof platform === 'string' ? await loadPlatform(platform) : platform;
   const loadedApp = typeof app === 'string' ? await loadApp(app) : app;

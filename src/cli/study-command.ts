@@ -28,7 +28,7 @@ import { loadModelSet } from './model-files.ts';
 import { checkOutputFolder, writeFileAtomic } from './output-file.ts';
 import { simulatorVersion } from './project.ts';
 import { signalExitCode } from './run-driver.ts';
-import { parseOptions } from './parse-options.ts';
+import { commaEntries, parseOptions } from './parse-options.ts';
 import { intOption, queueOption, shardOption } from './sweep-args.ts';
 import { checkExecutor, executeSweep, type Executor } from './sweep-execute.ts';
 import { expandFile } from './sweep-setup.ts';
@@ -230,10 +230,10 @@ export async function parseStudyArgs(argv: readonly string[]): Promise<StudyArgs
 
 /** `--nodes 16,32,64`: distinct machine sizes, ascending. */
 function nodeList(text: string): number[] {
-  const parts = text.split(',');
-  const out = parts.map((p) => {
+  const expected = 'machine sizes separated by commas (e.g. 16,32,64)';
+  const out = commaEntries('--nodes', text, expected).map((p) => {
     const n = /^\d{1,7}$/.test(p) ? Number(p) : NaN;
-    if (!(n >= 1)) throw new InputError(`--nodes ${text}: expected machine sizes separated by commas (e.g. 16,32,64)`);
+    if (!(n >= 1)) throw new InputError(`--nodes ${text}: ${p} is not a machine size; expected ${expected}`);
     return n;
   });
   return [...new Set(out)].sort((a, b) => a - b);

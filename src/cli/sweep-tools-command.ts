@@ -15,6 +15,7 @@ import { parseHeader, parseRecorded } from '../sweep/result-line.ts';
 import { checkSlurmOptions, shellQuote, slurmScript } from '../sweep/slurm.ts';
 import type { Io } from './io.ts';
 import { checkOutputFile, checkSeparateFiles, writeFileAtomic } from './output-file.ts';
+import { commaEntries } from './parse-options.ts';
 import { PROJECT_ROOT } from './project.ts';
 import { intOption, parseCommand, queueOption, required } from './sweep-args.ts';
 import { expandFile, recordedFor, tally, tallyText } from './sweep-setup.ts';
@@ -131,7 +132,7 @@ function exportCommand(argv: readonly string[], io: Io): number {
   const usage = 'sim sweep export <results.jsonl> --format csv [--columns c1,c2,...] [-o <file.csv>]';
   const { values, positionals } = parseCommand('sim sweep export', argv, 1, usage);
   if (values.format !== 'csv') throw new InputError(`sim sweep export: --format ${String(values.format ?? '(missing)')}: expected --format csv`);
-  const columns = typeof values.columns === 'string' ? values.columns.split(',').map((c) => c.trim()) : undefined;
+  const columns = typeof values.columns === 'string' ? commaEntries('--columns', values.columns, 'column names separated by commas').map((c) => c.trim()) : undefined;
   const out = typeof values.out === 'string' ? values.out : undefined;
   checkSeparateFiles([['results', positionals[0]], ['-o', out]]);
   if (out !== undefined) checkOutputFile('-o', out);

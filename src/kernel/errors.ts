@@ -124,3 +124,13 @@ function groupNodes(states: string[]): string {
   }
   return lines.join('\n');
 }
+
+/**
+ * What a value is, for an InputError's "got ...": null, undefined, a list, or its
+ * typeof (a library caller's null was a TypeError from deep inside).
+ */
+export function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return `a list of ${value.length}`;
+  return typeof value;
+}

@@ -9,7 +9,7 @@
  * Infinity no implementation covers the input, which is bad input.
  */
 import { chainCosts, type ChainCosts } from '../calibrate/stencil-chain.ts';
-import { InputError } from '../kernel/errors.ts';
+import { InputError, kindOf } from '../kernel/errors.ts';
 import { packetFacts, type PacketFacts } from '../platform/packets.ts';
 import type { Platform } from '../platform/schema.ts';
 import type { Communication } from './extra-lines.ts';
@@ -124,6 +124,7 @@ export interface Choice {
 
 /** Checks the inputs against the interface: every one given, an integer in range, nothing extra. */
 export function checkInputs(mod: LibraryModule, x: Inputs): void {
+  if (x === null || typeof x !== 'object' || Array.isArray(x)) throw new InputError(`module ${mod.name}: expected the inputs as an object { ${mod.inputs.map((i) => i.name).join(', ')} }, got ${kindOf(x)}`);
   for (const key of Object.keys(x)) {
     if (!mod.inputs.some((i) => i.name === key)) throw new InputError(`module ${mod.name}: unknown input ${key} (expected ${mod.inputs.map((i) => i.name).join(', ')})`);
   }
@@ -147,6 +148,7 @@ export function modelCycles(v: Variant, ctx: SelectContext, columns: Columns): n
  * not tuned at all (a winner map asks for thousands of choices and no notes).
  */
 export function select(mod: LibraryModule, x: Inputs, ctx: SelectContext, pinned: Params = {}, requested: readonly string[] = [], withAdvice = true): Choice {
+  checkSelectArguments(mod, ctx, pinned, requested);
   checkInputs(mod, x);
   const predictions = mod.variants.map((v): Prediction => {
     const inputProblem = v.problem(x, ctx);
@@ -191,6 +193,20 @@ export function select(mod: LibraryModule, x: Inputs, ctx: SelectContext, pinned
   }
   const p = predictions[best];
   return { module: mod.name, variant: p.variant, app: p.app, params: p.params, cycles: p.cycles, micros: p.micros, predictions };
+}
+
+/** Exported through the package: select(null, ...) or a context without models were TypeErrors. */
+function checkSelectArguments(mod: LibraryModule, ctx: SelectContext, pinned: Params, requested: readonly string[]): void {
+  const m = mod as Partial<LibraryModule> | null;
+  if (m === null || typeof m !== 'object' || typeof m.name !== 'string' || !Array.isArray(m.inputs) || !Array.isArray(m.variants)) {
+    throw new InputError(`select: expected a library module (STENCIL_MODULE or SORT_MODULE, or { name, inputs, variants }), got ${kindOf(mod)}`);
+  }
+  const c = ctx as Partial<SelectContext> | null;
+  if (c === null || typeof c !== 'object' || typeof c.models?.get !== 'function' || !(Number.isInteger(c.nodes) && (c.nodes as number) >= 1) || !((c.clockMHz as number) > 0)) {
+    throw new InputError(`select: expected a selection context { models, nodes, clockMHz, ... } (selectContext(platform, nodes, models) gives one), got ${kindOf(ctx)}`);
+  }
+  if (pinned === null || typeof pinned !== 'object') throw new InputError(`select: expected pinned parameters as an object, got ${kindOf(pinned)}`);
+  if (!Array.isArray(requested)) throw new InputError(`select: expected the requested tunables as a list, got ${kindOf(requested)}`);
 }
 
 /** The variant called `name`, or an InputError listing the module's variants. */

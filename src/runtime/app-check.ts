@@ -41,6 +41,8 @@ function paramProblem(spec: ParamSpec): string | null {
     case 'int':
     case 'float': {
       const ok = spec.type === 'int' ? Number.isSafeInteger(spec.default) : Number.isFinite(spec.default);
+      // 1e21 is an integer, but not one a parameter holds exactly: it was told "expected an integer".
+      if (!ok && spec.type === 'int' && Number.isInteger(spec.default)) return `has default ${String(spec.default)}, past the largest integer a parameter holds exactly (2^53 - 1); expected an integer`;
       if (!ok) return `has default ${String(spec.default)}, expected ${spec.type === 'int' ? 'an integer' : 'a number'}`;
       if ((spec.min !== undefined && spec.default < spec.min) || (spec.max !== undefined && spec.default > spec.max)) {
         return `has default ${spec.default} outside its own range`;

@@ -171,18 +171,27 @@ export function parseParams(app: AnyApp, assignments: readonly string[]): Record
   return values;
 }
 
+/** A number as a parameter value is written: decimal, with an optional fraction and exponent. */
+const FLOAT = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
 function parseValue(spec: ParamSpec, raw: string, where: string): ParamValue {
   switch (spec.type) {
     case 'int': {
       const digits = /^[+-]?\d+$/.test(raw);
       const v = digits ? Number(raw) : NaN;
-      if (digits && !Number.isSafeInteger(v)) throw new InputError(`${where}: past the largest integer a parameter holds exactly (2^53 - 1); expected an integer${range(spec)}`);
-      if (!Number.isSafeInteger(v)) throw new InputError(`${where}: expected an integer${range(spec)}`);
-      checkRange(spec, v, where);
-      return v;
+      if (Number.isSafeInteger(v)) {
+        checkRange(spec, v, where);
+        return v;
+      }
+      // 1e21 is an integer too, written as a number: it was told "expected an integer".
+      const asNumber = FLOAT.test(raw) ? Number(raw) : NaN;
+      if (digits || Math.abs(asNumber) > Number.MAX_SAFE_INTEGER) throw new InputError(`${where}: past the largest integer a parameter holds exactly (2^53 - 1); expected an integer${range(spec)}`);
+      if (Number.isInteger(asNumber)) checkRange(spec, asNumber, where);
+      if (Number.isInteger(asNumber)) throw new InputError(`${where}: expected an integer${range(spec)} written in digits (${asNumber}, not ${raw})`);
+      throw new InputError(`${where}: expected an integer${range(spec)}`);
     }
     case 'float': {
-      const v = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(raw) ? Number(raw) : NaN;
+      const v = FLOAT.test(raw) ? Number(raw) : NaN;
       if (!Number.isFinite(v)) throw new InputError(`${where}: expected a number${range(spec)}`);
       checkRange(spec, v, where);
       return v;

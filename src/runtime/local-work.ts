@@ -4,7 +4,7 @@
  * (Appendix A 9.4) and Strata's Random (3.6), whose steps cost cycles too. Nothing
  * here touches the network.
  */
-import { RunFailure } from '../kernel/errors.ts';
+import { InputError, kindOf, RunFailure } from '../kernel/errors.ts';
 import type { Node } from '../machine/node.ts';
 import type { CpuCosts } from '../platform/schema.ts';
 import { ParkMiller } from './park-miller.ts';
@@ -21,8 +21,33 @@ export interface OpCounts {
   calls?: number;
 }
 
-/** Cycles the given operation counts cost at the CPU table's prices, rounded to an integer. */
+/**
+ * Cycles the given operation counts cost at the CPU table's prices, rounded to an integer.
+ * @throws InputError for a cpu that is not a platform's CPU table, or counts that
+ *   computeOps refuses (a negative count gave negative cycles; null was a TypeError)
+ */
 export function opCycles(cpu: CpuCosts, ops: OpCounts): number {
+  if (cpu === null || typeof cpu !== 'object' || typeof cpu.intOpCycles !== 'number') throw new InputError(`opCycles: expected a platform's CPU table (platform.cpu), got ${kindOf(cpu)}`);
+  const problem = opsProblem(ops);
+  if (problem !== null) throw new InputError(`opCycles: ${problem}`);
+  return sumOpCycles(cpu, ops);
+}
+
+/**
+ * What is wrong with operation counts, or null: computeOps and opCycles refuse the same
+ * (a count that is not a finite number of 0 or more, or a name not in OpCounts).
+ */
+function opsProblem(ops: OpCounts): string | null {
+  if (ops === null || typeof ops !== 'object' || Array.isArray(ops)) return `expected operation counts { ${OP_NAMES.join(', ')} }, got ${kindOf(ops)}`;
+  for (const [name, count] of Object.entries(ops)) {
+    if (!OP_NAMES.includes(name)) return `no operation "${name}" (expected ${OP_NAMES.join(', ')})`;
+    if (typeof count !== 'number' || !(count >= 0) || count === Infinity) return `${name} ${String(count)}: expected a finite count of 0 or more`;
+  }
+  return null;
+}
+
+/** opCycles on counts already checked. */
+function sumOpCycles(cpu: CpuCosts, ops: OpCounts): number {
   return Math.round(
     (ops.intOps ?? 0) * cpu.intOpCycles +
       (ops.floatAdds ?? 0) * cpu.floatAddCycles +
@@ -76,11 +101,9 @@ export class LocalWork {
    *   and a misspelt name cost nothing, all with exit 0)
    */
   cost(ops: OpCounts): number {
-    for (const [name, count] of Object.entries(ops)) {
-      if (!OP_NAMES.includes(name)) throw new RunFailure(`node ${this.node.id}: cost/computeOps: no operation "${name}" (expected ${OP_NAMES.join(', ')})`);
-      if (typeof count !== 'number' || !(count >= 0) || count === Infinity) throw new RunFailure(`node ${this.node.id}: cost/computeOps: ${name} ${String(count)}: expected a finite count of 0 or more`);
-    }
-    return opCycles(this.cpu, ops);
+    const problem = opsProblem(ops);
+    if (problem !== null) throw new RunFailure(`node ${this.node.id}: cost/computeOps: ${problem}`);
+    return sumOpCycles(this.cpu, ops);
   }
 
   /** Charges the cost of the given operation counts. */
@@ -118,7 +141,7 @@ export class LocalWork {
 
   /** The next Park-Miller value, charging what Schrage's method costs. */
   random(): number {
-    this.node.charge(opCycles(this.cpu, RANDOM_OPS));
+    this.node.charge(sumOpCycles(this.cpu, RANDOM_OPS));
     return this.rng.next();
   }
 

@@ -4,7 +4,7 @@
  * and summarizes the run. Pure library code: no files, no clock, no process — the
  * CLI and worker threads call it the same way, so a run is identical in both.
  */
-import { AppError, InputError, RunFailure, RunLimitError, SimError } from '../kernel/errors.ts';
+import { AppError, InputError, kindOf, RunFailure, RunLimitError, SimError } from '../kernel/errors.ts';
 import type { EventObserver } from '../kernel/simulation.ts';
 import { Machine, type NetworkMode, type TraceSink } from '../machine/machine.ts';
 import { PacketNetwork } from '../network/packet-network.ts';
@@ -116,7 +116,27 @@ interface StartedRun {
 }
 
 /** Builds the machine, checks the app's parameters, makes its input and starts every node. */
+/**
+ * What a run needs before it builds a machine, as runConfig or loadRun give it:
+ * runApp(null) and runApp({}) were TypeErrors from deep inside. runConfig checks the rest.
+ */
+function checkConfig(config: unknown): void {
+  const c = config as Partial<RunConfig> | null;
+  if (c === null || typeof c !== 'object') throw new InputError(`runApp: expected a run configuration (runConfig or loadRun gives one), got ${kindOf(config)}`);
+  const isObject = (v: unknown) => typeof v === 'object' && v !== null;
+  const fields: [string, boolean][] = [
+    ['platform', isObject(c.platform)],
+    ['app', isObject(c.app) && typeof c.app?.main === 'function'],
+    ['params', isObject(c.params)],
+    ['nodes', Number.isInteger(c.nodes) && (c.nodes as number) >= 1],
+    ['seed', typeof c.seed === 'number'],
+  ];
+  const bad = fields.filter(([, ok]) => !ok).map(([name]) => name);
+  if (bad.length > 0) throw new InputError(`runApp: the configuration's ${bad.join(', ')} ${bad.length === 1 ? 'is' : 'are'} missing or malformed; expected a run configuration as runConfig or loadRun gives it`);
+}
+
 function startRun(config: RunConfig): StartedRun {
+  checkConfig(config);
   const { platform, app, params, nodes, seed } = config;
   const machine = new Machine(platform, { nodes, seed, network: config.network, perturb: config.perturb });
   machine.setTrace(config.trace ?? null);
@@ -230,8 +250,9 @@ export class AppRun {
    */
   constructor(config: RunConfig) {
     this.config = config;
-    this.maxEvents = config.limits?.maxEvents ?? Infinity;
+    // Started first: it checks the configuration (null was a TypeError here).
     this.started = startRun(config);
+    this.maxEvents = config.limits?.maxEvents ?? Infinity;
   }
 
   /** Simulated time so far. */

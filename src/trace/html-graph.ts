@@ -6,7 +6,8 @@
  * pointer, dragging pans, hovering names the node, its state and the time, and
  * Reset returns to the whole run. Works offline; no libraries.
  */
-import type { Trace } from './reader.ts';
+import { InputError } from '../kernel/errors.ts';
+import { checkTrace, type Trace } from './reader.ts';
 import { graphTitle, legendStates } from './state-graph.ts';
 
 /** Per-node change lists as base64 typed arrays, small enough for large traces. */
@@ -21,6 +22,9 @@ function encodeSeries(series: { cycles: number[]; values: number[] }[]): { cycle
 const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 export function renderHtml(trace: Trace, kind: 'states' | 'congestion'): string {
+  checkTrace(trace, 'renderHtml');
+  // Anything but 'congestion' drew the states.
+  if (kind !== 'states' && kind !== 'congestion') throw new InputError(`renderHtml: graph kind ${String(kind)}: expected states or congestion`);
   const h = trace.header;
   const congestion = kind === 'congestion';
   const series = congestion

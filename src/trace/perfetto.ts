@@ -5,7 +5,7 @@
  * arrows from sender to receiver. Idle time is left empty, as in the state graph.
  */
 import { graphTitle } from './state-graph.ts';
-import type { Trace } from './reader.ts';
+import { checkTrace, type Trace } from './reader.ts';
 
 interface TraceEvent {
   name: string;
@@ -21,6 +21,7 @@ interface TraceEvent {
 }
 
 export function toPerfetto(trace: Trace): { traceEvents: TraceEvent[]; displayTimeUnit: 'ns'; otherData: Record<string, string | number> } {
+  checkTrace(trace, 'toPerfetto');
   const h = trace.header;
   const us = (cycles: number) => cycles / h.clockMHz;
   const names = new Map(h.states.map((s) => [s.id, s.name]));

@@ -3,7 +3,7 @@
  * header, a record cut short, a missing END — is an InputError naming the file and
  * what was wrong, in one line.
  */
-import { InputError } from '../kernel/errors.ts';
+import { InputError, kindOf } from '../kernel/errors.ts';
 import { MAX_STATE } from '../runtime/states.ts';
 import { traceHeaderSchema, describeSchemaError } from './header-schema.ts';
 import { CUT_REASONS, FORMAT_VERSION, MAGIC, TAG_END, TAG_END_CUT, TAG_IN_FLIGHT, TAG_MESSAGE, TAG_STATE, type CutReason, type TraceHeader } from './format.ts';
@@ -46,6 +46,17 @@ export interface Trace {
 }
 
 const MAX_HEADER_BYTES = 1 << 20;
+
+/**
+ * Refuses what is not a Trace as readTrace gives it, for the exported functions that
+ * take one: renderSvg(null), renderHtml(null) and toPerfetto(null) were TypeErrors.
+ */
+export function checkTrace(trace: unknown, fn: string): asserts trace is Trace {
+  const t = trace as Partial<Trace> | null;
+  const header = t?.header as Partial<TraceHeader> | null | undefined;
+  const ok = t !== null && typeof t === 'object' && header !== null && typeof header === 'object' && Array.isArray(header.states) && Array.isArray(t.nodes) && Array.isArray(t.inFlight) && Array.isArray(t.messages) && typeof t.lastCycle === 'number';
+  if (!ok) throw new InputError(`${fn}: expected a trace (readTrace or loadTrace gives one), got ${kindOf(trace)}`);
+}
 
 export function readTrace(bytes: Uint8Array, source: string): Trace {
   // Exported: readTrace(null) was a TypeError.

@@ -4,9 +4,9 @@
  * state the node spent most of that column's time in — so the picture stays small
  * and readable for 1024 nodes and millions of changes.
  */
-import { InputError } from '../kernel/errors.ts';
+import { InputError, kindOf } from '../kernel/errors.ts';
 import type { StateInfo } from './format.ts';
-import type { Trace } from './reader.ts';
+import { checkTrace, type Trace } from './reader.ts';
 
 export interface GraphOptions {
   /** Pixel columns for the time axis: an integer from 1 to MAX_WIDTH (default 1000). */
@@ -18,6 +18,7 @@ const MAX_WIDTH = 100_000;
 
 /** The width asked for, checked: -5 and Infinity were RangeErrors from a typed array, 0 and NaN an empty picture. */
 function graphWidth(options: GraphOptions): number {
+  if (options === null || typeof options !== 'object') throw new InputError(`graph options: expected { width? }, got ${kindOf(options)}`);
   const width = options.width ?? 1000;
   if (!Number.isInteger(width) || width < 1 || width > MAX_WIDTH) throw new InputError(`graph width ${width}: expected an integer number of pixel columns from 1 to ${MAX_WIDTH}`);
   return width;
@@ -90,6 +91,7 @@ export function legendStates(trace: Trace): StateInfo[] {
 }
 
 export function renderSvg(trace: Trace, options: GraphOptions = {}): string {
+  checkTrace(trace, 'renderSvg');
   const { states, grid } = dominantStates(trace, graphWidth(options));
   return svgFrame(
     trace,
@@ -137,6 +139,7 @@ export function congestionLevels(trace: Trace, columns: number): { grid: Int16Ar
 
 /** Thesis Fig. 7-7: packets in the network for each processor over time. */
 export function renderCongestionSvg(trace: Trace, options: GraphOptions = {}): string {
+  checkTrace(trace, 'renderCongestionSvg');
   const { grid, max } = congestionLevels(trace, graphWidth(options));
   const colors = Array.from({ length: CONGESTION_LEVELS + 1 }, (_, l) => {
     const v = Math.round(255 * (1 - l / CONGESTION_LEVELS));

@@ -20,6 +20,19 @@ describe('the model fitter (thesis 3.6.2, Fig. 3-9)', () => {
     expect(fit.mrePercent).toBeCloseTo(0, 9);
   });
 
+  it("reports R^2 as 1 - SS_res / SS_tot on the times, below 0 for a relative-error constant (its constant is not the mean)", () => {
+    const samples = [{ y: 10, x: [] }, { y: 100, x: [] }];
+    const absolute = fitModel([], samples, false);
+    expect(absolute.coefficients[0]).toBeCloseTo(55, 9);
+    expect(Math.abs(absolute.rSquared)).toBeLessThan(1e-12);
+    // Relative error (eq. 26) weights each time by y / mean: the constant is sum(1/y) / sum(1/y^2).
+    const relative = fitModel([], samples, true);
+    const c = (1 / 10 + 1 / 100) / (1 / 10 ** 2 + 1 / 100 ** 2);
+    expect(relative.coefficients[0]).toBeCloseTo(c, 9);
+    expect(relative.rSquared).toBeCloseTo(1 - ((10 - c) ** 2 + (100 - c) ** 2) / (45 ** 2 + 45 ** 2), 12);
+    expect(relative.rSquared).toBeCloseTo(-0.9608, 4);
+  });
+
   it('prunes a term whose true coefficient is zero once there is noise, keeping the rest', () => {
     const random = new RandomStream(7, 'fit-test');
     const fit = fitModel(['a', 'b'], grid((a) => 100 + 2 * a, (y) => y + (random.float() - 0.5) * 4), false);

@@ -56,7 +56,7 @@ describe('the hybrid model of eq. 54 from a tiny calibration', () => {
     writeFileSync(join(dir, 'tiny.spec'), TINY);
     const eight = await sim(['calibrate', '--platform', 'paragon', join(dir, 'tiny.spec'), '--nodes', '8', '-o', join(dir, 'a.samples')]);
     expect(eight.code).toBe(2);
-    expect(eight.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/model StencilRowComm: StencilRowComm needs at least 9 nodes, got 8$/)]);
+    expect(eight.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/model StencilRowComm on paragon with 8 nodes: StencilRowComm needs at least 9 nodes$/)]);
     // An edited Paragon: the shipped Strata models describe the other one.
     const platform = JSON.parse(readFileSync(join(ROOT, 'platforms/paragon.json'), 'utf8'));
     platform.clockMHz *= 2;

@@ -42,7 +42,7 @@ describe.concurrent('sim calibrate', () => {
     ['an unknown variable', '{{ i 1 10 ++ @ @ ClearMemory(i) @ @ length:k @ }}', /model ClearMemory: input length: unknown variable "k"/],
     // Which of the specs: the message named the model only.
     ['an unknown variable in the second spec', '{{ i 1 4 ++ @ @ ClearMemory(i) @ @ @ t:i }}\n\n{{ i 1 4 ++ @ @ Barrier() @ @ @ u:j }}', /bad\.spec:3: model Barrier: term u: unknown variable "j"/],
-    ['an empty loop', '{{ i 10 1 ++ @ @ ClearMemory(i) @ @ length:i @ }}', /model ClearMemory: loop i: the loop from 10 to 1 with \+\+ is empty/],
+    ['an empty loop', '{{ i 10 1 ++ @ @ ClearMemory(i) @ @ length:i @ }}', /model ClearMemory on cm5 with 4 nodes: loop i: the loop from 10 to 1 with \+\+ is empty/],
     // Edges cases 110-119 and 215: found when the spec is planned, before anything runs.
     ['an argument dividing by zero', '{{ i 0 3 ++ @ @ ClearMemory(64/i) @ @ length:i @ }}', /model ClearMemory on cm5 with 4 nodes: ClearMemory bytes Infinity: expected an integer from 0 to 16777216, at sample i=0\n$/],
     ['a negative byte count', '{{ i 0 3 ++ @ @ ClearMemory(i-5) @ @ length:i @ }}', /ClearMemory bytes -5: expected an integer from 0 to 16777216, at sample i=0\n$/],
@@ -55,13 +55,13 @@ describe.concurrent('sim calibrate', () => {
     ['an app task with a parameter the app refuses', '{{ w 1 2 ++ @ @ StencilSquare(16*w, 16, 0) @ @ width:16*w @ }}', /model StencilSquare on cm5 with 4 nodes: stencil --param iters=0: expected an integer from 1 to \d+, at sample w=1\n$/],
     ['a bad setup argument', '{{ i 1 2 ++ @ ClearMemory(-1) @ Barrier() @ @ @ }}', /ClearMemory bytes -1: expected an integer from 0 to 16777216, at sample i=1\n$/],
     // Two loops of 10,000 planned 10^8 samples, silently, until the heap ran out.
-    ['a loop nest of too many samples', '{{ i 1 10000 ++, j 1 10000 ++ @ Barrier() @ ClearMemory(8) @ @ @ }}', /model ClearMemory: the loop nest makes 100000000 samples \(10000 x 10000\); expected at most 100000\n$/],
+    ['a loop nest of too many samples', '{{ i 1 10000 ++, j 1 10000 ++ @ Barrier() @ ClearMemory(8) @ @ @ }}', /model ClearMemory on cm5 with 4 nodes: the loop nest makes 100000000 samples \(10000 x 10000\); expected at most 100000\n$/],
     // Each replaced the other silently: P meant i in the terms and the task.
     ['an input named like a machine constant', '{{ i 1 4 ++ @ @ ClearMemory(P) @ @ P:i @ t:P }}', /model ClearMemory: input P has the name of a machine constant, which it would hide \(P:P would make it a column\); expected another name\n$/],
     ['an input named like a loop variable', '{{ i 1 4 ++ @ @ ClearMemory(i) @ @ i:i*2 @ }}', /model ClearMemory: input i has the name of a loop variable, which it would hide/],
     ['a name every object has', '{{ i 1 4 ++ @ @ ClearMemory(i) @ @ __proto__:i @ }}', /model ClearMemory: the name __proto__ is one every JavaScript object has; expected another name\n$/],
     // Verification drew integers over it: "input x is NaN at verification sample i=NaN".
-    ['a loop without an integer', '{{ i 0.1 0.9 +=0.2 @ @ ClearMemory(8) @ @ x:i @ }}', /model ClearMemory: loop i from 0\.1 to 0\.9 holds no integer/],
+    ['a loop without an integer', '{{ i 0.1 0.9 +=0.2 @ @ ClearMemory(8) @ @ x:i @ }}', /model ClearMemory on cm5 with 4 nodes: loop i from 0\.1 to 0\.9 holds no integer/],
     // Each deadlocked, the report naming no spec, model or machine size.
     ['a Roundtrip without its Release', '{{ n 1 3 ++ @ Barrier() @ Roundtrip(n) @ @ hops:hops(n) @ }}', /model Roundtrip: Roundtrip holds the other nodes until a Release\(\) in its cleanup, and it has none; expected Release\(\) once, in the cleanup of a Roundtrip task\n$/],
     ['a Release with nothing held', '{{ n 1 3 ++ @ Barrier() @ Release() @ @ @ }}', /model Release: Release\(\) lets go of nodes a Roundtrip task holds, and this task holds none/],
@@ -103,6 +103,42 @@ describe.concurrent('sim calibrate', () => {
     const twice = await sim(['calibrate', '--platform', 'cm5', SPEC, '-o', join(tmpdir(), 'x.samples'), '--nodes', '16,32,16']);
     expect(twice.code).toBe(2);
     expect(twice.stderr).toBe('sim: --nodes 16,32,16: 16 is given twice; expected each machine size once\n');
+  });
+
+  it('names the machine size at which a spec fails, of several (a loop from 8 to P is empty on 4 nodes only)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-cal-'));
+    const cases = [
+      ['{{ i 8 P ++ @ @ ClearMemory(i) @ @ length:i @ }}', 'model ClearMemory on cm5 with 4 nodes: loop i: the loop from 8 to 4 with ++ is empty'],
+      ['{{ i 1 P*P*P ++ @ @ ClearMemory(i) @ @ length:i @ }}', 'model ClearMemory on cm5 with 64 nodes: loop i: the loop from 1 to 262144 with ++ does not end (over 100000 values)'],
+    ];
+    for (const [text, message] of cases) {
+      const file = join(dir, 'sized.spec');
+      writeFileSync(file, `${text}\n`);
+      const r = await sim(['calibrate', '--platform', 'cm5', file, '-o', join(dir, 'out.samples'), '--nodes', '16,4,64']);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(`sim: ${file}:1: ${message}\n`);
+    }
+    // Roundtrip needs a second node: on 1 of 4,1.
+    writeFileSync(join(dir, 'rt.spec'), '{{ i 1 2 ++ @ @ Roundtrip(i) @ Release() @ @ }}\n');
+    const rt = await sim(['calibrate', '--platform', 'cm5', join(dir, 'rt.spec'), '-o', join(dir, 'out.samples'), '--nodes', '4,1']);
+    expect(rt.stderr).toBe(`sim: ${join(dir, 'rt.spec')}:1: model Roundtrip on cm5 with 1 nodes: Roundtrip needs at least 2 nodes\n`);
+    expect(existsSync(join(dir, 'out.samples'))).toBe(false);
+  });
+
+  it('names an empty entry of a comma list: a trailing comma, a leading one, two in a row (--nodes 4, was "--nodes : expected an integer")', async () => {
+    const sizes = 'expected machine sizes from 1 to 4096 separated by commas (e.g. 16,32,64)';
+    for (const [nodes, where] of [['4,', 'ends with a comma'], [',4', 'starts with a comma'], ['4,,8', 'has two commas in a row (entry 2 is empty)']]) {
+      const r = await sim(['calibrate', '--platform', 'cm5', SPEC, '-o', join(tmpdir(), 'x.samples'), '--nodes', nodes]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(`sim: --nodes ${nodes}: ${where}; ${sizes}\n`);
+    }
+    // sim study and sim sweep export take comma lists too.
+    const study = await sim(['study', 'stencil-gain', '--platform', 'atm', '--nodes', '16,', '--out', join(tmpdir(), 'no-study')]);
+    expect(study.code).toBe(2);
+    expect(study.stderr).toBe('sim: --nodes 16,: ends with a comma; expected machine sizes separated by commas (e.g. 16,32,64)\n');
+    const columns = await sim(['sweep', 'export', join(tmpdir(), 'none.jsonl'), '--format', 'csv', '--columns', 'i,,status']);
+    expect(columns.code).toBe(2);
+    expect(columns.stderr).toBe('sim: --columns i,,status: has two commas in a row (entry 2 is empty); expected column names separated by commas\n');
   });
 
   it('reports a run that fails in a worker as a failed run (exit 1), not an internal error, and writes nothing', async () => {

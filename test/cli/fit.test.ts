@@ -76,6 +76,8 @@ describe.concurrent('sim fit', () => {
   it.each([
     ['a missing column', '# platform cm5 x\n# model ClearMemory length\nClearMemory 70\n', /bad\.samples:3: ClearMemory has 1 columns \(length\) but this line has 0 values after the time$/],
     ['a model without structure', '# platform cm5 x\nClearMemory 70 1\n', /bad\.samples:2: samples for model ClearMemory without its structure line/],
+    // Fitted for a platform named '' (" ClearMemory: 10.1333*length ..."), which no selection finds.
+    ['a model without a platform line', '# model ClearMemory length\nClearMemory 10 1\nClearMemory 20 2\nClearMemory 30 3\n', /bad\.samples:1: model ClearMemory comes before any "# platform <name>" line; expected one naming the platform its samples were taken on \(sim calibrate writes "# platform <name> <hash> nodes <P>" before each model\)$/],
     ['no models at all', '# nothing\n', /bad\.samples: no models/],
     [
       "a sweep's results, whose header named a model (session 26)",

@@ -20,9 +20,15 @@ describe('runConfig', () => {
     expect(c.params).toEqual(parseParams(patterns, ['pattern=random', 'blockBytes=512']));
     expect(c).toMatchObject({ nodes: 16, seed: 7, network: 'analytic', perturb: 3, log });
     expect(() => runConfig(cm5, patterns, { params: ['blockBytes=3'] })).toThrow('--param blockBytes=3: expected an integer from 4 to 2097148');
-    // Digits past 2^53 - 1 are an integer a double cannot hold, said so; exponent notation is not an integer's form.
+    // Digits past 2^53 - 1 are an integer a double cannot hold, said so; so is 1e21, an integer
+    // past it written as a number (it was told "expected an integer >= 0"). Exponent notation is
+    // not an integer's form, and a value that is an integer in it is told the digits to write.
     expect(() => runConfig(cm5, patterns, { params: ['shift=9007199254740993'] })).toThrow('--param shift=9007199254740993: past the largest integer a parameter holds exactly (2^53 - 1); expected an integer >= 0');
-    expect(() => runConfig(cm5, patterns, { params: ['shift=1e21'] })).toThrow('--param shift=1e21: expected an integer >= 0');
+    expect(() => runConfig(cm5, patterns, { params: ['shift=1e21'] })).toThrow(/^--param shift=1e21: past the largest integer a parameter holds exactly \(2\^53 - 1\); expected an integer >= 0$/);
+    expect(() => runConfig(cm5, patterns, { params: { shift: 1e21 } })).toThrow(/^--param shift=1e\+21: past the largest integer a parameter holds exactly \(2\^53 - 1\); expected an integer >= 0$/);
+    expect(() => runConfig(cm5, patterns, { params: ['shift=1e3'] })).toThrow(/^--param shift=1e3: expected an integer >= 0 written in digits \(1000, not 1e3\)$/);
+    expect(() => runConfig(cm5, patterns, { params: ['shift=-1e3'] })).toThrow(/^--param shift=-1e3: expected an integer >= 0$/);
+    expect(() => runConfig(cm5, patterns, { params: ['shift=1.5'] })).toThrow(/^--param shift=1\.5: expected an integer >= 0$/);
   });
 
   it('refuses what a library caller can get wrong with InputError, as the command line would', () => {
@@ -49,6 +55,8 @@ describe('runConfig', () => {
       // An app made in code is checked as a loaded one: params missing was a TypeError in parseParams, a NaN default ran as NaN.
       [[cm5, { ...patterns, params: undefined } as never], 'app patterns: is not an app: it has no params object (expected an app made with defineApp({'],
       [[cm5, { ...patterns, params: { a: { type: 'int', default: Number.NaN } } } as never], 'app patterns: parameter "a" has default NaN, expected an integer'],
+      // An integer, but past 2^53 - 1: it was told "expected an integer".
+      [[cm5, { ...patterns, params: { a: { type: 'int', default: 1e21 } } } as never], 'app patterns: parameter "a" has default 1e+21, past the largest integer a parameter holds exactly (2^53 - 1); expected an integer'],
       [[cm5, { ...patterns, verify: undefined } as never], 'app patterns: is not an app: it has no verify function'],
       // A RangeError from the kernel, or ignored; hooks failed mid-run, blaming the app.
       [[cm5, patterns, { limits: { maxCycles: 'x' } } as never], 'limits.maxCycles x: expected a whole number from 1 to 2^53 - 1'],

@@ -1,0 +1,134 @@
+/**
+ * The package's public entry (src/api/index.ts), used as a program would use it: each
+ * exported helper refuses what is not its input with one InputError line naming the
+ * function and what it expected (null gave TypeErrors from deep inside, lists of
+ * unequal length NaN), and opCycles refuses the counts computeOps refuses; and
+ * select, exported without the module and context it takes, gets them from loadSelection.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  chooseImplementation,
+  fitModel,
+  fitSamples,
+  formula,
+  InputError,
+  loadPlatform,
+  loadSelection,
+  loadRun,
+  mrePercent,
+  opCycles,
+  predict,
+  projectPath,
+  readTrace,
+  renderCongestionSvg,
+  renderHtml,
+  renderSvg,
+  runApp,
+  select,
+  shippedApp,
+  toPerfetto,
+  type Trace,
+} from '../../src/api/index.ts';
+import { traceHeader } from '../../src/trace/format.ts';
+import { MemoryTraceOutput, TraceWriter } from '../../src/trace/writer.ts';
+import { runInline } from '../support/inline-app.ts';
+
+/** The error `call` throws (or its promise rejects with). */
+async function errorOf(call: () => unknown): Promise<unknown> {
+  return Promise.resolve().then(call).then(() => 'no error', (e: unknown) => e);
+}
+
+async function refused(call: () => unknown, message: RegExp): Promise<void> {
+  const error = await errorOf(call);
+  expect(error).toBeInstanceOf(InputError);
+  expect((error as Error).message).toMatch(message);
+}
+
+/** A real trace: the cshift app on 4 CM-5 nodes, written and read back in memory. */
+async function cshiftTrace(): Promise<Trace> {
+  const config = await loadRun({ platform: 'cm5', app: shippedApp('cshift'), nodes: 4 });
+  const output = new MemoryTraceOutput();
+  const writer = new TraceWriter(traceHeader({ simulatorVersion: 'test', platform: config.platform, nodes: 4, network: 'packet', app: config.app, params: config.params, seed: 1, networkCounters: true, messages: false }), output);
+  const summary = runApp({ ...config, trace: writer });
+  writer.finish(summary.fingerprint, summary.simulatedCycles);
+  return readTrace(output.bytes(), 'cshift.trace');
+}
+
+describe('the public entry refuses what is not its input', () => {
+  it('with an InputError for null where a trace, model, path, list or configuration belongs (each was a TypeError)', async () => {
+    const trace = await cshiftTrace();
+    // The real trace draws and exports; null and a graph kind it does not know are refused.
+    expect(renderSvg(trace)).toMatch(/^<svg/);
+    expect(toPerfetto(trace).traceEvents.length).toBeGreaterThan(4);
+    await refused(() => renderSvg(null as never), /^renderSvg: expected a trace \(readTrace or loadTrace gives one\), got null$/);
+    await refused(() => renderSvg(trace, null as never), /^graph options: expected \{ width\? \}, got null$/);
+    await refused(() => renderCongestionSvg(undefined as never), /^renderCongestionSvg: expected a trace .*, got undefined$/);
+    await refused(() => renderHtml(null as never, 'states'), /^renderHtml: expected a trace .*, got null$/);
+    await refused(() => renderHtml(trace, 'pie' as never), /^renderHtml: graph kind pie: expected states or congestion$/);
+    await refused(() => toPerfetto({} as never), /^toPerfetto: expected a trace .*, got object$/);
+    await refused(() => projectPath(null as never), /^projectPath: expected a path inside the project as a string \(e\.g\. apps\/stencil\), got null$/);
+    await refused(() => formula(null as never), /^formula: expected a fitted model \{ terms, coefficients, relevant \} \(fitSamples gives them\), got null$/);
+    await refused(() => fitModel(null as never, [{ y: 1, x: [] }], false), /^fitModel: expected the term names as a list of strings, got null$/);
+    await refused(() => loadRun(null as never), /^loadRun: expected a run setup \{ platform, app, \.\.\.options \}, got null$/);
+    await refused(() => runApp(null as never), /^runApp: expected a run configuration \(runConfig or loadRun gives one\), got null$/);
+    await refused(() => runApp({} as never), /^runApp: the configuration's platform, app, params, nodes, seed are missing or malformed; expected a run configuration as runConfig or loadRun gives it$/);
+    await refused(() => select(null as never, {}, null as never), /^select: expected a library module \(STENCIL_MODULE or SORT_MODULE, or \{ name, inputs, variants \}\), got null$/);
+  });
+
+  it('refuses predict and mrePercent of lists that do not pair up, which gave NaN', async () => {
+    // A real fit: 10 + 2 n on four samples, then predictions with it.
+    const [model] = fitSamples('# platform cm5 h nodes 4\n# model M n\nM 12 1\nM 14 2\nM 16 3\nM 20 5\n', 'm.samples', false).models;
+    expect(formula(model)).toBe('10 + 2*n');
+    expect(predict(model.coefficients, [4])).toBeCloseTo(18, 9);
+    expect(mrePercent([18, 20], [18, 20])).toBe(0);
+    await refused(() => predict(model.coefficients, []), /^predict: 2 coefficients and 0 term values; expected the constant's coefficient and one per term value \(1 coefficients\)$/);
+    await refused(() => predict(model.coefficients, [4, 5]), /^predict: 2 coefficients and 2 term values;/);
+    await refused(() => predict(null as never, [4]), /^predict: expected the coefficients as a list of numbers, got null$/);
+    await refused(() => predict(model.coefficients, [Number.NaN]), /^predict: the term values\[0\] is NaN; expected a finite number$/);
+    await refused(() => mrePercent([18, 20], [18]), /^mrePercent: 2 times and 1 predictions; expected one prediction per time$/);
+    await refused(() => mrePercent(undefined as never, [18]), /^mrePercent: expected the times as a list of numbers, got undefined$/);
+  });
+
+  it('refuses in opCycles the counts computeOps refuses in a run (a negative count gave negative cycles)', async () => {
+    const cpu = (await loadPlatform('cm5')).cpu;
+    expect(opCycles(cpu, { loads: 2 })).toBe(Math.round(2 * cpu.loadCycles));
+    const { results } = runInline('cm5', 1, function* (rt) {
+      const start = rt.cycleCount();
+      rt.computeOps({ loads: 2 });
+      return rt.elapsedCycles(start);
+    });
+    expect(results[0]).toBe(opCycles(cpu, { loads: 2 }));
+    for (const [ops, problem] of [
+      [{ loads: -1 }, 'loads -1: expected a finite count of 0 or more'],
+      [{ bogus: 1 }, 'no operation "bogus" (expected intOps, floatAdds, floatMuls, floatDivs, loads, stores, branches, calls)'],
+      [null, 'expected operation counts { intOps, floatAdds, floatMuls, floatDivs, loads, stores, branches, calls }, got null'],
+    ] as const) {
+      const inLibrary = await errorOf(() => opCycles(cpu, ops as never));
+      expect(inLibrary).toBeInstanceOf(InputError);
+      expect((inLibrary as Error).message).toBe(`opCycles: ${problem}`);
+      expect(() => runInline('cm5', 1, function* (rt) {
+        rt.computeOps(ops as never);
+        yield* rt.barrier();
+      })).toThrow(`node 0: cost/computeOps: ${problem}`);
+    }
+    await refused(() => opCycles(null as never, { loads: 1 }), /^opCycles: expected a platform's CPU table \(platform\.cpu\), got null$/);
+  });
+});
+
+describe('select through the public entry', () => {
+  it('takes the module and context loadSelection loads, choosing as chooseImplementation does and keeping a pinned tunable', async () => {
+    const request = { platform: 'cm5', module: 'stencil', nodes: 16 };
+    const inputs = { width: 64, height: 64, iters: 2 };
+    const { module, context } = await loadSelection(request);
+    expect(module.name).toBe('stencil');
+    expect(context.nodes).toBe(16);
+    const choice = select(module, inputs, context);
+    expect(choice).toEqual(await chooseImplementation({ ...request, inputs }));
+    // What only select does: the square layout with 1 extra row, given rather than tuned.
+    const pinned = select(module, inputs, context, { extraRows: 1 });
+    const square = pinned.predictions.find((p) => p.variant === 'square')!;
+    expect(square.params.extraRows).toBe(1);
+    expect(square.notes).toContain('extraRows 1: given');
+    await refused(() => loadSelection({ ...request, inputs } as never), /^request field inputs: unknown \(expected platform, module, nodes, models, communication, hybridModels\)$/);
+  });
+});
