@@ -3,7 +3,7 @@ import { createReadStream, lstatSync, mkdirSync, mkdtempSync, readdirSync, readF
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, sim } from '../support/sim-cli.ts';
+import { ROOT, rootImport, sim } from '../support/sim-cli.ts';
 
 function scratch(): string {
   return mkdtempSync(join(tmpdir(), 'sim-outputs-'));
@@ -98,7 +98,7 @@ describe.concurrent('output files are checked before any work', () => {
   it("refuses an output that is the app's module or a source file in its folder, leaving them as they were", async () => {
     const dir = scratch();
     mkdirSync(join(dir, 'app'));
-    const source = `export { default } from '${join(ROOT, 'apps/cshift/index.ts')}';\n`;
+    const source = `export { default } from ${rootImport('apps/cshift/index.ts')};\n`;
     writeFileSync(join(dir, 'app/index.ts'), source);
     // --log app/index.ts replaced the app's source with the run's log, exit 0.
     const r = await sim(['--platform', 'cm5', '--nodes', '4', 'app', '--log', 'app/index.ts'], dir);
