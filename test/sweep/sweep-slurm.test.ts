@@ -37,6 +37,9 @@ describe.skipIf(missing.length > 0)('sim sweep slurm (a real Slurm array)', () =
     const host = hostname().split('.')[0];
     const user = execFileSync('id', ['-un'], { encoding: 'utf8' }).trim();
     const conf = join(dir, 'slurm.conf');
+    // slurm.conf splits a value at blanks outside double quotes (TMPDIR=/tmp/a b/ gave
+    // "Parse error in file ... line 6" and no node came up).
+    const q = (path: string) => `"${path}"`;
     writeFileSync(
       conf,
       [
@@ -45,14 +48,14 @@ describe.skipIf(missing.length > 0)('sim sweep slurm (a real Slurm array)', () =
         `SlurmctldPort=${await freePort()}`,
         `SlurmdPort=${await freePort()}`,
         'AuthType=auth/munge',
-        `AuthInfo=socket=${socket}`,
+        `AuthInfo=${q(`socket=${socket}`)}`,
         'CredType=cred/munge',
-        `StateSaveLocation=${join(dir, 'state')}`,
-        `SlurmdSpoolDir=${join(dir, 'spool')}`,
-        `SlurmctldPidFile=${join(dir, 'slurmctld.pid')}`,
-        `SlurmdPidFile=${join(dir, 'slurmd.pid')}`,
-        `SlurmctldLogFile=${join(dir, 'slurmctld.log')}`,
-        `SlurmdLogFile=${join(dir, 'slurmd.log')}`,
+        `StateSaveLocation=${q(join(dir, 'state'))}`,
+        `SlurmdSpoolDir=${q(join(dir, 'spool'))}`,
+        `SlurmctldPidFile=${q(join(dir, 'slurmctld.pid'))}`,
+        `SlurmdPidFile=${q(join(dir, 'slurmd.pid'))}`,
+        `SlurmctldLogFile=${q(join(dir, 'slurmctld.log'))}`,
+        `SlurmdLogFile=${q(join(dir, 'slurmd.log'))}`,
         `SlurmUser=${user}`,
         `SlurmdUser=${user}`,
         'ProctrackType=proctrack/linuxproc',
