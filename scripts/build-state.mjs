@@ -66,7 +66,7 @@ export async function loadCliMain(root) {
   if (process.env.SIM_FROM_SOURCES !== '1' && isBuildCurrent(root)) {
     return (await import(pathToFileURL(join(root, 'dist', 'src', 'cli', 'main.js')).href)).main;
   }
-  const { register } = await import('tsx/esm/api');
-  register();
+  const { registerTsx } = await import('../src/cli/register-tsx.mjs');
+  await registerTsx();
   return (await import(pathToFileURL(join(root, 'src', 'cli', 'main.ts')).href)).main;
 }

@@ -18,7 +18,9 @@ import { sourceState } from './build-state.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const before = sourceState(root);
 rmSync(join(root, 'dist'), { recursive: true, force: true });
-const tsc = join(dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin', 'tsc');
+// lib/tsc.js, the module its bin/tsc imports: Node before 20.10 refuses to load the
+// extensionless bin/tsc in TypeScript's "type": "module" package (ERR_UNKNOWN_FILE_EXTENSION).
+const tsc = join(dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'lib', 'tsc.js');
 try {
   execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
 } catch {

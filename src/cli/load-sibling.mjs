@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 export async function importSibling(url, name) {
   const built = new URL(`./${name}.js`, url);
   if (existsSync(fileURLToPath(built))) return import(built.href);
-  const { register } = await import('tsx/esm/api');
-  register();
+  const { registerTsx } = await import('./register-tsx.mjs');
+  await registerTsx();
   return import(new URL(`./${name}.ts`, url).href);
 }

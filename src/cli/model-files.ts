@@ -18,6 +18,7 @@ import type { LibraryModule } from '../library/module.ts';
 import { SORT_MODULE } from '../library/sort-module.ts';
 import { STENCIL_MODULE } from '../library/stencil-module.ts';
 import type { Platform } from '../platform/schema.ts';
+import { shellQuote } from '../sweep/slurm.ts';
 import { lookupPath, projectPath } from './load-inputs.ts';
 
 export const MODULES: readonly LibraryModule[] = [STENCIL_MODULE, SORT_MODULE];
@@ -47,10 +48,11 @@ function readModelsFile(file: string, shown: string, platformName: string): { te
 /**
  * What `--platform` takes to name `platform` again in a suggested command: its name when
  * it is the shipped file of that name, else its file (`--platform mycm` of a file named
- * mycm.json said "unknown platform").
+ * mycm.json said "unknown platform"), quoted for the shell (a file under "my platforms/"
+ * was named unquoted, which a shell splits at the blank).
  */
 function platformOption(platform: Platform): string {
-  return platform.source === `platforms/${platform.name}.json` ? platform.name : platform.source;
+  return platform.source === `platforms/${platform.name}.json` ? platform.name : shellQuote(platform.source);
 }
 
 /** Refuses models fitted on another platform file of this name: they predict that machine's times. */

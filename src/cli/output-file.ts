@@ -6,7 +6,7 @@
  * dies leaves the previous file as it was. A symbolic link's target is the target; a
  * device or FIFO (/dev/null, /dev/stdout) is written directly.
  */
-import { closeSync, existsSync, openSync, readlinkSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, openSync, readlinkSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
 import { InputError } from '../kernel/errors.ts';
 import { isPartFile } from '../sweep/parts.ts';
@@ -39,7 +39,20 @@ export function checkOutputFile(option: string, path: string): void {
   if (existsSync(full) && statSync(full).isDirectory()) throw new InputError(`${option} ${path}: is a folder; expected a file name`);
   // A part holds a sweep's recorded runs (sim sweep export -o r.jsonl.part-1-of-1 wrote CSV over them).
   if (isPartFile(full)) throw new InputError(`${option} ${path}: the name of a sweep's results part, which only the sweep writes; expected another file name`);
-  checkWritableFolder(option, path, dirname(existsSync(full) ? full : linkTarget(`${option} ${path}`, full)));
+  // Where the writing goes, not the name given: a device or FIFO is written directly, so
+  // its folder need not take new files (to anyone but root, --log /dev/null was "cannot
+  // create files in /dev"; to root, -o /proc/self/fd/1 was so for /proc/self/fd), and
+  // a file behind a symbolic link gets its temporary file beside it, not the link.
+  const target = destination(path, `${option} ${path}`);
+  if (target.special) {
+    try {
+      accessSync(target.full, constants.W_OK);
+    } catch (e) {
+      throw new InputError(`${option} ${path}: cannot write to it (${code(e)}); expected a writable file or device`);
+    }
+  } else {
+    checkWritableFolder(option, path, dirname(target.full));
+  }
 }
 
 /**
@@ -132,9 +145,9 @@ export function writeFileAtomic(option: string, path: string, data: string | Uin
  * /dev/null, -o /dev/stdout), which is written directly; renaming over /dev/null, as
  * root, replaced the device with a plain file.
  */
-function destination(path: string): { full: string; special: boolean } {
+function destination(path: string, shown = path): { full: string; special: boolean } {
   const full = resolve(path);
-  if (!existsSync(full)) return { full: linkTarget(path, full), special: false };
+  if (!existsSync(full)) return { full: linkTarget(shown, full), special: false };
   // stat follows links; a special file is opened by its own name (/dev/stdout's target, pipe:[n], is no path).
   if (!statSync(full).isFile()) return { full, special: true };
   return { full: realpathSync(full), special: false };

@@ -46,8 +46,9 @@ let typeScriptReady = false;
 async function enableTypeScript(): Promise<void> {
   if (typeScriptReady) return;
   typeScriptReady = true;
-  const { register: registerTsx } = await import('tsx/esm/api');
-  registerTsx();
+  // Plain JavaScript beside this file in the sources and in dist/ alike (the build copies it).
+  const { registerTsx } = (await import(new URL('./register-tsx.mjs', import.meta.url).href)) as { registerTsx: () => Promise<void> };
+  await registerTsx();
   // Hooks registered later run first: the redirect sees each import before tsx.
   register(new URL('./redirect-hooks.js', import.meta.url));
 }

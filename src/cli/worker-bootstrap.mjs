@@ -4,7 +4,7 @@
 import { workerData } from 'node:worker_threads';
 
 if (!workerData.module.endsWith('.js')) {
-  const { register } = await import('tsx/esm/api');
-  register();
+  const { registerTsx } = await import('./register-tsx.mjs');
+  await registerTsx();
 }
 await import(workerData.module);

@@ -27,6 +27,12 @@ export interface SlurmOptions {
 /** Quotes a word for bash. */
 export const shellQuote = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
+/**
+ * A word for an `#SBATCH` line: sbatch splits those lines at blanks outside double
+ * quotes, in which \\ escapes a " or a \\.
+ */
+export const sbatchQuote = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `"${s.replace(/["\\]/g, '\\$&')}"`);
+
 /** Checks the options a user gives `sim sweep slurm`. @throws InputError */
 export function checkSlurmOptions(o: Pick<SlurmOptions, 'tasks' | 'runs' | 'time' | 'partition' | 'maxRunning'>): void {
   if (o.tasks > o.runs) throw new InputError(`--tasks ${o.tasks}: more array tasks than the sweep has runs (${o.runs}); each task is a shard of at least one run`);
@@ -49,7 +55,8 @@ export function slurmScript(o: SlurmOptions): string {
     ...(o.time === undefined ? [] : [`#SBATCH --time=${o.time}`]),
     ...(o.partition === undefined ? [] : [`#SBATCH --partition=${o.partition}`]),
     '#SBATCH --requeue',
-    `#SBATCH --output=${o.out}.slurm-%A_%a.out`,
+    // In a file name sbatch reads % as the start of a pattern (%A, %a); %% is a %.
+    `#SBATCH --output=${sbatchQuote(`${o.out.replace(/%/g, '%%')}.slurm-%A_%a.out`)}`,
     'set -euo pipefail',
     `cd ${shellQuote(o.cwd)}`,
     `${o.sim} sweep ${shellQuote(o.sweepFile)} --out ${shellQuote(o.out)} \\`,

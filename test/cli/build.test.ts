@@ -72,6 +72,28 @@ describe.concurrent('a TypeScript app outside any "type": "module" package', () 
   });
 });
 
+describe.concurrent('with the OS temp dir read-only, where tsx cannot keep its compile cache', () => {
+  // sysfs refuses new files, root included. From the sources sim died with "EPERM:
+  // operation not permitted, mkdir '/sys/tsx-0'"; from the build the app "cannot be loaded".
+  it.each([
+    ['the build', {}],
+    ['the sources', { SIM_FROM_SOURCES: '1' }],
+  ])('sim runs a TypeScript app from %s', async (_, env: Record<string, string>) => {
+    const cwd = mkdtempSync(join(tmpdir(), 'sim-read-only-tmp-'));
+    const runtime = join(import.meta.dirname, '../../src/runtime/index.ts');
+    writeFileSync(
+      join(cwd, 'app.ts'),
+      `import { defineApp } from ${JSON.stringify(runtime)};\n` +
+        `export default defineApp({ name: 'tmp', description: 'an app run with TMPDIR read-only', params: {}, *main(rt) { yield* rt.barrier(); return rt.self; }, verify: ({ results }) => ({ ok: results.length === 4, detail: 'four nodes' }) });\n`,
+    );
+    const r = await sim(['--platform', 'cm5', '--nodes', '4', 'app.ts'], cwd, { ...env, TMPDIR: '/sys' });
+    rmSync(cwd, { recursive: true, force: true });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^verified +yes: four nodes$/m);
+  });
+});
+
 describe.concurrent('a shipped platform', () => {
   it('runs the same from the build’s checked copy as parsed from its file', async () => {
     const args = ['apps/ping-pong', '--nodes', '8', '--json'];

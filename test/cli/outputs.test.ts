@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { createReadStream, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { closeSync, constants, createReadStream, lstatSync, openSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, sim } from '../support/sim-cli.ts';
+import { ROOT, rootImport, sim } from '../support/sim-cli.ts';
 
 function scratch(): string {
   return mkdtempSync(join(tmpdir(), 'sim-outputs-'));
@@ -98,7 +98,7 @@ describe.concurrent('output files are checked before any work', () => {
   it("refuses an output that is the app's module or a source file in its folder, leaving them as they were", async () => {
     const dir = scratch();
     mkdirSync(join(dir, 'app'));
-    const source = `export { default } from '${join(ROOT, 'apps/cshift/index.ts')}';\n`;
+    const source = `export { default } from ${rootImport('apps/cshift/index.ts')};\n`;
     writeFileSync(join(dir, 'app/index.ts'), source);
     // --log app/index.ts replaced the app's source with the run's log, exit 0.
     const r = await sim(['--platform', 'cm5', '--nodes', '4', 'app', '--log', 'app/index.ts'], dir);
@@ -155,6 +155,37 @@ describe.concurrent('output files are checked before any work', () => {
     const t = await sim(['--platform', 'cm5', '--nodes', '4', join(ROOT, 'apps/cshift'), '--trace', '/dev/null'], dir);
     expect(t.code).toBe(2);
     expect(t.stderr).toBe('sim: --trace /dev/null: not a regular file; expected a file name (its header is completed when the run ends, which a device or pipe cannot take)\n');
+  });
+
+  it('writes into a FIFO named in a folder that takes no new files: /proc/self/fd/1, its standard output', async () => {
+    // Refused as "cannot create files in /proc/self/fd (ENOENT)": the check looked for a
+    // folder taking a temporary file, which a FIFO or device is not written through. (To
+    // any user but root, --log /dev/null and -o /dev/stdout were refused so, for /dev.)
+    const dir = scratch();
+    const trace = join(dir, 't.trace');
+    expect((await sim(['--platform', 'cm5', '--nodes', '4', join(ROOT, 'apps/cshift'), '--trace', trace], dir)).code).toBe(0);
+    expect((await sim(['export', '--format', 'perfetto', trace, '-o', 'file.json'], dir)).code).toBe(0);
+    // Its standard output is a FIFO (the test's own pipes are sockets, which /proc/self/fd/1 cannot open).
+    const fifo = join(dir, 'stdout.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const end = openSync(fifo, constants.O_RDWR); // opens at once, and lets the reader open
+    const read = new Promise<string>((resolve) => {
+      let text = '';
+      createReadStream(fifo, 'utf8').on('data', (d) => (text += d)).on('end', () => resolve(text));
+    });
+    const child = spawn(process.execPath, [join(ROOT, 'bin/sim.mjs'), 'export', '--format', 'perfetto', trace, '-o', '/proc/self/fd/1'], { cwd: dir, stdio: ['ignore', end, 'pipe'] });
+    closeSync(end);
+    let stderr = '';
+    child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    // The export, then what sim says on its standard output.
+    const json = readFileSync(join(dir, 'file.json'), 'utf8');
+    const text = await read;
+    expect(text.slice(0, json.length)).toBe(json);
+    expect(text.slice(json.length)).toMatch(/^sim export: wrote \/proc\/self\/fd\/1 /);
+    expect(readdirSync(dir).sort()).toEqual(['file.json', 'stdout.fifo', 't.trace']);
   });
 
   it('a failed run in a read-only folder still exits 1; the repro it cannot write is a warning', async () => {

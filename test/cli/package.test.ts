@@ -6,7 +6,7 @@
  * TypeScript type-checks a program against the shipped declarations.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -16,8 +16,27 @@ import { ROOT, sim } from '../support/sim-cli.ts';
 const scratch = mkdtempSync(join(tmpdir(), 'sim-package-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
+const npmEnv = { ...process.env, npm_config_update_notifier: 'false' };
+
+/**
+ * npm's cache folder (~/.npm), or, where it cannot be made or written (HOME read-only:
+ * `npm pack` died with "EACCES ... mkdir '<HOME>/.npm'"), one in the scratch folder, from
+ * which the install then fetches the package's dependencies anew.
+ */
+function npmCache(): string {
+  const cache = execFileSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8', env: npmEnv }).trim();
+  try {
+    mkdirSync(cache, { recursive: true });
+    accessSync(cache, constants.W_OK);
+    return cache;
+  } catch {
+    return join(scratch, 'npm-cache');
+  }
+}
+const cache = npmCache();
+
 const npm = (args: string[], cwd: string) =>
-  execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
+  execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error', '--cache', cache], { cwd, encoding: 'utf8', env: npmEnv });
 
 const SCRIPT = `
 import { fitModel, loadRun, loadTrace, runApp, shippedApp, shippedAppNames } from 'proteus-strata';

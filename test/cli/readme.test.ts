@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, sim } from '../support/sim-cli.ts';
+import { ROOT, sim, withRootImports } from '../support/sim-cli.ts';
 
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 
@@ -24,7 +24,7 @@ describe('README', () => {
     const code = /## Writing an app[\s\S]*?```ts\n([\s\S]*?)```/.exec(README)![1];
     const dir = mkdtempSync(join(tmpdir(), 'sim-readme-example-'));
     // The example imports ../../src/runtime/index.ts, as an app in apps/ would; this copy, in the OS temp dir, by absolute path.
-    writeFileSync(join(dir, 'index.ts'), code.replaceAll('../../src/', `${join(ROOT, 'src')}/`));
+    writeFileSync(join(dir, 'index.ts'), withRootImports(code));
     for (const platform of ['cm5', 'alewife', 'paragon', 'atm']) {
       const r = await sim(['--platform', platform, dir, '--nodes', '4', '--param', 'scale=3']);
       expect(r.stderr).toBe('');

@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, sim, type CliResult } from '../support/sim-cli.ts';
+import { ROOT, sim, withRootImports, type CliResult } from '../support/sim-cli.ts';
 
 /** Records a small ping-pong run, edits its repro file with `edit`, and replays it. */
 async function replayEdited(edit: (r: Record<string, any>) => unknown): Promise<CliResult> {
@@ -45,7 +45,7 @@ describe.concurrent('repro files and sim replay', () => {
     const dir = mkdtempSync(join(tmpdir(), 'sim-replay-changed-'));
     const app = join(dir, 'ping-pong');
     cpSync(join(ROOT, 'apps/ping-pong'), app, { recursive: true });
-    writeFileSync(join(app, 'index.ts'), readFileSync(join(app, 'index.ts'), 'utf8').replaceAll('../../src/', `${join(ROOT, 'src')}/`));
+    writeFileSync(join(app, 'index.ts'), withRootImports(readFileSync(join(app, 'index.ts'), 'utf8')));
     const file = join(dir, 'run.json');
     expect((await sim(['--platform', 'cm5', app, '--nodes', '4', '--record', file])).code).toBe(0);
     // Node 0 now does some work before its round trips.

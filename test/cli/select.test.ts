@@ -1,4 +1,5 @@
 /** `sim select` and `auto` parameters on the shipped models (thesis ch. 4-5). */
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -141,8 +142,8 @@ describe('auto parameters', () => {
     writeFileSync(join(dir, 'models/atm.json'), shipped);
     const stale = await sim(args);
     expect(stale.code).toBe(2);
-    expect(stale.stderr).toMatch(/models\/atm\.json was fitted on platform atm with content hash \w+, this platform file has \w+; calibrate the app models for it with sim calibrate --platform \S+\/atm\.json apps\/calibration\/apps\.spec -o <samples> --nodes 64 --fit <dir>, then pass --models <dir>\n$/);
-    expect(stale.stderr).toContain(`--platform ${join(dir, 'atm.json')} apps/calibration`);
+    expect(stale.stderr).toMatch(/models\/atm\.json was fitted on platform atm with content hash \w+, this platform file has \w+; calibrate the app models for it with sim calibrate --platform .+\/atm\.json'? apps\/calibration\/apps\.spec -o <samples> --nodes 64 --fit <dir>, then pass --models <dir>\n$/);
+    expect(stale.stderr).toMatch(/ --platform .*sim-select-edited-\w+\/atm\.json'? apps\/calibration/);
     // Its own app models (here the shipped ones, fitted on this file), as after sim calibrate --fit.
     const own = JSON.parse(shipped);
     own.provenance.platformHashes.atm = createHash('sha256').update(text).digest('hex');
@@ -153,6 +154,24 @@ describe('auto parameters', () => {
     const insisted = await sim([...args, '--communication', 'hybrid']);
     expect(insisted.code).toBe(2);
     expect(insisted.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^sim: --communication hybrid: platforms\/models\/hybrid\/n64\/atm\.json was fitted on platform atm with content hash \w+, this platform file has \w+; calibrate the hybrid models for it with sim calibrate/)]);
+  });
+});
+
+describe('a suggested calibrate command', () => {
+  it('names a platform file in a folder with blanks and quotes so that a shell reads the file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-select-quoted-'));
+    const folder = join(dir, `my platforms 'q'`);
+    mkdirSync(folder);
+    const platform = JSON.parse(readFileSync(join(ROOT, 'platforms/atm.json'), 'utf8'));
+    writeFileSync(join(folder, 'atm.json'), JSON.stringify({ ...platform, title: `${platform.title} (edited)` }));
+    const r = await sim(['select', 'stencil', '--platform', join(folder, 'atm.json'), '--nodes', '64', '--models', join(ROOT, 'platforms/models/apps/n64'), '--param', 'width=50', '--param', 'height=50', '--param', 'iters=2']);
+    expect(r.code).toBe(2);
+    const suggested = /with (sim calibrate .*?), then pass --models/.exec(r.stderr)?.[1];
+    expect(suggested).toBeDefined();
+    // The words bash makes of it, placeholders such as <samples> made plain words first.
+    // The path was unquoted: bash split it into "/tmp/.../my", "platforms" and "q/atm.json".
+    const words = execFileSync('bash', ['-c', `set -- ${suggested!.replace(/<(\w+)>/g, '$1')}; printf '%s\\n' "$@"`], { encoding: 'utf8' }).split('\n');
+    expect(words.slice(0, 5)).toEqual(['sim', 'calibrate', '--platform', join(folder, 'atm.json'), 'apps/calibration/apps.spec']);
   });
 });
 

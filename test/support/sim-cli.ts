@@ -1,9 +1,21 @@
 /** Test helper: run the real `sim` command in a child process. */
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 export const ROOT = join(import.meta.dirname, '../..');
 const SIM = join(ROOT, 'bin/sim.mjs');
+
+/**
+ * A checkout file (`src/runtime/index.ts`) as a quoted module specifier for a module
+ * the test writes outside the checkout: a file URL in a JSON string, so a checkout
+ * whose path has quotes, spaces, `#` or `%` imports as itself (`'${path}'` pasted
+ * into the source stopped compiling at a checkout under /tmp/x 'q'/).
+ */
+export const rootImport = (rel: string): string => JSON.stringify(pathToFileURL(join(ROOT, rel)).href);
+
+/** An app's source written for apps/<name>/ with its `'../../src/...'` imports made absolute (rootImport), for a copy elsewhere. */
+export const withRootImports = (code: string): string => code.replace(/(['"])\.\.\/\.\.\/(src\/[^'"]+)\1/g, (_, _quote: string, rel: string) => rootImport(rel));
 
 export interface CliResult {
   code: number;

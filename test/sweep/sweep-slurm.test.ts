@@ -6,7 +6,7 @@
  * and the merged file is byte-identical to a local run.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,6 +37,9 @@ describe.skipIf(missing.length > 0)('sim sweep slurm (a real Slurm array)', () =
     const host = hostname().split('.')[0];
     const user = execFileSync('id', ['-un'], { encoding: 'utf8' }).trim();
     const conf = join(dir, 'slurm.conf');
+    // slurm.conf splits a value at blanks outside double quotes (TMPDIR=/tmp/a b/ gave
+    // "Parse error in file ... line 6" and no node came up).
+    const q = (path: string) => `"${path}"`;
     writeFileSync(
       conf,
       [
@@ -45,14 +48,14 @@ describe.skipIf(missing.length > 0)('sim sweep slurm (a real Slurm array)', () =
         `SlurmctldPort=${await freePort()}`,
         `SlurmdPort=${await freePort()}`,
         'AuthType=auth/munge',
-        `AuthInfo=socket=${socket}`,
+        `AuthInfo=${q(`socket=${socket}`)}`,
         'CredType=cred/munge',
-        `StateSaveLocation=${join(dir, 'state')}`,
-        `SlurmdSpoolDir=${join(dir, 'spool')}`,
-        `SlurmctldPidFile=${join(dir, 'slurmctld.pid')}`,
-        `SlurmdPidFile=${join(dir, 'slurmd.pid')}`,
-        `SlurmctldLogFile=${join(dir, 'slurmctld.log')}`,
-        `SlurmdLogFile=${join(dir, 'slurmd.log')}`,
+        `StateSaveLocation=${q(join(dir, 'state'))}`,
+        `SlurmdSpoolDir=${q(join(dir, 'spool'))}`,
+        `SlurmctldPidFile=${q(join(dir, 'slurmctld.pid'))}`,
+        `SlurmdPidFile=${q(join(dir, 'slurmd.pid'))}`,
+        `SlurmctldLogFile=${q(join(dir, 'slurmctld.log'))}`,
+        `SlurmdLogFile=${q(join(dir, 'slurmd.log'))}`,
         `SlurmUser=${user}`,
         `SlurmdUser=${user}`,
         'ProctrackType=proctrack/linuxproc',
@@ -117,5 +120,20 @@ describe.skipIf(missing.length > 0)('sim sweep slurm (a real Slurm array)', () =
     const merged = await sim(['sweep', 'merge', out]);
     expect(merged.code).toBe(0);
     expect(readFileSync(out, 'utf8')).toBe(readFileSync(join(dir, 'local.jsonl'), 'utf8'));
+  });
+
+  it('takes a script whose --out is in a folder named with blanks, quotes and %', { timeout: 120_000 }, async () => {
+    // sbatch refused it ("Invalid directive found in batch script: dir"): the #SBATCH
+    // --output line held the path as it was, and a % in it would start a pattern.
+    const folder = join(dir, `out dir 'q' "d" 100%`);
+    mkdirSync(folder);
+    const out = join(folder, 'r.jsonl');
+    const generated = await sim(['sweep', 'slurm', SMALL, '--out', out, '--tasks', '24']);
+    expect(generated.code).toBe(0);
+    const script = join(folder, 'sweep.sbatch');
+    writeFileSync(script, generated.stdout);
+    const job = slurm('sbatch', '--parsable', '--array=1', script).trim().split(';')[0];
+    await waitFor('the task to finish', done(job), 60_000);
+    expect(readdirSync(folder).sort()).toEqual(['r.jsonl.part-1-of-24', 'r.jsonl.part-1-of-24.timing.jsonl', `r.jsonl.slurm-${job}_1.out`, 'sweep.sbatch']);
   });
 });
