@@ -5,6 +5,7 @@
  * rather than read from SLURM_ARRAY_TASK_COUNT, which counts only the tasks of the
  * submission: resubmitting `--array=3,7` must still run shards 3/N and 7/N.
  */
+import { isAbsolute, join } from 'node:path';
 import { InputError } from '../kernel/errors.ts';
 
 export interface SlurmOptions {
@@ -55,8 +56,9 @@ export function slurmScript(o: SlurmOptions): string {
     ...(o.time === undefined ? [] : [`#SBATCH --time=${o.time}`]),
     ...(o.partition === undefined ? [] : [`#SBATCH --partition=${o.partition}`]),
     '#SBATCH --requeue',
-    // In a file name sbatch reads % as the start of a pattern (%A, %a); %% is a %.
-    `#SBATCH --output=${sbatchQuote(`${o.out.replace(/%/g, '%%')}.slurm-%A_%a.out`)}`,
+    // In a file name sbatch reads % as the start of a pattern (%A, %a); %% is a %. The log
+    // goes beside the results: sbatch reads a relative name from where it is run, not the cd below.
+    `#SBATCH --output=${sbatchQuote(`${(isAbsolute(o.out) ? o.out : join(o.cwd, o.out)).replace(/%/g, '%%')}.slurm-%A_%a.out`)}`,
     'set -euo pipefail',
     `cd ${shellQuote(o.cwd)}`,
     `${o.sim} sweep ${shellQuote(o.sweepFile)} --out ${shellQuote(o.out)} \\`,

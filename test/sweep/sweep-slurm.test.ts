@@ -136,4 +136,19 @@ describe.skipIf(missing.length > 0)('sim sweep slurm (a real Slurm array)', () =
     await waitFor('the task to finish', done(job), 60_000);
     expect(readdirSync(folder).sort()).toEqual(['r.jsonl.part-1-of-24', 'r.jsonl.part-1-of-24.timing.jsonl', `r.jsonl.slurm-${job}_1.out`, 'sweep.sbatch']);
   });
+
+  it('puts the log of a script made with a relative --out beside the results, wherever sbatch is run', { timeout: 120_000 }, async () => {
+    // #SBATCH --output held the relative name, which sbatch reads from where it is run (here
+    // the checkout), not from the directory the script cds to, where the results go.
+    const folder = join(dir, 'relative');
+    mkdirSync(folder);
+    const generated = await sim(['sweep', 'slurm', join(ROOT, SMALL), '--out', 'r.jsonl', '--tasks', '24'], folder);
+    expect(generated.code).toBe(0);
+    const script = join(folder, 'sweep.sbatch');
+    writeFileSync(script, generated.stdout);
+    const job = slurm('sbatch', '--parsable', '--array=1', script).trim().split(';')[0];
+    await waitFor('the task to finish', done(job), 60_000);
+    expect(readdirSync(folder).sort()).toEqual(['r.jsonl.part-1-of-24', 'r.jsonl.part-1-of-24.timing.jsonl', `r.jsonl.slurm-${job}_1.out`, 'sweep.sbatch']);
+    expect(existsSync(join(ROOT, `r.jsonl.slurm-${job}_1.out`))).toBe(false);
+  });
 });
