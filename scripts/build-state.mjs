@@ -38,13 +38,24 @@ export function sourceState(root) {
 }
 
 /**
+ * Whether `root` is a package npm installed: node_modules/<name> or node_modules/@scope/<name>.
+ * A checkout that merely lies somewhere below a folder named node_modules is not (any
+ * node_modules in the path made one run its stale build after its sources changed).
+ */
+function isInstalledPackage(root) {
+  const parts = root.split(/[\\/]/).filter((p) => p !== '');
+  const above = parts.at(-2);
+  return above === 'node_modules' || (above?.startsWith('@') === true && parts.at(-3) === 'node_modules');
+}
+
+/**
  * Whether dist/ holds a build of exactly the sources now under `root`. An installed
  * package (under node_modules/, from `npm install` of the packed tarball) runs the
  * build it was packed with: packing resets every file's modification time, and no one
  * edits an installed package's sources.
  */
 export function isBuildCurrent(root) {
-  if (root.split(/[\\/]/).includes('node_modules')) return existsSync(join(root, 'dist', 'build.json'));
+  if (isInstalledPackage(root)) return existsSync(join(root, 'dist', 'build.json'));
   let recorded;
   try {
     recorded = JSON.parse(readFileSync(join(root, 'dist', 'build.json'), 'utf8')).sources;

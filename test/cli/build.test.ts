@@ -37,6 +37,19 @@ describe('the build record', () => {
     write('src/notes.md', 'not a source\n');
     expect(isBuildCurrent(root)).toBe(true);
   });
+
+  it('is taken as it is in an installed package, but not in a checkout somewhere below a node_modules folder', () => {
+    const stale = (dir: string): string => {
+      for (const f of ['tsconfig.json', 'tsconfig.build.json', 'src/a.ts', 'apps/x/index.ts']) write(join(dir, f), `// ${f}\n`);
+      write(join(dir, 'dist/build.json'), JSON.stringify({ sources: {} }));
+      return join(root, dir);
+    };
+    // npm install of the packed tarball: packing resets the sources' times, so the record cannot match.
+    expect(isBuildCurrent(stale('installed/node_modules/proteus-strata'))).toBe(true);
+    expect(isBuildCurrent(stale('installed/node_modules/@lab/proteus-strata'))).toBe(true);
+    // A clone under ~/node_modules/work/ ran its old build after its sources changed.
+    expect(isBuildCurrent(stale('home/node_modules/work/proteus'))).toBe(false);
+  });
 });
 
 describe.concurrent('a TypeScript app outside the build', () => {
