@@ -90,6 +90,16 @@ describe.skipIf(missing.length > 0)('sim sweep slurm (a real Slurm array)', () =
   }, 30_000);
 
   const done = (job: string) => () => slurm('squeue', '-h', '-j', job).trim() === '';
+  /** Makes the array script with `args` in `cwd`, saves it in `folder` as sweep.sbatch, submits task 1 alone (from the checkout) and waits for it: its job id. */
+  const firstTaskOf = async (args: string[], cwd: string, folder: string): Promise<string> => {
+    const generated = await sim(args, cwd);
+    expect(generated.code).toBe(0);
+    const script = join(folder, 'sweep.sbatch');
+    writeFileSync(script, generated.stdout);
+    const job = slurm('sbatch', '--parsable', '--array=1', script).trim().split(';')[0];
+    await waitFor('the task to finish', done(job), 60_000);
+    return job;
+  };
   const timingLines = (out: string, shard: number) => readFileSync(`${out}.part-${shard}-of-4.timing.jsonl`, 'utf8').trimEnd().split('\n').length;
 
   it('runs the generated array script, redoes only the cancelled task on resubmission, and merges to the local bytes', { timeout: 180_000 }, async () => {
@@ -128,12 +138,7 @@ describe.skipIf(missing.length > 0)('sim sweep slurm (a real Slurm array)', () =
     const folder = join(dir, `out dir 'q' "d" 100%`);
     mkdirSync(folder);
     const out = join(folder, 'r.jsonl');
-    const generated = await sim(['sweep', 'slurm', SMALL, '--out', out, '--tasks', '24']);
-    expect(generated.code).toBe(0);
-    const script = join(folder, 'sweep.sbatch');
-    writeFileSync(script, generated.stdout);
-    const job = slurm('sbatch', '--parsable', '--array=1', script).trim().split(';')[0];
-    await waitFor('the task to finish', done(job), 60_000);
+    const job = await firstTaskOf(['sweep', 'slurm', SMALL, '--out', out, '--tasks', '24'], ROOT, folder);
     expect(readdirSync(folder).sort()).toEqual(['r.jsonl.part-1-of-24', 'r.jsonl.part-1-of-24.timing.jsonl', `r.jsonl.slurm-${job}_1.out`, 'sweep.sbatch']);
   });
 
@@ -142,12 +147,7 @@ describe.skipIf(missing.length > 0)('sim sweep slurm (a real Slurm array)', () =
     // the checkout), not from the directory the script cds to, where the results go.
     const folder = join(dir, 'relative');
     mkdirSync(folder);
-    const generated = await sim(['sweep', 'slurm', join(ROOT, SMALL), '--out', 'r.jsonl', '--tasks', '24'], folder);
-    expect(generated.code).toBe(0);
-    const script = join(folder, 'sweep.sbatch');
-    writeFileSync(script, generated.stdout);
-    const job = slurm('sbatch', '--parsable', '--array=1', script).trim().split(';')[0];
-    await waitFor('the task to finish', done(job), 60_000);
+    const job = await firstTaskOf(['sweep', 'slurm', join(ROOT, SMALL), '--out', 'r.jsonl', '--tasks', '24'], folder, folder);
     expect(readdirSync(folder).sort()).toEqual(['r.jsonl.part-1-of-24', 'r.jsonl.part-1-of-24.timing.jsonl', `r.jsonl.slurm-${job}_1.out`, 'sweep.sbatch']);
     expect(existsSync(join(ROOT, `r.jsonl.slurm-${job}_1.out`))).toBe(false);
   });
