@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isBuildCurrent, sourceState } from '../../scripts/build-state.mjs';
-import { sim } from '../support/sim-cli.ts';
+import { sim, type CliResult } from '../support/sim-cli.ts';
 
 describe('the build record', () => {
   const root = mkdtempSync(join(tmpdir(), 'sim-build-'));
@@ -65,20 +65,26 @@ describe.concurrent('a TypeScript app outside the build', () => {
   });
 });
 
+/** Runs, on 4 CM-5 nodes, a TypeScript app written into a new temp dir outside any package (a barrier; verified when 4 nodes return). */
+async function runTinyApp(prefix: string, env: Record<string, string>): Promise<CliResult> {
+  const cwd = mkdtempSync(join(tmpdir(), prefix));
+  const runtime = join(import.meta.dirname, '../../src/runtime/index.ts');
+  writeFileSync(
+    join(cwd, 'app.ts'),
+    `import { defineApp } from ${JSON.stringify(runtime)};\n` +
+      `export default defineApp({ name: 'tiny', description: 'an app in a temp dir', params: {}, *main(rt) { yield* rt.barrier(); return rt.self; }, verify: ({ results }) => ({ ok: results.length === 4, detail: 'four nodes' }) });\n`,
+  );
+  const r = await sim(['--platform', 'cm5', '--nodes', '4', 'app.ts'], cwd, env);
+  rmSync(cwd, { recursive: true, force: true });
+  return r;
+}
+
 describe.concurrent('a TypeScript app outside any "type": "module" package', () => {
   it.each([
     ['the build', {}],
     ['the sources', { SIM_FROM_SOURCES: '1' }],
   ])('loads as an ES module when run from %s', async (_, env: Record<string, string>) => {
-    const cwd = mkdtempSync(join(tmpdir(), 'sim-loose-app-'));
-    const runtime = join(import.meta.dirname, '../../src/runtime/index.ts');
-    writeFileSync(
-      join(cwd, 'app.ts'),
-      `import { defineApp } from ${JSON.stringify(runtime)};\n` +
-        `export default defineApp({ name: 'loose', description: 'an app in a temp dir', params: {}, *main(rt) { yield* rt.barrier(); return rt.self; }, verify: ({ results }) => ({ ok: results.length === 4, detail: 'four nodes' }) });\n`,
-    );
-    const r = await sim(['--platform', 'cm5', '--nodes', '4', 'app.ts'], cwd, env);
-    rmSync(cwd, { recursive: true, force: true });
+    const r = await runTinyApp('sim-loose-app-', env);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^verified +yes: four nodes$/m);
@@ -92,15 +98,7 @@ describe.concurrent('with the OS temp dir read-only, where tsx cannot keep its c
     ['the build', {}],
     ['the sources', { SIM_FROM_SOURCES: '1' }],
   ])('sim runs a TypeScript app from %s', async (_, env: Record<string, string>) => {
-    const cwd = mkdtempSync(join(tmpdir(), 'sim-read-only-tmp-'));
-    const runtime = join(import.meta.dirname, '../../src/runtime/index.ts');
-    writeFileSync(
-      join(cwd, 'app.ts'),
-      `import { defineApp } from ${JSON.stringify(runtime)};\n` +
-        `export default defineApp({ name: 'tmp', description: 'an app run with TMPDIR read-only', params: {}, *main(rt) { yield* rt.barrier(); return rt.self; }, verify: ({ results }) => ({ ok: results.length === 4, detail: 'four nodes' }) });\n`,
-    );
-    const r = await sim(['--platform', 'cm5', '--nodes', '4', 'app.ts'], cwd, { ...env, TMPDIR: '/sys' });
-    rmSync(cwd, { recursive: true, force: true });
+    const r = await runTinyApp('sim-read-only-tmp-', { ...env, TMPDIR: '/sys' });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^verified +yes: four nodes$/m);
