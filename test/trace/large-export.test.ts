@@ -3,8 +3,11 @@
  * JavaScript string holds (2^29 characters). A 10 MB trace of a 4-second ping-pong
  * run on 256 nodes with --trace-messages exported to 563 MB, and sim export stopped
  * with "internal error: RangeError: Invalid string length" (exit 1, a stack trace).
+ * And a trace too large to hold: sim graph of 50 million messages (350 MB) ended in
+ * Node's "FATAL ERROR: ... JavaScript heap out of memory" and a native stack (signal
+ * 6) after 31 s; here the same with 3 million messages and a 256 MB heap.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -72,5 +75,30 @@ describe('sim export of a long run', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('sim export: wrote /dev/null (perfetto; open it in ui.perfetto.dev or chrome://tracing)\n');
+  }, 20_000);
+});
+
+describe('a trace too large for the heap', () => {
+  const small = { NODE_OPTIONS: '--max-old-space-size=256' };
+
+  it('is drawn by sim graph, which keeps no messages', async () => {
+    const big = join(dir, 'heap.trace');
+    writeFileSync(big, withMessages(readFileSync(await pingPongTrace()), 3_000_000));
+    const r = await sim(['graph', big, '-o', join(dir, 'heap.svg')], undefined, small);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(dir, 'heap.svg'), 'utf8')).toContain('<svg');
+  }, 20_000);
+
+  it('is refused by sim export with one line and exit 2, before the heap runs out', async () => {
+    const big = join(dir, 'heap.trace');
+    writeFileSync(big, withMessages(readFileSync(await pingPongTrace()), 3_000_000));
+    const r = await sim(['export', '--format', 'perfetto', big, '-o', join(dir, 'heap.json')], undefined, small);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(
+      new RegExp(`^sim: ${big.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: too large to read: by its record \\d+ \\(byte \\d+ of 21000\\d{3}\\) what is read takes \\d+ MB of memory, half of Node's heap \\(\\d+ MB\\); expected a smaller trace, or give Node more with NODE_OPTIONS=--max-old-space-size=<MB>\n$`),
+    );
+    expect(existsSync(join(dir, 'heap.json'))).toBe(false);
   }, 20_000);
 });
