@@ -104,10 +104,10 @@ export async function replayCommand(file: string, stopAt: string | undefined, io
         : partial && repro.outcome.fingerprint !== '' && ended !== null && ended !== repro.outcome.fingerprint
           ? { index: events, detail: `its end: the first ${recorded.length} events match, but this run's fingerprint is ${ended}, the recording's ${repro.outcome.fingerprint}` }
           : repro.outcome.fingerprint !== '' && fingerprint !== null && fingerprint !== repro.outcome.fingerprint
-        ? { index: events, detail: `its end: every event matches, but this run's fingerprint is ${fingerprint}, the recording's ${repro.outcome.fingerprint}` }
-        : (recordedFailure === null) !== (failure === null)
-          ? { index: events, detail: `its end: every event matches, but the recording ${recordedFailure === null ? 'passed' : `failed (${recordedFailure})`} and this run ${failure === null ? 'passed' : `failed (${failure})`}` }
-          : null);
+            ? { index: events, detail: `its end: every event matches, but this run's fingerprint is ${fingerprint}, the recording's ${repro.outcome.fingerprint}` }
+            : (recordedFailure === null) !== (failure === null)
+              ? { index: events, detail: `its end: every event matches, but the recording ${recordedFailure === null ? 'passed' : `failed (${recordedFailure})`} and this run ${failure === null ? 'passed' : `failed (${failure})`}` }
+              : null);
   if (json) return result(divergence === null, divergence?.detail ?? null);
   if (divergence !== null) {
     io.out(`sim replay: diverged from the recording at ${divergence.detail}${changed ? '; the app changed since the recording' : ''}`);
