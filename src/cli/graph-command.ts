@@ -23,7 +23,8 @@ export function graphCommand(argv: readonly string[], io: Io): number {
   if (!html && !out.endsWith('.svg')) throw new InputError(`-o ${out}: expected a file name ending in .svg or .html`);
   checkSeparateFiles([['trace', trace], ['-o', out]]);
   checkOutputFile('-o', out);
-  const loaded = loadTrace(trace);
+  // The graphs draw no messages: a trace with millions of them is read without keeping them.
+  const loaded = loadTrace(trace, { messages: false });
   if (kind === 'congestion' && !loaded.header.networkCounters) {
     throw new InputError(`${trace}: has no network counters; record them with --trace-network (and the packet network)`);
   }

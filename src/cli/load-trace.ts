@@ -2,11 +2,11 @@
 import { readFileSync } from 'node:fs';
 import { InputError } from '../kernel/errors.ts';
 import { MAGIC } from '../trace/format.ts';
-import { readTrace, type Trace } from '../trace/reader.ts';
+import { readTrace, type ReadOptions, type Trace } from '../trace/reader.ts';
 import { REPRO_FORMAT } from './repro-format.ts';
 
 /** Reads and checks a trace file; any problem is one InputError line. */
-export function loadTrace(path: string): Trace {
+export function loadTrace(path: string, options: ReadOptions = {}): Trace {
   let bytes: Uint8Array;
   try {
     bytes = readFileSync(path);
@@ -16,7 +16,7 @@ export function loadTrace(path: string): Trace {
   if (isRepro(bytes)) {
     throw new InputError(`${path}: a repro file (written by --record), not a trace: sim replay runs it again; sim graph and sim export read the file --trace writes`);
   }
-  return readTrace(bytes, path);
+  return readTrace(bytes, path, options);
 }
 
 /** Whether `bytes` start as a repro file does (JSON naming its format), not as a trace. */

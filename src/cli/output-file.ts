@@ -10,6 +10,7 @@ import { accessSync, closeSync, constants, existsSync, openSync, readlinkSync, r
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
 import { InputError } from '../kernel/errors.ts';
 import { isPartFile } from '../sweep/parts.ts';
+import { writeAll } from '../sweep/write-all.ts';
 
 function code(e: unknown): string {
   return (e as { code?: string }).code ?? String(e);
@@ -203,13 +204,26 @@ export class AtomicFile {
     }
   }
 
+  /**
+   * Writes all of `data`. A write may write less than it was given (a disk that fills,
+   * a file size limit): it took the first bytes and said nothing, and the rest went
+   * missing — `sim ... --record r.json` under a 100 kB file size limit left a 100,000-byte
+   * r.json and exited 0. The rest is written on, so the disk's error (ENOSPC, EFBIG)
+   * comes out, and the file is refused.
+   */
   append(data: string | Uint8Array): void {
-    this.guard(() => writeSync(this.fd, data as Uint8Array));
+    this.guard(() => {
+      // A string is written as it is (no copy of a 358 MB repro) unless it comes up short.
+      if (typeof data === 'string') {
+        const written = writeSync(this.fd, data);
+        if (written < Buffer.byteLength(data)) writeAll(this.fd, Buffer.from(data).subarray(written), null);
+      } else writeAll(this.fd, data, null);
+    });
   }
 
   /** Overwrites bytes already written at `position`. */
   overwrite(position: number, bytes: Uint8Array): void {
-    this.guard(() => writeSync(this.fd, bytes, 0, bytes.length, position));
+    this.guard(() => writeAll(this.fd, bytes, position));
   }
 
   /** Closes the file and renames it over `path`. */

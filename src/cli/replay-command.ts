@@ -52,10 +52,12 @@ export async function replayCommand(file: string, stopAt: string | undefined, io
   // Without digests (a run stopped part-way, recorded without --record), only where it stops is compared.
   const recorded = digestsOf(repro) ?? new Uint16Array(0);
   const compare = repro.eventDigests !== null;
+  // A run longer than a repro file gives digests (MAX_EVENT_DIGESTS) is compared event by event that far.
+  const partial = repro.digestedEvents !== undefined;
   const found: { divergence: Divergence | null; events: number } = { divergence: null, events: 0 };
   const observer: EventObserver = (index, time, kind, a0, digest, sim) => {
     found.events = index;
-    if (!compare || found.divergence !== null || (index <= recorded.length && recorded[index - 1] === digest)) return;
+    if (!compare || found.divergence !== null || (partial && index > recorded.length) || (index <= recorded.length && recorded[index - 1] === digest)) return;
     const what = kind === 0 ? `${sim.processName(a0)} resumes its program` : `a ${sim.kindName(kind)} event`;
     found.divergence = { index, detail: `event ${index} (cycle ${time}): ${what}` };
   };
@@ -92,21 +94,30 @@ export async function replayCommand(file: string, stopAt: string | undefined, io
   // or failure was edited was "reproduced", showing the recorded value unchecked).
   const events = found.events;
   const recordedFailure = repro.outcome.failure ?? null;
+  const ended = fingerprint ?? stoppedAt;
   const divergence =
     found.divergence ??
     (events < recorded.length
       ? { index: events + 1, detail: `event ${events + 1}: the recorded run went on, this one ended` }
-      : repro.outcome.fingerprint !== '' && fingerprint !== null && fingerprint !== repro.outcome.fingerprint
-        ? { index: events, detail: `its end: every event matches, but this run's fingerprint is ${fingerprint}, the recording's ${repro.outcome.fingerprint}` }
-        : (recordedFailure === null) !== (failure === null)
-          ? { index: events, detail: `its end: every event matches, but the recording ${recordedFailure === null ? 'passed' : `failed (${recordedFailure})`} and this run ${failure === null ? 'passed' : `failed (${failure})`}` }
-          : null);
+      : partial && events !== repro.outcome.events
+        ? { index: events, detail: `its end: the first ${recorded.length} events match, but this run had ${events} events, the recording ${repro.outcome.events}` }
+        : partial && repro.outcome.fingerprint !== '' && ended !== null && ended !== repro.outcome.fingerprint
+          ? { index: events, detail: `its end: the first ${recorded.length} events match, but this run's fingerprint is ${ended}, the recording's ${repro.outcome.fingerprint}` }
+          : repro.outcome.fingerprint !== '' && fingerprint !== null && fingerprint !== repro.outcome.fingerprint
+            ? { index: events, detail: `its end: every event matches, but this run's fingerprint is ${fingerprint}, the recording's ${repro.outcome.fingerprint}` }
+            : (recordedFailure === null) !== (failure === null)
+              ? { index: events, detail: `its end: every event matches, but the recording ${recordedFailure === null ? 'passed' : `failed (${recordedFailure})`} and this run ${failure === null ? 'passed' : `failed (${failure})`}` }
+              : null);
   if (json) return result(divergence === null, divergence?.detail ?? null);
   if (divergence !== null) {
     io.out(`sim replay: diverged from the recording at ${divergence.detail}${changed ? '; the app changed since the recording' : ''}`);
     return 1;
   }
-  io.out(`sim replay: reproduced the recorded run event for event (${recorded.length} events${repro.outcome.fingerprint ? `, fingerprint ${repro.outcome.fingerprint}` : ''})`);
+  io.out(
+    partial
+      ? `sim replay: reproduced the recorded run: its first ${recorded.length} events event for event (a repro file gives at most that many a digest), then to its end (${events} events${repro.outcome.fingerprint ? `, fingerprint ${repro.outcome.fingerprint}` : ''})`
+      : `sim replay: reproduced the recorded run event for event (${recorded.length} events${repro.outcome.fingerprint ? `, fingerprint ${repro.outcome.fingerprint}` : ''})`,
+  );
   if (failure !== null) {
     io.out(`sim replay: the run fails as recorded, at event ${events}: ${failure}`);
     return 1;

@@ -38,8 +38,11 @@ export function readRepro(path: string): Repro {
   const checked = reproSchema.safeParse(r);
   if (!checked.success) bad(`bad repro file: ${describeSchemaError(checked.error, r)}`);
   if (r.eventDigests === null) return r;
+  const digested = r.digestedEvents ?? r.outcome.events;
+  if (digested > r.outcome.events) bad(`digestedEvents ${digested} is more than the run's ${r.outcome.events} events`);
   const bytes = Buffer.from(r.eventDigests, 'base64');
-  if (bytes.length !== 2 * r.outcome.events) bad(`truncated: ${bytes.length} bytes of event digests for ${r.outcome.events} events (expected ${2 * r.outcome.events}, two a digest)`);
+  const events = r.digestedEvents === undefined ? `${digested} events` : `the first ${digested} events`;
+  if (bytes.length !== 2 * digested) bad(`truncated: ${bytes.length} bytes of event digests for ${events} (expected ${2 * digested}, two a digest)`);
   return r;
 }
 

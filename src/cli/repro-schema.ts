@@ -35,4 +35,6 @@ export const reproSchema = z.looseObject({
   stop: z.object({ maxCycles: z.int().min(0).optional(), maxEvents: z.int().min(0).optional() }).optional(),
   /** Null when not recorded (a run stopped part-way without --record). */
   eventDigests: z.base64().nullable(),
+  /** Present when the digests are the first events' alone (a run longer than MAX_EVENT_DIGESTS). */
+  digestedEvents: z.int().min(0).optional(),
 });

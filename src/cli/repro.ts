@@ -2,7 +2,7 @@
  * Repro files (thesis 6.2: "repeatability is priceless"): everything needed to run
  * a simulation again — the platform file's text, the app's path and content hash,
  * parameters, seed, node count, network mode and simulator version — plus, for every
- * dispatched event, 16 bits of the running fingerprint. `sim replay` runs it again
+ * dispatched event (the first MAX_EVENT_DIGESTS), 16 bits of the running fingerprint. `sim replay` runs it again
  * and compares event by event, so the first event that differs (because the app or
  * the simulator changed) is found exactly, unless its 16 bits collide by chance (1 in
  * 65536), in which case a later one is reported. Also writes a run's repro file
@@ -48,28 +48,57 @@ export interface Repro {
   stop?: { maxCycles?: number; maxEvents?: number };
   /**
    * Base64 of a little-endian Uint16Array: 16 bits of the fingerprint after each
-   * event; null when they were not recorded (a run stopped part-way without
-   * --record), in which case a replay compares the fingerprint where it stops.
+   * event (after each of the first `digestedEvents`, when that is given); null when
+   * they were not recorded (a run stopped part-way without --record), in which case a
+   * replay compares the fingerprint where it stops.
    */
   eventDigests: string | null;
+  /**
+   * Present when the digests cover only the run's first events: a run of more than
+   * MAX_EVENT_DIGESTS events. A replay compares those event by event, then where the
+   * run ends (its events and fingerprint).
+   */
+  digestedEvents?: number;
 }
 
-/** Collects each event's digest (sim.observer) for a repro file. */
+/**
+ * The most events a repro file gives a digest: 2^27, 358 MB of base64. The text of a
+ * repro file is one JavaScript string, at most 2^29 characters, which holds the
+ * digests of about 201 million events; `--record` of a longer run stopped with
+ * "internal error: Cannot create a string longer than 0x1fffffe8 characters".
+ */
+export const MAX_EVENT_DIGESTS = 2 ** 27;
+
+/** Collects each event's digest (sim.observer) for a repro file: the first `max`; `count` counts them all. */
 export class EventDigests {
   private data = new Uint16Array(1 << 16);
   count = 0;
+  private readonly max: number;
+
+  constructor(max = MAX_EVENT_DIGESTS) {
+    this.max = max;
+  }
 
   readonly observer: EventObserver = (_index, _time, _kind, _a0, digest) => {
+    if (this.count >= this.max) {
+      this.count++;
+      return;
+    }
     if (this.count === this.data.length) {
-      const grown = new Uint16Array(this.data.length * 2);
+      const grown = new Uint16Array(Math.min(this.data.length * 2, this.max));
       grown.set(this.data);
       this.data = grown;
     }
     this.data[this.count++] = digest;
   };
 
+  /** How many digests are kept: every event's, or the first `max`. */
+  get kept(): number {
+    return Math.min(this.count, this.max);
+  }
+
   base64(): string {
-    const view = this.data.subarray(0, this.count);
+    const view = this.data.subarray(0, this.kept);
     return Buffer.from(view.buffer, view.byteOffset, view.byteLength).toString('base64');
   }
 }
@@ -132,6 +161,7 @@ export function saveRepro(path: string, config: RunConfig, appArg: string, param
     outcome,
     ...(stop === undefined ? {} : { stop }),
     eventDigests: digests === null ? null : digests.base64(),
+    ...(digests === null || digests.kept === outcome.events ? {} : { digestedEvents: digests.kept }),
   });
 }
 

@@ -93,7 +93,10 @@ export async function studyCommand(argv: readonly string[], io: Io, showProgress
     else if (!done.wrote) {
       const why = args.executor.shard.count > 1 && done.shardMissing === 0 ? `this shard's ${done.mine} runs are recorded; the round completes when every shard's are (then rerun any shard, or the study without --shard, to go on)` : `${done.after.missing.length} runs still missing`;
       io.out(args.json ? JSON.stringify({ study: study.name, round, runs: runs.length, ran: done.ran, complete: false }) : `sim study ${study.name}: round ${round} (${runs.length} runs): ran ${done.ran}; ${why}`);
-      if (done.interrupted !== null) return signalExitCode(done.interrupted);
+      if (done.interrupted !== null) {
+        io.err(`sim study: stopped by ${done.interrupted}; what finished is recorded: run the same command again to go on`);
+        return signalExitCode(done.interrupted);
+      }
       return done.shardMissing === 0 && args.executor.shard.count > 1 ? 0 : 1;
     }
     readRound(results, runs, measured);

@@ -40,12 +40,13 @@ export async function sweepCommand(argv: readonly string[], io: Io, showProgress
   const outcome = { ran: x.ran, refused: x.refused };
   const t = tally(after);
   if (values.json === true) {
-    io.out(JSON.stringify({ sweep: sweep.header.sweep, runs: sweep.runs.length, shard: `${shard.index}/${shard.count}`, ran: outcome.ran, ...t, wrote: wrote ? out : null, refused: outcome.refused }));
+    io.out(JSON.stringify({ sweep: sweep.header.sweep, runs: sweep.runs.length, shard: `${shard.index}/${shard.count}`, ran: outcome.ran, ...t, wrote: wrote ? out : null, refused: outcome.refused, ...(x.interrupted === null ? {} : { interrupted: x.interrupted }) }));
   } else {
     const where = wrote ? `wrote ${out}` : shard.count > 1 ? `part ${partPath(out, shard)}${after.missing.length === 0 ? `; all runs recorded: sim sweep merge ${out}` : ''}` : `not all runs recorded yet`;
     io.out(`${label}: ${sweep.runs.length} runs: ${tallyText(t)}; ran ${outcome.ran}, ${x.recordedBefore} already recorded; ${where}`);
   }
   for (const r of outcome.refused) io.err(`sim sweep: refused: ${r}`);
+  if (x.interrupted !== null) io.err(`sim sweep: stopped by ${x.interrupted}; what finished is recorded: run the same command again to run the ${shardMissing} missing runs`);
   // Stopped by Ctrl-C or SIGTERM: the signal's status, as a local sweep's (it said 1, "runs missing").
   if (x.interrupted !== null) return signalExitCode(x.interrupted);
   return shardMissing === 0 ? 0 : 1;

@@ -32,7 +32,7 @@ export function checkExecutor(e: Executor, workersGiven: boolean, command: strin
 export interface Executed {
   ran: number;
   refused: string[];
-  /** The signal that stopped a queue coordinator early, or null (a local sweep dies of it). */
+  /** The signal (SIGINT, SIGTERM) that stopped the sweep early, or null. */
   interrupted: 'SIGINT' | 'SIGTERM' | null;
   /** What the parts hold afterwards. */
   after: Collected;
@@ -66,13 +66,37 @@ export async function executeSweep(sweep: ExpandedSweep, out: string, e: Executo
   } else {
     const recorder = new Recorder(partPath(out, shard), sweep.header);
     const bar = progress(label, mine, mine - todo.length, showProgress);
+    // Ctrl-C or SIGTERM stops the sweep cleanly: the runs under way are given up, the
+    // part keeps what finished, and the command reports and exits 130 / 143. The
+    // signals killed it: nothing said (--json gave no object) and, on a terminal, the
+    // progress bar's hidden cursor stayed hidden.
+    const stop = new AbortController();
+    let interrupted: 'SIGINT' | 'SIGTERM' | null = null;
+    const handlers = (['SIGINT', 'SIGTERM'] as const).map((signal) => [signal, (): void => {
+      interrupted ??= signal;
+      stop.abort();
+    }] as const);
+    for (const [signal, handler] of handlers) process.on(signal, handler);
+    let ran = 0;
     try {
-      await runLocal({ runs: todo, workers, resolver: checkoutInputs(), workerModule: { filename: new URL('./sweep-worker.mjs', import.meta.url).href, name: 'runSweepRun' }, recorder, onDone: () => bar.tick() });
+      await runLocal({
+        runs: todo,
+        workers,
+        resolver: checkoutInputs(),
+        workerModule: { filename: new URL('./sweep-worker.mjs', import.meta.url).href, name: 'runSweepRun' },
+        recorder,
+        onDone: () => {
+          ran++;
+          bar.tick();
+        },
+        stop: stop.signal,
+      });
     } finally {
+      for (const [signal, handler] of handlers) process.off(signal, handler);
       bar.stop();
       recorder.close();
     }
-    outcome = { ran: todo.length, refused: [], interrupted: null };
+    outcome = { ran, refused: [], interrupted };
   }
   const after = todo.length === 0 ? before : recordedFor(out, sweep);
   const shardMissing = after.missing.filter((i) => inShard(i, shard)).length;

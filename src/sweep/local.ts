@@ -9,7 +9,7 @@ import { canonicalJson } from './canonical.ts';
 import { mapInPool, type WorkerModule } from './pool.ts';
 import { PartWriter, timingPath } from './parts.ts';
 import type { ResultsHeader } from './result-line.ts';
-import { runOne, type RunOutcome } from './run-one.ts';
+import { RunStopped, runOne, type RunOutcome } from './run-one.ts';
 import type { InputResolver, SweepRun } from './run-model.ts';
 
 /** Appends outcomes to a part and their timing to its sidecar. */
@@ -45,18 +45,30 @@ export interface LocalOptions {
   workerModule: WorkerModule;
   recorder: Recorder;
   onDone?: (outcome: RunOutcome) => void;
+  /** Aborted (by SIGINT or SIGTERM): start no more runs and give up those under way; what finished stays recorded. */
+  stop?: AbortSignal;
 }
 
-/** Runs every run of `options.runs`, recording each as it finishes. */
+/** Runs every run of `options.runs` (until `stop`), recording each as it finishes. */
 export async function runLocal(options: LocalOptions): Promise<void> {
-  const { runs, workers, resolver, recorder, onDone } = options;
+  const { runs, workers, resolver, recorder, onDone, stop } = options;
   const done = (run: SweepRun, outcome: RunOutcome): void => {
     recorder.record(run.i, outcome);
     onDone?.(outcome);
   };
   if (workers <= 1 || runs.length <= 1) {
-    for (const run of runs) done(run, await runOne(run, resolver));
+    for (const run of runs) {
+      if (stop?.aborted === true) return;
+      let outcome: RunOutcome;
+      try {
+        outcome = await runOne(run, resolver, stop);
+      } catch (e) {
+        if (e instanceof RunStopped) return;
+        throw e;
+      }
+      done(run, outcome);
+    }
     return;
   }
-  await mapInPool<SweepRun, RunOutcome>(options.workerModule, runs, Math.min(workers, runs.length), (outcome, index) => done(runs[index], outcome));
+  await mapInPool<SweepRun, RunOutcome>(options.workerModule, runs, Math.min(workers, runs.length), (outcome, index) => done(runs[index], outcome), stop);
 }

@@ -10,6 +10,7 @@ import { closeSync, existsSync, ftruncateSync, openSync, readdirSync, readFileSy
 import { basename, dirname, join } from 'node:path';
 import { InputError, SimError } from '../kernel/errors.ts';
 import { scanPart } from './part-scan.ts';
+import { writeAll } from './write-all.ts';
 import { lineText, parseHeader, type RecordedLine, type ResultsHeader } from './result-line.ts';
 import type { Shard } from './shard.ts';
 
@@ -147,9 +148,20 @@ export class PartWriter {
     if (fstatSync(this.fd).size === 0) this.append(lineText(header));
   }
 
-  /** Appends one line (its text without the newline) in one write. */
+  /**
+   * Appends one line (its text without the newline), in one write unless that comes
+   * up short. A disk that fills is one line naming the part: it was "internal error:
+   * EFBIG: file too large, write" with a stack trace. (A line cut short is dropped on
+   * the next start.)
+   */
   append(text: string): void {
-    writeSync(this.fd, `${text}\n`);
+    const line = `${text}\n`;
+    try {
+      const written = writeSync(this.fd, line);
+      if (written < Buffer.byteLength(line)) writeAll(this.fd, Buffer.from(line).subarray(written), null);
+    } catch (e) {
+      throw new InputError(`${this.path}: cannot write the results part (${(e as { code?: string }).code ?? String(e)})`);
+    }
   }
 
   close(): void {

@@ -17,26 +17,35 @@ export interface WorkerModule {
  * Runs the worker module's function on every item in `workers` threads; `onResult`
  * sees each result (in completion order) with its item's index. Rejects with the
  * first error a worker throws (its thread dying included), after the pool is gone.
+ * Once `stop` is aborted it starts no more items and ends the threads at once, their
+ * items unfinished (no error); it resolves when they are gone.
  */
-export async function mapInPool<T, R>(worker: WorkerModule, items: readonly T[], workers: number, onResult: (result: R, index: number) => void): Promise<void> {
+export async function mapInPool<T, R>(worker: WorkerModule, items: readonly T[], workers: number, onResult: (result: R, index: number) => void, stop?: AbortSignal): Promise<void> {
   const pool = new Tinypool({ filename: worker.filename, name: worker.name, minThreads: workers, maxThreads: workers });
   const window = workers * 2;
   let next = 0;
   let failure: unknown = null;
+  const stopped = (): boolean => stop?.aborted === true;
+  let destroyed: Promise<void> | null = null;
+  const destroy = (): Promise<void> => (destroyed ??= pool.destroy());
+  const onStop = (): void => void destroy();
+  stop?.addEventListener('abort', onStop, { once: true });
   const lane = async (): Promise<void> => {
-    while (failure === null && next < items.length) {
+    while (failure === null && !stopped() && next < items.length) {
       const index = next++;
       try {
         onResult((await pool.run(items[index])) as R, index);
       } catch (e) {
-        failure ??= e;
+        // The threads ended by a stop reject their items: not a failure.
+        if (!stopped()) failure ??= e;
       }
     }
   };
   try {
     await Promise.all(Array.from({ length: Math.min(window, items.length) }, lane));
   } finally {
-    await pool.destroy();
+    stop?.removeEventListener('abort', onStop);
+    await destroy();
   }
   if (failure !== null) throw failure;
 }

@@ -6,7 +6,7 @@
  * `failed` with its error), never an exception; only a refusal throws.
  */
 import { InputError, RunFailure } from '../kernel/errors.ts';
-import { DEFAULT_RUN_LIMITS, runApp } from '../runtime/run-app.ts';
+import { AppRun, DEFAULT_RUN_LIMITS } from '../runtime/run-app.ts';
 import { runConfig } from '../runtime/run-config.ts';
 import { lineText, type ResultLine, type RunError } from './result-line.ts';
 import type { InputResolver, SweepRun } from './run-model.ts';
@@ -15,6 +15,14 @@ import type { InputResolver, SweepRun } from './run-model.ts';
 export class InputsMismatch extends Error {
   override name = 'InputsMismatch';
 }
+
+/** A run given up part-way because the executor was asked to stop (runOne's `stop`). */
+export class RunStopped extends Error {
+  override name = 'RunStopped';
+}
+
+/** Events between two looks at `stop` (the run yields to Node's event loop there, which changes nothing in it). */
+const STOP_CHECK_EVENTS = 1 << 18;
 
 /** What an executor gets back from a run: the canonical line and the wall time it took. */
 export interface RunOutcome {
@@ -35,8 +43,12 @@ export async function checkInputs(run: SweepRun, resolver: InputResolver): Promi
   if (problems.length > 0) throw new InputsMismatch(`run ${run.i} (${run.key}): this checkout's ${problems.join('; ')}`);
 }
 
-/** Runs `run` and returns its line; throws only InputsMismatch (or an error loading this checkout's files). */
-export async function runOne(run: SweepRun, resolver: InputResolver): Promise<RunOutcome> {
+/**
+ * Runs `run` and returns its line; throws only InputsMismatch (or an error loading this
+ * checkout's files), and RunStopped once `stop` is aborted: given one (in the main
+ * thread, where SIGINT's handler runs), the run yields between chunks of events to look.
+ */
+export async function runOne(run: SweepRun, resolver: InputResolver, stop?: AbortSignal): Promise<RunOutcome> {
   try {
     await checkInputs(run, resolver);
   } catch (e) {
@@ -55,9 +67,19 @@ export async function runOne(run: SweepRun, resolver: InputResolver): Promise<Ru
       perturb: inputs.perturb ?? undefined,
     });
     // A run that never ends is a failed run of the sweep, not a sweep that never ends.
-    const summary = runApp({ ...config, limits: DEFAULT_RUN_LIMITS });
+    const appRun = new AppRun({ ...config, limits: DEFAULT_RUN_LIMITS });
+    if (stop === undefined) appRun.advance(Infinity);
+    else {
+      while (!appRun.advance(STOP_CHECK_EVENTS)) {
+        // A macrotask, not a microtask: only then do signal handlers run.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        if (stop.aborted) throw new RunStopped(`run ${run.i} stopped`);
+      }
+    }
+    const summary = appRun.summary();
     line = { i: run.i, key: run.key, inputs, status: summary.verified ? 'verified' : 'unverified', summary, error: null };
   } catch (e) {
+    if (e instanceof RunStopped) throw e;
     line = { i: run.i, key: run.key, inputs, status: 'failed', summary: null, error: runError(e) };
   }
   return { key: run.key, line: lineText(line), wallMs: resolver.wallMs() - start };

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -49,9 +49,29 @@ describe('sim explore', () => {
     const r = await sim(['explore', join(ROOT, 'apps/stencil'), '--runs', '1', '--platform', 'cm5', '--nodes', '16', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2', '--max-events', '50'], dir);
     expect(r.code).toBe(1);
     const replay = await sim(['replay', 'sim-repro-stencil-cm5-n16-s1-p1.json'], dir);
-    expect(replay.stdout).toMatch(/^sim replay: reproduced the recorded run event for event \(50 events, fingerprint [0-9a-f]{16}\)$/m);
-    expect(replay.stdout).toMatch(/^sim replay: the run fails as recorded, at event 50: stopped at its limit of 50 events/m);
+    expect(replay.stdout).toMatch(/^sim replay: reproduced the recorded run to where it stopped \(50 events, fingerprint [0-9a-f]{16}; its event digests were not recorded/m);
+    expect(replay.stdout).toMatch(/^sim replay: the run stops as recorded: stopped at its limit of 50 events/m);
   });
+
+  it('does not run a seed stopped at its limit again: its repro says where it stopped, a few kB (it was 2.7 bytes an event)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-explore-'));
+    const started = performance.now();
+    const r = await sim(['explore', 'apps/ping-pong', '--runs', '2', '--platform', 'cm5', '--nodes', '64', '--param', 'rounds=1000', '--max-events', '2000000'], dir);
+    const wallMs = performance.now() - started;
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^  --perturb 2: stopped at its limit of 2000000 events/m);
+    for (const p of [1, 2]) {
+      const file = join(dir, `sim-repro-ping-pong-cm5-n64-s1-p${p}.json`);
+      const repro = JSON.parse(readFileSync(file, 'utf8'));
+      expect(repro.eventDigests).toBeNull();
+      expect(repro.stop).toEqual({ maxCycles: 1e10, maxEvents: 2000000 });
+      expect(statSync(file).size).toBeLessThan(10_000);
+    }
+    const replay = await sim(['replay', 'sim-repro-ping-pong-cm5-n64-s1-p2.json'], dir);
+    expect(replay.code).toBe(1);
+    expect(replay.stdout).toMatch(/^sim replay: reproduced the recorded run to where it stopped \(2000000 events, fingerprint [0-9a-f]{16}; /);
+    expect(wallMs).toBeLessThan(10_000);
+  }, 20_000);
 
   it('resolves auto parameters from the platform models once, as a run does', async () => {
     const r = await sim(['explore', 'apps/stencil', '--runs', '2', '--platform', 'alewife', '--nodes', '16', '--param', 'layout=auto', '--param', 'extraRows=auto', '--param', 'extraCols=auto', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2', '--json']);
