@@ -6,11 +6,12 @@
  */
 import { InputError, RunFailure } from '../kernel/errors.ts';
 import { RandomStream } from '../kernel/random-stream.ts';
-import { DEFAULT_RUN_LIMITS, runApp, runConfig, type AppDefinition } from '../runtime/index.ts';
+import { AppRun, DEFAULT_RUN_LIMITS, runConfig, type AppDefinition, type RunSummary } from '../runtime/index.ts';
 import type { Machine } from '../machine/machine.ts';
 import { appTask, median, NOISY_SEEDS } from './app-tasks.ts';
 import type { AppRunResult } from './edge-exchange.ts';
 import { formatNumber, noisyTime, planUnit, unitHeader, type UnitConfig } from './samples.ts';
+import { advanceToEnd, stopPoint } from './stoppable.ts';
 
 /** Any app definition: apps' parameter, input and result types differ, and tasks pass parameters by name. */
 // `any` because AppDefinition is invariant in its type parameters and no one instance covers every app.
@@ -18,17 +19,30 @@ export type LoadedApp = AppDefinition<any, any, any, any>;
 
 /** One run of the app: its timed cycles (its `cycles` metric) and each node's busy cycles, failing the unit if it did not verify. */
 export function appRun(app: LoadedApp, config: UnitConfig, params: Record<string, number | string>, seed: number): AppRunResult {
+  const started = startAppRun(app, config, params, seed);
+  started.run.advance(Infinity);
+  return started.result();
+}
+
+/** appRun, stoppable (stoppable.ts): the run gives the event loop a turn every chunk of events. */
+async function appRunStoppable(app: LoadedApp, config: UnitConfig, params: Record<string, number | string>, seed: number, stop: AbortSignal | undefined): Promise<AppRunResult> {
+  const started = startAppRun(app, config, params, seed);
+  await advanceToEnd(started.run, stop);
+  return started.result();
+}
+
+/** One run of the app, started, and its result once it has ended. */
+function startAppRun(app: LoadedApp, config: UnitConfig, params: Record<string, number | string>, seed: number): { run: AppRun; result: () => AppRunResult } {
   let machine: Machine | null = null;
-  const summary = runApp({ ...runConfig(config.platform, app, { nodes: config.nodes, seed, network: 'packet', params }), limits: DEFAULT_RUN_LIMITS, inspect: (m) => (machine = m) });
+  const run = new AppRun({ ...runConfig(config.platform, app, { nodes: config.nodes, seed, network: 'packet', params }), limits: DEFAULT_RUN_LIMITS, inspect: (m) => (machine = m) });
+  return { run, result: () => appRunResult(app, config, params, run.summary(), machine) };
+}
+
+function appRunResult(app: LoadedApp, config: UnitConfig, params: Record<string, number | string>, summary: RunSummary, machine: Machine | null): AppRunResult {
   if (!summary.verified) throw new RunFailure(`${config.source}: ${config.spec.name} with ${JSON.stringify(params)} did not verify: ${summary.verification}`);
   const cycles = summary.metrics.cycles;
   if (typeof cycles !== 'number') throw new InputError(`${config.source}: app ${app.name} reports no cycles metric to time`);
-  return { cycles, busy: (machine as Machine | null)!.nodes.map((n) => n.busyCycles) };
-}
-
-/** The app's timed cycles for one run (its `cycles` metric), failing the unit if it did not verify. */
-export function appRunCycles(app: LoadedApp, config: UnitConfig, params: Record<string, number | string>, seed: number): number {
-  return appRun(app, config, params, seed).cycles;
+  return { cycles, busy: machine!.nodes.map((n) => n.busyCycles) };
 }
 
 /**
@@ -55,9 +69,12 @@ export function checkAppUnit(config: UnitConfig, app: LoadedApp): ReturnType<typ
 
 /**
  * Runs one unit whose task is an app: each sample on fresh machines (one per seed),
- * in the same line format as the Strata units (samples.ts).
+ * in the same line format as the Strata units (samples.ts). Given `stop` (in the main
+ * thread), it gives the event loop a turn between samples and every chunk of a run's
+ * events (a custom-collection task's runs excepted), and throws UnitStopped once
+ * `stop` is aborted (stoppable.ts); the same lines either way.
  */
-export function runAppUnit(config: UnitConfig, app: LoadedApp): string {
+export async function runAppUnit(config: UnitConfig, app: LoadedApp, stop?: AbortSignal): Promise<string> {
   const { spec, platform } = config;
   const task = appTask(spec.task.name)!;
   const samples = checkAppUnit(config, app);
@@ -65,11 +82,12 @@ export function runAppUnit(config: UnitConfig, app: LoadedApp): string {
   const noise = new RandomStream(config.seed, `calibrate/noise/${platform.name}/${spec.name}`);
   const lines = unitHeader(config);
   for (const s of samples) {
+    if (stop !== undefined) await stopPoint(stop);
     const params = task.params(s.task, config.nodes);
     const times: number[] = [];
     for (let r = 0; r < seeds; r++) {
       const seed = (config.seed + r) >>> 0;
-      const t = task.measure === undefined ? appRunCycles(app, config, params, seed) : task.measure((p) => appRun(app, config, p, seed), s.task, config.nodes);
+      const t = task.measure === undefined ? (await appRunStoppable(app, config, params, seed, stop)).cycles : task.measure((p) => appRun(app, config, p, seed), s.task, config.nodes);
       times.push(config.noise === true ? noisyTime(t, platform.clockMHz, noise, platform.timerInterrupt !== null) : t);
     }
     lines.push(`${s.verify ? '@' : ''}${spec.name} ${median(times)} ${s.columns.map(formatNumber).join(' ')}`.trimEnd());

@@ -19,7 +19,8 @@ import { RandomStream } from '../kernel/random-stream.ts';
 import type { Op } from '../machine/node.ts';
 import { blockTransferWords, packetFacts } from '../platform/packets.ts';
 import type { Platform } from '../platform/schema.ts';
-import { defineApp, runApp, runConfig, type Runtime } from '../runtime/index.ts';
+import { AppRun, defineApp, runConfig, type Runtime } from '../runtime/index.ts';
+import { advanceToEnd } from './stoppable.ts';
 import { APP_TASKS, appTask } from './app-tasks.ts';
 import { chainCosts, chainCycles } from './stencil-chain.ts';
 import { compileExpression, loopValues, type Expression, type ExpressionFunctions, type ModelSpec } from './spec.ts';
@@ -273,6 +274,24 @@ function* runCall(rt: Runtime<CalibrationGlobals>, name: string, args: readonly 
 
 /** Runs one unit on its own simulated machine and returns its lines. */
 export function runUnit(config: UnitConfig): string {
+  const unit = startUnit(config);
+  unit.run.advance(Infinity);
+  return unit.text();
+}
+
+/**
+ * runUnit in the main thread, stoppable: the run gives the event loop a turn every
+ * chunk of events and throws UnitStopped once `stop` is aborted (stoppable.ts); the
+ * same lines as runUnit's.
+ */
+export async function runUnitStoppable(config: UnitConfig, stop: AbortSignal): Promise<string> {
+  const unit = startUnit(config);
+  await advanceToEnd(unit.run, stop);
+  return unit.text();
+}
+
+/** A unit's machine, built and started, and its lines once the run has ended. */
+function startUnit(config: UnitConfig): { run: AppRun; text: () => string } {
   const { spec, platform } = config;
   if (appTask(spec.task.name) !== undefined) throw new InputError(`${config.source}: ${spec.task.name} runs an app: run its unit with runAppUnit (app-units.ts)`);
   const samples = planUnit(config);
@@ -313,10 +332,15 @@ export function runUnit(config: UnitConfig): string {
       return { ok: true, detail: `${samples.length} samples` };
     },
   });
-  runApp(runConfig(platform, app, { nodes: config.nodes, seed: config.seed, network: 'packet' }));
-  const lines = unitHeader(config);
-  samples.forEach((s, i) => lines.push(`${s.verify ? '@' : ''}${spec.name} ${times[i]} ${s.columns.map(formatNumber).join(' ')}`.trimEnd()));
-  return `${lines.join('\n')}\n`;
+  const run = new AppRun(runConfig(platform, app, { nodes: config.nodes, seed: config.seed, network: 'packet' }));
+  const text = (): string => {
+    // The summary verifies the run, which takes node 0's timings.
+    run.summary();
+    const lines = unitHeader(config);
+    samples.forEach((s, i) => lines.push(`${s.verify ? '@' : ''}${spec.name} ${times[i]} ${s.columns.map(formatNumber).join(' ')}`.trimEnd()));
+    return `${lines.join('\n')}\n`;
+  };
+  return { run, text };
 }
 
 /** Shortest exact text of a number (integers as integers). */

@@ -21,6 +21,7 @@ import { modelsJson, modelsModule, type FittedModel, type Provenance } from '../
 import { appTask } from '../calibrate/app-tasks.ts';
 import { checkAppUnit } from '../calibrate/app-units.ts';
 import { planUnit } from '../calibrate/samples.ts';
+import { stopPoint, UnitStopped } from '../calibrate/stoppable.ts';
 import { samplesEndLine, samplesHeaderLine } from '../calibrate/samples-file.ts';
 import { InputError } from '../kernel/errors.ts';
 import { MAX_SEED } from '../kernel/random-stream.ts';
@@ -29,6 +30,7 @@ import { mapInPool } from '../sweep/pool.ts';
 import { parseShard, WHOLE } from '../sweep/shard.ts';
 import runUnitRequest, { loadSpecs, unitText, type UnitOutcome, type UnitRequest } from './calibrate-unit.ts';
 import { fitWithProvenance, modelJson, printModels } from './fit-command.ts';
+import { signalExitCode } from './run-driver.ts';
 import { loadApp, loadPlatform, lookupPath, platformNames, projectPath } from './load-inputs.ts';
 import { strataSubmodels } from './model-files.ts';
 import { simulatorVersion } from './project.ts';
@@ -133,20 +135,52 @@ export async function calibrateCommand(argv: readonly string[], io: Io, showProg
     bar?.update(++done);
     return x;
   };
-  let texts: string[];
-  if (args.workers > 1 && mine.length > 1) {
-    // The sweep executor's pool (src/sweep/pool.ts), the project's only one.
-    const outcomes = new Array<string>(mine.length);
-    const worker = { filename: new URL('./calibrate-worker.mjs', import.meta.url).href, name: 'runUnitInWorker' };
-    await mapInPool<UnitRequest, UnitOutcome>(worker, mine, Math.min(args.workers, mine.length), (o, k) => {
-      outcomes[k] = tick(unitText(o));
-    });
-    texts = outcomes;
-  } else {
-    texts = [];
-    for (const r of mine) texts.push(tick(await runUnitRequest(r)));
+  // Ctrl-C or SIGTERM stops the sampling cleanly: the units under way are given up (the
+  // threads ended; a unit in the main thread, --workers 1, between two chunks of events),
+  // the bar is stopped and the command says so and exits 130 / 143. The signals killed
+  // it: nothing said and, on a terminal, the bar's hidden cursor stayed hidden.
+  const stop = new AbortController();
+  let interrupted: 'SIGINT' | 'SIGTERM' | null = null;
+  const handlers = (['SIGINT', 'SIGTERM'] as const).map((signal) => [signal, (): void => {
+    interrupted ??= signal;
+    stop.abort();
+  }] as const);
+  for (const [signal, handler] of handlers) process.on(signal, handler);
+  let texts: string[] = [];
+  try {
+    if (args.workers > 1 && mine.length > 1) {
+      // The sweep executor's pool (src/sweep/pool.ts), the project's only one.
+      const outcomes = new Array<string>(mine.length);
+      const worker = { filename: new URL('./calibrate-worker.mjs', import.meta.url).href, name: 'runUnitInWorker' };
+      await mapInPool<UnitRequest, UnitOutcome>(
+        worker,
+        mine,
+        Math.min(args.workers, mine.length),
+        (o, k) => {
+          outcomes[k] = tick(unitText(o));
+        },
+        stop.signal,
+      );
+      texts = outcomes;
+    } else {
+      texts = [];
+      for (const r of mine) {
+        // A turn of the event loop before each unit, so that a signal's handler runs between small units too.
+        await stopPoint(stop.signal);
+        texts.push(tick(await runUnitRequest(r, stop.signal)));
+      }
+    }
+  } catch (e) {
+    if (!(e instanceof UnitStopped)) throw e;
+  } finally {
+    for (const [signal, handler] of handlers) process.off(signal, handler);
+    bar?.stop();
   }
-  bar?.stop();
+  // The samples are written only once every unit is sampled: a stop leaves no file (and any earlier one as it was).
+  if (interrupted !== null && done < mine.length) {
+    io.err(`sim calibrate: stopped by ${interrupted} after ${done} of ${mine.length} models; no samples written (they are written only once every model is sampled): run the same command again`);
+    return signalExitCode(interrupted);
+  }
 
   const specHash = createHash('sha256').update(readFileSync(args.specPath)).digest('hex');
   const header =

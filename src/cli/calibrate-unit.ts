@@ -4,7 +4,7 @@
  * main thread would use and produces the same text.
  */
 import { checkSpecShape, onceEach, parseSpecs, type ModelSpec } from '../calibrate/spec.ts';
-import { runUnit } from '../calibrate/samples.ts';
+import { runUnit, runUnitStoppable } from '../calibrate/samples.ts';
 import { appTask } from '../calibrate/app-tasks.ts';
 import { runAppUnit } from '../calibrate/app-units.ts';
 import { readFileSync } from 'node:fs';
@@ -54,8 +54,12 @@ export async function loadSpecs(file: string, path = file): Promise<ModelSpec[]>
   return onceEach(parseSpecs(text, file), file);
 }
 
-/** Runs one unit; the worker's entry point too. */
-export default async function runUnitRequest(r: UnitRequest): Promise<string> {
+/**
+ * Runs one unit; the worker's entry point too. Given `stop` (in the main thread, where
+ * SIGINT's handler runs), the run gives the event loop a turn every chunk of events and
+ * throws UnitStopped once `stop` is aborted.
+ */
+export default async function runUnitRequest(r: UnitRequest, stop?: AbortSignal): Promise<string> {
   const specs = await loadSpecs(r.specFile, r.specPath);
   const platform = await loadPlatform(r.platform);
   const config = { platform, spec: specs[r.specIndex], source: r.specFile, nodes: r.nodes, seed: r.seed, vcount: r.vcount, noise: r.noise, submodels: strataSubmodels(platform, specs[r.specIndex]) };
@@ -63,7 +67,8 @@ export default async function runUnitRequest(r: UnitRequest): Promise<string> {
   const task = appTask(config.spec.task.name);
   const app = task === undefined ? null : await loadApp(projectPath(task.app));
   try {
-    return app === null ? runUnit(config) : runAppUnit(config, app);
+    if (app !== null) return await runAppUnit(config, app, stop);
+    return stop === undefined ? runUnit(config) : await runUnitStoppable(config, stop);
   } catch (e) {
     // Which unit failed: a deadlock of a Roundtrip without its Release named no model, platform or size.
     if (e instanceof RunFailure) {

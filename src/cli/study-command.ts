@@ -32,6 +32,7 @@ import { commaEntries, parseOptions } from './parse-options.ts';
 import { intOption, queueOption, shardOption } from './sweep-args.ts';
 import { checkExecutor, executeSweep, type Executor } from './sweep-execute.ts';
 import { expandFile } from './sweep-setup.ts';
+import { planningProgress } from './sweep-progress.ts';
 import { modelHashes, studyFiles, type ModelHash, type StudyInputs } from './study-files.ts';
 
 /** The study, its options, its command (no --out or executor options: they do not change the results) and models; and how to run it. */
@@ -58,7 +59,19 @@ function refuseUnplannable(study: Study, options: StudyOptions): void {
 
 export async function studyCommand(argv: readonly string[], io: Io, showProgress: boolean): Promise<number> {
   const args = await parseStudyArgs(argv);
-  const { study, options, out } = args;
+  const { study } = args;
+  // Planning a stencil study's trials takes minutes for 100,000 of them: a bar on a terminal says how far it is.
+  const planning = planningProgress(`sim study ${study.name}: planning`, showProgress && !args.json);
+  const options: StudyOptions = { ...args.options, onPlanned: planning.onPlanned };
+  try {
+    return await runStudy(args, options, io, showProgress);
+  } finally {
+    planning.stop();
+  }
+}
+
+async function runStudy(args: StudyArgs, options: StudyOptions, io: Io, showProgress: boolean): Promise<number> {
+  const { study, out } = args;
   const runsDir = join(out, 'runs');
   const measured = new Map<string, Measured>();
   refuseUnplannable(study, options);

@@ -17,3 +17,29 @@ export function progress(label: string, total: number, done: number, show: boole
   let value = done;
   return { tick: () => bar.update(++value), stop: () => bar.stop() };
 }
+
+/**
+ * Progress of a slow planning (a study's trials, minutes for 100,000 stencil trials,
+ * silent before): on an interactive stderr, once planning has taken a second, a bar
+ * that is cleared when it ends; nothing otherwise. The cursor stays visible: planning
+ * runs without a turn of the event loop, so Ctrl-C ends the process there, and a
+ * hidden cursor would stay hidden.
+ */
+export function planningProgress(label: string, show: boolean): { onPlanned: (planned: number, total: number) => void; stop: () => void } {
+  if (!show) return { onPlanned: () => {}, stop: () => {} };
+  let startedAt: number | null = null;
+  let bar: SingleBar | null = null;
+  const stop = (): void => {
+    bar?.stop();
+    bar = null;
+  };
+  const onPlanned = (planned: number, total: number): void => {
+    startedAt ??= performance.now();
+    if (bar === null && planned < total && performance.now() - startedAt >= 1000) {
+      bar = new SingleBar({ format: `${label} [{bar}] {value}/{total} trials | ETA {eta_formatted}`, hideCursor: false, clearOnComplete: true, etaBuffer: 1000 }, Presets.shades_classic);
+      bar.start(total, planned);
+    } else bar?.update(planned);
+    if (planned >= total) stop();
+  };
+  return { onPlanned, stop };
+}

@@ -71,7 +71,7 @@
  * rt.maxArgWords is the platform's active-message argument limit.
  */
 export { defineApp } from './app.ts';
-export { DEFAULT_RUN_LIMITS, runApp } from './run-app.ts';
+export { AppRun, DEFAULT_RUN_LIMITS, runApp } from './run-app.ts';
 export type { RunConfig, RunSummary } from './run-app.ts';
 export { runConfig, type RunOptions } from './run-config.ts';
 export type {

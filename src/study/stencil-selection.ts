@@ -62,6 +62,7 @@ const defaultTrials = (nodes: number) => (nodes === 64 ? 300 : 100);
 /** Every trial of the study: grids drawn per platform and size, each with its choice and runs. */
 export function stencilTrials(study: string, options: StudyOptions, count: (nodes: number) => number, nearShare: number, withThesisBoundary = false): StencilTrial[] {
   const out: StencilTrial[] = [];
+  const total = options.platforms.length * options.nodes.reduce((n, nodes) => n + (options.trials ?? count(nodes)), 0);
   for (const p of options.platforms) {
     for (const nodes of options.nodes) {
       const ctx = p.context(nodes);
@@ -92,6 +93,7 @@ export function stencilTrials(study: string, options: StudyOptions, count: (node
             run: { platform: p.spec, nodes, app: q.app, params: q.params, seed: 1 },
           })),
         });
+        options.onPlanned?.(out.length, total);
       });
     }
   }

@@ -56,6 +56,12 @@ export interface StudyOptions {
   maxKeys: number;
   /** Seed of the study's random streams (grid sizes, trials). */
   seed: number;
+  /**
+   * Told as trials are planned, where planning is slow (about 5 ms a stencil trial:
+   * minutes for 100,000), so that sim study can show it on a terminal; it changes no
+   * trial.
+   */
+  onPlanned?: (planned: number, total: number) => void;
 }
 
 /** A raw result row: named cells, the same columns in every row of a study. */
