@@ -14,6 +14,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { checkOutputFile, checkOutputFolder, checkSeparateFiles, writeFileAtomic } from './output-file.ts';
 import { commaEntries, parseOptions } from './parse-options.ts';
+import { SignalStop } from './signal-stop.ts';
 import { join } from 'node:path';
 import { SingleBar, Presets } from 'cli-progress';
 import { fig66Report } from '../calibrate/fig-6-6.ts';
@@ -137,15 +138,8 @@ export async function calibrateCommand(argv: readonly string[], io: Io, showProg
   };
   // Ctrl-C or SIGTERM stops the sampling cleanly: the units under way are given up (the
   // threads ended; a unit in the main thread, --workers 1, between two chunks of events),
-  // the bar is stopped and the command says so and exits 130 / 143. The signals killed
-  // it: nothing said and, on a terminal, the bar's hidden cursor stayed hidden.
-  const stop = new AbortController();
-  let interrupted: 'SIGINT' | 'SIGTERM' | null = null;
-  const handlers = (['SIGINT', 'SIGTERM'] as const).map((signal) => [signal, (): void => {
-    interrupted ??= signal;
-    stop.abort();
-  }] as const);
-  for (const [signal, handler] of handlers) process.on(signal, handler);
+  // the bar is stopped and the command says so and exits 130 / 143.
+  const stop = new SignalStop();
   let texts: string[] = [];
   try {
     if (args.workers > 1 && mine.length > 1) {
@@ -173,10 +167,11 @@ export async function calibrateCommand(argv: readonly string[], io: Io, showProg
   } catch (e) {
     if (!(e instanceof UnitStopped)) throw e;
   } finally {
-    for (const [signal, handler] of handlers) process.off(signal, handler);
+    stop.release();
     bar?.stop();
   }
   // The samples are written only once every unit is sampled: a stop leaves no file (and any earlier one as it was).
+  const interrupted = stop.interrupted;
   if (interrupted !== null && done < mine.length) {
     io.err(`sim calibrate: stopped by ${interrupted} after ${done} of ${mine.length} models; no samples written (they are written only once every model is sampled): run the same command again`);
     return signalExitCode(interrupted);

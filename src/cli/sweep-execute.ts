@@ -15,6 +15,7 @@ import type { Io } from './io.ts';
 import { checkoutInputs } from './sweep-inputs.ts';
 import { progress } from './sweep-progress.ts';
 import { recordedFor, type ExpandedSweep } from './sweep-setup.ts';
+import { SignalStop } from './signal-stop.ts';
 
 export interface Executor {
   workers: number;
@@ -67,16 +68,8 @@ export async function executeSweep(sweep: ExpandedSweep, out: string, e: Executo
     const recorder = new Recorder(partPath(out, shard), sweep.header);
     const bar = progress(label, mine, mine - todo.length, showProgress);
     // Ctrl-C or SIGTERM stops the sweep cleanly: the runs under way are given up, the
-    // part keeps what finished, and the command reports and exits 130 / 143. The
-    // signals killed it: nothing said (--json gave no object) and, on a terminal, the
-    // progress bar's hidden cursor stayed hidden.
-    const stop = new AbortController();
-    let interrupted: 'SIGINT' | 'SIGTERM' | null = null;
-    const handlers = (['SIGINT', 'SIGTERM'] as const).map((signal) => [signal, (): void => {
-      interrupted ??= signal;
-      stop.abort();
-    }] as const);
-    for (const [signal, handler] of handlers) process.on(signal, handler);
+    // part keeps what finished, and the command reports and exits 130 / 143.
+    const stop = new SignalStop();
     let ran = 0;
     try {
       await runLocal({
@@ -92,11 +85,11 @@ export async function executeSweep(sweep: ExpandedSweep, out: string, e: Executo
         stop: stop.signal,
       });
     } finally {
-      for (const [signal, handler] of handlers) process.off(signal, handler);
+      stop.release();
       bar.stop();
       recorder.close();
     }
-    outcome = { ran, refused: [], interrupted };
+    outcome = { ran, refused: [], interrupted: stop.interrupted };
   }
   const after = todo.length === 0 ? before : recordedFor(out, sweep);
   const shardMissing = after.missing.filter((i) => inShard(i, shard)).length;
