@@ -6,7 +6,7 @@
  * dies leaves the previous file as it was. A symbolic link's target is the target; a
  * device or FIFO (/dev/null, /dev/stdout) is written directly.
  */
-import { accessSync, closeSync, constants, existsSync, openSync, readlinkSync, realpathSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, openSync, readlinkSync, realpathSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
 import { InputError } from '../kernel/errors.ts';
 import { isPartFile } from '../sweep/parts.ts';
@@ -212,13 +212,7 @@ export class AtomicFile {
    * comes out, and the file is refused.
    */
   append(data: string | Uint8Array): void {
-    this.guard(() => {
-      // A string is written as it is (no copy of a 358 MB repro) unless it comes up short.
-      if (typeof data === 'string') {
-        const written = writeSync(this.fd, data);
-        if (written < Buffer.byteLength(data)) writeAll(this.fd, Buffer.from(data).subarray(written), null);
-      } else writeAll(this.fd, data, null);
-    });
+    this.guard(() => writeAll(this.fd, data, null));
   }
 
   /** Overwrites bytes already written at `position`. */

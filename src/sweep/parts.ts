@@ -6,7 +6,7 @@
  * next. Readers collect the recorded keys of all parts; a key recorded twice must
  * have byte-identical lines (a free determinism check across processes and machines).
  */
-import { closeSync, existsSync, ftruncateSync, openSync, readdirSync, readFileSync, readSync, fstatSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, ftruncateSync, openSync, readdirSync, readFileSync, readSync, fstatSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { InputError, SimError } from '../kernel/errors.ts';
 import { scanPart } from './part-scan.ts';
@@ -155,10 +155,8 @@ export class PartWriter {
    * the next start.)
    */
   append(text: string): void {
-    const line = `${text}\n`;
     try {
-      const written = writeSync(this.fd, line);
-      if (written < Buffer.byteLength(line)) writeAll(this.fd, Buffer.from(line).subarray(written), null);
+      writeAll(this.fd, `${text}\n`, null);
     } catch (e) {
       throw new InputError(`${this.path}: cannot write the results part (${(e as { code?: string }).code ?? String(e)})`);
     }
