@@ -6,12 +6,11 @@
  */
 import { InputError, RunFailure } from '../kernel/errors.ts';
 import { RandomStream } from '../kernel/random-stream.ts';
-import { AppRun, DEFAULT_RUN_LIMITS, runConfig, type AppDefinition, type RunSummary } from '../runtime/index.ts';
+import { advanceToEnd, AppRun, DEFAULT_RUN_LIMITS, runConfig, stopPoint, type AppDefinition, type RunSummary } from '../runtime/index.ts';
 import type { Machine } from '../machine/machine.ts';
 import { appTask, median, NOISY_SEEDS } from './app-tasks.ts';
 import type { AppRunResult } from './edge-exchange.ts';
 import { formatNumber, noisyTime, planUnit, unitHeader, type UnitConfig } from './samples.ts';
-import { advanceToEnd, stopPoint } from './stoppable.ts';
 
 /** Any app definition: apps' parameter, input and result types differ, and tasks pass parameters by name. */
 // `any` because AppDefinition is invariant in its type parameters and no one instance covers every app.
@@ -24,7 +23,7 @@ export function appRun(app: LoadedApp, config: UnitConfig, params: Record<string
   return started.result();
 }
 
-/** appRun, stoppable (stoppable.ts): the run gives the event loop a turn every chunk of events. */
+/** appRun, stoppable (src/runtime/stoppable-run.ts): the run gives the event loop a turn every chunk of events. */
 async function appRunStoppable(app: LoadedApp, config: UnitConfig, params: Record<string, number | string>, seed: number, stop: AbortSignal | undefined): Promise<AppRunResult> {
   const started = startAppRun(app, config, params, seed);
   await advanceToEnd(started.run, stop);
@@ -71,8 +70,8 @@ export function checkAppUnit(config: UnitConfig, app: LoadedApp): ReturnType<typ
  * Runs one unit whose task is an app: each sample on fresh machines (one per seed),
  * in the same line format as the Strata units (samples.ts). Given `stop` (in the main
  * thread), it gives the event loop a turn between samples and every chunk of a run's
- * events (a custom-collection task's runs excepted), and throws UnitStopped once
- * `stop` is aborted (stoppable.ts); the same lines either way.
+ * events (a custom-collection task's runs excepted), and throws RunStopped once
+ * `stop` is aborted (src/runtime/stoppable-run.ts); the same lines either way.
  */
 export async function runAppUnit(config: UnitConfig, app: LoadedApp, stop?: AbortSignal): Promise<string> {
   const { spec, platform } = config;

@@ -19,8 +19,7 @@ import { RandomStream } from '../kernel/random-stream.ts';
 import type { Op } from '../machine/node.ts';
 import { blockTransferWords, packetFacts } from '../platform/packets.ts';
 import type { Platform } from '../platform/schema.ts';
-import { AppRun, defineApp, runConfig, type Runtime } from '../runtime/index.ts';
-import { advanceToEnd } from './stoppable.ts';
+import { advanceToEnd, AppRun, defineApp, runConfig, type Runtime } from '../runtime/index.ts';
 import { APP_TASKS, appTask } from './app-tasks.ts';
 import { chainCosts, chainCycles } from './stencil-chain.ts';
 import { compileExpression, loopValues, type Expression, type ExpressionFunctions, type ModelSpec } from './spec.ts';
@@ -281,7 +280,7 @@ export function runUnit(config: UnitConfig): string {
 
 /**
  * runUnit in the main thread, stoppable: the run gives the event loop a turn every
- * chunk of events and throws UnitStopped once `stop` is aborted (stoppable.ts); the
+ * chunk of events and throws RunStopped once `stop` is aborted (src/runtime/stoppable-run.ts); the
  * same lines as runUnit's.
  */
 export async function runUnitStoppable(config: UnitConfig, stop: AbortSignal): Promise<string> {

@@ -22,7 +22,7 @@ import { modelsJson, modelsModule, type FittedModel, type Provenance } from '../
 import { appTask } from '../calibrate/app-tasks.ts';
 import { checkAppUnit } from '../calibrate/app-units.ts';
 import { planUnit } from '../calibrate/samples.ts';
-import { stopPoint, UnitStopped } from '../calibrate/stoppable.ts';
+import { RunStopped, stopPoint } from '../runtime/index.ts';
 import { samplesEndLine, samplesHeaderLine } from '../calibrate/samples-file.ts';
 import { InputError } from '../kernel/errors.ts';
 import { MAX_SEED } from '../kernel/random-stream.ts';
@@ -165,7 +165,7 @@ export async function calibrateCommand(argv: readonly string[], io: Io, showProg
       }
     }
   } catch (e) {
-    if (!(e instanceof UnitStopped)) throw e;
+    if (!(e instanceof RunStopped)) throw e;
   } finally {
     stop.release();
     bar?.stop();

@@ -57,7 +57,7 @@ export async function loadSpecs(file: string, path = file): Promise<ModelSpec[]>
 /**
  * Runs one unit; the worker's entry point too. Given `stop` (in the main thread, where
  * SIGINT's handler runs), the run gives the event loop a turn every chunk of events and
- * throws UnitStopped once `stop` is aborted.
+ * throws RunStopped once `stop` is aborted.
  */
 export default async function runUnitRequest(r: UnitRequest, stop?: AbortSignal): Promise<string> {
   const specs = await loadSpecs(r.specFile, r.specPath);

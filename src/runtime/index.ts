@@ -73,6 +73,7 @@
 export { defineApp } from './app.ts';
 export { AppRun, DEFAULT_RUN_LIMITS, runApp } from './run-app.ts';
 export type { RunConfig, RunSummary } from './run-app.ts';
+export { advanceToEnd, RunStopped, stopPoint } from './stoppable-run.ts';
 export { runConfig, type RunOptions } from './run-config.ts';
 export type {
   AppDefinition,

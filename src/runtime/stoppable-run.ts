@@ -1,24 +1,24 @@
 /**
- * Running calibration in the main thread so that Ctrl-C or SIGTERM can stop it
- * (`sim calibrate --workers 1`): a signal's handler runs only when the event loop
- * turns, so a unit's run gives it a turn every STOP_CHECK_EVENTS events and between
- * samples, and gives up once `stop` is aborted. Yielding changes nothing in a run:
- * the same events in the same order, the same samples byte for byte.
+ * Running an app in the main thread so that Ctrl-C or SIGTERM can stop it (a sweep's
+ * runs and calibration's units with one worker): a signal's handler runs only when
+ * the event loop turns, so the run gives it a turn every STOP_CHECK_EVENTS events, and
+ * gives up once `stop` is aborted. Yielding changes nothing in a run: the same events
+ * in the same order, the same results byte for byte.
  */
-import type { AppRun } from '../runtime/index.ts';
+import type { AppRun } from './run-app.ts';
 
-/** A unit given up part-way because its command was asked to stop. */
-export class UnitStopped extends Error {
-  override name = 'UnitStopped';
+/** A run (or a unit of runs) given up part-way because its command was asked to stop. */
+export class RunStopped extends Error {
+  override name = 'RunStopped';
 }
 
-/** Events between two looks at `stop` (as a sweep's run in the main thread, src/sweep/run-one.ts). */
+/** Events between two looks at `stop`. */
 const STOP_CHECK_EVENTS = 1 << 18;
 
-/** Lets the event loop turn (a macrotask, not a microtask: only then do signal handlers run); throws UnitStopped if `stop` was aborted meanwhile. */
+/** Lets the event loop turn (a macrotask, not a microtask: only then do signal handlers run); throws RunStopped if `stop` was aborted meanwhile. */
 export async function stopPoint(stop: AbortSignal): Promise<void> {
   await new Promise<void>((resolve) => setImmediate(resolve));
-  if (stop.aborted) throw new UnitStopped('stopped');
+  if (stop.aborted) throw new RunStopped('stopped');
 }
 
 /** Runs `run` to its end; given `stop`, in chunks with a stop point between them. */

@@ -9,7 +9,8 @@ import { canonicalJson } from './canonical.ts';
 import { mapInPool, type WorkerModule } from './pool.ts';
 import { PartWriter, timingPath } from './parts.ts';
 import type { ResultsHeader } from './result-line.ts';
-import { RunStopped, runOne, type RunOutcome } from './run-one.ts';
+import { RunStopped } from '../runtime/stoppable-run.ts';
+import { runOne, type RunOutcome } from './run-one.ts';
 import type { InputResolver, SweepRun } from './run-model.ts';
 
 /** Appends outcomes to a part and their timing to its sidecar. */

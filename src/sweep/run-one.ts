@@ -7,6 +7,7 @@
  */
 import { InputError, RunFailure } from '../kernel/errors.ts';
 import { AppRun, DEFAULT_RUN_LIMITS } from '../runtime/run-app.ts';
+import { advanceToEnd, RunStopped } from '../runtime/stoppable-run.ts';
 import { runConfig } from '../runtime/run-config.ts';
 import { lineText, type ResultLine, type RunError } from './result-line.ts';
 import type { InputResolver, SweepRun } from './run-model.ts';
@@ -15,14 +16,6 @@ import type { InputResolver, SweepRun } from './run-model.ts';
 export class InputsMismatch extends Error {
   override name = 'InputsMismatch';
 }
-
-/** A run given up part-way because the executor was asked to stop (runOne's `stop`). */
-export class RunStopped extends Error {
-  override name = 'RunStopped';
-}
-
-/** Events between two looks at `stop` (the run yields to Node's event loop there, which changes nothing in it). */
-const STOP_CHECK_EVENTS = 1 << 18;
 
 /** What an executor gets back from a run: the canonical line and the wall time it took. */
 export interface RunOutcome {
@@ -68,14 +61,7 @@ export async function runOne(run: SweepRun, resolver: InputResolver, stop?: Abor
     });
     // A run that never ends is a failed run of the sweep, not a sweep that never ends.
     const appRun = new AppRun({ ...config, limits: DEFAULT_RUN_LIMITS });
-    if (stop === undefined) appRun.advance(Infinity);
-    else {
-      while (!appRun.advance(STOP_CHECK_EVENTS)) {
-        // A macrotask, not a microtask: only then do signal handlers run.
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        if (stop.aborted) throw new RunStopped(`run ${run.i} stopped`);
-      }
-    }
+    await advanceToEnd(appRun, stop);
     const summary = appRun.summary();
     line = { i: run.i, key: run.key, inputs, status: summary.verified ? 'verified' : 'unverified', summary, error: null };
   } catch (e) {
