@@ -94,20 +94,21 @@ export async function replayCommand(file: string, stopAt: string | undefined, io
   // or failure was edited was "reproduced", showing the recorded value unchecked).
   const events = found.events;
   const recordedFailure = repro.outcome.failure ?? null;
-  const ended = fingerprint ?? stoppedAt;
-  const divergence =
-    found.divergence ??
-    (events < recorded.length
-      ? { index: events + 1, detail: `event ${events + 1}: the recorded run went on, this one ended` }
-      : partial && events !== repro.outcome.events
-        ? { index: events, detail: `its end: the first ${recorded.length} events match, but this run had ${events} events, the recording ${repro.outcome.events}` }
-        : partial && repro.outcome.fingerprint !== '' && ended !== null && ended !== repro.outcome.fingerprint
-          ? { index: events, detail: `its end: the first ${recorded.length} events match, but this run's fingerprint is ${ended}, the recording's ${repro.outcome.fingerprint}` }
-          : repro.outcome.fingerprint !== '' && fingerprint !== null && fingerprint !== repro.outcome.fingerprint
-            ? { index: events, detail: `its end: every event matches, but this run's fingerprint is ${fingerprint}, the recording's ${repro.outcome.fingerprint}` }
-            : (recordedFailure === null) !== (failure === null)
-              ? { index: events, detail: `its end: every event matches, but the recording ${recordedFailure === null ? 'passed' : `failed (${recordedFailure})`} and this run ${failure === null ? 'passed' : `failed (${failure})`}` }
-              : null);
+  const endDivergence = (): Divergence | null => {
+    if (events < recorded.length) return { index: events + 1, detail: `event ${events + 1}: the recorded run went on, this one ended` };
+    const matched = partial ? `the first ${recorded.length} events match` : 'every event matches';
+    if (partial && events !== repro.outcome.events) return { index: events, detail: `its end: ${matched}, but this run had ${events} events, the recording ${repro.outcome.events}` };
+    // Past the digests the run's fingerprint where it ended (or stopped) is all there is to compare.
+    const end = partial ? (fingerprint ?? stoppedAt) : fingerprint;
+    if (repro.outcome.fingerprint !== '' && end !== null && end !== repro.outcome.fingerprint) {
+      return { index: events, detail: `its end: ${matched}, but this run's fingerprint is ${end}, the recording's ${repro.outcome.fingerprint}` };
+    }
+    if ((recordedFailure === null) !== (failure === null)) {
+      return { index: events, detail: `its end: ${matched}, but the recording ${recordedFailure === null ? 'passed' : `failed (${recordedFailure})`} and this run ${failure === null ? 'passed' : `failed (${failure})`}` };
+    }
+    return null;
+  };
+  const divergence = found.divergence ?? endDivergence();
   if (json) return result(divergence === null, divergence?.detail ?? null);
   if (divergence !== null) {
     io.out(`sim replay: diverged from the recording at ${divergence.detail}${changed ? '; the app changed since the recording' : ''}`);
