@@ -186,8 +186,10 @@ function parseValue(spec: ParamSpec, raw: string, where: string): ParamValue {
       // 1e21 is an integer too, written as a number: it was told "expected an integer".
       const asNumber = FLOAT.test(raw) ? Number(raw) : NaN;
       if (digits || Math.abs(asNumber) > Number.MAX_SAFE_INTEGER) throw new InputError(`${where}: past the largest integer a parameter holds exactly (2^53 - 1); expected an integer${range(spec)}`);
-      if (Number.isInteger(asNumber)) checkRange(spec, asNumber, where);
-      if (Number.isInteger(asNumber)) throw new InputError(`${where}: expected an integer${range(spec)} written in digits (${asNumber}, not ${raw})`);
+      if (Number.isInteger(asNumber)) {
+        checkRange(spec, asNumber, where);
+        throw new InputError(`${where}: expected an integer${range(spec)} written in digits (${asNumber}, not ${raw})`);
+      }
       throw new InputError(`${where}: expected an integer${range(spec)}`);
     }
     case 'float': {

@@ -84,7 +84,7 @@ function traceHeapBudget(): number {
 export function readTrace(bytes: Uint8Array, source: string, options: ReadOptions = {}): Trace {
   const keepMessages = options.messages ?? true;
   // Exported: readTrace(null) was a TypeError.
-  if (!(bytes instanceof Uint8Array)) throw new InputError(`${String(source)}: expected the trace's bytes (a Uint8Array or Buffer), got ${bytes === null ? 'null' : typeof bytes}`);
+  if (!(bytes instanceof Uint8Array)) throw new InputError(`${String(source)}: expected the trace's bytes (a Uint8Array or Buffer), got ${kindOf(bytes)}`);
   const bad = (what: string): never => {
     throw new InputError(`${source}: ${what}`);
   };
