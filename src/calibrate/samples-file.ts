@@ -12,7 +12,7 @@
  * several machine sizes pool their samples. Problems are one InputError line naming
  * the file and line.
  */
-import { InputError } from '../kernel/errors.ts';
+import { InputError, kindOf } from '../kernel/errors.ts';
 import type { Sample } from './fit.ts';
 
 export const SAMPLES_VERSION = 2;
@@ -59,7 +59,7 @@ function whatJsonIs(line: string): string {
 
 export function readSamples(text: string, source: string): ModelSamples[] {
   // Exported (and through fitSamples): a Buffer was a TypeError.
-  if (typeof text !== 'string') throw new InputError(`${String(source)}: expected the samples file's text as a string, got ${text === null ? 'null' : typeof text}`);
+  if (typeof text !== 'string') throw new InputError(`${String(source)}: expected the samples file's text as a string, got ${kindOf(text)}`);
   const models: ModelSamples[] = [];
   const byKey = new Map<string, ModelSamples>();
   let platform = '';

@@ -36,7 +36,7 @@ export function platformNames(): string[] {
  * parsed and checked here, loading the schema library only then.
  */
 export async function loadPlatform(spec: string): Promise<Platform> {
-  if (typeof spec !== 'string') throw new InputError(`platform: expected a name or a path to a platform file, got ${spec === null ? 'null' : typeof spec}`);
+  if (typeof spec !== 'string') throw new InputError(`platform: expected a name or a path to a platform file, got ${kindOf(spec)}`);
   const isPath = spec.includes('/') || spec.includes('\\') || spec.endsWith('.json');
   const file = isPath ? resolve(spec) : join(PLATFORM_DIR, `${spec}.json`);
   if (!existsSync(file) || !statSync(file).isFile()) {
@@ -103,7 +103,7 @@ export function resolveAppFile(spec: string): string {
 
 /** Imports an app module and checks that its default export is an app definition. */
 export async function loadApp(spec: string): Promise<AnyApp> {
-  if (typeof spec !== 'string') throw new InputError(`app: expected a path to an app folder or module, got ${spec === null ? 'null' : typeof spec}`);
+  if (typeof spec !== 'string') throw new InputError(`app: expected a path to an app folder or module, got ${kindOf(spec)}`);
   const file = resolveAppFile(spec);
   let mod: { default?: unknown };
   try {

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import * as z from 'zod';
-import { InputError } from '../kernel/errors.ts';
+import { InputError, kindOf } from '../kernel/errors.ts';
 import { findDuplicateKey } from './duplicate-keys.ts';
 import { platformSchema, type Platform, type PlatformSpec } from './schema.ts';
 
@@ -18,7 +18,7 @@ import { platformSchema, type Platform, type PlatformSpec } from './schema.ts';
  */
 export function parsePlatform(text: string, source: string): Platform {
   // Exported: parsePlatform(5) or a Buffer was a TypeError.
-  if (typeof text !== 'string') throw new InputError(`${String(source)}: expected the platform file's text as a string, got ${text === null ? 'null' : typeof text}`);
+  if (typeof text !== 'string') throw new InputError(`${String(source)}: expected the platform file's text as a string, got ${kindOf(text)}`);
   // JSON.parse's "Unexpected token" named an invisible character, at no position.
   if (text.startsWith('\ufeff')) throw new InputError(`${source}: starts with a byte-order mark (U+FEFF); expected JSON without one (save the file as UTF-8 without a BOM)`);
   let data: unknown;
