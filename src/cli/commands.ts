@@ -81,12 +81,13 @@ export const COMMANDS: Readonly<Record<string, CommandDecl>> = {
     options: { 'stop-at': { type: 'string', arg: '<cycle>|event:<n>', help: 'stop there and describe every node' }, json: JSON_OUT },
   },
   explore: {
-    usage: ['explore <app> --runs <N> --platform <p> [run options] [--json]'],
+    usage: ['explore <app> --runs <N> --platform <p> [--repros <K>] [run options] [--json]'],
     summary: 'run an app under N schedule perturbations and list the failing ones',
-    about: 'Runs the app under perturbation seeds 1..N (with a progress bar on a terminal) and lists the failing seeds, each with a repro file and the command that replays it. SIGINT or SIGTERM stops it with the seeds tried so far (exit 130 / 143).',
+    about: 'Runs the app under perturbation seeds 1..N (with a progress bar on a terminal) and lists the failing seeds; the first --repros of them (10 by default) get a repro file in the working directory and the command that replays it, the rest only their seed (sim --perturb <S> --record <file> with the same options records one). SIGINT or SIGTERM stops it with the seeds tried so far (exit 130 / 143).',
     options: {
       ...Object.fromEntries(Object.entries(RUN_OPTIONS).filter(([k]) => !['perturb', 'trace', 'trace-network', 'trace-messages', 'log', 'loglast', 'record', 'json'].includes(k))),
       runs: { type: 'string', arg: '<N>', help: 'how many perturbation seeds to try (1..N)' },
+      repros: { type: 'string', arg: '<K>', help: 'write a repro file for the first K failing seeds only (default 10; 0: none)' },
       json: JSON_OUT,
       perturb: { type: 'string', help: '', refused: 'it is what explore varies (seeds 1..N); leave it out' },
       trace: { type: 'string', help: '', refused: ONE_RUN },
@@ -94,7 +95,7 @@ export const COMMANDS: Readonly<Record<string, CommandDecl>> = {
       'trace-messages': { type: 'boolean', help: '', refused: ONE_RUN },
       log: { type: 'string', help: '', refused: ONE_RUN },
       loglast: { type: 'boolean', help: '', refused: ONE_RUN },
-      record: { type: 'string', help: '', refused: 'explore writes a repro of every failing seed itself' },
+      record: { type: 'string', help: '', refused: 'explore writes the failing seeds\' repros itself (--repros)' },
     },
   },
   calibrate: {

@@ -1,8 +1,11 @@
 /**
- * `sim explore <app> --runs N [run options]`: runs the app under schedule-perturbation
- * seeds 1..N and lists the failing ones, each with the repro file it wrote and the
- * `sim replay` command for it (thesis 6.2's hunt for timing-dependent bugs). SIGINT or
- * SIGTERM ends it early with the seeds tried so far (exit 130 / 143).
+ * `sim explore <app> --runs N [--repros K] [run options]`: runs the app under
+ * schedule-perturbation seeds 1..N and lists the failing ones, the first K (10 by
+ * default) with the repro file it wrote and the `sim replay` command for it (thesis
+ * 6.2's hunt for timing-dependent bugs). A racy app can fail under most seeds, and
+ * every repro is a file in the working directory and a second run of its seed: the
+ * rest are listed by seed, which `sim --perturb <S> --record <file>` records. SIGINT
+ * or SIGTERM ends it early with the seeds tried so far (exit 130 / 143).
  */
 import { SingleBar, Presets } from 'cli-progress';
 import { InputError, RunFailure, RunInterrupted, RunLimitError } from '../kernel/errors.ts';
@@ -19,16 +22,17 @@ import { driveRun, signalExitCode, SignalWatch } from './run-driver.ts';
 interface Failed {
   perturb: number;
   failure: string;
-  repro: string;
+  /** Its repro file, or null past the first `repros` failing seeds. */
+  repro: string | null;
 }
 
 /**
- * Tries perturbation seeds 1..`runs` of the run `run` describes; returns 1 if any
- * failed, else 0 (130 / 143 if a signal stopped it). `showProgress` draws a progress
- * bar on stderr.
+ * Tries perturbation seeds 1..`runs` of the run `run` describes, writing a repro for
+ * the first `repros` that fail; returns 1 if any failed, else 0 (130 / 143 if a signal
+ * stopped it). `showProgress` draws a progress bar on stderr.
  * @throws InputError for a bad platform, machine size, app or parameter
  */
-export async function exploreCommand(run: RunArgs, runs: number, io: Io, showProgress: boolean): Promise<number> {
+export async function exploreCommand(run: RunArgs, runs: number, repros: number, io: Io, showProgress: boolean): Promise<number> {
   const platform = await loadPlatform(run.platform);
   const nodes = run.nodes ?? platform.defaultNodes;
   const problem = nodeCountProblem(platform.network, nodes);
@@ -64,7 +68,9 @@ export async function exploreCommand(run: RunArgs, runs: number, io: Io, showPro
         if (e instanceof RunLimitError) limited = e;
       }
       tried = perturb;
-      if (failure !== null) {
+      if (failure !== null && failed.length >= repros) {
+        failed.push({ perturb, failure, repro: null });
+      } else if (failure !== null) {
         const repro = defaultReproPath(config);
         // A seed stopped at --max-cycles / --max-events gets the repro sim gives such a
         // run: where it stopped, not run again. Run again for its event digests, every
@@ -86,11 +92,15 @@ export async function exploreCommand(run: RunArgs, runs: number, io: Io, showPro
   const code = interrupted !== null ? signalExitCode(interrupted) : failed.length > 0 ? 1 : 0;
   const cut = interrupted === null ? null : `stopped by ${interrupted} after ${tried} of ${runs} seeds`;
   if (run.json) {
-    io.out(JSON.stringify({ app: app.name, platform: platform.name, nodes, seed: run.seed, runs, tried, failed, ...(cut === null ? {} : { interrupted: cut }) }));
+    io.out(JSON.stringify({ app: app.name, platform: platform.name, nodes, seed: run.seed, runs, tried, repros, failed, ...(cut === null ? {} : { interrupted: cut }) }));
     return code;
   }
   if (cut !== null) io.err(`sim explore: ${cut}`);
   io.out(`sim explore: ${tried} perturbed runs of ${app.name} on ${platform.name}, ${failed.length} failed${failed.length > 0 ? ':' : ''}`);
-  for (const f of failed) io.out(`  --perturb ${f.perturb}: ${f.failure}\n    replay: sim replay ${f.repro}`);
+  for (const f of failed) io.out(`  --perturb ${f.perturb}: ${f.failure}${f.repro === null ? '' : `\n    replay: sim replay ${f.repro}`}`);
+  const unrecorded = failed.length - Math.min(failed.length, repros);
+  if (unrecorded > 0) {
+    io.out(`sim explore: repro files for the first ${repros} failing seeds only (--repros ${repros}); sim with the same options and --perturb <S> --record <file> records any of the other ${unrecorded}`);
+  }
   return code;
 }

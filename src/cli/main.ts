@@ -70,8 +70,8 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
     case 'params':
       return (await import('./apps-command.ts')).appsCommand(sub, rest, io);
     case 'explore': {
-      const { run, runs } = (await import('./run-args.ts')).parseExploreArgs(rest);
-      return (await import('./explore-command.ts')).exploreCommand(run, runs, io, showsProgress());
+      const { run, runs, repros } = (await import('./run-args.ts')).parseExploreArgs(rest);
+      return (await import('./explore-command.ts')).exploreCommand(run, runs, repros, io, showsProgress());
     }
     case 'replay': {
       const { file, stopAt, json } = (await import('./run-args.ts')).parseReplayArgs(rest);

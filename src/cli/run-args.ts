@@ -10,6 +10,7 @@ import { DEFAULT_NETWORK, DEFAULT_SEED } from '../runtime/run-config.ts';
 import { DEFAULT_RUN_LIMITS } from '../runtime/run-app.ts';
 import { parseCommunication, type CommunicationChoice } from './communication-option.ts';
 import { messagePrefix, parseOptions, type OptionValues } from './parse-options.ts';
+import { intOption } from './sweep-args.ts';
 
 export interface RunArgs {
   platform: string;
@@ -141,14 +142,19 @@ export function parseReplayArgs(argv: readonly string[]): { file: string; stopAt
   return { file: positionals[0], stopAt: str(values['stop-at']), json: values.json === true };
 }
 
-/** `sim explore <app> --runs N` with a run's options (except --perturb, which it varies, and the files of one run). */
-export function parseExploreArgs(argv: readonly string[]): { run: RunArgs; runs: number } {
+/** Failing seeds that get a repro file unless `--repros` says otherwise. */
+export const DEFAULT_EXPLORE_REPROS = 10;
+
+/**
+ * `sim explore <app> --runs N [--repros K]` with a run's options (except --perturb, which
+ * it varies, and the files of one run).
+ */
+export function parseExploreArgs(argv: readonly string[]): { run: RunArgs; runs: number; repros: number } {
   const parsed = parseOptions('explore', argv);
-  const value = str(parsed.values.runs);
-  if (value === undefined) throw new InputError('sim explore: missing --runs <N>: how many perturbation seeds to try');
-  const runs = /^\d+$/.test(value) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(runs) || runs < 1 || runs > 1_000_000) throw new InputError(`--runs ${value}: expected an integer from 1 to 1000000`);
-  return { run: toRunArgs(parsed, 'explore'), runs };
+  if (parsed.values.runs === undefined) throw new InputError('sim explore: missing --runs <N>: how many perturbation seeds to try');
+  const runs = intOption('runs', str(parsed.values.runs), 0, 1, 1_000_000);
+  const repros = intOption('repros', str(parsed.values.repros), DEFAULT_EXPLORE_REPROS, 0, 1_000_000);
+  return { run: toRunArgs(parsed, 'explore'), runs, repros };
 }
 
 /** `sim export --format perfetto <trace> -o <file.json>`. */

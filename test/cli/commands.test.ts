@@ -67,7 +67,7 @@ describe.concurrent('the CLI surface (issue 23, item 7)', () => {
   it('explore gives JSON with --json and refuses the files of one run (case 214)', async () => {
     const json = await sim(['explore', 'apps/cshift', '--runs', '2', '--platform', 'cm5', '--nodes', '16', '--json']);
     expect(json.code).toBe(0);
-    expect(JSON.parse(json.stdout)).toEqual({ app: 'cshift', platform: 'cm5', nodes: 16, seed: 1, runs: 2, tried: 2, failed: [] });
+    expect(JSON.parse(json.stdout)).toEqual({ app: 'cshift', platform: 'cm5', nodes: 16, seed: 1, runs: 2, tried: 2, repros: 10, failed: [] });
     for (const option of [['--trace', 't'], ['--log', 'l'], ['--record', 'r'], ['--loglast']]) {
       const r = await sim(['explore', 'apps/cshift', '--runs', '2', '--platform', 'cm5', '--nodes', '16', ...option]);
       expect(r.code).toBe(2);

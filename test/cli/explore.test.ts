@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -42,6 +42,22 @@ describe('sim explore', () => {
     expect(first.code).toBe(1);
     expect(first.stdout).toMatch(/^sim replay: the run fails as recorded, at event \d+: node 3 at cycle \d+: StrataFail: node 2's message arrived before node 1's/m);
     expect(again.stdout).toBe(first.stdout);
+  });
+
+  it('writes repro files for the first --repros failing seeds only: a racy app failing under most seeds filled the directory', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-explore-'));
+    const r = await sim(['explore', join(ROOT, 'apps/examples/race'), '--runs', '12', '--platform', 'cm5', '--nodes', '16', '--repros', '2', '--json'], dir);
+    expect(r.code).toBe(1);
+    const out = JSON.parse(r.stdout) as { repros: number; failed: { perturb: number; repro: string | null }[] };
+    expect(out.repros).toBe(2);
+    expect(out.failed.length).toBeGreaterThan(2);
+    const written = out.failed.filter((f) => f.repro !== null);
+    expect(written.map((f) => f.perturb)).toEqual(out.failed.slice(0, 2).map((f) => f.perturb));
+    expect(readdirSync(dir).sort()).toEqual(written.map((f) => f.repro).sort());
+    const text = await sim(['explore', join(ROOT, 'apps/examples/race'), '--runs', '12', '--platform', 'cm5', '--nodes', '16', '--repros', '0'], mkdtempSync(join(tmpdir(), 'sim-explore-')));
+    expect(text.stdout).not.toMatch(/replay:/);
+    expect(text.stdout).toMatch(new RegExp(`^sim explore: repro files for the first 0 failing seeds only \\(--repros 0\\); .* records any of the other ${out.failed.length}$`, 'm'));
+    expect((await sim(['explore', 'apps/examples/race', '--runs', '2', '--platform', 'cm5', '--repros', '-1'])).stderr).toBe('sim: --repros -1: expected an integer from 0 to 1000000\n');
   });
 
   it('writes a repro of a run stopped at its limit that replays to the same place (it diverged: no limit, no fingerprint recorded)', async () => {
