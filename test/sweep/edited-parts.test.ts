@@ -1,0 +1,58 @@
+/**
+ * A real sweep's results, edited by hand or cut by a crash, as `sim sweep merge`,
+ * `export` and a resumed sweep read them: every problem is one line naming the file
+ * and what was expected, exit 2, and nothing is written.
+ */
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.ts';
+import type { CliResult } from '../support/sim-cli.ts';
+
+/** Runs `sim` in this process (its sweeps here run in the main thread). */
+async function simHere(args: string[]): Promise<CliResult> {
+  const result = { code: 0, stdout: '', stderr: '' };
+  result.code = await main(args, {
+    out: (t) => (result.stdout += `${t}\n`),
+    err: (t) => (result.stderr += `${t}\n`),
+    write: (stream, t) => (stream === 'stdout' ? (result.stdout += t) : (result.stderr += t)),
+  });
+  return result;
+}
+
+let dir: string;
+/** The part of a real two-run sweep, as lines. */
+let part: string[];
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'sim-edited-parts-'));
+  writeFileSync(join(dir, 'two.json'), JSON.stringify({ name: 'two', runs: [{ app: 'apps/ping-pong', platform: 'cm5', nodes: 4, params: { rounds: [1, 2] } }] }));
+  const r = await simHere(['sweep', join(dir, 'two.json'), '--out', join(dir, 'two.jsonl')]);
+  expect(r.code).toBe(0);
+  part = readFileSync(join(dir, 'two.jsonl.part-1-of-1'), 'utf8').trimEnd().split('\n');
+});
+
+/** A copy of the part as `name`'s, its header's run count set to `runs`. */
+function withRuns(name: string, runs: number): string {
+  const out = join(dir, name);
+  writeFileSync(`${out}.part-1-of-1`, [part[0].replace('"runs":2,', `"runs":${runs},`), ...part.slice(1)].join('\n') + '\n');
+  return out;
+}
+
+describe('an edited results part', () => {
+  it.each([
+    // "internal error: RangeError: Invalid array length" with a stack trace.
+    [1e15, 'a run count no array holds'],
+    // V8's "Fatal JavaScript invalid size error" and a native stack (signal 5).
+    [4e9, 'a run count past what a sweep makes'],
+    // "expected "i", a run index from 0 to -2", naming a good line.
+    [-1, 'a negative run count'],
+  ])('merge refuses a header of %s runs (%s) with one line and exit 2', async (runs) => {
+    const out = withRuns(`runs-${runs}.jsonl`, runs);
+    const r = await simHere(['sweep', 'merge', out]);
+    expect(r.stderr).toBe(`sim: ${out}.part-1-of-1:1: the header gives ${runs} runs; expected 1 to 1000000, the most a sweep makes\n`);
+    expect(r.code).toBe(2);
+    expect(existsSync(out)).toBe(false);
+  });
+});
