@@ -22,8 +22,11 @@ describe('a crafted trace header', () => {
     ['claims 10^9 nodes', (h: Record<string, any>) => (h.nodes = 1e9), /bad header: key "nodes": expected number to be <=4096, got 1000000000$/],
     ['lists states as bare numbers', (h: Record<string, any>) => (h.states = [1, 2, 3]), /bad header: key "states\.0": expected object, received number, got 1$/],
     ['has no clock', (h: Record<string, any>) => delete h.clockMHz, /bad header: key "clockMHz": expected number, received undefined, got nothing$/],
-    ['has a negative clock', (h: Record<string, any>) => (h.clockMHz = -33), /bad header: key "clockMHz": expected number to be >0, got -33$/],
-    ['has a zero clock', (h: Record<string, any>) => (h.clockMHz = 0), /key "clockMHz": expected number to be >0, got 0$/],
+    ['has a negative clock', (h: Record<string, any>) => (h.clockMHz = -33), /bad header: key "clockMHz": expected number to be >=0.1, got -33$/],
+    ['has a zero clock', (h: Record<string, any>) => (h.clockMHz = 0), /key "clockMHz": expected number to be >=0.1, got 0$/],
+    // Drawn, with axis labels of 300 digits ("100,000,000,...,000 us"): no platform runs that slow.
+    ['has a clock of 1e-300 MHz', (h: Record<string, any>) => (h.clockMHz = 1e-300), /key "clockMHz": expected number to be >=0.1, got 1e-300$/],
+    ['has a clock of 1e300 MHz', (h: Record<string, any>) => (h.clockMHz = 1e300), /key "clockMHz": expected number to be <=100000, got 1e\+300$/],
     ['gives a colour that is markup', (h: Record<string, any>) => (h.states[1].color = 'red"/><script>alert(2)</script>'), /key "states\.1\.color": expected a colour written #rrggbb, got "red\\"\/><script>/],
     ['gives a state id twice', (h: Record<string, any>) => (h.states[9].id = 8), /key "states": expected every state id once/],
     // Read, then sim graph crashed: "Cannot read properties of undefined (reading 'replace')".
