@@ -75,6 +75,10 @@ describe('crafted trace records', () => {
   ])('refuse %s with one line', (_what, records, message) => {
     expect(() => readTrace(withRecords(records, 100), 'crafted')).toThrow(message);
   });
+
+  it('refuse an END whose last cycle is past 2^53 (it was drawn, the axis running to 2^55)', () => {
+    expect(() => readTrace(withRecords([[TAG_STATE, 0, 10, 1]], 2 ** 55), 'crafted')).toThrow(/^crafted: corrupt: the END record at cycle 36028797018963970, past 2\^53$/);
+  });
 });
 
 describe('a graph width', () => {
