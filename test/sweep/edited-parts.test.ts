@@ -55,4 +55,16 @@ describe('an edited results part', () => {
     expect(r.code).toBe(2);
     expect(existsSync(out)).toBe(false);
   });
+
+  it('merge refuses a line that gives its run index twice, which it wrote out of sweep order', async () => {
+    const out = join(dir, 'twice.jsonl');
+    // Run 1's line, "i":0 added at its end: read fast it is run 1, parsed in full run 0.
+    const [run0, run1] = ['"i":0,', '"i":1,'].map((i) => part.find((l) => l.includes(i)) as string);
+    writeFileSync(`${out}.part-1-of-1`, [part[0], run0, run1.replace(/\}$/, ',"i":0}')].join('\n') + '\n');
+    const r = await simHere(['sweep', 'merge', out]);
+    expect(r.stderr).toMatch(new RegExp(`^sim: ${out}\\.part-1-of-1:3: the line reads as run 1 \\(run-[0-9a-f]{12}\\.\\.\\., verified\\) by its first fields but as run 0 \\(run-[0-9a-f]{12}\\.\\.\\., verified\\) in full; expected a result line as sim sweep writes it, each key once\n$`));
+    expect(r.code).toBe(2);
+    // It wrote the file, which sim sweep export refused: "run 0 where run 1 belongs (not in sweep order)".
+    expect(existsSync(out)).toBe(false);
+  });
 });
