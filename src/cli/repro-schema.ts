@@ -31,8 +31,12 @@ export const reproSchema = z.looseObject({
     events: z.int().min(0),
     failure: z.string().nullable(),
   }),
-  /** Where the run was stopped part-way (--max-cycles, --max-events, or a signal as maxEvents). */
-  stop: z.object({ maxCycles: z.int().min(0).optional(), maxEvents: z.int().min(0).optional() }).optional(),
+  /**
+   * Where the run was stopped part-way (--max-cycles, --max-events, or a signal as
+   * maxEvents): limits a run takes, from 1 (0 was refused by the run as "limits.maxEvents
+   * 0: expected ...", naming neither the file nor its key).
+   */
+  stop: z.object({ maxCycles: z.int().min(1).optional(), maxEvents: z.int().min(1).optional() }).optional(),
   /** Null when not recorded (a run stopped part-way without --record). */
   eventDigests: z.base64().nullable(),
   /** Present when the digests are the first events' alone (a run longer than MAX_EVENT_DIGESTS). */

@@ -107,6 +107,8 @@ describe.concurrent('repro files and sim replay', () => {
     ['has a parameter without =', (r: Record<string, any>) => (r.params = ['rounds']), /bad repro file: key "params\.0": expected key=value, got "rounds"$/],
     // It said "37.5 event digests".
     ['has its digests cut to an odd byte', (r: Record<string, any>) => (r.eventDigests = Buffer.from(r.eventDigests, 'base64').subarray(1).toString('base64')), /truncated: \d*[13579] bytes of event digests for \d+ events \(expected \d*[02468], two a digest\)$/],
+    // The run refused it: "limits.maxEvents 0: expected a whole number from 1 to 2^53 - 1", naming neither file nor key.
+    ['stops at event 0', (r: Record<string, any>) => (r.stop = { maxEvents: 0 }), /p\.json: bad repro file: key "stop\.maxEvents": expected number to be >=1, got 0$/],
     // V8 quotes the text around a stray character, newline included: it came out as two lines.
     ['has a stray character in its platform', (r: Record<string, any>) => (r.platform.text = r.platform.text.replace('"intOpCycles": 1,', '"intOpCycles": x1,')), /\(platform platforms\/cm5\.json\): not valid JSON \(Unexpected token 'x', \.\.\."pCycles": x1, "f"\.\.\. is not valid JSON\)$/],
   ])('refuses a crafted repro file that %s, with one line and exit 2', async (_what, edit, message) => {
