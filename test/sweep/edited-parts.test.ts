@@ -67,4 +67,18 @@ describe('an edited results part', () => {
     // It wrote the file, which sim sweep export refused: "run 0 where run 1 belongs (not in sweep order)".
     expect(existsSync(out)).toBe(false);
   });
+
+  it("refuses a header whose sweep name has a newline and an escape, which a resumed sweep's refusal printed over three lines", async () => {
+    const out = join(dir, 'named.jsonl');
+    const header = JSON.parse(part[0]) as Record<string, unknown>;
+    writeFileSync(`${out}.part-1-of-1`, [JSON.stringify({ ...header, sweep: 'other\nsweep\u001b[31m' }), ...part.slice(1)].join('\n') + '\n');
+    const message = `sim: ${out}.part-1-of-1:1: the header's "sweep" is "other\\nsweep\\u001b[31m"; expected one line of text, without control characters (a newline, a tab, an escape), line separators or direction overrides\n`;
+    const resumed = await simHere(['sweep', join(dir, 'two.json'), '--out', out]);
+    expect(resumed.stderr).toBe(message);
+    expect(resumed.code).toBe(2);
+    // Merge wrote it into the results file, exit 0.
+    const merged = await simHere(['sweep', 'merge', out]);
+    expect(merged.stderr).toBe(message);
+    expect(existsSync(out)).toBe(false);
+  });
 });
