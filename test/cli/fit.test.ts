@@ -73,6 +73,23 @@ describe.concurrent('sim fit', () => {
     expect(body('noisy.samples')).toBe(body('exact.samples'));
   });
 
+  it("writes a model's name into the generated module's comments as text: a name that closed the comment put its code in the module", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-fit-'));
+    // The shipped StencilSquare samples (a real calibration), the model renamed.
+    const lines = readFileSync(join(ROOT, 'platforms/models/apps/n16/cm5.samples'), 'utf8').split('\n');
+    const end = lines.findIndex((l, k) => k > 6 && l.startsWith('#'));
+    const evil = 'Evil*/globalThis.pwnedBySamples=1;/*';
+    const renamed = [...lines.slice(0, 6), lines[6].replace('StencilSquare', evil), ...lines.slice(7, end).map((l) => l.replace('StencilSquare', evil))];
+    writeFileSync(join(dir, 'evil.samples'), `${renamed.join('\n')}\n# end: 1 units, ${end - 7} samples\n`);
+    const r = await sim(['fit', join(dir, 'evil.samples'), '-o', join(dir, 'm.json')]);
+    expect(r.code).toBe(0);
+    const module = readFileSync(join(dir, 'm.ts'), 'utf8');
+    expect(module).toContain('/** Evil*\\/globalThis.pwnedBySamples=1;/* on cm5: ');
+    const generated = await import(pathToFileURL(join(dir, 'm.ts')).href);
+    expect((globalThis as { pwnedBySamples?: number }).pwnedBySamples).toBeUndefined();
+    expect(typeof generated.cm5_Evil__globalThis_pwnedBySamples_1___).toBe('function');
+  });
+
   it("names at most eight of a model's 3,000 columns (a real samples file, edited): the refusals listed them all on their one line, 20 kB", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sim-fit-'));
     const lines = readFileSync(join(ROOT, 'platforms/models/apps/n16/cm5.samples'), 'utf8').split('\n');
