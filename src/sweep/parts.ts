@@ -54,7 +54,8 @@ export function nodeVersions(out: string): string[] {
   for (const { path } of listParts(out)) {
     const timing = timingPath(path);
     if (!existsSync(timing)) continue;
-    for (const m of readFileSync(timing, 'utf8').matchAll(/"node":"([^"]+)"/g)) versions.add(m[1]);
+    // A version as Node writes one: a sidecar's "node" with an escape and a newline reached the warning as they were.
+    for (const m of readFileSync(timing, 'utf8').matchAll(/"node":"([\w.+-]+)"/g)) versions.add(m[1]);
   }
   return [...versions].sort();
 }

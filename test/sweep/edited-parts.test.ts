@@ -81,4 +81,19 @@ describe('an edited results part', () => {
     expect(merged.stderr).toBe(message);
     expect(existsSync(out)).toBe(false);
   });
+
+  it("reads only versions from a timing sidecar: a \"node\" with an escape and a newline reached merge's warning as it was", async () => {
+    const sidecar = readFileSync(join(dir, 'two.jsonl.part-1-of-1.timing.jsonl'), 'utf8');
+    const mergeWithNode = async (name: string, node: string) => {
+      const out = join(dir, name);
+      writeFileSync(`${out}.part-1-of-1`, `${part.join('\n')}\n`);
+      writeFileSync(`${out}.part-1-of-1.timing.jsonl`, sidecar.replace(/"node":"[^"]+"/, `"node":"${node}"`));
+      return simHere(['sweep', 'merge', out]);
+    };
+    const crafted = await mergeWithNode('sidecar-escape.jsonl', '99.\u001b[31mRED\n');
+    expect(crafted.stderr).toBe('');
+    expect(crafted.code).toBe(0);
+    const other = await mergeWithNode('sidecar-major.jsonl', '99.0.0');
+    expect(other.stderr).toBe(`sim sweep merge: warning: the runs ran on different Node majors (${process.versions.node}, 99.0.0); results agree only as far as their floats do\n`);
+  });
 });
