@@ -9,6 +9,7 @@
 import { closeSync, existsSync, ftruncateSync, openSync, readdirSync, readFileSync, readSync, fstatSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { InputError, SimError } from '../kernel/errors.ts';
+import { escapeLineBreaking } from '../kernel/one-line.ts';
 import { scanPart } from './part-scan.ts';
 import { writeAll } from './write-all.ts';
 import { lineText, parseHeader, type RecordedLine, type ResultsHeader } from './result-line.ts';
@@ -94,7 +95,8 @@ export function readParts(out: string, expected: ResultsHeader | null = null): R
     }, (line) => {
       const seen = byKey.get(line.key);
       if (seen === undefined) byKey.set(line.key, line);
-      else if (seen.text !== line.text) throw new KeyConflict(`run ${line.key} was recorded twice with different results (not deterministic across the processes that ran it):\n  ${seen.text}\n  ${line.text}`);
+      // The lines as recorded, but any character that would steer the terminal written as an escape (a line read fast is not parsed).
+      else if (seen.text !== line.text) throw new KeyConflict(`run ${line.key} was recorded twice with different results (not deterministic across the processes that ran it):\n  ${escapeLineBreaking(seen.text)}\n  ${escapeLineBreaking(line.text)}`);
     });
   }
   return { byKey, header };

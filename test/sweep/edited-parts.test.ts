@@ -96,4 +96,18 @@ describe('an edited results part', () => {
     const other = await mergeWithNode('sidecar-major.jsonl', '99.0.0');
     expect(other.stderr).toBe(`sim sweep merge: warning: the runs ran on different Node majors (${process.versions.node}, 99.0.0); results agree only as far as their floats do\n`);
   });
+
+  it('shows the two lines of a run recorded twice with the characters that steer a terminal written out', async () => {
+    const out = join(dir, 'twice-steered.jsonl');
+    const run0 = part.find((l) => l.includes('"i":0,')) as string;
+    // The same run again, its app renamed with a raw escape and a C1 control (U+009B, a terminal's CSI).
+    const steered = run0.replace('"app":"ping-pong"', '"app":"ping-pong\u001b[31mRED\u009b2J"');
+    writeFileSync(`${out}.part-1-of-1`, `${[...part, steered].join('\n')}\n`);
+    const r = await simHere(['sweep', 'merge', out]);
+    expect(r.code).toBe(1);
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[2]).toContain('"app":"ping-pong\\u001b[31mRED\\u009b2J"');
+    expect(r.stderr).not.toMatch(/[\u001b\u009b]/);
+  });
 });
