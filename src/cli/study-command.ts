@@ -167,6 +167,9 @@ function readRound(file: string, runs: readonly StudyRun[], measured: Map<string
     if (line.status === 'failed') m = { cycles: null, failure: line.error?.message ?? 'failed' };
     else if (line.status !== 'verified') m = { cycles: null, failure: 'the run did not verify' };
     else if (typeof cycles !== 'number' || !Number.isFinite(cycles)) m = { cycles: null, failure: 'the app reported no cycles metric' };
+    // A run takes a positive whole number of cycles: an edited 0 stopped the study in its
+    // fit ("fitModel: a sample of 0 cycles"), and -5 was scored "-839260.00% (optimal)".
+    else if (!Number.isSafeInteger(cycles) || cycles < 1) throw new InputError(`${where}: run ${i} took ${cycles} cycles; expected a positive whole number, as a run records; remove the round's files to run it again`);
     else m = { cycles, failure: null };
     measured.set(runId(run), m);
   });

@@ -6,6 +6,8 @@
  *   recorded: the study run again completes, counts the trial as failed and says its
  *   platform has nothing to fit (it stopped with "sim: fitModel: expected a non-empty
  *   list of samples { y, x }", exit 2, no files, naming no run).
+ * - A run's cycles edited to 0 or below: one line naming the run (the fit stopped on a
+ *   0, and -5 was scored "-839260.00% (optimal)").
  * - Its merged round file edited: --dry-run, which reads that file as it is, refuses it
  *   with one line naming the file and line (it was "internal error: SyntaxError" for a
  *   line cut short, a TypeError for a null line, and took a line at another run's place).
@@ -59,6 +61,24 @@ describe('a finished digit-width study, edited', () => {
     const out = edited(what.replace(/\W+/g, '-'), 'round-1.jsonl', edit);
     const r = await sim([...STUDY, '--out', out, '--dry-run']);
     expect(r.stderr).toBe(`sim: ${join(out, 'runs', 'round-1.jsonl')}:4: ${message}\n`);
+    expect(r.code).toBe(2);
+  }, 60_000);
+
+  it.each([
+    // "sim: fitModel: a sample of 0 cycles, which a fit of relative error cannot weight", naming no run.
+    [0, 'zero'],
+    // Scored: "chose 4, best 3, -839260.00% (optimal)".
+    [-5, 'negative'],
+  ])('with a run of %s cycles in its part (%s), is refused when run again, naming the run', async (cycles, what) => {
+    const out = edited(`cycles-${what}`, 'round-1.jsonl.part-1-of-1', (lines) => {
+      const k = lines.findIndex((l) => l.includes('"i":2,'));
+      const line = JSON.parse(lines[k]);
+      line.summary.metrics.cycles = cycles;
+      lines[k] = JSON.stringify(line);
+    });
+    rmSync(join(out, 'runs', 'round-1.jsonl'));
+    const r = await sim([...STUDY, '--out', out]);
+    expect(r.stderr).toBe(`sim: ${join(out, 'runs', 'round-1.jsonl')}:4: run 2 took ${cycles} cycles; expected a positive whole number, as a run records; remove the round's files to run it again\n`);
     expect(r.code).toBe(2);
   }, 60_000);
 });
