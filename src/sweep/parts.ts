@@ -13,7 +13,7 @@ import { escapeLineBreaking } from '../kernel/one-line.ts';
 import { scanPart } from './part-scan.ts';
 import { writeAll } from './write-all.ts';
 import { lineText, parseHeader, type RecordedLine, type ResultsHeader } from './result-line.ts';
-import type { Shard } from './shard.ts';
+import { MAX_SHARDS, type Shard } from './shard.ts';
 
 /** The part a shard (or, with `'queue'`, a queue coordinator) appends to. */
 export function partPath(out: string, shard: Shard | 'queue'): string {
@@ -40,7 +40,13 @@ export function listParts(out: string): { path: string; shards: number | null }[
     .sort()
     .map((f) => {
       const m = PART_NAME.exec(f.slice(base.length));
-      return { path: join(dir, f), shards: m?.[2] === undefined ? null : Number(m[2]) };
+      if (m?.[2] === undefined) return { path: join(dir, f), shards: null };
+      // A name --shard cannot give: part-0-of-0 made merge --missing print "--array=NaN".
+      const [index, count] = [Number(m[1]), Number(m[2])];
+      if (!(index >= 1 && index <= count && count <= MAX_SHARDS)) {
+        throw new InputError(`${join(dir, f)}: a results part named for shard ${m[1]} of ${m[2]}; expected part-<i>-of-<n> with 1 <= i <= n <= ${MAX_SHARDS}, as --shard i/n names them (rename or remove it)`);
+      }
+      return { path: join(dir, f), shards: count };
     });
 }
 

@@ -110,4 +110,13 @@ describe('an edited results part', () => {
     expect(lines[2]).toContain('"app":"ping-pong\\u001b[31mRED\\u009b2J"');
     expect(r.stderr).not.toMatch(/[\u001b\u009b]/);
   });
+
+  it.each(['0-of-0', '5-of-2'])("refuses a part named for shard %s, which --shard cannot give (merge --missing printed \"--array=NaN\" for 0-of-0)", async (name) => {
+    const out = join(dir, `named-${name}.jsonl`);
+    writeFileSync(`${out}.part-${name}`, `${part.slice(0, 2).join('\n')}\n`);
+    const [i, n] = name.split('-of-');
+    const r = await simHere(['sweep', 'merge', out, '--missing']);
+    expect(r.stderr).toBe(`sim: ${out}.part-${name}: a results part named for shard ${i} of ${n}; expected part-<i>-of-<n> with 1 <= i <= n <= 999999999, as --shard i/n names them (rename or remove it)\n`);
+    expect(r.code).toBe(2);
+  });
 });
