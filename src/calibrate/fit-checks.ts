@@ -5,6 +5,7 @@
  * (R^2 1 from one sample, NaN coefficients) is never written.
  */
 import { InputError } from '../kernel/errors.ts';
+import { columnList } from './column-list.ts';
 import type { FitResult } from './fit.ts';
 import type { ModelSamples } from './samples-file.ts';
 
@@ -28,12 +29,12 @@ export function checkFittable(m: ModelSamples, relative: boolean, source: string
   const unknowns = m.columns.length + 1;
   const n = m.building.length;
   if (n <= unknowns) {
-    const what = m.columns.length === 0 ? 'the constant' : `the constant and ${m.columns.join(', ')}`;
+    const what = m.columns.length === 0 ? 'the constant' : `the constant and ${columnList(m.columns, ', ')}`;
     throw new InputError(`${where}: ${plural(n, 'building sample')} for ${plural(unknowns, 'unknown')} (${what}); expected at least ${unknowns + 1}, so the fit has a degree of freedom to judge its terms by`);
   }
   const first = m.building[0].x;
   if (m.columns.length > 0 && m.building.every((s) => s.x.every((v, k) => v === first[k]))) {
-    const point = m.columns.map((c, k) => `${c}=${first[k]}`).join(' ');
+    const point = columnList(m.columns.map((c, k) => `${c}=${first[k]}`), ' ');
     throw new InputError(`${where}: every building sample has the same inputs (${point}), so no term's coefficient can be told from the constant's; expected samples that vary the inputs (the spec's loops)`);
   }
   if (relative) {

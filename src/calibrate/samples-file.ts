@@ -13,6 +13,7 @@
  * the file and line.
  */
 import { InputError, kindOf } from '../kernel/errors.ts';
+import { columnList } from './column-list.ts';
 import type { Sample } from './fit.ts';
 
 export const SAMPLES_VERSION = 2;
@@ -113,7 +114,7 @@ export function readSamples(text: string, source: string): ModelSamples[] {
         // The same model on another machine size adds to its samples; its columns must agree.
         if (seen !== undefined) {
           if (seen.columns.join(' ') !== columns.join(' ')) {
-            throw new InputError(`${at}: model ${words[1]} on ${platform} has columns ${columns.join(' ')} here but ${seen.columns.join(' ')} before`);
+            throw new InputError(`${at}: model ${words[1]} on ${platform} has columns ${columnList(columns, ' ')} here but ${columnList(seen.columns, ' ')} before`);
           }
           if (platformNodes !== null && !seen.nodes.includes(platformNodes)) seen.nodes.push(platformNodes);
           return;
@@ -130,7 +131,7 @@ export function readSamples(text: string, source: string): ModelSamples[] {
     const m = byKey.get(`${platform}/${name}`);
     if (m === undefined) throw new InputError(`${at}: samples for model ${name} without its structure line ("# model ${name} ...")`);
     if (fields.length !== m.columns.length + 2) {
-      throw new InputError(`${at}: ${name} has ${m.columns.length} columns (${m.columns.join(' ') || 'none'}) but this line has ${Math.max(0, fields.length - 2)} values after the time`);
+      throw new InputError(`${at}: ${name} has ${m.columns.length} columns (${columnList(m.columns, ' ') || 'none'}) but this line has ${Math.max(0, fields.length - 2)} values after the time`);
     }
     const numbers = fields.slice(1).map(Number);
     // Decimal numbers, as sim calibrate writes them: Number() also took 0x46 and 0b101.

@@ -6,6 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { InputError, RunFailure, RunLimitError } from '../kernel/errors.ts';
+import { escapeLineBreaking } from '../kernel/one-line.ts';
 import type { EventObserver } from '../kernel/simulation.ts';
 import { parsePlatform } from '../platform/load-platform.ts';
 import { runApp, runUntil, type StopReport } from '../runtime/run-app.ts';
@@ -86,14 +87,15 @@ export async function replayCommand(file: string, stopAt: string | undefined, io
         ? `sim replay: reproduced the recorded run to where it stopped (${found.events} events, fingerprint ${stoppedAt}; its event digests were not recorded: run it with --record to compare event by event)`
         : `sim replay: diverged from the recording: it stopped after ${repro.outcome.events} events with fingerprint ${repro.outcome.fingerprint}, this run ${stoppedAt === null ? `ended after ${found.events} events` : `after ${found.events} with ${stoppedAt}`}`,
     );
-    if (same) io.out(`sim replay: the run stops as recorded: ${repro.outcome.failure ?? failure ?? ''}`);
+    if (same) io.out(`sim replay: the run stops as recorded: ${escapeLineBreaking(repro.outcome.failure ?? failure ?? '')}`);
     return 1;
   }
   // A run that ends before the recording did diverges at its first missing event; one
   // whose every event matches must also end as recorded (a recording whose fingerprint
   // or failure was edited was "reproduced", showing the recorded value unchecked).
   const events = found.events;
-  const recordedFailure = repro.outcome.failure ?? null;
+  // Shown as it came from the file, on its one line (an app's exception may hold a tab, so it is not refused).
+  const recordedFailure = repro.outcome.failure === null ? null : escapeLineBreaking(repro.outcome.failure);
   const endDivergence = (): Divergence | null => {
     if (events < recorded.length) return { index: events + 1, detail: `event ${events + 1}: the recorded run went on, this one ended` };
     const matched = partial ? `the first ${recorded.length} events match` : 'every event matches';

@@ -8,19 +8,25 @@
  * later by the platform loader, the app by the app loader.
  */
 import * as z from 'zod';
+import { LINE_BREAKING_WORDS, ONE_LINE } from '../kernel/one-line.ts';
 import { MAX_SEED } from '../kernel/random-stream.ts';
 import { NETWORK_MODES } from '../machine/machine.ts';
 import { MAX_TRACE_NODES } from '../trace/header-schema.ts';
 
 const seed = z.int().min(0).max(MAX_SEED);
+/**
+ * Text sim replay prints as it is (the simulator version, the platform's source, the
+ * app's path): an escape in it reached the terminal and a newline split sim's line.
+ */
+const oneLine = z.string().regex(ONE_LINE, { message: `expected one line of text, without ${LINE_BREAKING_WORDS}` });
 
 // Loose: fields a later simulator adds pass through to whoever knows them.
 export const reproSchema = z.looseObject({
   format: z.literal('proteus-strata-repro'),
   version: z.number(),
-  simulatorVersion: z.string(),
-  platform: z.looseObject({ source: z.string(), text: z.string(), contentHash: z.string() }),
-  app: z.looseObject({ path: z.string().min(1), contentHash: z.string() }),
+  simulatorVersion: oneLine,
+  platform: z.looseObject({ source: oneLine, text: z.string(), contentHash: z.string() }),
+  app: z.looseObject({ path: oneLine, contentHash: z.string() }),
   params: z.array(z.string().regex(/^[^=]+=/, { message: 'expected key=value' })),
   seed,
   nodes: z.int().min(1).max(MAX_TRACE_NODES),
@@ -31,8 +37,12 @@ export const reproSchema = z.looseObject({
     events: z.int().min(0),
     failure: z.string().nullable(),
   }),
-  /** Where the run was stopped part-way (--max-cycles, --max-events, or a signal as maxEvents). */
-  stop: z.object({ maxCycles: z.int().min(0).optional(), maxEvents: z.int().min(0).optional() }).optional(),
+  /**
+   * Where the run was stopped part-way (--max-cycles, --max-events, or a signal as
+   * maxEvents): limits a run takes, from 1 (0 was refused by the run as "limits.maxEvents
+   * 0: expected ...", naming neither the file nor its key).
+   */
+  stop: z.object({ maxCycles: z.int().min(1).optional(), maxEvents: z.int().min(1).optional() }).optional(),
   /** Null when not recorded (a run stopped part-way without --record). */
   eventDigests: z.base64().nullable(),
   /** Present when the digests are the first events' alone (a run longer than MAX_EVENT_DIGESTS). */

@@ -20,7 +20,7 @@ import { MAX_SWEEP_RUNS } from '../sweep/expand.ts';
 import { sha256 } from '../sweep/canonical.ts';
 import { finalText } from '../sweep/merge.ts';
 import { readParts, resultsHeaderOf } from '../sweep/parts.ts';
-import type { ResultsHeader } from '../sweep/result-line.ts';
+import { parseRecorded, type ResultsHeader } from '../sweep/result-line.ts';
 import { STUDIES, STUDY_NAMES, runId, type Measured, type Study, type StudyOptions, type StudyPlatform, type StudyRun } from '../study/index.ts';
 import type { Io } from './io.ts';
 import { loadPlatform, platformNames, projectPath } from './load-inputs.ts';
@@ -155,12 +155,21 @@ function readRound(file: string, runs: readonly StudyRun[], measured: Map<string
   const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
   if (lines.length !== runs.length + 1) throw new InputError(`${file}: expected ${runs.length} results after the header, found ${lines.length - 1}; remove the round's files to run it again`);
   runs.forEach((run, i) => {
-    const line = JSON.parse(lines[i + 1]) as { i: number; status: string; summary: { metrics?: Record<string, unknown> } | null; error: { message: string } | null };
+    // A dry run reads a merged round's file as it is (a rerun merges it again from the
+    // parts first): a line cut short was "internal error: SyntaxError", a null line a
+    // TypeError, and a line at another's place was read as this run's measurement.
+    const where = `${file}:${i + 2}`;
+    const recorded = parseRecorded(lines[i + 1], where, runs.length);
+    if (recorded.i !== i) throw new InputError(`${where}: run ${recorded.i} where run ${i} belongs (not in sweep order); remove the round's files to run it again`);
+    const line = JSON.parse(recorded.text) as { i: number; status: string; summary: { metrics?: Record<string, unknown> } | null; error: { message: string } | null };
     const cycles = line.summary?.metrics?.cycles;
     let m: Measured;
     if (line.status === 'failed') m = { cycles: null, failure: line.error?.message ?? 'failed' };
     else if (line.status !== 'verified') m = { cycles: null, failure: 'the run did not verify' };
     else if (typeof cycles !== 'number' || !Number.isFinite(cycles)) m = { cycles: null, failure: 'the app reported no cycles metric' };
+    // A run takes a positive whole number of cycles: an edited 0 stopped the study in its
+    // fit ("fitModel: a sample of 0 cycles"), and -5 was scored "-839260.00% (optimal)".
+    else if (!Number.isSafeInteger(cycles) || cycles < 1) throw new InputError(`${where}: run ${i} took ${cycles} cycles; expected a positive whole number, as a run records; remove the round's files to run it again`);
     else m = { cycles, failure: null };
     measured.set(runId(run), m);
   });

@@ -18,3 +18,11 @@ export const LINE_BREAKING = new RegExp(`[${BREAKING}]`);
 
 /** The characters ONE_LINE refuses, as a message says them. */
 export const LINE_BREAKING_WORDS = 'control characters (a newline, a tab, an escape), line separators or direction overrides';
+
+/**
+ * `text` with each of those characters written as its \u escape, for text from a file
+ * shown as it came (a repro's recorded failure) that must stay on its one line.
+ */
+export function escapeLineBreaking(text: string): string {
+  return text.replace(new RegExp(LINE_BREAKING.source, 'g'), (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

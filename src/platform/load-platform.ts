@@ -81,7 +81,10 @@ function checkConsistency(p: PlatformSpec): string | null {
 }
 
 function describeJsonError(e: unknown, text: string): string {
-  const message = e instanceof Error ? e.message : String(e);
+  // V8's "Unexpected token 'x', ..."text"... is not valid JSON" gives no position but
+  // quotes the text around the token, newlines and all: a platform with a stray
+  // character printed two lines. Said on one, the quote's whitespace as single spaces.
+  const message = (e instanceof Error ? e.message : String(e)).replace(/\s+/g, ' ');
   const at = /position (\d+)/.exec(message);
   if (at === null) return message;
   const pos = Number(at[1]);

@@ -196,6 +196,9 @@ const timeSliceSchema = z.strictObject({
   cyclesPerPacketPerNode: z.number().positive().max(MAX_LATENCY_CYCLES),
 });
 
+/** A platform's clock range in MHz (a trace's header, which copies it, is held to it too). */
+export const CLOCK_MHZ = { min: 0.1, max: 100_000 } as const;
+
 export const platformSchema = z.strictObject({
   /** Short name used by `--platform` (the file name without .json). */
   name: z.string().max(64).regex(/^[a-z0-9][a-z0-9-]*$/, { error: 'expected lowercase letters, digits and dashes' }),
@@ -205,7 +208,7 @@ export const platformSchema = z.strictObject({
    * Processor clock; cycles convert to microseconds with it. From 0.1 MHz to 10^5 MHz
    * (100 GHz): the thesis's machines run at 33 MHz (6.1; Fig. 6-6 is in cycles at 33).
    */
-  clockMHz: z.number().min(0.1).max(100_000),
+  clockMHz: z.number().min(CLOCK_MHZ.min).max(CLOCK_MHZ.max),
   /** Node count used when `--nodes` is not given. */
   defaultNodes: z.int().min(1).max(4096),
   cpu: cpuSchema,

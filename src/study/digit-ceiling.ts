@@ -28,10 +28,15 @@ export interface DigitCeiling {
 
 const columnsOf = (r: Row) => radixColumns(r.keys as number, r.digitBits as number, r.keyBits as number, r.nodes as number, r.combineWords as number);
 
-/** Per platform and machine size, trials with a failed run left out. */
+/**
+ * Per platform and machine size, trials with a failed run left out; a platform and size
+ * none of whose trials measured every width has nothing to fit, and no ceiling (the study
+ * stopped with "fitModel: expected a non-empty list of samples", naming no run).
+ */
 export function digitCeiling(rows: readonly Row[]): DigitCeiling[] {
-  return [...groupBy(rows, (r) => `${r.platform}|${r.nodes}`).values()].map((g) => {
-    const trials = [...groupBy(g, (r) => String(r.trial)).values()].filter((t) => t.every((r) => r.measured !== null));
+  const complete = (g: readonly Row[]): Row[][] => [...groupBy(g, (r) => String(r.trial)).values()].filter((t) => t.every((r) => r.measured !== null));
+  return [...groupBy(rows, (r) => `${r.platform}|${r.nodes}`).values()].filter((g) => complete(g).length > 0).map((g) => {
+    const trials = complete(g);
     const fitted = trials.flat().filter((r) => (r.digitBits as number) >= DIGIT_RANGE.lo && (r.digitBits as number) <= DIGIT_RANGE.hi);
     const terms = Object.keys(columnsOf(g[0]));
     const xs = (r: Row) => {

@@ -116,7 +116,10 @@ export const DIGIT_WIDTH: Study = {
     lines.push(`${'platform'.padEnd(9)} ${'trials'.padStart(6)} ${'optimal'.padStart(7)} ${'within 0.5%'.padStart(11)} ${'wrong'.padStart(5)} ${'failed'.padStart(6)}`);
     for (const p of s.byPlatform) lines.push(`${p.platform.padEnd(9)} ${String(p.trials).padStart(6)} ${String(p.optimal).padStart(7)} ${String(p.near).padStart(11)} ${String(p.wrong).padStart(5)} ${String(p.failed).padStart(6)}`);
     lines.push('', `in sample: the RadixSort model's terms (4.5.5, and the combines' messages) fitted to each platform's runs here (digits ${DIGIT_RANGE.lo}-${DIGIT_RANGE.hi}), then asked for each trial's best viable width:`);
-    for (const c of s.ceiling) lines.push(`  ${c.platform} ${c.nodes} nodes: fit MRE ${c.mrePercent.toFixed(2)}%, optimal ${c.optimal} + ${c.near} within 0.5% of ${c.trials}`);
+    for (const key of new Set(s.trials.map((t) => `${t.platform} ${t.nodes}`))) {
+      const c = s.ceiling.find((x) => `${x.platform} ${x.nodes}` === key);
+      lines.push(`  ${key} nodes: ${c === undefined ? 'nothing to fit: every trial has a failed run' : `fit MRE ${c.mrePercent.toFixed(2)}%, optimal ${c.optimal} + ${c.near} within 0.5% of ${c.trials}`}`);
+    }
     lines.push('', 'trials: platform, nodes, key bits, keys per node: g(i)\'s width, the measured best, the choice\'s cost over the best');
     for (const t of s.trials) lines.push(`  ${t.platform} ${t.nodes} ${String(t.keyBits).padStart(2)}-bit ${String(t.keys).padStart(6)} keys: chose ${String(t.chosen).padStart(2)}, best ${String(t.best ?? '-').padStart(2)}, ${pct(t.loss)} (${t.verdict})`);
     lines.push('', 'checks (issue 21 acceptance):');

@@ -60,7 +60,17 @@ export function collectParts(out: string, expected: ResultsHeader | null = null,
 export function finalText(c: Collected, out: string): string {
   if (c.missing.length > 0) throw new Error(`finalText: ${c.missing.length} runs missing`);
   const parts = [lineText(c.header)];
-  for (const line of c.byIndex) parts.push(parseRecorded((line as RecordedLine).text, `${out}: the recorded line of run ${(line as RecordedLine).i}`, c.header.runs).text);
+  for (const line of c.byIndex as RecordedLine[]) {
+    const full = parseRecorded(line.text, `${out}: the recorded line of run ${line.i}`, c.header.runs);
+    // A line scanned fast (part-scan.ts) is placed by the first "i", key and status in its
+    // text; with one given twice ("i":1 ... "i":0) merge wrote a file out of sweep order
+    // that sim sweep export then refused ("run 0 where run 1 belongs").
+    if (full.i !== line.i || full.key !== line.key || full.status !== line.status) {
+      const said = (l: RecordedLine) => `run ${l.i} (${l.key.slice(0, 16)}..., ${l.status})`;
+      throw new InputError(`${whereRecorded(out, line.key)}: the line reads as ${said(line)} by its first fields but as ${said(full)} in full; expected a result line as sim sweep writes it, each key once`);
+    }
+    parts.push(full.text);
+  }
   return `${parts.join('\n')}\n`;
 }
 

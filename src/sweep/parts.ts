@@ -9,10 +9,11 @@
 import { closeSync, existsSync, ftruncateSync, openSync, readdirSync, readFileSync, readSync, fstatSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { InputError, SimError } from '../kernel/errors.ts';
+import { escapeLineBreaking } from '../kernel/one-line.ts';
 import { scanPart } from './part-scan.ts';
 import { writeAll } from './write-all.ts';
 import { lineText, parseHeader, type RecordedLine, type ResultsHeader } from './result-line.ts';
-import type { Shard } from './shard.ts';
+import { MAX_SHARDS, type Shard } from './shard.ts';
 
 /** The part a shard (or, with `'queue'`, a queue coordinator) appends to. */
 export function partPath(out: string, shard: Shard | 'queue'): string {
@@ -39,7 +40,13 @@ export function listParts(out: string): { path: string; shards: number | null }[
     .sort()
     .map((f) => {
       const m = PART_NAME.exec(f.slice(base.length));
-      return { path: join(dir, f), shards: m?.[2] === undefined ? null : Number(m[2]) };
+      if (m?.[2] === undefined) return { path: join(dir, f), shards: null };
+      // A name --shard cannot give: part-0-of-0 made merge --missing print "--array=NaN".
+      const [index, count] = [Number(m[1]), Number(m[2])];
+      if (!(index >= 1 && index <= count && count <= MAX_SHARDS)) {
+        throw new InputError(`${join(dir, f)}: a results part named for shard ${m[1]} of ${m[2]}; expected part-<i>-of-<n> with 1 <= i <= n <= ${MAX_SHARDS}, as --shard i/n names them (rename or remove it)`);
+      }
+      return { path: join(dir, f), shards: count };
     });
 }
 
@@ -54,7 +61,8 @@ export function nodeVersions(out: string): string[] {
   for (const { path } of listParts(out)) {
     const timing = timingPath(path);
     if (!existsSync(timing)) continue;
-    for (const m of readFileSync(timing, 'utf8').matchAll(/"node":"([^"]+)"/g)) versions.add(m[1]);
+    // A version as Node writes one: a sidecar's "node" with an escape and a newline reached the warning as they were.
+    for (const m of readFileSync(timing, 'utf8').matchAll(/"node":"([\w.+-]+)"/g)) versions.add(m[1]);
   }
   return [...versions].sort();
 }
@@ -93,7 +101,8 @@ export function readParts(out: string, expected: ResultsHeader | null = null): R
     }, (line) => {
       const seen = byKey.get(line.key);
       if (seen === undefined) byKey.set(line.key, line);
-      else if (seen.text !== line.text) throw new KeyConflict(`run ${line.key} was recorded twice with different results (not deterministic across the processes that ran it):\n  ${seen.text}\n  ${line.text}`);
+      // The lines as recorded, but any character that would steer the terminal written as an escape (a line read fast is not parsed).
+      else if (seen.text !== line.text) throw new KeyConflict(`run ${line.key} was recorded twice with different results (not deterministic across the processes that ran it):\n  ${escapeLineBreaking(seen.text)}\n  ${escapeLineBreaking(line.text)}`);
     });
   }
   return { byKey, header };

@@ -6,9 +6,10 @@
  * (timing goes to a sidecar), so the same run always gives the same bytes.
  */
 import { InputError } from '../kernel/errors.ts';
+import { LINE_BREAKING_WORDS, ONE_LINE } from '../kernel/one-line.ts';
 import type { RunSummary } from '../runtime/run-app.ts';
 import { canonicalJson } from './canonical.ts';
-import { RESULT_FORMAT, type RunInputs } from './run-model.ts';
+import { MAX_SWEEP_RUNS, RESULT_FORMAT, type RunInputs } from './run-model.ts';
 
 export type RunStatus = 'verified' | 'unverified' | 'failed';
 
@@ -65,6 +66,15 @@ export function parseHeader(text: string, where: string): ResultsHeader {
     throw new InputError(`${where}: not a results header (expected {"format","runs","simulator","sweep","sweepSha256"})`);
   }
   if (h.format !== RESULT_FORMAT) throw new InputError(`${where}: results format ${h.format}, this simulator reads format ${RESULT_FORMAT}`);
+  // Named in messages (a part of another sweep is refused by them): a name with a
+  // newline and an escape split the refusal over three lines and coloured the terminal.
+  for (const key of ['sweep', 'simulator', 'sweepSha256'] as const) {
+    if (!ONE_LINE.test(h[key] as string)) throw new InputError(`${where}: the header's "${key}" is ${JSON.stringify(h[key]).slice(0, 60)}; expected one line of text, without ${LINE_BREAKING_WORDS}`);
+  }
+  // Every reader sizes a table by it: "runs":1e15 was "internal error: RangeError:
+  // Invalid array length", and 4e9 a V8 fatal error, in sim sweep merge.
+  const runs = h.runs as number;
+  if (runs < 1 || runs > MAX_SWEEP_RUNS) throw new InputError(`${where}: the header gives ${runs} runs; expected 1 to ${MAX_SWEEP_RUNS}, the most a sweep makes`);
   return h as unknown as ResultsHeader;
 }
 

@@ -14,6 +14,9 @@ export interface Shard {
 /** The whole list as one shard. */
 export const WHOLE: Shard = { index: 1, count: 1 };
 
+/** The most shards `--shard i/n` takes (nine digits). */
+export const MAX_SHARDS = 999_999_999;
+
 /** Parses `i/n` with 1 <= i <= n. @throws InputError for anything else */
 export function parseShard(text: string): Shard {
   const m = /^(\d{1,9})\/(\d{1,9})$/.exec(text);

@@ -3,11 +3,12 @@
  * header is data, checked here field by field before anything is allocated from it
  * or drawn with it — a node count bounded by the largest machine a platform may
  * describe, states with bounded names, distinct ids and colours that are plain
- * `#rrggbb` values (they go into SVG attributes and HTML styles), a positive finite
- * clock (zod refuses NaN and Infinity). Anything else is one line naming the key, what it holds and what was expected.
+ * `#rrggbb` values (they go into SVG attributes and HTML styles), a clock in a
+ * platform's range (zod refuses NaN and Infinity). Anything else is one line naming the key, what it holds and what was expected.
  */
 import * as z from 'zod';
 import { valueAt } from '../platform/load-platform.ts';
+import { CLOCK_MHZ } from '../platform/schema.ts';
 
 /** The largest machine a platform file may describe (`maxNodes` in src/platform/schema.ts). */
 export const MAX_TRACE_NODES = 4096;
@@ -35,7 +36,8 @@ export const traceHeaderSchema = z.looseObject({
   platform: z.string().max(1000),
   platformHash: z.string(),
   nodes: z.int().min(1).max(MAX_TRACE_NODES),
-  clockMHz: z.number().positive(),
+  // The platform's clock, in a platform's range: 1e-300 drew axis labels of 300 digits.
+  clockMHz: z.number().min(CLOCK_MHZ.min).max(CLOCK_MHZ.max),
   network: z.string(),
   app: z.string().max(1000),
   params: z.record(z.string(), paramValue),

@@ -155,6 +155,8 @@ export function readTrace(bytes: Uint8Array, source: string, options: ReadOption
       const lastCycle = varint();
       const reason = tag === TAG_END_CUT ? varint() : 0;
       if (count !== records) bad(`corrupt: END counts ${count} records, the file holds ${records}`);
+      // The run's last cycle is a cycle like any other (2^55 was taken, and the graph's axis drawn to it).
+      cycleOk(lastCycle, 'the END record');
       if (tag === TAG_END_CUT && (reason < 1 || reason > CUT_REASONS.length)) bad(`corrupt: END gives an unknown reason ${reason} for cutting the run short`);
       if (at !== bytes.length) bad(`corrupt: ${bytes.length - at} bytes after the END record`);
       return { header, nodes, inFlight, messages, records, lastCycle, cutShort: tag === TAG_END_CUT ? CUT_REASONS[reason - 1] : null };

@@ -24,16 +24,33 @@ function graphWidth(options: GraphOptions): number {
   return width;
 }
 
-/** For each node, the dominant state index (into `states`) of every pixel column. */
+/**
+ * For each node, the dominant state index (into `states`) of every pixel column: the
+ * state with the most time in it, the first in `states` of those tied (the first when
+ * none has any). Kept as time is added, column by column, and only the entries time was
+ * added to are cleared for the next node: scanning every state of every column of every
+ * node took 4096 x 1000 x 1024 steps for a 140 kB trace whose header lists 1024 states
+ * (46 s for sim graph).
+ */
 export function dominantStates(trace: Trace, columns: number): { states: StateInfo[]; grid: Int16Array[] } {
   const states = trace.header.states;
+  const count = states.length;
   const index = new Map(states.map((s, i) => [s.id, i]));
   const end = Math.max(1, trace.lastCycle);
   const perPixel = end / columns;
-  const time = new Float64Array(columns * states.length);
+  const time = new Float64Array(columns * count);
+  const touched: number[] = [];
   const grid: Int16Array[] = [];
   for (const node of trace.nodes) {
-    time.fill(0);
+    const row = new Int16Array(columns);
+    const most = new Float64Array(columns);
+    /** The first state of the most time in column c, scanned in full (after a rounding made a share negative). */
+    const rescan = (c: number): void => {
+      let best = 0;
+      for (let k = 1; k < count; k++) if (time[c * count + k] > time[c * count + best]) best = k;
+      row[c] = best;
+      most[c] = time[c * count + best];
+    };
     const add = (from: number, to: number, state: number) => {
       const s = index.get(state);
       if (s === undefined || to <= from) return;
@@ -41,7 +58,16 @@ export function dominantStates(trace: Trace, columns: number): { states: StateIn
       let t = from;
       while (t < to && c < columns) {
         const columnEnd = Math.min(to, (c + 1) * perPixel);
-        time[c * states.length + s] += columnEnd - t;
+        const at = c * count + s;
+        if (time[at] === 0) touched.push(at);
+        const share = columnEnd - t;
+        const v = (time[at] += share);
+        if (share < 0 && s === row[c]) rescan(c);
+        else if (s === row[c]) most[c] = v;
+        else if (v > most[c] || (v === most[c] && s < row[c])) {
+          row[c] = s;
+          most[c] = v;
+        }
         t = columnEnd;
         c++;
       }
@@ -54,12 +80,8 @@ export function dominantStates(trace: Trace, columns: number): { states: StateIn
       state = node.states[i];
     }
     add(at, end, state);
-    const row = new Int16Array(columns);
-    for (let c = 0; c < columns; c++) {
-      let best = 0;
-      for (let s = 1; s < states.length; s++) if (time[c * states.length + s] > time[c * states.length + best]) best = s;
-      row[c] = best;
-    }
+    for (const k of touched) time[k] = 0;
+    touched.length = 0;
     grid.push(row);
   }
   return { states, grid };

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { sim } from '../support/sim-cli.ts';
+import { ROOT, sim } from '../support/sim-cli.ts';
 
 describe.concurrent('sim fit', () => {
   it('fits calibrated samples into models, a generated module and residuals (ClearMemory lands on Fig. 6-6)', async () => {
@@ -71,6 +71,41 @@ describe.concurrent('sim fit', () => {
     const body = (f: string) => readFileSync(join(dir, f), 'utf8').split('\n').filter((l) => !l.startsWith('# seed')).join('\n');
     expect(readFileSync(join(dir, 'noisy.samples'), 'utf8')).toMatch(/^# seed 1 nodes 4 vcount 20 noise: timer interrupts and time slices, median of three$/m);
     expect(body('noisy.samples')).toBe(body('exact.samples'));
+  });
+
+  it("writes a model's name into the generated module's comments as text: a name that closed the comment put its code in the module", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-fit-'));
+    // The shipped StencilSquare samples (a real calibration), the model renamed.
+    const lines = readFileSync(join(ROOT, 'platforms/models/apps/n16/cm5.samples'), 'utf8').split('\n');
+    const end = lines.findIndex((l, k) => k > 6 && l.startsWith('#'));
+    const evil = 'Evil*/globalThis.pwnedBySamples=1;/*';
+    const renamed = [...lines.slice(0, 6), lines[6].replace('StencilSquare', evil), ...lines.slice(7, end).map((l) => l.replace('StencilSquare', evil))];
+    writeFileSync(join(dir, 'evil.samples'), `${renamed.join('\n')}\n# end: 1 units, ${end - 7} samples\n`);
+    const r = await sim(['fit', join(dir, 'evil.samples'), '-o', join(dir, 'm.json')]);
+    expect(r.code).toBe(0);
+    const module = readFileSync(join(dir, 'm.ts'), 'utf8');
+    expect(module).toContain('/** Evil*\\/globalThis.pwnedBySamples=1;/* on cm5: ');
+    const generated = await import(pathToFileURL(join(dir, 'm.ts')).href);
+    expect((globalThis as { pwnedBySamples?: number }).pwnedBySamples).toBeUndefined();
+    expect(typeof generated.cm5_Evil__globalThis_pwnedBySamples_1___).toBe('function');
+  });
+
+  it("names at most eight of a model's 3,000 columns (a real samples file, edited): the refusals listed them all on their one line, 20 kB", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-fit-'));
+    const lines = readFileSync(join(ROOT, 'platforms/models/apps/n16/cm5.samples'), 'utf8').split('\n');
+    const extra = Array.from({ length: 3000 }, (_, k) => `c${k}`);
+    // StencilSquare's structure line names 3,000 more columns; its samples do not give them.
+    lines[6] += ` ${extra.join(' ')}`;
+    writeFileSync(join(dir, 'wide.samples'), lines.join('\n'));
+    const wide = await sim(['fit', join(dir, 'wide.samples'), '-o', join(dir, 'm.json')]);
+    expect(wide.code).toBe(2);
+    expect(wide.stderr).toMatch(/^sim: .*wide\.samples:8: StencilSquare has 3011 columns \(width height iter wh iter_w iter_h iter_wh iter_colPackets \.\.\. \(3003 more\)\) but this line has 11 values after the time\n$/);
+    // Its first four samples, each given a 0 for every further column: 4 samples for 3,012 unknowns.
+    writeFileSync(join(dir, 'few.samples'), [...lines.slice(0, 7), ...lines.slice(7, 11).map((l) => `${l}${' 0'.repeat(3000)}`), '# end: 1 units, 4 samples', ''].join('\n'));
+    const few = await sim(['fit', join(dir, 'few.samples'), '-o', join(dir, 'm.json')]);
+    expect(few.code).toBe(2);
+    expect(few.stderr).toMatch(/^sim: .*few\.samples: model StencilSquare on cm5: 4 building samples for 3012 unknowns \(the constant and width, height, iter, wh, iter_w, iter_h, iter_wh, iter_colPackets, \.\.\. \(3003 more\)\); expected at least 3013, so the fit has a degree of freedom to judge its terms by\n$/);
+    expect(existsSync(join(dir, 'm.json'))).toBe(false);
   });
 
   it.each([

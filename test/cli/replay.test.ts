@@ -107,6 +107,13 @@ describe.concurrent('repro files and sim replay', () => {
     ['has a parameter without =', (r: Record<string, any>) => (r.params = ['rounds']), /bad repro file: key "params\.0": expected key=value, got "rounds"$/],
     // It said "37.5 event digests".
     ['has its digests cut to an odd byte', (r: Record<string, any>) => (r.eventDigests = Buffer.from(r.eventDigests, 'base64').subarray(1).toString('base64')), /truncated: \d*[13579] bytes of event digests for \d+ events \(expected \d*[02468], two a digest\)$/],
+    // Printed as it was in a note: an escape reached the terminal, a newline split the line.
+    ['gives a simulator version with an escape and a newline', (r: Record<string, any>) => (r.simulatorVersion = '0.1.0\u001b[31mRED\nsecond'), /bad repro file: key "simulatorVersion": expected one line of text, without control characters \(a newline, a tab, an escape\), line separators or direction overrides, got "0\.1\.0\\u001b\[31mRED\\nsecond"$/],
+    ['gives an app path with an escape', (r: Record<string, any>) => (r.app.path = 'apps/ping-pong\u001b[2J/index.ts'), /bad repro file: key "app\.path": expected one line of text, without control characters/],
+    // The run refused it: "limits.maxEvents 0: expected a whole number from 1 to 2^53 - 1", naming neither file nor key.
+    ['stops at event 0', (r: Record<string, any>) => (r.stop = { maxEvents: 0 }), /p\.json: bad repro file: key "stop\.maxEvents": expected number to be >=1, got 0$/],
+    // V8 quotes the text around a stray character, newline included: it came out as two lines.
+    ['has a stray character in its platform', (r: Record<string, any>) => (r.platform.text = r.platform.text.replace('"intOpCycles": 1,', '"intOpCycles": x1,')), /\(platform platforms\/cm5\.json\): not valid JSON \(Unexpected token 'x', \.\.\."pCycles": x1, "f"\.\.\. is not valid JSON\)$/],
   ])('refuses a crafted repro file that %s, with one line and exit 2', async (_what, edit, message) => {
     const r = await replayEdited(edit);
     expect(r.code).toBe(2);
@@ -117,6 +124,8 @@ describe.concurrent('repro files and sim replay', () => {
   it.each([
     ['a fingerprint', (r: Record<string, any>) => (r.outcome.fingerprint = '0000000000000000'), /^sim replay: diverged from the recording at its end: every event matches, but this run's fingerprint is [0-9a-f]{16}, the recording's 0000000000000000$/m],
     ['a failure', (r: Record<string, any>) => (r.outcome.failure = 'boom'), /^sim replay: diverged from the recording at its end: every event matches, but the recording failed \(boom\) and this run passed$/m],
+    // The recorded failure is shown with its escape and newline written out (they reached the terminal as they were).
+    ['a failure of two lines with an escape', (r: Record<string, any>) => (r.outcome.failure = 'boom\u001b[2J\nsecond'), /^sim replay: diverged from the recording at its end: every event matches, but the recording failed \(boom\\u001b\[2J\\u000asecond\) and this run passed$/m],
   ])('checks how the run ended, not only its events: a recording with %s edited in diverges (it was "reproduced", exit 0)', async (_what, edit, message) => {
     const r = await replayEdited(edit);
     expect(r.code).toBe(1);

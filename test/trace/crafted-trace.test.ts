@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { TAG_END, TAG_MESSAGE, TAG_STATE } from '../../src/trace/format.ts';
 import { readTrace } from '../../src/trace/reader.ts';
 import { renderHtml } from '../../src/trace/html-graph.ts';
-import { renderCongestionSvg, renderSvg } from '../../src/trace/state-graph.ts';
+import { dominantStates, renderCongestionSvg, renderSvg } from '../../src/trace/state-graph.ts';
 import { SCRIPT_NAME, smallTrace, withHeader } from '../support/crafted-trace.ts';
 import { sim } from '../support/sim-cli.ts';
 
@@ -22,8 +22,11 @@ describe('a crafted trace header', () => {
     ['claims 10^9 nodes', (h: Record<string, any>) => (h.nodes = 1e9), /bad header: key "nodes": expected number to be <=4096, got 1000000000$/],
     ['lists states as bare numbers', (h: Record<string, any>) => (h.states = [1, 2, 3]), /bad header: key "states\.0": expected object, received number, got 1$/],
     ['has no clock', (h: Record<string, any>) => delete h.clockMHz, /bad header: key "clockMHz": expected number, received undefined, got nothing$/],
-    ['has a negative clock', (h: Record<string, any>) => (h.clockMHz = -33), /bad header: key "clockMHz": expected number to be >0, got -33$/],
-    ['has a zero clock', (h: Record<string, any>) => (h.clockMHz = 0), /key "clockMHz": expected number to be >0, got 0$/],
+    ['has a negative clock', (h: Record<string, any>) => (h.clockMHz = -33), /bad header: key "clockMHz": expected number to be >=0.1, got -33$/],
+    ['has a zero clock', (h: Record<string, any>) => (h.clockMHz = 0), /key "clockMHz": expected number to be >=0.1, got 0$/],
+    // Drawn, with axis labels of 300 digits ("100,000,000,...,000 us"): no platform runs that slow.
+    ['has a clock of 1e-300 MHz', (h: Record<string, any>) => (h.clockMHz = 1e-300), /key "clockMHz": expected number to be >=0.1, got 1e-300$/],
+    ['has a clock of 1e300 MHz', (h: Record<string, any>) => (h.clockMHz = 1e300), /key "clockMHz": expected number to be <=100000, got 1e\+300$/],
     ['gives a colour that is markup', (h: Record<string, any>) => (h.states[1].color = 'red"/><script>alert(2)</script>'), /key "states\.1\.color": expected a colour written #rrggbb, got "red\\"\/><script>/],
     ['gives a state id twice', (h: Record<string, any>) => (h.states[9].id = 8), /key "states": expected every state id once/],
     // Read, then sim graph crashed: "Cannot read properties of undefined (reading 'replace')".
@@ -72,6 +75,58 @@ describe('crafted trace records', () => {
   ])('refuse %s with one line', (_what, records, message) => {
     expect(() => readTrace(withRecords(records, 100), 'crafted')).toThrow(message);
   });
+
+  it('refuse an END whose last cycle is past 2^53 (it was drawn, the axis running to 2^55)', () => {
+    expect(() => readTrace(withRecords([[TAG_STATE, 0, 10, 1]], 2 ** 55), 'crafted')).toThrow(/^crafted: corrupt: the END record at cycle 36028797018963970, past 2\^53$/);
+  });
+});
+
+describe('a crafted header of 4096 nodes and 1024 states', () => {
+  // The real trace's states first (its records use them), then made-up ones to 1024.
+  const wide = (nodes: number) =>
+    readTrace(
+      withHeader(good, (h) => {
+        h.nodes = nodes;
+        h.states = [...h.states, ...Array.from({ length: 1024 - h.states.length }, (_, k) => ({ id: 100 + k, name: `s${k}`, color: '#123456' }))];
+      }),
+      'wide',
+    );
+
+  it('gives each pixel column the state a scan of every state gives', () => {
+    const trace = wide(64);
+    const { grid } = dominantStates(trace, 500);
+    const count = trace.header.states.length;
+    trace.nodes.forEach((node, n) => {
+      // Every state's time in every column, then the first of the most.
+      const time = new Float64Array(500 * count);
+      const perPixel = trace.lastCycle / 500;
+      const add = (from: number, to: number, state: number) => {
+        const s = trace.header.states.findIndex((x) => x.id === state);
+        for (let t = from, c = Math.min(499, Math.floor(from / perPixel)); t < to && c < 500; c++) {
+          const e = Math.min(to, (c + 1) * perPixel);
+          time[c * count + s] += e - t;
+          t = e;
+        }
+      };
+      let at = 0;
+      let state = 0;
+      node.cycles.forEach((cycle, i) => {
+        add(at, cycle, state);
+        [at, state] = [cycle, node.states[i]];
+      });
+      add(at, trace.lastCycle, state);
+      const expected = Array.from({ length: 500 }, (_, c) => {
+        let best = 0;
+        for (let k = 1; k < count; k++) if (time[c * count + k] > time[c * count + best]) best = k;
+        return best;
+      });
+      expect([...grid[n]], `node ${n}`).toEqual(expected);
+    });
+  });
+
+  it('is drawn in seconds: scanning 1024 states in every column of every node took 46 s for this 45 kB file', () => {
+    expect(renderSvg(wide(4096))).toContain('<svg');
+  }, 10_000);
 });
 
 describe('a graph width', () => {
