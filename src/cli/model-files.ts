@@ -137,6 +137,21 @@ function readHybrid(set: ModelSet, platform: Platform, nodes: number, dir: strin
   }
 }
 
+/**
+ * Refuses a choice predicted to take less than no time: models whose coefficients make
+ * one (a hand edit, or a fit far outside its samples) were chosen by it, and the time
+ * printed ("square *  -29,864.4  -985,527"). The library's select() itself takes such
+ * models, as the thesis's printed ones draw its derived maps (selection.md 2.2); the
+ * choice is the minimum, so a negative prediction anywhere makes the choice's negative.
+ */
+export function refuseNegativeChoice(module: string, variant: string, cycles: number, inputs: Readonly<Record<string, number | string | boolean>>, sources: readonly string[]): void {
+  if (cycles >= 0) return;
+  // The module's inputs (a run's values hold every parameter of the app).
+  const names = MODULES.find((m) => m.name === module)?.inputs.map((i) => i.name) ?? Object.keys(inputs);
+  const shown = names.filter((k) => Object.hasOwn(inputs, k)).map((k) => `${k}=${inputs[k]}`).join(' ');
+  throw new InputError(`module ${module}: variant ${variant} is predicted ${Math.round(cycles)} cycles for ${shown} by the models in ${sources.join(', ')}; expected a time of 0 or more (models that predict a negative time do not fit this input: refit or recalibrate them)`);
+}
+
 /** The module a `sim select` argument names: a module name (stencil, sort) or one of its app folders. */
 export function moduleNamed(arg: string): LibraryModule {
   const byName = MODULES.find((m) => m.name === arg);

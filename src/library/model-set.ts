@@ -112,5 +112,11 @@ export function evaluate(model: FittedModel & { source?: string }, columns: Colu
     }
     y += model.coefficients[k] * x;
   }
+  // Coefficients near the largest double overflowed to Infinity (shown as the variant
+  // not covering the input, with a "predicted benefit NaN%"), or to NaN.
+  if (!Number.isFinite(y)) {
+    const used = model.terms.filter((t, k) => model.relevant[k] && t !== '1').map((t) => `${t}=${columns[t]}`);
+    throw new InputError(`model ${model.name}${model.source === undefined ? '' : ` in ${model.source}`} predicts ${y} cycles${used.length === 0 ? '' : ` at ${used.join(' ')}`}; expected a finite time (its coefficients are too large: refit it)`);
+  }
   return y;
 }

@@ -185,7 +185,19 @@ describe('bad input to the library gives one line and exit 2', () => {
   // App models that record no machine size (written before sizes were recorded) are taken at any.
   const anySize = mkdtempSync(join(tmpdir(), 'sim-select-models-'));
   writeFileSync(join(anySize, 'cm5.json'), JSON.stringify({ ...shipped, provenance: { ...shipped.provenance, machineSizes: undefined } }));
+  // The shipped models with every model's coefficients changed, as a hand edit or a bad fit leaves them.
+  const withCoefficients = (f: (c: number, k: number) => number) => {
+    const d = mkdtempSync(join(tmpdir(), 'sim-select-models-'));
+    writeFileSync(join(d, 'cm5.json'), JSON.stringify({ ...shipped, models: shipped.models.map((m: { coefficients: number[] }) => ({ ...m, coefficients: m.coefficients.map(f) })) }));
+    return d;
+  };
+  const withConstant = (c: number) => withCoefficients((old, k) => (k === 0 ? c : old));
   const CASES: [string, string[], RegExp][] = [
+    // Square was printed as predicting "∞" (not covering the input), with "predicted benefit NaN%".
+    ['models whose prediction overflows', ['select', '--platform', 'cm5', 'stencil', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2', '--models', withCoefficients(() => Number.MAX_VALUE)], /^sim: model StencilSquare in .*cm5\.json predicts Infinity cycles at iter=2 iter_w=128 .*; expected a finite time \(its coefficients are too large: refit it\)$/],
+    // Chosen for its negative time: "sample *  -295,887.6  -9,764,292", and a run with algorithm=auto ran it.
+    ['models that predict a negative time', ['select', '--platform', 'cm5', 'sort', '--param', 'keys=1000', '--param', 'keyBits=28', '--models', withConstant(-1e7)], /^sim: module sort: variant sample is predicted -9764292 cycles for keys=1000 keyBits=28 by the models in platforms\/models\/cm5\.json, .*cm5\.json; expected a time of 0 or more/],
+    ['auto from models that predict a negative time', ['--platform', 'cm5', 'apps/stencil', '--param', 'layout=auto', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2', '--models', withConstant(-1e7)], /^sim: module stencil: variant square is predicted -9985527 cycles for width=64 height=64 iters=2 by the models in /],
     // Used as they were: the 16-node models chose rect for 64 nodes, where the 64-node ones
     // choose square. (The shipped files record their size since the models were refitted.)
     ['models fitted at another machine size', ['select', '--platform', 'cm5', 'stencil', '--param', 'width=100', '--param', 'height=100', '--param', 'iters=2', '--nodes', '64', '--models', 'platforms/models/apps/n16'], /^sim: platforms\/models\/apps\/n16\/cm5\.json was fitted on 16 nodes only, and this is 64; calibrate the app models at 64 nodes \(sim calibrate --platform cm5 apps\/calibration\/apps\.spec -o <samples> --nodes 64 --fit <dir>\) and pass --models <dir>$/],
