@@ -106,7 +106,8 @@ export function evaluate(model: FittedModel & { source?: string }, columns: Colu
       y += model.coefficients[k];
       continue;
     }
-    const x = columns[term];
+    // Own columns only: a term named constructor or toString found Object's function and predicted NaN.
+    const x = Object.hasOwn(columns, term) ? columns[term] : undefined;
     if (x === undefined) {
       throw new InputError(`model ${model.name}${model.source === undefined ? '' : ` in ${model.source}`} has a term "${term}" the library does not know (it gives ${Object.keys(columns).join(', ')})`);
     }

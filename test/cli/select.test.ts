@@ -191,10 +191,17 @@ describe('bad input to the library gives one line and exit 2', () => {
     writeFileSync(join(d, 'cm5.json'), JSON.stringify({ ...shipped, models: shipped.models.map((m: { coefficients: number[] }) => ({ ...m, coefficients: m.coefficients.map(f) })) }));
     return d;
   };
+  const withTerm = (name: string) => {
+    const d = mkdtempSync(join(tmpdir(), 'sim-select-models-'));
+    writeFileSync(join(d, 'cm5.json'), JSON.stringify({ ...shipped, models: shipped.models.map((m: { terms: string[]; relevant: boolean[] }) => ({ ...m, terms: ['1', name, ...m.terms.slice(2)], relevant: m.relevant.map(() => true) })) }));
+    return d;
+  };
   const withConstant = (c: number) => withCoefficients((old, k) => (k === 0 ? c : old));
   const CASES: [string, string[], RegExp][] = [
     // Square was printed as predicting "∞" (not covering the input), with "predicted benefit NaN%".
     ['models whose prediction overflows', ['select', '--platform', 'cm5', 'stencil', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2', '--models', withCoefficients(() => Number.MAX_VALUE)], /^sim: model StencilSquare in .*cm5\.json predicts Infinity cycles at iter=2 iter_w=128 .*; expected a finite time \(its coefficients are too large: refit it\)$/],
+    // Read as Object's own function: a NaN prediction ("square  NaN  NaN" before predictions had to be finite).
+    ['a model with a term named as an object property', ['select', '--platform', 'cm5', 'stencil', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2', '--models', withTerm('constructor')], /^sim: model StencilSquare in .*cm5\.json has a term "constructor" the library does not know \(it gives width, height, /],
     // Chosen for its negative time: "sample *  -295,887.6  -9,764,292", and a run with algorithm=auto ran it.
     ['models that predict a negative time', ['select', '--platform', 'cm5', 'sort', '--param', 'keys=1000', '--param', 'keyBits=28', '--models', withConstant(-1e7)], /^sim: module sort: variant sample is predicted -9764292 cycles for keys=1000 keyBits=28 by the models in platforms\/models\/cm5\.json, .*cm5\.json; expected a time of 0 or more/],
     ['auto from models that predict a negative time', ['--platform', 'cm5', 'apps/stencil', '--param', 'layout=auto', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2', '--models', withConstant(-1e7)], /^sim: module stencil: variant square is predicted -9985527 cycles for width=64 height=64 iters=2 by the models in /],
