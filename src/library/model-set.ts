@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import type { FittedModel } from '../calibrate/models.ts';
 import { InputError } from '../kernel/errors.ts';
+import { findDuplicateKey } from '../platform/duplicate-keys.ts';
 
 const MODEL = z.object({
   platform: z.string(),
@@ -47,6 +48,9 @@ export class ModelSet {
     } catch (e) {
       throw new InputError(`${source}: not JSON (${(e as Error).message.split('\n')[0]})`);
     }
+    // JSON.parse keeps a key's last value: a second "coefficients" of zeros predicted 0 cycles, and was chosen.
+    const twice = findDuplicateKey(text);
+    if (twice !== null) throw new InputError(`${source}: key "${twice.path}" is given twice (lines ${twice.firstLine} and ${twice.secondLine}); expected each key once`);
     const parsed = FILE.safeParse(json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];

@@ -196,6 +196,9 @@ describe('bad input to the library gives one line and exit 2', () => {
     writeFileSync(join(d, 'cm5.json'), JSON.stringify({ ...shipped, models: shipped.models.map((m: { terms: string[]; relevant: boolean[] }) => ({ ...m, terms: ['1', name, ...m.terms.slice(2)], relevant: m.relevant.map(() => true) })) }));
     return d;
   };
+  // StencilSquare's coefficients written twice, the second time all zero.
+  const keyTwice = mkdtempSync(join(tmpdir(), 'sim-select-models-'));
+  writeFileSync(join(keyTwice, 'cm5.json'), JSON.stringify(shipped, null, 2).replace(/("coefficients": \[[^\]]*\],)/, (c) => `${c}\n"coefficients": [${square.coefficients.map(() => 0).join(', ')}],`));
   const withConstant = (c: number) => withCoefficients((old, k) => (k === 0 ? c : old));
   const CASES: [string, string[], RegExp][] = [
     // Square was printed as predicting "∞" (not covering the input), with "predicted benefit NaN%".
@@ -211,6 +214,8 @@ describe('bad input to the library gives one line and exit 2', () => {
     ['hybrid models fitted at another machine size', ['select', '--platform', 'cm5', 'stencil', '--param', 'width=100', '--param', 'height=100', '--param', 'iters=2', '--nodes', '16', '--communication', 'hybrid', '--hybrid-models', 'platforms/models/hybrid/n64'], /^sim: --communication hybrid: platforms\/models\/hybrid\/n64\/cm5\.json was fitted on 64 nodes only, and this is 16; calibrate the hybrid models at 16 nodes with sim calibrate --platform cm5 apps\/calibration\/hybrid\.spec/],
     // The second entry silently won (here predicting 0 cycles, and chosen).
     ['a models file that gives a model twice', ['select', '--platform', 'cm5', 'stencil', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2', '--models', twice], /^sim: .*cm5\.json: model StencilSquare on cm5 is given twice; expected each model once$/],
+    // JSON.parse kept the second: square predicted 0 cycles and was chosen.
+    ['a models file that gives a key twice', ['select', '--platform', 'cm5', 'stencil', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2', '--models', keyTwice], /^sim: .*cm5\.json: key "models\.0\.coefficients" is given twice \(lines \d+ and \d+\); expected each key once$/],
     // It wrote SVG into map.png.
     ['a map named other than .svg', ['select', '--map', '--platform', 'cm5', 'stencil', '--param', 'iters=1', '-o', 'map.png'], /^sim: -o map\.png: expected a file name ending in \.svg \(the map is SVG\)$/],
     // Taken silently: the map runs nothing.
