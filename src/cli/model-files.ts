@@ -36,13 +36,37 @@ function readModelsFile(file: string, shown: string, platformName: string): { te
   } catch (e) {
     throw new InputError(`${shown}: cannot read the models (${(e as { code?: string }).code ?? String(e)})`);
   }
-  let provenance: { platformHashes?: Record<string, string>; machineSizes?: Record<string, number[]> } | undefined;
+  let provenance: unknown;
   try {
-    provenance = (JSON.parse(text) as { provenance?: typeof provenance }).provenance;
+    provenance = (JSON.parse(text) as { provenance?: unknown }).provenance;
   } catch {
     provenance = undefined; // ModelSet.addFile says what is wrong with it
   }
-  return { text, fittedOn: provenance?.platformHashes?.[platformName], sizes: provenance?.machineSizes?.[platformName] };
+  // Checked here, as the models' own schema leaves provenance free: a size list of null was
+  // an internal error ("Cannot read properties of null"), a hash with a newline two lines.
+  const fittedOn = ownEntry(provenance, 'platformHashes', platformName);
+  if (fittedOn !== undefined && (typeof fittedOn !== 'string' || !/^[0-9a-f]{64}$/.test(fittedOn))) {
+    throw new InputError(`${shown}: provenance.platformHashes.${platformName}: expected the sha256 of the platform file the models were fitted on (64 hex digits, as sim fit writes it), got ${shortJson(fittedOn)}`);
+  }
+  const sizes = ownEntry(provenance, 'machineSizes', platformName);
+  if (sizes !== undefined && !(Array.isArray(sizes) && sizes.every((n) => Number.isInteger(n) && (n as number) >= 1))) {
+    throw new InputError(`${shown}: provenance.machineSizes.${platformName}: expected a list of the machine sizes sampled (positive integers, as sim fit writes it), got ${shortJson(sizes)}`);
+  }
+  return { text, fittedOn, sizes: sizes as number[] | undefined };
+}
+
+/** provenance[group][key] when both are own properties of objects (a platform named constructor found Object's function), else undefined. */
+function ownEntry(provenance: unknown, group: string, key: string): unknown {
+  if (provenance === null || typeof provenance !== 'object' || !Object.hasOwn(provenance, group)) return undefined;
+  const entries = (provenance as Record<string, unknown>)[group];
+  if (entries === null || typeof entries !== 'object' || !Object.hasOwn(entries, key)) return undefined;
+  return (entries as Record<string, unknown>)[key];
+}
+
+/** A value as JSON, cut to 40 characters, for a message. */
+function shortJson(v: unknown): string {
+  const s = JSON.stringify(v) ?? String(v);
+  return s.length > 40 ? `${s.slice(0, 37)}...` : s;
 }
 
 /**

@@ -199,6 +199,11 @@ describe('bad input to the library gives one line and exit 2', () => {
   // StencilSquare's coefficients written twice, the second time all zero.
   const keyTwice = mkdtempSync(join(tmpdir(), 'sim-select-models-'));
   writeFileSync(join(keyTwice, 'cm5.json'), JSON.stringify(shipped, null, 2).replace(/("coefficients": \[[^\]]*\],)/, (c) => `${c}\n"coefficients": [${square.coefficients.map(() => 0).join(', ')}],`));
+  const withProvenance = (provenance: object) => {
+    const d = mkdtempSync(join(tmpdir(), 'sim-select-models-'));
+    writeFileSync(join(d, 'cm5.json'), JSON.stringify({ ...shipped, provenance: { ...shipped.provenance, ...provenance } }));
+    return d;
+  };
   const withConstant = (c: number) => withCoefficients((old, k) => (k === 0 ? c : old));
   const CASES: [string, string[], RegExp][] = [
     // Square was printed as predicting "∞" (not covering the input), with "predicted benefit NaN%".
@@ -214,6 +219,10 @@ describe('bad input to the library gives one line and exit 2', () => {
     ['hybrid models fitted at another machine size', ['select', '--platform', 'cm5', 'stencil', '--param', 'width=100', '--param', 'height=100', '--param', 'iters=2', '--nodes', '16', '--communication', 'hybrid', '--hybrid-models', 'platforms/models/hybrid/n64'], /^sim: --communication hybrid: platforms\/models\/hybrid\/n64\/cm5\.json was fitted on 64 nodes only, and this is 16; calibrate the hybrid models at 16 nodes with sim calibrate --platform cm5 apps\/calibration\/hybrid\.spec/],
     // The second entry silently won (here predicting 0 cycles, and chosen).
     ['a models file that gives a model twice', ['select', '--platform', 'cm5', 'stencil', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2', '--models', twice], /^sim: .*cm5\.json: model StencilSquare on cm5 is given twice; expected each model once$/],
+    // "internal error (a bug in the simulator): TypeError: Cannot read properties of null (reading 'length')".
+    ['models whose provenance gives no list of sizes', ['select', '--platform', 'cm5', 'sort', '--param', 'keys=1000', '--param', 'keyBits=28', '--models', withProvenance({ machineSizes: { cm5: null } })], /^sim: .*cm5\.json: provenance\.machineSizes\.cm5: expected a list of the machine sizes sampled \(positive integers, as sim fit writes it\), got null$/],
+    // Its newline split the "fitted on another platform file" message in two.
+    ['models whose provenance gives no hash', ['select', '--platform', 'cm5', 'sort', '--param', 'keys=1000', '--param', 'keyBits=28', '--models', withProvenance({ platformHashes: { cm5: 'bad\nline' } })], /^sim: .*cm5\.json: provenance\.platformHashes\.cm5: expected the sha256 of the platform file the models were fitted on \(64 hex digits, as sim fit writes it\), got "bad\\nline"$/],
     // JSON.parse kept the second: square predicted 0 cycles and was chosen.
     ['a models file that gives a key twice', ['select', '--platform', 'cm5', 'stencil', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2', '--models', keyTwice], /^sim: .*cm5\.json: key "models\.0\.coefficients" is given twice \(lines \d+ and \d+\); expected each key once$/],
     // It wrote SVG into map.png.
