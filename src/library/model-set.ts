@@ -8,12 +8,15 @@
 import { z } from 'zod';
 import type { FittedModel } from '../calibrate/models.ts';
 import { InputError } from '../kernel/errors.ts';
+import { LINE_BREAKING_WORDS, ONE_LINE } from '../kernel/one-line.ts';
 import { findDuplicateKey } from '../platform/duplicate-keys.ts';
 
+// Names reach messages: a term with a newline split "has a term ... the library does not know" in two.
+const oneLine = z.string().regex(ONE_LINE, { error: `expected one line of text, without ${LINE_BREAKING_WORDS}` });
 const MODEL = z.object({
-  platform: z.string(),
-  name: z.string(),
-  terms: z.array(z.string()).min(1),
+  platform: oneLine,
+  name: oneLine,
+  terms: z.array(oneLine).min(1),
   coefficients: z.array(z.number()),
   halfWidths: z.array(z.number()),
   relevant: z.array(z.boolean()),
