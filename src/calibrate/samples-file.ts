@@ -32,6 +32,14 @@ export function samplesEndLine(units: number, samples: number): string {
   return `# end: ${units} unit${units === 1 ? '' : 's'}, ${samples} sample${samples === 1 ? '' : 's'}`;
 }
 
+/**
+ * Most columns (inputs and terms) a model may have. A fit removes irrelevant terms one at
+ * a time, one least-squares solve of samples x columns each, so its time grows as the
+ * fourth power of the columns: 100 took 6 s, 300 more than 5 minutes. The thesis's
+ * models have a dozen (Fig. 6-6; the shipped StencilSquare 11).
+ */
+export const MAX_COLUMNS = 64;
+
 /** Largest magnitude a sample value may have: cycle counts and terms are exact integers below 2^53. */
 const MAX_VALUE = Number.MAX_SAFE_INTEGER;
 
@@ -110,6 +118,7 @@ export function readSamples(text: string, source: string): ModelSamples[] {
         units++;
         const key = `${platform}/${words[1]}`;
         const columns = words.slice(2);
+        if (columns.length > MAX_COLUMNS) throw new InputError(`${at}: model ${words[1]} has ${columns.length} columns; expected at most ${MAX_COLUMNS} (a fit removes irrelevant terms one at a time, so its time grows as the fourth power of the columns: 300 take more than 5 minutes)`);
         const seen = byKey.get(key);
         // The same model on another machine size adds to its samples; its columns must agree.
         if (seen !== undefined) {

@@ -28,11 +28,13 @@ export async function resolveAutoParams(app: string, params: readonly string[], 
   // Loaded only here: the model files' schema (zod) is a tenth of a second of every run's start-up.
   const { resolveAuto } = await import('../library/auto.ts');
   const { selectContext } = await import('../library/module.ts');
-  const { appFolder, loadModelSet } = await import('./model-files.ts');
+  const { appFolder, loadModelSet, refuseNegativeChoice } = await import('./model-files.ts');
   const folder = appFolder(app) ?? app;
   const ctx = selectContext(platform, nodes, loadModelSet(platform, nodes, modelsDir, communication), communication.communication);
   const resolved = resolveAuto(folder, values, ctx);
   if (resolved === null) return { params: [...params], resolution: null };
+  const r = resolved.resolution;
+  refuseNegativeChoice(r.module, r.variant, r.predictedCycles, values, ctx.models.sources);
   // What was resolved, in place of any other value of those keys (an auto may set another key: apps/sort's sampleDigitBits).
   const set = resolved.resolution.resolved;
   return {

@@ -36,13 +36,37 @@ function readModelsFile(file: string, shown: string, platformName: string): { te
   } catch (e) {
     throw new InputError(`${shown}: cannot read the models (${(e as { code?: string }).code ?? String(e)})`);
   }
-  let provenance: { platformHashes?: Record<string, string>; machineSizes?: Record<string, number[]> } | undefined;
+  let provenance: unknown;
   try {
-    provenance = (JSON.parse(text) as { provenance?: typeof provenance }).provenance;
+    provenance = (JSON.parse(text) as { provenance?: unknown }).provenance;
   } catch {
     provenance = undefined; // ModelSet.addFile says what is wrong with it
   }
-  return { text, fittedOn: provenance?.platformHashes?.[platformName], sizes: provenance?.machineSizes?.[platformName] };
+  // Checked here, as the models' own schema leaves provenance free: a size list of null was
+  // an internal error ("Cannot read properties of null"), a hash with a newline two lines.
+  const fittedOn = ownEntry(provenance, 'platformHashes', platformName);
+  if (fittedOn !== undefined && (typeof fittedOn !== 'string' || !/^[0-9a-f]{64}$/.test(fittedOn))) {
+    throw new InputError(`${shown}: provenance.platformHashes.${platformName}: expected the sha256 of the platform file the models were fitted on (64 hex digits, as sim fit writes it), got ${shortJson(fittedOn)}`);
+  }
+  const sizes = ownEntry(provenance, 'machineSizes', platformName);
+  if (sizes !== undefined && !(Array.isArray(sizes) && sizes.every((n) => Number.isInteger(n) && (n as number) >= 1))) {
+    throw new InputError(`${shown}: provenance.machineSizes.${platformName}: expected a list of the machine sizes sampled (positive integers, as sim fit writes it), got ${shortJson(sizes)}`);
+  }
+  return { text, fittedOn, sizes: sizes as number[] | undefined };
+}
+
+/** provenance[group][key] when both are own properties of objects (a platform named constructor found Object's function), else undefined. */
+function ownEntry(provenance: unknown, group: string, key: string): unknown {
+  if (provenance === null || typeof provenance !== 'object' || !Object.hasOwn(provenance, group)) return undefined;
+  const entries = (provenance as Record<string, unknown>)[group];
+  if (entries === null || typeof entries !== 'object' || !Object.hasOwn(entries, key)) return undefined;
+  return (entries as Record<string, unknown>)[key];
+}
+
+/** A value as JSON, cut to 40 characters, for a message. */
+function shortJson(v: unknown): string {
+  const s = JSON.stringify(v) ?? String(v);
+  return s.length > 40 ? `${s.slice(0, 37)}...` : s;
 }
 
 /**
@@ -135,6 +159,21 @@ function readHybrid(set: ModelSet, platform: Platform, nodes: number, dir: strin
   for (const name of Object.values(HYBRID_MODELS)) {
     if (!set.has(name)) throw new InputError(`--communication hybrid: ${shown} has no model ${name} (expected ${Object.values(HYBRID_MODELS).join(' and ')}, the models of apps/calibration/hybrid.spec)`);
   }
+}
+
+/**
+ * Refuses a choice predicted to take less than no time: models whose coefficients make
+ * one (a hand edit, or a fit far outside its samples) were chosen by it, and the time
+ * printed ("square *  -29,864.4  -985,527"). The library's select() itself takes such
+ * models, as the thesis's printed ones draw its derived maps (selection.md 2.2); the
+ * choice is the minimum, so a negative prediction anywhere makes the choice's negative.
+ */
+export function refuseNegativeChoice(module: string, variant: string, cycles: number, inputs: Readonly<Record<string, number | string | boolean>>, sources: readonly string[]): void {
+  if (cycles >= 0) return;
+  // The module's inputs (a run's values hold every parameter of the app).
+  const names = MODULES.find((m) => m.name === module)?.inputs.map((i) => i.name) ?? Object.keys(inputs);
+  const shown = names.filter((k) => Object.hasOwn(inputs, k)).map((k) => `${k}=${inputs[k]}`).join(' ');
+  throw new InputError(`module ${module}: variant ${variant} is predicted ${Math.round(cycles)} cycles for ${shown} by the models in ${sources.join(', ')}; expected a time of 0 or more (models that predict a negative time do not fit this input: refit or recalibrate them)`);
 }
 
 /** The module a `sim select` argument names: a module name (stencil, sort) or one of its app folders. */

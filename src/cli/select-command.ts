@@ -23,7 +23,7 @@ import type { Platform } from '../platform/schema.ts';
 import type { Io } from './io.ts';
 import { loadPlatform, projectPath } from './load-inputs.ts';
 import { parseCommunication, type CommunicationChoice } from './communication-option.ts';
-import { loadModelSet, moduleNamed } from './model-files.ts';
+import { loadModelSet, moduleNamed, refuseNegativeChoice } from './model-files.ts';
 import { loadRun } from './run-setup.ts';
 
 const n0 = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
@@ -126,6 +126,7 @@ export async function selectCommand(argv: readonly string[], io: Io): Promise<nu
 
   const x = moduleInputs(mod, args.params);
   const choice = select(mod, x, ctx);
+  refuseNegativeChoice(mod.name, choice.variant, choice.cycles, x, models.sources);
   const runs: Measured[] = [];
   if (args.run) runs.push(await measure(choice.predictions.find((p) => p.variant === choice.variant)!, nodes, args.seed, platform));
   if (args.all) for (const p of choice.predictions) if (p.problem === null) runs.push(await measure(p, nodes, args.seed, platform));

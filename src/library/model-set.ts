@@ -8,11 +8,15 @@
 import { z } from 'zod';
 import type { FittedModel } from '../calibrate/models.ts';
 import { InputError } from '../kernel/errors.ts';
+import { LINE_BREAKING_WORDS, ONE_LINE } from '../kernel/one-line.ts';
+import { findDuplicateKey } from '../platform/duplicate-keys.ts';
 
+// Names reach messages: a term with a newline split "has a term ... the library does not know" in two.
+const oneLine = z.string().regex(ONE_LINE, { error: `expected one line of text, without ${LINE_BREAKING_WORDS}` });
 const MODEL = z.object({
-  platform: z.string(),
-  name: z.string(),
-  terms: z.array(z.string()).min(1),
+  platform: oneLine,
+  name: oneLine,
+  terms: z.array(oneLine).min(1),
   coefficients: z.array(z.number()),
   halfWidths: z.array(z.number()),
   relevant: z.array(z.boolean()),
@@ -47,6 +51,9 @@ export class ModelSet {
     } catch (e) {
       throw new InputError(`${source}: not JSON (${(e as Error).message.split('\n')[0]})`);
     }
+    // JSON.parse keeps a key's last value: a second "coefficients" of zeros predicted 0 cycles, and was chosen.
+    const twice = findDuplicateKey(text);
+    if (twice !== null) throw new InputError(`${source}: key "${twice.path}" is given twice (lines ${twice.firstLine} and ${twice.secondLine}); expected each key once`);
     const parsed = FILE.safeParse(json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
@@ -106,11 +113,18 @@ export function evaluate(model: FittedModel & { source?: string }, columns: Colu
       y += model.coefficients[k];
       continue;
     }
-    const x = columns[term];
+    // Own columns only: a term named constructor or toString found Object's function and predicted NaN.
+    const x = Object.hasOwn(columns, term) ? columns[term] : undefined;
     if (x === undefined) {
       throw new InputError(`model ${model.name}${model.source === undefined ? '' : ` in ${model.source}`} has a term "${term}" the library does not know (it gives ${Object.keys(columns).join(', ')})`);
     }
     y += model.coefficients[k] * x;
+  }
+  // Coefficients near the largest double overflowed to Infinity (shown as the variant
+  // not covering the input, with a "predicted benefit NaN%"), or to NaN.
+  if (!Number.isFinite(y)) {
+    const used = model.terms.filter((t, k) => model.relevant[k] && t !== '1').map((t) => `${t}=${columns[t]}`);
+    throw new InputError(`model ${model.name}${model.source === undefined ? '' : ` in ${model.source}`} predicts ${y} cycles${used.length === 0 ? '' : ` at ${used.join(' ')}`}; expected a finite time (its coefficients are too large: refit it)`);
   }
   return y;
 }

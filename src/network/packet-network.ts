@@ -28,6 +28,7 @@
  * event missed the cache on them, and as six arrays a channel's crossing touched six
  * cache lines where it now touches one or two.
  */
+import { InputError } from '../kernel/errors.ts';
 import type { RandomStream } from '../kernel/random-stream.ts';
 import type { Simulation } from '../kernel/simulation.ts';
 import { BufferTable } from './buffer-table.ts';
@@ -37,6 +38,23 @@ import type { PacketRouting, Topology } from './topology.ts';
 
 /** Called when `node` can inject again on `net` after a refusal. */
 export type InjectReadyListener = (node: number, net: number) => void;
+
+/**
+ * Most packet slots the buffers may hold together: 2^24, 128 MB of slots taken before
+ * the run. A 4096-node CM-5 holds about 400,000. Every buffer's ring is made whole at the
+ * start, so a platform's in-range bufferPackets of 65536 (2^16) made a 64-node fat tree
+ * of 10^8 slots and V8 died ("FATAL ERROR: invalid table size ... heap out of memory").
+ */
+export const MAX_BUFFER_SLOTS = 1 << 24;
+
+/** Refuses buffers the machine could not hold: the slots of each node's two interfaces per network and of each router input per network. */
+function checkBufferSlots(nodes: number, routerInputs: number, buffers: { routerPackets: number; injectionPackets: number; receivePackets: number }): void {
+  const slots = 2 * nodes * (buffers.injectionPackets + buffers.receivePackets) + 2 * routerInputs * buffers.routerPackets;
+  if (slots <= MAX_BUFFER_SLOTS) return;
+  throw new InputError(
+    `network buffers of ${slots.toLocaleString('en-US')} packets in all on ${nodes} nodes (2 networks x (${nodes} nodes x (injectionBufferPackets ${buffers.injectionPackets} + receiveBufferPackets ${buffers.receivePackets}) + ${routerInputs} router inputs x bufferPackets ${buffers.routerPackets})); expected at most ${MAX_BUFFER_SLOTS.toLocaleString('en-US')}, which the simulator holds from the start: lower the platform's network buffer sizes`,
+  );
+}
 
 /**
  * Whole cycles for crossing a channel of `latency` cycles as hop `k` (from 0) of a
@@ -119,6 +137,7 @@ export class PacketNetwork implements DataNetwork {
     this.ch = new Int32Array(records);
     this.chF = new Float64Array(records);
     this.waiters = new Array<Packet | null>(4 * C).fill(null);
+    checkBufferSlots(P, specs.filter((c) => c.deliversTo < 0).length, buffers);
     const table = new BufferTable(4 * P + 2 * C);
     for (let net = 0; net < 2; net++) for (let n = 0; n < P; n++) table.add(buffers.injectionPackets, 2 * n + net);
     for (let net = 0; net < 2; net++) for (let n = 0; n < P; n++) table.add(buffers.receivePackets);

@@ -17,6 +17,7 @@ import { z } from 'zod';
 import { InputError } from '../kernel/errors.ts';
 import { LINE_BREAKING_WORDS, ONE_LINE } from '../kernel/one-line.ts';
 import { MAX_SEED } from '../kernel/random-stream.ts';
+import { findDuplicateKey } from '../platform/duplicate-keys.ts';
 import { NETWORK_MODES } from '../machine/machine.ts';
 import { sha256 } from './canonical.ts';
 
@@ -103,6 +104,9 @@ export async function loadSweep(file: string, importModule: (path: string) => Pr
     } catch (e) {
       throw new InputError(`${file}: not valid JSON (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`);
     }
+    // JSON.parse keeps a key's last value: "seeds": [1, 2] then "seeds": 3 ran seed 3 alone, silently.
+    const twice = findDuplicateKey(text);
+    if (twice !== null) throw new InputError(`${file}: key "${twice.path}" is given twice (lines ${twice.firstLine} and ${twice.secondLine}); expected each key once`);
   }
   return { file, spec: checkSweep(value, file), sha256: sha256(text) };
 }

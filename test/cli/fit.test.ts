@@ -5,6 +5,13 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ROOT, sim } from '../support/sim-cli.ts';
 
+/** A samples file of one model with `columns` columns and `samples` samples whose times do not depend on them (fixed pseudo-random values). */
+function wideSamples(columns: number, samples: number): string {
+  const names = Array.from({ length: columns }, (_, k) => `c${k}`);
+  const rows = Array.from({ length: samples }, (_, i) => `Wide ${1000 + ((i * 31) % 50)} ${names.map((_, k) => ((i + 1) * (k + 3) * 7919) % 1000).join(' ')}`);
+  return ['# platform cm5 x', `# model Wide ${names.join(' ')}`, ...rows, ''].join('\n');
+}
+
 describe.concurrent('sim fit', () => {
   it('fits calibrated samples into models, a generated module and residuals (ClearMemory lands on Fig. 6-6)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sim-fit-'));
@@ -139,6 +146,8 @@ describe.concurrent('sim fit', () => {
     ['a later version under a note', '# my note\n# proteus-strata calibration samples, version 3\n', /samples file version 3; this simulator reads versions 1 to 2$/],
     ['a file cut short under a note', '# my note\n# proteus-strata calibration samples, version 2\n# platform cm5 x\n# model Foo a\nFoo 10 1\nFoo 12 2\nFoo 14 3\n', /bad\.samples: truncated: it ends at line 7 without the end line/],
     ['version 0', '# proteus-strata calibration samples, version 0\n', /samples file version 0; this simulator reads versions 1 to 2$/],
+    // 320 samples of 300 columns that explain nothing: the fit removed them one solve at a time for more than 5 minutes.
+    ['a model of 300 columns', wideSamples(300, 320), /bad\.samples:2: model Wide has 300 columns; expected at most 64 \(a fit removes irrelevant terms one at a time/],
   ])('refuses %s with one line, exit 2 and no output', async (_what, text, message) => {
     const dir = mkdtempSync(join(tmpdir(), 'sim-fit-'));
     writeFileSync(join(dir, 'bad.samples'), text);

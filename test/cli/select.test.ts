@@ -185,13 +185,48 @@ describe('bad input to the library gives one line and exit 2', () => {
   // App models that record no machine size (written before sizes were recorded) are taken at any.
   const anySize = mkdtempSync(join(tmpdir(), 'sim-select-models-'));
   writeFileSync(join(anySize, 'cm5.json'), JSON.stringify({ ...shipped, provenance: { ...shipped.provenance, machineSizes: undefined } }));
+  // The shipped models with every model's coefficients changed, as a hand edit or a bad fit leaves them.
+  const withCoefficients = (f: (c: number, k: number) => number) => {
+    const d = mkdtempSync(join(tmpdir(), 'sim-select-models-'));
+    writeFileSync(join(d, 'cm5.json'), JSON.stringify({ ...shipped, models: shipped.models.map((m: { coefficients: number[] }) => ({ ...m, coefficients: m.coefficients.map(f) })) }));
+    return d;
+  };
+  const withTerm = (name: string) => {
+    const d = mkdtempSync(join(tmpdir(), 'sim-select-models-'));
+    writeFileSync(join(d, 'cm5.json'), JSON.stringify({ ...shipped, models: shipped.models.map((m: { terms: string[]; relevant: boolean[] }) => ({ ...m, terms: ['1', name, ...m.terms.slice(2)], relevant: m.relevant.map(() => true) })) }));
+    return d;
+  };
+  // StencilSquare's coefficients written twice, the second time all zero.
+  const keyTwice = mkdtempSync(join(tmpdir(), 'sim-select-models-'));
+  writeFileSync(join(keyTwice, 'cm5.json'), JSON.stringify(shipped, null, 2).replace(/("coefficients": \[[^\]]*\],)/, (c) => `${c}\n"coefficients": [${square.coefficients.map(() => 0).join(', ')}],`));
+  const withProvenance = (provenance: object) => {
+    const d = mkdtempSync(join(tmpdir(), 'sim-select-models-'));
+    writeFileSync(join(d, 'cm5.json'), JSON.stringify({ ...shipped, provenance: { ...shipped.provenance, ...provenance } }));
+    return d;
+  };
+  const withConstant = (c: number) => withCoefficients((old, k) => (k === 0 ? c : old));
   const CASES: [string, string[], RegExp][] = [
+    // Square was printed as predicting "∞" (not covering the input), with "predicted benefit NaN%".
+    ['models whose prediction overflows', ['select', '--platform', 'cm5', 'stencil', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2', '--models', withCoefficients(() => Number.MAX_VALUE)], /^sim: model StencilSquare in .*cm5\.json predicts Infinity cycles at iter=2 iter_w=128 .*; expected a finite time \(its coefficients are too large: refit it\)$/],
+    // Read as Object's own function: a NaN prediction ("square  NaN  NaN" before predictions had to be finite).
+    ['a model with a term named as an object property', ['select', '--platform', 'cm5', 'stencil', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2', '--models', withTerm('constructor')], /^sim: model StencilSquare in .*cm5\.json has a term "constructor" the library does not know \(it gives width, height, /],
+    // Chosen for its negative time: "sample *  -295,887.6  -9,764,292", and a run with algorithm=auto ran it.
+    ['models that predict a negative time', ['select', '--platform', 'cm5', 'sort', '--param', 'keys=1000', '--param', 'keyBits=28', '--models', withConstant(-1e7)], /^sim: module sort: variant sample is predicted -9764292 cycles for keys=1000 keyBits=28 by the models in platforms\/models\/cm5\.json, .*cm5\.json; expected a time of 0 or more/],
+    ['auto from models that predict a negative time', ['--platform', 'cm5', 'apps/stencil', '--param', 'layout=auto', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2', '--models', withConstant(-1e7)], /^sim: module stencil: variant square is predicted -9985527 cycles for width=64 height=64 iters=2 by the models in /],
     // Used as they were: the 16-node models chose rect for 64 nodes, where the 64-node ones
     // choose square. (The shipped files record their size since the models were refitted.)
     ['models fitted at another machine size', ['select', '--platform', 'cm5', 'stencil', '--param', 'width=100', '--param', 'height=100', '--param', 'iters=2', '--nodes', '64', '--models', 'platforms/models/apps/n16'], /^sim: platforms\/models\/apps\/n16\/cm5\.json was fitted on 16 nodes only, and this is 64; calibrate the app models at 64 nodes \(sim calibrate --platform cm5 apps\/calibration\/apps\.spec -o <samples> --nodes 64 --fit <dir>\) and pass --models <dir>$/],
     ['hybrid models fitted at another machine size', ['select', '--platform', 'cm5', 'stencil', '--param', 'width=100', '--param', 'height=100', '--param', 'iters=2', '--nodes', '16', '--communication', 'hybrid', '--hybrid-models', 'platforms/models/hybrid/n64'], /^sim: --communication hybrid: platforms\/models\/hybrid\/n64\/cm5\.json was fitted on 64 nodes only, and this is 16; calibrate the hybrid models at 16 nodes with sim calibrate --platform cm5 apps\/calibration\/hybrid\.spec/],
     // The second entry silently won (here predicting 0 cycles, and chosen).
     ['a models file that gives a model twice', ['select', '--platform', 'cm5', 'stencil', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2', '--models', twice], /^sim: .*cm5\.json: model StencilSquare on cm5 is given twice; expected each model once$/],
+    // The newline split "has a term ... the library does not know" over two lines.
+    ['a model term of two lines', ['select', '--platform', 'cm5', 'stencil', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2', '--models', withTerm('bad\nline')], /^sim: .*cm5\.json: not a models file as sim fit writes it \(models\.0\.terms\.1: expected one line of text, without control characters/],
+    // "internal error (a bug in the simulator): TypeError: Cannot read properties of null (reading 'length')".
+    ['models whose provenance gives no list of sizes', ['select', '--platform', 'cm5', 'sort', '--param', 'keys=1000', '--param', 'keyBits=28', '--models', withProvenance({ machineSizes: { cm5: null } })], /^sim: .*cm5\.json: provenance\.machineSizes\.cm5: expected a list of the machine sizes sampled \(positive integers, as sim fit writes it\), got null$/],
+    // Its newline split the "fitted on another platform file" message in two.
+    ['models whose provenance gives no hash', ['select', '--platform', 'cm5', 'sort', '--param', 'keys=1000', '--param', 'keyBits=28', '--models', withProvenance({ platformHashes: { cm5: 'bad\nline' } })], /^sim: .*cm5\.json: provenance\.platformHashes\.cm5: expected the sha256 of the platform file the models were fitted on \(64 hex digits, as sim fit writes it\), got "bad\\nline"$/],
+    // JSON.parse kept the second: square predicted 0 cycles and was chosen.
+    ['a models file that gives a key twice', ['select', '--platform', 'cm5', 'stencil', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2', '--models', keyTwice], /^sim: .*cm5\.json: key "models\.0\.coefficients" is given twice \(lines \d+ and \d+\); expected each key once$/],
     // It wrote SVG into map.png.
     ['a map named other than .svg', ['select', '--map', '--platform', 'cm5', 'stencil', '--param', 'iters=1', '-o', 'map.png'], /^sim: -o map\.png: expected a file name ending in \.svg \(the map is SVG\)$/],
     // Taken silently: the map runs nothing.

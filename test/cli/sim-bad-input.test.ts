@@ -1,4 +1,8 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { editedPlatformText } from '../support/platforms.ts';
 import { sim } from '../support/sim-cli.ts';
 
 /** Each case: arguments, and the one line expected on stderr. */
@@ -55,5 +59,24 @@ describe.concurrent('bad input gives one line on stderr and exit code 2', () => 
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(message);
     expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
+  });
+});
+
+describe('a platform whose buffers the simulator cannot hold', () => {
+  it('is refused at the machine size asked for, in one line, before the run', async () => {
+    // Each key in range (at most 2^16 packets a buffer), but 64 nodes then need 37.7 million
+    // slots, made before the run: V8 died with "FATAL ERROR: invalid table size" (signal 6).
+    const dir = mkdtempSync(join(tmpdir(), 'sim-deep-buffers-'));
+    const file = join(dir, 'deep.json');
+    writeFileSync(file, editedPlatformText('cm5', (p) => Object.assign(p.network, { bufferPackets: 65536, injectionBufferPackets: 65536, receiveBufferPackets: 65536 })));
+    const r = await sim(['--platform', file, 'apps/patterns', '--nodes', '64']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      'sim: network buffers of 37,748,736 packets in all on 64 nodes (2 networks x (64 nodes x (injectionBufferPackets 65536 + receiveBufferPackets 65536) + 160 router inputs x bufferPackets 65536)); expected at most 16,777,216, which the simulator holds from the start: lower the platform\'s network buffer sizes\n',
+    );
+    // The same file at 4 nodes fits, and runs.
+    const small = await sim(['--platform', file, 'apps/patterns', '--nodes', '4']);
+    expect(small.code).toBe(0);
   });
 });

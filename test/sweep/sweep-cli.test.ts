@@ -154,6 +154,8 @@ describe('sim sweep', () => {
     // "--param layout=auto: expected one of square, vstrips, ...", though sim run takes auto.
     [['sweep', 'test/fixtures/sweeps/auto-param.json', '--out', 'OUT'], /^sim: test\/fixtures\/sweeps\/auto-param\.json: runs\[0\]: --param layout=auto: expected one of .* \(auto is resolved from the models by sim run, not in a sweep, whose runs record the values they ran; sim select prints what auto resolves to\)$/],
     [['sweep', 'test/fixtures/sweeps/newline-name.json', '--out', 'OUT'], /^sim: test\/fixtures\/sweeps\/newline-name\.json: not a sweep file at name: expected a name without control characters \(a newline, a tab, an escape\), line separators or direction overrides/],
+    // JSON.parse kept the last "seeds": one run of seed 3, and the seeds [1, 2] were silently dropped.
+    [['sweep', 'test/fixtures/sweeps/duplicate-key.json', '--out', 'OUT'], /^sim: test\/fixtures\/sweeps\/duplicate-key\.json: key "runs\.0\.seeds" is given twice \(lines 5 and 6\); expected each key once$/],
     [['worker'], /^sim worker: missing --queue redis:\/\/host:port\/db/],
     [['sweep', 'slurm', SMALL, '--out', 'OUT', '--tasks', '50'], /^sim: --tasks 50: more array tasks than the sweep has runs \(24\)/],
     [['sweep', 'slurm', SMALL, '--out', 'OUT', '--tasks', '4', '--time', 'an hour'], /^sim: --time an hour: expected a Slurm time limit/],
