@@ -32,7 +32,7 @@ import { parseShard, WHOLE } from '../sweep/shard.ts';
 import runUnitRequest, { loadSpecs, unitText, type UnitOutcome, type UnitRequest } from './calibrate-unit.ts';
 import { fitWithProvenance, modelJson, printModels } from './fit-command.ts';
 import { signalExitCode } from './run-driver.ts';
-import { loadApp, loadPlatform, lookupPath, platformNames, projectPath } from './load-inputs.ts';
+import { loadApp, loadPlatform, lookupPath, platformFile, platformNames, projectPath } from './load-inputs.ts';
 import { strataSubmodels } from './model-files.ts';
 import { simulatorVersion } from './project.ts';
 import type { Io } from './io.ts';
@@ -70,6 +70,9 @@ function nodeList(value: string): number[] {
   return nodes;
 }
 
+/** A platform as checkSeparateFiles names it: as given when it is a path, else its file in platforms/. */
+const platformShown = (spec: string): string => (spec.includes('/') || spec.endsWith('.json') ? spec : platformFile(spec));
+
 function parseCalibrateArgs(argv: readonly string[]): CalibrateArgs {
   const parsed = parseOptions('calibrate', argv);
   const v = parsed.values as Record<string, string | undefined> & { noise?: boolean; json?: boolean };
@@ -86,7 +89,9 @@ function parseCalibrateArgs(argv: readonly string[]): CalibrateArgs {
   const platforms = v.platform === 'all' ? platformNames() : [v.platform];
   const specPath = lookupPath(parsed.positionals[0]);
   // The folder itself too: -o x --fit x wrote the samples as x, then could not make the folder (EEXIST).
-  checkSeparateFiles([['spec', specPath], ['-o', v.out], ...(v.fit === undefined ? [] : [['--fit', v.fit] as const, ...modelFiles(v.fit, platforms).map((f) => ['--fit', f] as const)])]);
+  // The platform files are inputs too, by name in platforms/ (--fit <checkout>/platforms wrote the models over them).
+  const inputs = [['spec', specPath] as const, ...platforms.map((p) => ['--platform', platformShown(p)] as const)];
+  checkSeparateFiles([...inputs, ['-o', v.out], ...(v.fit === undefined ? [] : [['--fit', v.fit] as const, ...modelFiles(v.fit, platforms).map((f) => ['--fit', f] as const)])]);
   checkOutputFile('-o', v.out);
   if (v.fit !== undefined) checkOutputFolder('--fit', v.fit);
   return {

@@ -12,7 +12,7 @@ import { traceHeader, type CutReason } from '../trace/format.ts';
 import { TraceWriter } from '../trace/writer.ts';
 import { formatLoglast, reportFailure } from './failure-report.ts';
 import type { Io } from './io.ts';
-import { loadPlatform, resolveAppFile } from './load-inputs.ts';
+import { loadPlatform, platformFile, resolveAppFile } from './load-inputs.ts';
 import { simulatorVersion } from './project.ts';
 import { LogFile } from './log-file.ts';
 // Loaded when a repro is to be written (--record, a failed run): it brings node:crypto,
@@ -45,8 +45,9 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
   let args = runArgs;
   // Every file the run will write is checked before anything is loaded or run.
   const outputs = [['--record', args.record], ['--trace', args.trace], ['--log', args.log]] as const;
-  const platformFile = args.platform.includes('/') || args.platform.endsWith('.json') ? args.platform : undefined;
-  checkSeparateFiles([['--platform', platformFile], ...outputs]);
+  // The platform named by name is a file too (platforms/<name>.json), which --log could empty.
+  const platformInput = args.platform.includes('/') || args.platform.endsWith('.json') ? args.platform : platformFile(args.platform);
+  checkSeparateFiles([['--platform', platformInput], ...outputs]);
   const appFile = appModule(args.app);
   if (appFile !== null) checkNotAppSource(outputs, args.app, appFile);
   for (const [option, path] of outputs) {

@@ -1,8 +1,9 @@
 /**
  * An output never destroys an input the command reads, however the two are named: the
- * same file reached through a symbolic link is the same file.
+ * same file reached through a symbolic link is the same file, and a platform named by
+ * name is its file in platforms/.
  */
-import { mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -32,5 +33,32 @@ describe.concurrent('an output over an input is refused, the input left as it wa
     expect(s.stderr).toBe('sim: --out r.jsonl: the same file as sweep s.json; expected a different file\n');
     expect(readFileSync(join(dir, 's.json'), 'utf8')).toBe(sweep);
     expect(readdirSync(dir).sort()).toEqual(['e.json', 'r.jsonl', 's.json', 't.trace']);
+  });
+
+  it('an output over the shipped platform file a bare --platform name reads: --log emptied it, --fit wrote the models over it', async () => {
+    const dir = scratch();
+    writeFileSync(join(dir, 's.spec'), '{{ i 1 2 ++ @ @ ClearMemory(length) @ @ length:100*i @ }}\n');
+    const file = join(ROOT, 'platforms/cm5.json');
+    const text = readFileSync(file, 'utf8');
+    const strays = ['cm5.ts', 'fig-6-6.txt'].map((f) => join(ROOT, 'platforms', f));
+    const refusal = `the same file as --platform ${file}; expected a different file`;
+    try {
+      const run = await sim(['--platform', 'cm5', '--nodes', '4', 'apps/ping-pong', '--param', 'rounds=1', '--log', file], dir);
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toBe(`sim: --log ${file}: ${refusal}\n`);
+      const out = await sim(['calibrate', '--platform', 'cm5', 's.spec', '--nodes', '4', '--vcount', '1', '-o', file], dir);
+      expect(out.stderr).toBe(`sim: -o ${file}: ${refusal}\n`);
+      const fit = await sim(['calibrate', '--platform', 'cm5', 's.spec', '--nodes', '4', '--vcount', '1', '-o', 's.samples', '--fit', join(ROOT, 'platforms')], dir);
+      expect(fit.code).toBe(2);
+      expect(fit.stderr).toBe(`sim: --fit ${file}: ${refusal}\n`);
+      expect(readFileSync(file, 'utf8')).toBe(text);
+      expect(strays.filter((f) => existsSync(f))).toEqual([]);
+      expect(readdirSync(dir)).toEqual(['s.spec']);
+    } finally {
+      // Should the refusal ever fail, the checkout's platform is put back for the other tests.
+      if (readFileSync(file, 'utf8') !== text) writeFileSync(file, text);
+      for (const f of strays) rmSync(f, { force: true });
+    }
   });
 });
