@@ -27,6 +27,7 @@ import { samplesEndLine, samplesHeaderLine } from '../calibrate/samples-file.ts'
 import { InputError } from '../kernel/errors.ts';
 import { MAX_SEED } from '../kernel/random-stream.ts';
 import { nodeCountProblem } from '../network/build-topology.ts';
+import type { Platform } from '../platform/schema.ts';
 import { mapInPool } from '../sweep/pool.ts';
 import { parseShard, WHOLE } from '../sweep/shard.ts';
 import runUnitRequest, { loadSpecs, unitText, type UnitOutcome, type UnitRequest } from './calibrate-unit.ts';
@@ -54,6 +55,8 @@ interface CalibrateArgs {
   fitDir: string | undefined;
   /** Print one JSON object instead of text. */
   json: boolean;
+  /** The files read (the spec, the platforms), for the same-file check once the platforms' names are known. */
+  inputs: Named[];
 }
 
 function integer(option: string, value: string, min: number, max: number): number {
@@ -68,6 +71,13 @@ function nodeList(value: string): number[] {
   const twice = nodes.find((n, k) => nodes.indexOf(n) !== k);
   if (twice !== undefined) throw new InputError(`--nodes ${value}: ${twice} is given twice; expected each machine size once`);
   return nodes;
+}
+
+type Named = readonly [what: string, path: string];
+
+/** The files calibrate reads and writes, which must all be different; `names`: the platforms' names, which name the models --fit writes. */
+function separateFiles(inputs: readonly Named[], out: string, fit: string | undefined, names: readonly string[]): Named[] {
+  return [...inputs, ['-o', out], ...(fit === undefined ? [] : [['--fit', fit] as const, ...modelFiles(fit, names).map((f) => ['--fit', f] as const)])];
 }
 
 /** A platform as checkSeparateFiles names it: as given when it is a path, else its file in platforms/. */
@@ -91,7 +101,7 @@ function parseCalibrateArgs(argv: readonly string[]): CalibrateArgs {
   // The folder itself too: -o x --fit x wrote the samples as x, then could not make the folder (EEXIST).
   // The platform files are inputs too, by name in platforms/ (--fit <checkout>/platforms wrote the models over them).
   const inputs = [['spec', specPath] as const, ...platforms.map((p) => ['--platform', platformShown(p)] as const)];
-  checkSeparateFiles([...inputs, ['-o', v.out], ...(v.fit === undefined ? [] : [['--fit', v.fit] as const, ...modelFiles(v.fit, platforms).map((f) => ['--fit', f] as const)])]);
+  checkSeparateFiles(separateFiles(inputs, v.out, v.fit, platforms));
   checkOutputFile('-o', v.out);
   if (v.fit !== undefined) checkOutputFolder('--fit', v.fit);
   return {
@@ -107,6 +117,7 @@ function parseCalibrateArgs(argv: readonly string[]): CalibrateArgs {
     noise: v.noise === true,
     fitDir: v.fit,
     json: v.json === true,
+    inputs,
   };
 }
 
@@ -114,11 +125,15 @@ export async function calibrateCommand(argv: readonly string[], io: Io, showProg
   const args = parseCalibrateArgs(argv);
   const specs = await loadSpecs(args.specFile, args.specPath);
   const requests: UnitRequest[] = [];
-  const platformsRun: string[] = [];
+  const loaded: Platform[] = [];
+  for (const name of args.platforms) loaded.push(await loadPlatform(name));
+  const platformsRun = loaded.map((p) => p.name);
+  // --fit writes <dir>/<name>.json by the name inside the platform file: --platform ./my.json
+  // (name cm5) with -o d/cm5.json --fit d passed the check by the file's name, and the models replaced the samples.
+  if (args.fitDir !== undefined) checkSeparateFiles(separateFiles(args.inputs, args.out, args.fitDir, platformsRun));
   let plannedSamples = 0;
-  for (const name of args.platforms) {
-    const platform = await loadPlatform(name);
-    platformsRun.push(platform.name);
+  for (const [k, name] of args.platforms.entries()) {
+    const platform = loaded[k];
     for (const nodes of args.nodes ?? [platform.defaultNodes]) {
       const problem = nodeCountProblem(platform.network, nodes);
       if (problem !== null) throw new InputError(`--nodes ${nodes}: ${problem} (platform ${platform.name})`);

@@ -3,7 +3,7 @@
  * same file reached through a symbolic link is the same file, and a platform named by
  * name is its file in platforms/.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -61,4 +61,19 @@ describe.concurrent('an output over an input is refused, the input left as it wa
       for (const f of strays) rmSync(f, { force: true });
     }
   });
+
+  it('sim calibrate --fit names its models by the name inside a platform file given as a path: -o there was overwritten by them', async () => {
+    const dir = scratch();
+    writeFileSync(join(dir, 's.spec'), '{{ i 1 2 ++ @ @ ClearMemory(length) @ @ length:100*i @ }}\n');
+    // A copy of the CM-5 under another file name: its models are fd/cm5.json, by the name it holds.
+    writeFileSync(join(dir, 'mine.json'), readFileSync(join(ROOT, 'platforms/cm5.json')));
+    mkdirSync(join(dir, 'fd'));
+    const r = await sim(['calibrate', '--platform', './mine.json', 's.spec', '--nodes', '4', '--vcount', '1', '-o', 'fd/cm5.json', '--fit', 'fd'], dir);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('sim: --fit fd/cm5.json: the same file as -o fd/cm5.json; expected a different file\n');
+    expect(readdirSync(dir).sort()).toEqual(['fd', 'mine.json', 's.spec']);
+    expect(readdirSync(join(dir, 'fd'))).toEqual([]);
+  });
 });
+
