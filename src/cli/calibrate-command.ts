@@ -132,6 +132,8 @@ export async function calibrateCommand(argv: readonly string[], io: Io, showProg
   // (name cm5) with -o d/cm5.json --fit d passed the check by the file's name, and the models replaced the samples.
   if (args.fitDir !== undefined) checkSeparateFiles(separateFiles(args.inputs, args.out, args.fitDir, platformsRun));
   let plannedSamples = 0;
+  /** The Strata models a spec's inputs or terms call (apps/calibration/hybrid.spec): read, so not to be written over. */
+  const submodelFiles = new Set<string>();
   for (const [k, name] of args.platforms.entries()) {
     const platform = loaded[k];
     for (const nodes of args.nodes ?? [platform.defaultNodes]) {
@@ -140,12 +142,15 @@ export async function calibrateCommand(argv: readonly string[], io: Io, showProg
       for (const [specIndex, spec] of specs.entries()) {
         // Check every spec before anything runs: names, arities, expressions, loops, every sample's arguments.
         const unit = { platform, spec, source: args.specFile, nodes, seed: args.seed, vcount: args.vcount, submodels: strataSubmodels(platform, spec) };
+        if (unit.submodels !== undefined) submodelFiles.add(projectPath(`platforms/models/${platform.name}.json`));
         const task = appTask(spec.task.name);
         plannedSamples += (task === undefined ? planUnit(unit) : checkAppUnit(unit, await loadApp(projectPath(task.app)))).length;
         requests.push({ platform: name, specFile: args.specFile, specPath: args.specPath, specIndex, nodes, seed: args.seed, vcount: args.vcount, noise: args.noise });
       }
     }
   }
+  // --fit platforms/models (the Strata suite's folder) with hybrid.spec wrote its models over the Strata models it evaluated.
+  if (submodelFiles.size > 0) checkSeparateFiles(separateFiles([...args.inputs, ...[...submodelFiles].map((f) => ['the Strata models', f] as const)], args.out, args.fitDir, platformsRun));
   const { index, count } = args.shard;
   const mine = requests.slice(Math.floor(((index - 1) * requests.length) / count), Math.floor((index * requests.length) / count));
 

@@ -61,7 +61,11 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
     const which = args.nodes === undefined ? `defaultNodes ${nodes} of ${platform.source}` : `--nodes ${nodes}`;
     throw new InputError(`${which}: ${problem} (platform ${platform.name})`);
   }
-  // `auto` values become concrete ones from the platform's models before anything runs.
+  // `auto` values become concrete ones from the platform's models before anything runs: those files are inputs too.
+  if (args.params.some((a) => a.endsWith('=auto'))) {
+    const { modelFilesRead } = await import('./model-files.ts');
+    checkSeparateFiles([...modelFilesRead(platform, nodes, args.models, args.communication).map((f) => ['the models', f] as const), ...outputs]);
+  }
   const auto = await resolveAutoParams(args.app, args.params, platform, nodes, args.models, args.communication);
   // They only resolve auto values: given without one, they did nothing, silently.
   if (!args.params.some((a) => a.endsWith('=auto'))) {

@@ -75,5 +75,31 @@ describe.concurrent('an output over an input is refused, the input left as it wa
     expect(readdirSync(dir).sort()).toEqual(['fd', 'mine.json', 's.spec']);
     expect(readdirSync(join(dir, 'fd'))).toEqual([]);
   });
+
+  it('the models a run resolves auto from, and those a spec evaluates, are inputs: --log wrote over them', async () => {
+    const dir = scratch();
+    mkdirSync(join(dir, 'models'));
+    const models = readFileSync(join(ROOT, 'platforms/models/apps/n16/cm5.json'));
+    writeFileSync(join(dir, 'models/cm5.json'), models);
+    const stencil = ['--platform', 'cm5', '--nodes', '16', 'apps/stencil', '--param', 'width=32', '--param', 'height=32', '--param', 'iters=1'];
+    const run = await sim([...stencil, '--param', 'layout=auto', '--models', 'models', '--log', 'models/cm5.json'], dir);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe('sim: --log models/cm5.json: the same file as the models models/cm5.json; expected a different file\n');
+    expect(readFileSync(join(dir, 'models/cm5.json'))).toEqual(models);
+    // A spec whose term calls a Strata model reads platforms/models/<platform>.json.
+    writeFileSync(join(dir, 'b.spec'), '{{ i 1 2 ++ @ @ ClearMemory(length) @ @ length:100*i @ bt:BlockTransfer(length) }}\n');
+    const strata = join(ROOT, 'platforms/models/cm5.json');
+    const text = readFileSync(strata, 'utf8');
+    try {
+      const cal = await sim(['calibrate', '--platform', 'cm5', 'b.spec', '--nodes', '4', '--vcount', '1', '-o', strata], dir);
+      expect(cal.code).toBe(2);
+      expect(cal.stderr).toBe(`sim: -o ${strata}: the same file as the Strata models ${strata}; expected a different file\n`);
+      expect(readFileSync(strata, 'utf8')).toBe(text);
+    } finally {
+      if (readFileSync(strata, 'utf8') !== text) writeFileSync(strata, text);
+    }
+    expect(readdirSync(dir).sort()).toEqual(['b.spec', 'models']);
+  });
 });
 
