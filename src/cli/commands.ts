@@ -33,7 +33,7 @@ const RUN_OPTIONS: Record<string, OptionDecl> = {
   platform: { type: 'string', short: 'p', arg: '<p>', help: 'machine to simulate: a name in platforms/ (cm5, alewife, paragon, atm) or a path to a platform .json file' },
   nodes: { type: 'string', short: 'n', arg: '<N>', help: "number of nodes (default: the platform's defaultNodes); fat trees need a power of two, meshes a near-square width x height (height <= width <= 2 x height)" },
   seed: { type: 'string', short: 's', arg: '<S>', help: 'run seed, an integer from 0 to 4294967295 (default 1)' },
-  param: { type: 'string', multiple: true, arg: '<k=v>', help: 'set an app parameter; repeat for several (sim params <app> lists them)' },
+  param: { type: 'string', multiple: true, arg: '<k=v>', help: 'set an app parameter; repeat for several, each once (sim params <app> lists them)' },
   network: { type: 'string', arg: '<mode>', help: 'data network model: packet (default; finite buffers, back-pressure, adaptive fat-tree routing) or analytic (contention-free latency)' },
   json: { type: 'boolean', help: "print one JSON object instead of the human summary (the program's Qprintf output then goes to stderr); a failed run prints {verified: false, failure, error, stoppedAtCycle, repro}" },
   log: { type: 'string', arg: '<file>', help: 'write the run\'s log: StrataLog entries and the progress of every global operation, one "cycle C node N: text" line each' },
