@@ -137,7 +137,7 @@ export const COMMANDS: Readonly<Record<string, CommandDecl>> = {
       run: { type: 'boolean', help: 'run the choice' },
       all: { type: 'boolean', help: 'run every variant' },
       json: JSON_OUT,
-      seed: { type: 'string', short: 's', arg: '<S>', help: 'run seed (default 1)' },
+      seed: { type: 'string', short: 's', arg: '<S>', help: 'seed of the runs of --run and --all (default 1)' },
       map: { type: 'boolean', help: 'draw the winner map or digit-width curve' },
       out: { type: 'string', short: 'o', arg: '<file.svg>', help: 'where --map draws' },
     },

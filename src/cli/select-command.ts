@@ -55,6 +55,8 @@ function parseSelectArgs(argv: readonly string[]): SelectArgs {
   // They run variants; the map runs nothing, and took them silently.
   const runOptions = [v.run === true ? '--run' : null, v.all === true ? '--all' : null, v.seed !== undefined ? '--seed' : null].filter((o) => o !== null);
   if (v.map === true && runOptions.length > 0) throw new InputError(`sim select --map: ${runOptions.join(', ')} ${runOptions.length === 1 ? 'is' : 'are'} for runs of the variants; the map predicts only (draw it, or run without --map)`);
+  // The seed of the runs, with nothing to run: a prediction took it and changed nothing.
+  if (v.seed !== undefined && v.run !== true && v.all !== true && v.map !== true) throw new InputError(`sim select: --seed ${v.seed} is the seed of the variants' runs; expected --run or --all with it (the predictions depend on no seed)`);
   // The map is SVG: a picture.png would be SVG under another name.
   if (v.out !== undefined && !v.out.endsWith('.svg')) throw new InputError(`-o ${v.out}: expected a file name ending in .svg (the map is SVG)`);
   if (v.out !== undefined) checkOutputFile('-o', v.out);
