@@ -71,6 +71,9 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
   if (!args.params.some((a) => a.endsWith('=auto'))) {
     const unused = [args.models === undefined ? null : `--models ${args.models}`, args.communication.communication === undefined ? null : `--communication ${args.communication.communication}`].filter((x) => x !== null);
     if (unused.length > 0) io.err(`sim: note: ${unused.join(' and ')} ${unused.length === 1 ? 'is' : 'are'} used only to resolve auto parameters (e.g. --param layout=auto), and this run has none`);
+  } else if (auto.resolution !== null && auto.resolution.module !== 'stencil' && args.communication.communication !== undefined) {
+    // Only the stencil's extra rows and columns use it: a sort's digitBits=auto took it silently.
+    io.err(`sim: note: --communication ${args.communication.communication} chooses the stencil's extra rows and columns; the auto values of module ${auto.resolution.module} do not use it`);
   }
   args = { ...args, params: auto.params };
   const limits = { maxCycles: args.maxCycles, maxEvents: args.maxEvents };

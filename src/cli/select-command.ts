@@ -118,6 +118,10 @@ async function measure(p: Prediction, nodes: number, seed: number, platform: Pla
 export async function selectCommand(argv: readonly string[], io: Io): Promise<number> {
   const args = parseSelectArgs(argv);
   const mod = moduleNamed(args.module);
+  // Only the stencil's square layout has extra rows and columns to choose: the sort module took them and changed nothing.
+  if (mod.name !== 'stencil' && args.communication.communication !== undefined) {
+    throw new InputError(`sim select: --communication ${args.communication.communication} chooses the stencil's extra rows and columns; module ${mod.name} has none (leave it out)`);
+  }
   const platform = await loadPlatform(args.platform);
   const nodes = args.nodes ?? platform.defaultNodes;
   const problem = nodeCountProblem(platform.network, nodes);
