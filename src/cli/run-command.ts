@@ -25,6 +25,7 @@ import { FileTraceOutput } from './trace-file.ts';
 import { checkNotAppSource, checkOutputFile, checkSeekableOutput, checkSeparateFiles } from './output-file.ts';
 import { driveRun, signalExitCode, SignalWatch } from './run-driver.ts';
 import { resolveAutoParams } from './auto-params.ts';
+import type { AutoResolution } from '../library/auto.ts';
 
 /**
  * Runs the app that `args` names and reports the run on `io`; returns the exit status
@@ -67,14 +68,7 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
     checkSeparateFiles([...modelFilesRead(platform, nodes, args.models, args.communication).map((f) => ['the models', f] as const), ...outputs]);
   }
   const auto = await resolveAutoParams(args.app, args.params, platform, nodes, args.models, args.communication);
-  // They only resolve auto values: given without one, they did nothing, silently.
-  if (!args.params.some((a) => a.endsWith('=auto'))) {
-    const unused = [args.models === undefined ? null : `--models ${args.models}`, args.communication.communication === undefined ? null : `--communication ${args.communication.communication}`].filter((x) => x !== null);
-    if (unused.length > 0) io.err(`sim: note: ${unused.join(' and ')} ${unused.length === 1 ? 'is' : 'are'} used only to resolve auto parameters (e.g. --param layout=auto), and this run has none`);
-  } else if (auto.resolution !== null && auto.resolution.module !== 'stencil' && args.communication.communication !== undefined) {
-    // Only the stencil's extra rows and columns use it: a sort's digitBits=auto took it silently.
-    io.err(`sim: note: --communication ${args.communication.communication} chooses the stencil's extra rows and columns; the auto values of module ${auto.resolution.module} do not use it`);
-  }
+  const note = unusedOptionsNote(args, auto.resolution);
   args = { ...args, params: auto.params };
   const limits = { maxCycles: args.maxCycles, maxEvents: args.maxEvents };
   const config = await loadRun({ platform, app: args.app, params: args.params, nodes, seed: args.seed, network: args.network, perturb: args.perturb, limits });
@@ -111,6 +105,7 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
   } catch (e) {
     if (!(e instanceof RunFailure)) throw e;
     settled = true;
+    if (note !== null) io.err(note);
     if (e instanceof RunInterrupted || e instanceof RunLimitError) {
       cut = e instanceof RunInterrupted ? 'interrupted' : 'limit';
       stoppedAt = e.cycle;
@@ -141,6 +136,7 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
   }
   const wall = { wallMs: performance.now() - start };
 
+  if (note !== null) io.err(note);
   const extra = auto.resolution === null ? {} : { auto: auto.resolution };
   io.out(args.json ? summaryJson(summary, wall, simulatorVersion(), extra) : formatSummary(summary, wall, extra));
   if (args.loglast && summary.lastLog.length > 0) (args.json ? io.err : io.out)(formatLoglast(summary.lastLog));
@@ -154,6 +150,23 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
     tryRepro(io, path, () => recordRun(path, config, args.app, args.params));
   }
   return failure === null ? 0 : 1;
+}
+
+/**
+ * The note on options that only resolve auto values, given where they did nothing (they
+ * did it silently), or null. Said once the run has run: bad input found later (a
+ * parameter, the app's check) is one line alone, not after the note.
+ */
+function unusedOptionsNote(args: RunArgs, resolution: AutoResolution | null): string | null {
+  if (!args.params.some((a) => a.endsWith('=auto'))) {
+    const unused = [args.models === undefined ? null : `--models ${args.models}`, args.communication.communication === undefined ? null : `--communication ${args.communication.communication}`].filter((x) => x !== null);
+    return unused.length === 0 ? null : `sim: note: ${unused.join(' and ')} ${unused.length === 1 ? 'is' : 'are'} used only to resolve auto parameters (e.g. --param layout=auto), and this run has none`;
+  }
+  // Only the stencil's extra rows and columns use it: a sort's digitBits=auto took it silently.
+  if (resolution !== null && resolution.module !== 'stencil' && args.communication.communication !== undefined) {
+    return `sim: note: --communication ${args.communication.communication} chooses the stencil's extra rows and columns; the auto values of module ${resolution.module} do not use it`;
+  }
+  return null;
 }
 
 interface FailedRun {

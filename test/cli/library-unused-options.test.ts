@@ -39,5 +39,16 @@ describe.concurrent('options of the library that change nothing', () => {
     const fingerprint = (out: string) => (JSON.parse(out) as { fingerprint: string }).fingerprint;
     expect(fingerprint(noted.stdout)).toBe(fingerprint(plain.stdout));
   });
+
+  it('bad input found after the note was two lines, the note first; now the one line alone', async () => {
+    for (const [extra, line] of [
+      [['--param', 'iters=2'], 'sim: --param iters=2: app radix-sort has no parameter "iters" (expected one of: keys, keyBits, digitBits, dist)'],
+      [['--param', 'keys=1', '--param', 'digitBits=17'], expect.stringMatching(/^sim: --param digitBits=17: /)],
+    ] as const) {
+      const r = await sim(['--platform', 'cm5', '--nodes', '4', 'apps/radix-sort', '--models', 'elsewhere', ...extra]);
+      expect(r.code).toBe(2);
+      expect(r.stderr.trimEnd().split('\n')).toEqual([line]);
+    }
+  });
 });
 
