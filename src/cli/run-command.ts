@@ -25,7 +25,7 @@ import { FileTraceOutput } from './trace-file.ts';
 import { checkNotAppSource, checkOutputFile, checkSeekableOutput, checkSeparateFiles } from './output-file.ts';
 import { driveRun, signalExitCode, SignalWatch } from './run-driver.ts';
 import { resolveAutoParams } from './auto-params.ts';
-import type { AutoResolution } from '../library/auto.ts';
+import { unusedOptionsNote } from './unused-options.ts';
 
 /**
  * Runs the app that `args` names and reports the run on `io`; returns the exit status
@@ -150,23 +150,6 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
     tryRepro(io, path, () => recordRun(path, config, args.app, args.params));
   }
   return failure === null ? 0 : 1;
-}
-
-/**
- * The note on options that only resolve auto values, given where they did nothing (they
- * did it silently), or null. Said once the run has run: bad input found later (a
- * parameter, the app's check) is one line alone, not after the note.
- */
-function unusedOptionsNote(args: RunArgs, resolution: AutoResolution | null): string | null {
-  if (!args.params.some((a) => a.endsWith('=auto'))) {
-    const unused = [args.models === undefined ? null : `--models ${args.models}`, args.communication.communication === undefined ? null : `--communication ${args.communication.communication}`].filter((x) => x !== null);
-    return unused.length === 0 ? null : `sim: note: ${unused.join(' and ')} ${unused.length === 1 ? 'is' : 'are'} used only to resolve auto parameters (e.g. --param layout=auto), and this run has none`;
-  }
-  // Only the stencil's extra rows and columns use it: a sort's digitBits=auto took it silently.
-  if (resolution !== null && resolution.module !== 'stencil' && args.communication.communication !== undefined) {
-    return `sim: note: --communication ${args.communication.communication} chooses the stencil's extra rows and columns; the auto values of module ${resolution.module} do not use it`;
-  }
-  return null;
 }
 
 interface FailedRun {

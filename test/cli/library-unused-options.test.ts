@@ -50,5 +50,12 @@ describe.concurrent('options of the library that change nothing', () => {
       expect(r.stderr.trimEnd().split('\n')).toEqual([line]);
     }
   });
+
+  it('sim explore took --models and --communication with no auto value silently; now the note a run gives', async () => {
+    const r = await sim(['explore', 'apps/ping-pong', '--runs', '2', '--platform', 'cm5', '--nodes', '4', '--param', 'rounds=1', '--models', 'elsewhere', '--communication', 'hybrid']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('sim explore: 2 perturbed runs of ping-pong on cm5, 0 failed\n');
+    expect(r.stderr).toBe('sim: note: --models elsewhere and --communication hybrid are used only to resolve auto parameters (e.g. --param layout=auto), and this run has none\n');
+  });
 });
 
