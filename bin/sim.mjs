@@ -10,11 +10,22 @@ import { loadCliMain } from '../scripts/build-state.mjs';
 // A reader that stops early (`sim params apps/stencil | head -3`) closes the pipe: the
 // command still finishes what it writes to files and exits with its own status, its
 // further output dropped, instead of dying on Node's unhandled EPIPE with a stack trace.
+// Standard output that cannot take what is written (a full disk: `sim sweep export
+// r.jsonl --format csv > r.csv`, or /dev/full) died the same way, a Node stack trace and
+// status 1, the output cut short: the command finishes, then says so in one line, status 2.
+let lost = null;
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (e) => {
-    if (e.code !== 'EPIPE') throw e;
+    if (e.code !== 'EPIPE' && stream === process.stdout) lost ??= e;
   });
 }
 
 const main = await loadCliMain(join(dirname(fileURLToPath(import.meta.url)), '..'));
-process.exitCode = await main(process.argv.slice(2));
+const status = await main(process.argv.slice(2));
+// A failed write is reported on a later tick: let it come.
+await new Promise((resolve) => setImmediate(resolve));
+if (lost === null) process.exitCode = status;
+else {
+  process.stderr.write(`sim: cannot write to standard output (${lost.code ?? lost.message}); what it was to show is incomplete\n`);
+  process.exitCode = 2;
+}

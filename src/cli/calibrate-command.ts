@@ -27,12 +27,13 @@ import { samplesEndLine, samplesHeaderLine } from '../calibrate/samples-file.ts'
 import { InputError } from '../kernel/errors.ts';
 import { MAX_SEED } from '../kernel/random-stream.ts';
 import { nodeCountProblem } from '../network/build-topology.ts';
+import type { Platform } from '../platform/schema.ts';
 import { mapInPool } from '../sweep/pool.ts';
 import { parseShard, WHOLE } from '../sweep/shard.ts';
 import runUnitRequest, { loadSpecs, unitText, type UnitOutcome, type UnitRequest } from './calibrate-unit.ts';
 import { fitWithProvenance, modelJson, printModels } from './fit-command.ts';
 import { signalExitCode } from './run-driver.ts';
-import { loadApp, loadPlatform, lookupPath, platformNames, projectPath } from './load-inputs.ts';
+import { loadApp, loadPlatform, lookupPath, platformFile, platformNames, projectPath } from './load-inputs.ts';
 import { strataSubmodels } from './model-files.ts';
 import { simulatorVersion } from './project.ts';
 import type { Io } from './io.ts';
@@ -54,6 +55,8 @@ interface CalibrateArgs {
   fitDir: string | undefined;
   /** Print one JSON object instead of text. */
   json: boolean;
+  /** The files read (the spec, the platforms), for the same-file check once the platforms' names are known. */
+  inputs: Named[];
 }
 
 function integer(option: string, value: string, min: number, max: number): number {
@@ -69,6 +72,16 @@ function nodeList(value: string): number[] {
   if (twice !== undefined) throw new InputError(`--nodes ${value}: ${twice} is given twice; expected each machine size once`);
   return nodes;
 }
+
+type Named = readonly [what: string, path: string];
+
+/** The files calibrate reads and writes, which must all be different; `names`: the platforms' names, which name the models --fit writes. */
+function separateFiles(inputs: readonly Named[], out: string, fit: string | undefined, names: readonly string[]): Named[] {
+  return [...inputs, ['-o', out], ...(fit === undefined ? [] : [['--fit', fit] as const, ...modelFiles(fit, names).map((f) => ['--fit', f] as const)])];
+}
+
+/** A platform as checkSeparateFiles names it: as given when it is a path, else its file in platforms/. */
+const platformShown = (spec: string): string => (spec.includes('/') || spec.endsWith('.json') ? spec : platformFile(spec));
 
 function parseCalibrateArgs(argv: readonly string[]): CalibrateArgs {
   const parsed = parseOptions('calibrate', argv);
@@ -86,7 +99,9 @@ function parseCalibrateArgs(argv: readonly string[]): CalibrateArgs {
   const platforms = v.platform === 'all' ? platformNames() : [v.platform];
   const specPath = lookupPath(parsed.positionals[0]);
   // The folder itself too: -o x --fit x wrote the samples as x, then could not make the folder (EEXIST).
-  checkSeparateFiles([['spec', specPath], ['-o', v.out], ...(v.fit === undefined ? [] : [['--fit', v.fit] as const, ...modelFiles(v.fit, platforms).map((f) => ['--fit', f] as const)])]);
+  // The platform files are inputs too, by name in platforms/ (--fit <checkout>/platforms wrote the models over them).
+  const inputs = [['spec', specPath] as const, ...platforms.map((p) => ['--platform', platformShown(p)] as const)];
+  checkSeparateFiles(separateFiles(inputs, v.out, v.fit, platforms));
   checkOutputFile('-o', v.out);
   if (v.fit !== undefined) checkOutputFolder('--fit', v.fit);
   return {
@@ -102,6 +117,7 @@ function parseCalibrateArgs(argv: readonly string[]): CalibrateArgs {
     noise: v.noise === true,
     fitDir: v.fit,
     json: v.json === true,
+    inputs,
   };
 }
 
@@ -109,23 +125,32 @@ export async function calibrateCommand(argv: readonly string[], io: Io, showProg
   const args = parseCalibrateArgs(argv);
   const specs = await loadSpecs(args.specFile, args.specPath);
   const requests: UnitRequest[] = [];
-  const platformsRun: string[] = [];
+  const loaded: Platform[] = [];
+  for (const name of args.platforms) loaded.push(await loadPlatform(name));
+  const platformsRun = loaded.map((p) => p.name);
+  // --fit writes <dir>/<name>.json by the name inside the platform file: --platform ./my.json
+  // (name cm5) with -o d/cm5.json --fit d passed the check by the file's name, and the models replaced the samples.
+  if (args.fitDir !== undefined) checkSeparateFiles(separateFiles(args.inputs, args.out, args.fitDir, platformsRun));
   let plannedSamples = 0;
-  for (const name of args.platforms) {
-    const platform = await loadPlatform(name);
-    platformsRun.push(platform.name);
+  /** The Strata models a spec's inputs or terms call (apps/calibration/hybrid.spec): read, so not to be written over. */
+  const submodelFiles = new Set<string>();
+  for (const [k, name] of args.platforms.entries()) {
+    const platform = loaded[k];
     for (const nodes of args.nodes ?? [platform.defaultNodes]) {
       const problem = nodeCountProblem(platform.network, nodes);
       if (problem !== null) throw new InputError(`--nodes ${nodes}: ${problem} (platform ${platform.name})`);
       for (const [specIndex, spec] of specs.entries()) {
         // Check every spec before anything runs: names, arities, expressions, loops, every sample's arguments.
         const unit = { platform, spec, source: args.specFile, nodes, seed: args.seed, vcount: args.vcount, submodels: strataSubmodels(platform, spec) };
+        if (unit.submodels !== undefined) submodelFiles.add(projectPath(`platforms/models/${platform.name}.json`));
         const task = appTask(spec.task.name);
         plannedSamples += (task === undefined ? planUnit(unit) : checkAppUnit(unit, await loadApp(projectPath(task.app)))).length;
         requests.push({ platform: name, specFile: args.specFile, specPath: args.specPath, specIndex, nodes, seed: args.seed, vcount: args.vcount, noise: args.noise });
       }
     }
   }
+  // --fit platforms/models (the Strata suite's folder) with hybrid.spec wrote its models over the Strata models it evaluated.
+  if (submodelFiles.size > 0) checkSeparateFiles(separateFiles([...args.inputs, ...[...submodelFiles].map((f) => ['the Strata models', f] as const)], args.out, args.fitDir, platformsRun));
   const { index, count } = args.shard;
   const mine = requests.slice(Math.floor(((index - 1) * requests.length) / count), Math.floor((index * requests.length) / count));
 

@@ -12,6 +12,7 @@ import { InputError, RunFailure, RunInterrupted, RunLimitError } from '../kernel
 import { nodeCountProblem } from '../network/build-topology.ts';
 import { AppRun } from '../runtime/run-app.ts';
 import { resolveAutoParams } from './auto-params.ts';
+import { unusedOptionsNote } from './unused-options.ts';
 import type { Io } from './io.ts';
 import { loadPlatform } from './load-inputs.ts';
 import { defaultReproPath, recordRun, saveRepro } from './repro.ts';
@@ -38,7 +39,9 @@ export async function exploreCommand(run: RunArgs, runs: number, repros: number,
   const problem = nodeCountProblem(platform.network, nodes);
   if (problem !== null) throw new InputError(`--nodes ${nodes}: ${problem} (platform ${platform.name})`);
   // `auto` values are resolved once, as a run does (run-command.ts): every seed runs the same concrete app.
-  const { params } = await resolveAutoParams(run.app, run.params, platform, nodes, run.models, run.communication);
+  const { params, resolution } = await resolveAutoParams(run.app, run.params, platform, nodes, run.models, run.communication);
+  // --models or --communication that did nothing: said at the end, as a run says it (they were taken silently).
+  const note = unusedOptionsNote(run, resolution);
   const base = await loadRun({ platform, app: run.app, params, nodes, seed: run.seed, network: run.network, limits: { maxCycles: run.maxCycles, maxEvents: run.maxEvents } });
   const { app } = base;
   const bar = showProgress ? new SingleBar({ format: 'sim explore [{bar}] {value}/{total} runs, {failed} failed', hideCursor: true }, Presets.shades_classic) : null;
@@ -91,6 +94,7 @@ export async function exploreCommand(run: RunArgs, runs: number, repros: number,
   }
   const code = interrupted !== null ? signalExitCode(interrupted) : failed.length > 0 ? 1 : 0;
   const cut = interrupted === null ? null : `stopped by ${interrupted} after ${tried} of ${runs} seeds`;
+  if (note !== null) io.err(note);
   if (run.json) {
     io.out(JSON.stringify({ app: app.name, platform: platform.name, nodes, seed: run.seed, runs, tried, repros, failed, ...(cut === null ? {} : { interrupted: cut }) }));
     return code;

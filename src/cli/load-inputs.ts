@@ -29,6 +29,18 @@ export function platformNames(): string[] {
     .sort();
 }
 
+const isPlatformPath = (spec: string): boolean => spec.includes('/') || spec.includes('\\') || spec.endsWith('.json');
+
+/**
+ * The file `--platform` reads: a bare name's in platforms/, else the path. An input like
+ * any other, so no output may be written over it: `sim --platform cm5 ... --log
+ * <checkout>/platforms/cm5.json` emptied the shipped platform, and `sim calibrate
+ * --platform cm5 ... --fit <checkout>/platforms` wrote the models over it.
+ */
+export function platformFile(spec: string): string {
+  return isPlatformPath(spec) ? resolve(spec) : join(PLATFORM_DIR, `${spec}.json`);
+}
+
 /**
  * Loads `--platform`: a bare name is looked up in platforms/, anything with a slash
  * or a .json suffix is a path. A shipped platform whose file is unchanged since the
@@ -37,8 +49,8 @@ export function platformNames(): string[] {
  */
 export async function loadPlatform(spec: string): Promise<Platform> {
   if (typeof spec !== 'string') throw new InputError(`platform: expected a name or a path to a platform file, got ${kindOf(spec)}`);
-  const isPath = spec.includes('/') || spec.includes('\\') || spec.endsWith('.json');
-  const file = isPath ? resolve(spec) : join(PLATFORM_DIR, `${spec}.json`);
+  const isPath = isPlatformPath(spec);
+  const file = platformFile(spec);
   if (!existsSync(file) || !statSync(file).isFile()) {
     if (isPath) throw new InputError(`--platform ${spec}: no such file`);
     throw new InputError(

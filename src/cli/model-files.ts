@@ -226,3 +226,14 @@ export function strataSubmodels(platform: Platform, spec: ModelSpec): { function
   }
   return { functions, source: `${shown} sha256 ${createHash('sha256').update(text).digest('hex')}` };
 }
+
+/**
+ * The models files a selection for `platform` on `nodes` reads (loadModelSet), those
+ * that exist: a run's outputs are checked against them, as against its other inputs
+ * (`--log m/cm5.json` with `--models m` wrote the log over the models it had just read).
+ */
+export function modelFilesRead(platform: Platform, nodes: number, dir?: string, comm?: CommunicationChoice): string[] {
+  const files = [projectPath(`platforms/models/${platform.name}.json`), join(dir ?? projectPath(shippedModelsDir(nodes)), `${platform.name}.json`)];
+  if (comm?.communication === 'hybrid') files.push(join(comm.hybridDir ?? projectPath(shippedHybridDir(nodes)), `${platform.name}.json`));
+  return files.filter((f) => existsSync(f));
+}

@@ -76,13 +76,14 @@ export function isSpecialOutput(path: string): boolean {
  * an input loses the input (sim sweep x.json --out x.json wrote its results over the
  * sweep), and two outputs over each other lose one (they even share the temporary file
  * beside the target: --trace and --log of one name ended in ENOENT after the run).
+ * Files are compared as reached (fileIdentity), through symbolic links.
  * @throws InputError naming both
  */
 export function checkSeparateFiles(files: readonly (readonly [what: string, path: string | undefined])[]): void {
   const seen = new Map<string, string>();
   for (const [what, path] of files) {
     if (path === undefined) continue;
-    const full = resolve(path);
+    const full = fileIdentity(path, `${what} ${path}`);
     const other = seen.get(full);
     if (other !== undefined) throw new InputError(`${what} ${path}: the same file as ${other}; expected a different file`);
     seen.set(full, `${what} ${path}`);
@@ -98,12 +99,13 @@ const SOURCE_EXTENSIONS = ['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs'];
  * @throws InputError naming the output and the app
  */
 export function checkNotAppSource(outputs: readonly (readonly [what: string, path: string | undefined])[], app: string, appFile: string): void {
-  const folder = dirname(appFile) + sep;
+  const appModule = fileIdentity(appFile);
+  const folder = dirname(appModule) + sep;
   for (const [what, path] of outputs) {
     if (path === undefined) continue;
-    const full = resolve(path);
-    if (full === appFile || (full.startsWith(folder) && SOURCE_EXTENSIONS.includes(extname(full)))) {
-      throw new InputError(`${what} ${path}: ${full === appFile ? 'the module' : 'a source file in the folder'} of app ${app}; expected a file that is not the app's code`);
+    const full = fileIdentity(path, `${what} ${path}`);
+    if (full === appModule || (full.startsWith(folder) && SOURCE_EXTENSIONS.includes(extname(full)))) {
+      throw new InputError(`${what} ${path}: ${full === appModule ? 'the module' : 'a source file in the folder'} of app ${app}; expected a file that is not the app's code`);
     }
   }
 }
@@ -119,6 +121,25 @@ export function checkOutputFolder(option: string, dir: string): void {
   while (!existsSync(full) && dirname(full) !== full) full = dirname(full);
   if (!statSync(full).isDirectory()) throw new InputError(`${option} ${dir}: ${full} is a file; expected a folder`);
   checkWritableFolder(option, dir, full);
+}
+
+/**
+ * The file a path names, as reading or writing it reaches it: an existing file by its
+ * real path, a name not made yet in its folder's real path (a dangling link followed),
+ * anything else (a device, a folder) as named. Compared by name alone, an output that
+ * was a symbolic link to an input (`sim export ... t.trace -o e.json` with e.json ->
+ * t.trace) passed as another file, and the write renamed the export over the trace.
+ */
+function fileIdentity(path: string, shown = path): string {
+  const full = resolve(path);
+  if (existsSync(full)) return statSync(full).isFile() ? realpathSync(full) : full;
+  let folder = dirname(full);
+  try {
+    folder = realpathSync(folder);
+  } catch {
+    // No such folder: checkOutputFile says so.
+  }
+  return linkTarget(shown, join(folder, basename(full)));
 }
 
 function temporaryBeside(full: string): string {

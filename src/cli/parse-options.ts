@@ -72,6 +72,36 @@ export function describeParseError(e: unknown, command: string): string {
 }
 
 /**
+ * An option of one value given twice with different values: parseArgs keeps the last
+ * and drops the other without a word (`sim sweep s.json --out a.jsonl --out b.jsonl` wrote
+ * b.jsonl; `--seed 1 ... --seed 2` ran seed 2). The same value again changes nothing.
+ */
+function refuseRepeated(command: string, declared: Readonly<Record<string, OptionDecl>>, tokens: readonly { kind: string; name?: string; value?: string }[]): void {
+  const first = new Map<string, string>();
+  for (const t of tokens) {
+    if (t.kind !== 'option' || t.name === undefined || t.value === undefined) continue;
+    const decl = declared[t.name];
+    if (decl === undefined) continue;
+    if (decl.multiple === true) {
+      // --param k=v is repeatable, one parameter each: a key again dropped its first value (--param rounds=1 --param rounds=2 ran 2).
+      const eq = t.value.indexOf('=');
+      if (t.name !== 'param' || eq <= 0) continue;
+      const key = `param ${t.value.slice(0, eq)}`;
+      const before = first.get(key);
+      if (before === undefined) first.set(key, t.value);
+      else if (before !== t.value) throw new InputError(`${messagePrefix(command)}--param ${t.value.slice(0, eq)} given twice (${quoted(before)}, then ${quoted(t.value)}); expected each parameter once`);
+      continue;
+    }
+    const before = first.get(t.name);
+    if (before === undefined) first.set(t.name, t.value);
+    else if (before !== t.value) throw new InputError(`${messagePrefix(command)}--${t.name} given twice (${quoted(before)}, then ${quoted(t.value)}); expected it once`);
+  }
+}
+
+/** A value as a message shows it: as it is, or quoted when empty or with blanks at its ends. */
+const quoted = (v: string): string => (v === '' || v.trim() !== v ? JSON.stringify(v) : v);
+
+/**
  * Parses `argv` for `command` (a key of COMMANDS) with the options declared for it.
  * @throws InputError for an unknown option, a missing value, or a refused option
  */
@@ -80,10 +110,11 @@ export function parseOptions(command: string, argv: readonly string[]): { values
   const options = parseArgsOptions(declared);
   let parsed;
   try {
-    parsed = parseArgs({ args: joinNegativeValues(argv, options), options, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: joinNegativeValues(argv, options), options, allowPositionals: true, strict: true, tokens: true });
   } catch (e) {
     throw new InputError(`${messagePrefix(command)}${describeParseError(e, command)}`);
   }
+  refuseRepeated(command, declared, parsed.tokens);
   const values = parsed.values as OptionValues;
   for (const [name, o] of Object.entries(declared)) {
     if (o.refused !== undefined && values[name] !== undefined) throw new InputError(`${messagePrefix(command)}--${name}: ${o.refused}`);

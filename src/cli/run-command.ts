@@ -12,7 +12,7 @@ import { traceHeader, type CutReason } from '../trace/format.ts';
 import { TraceWriter } from '../trace/writer.ts';
 import { formatLoglast, reportFailure } from './failure-report.ts';
 import type { Io } from './io.ts';
-import { loadPlatform, resolveAppFile } from './load-inputs.ts';
+import { loadPlatform, platformFile, resolveAppFile } from './load-inputs.ts';
 import { simulatorVersion } from './project.ts';
 import { LogFile } from './log-file.ts';
 // Loaded when a repro is to be written (--record, a failed run): it brings node:crypto,
@@ -25,6 +25,7 @@ import { FileTraceOutput } from './trace-file.ts';
 import { checkNotAppSource, checkOutputFile, checkSeekableOutput, checkSeparateFiles } from './output-file.ts';
 import { driveRun, signalExitCode, SignalWatch } from './run-driver.ts';
 import { resolveAutoParams } from './auto-params.ts';
+import { unusedOptionsNote } from './unused-options.ts';
 
 /**
  * Runs the app that `args` names and reports the run on `io`; returns the exit status
@@ -45,8 +46,9 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
   let args = runArgs;
   // Every file the run will write is checked before anything is loaded or run.
   const outputs = [['--record', args.record], ['--trace', args.trace], ['--log', args.log]] as const;
-  const platformFile = args.platform.includes('/') || args.platform.endsWith('.json') ? args.platform : undefined;
-  checkSeparateFiles([['--platform', platformFile], ...outputs]);
+  // The platform named by name is a file too (platforms/<name>.json), which --log could empty.
+  const platformInput = args.platform.includes('/') || args.platform.endsWith('.json') ? args.platform : platformFile(args.platform);
+  checkSeparateFiles([['--platform', platformInput], ...outputs]);
   const appFile = appModule(args.app);
   if (appFile !== null) checkNotAppSource(outputs, args.app, appFile);
   for (const [option, path] of outputs) {
@@ -60,13 +62,13 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
     const which = args.nodes === undefined ? `defaultNodes ${nodes} of ${platform.source}` : `--nodes ${nodes}`;
     throw new InputError(`${which}: ${problem} (platform ${platform.name})`);
   }
-  // `auto` values become concrete ones from the platform's models before anything runs.
-  const auto = await resolveAutoParams(args.app, args.params, platform, nodes, args.models, args.communication);
-  // They only resolve auto values: given without one, they did nothing, silently.
-  if (!args.params.some((a) => a.endsWith('=auto'))) {
-    const unused = [args.models === undefined ? null : `--models ${args.models}`, args.communication.communication === undefined ? null : `--communication ${args.communication.communication}`].filter((x) => x !== null);
-    if (unused.length > 0) io.err(`sim: note: ${unused.join(' and ')} ${unused.length === 1 ? 'is' : 'are'} used only to resolve auto parameters (e.g. --param layout=auto), and this run has none`);
+  // `auto` values become concrete ones from the platform's models before anything runs: those files are inputs too.
+  if (args.params.some((a) => a.endsWith('=auto'))) {
+    const { modelFilesRead } = await import('./model-files.ts');
+    checkSeparateFiles([...modelFilesRead(platform, nodes, args.models, args.communication).map((f) => ['the models', f] as const), ...outputs]);
   }
+  const auto = await resolveAutoParams(args.app, args.params, platform, nodes, args.models, args.communication);
+  const note = unusedOptionsNote(args, auto.resolution);
   args = { ...args, params: auto.params };
   const limits = { maxCycles: args.maxCycles, maxEvents: args.maxEvents };
   const config = await loadRun({ platform, app: args.app, params: args.params, nodes, seed: args.seed, network: args.network, perturb: args.perturb, limits });
@@ -103,6 +105,7 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
   } catch (e) {
     if (!(e instanceof RunFailure)) throw e;
     settled = true;
+    if (note !== null) io.err(note);
     if (e instanceof RunInterrupted || e instanceof RunLimitError) {
       cut = e instanceof RunInterrupted ? 'interrupted' : 'limit';
       stoppedAt = e.cycle;
@@ -133,6 +136,7 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
   }
   const wall = { wallMs: performance.now() - start };
 
+  if (note !== null) io.err(note);
   const extra = auto.resolution === null ? {} : { auto: auto.resolution };
   io.out(args.json ? summaryJson(summary, wall, simulatorVersion(), extra) : formatSummary(summary, wall, extra));
   if (args.loglast && summary.lastLog.length > 0) (args.json ? io.err : io.out)(formatLoglast(summary.lastLog));

@@ -55,6 +55,8 @@ function parseSelectArgs(argv: readonly string[]): SelectArgs {
   // They run variants; the map runs nothing, and took them silently.
   const runOptions = [v.run === true ? '--run' : null, v.all === true ? '--all' : null, v.seed !== undefined ? '--seed' : null].filter((o) => o !== null);
   if (v.map === true && runOptions.length > 0) throw new InputError(`sim select --map: ${runOptions.join(', ')} ${runOptions.length === 1 ? 'is' : 'are'} for runs of the variants; the map predicts only (draw it, or run without --map)`);
+  // The seed of the runs, with nothing to run: a prediction took it and changed nothing.
+  if (v.seed !== undefined && v.run !== true && v.all !== true && v.map !== true) throw new InputError(`sim select: --seed ${v.seed} is the seed of the variants' runs; expected --run or --all with it (the predictions depend on no seed)`);
   // The map is SVG: a picture.png would be SVG under another name.
   if (v.out !== undefined && !v.out.endsWith('.svg')) throw new InputError(`-o ${v.out}: expected a file name ending in .svg (the map is SVG)`);
   if (v.out !== undefined) checkOutputFile('-o', v.out);
@@ -116,6 +118,10 @@ async function measure(p: Prediction, nodes: number, seed: number, platform: Pla
 export async function selectCommand(argv: readonly string[], io: Io): Promise<number> {
   const args = parseSelectArgs(argv);
   const mod = moduleNamed(args.module);
+  // Only the stencil's square layout has extra rows and columns to choose: the sort module took them and changed nothing.
+  if (mod.name !== 'stencil' && args.communication.communication !== undefined) {
+    throw new InputError(`sim select: --communication ${args.communication.communication} chooses the stencil's extra rows and columns; module ${mod.name} has none (leave it out)`);
+  }
   const platform = await loadPlatform(args.platform);
   const nodes = args.nodes ?? platform.defaultNodes;
   const problem = nodeCountProblem(platform.network, nodes);

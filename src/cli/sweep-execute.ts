@@ -48,6 +48,8 @@ export interface Executed {
 
 /** What `shard` of `sweep` has to do: the runs its parts do not record yet, of the `mine` runs it owns. */
 export function pendingRuns(sweep: ExpandedSweep, out: string, shard: Shard): { before: Collected; todo: SweepRun[]; mine: number } {
+  // Here, so --dry-run refuses what the sweep would (it said "would run 4" for an --out of notes, exit 0).
+  checkResultsOwner(out, sweep.header);
   const before = recordedFor(out, sweep);
   const todo = sweep.runs.filter((r) => inShard(r.i, shard) && before.byIndex[r.i] === undefined);
   const mine = shard.count === 1 ? sweep.runs.length : sweep.runs.filter((r) => inShard(r.i, shard)).length;
@@ -57,7 +59,6 @@ export function pendingRuns(sweep: ExpandedSweep, out: string, shard: Shard): { 
 /** Runs what `sweep` still misses into `out`'s parts, and writes `out` when complete. */
 export async function executeSweep(sweep: ExpandedSweep, out: string, e: Executor, io: Io, showProgress: boolean, label: string): Promise<Executed> {
   const { shard, queue, workers } = e;
-  checkResultsOwner(out, sweep.header);
   const { before, todo, mine } = pendingRuns(sweep, out, shard);
   let outcome: { ran: number; refused: string[]; interrupted: 'SIGINT' | 'SIGTERM' | null };
   if (todo.length === 0) outcome = { ran: 0, refused: [], interrupted: null };

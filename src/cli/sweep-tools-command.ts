@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { InputError } from '../kernel/errors.ts';
 import { toCsv } from '../sweep/export-csv.ts';
 import { collectParts, finalText, ranges, shardsWithGaps, type Collected } from '../sweep/merge.ts';
-import { listParts, nodeVersions } from '../sweep/parts.ts';
+import { checkResultsOwner, listParts, nodeVersions } from '../sweep/parts.ts';
 import { parseHeader, parseRecorded } from '../sweep/result-line.ts';
 import { checkSlurmOptions, shellQuote, slurmScript } from '../sweep/slurm.ts';
 import type { Io } from './io.ts';
@@ -102,7 +102,14 @@ async function slurmCommand(argv: readonly string[], io: Io): Promise<number> {
   const maxRunning = values['max-running'] === undefined ? undefined : intOption('max-running', values['max-running'], 1, 1, 1000);
   const time = values.time as string | undefined;
   const partition = values.partition as string | undefined;
+  // What every task's sim sweep checks first, checked here: a script with --out the sweep file,
+  // a folder or a part printed, exit 0, and each array task then failed on it.
+  checkSeparateFiles([['sweep', positionals[0]], ['--out', out]]);
+  checkOutputFile('--out', out);
   const sweep = await expandFile(positionals[0]);
+  // ... and so are an --out or parts that another sweep's results hold.
+  checkResultsOwner(out, sweep.header);
+  recordedFor(out, sweep);
   checkSlurmOptions({ tasks, runs: sweep.runs.length, time, partition, maxRunning });
   const sim = `node ${shellQuote(BIN_SIM)}`;
   io.out(slurmScript({ name: sweep.header.sweep, runs: sweep.runs.length, sweepFile: positionals[0], out, tasks, cpus, time, partition, maxRunning, cwd: resolve('.'), sim }).trimEnd());
