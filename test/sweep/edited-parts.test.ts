@@ -7,19 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.ts';
-import type { CliResult } from '../support/sim-cli.ts';
-
-/** Runs `sim` in this process (its sweeps here run in the main thread). */
-async function simHere(args: string[]): Promise<CliResult> {
-  const result = { code: 0, stdout: '', stderr: '' };
-  result.code = await main(args, {
-    out: (t) => (result.stdout += `${t}\n`),
-    err: (t) => (result.stderr += `${t}\n`),
-    write: (stream, t) => (stream === 'stdout' ? (result.stdout += t) : (result.stderr += t)),
-  });
-  return result;
-}
+import { simHere } from '../support/sim-here.ts';
 
 let dir: string;
 /** The part of a real two-run sweep, as lines. */

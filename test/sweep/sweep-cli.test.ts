@@ -9,19 +9,8 @@ import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.ts';
-import { ROOT, sim, type CliResult } from '../support/sim-cli.ts';
-
-/** Runs `sim` in this process (fast; for commands that start no threads or children). */
-async function simHere(args: string[]): Promise<CliResult> {
-  const result = { code: 0, stdout: '', stderr: '' };
-  result.code = await main(args, {
-    out: (t) => (result.stdout += `${t}\n`),
-    err: (t) => (result.stderr += `${t}\n`),
-    write: (stream, t) => (stream === 'stdout' ? (result.stdout += t) : (result.stderr += t)),
-  });
-  return result;
-}
+import { ROOT, sim } from '../support/sim-cli.ts';
+import { simHere } from '../support/sim-here.ts';
 
 const SMALL = 'test/fixtures/sweeps/small.json';
 const SLOW = 'test/fixtures/sweeps/slow.json';
