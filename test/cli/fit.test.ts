@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -88,6 +88,15 @@ describe.concurrent('sim fit', () => {
     const generated = await import(pathToFileURL(join(dir, 'm.ts')).href);
     expect((globalThis as { pwnedBySamples?: number }).pwnedBySamples).toBeUndefined();
     expect(typeof generated.cm5_Evil__globalThis_pwnedBySamples_1___).toBe('function');
+  });
+
+  it('writes none of its three files when one cannot be written (a folder named m.ts left m.json written, exit 2)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-fit-'));
+    mkdirSync(join(dir, 'm.ts'));
+    const r = await sim(['fit', join(ROOT, 'platforms/models/apps/n16/cm5.samples'), '-o', join(dir, 'm.json')]);
+    expect(r.stderr).toBe(`sim: -o (its module) ${join(dir, 'm.ts')}: is a folder; expected a file name\n`);
+    expect(r.code).toBe(2);
+    expect(readdirSync(dir)).toEqual(['m.ts']);
   });
 
   it("names at most eight of a model's 3,000 columns (a real samples file, edited): the refusals listed them all on their one line, 20 kB", async () => {
