@@ -52,14 +52,20 @@ export function collectParts(out: string, expected: ResultsHeader | null = null,
   return collect(out, readParts(out, expected), runs);
 }
 
+/** About how many characters each piece of the final file holds. */
+const PIECE_CHARS = 1 << 20;
+
 /**
- * The final file's text: the header and every line in sweep order, each checked in full
- * (parts are read by their index, key and status only).
+ * The final file's text in pieces of about a megabyte: the header and every line in
+ * sweep order, each checked in full (parts are read by their index, key and status
+ * only). In pieces because a sweep of a million runs gives more than one string holds
+ * (2^29 characters): its merge stopped with "internal error: Cannot create a string
+ * longer than 0x1fffffe8 characters".
  * @throws InputError for a recorded line that is not a whole result line
  */
-export function finalText(c: Collected, out: string): string {
-  if (c.missing.length > 0) throw new Error(`finalText: ${c.missing.length} runs missing`);
-  const parts = [lineText(c.header)];
+export function* finalPieces(c: Collected, out: string): Generator<string> {
+  if (c.missing.length > 0) throw new Error(`finalPieces: ${c.missing.length} runs missing`);
+  let piece = `${lineText(c.header)}\n`;
   for (const line of c.byIndex as RecordedLine[]) {
     const full = parseRecorded(line.text, `${out}: the recorded line of run ${line.i}`, c.header.runs);
     // A line scanned fast (part-scan.ts) is placed by the first "i", key and status in its
@@ -69,9 +75,13 @@ export function finalText(c: Collected, out: string): string {
       const said = (l: RecordedLine) => `run ${l.i} (${l.key.slice(0, 16)}..., ${l.status})`;
       throw new InputError(`${whereRecorded(out, line.key)}: the line reads as ${said(line)} by its first fields but as ${said(full)} in full; expected a result line as sim sweep writes it, each key once`);
     }
-    parts.push(full.text);
+    piece += `${full.text}\n`;
+    if (piece.length >= PIECE_CHARS) {
+      yield piece;
+      piece = '';
+    }
   }
-  return `${parts.join('\n')}\n`;
+  if (piece !== '') yield piece;
 }
 
 /** The shards (1-based, of `count`) that own at least one missing run. */
