@@ -4,9 +4,8 @@
  * missing (the commands write it atomically, output-file.ts). Also what is still
  * missing, by index and by the shards that own the gaps (`--array=` for Slurm).
  */
-import { readFileSync } from 'node:fs';
 import { InputError } from '../kernel/errors.ts';
-import { listParts, readParts, type Recorded } from './parts.ts';
+import { listParts, readParts, readPieces, type Recorded } from './parts.ts';
 import { parseRecorded, lineText, type RecordedLine, type ResultsHeader } from './result-line.ts';
 import type { SweepRun } from './run-model.ts';
 import { shardOf } from './shard.ts';
@@ -38,11 +37,25 @@ export function collect(out: string, recorded: Recorded, runs: readonly SweepRun
   return { header, byIndex, missing };
 }
 
-/** The part and line that record `key`, for an error (its messages named `out`, which may not exist yet). */
+/**
+ * The part and line that record `key`, for an error (its messages named `out`, which may
+ * not exist yet). Searched in the part's bytes: a part of more than 2^29 bytes, decoded
+ * as one string, stopped the error itself with "internal error: Cannot create a string".
+ */
 function whereRecorded(out: string, key: string): string {
+  const needle = Buffer.from(`"key":"${key}"`);
+  const newlines = (bytes: Buffer, end: number): number => {
+    let n = 0;
+    for (let at = bytes.indexOf(10); at >= 0 && at < end; at = bytes.indexOf(10, at + 1)) n++;
+    return n;
+  };
   for (const { path } of listParts(out)) {
-    const n = readFileSync(path, 'utf8').split('\n').findIndex((l) => l.includes(`"key":"${key}"`));
-    if (n >= 0) return `${path}:${n + 1}`;
+    let line = 1;
+    for (const bytes of readPieces(path)) {
+      const at = bytes.indexOf(needle);
+      if (at >= 0) return `${path}:${line + newlines(bytes, at)}`;
+      line += newlines(bytes, bytes.length);
+    }
   }
   return out;
 }

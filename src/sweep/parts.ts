@@ -117,7 +117,7 @@ const PIECE_BYTES = 1 << 30;
  * ("internal error: RangeError [ERR_FS_FILE_TOO_LARGE]").
  * @throws InputError when the part cannot be read, or holds a line longer than a piece
  */
-function readPieces(path: string, most = PIECE_BYTES): Buffer[] {
+export function readPieces(path: string, most = PIECE_BYTES): Buffer[] {
   let fd: number;
   try {
     fd = openSync(path, 'r');

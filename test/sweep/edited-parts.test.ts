@@ -3,7 +3,7 @@
  * `export` and a resumed sweep read them: every problem is one line naming the file
  * and what was expected, exit 2, and nothing is written.
  */
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -136,6 +136,13 @@ describe('an edited results part', () => {
       expect(r.stderr).toBe('');
       expect(r.stdout).toBe(`sim sweep merge: wrote ${out}: ${runs} runs: ${runs} verified, 0 unverified, 0 failed\n`);
       expect(statSync(out).size).toBe(statSync(`${out}.part-1-of-1`).size);
+      // Run 0 once more under another key: the refusal names the part and line (finding
+      // them decoded the part as one string, and stopped with the same internal error).
+      rmSync(out);
+      appendFileSync(`${out}.part-1-of-1`, `${run0}\n`);
+      const twice = await simHere(['sweep', 'merge', out]);
+      expect(twice.stderr).toMatch(new RegExp(`^sim: ${out}\\.part-1-of-1:${runs + 2}: run 0 is recorded under two keys \\(run-0{64} and run-[0-9a-f]{64}\\); the parts mix different sweeps\n$`));
+      expect(twice.code).toBe(2);
     } finally {
       rmSync(`${out}.part-1-of-1`, { force: true });
       rmSync(out, { force: true });
