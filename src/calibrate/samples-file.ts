@@ -13,6 +13,7 @@
  * the file and line.
  */
 import { InputError, kindOf } from '../kernel/errors.ts';
+import { LINE_BREAKING, LINE_BREAKING_WORDS } from '../kernel/one-line.ts';
 import { columnList } from './column-list.ts';
 import type { Sample } from './fit.ts';
 
@@ -106,6 +107,9 @@ export function readSamples(text: string, source: string): ModelSamples[] {
     }
     if (line.startsWith('#')) {
       const words = line.slice(1).trim().split(/\s+/);
+      // Names sim fit prints: a model named Foo<ESC>[31m turned the terminal red.
+      const steering = (words[0] === 'platform' || words[0] === 'model') && words.slice(1).find((w) => LINE_BREAKING.test(w));
+      if (steering) throw new InputError(`${at}: the name ${JSON.stringify(steering)} has ${LINE_BREAKING_WORDS}; expected names without them`);
       if (words[0] === 'platform') {
         if (words.length < 2) throw new InputError(`${at}: "# platform" needs a platform name`);
         platform = words[1];

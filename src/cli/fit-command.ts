@@ -58,7 +58,10 @@ export function fitCommand(argv: readonly string[], io: Io): number {
   const wrote = [out, out.replace(/\.json$/, '.ts'), out.replace(/\.json$/, '.residuals')];
   // The module and residuals beside -o are outputs too: fit q.residuals -o q.json wrote over its samples.
   checkSeparateFiles([['samples', source], ['-o', wrote[0]], ['-o (its module)', wrote[1]], ['-o (its residuals)', wrote[2]]]);
+  // All three before any is written: a folder named m.ts left m.json written and exit 2.
   checkOutputFile('-o', out);
+  checkOutputFile('-o (its module)', wrote[1]);
+  checkOutputFile('-o (its residuals)', wrote[2]);
   let text: string;
   try {
     text = readFileSync(source, 'utf8');

@@ -150,10 +150,12 @@ function temporaryBeside(full: string): string {
  * Writes `data` to `path` atomically (a temporary file, then a rename).
  * @throws InputError naming `option` when it cannot be written
  */
-export function writeFileAtomic(option: string, path: string, data: string | Uint8Array): void {
+export function writeFileAtomic(option: string, path: string, data: string | Uint8Array | Iterable<string>): void {
   const file = new AtomicFile(option, path);
   try {
-    file.append(data);
+    // In pieces when given so: a sweep's results file is more than one string holds.
+    if (typeof data === 'string' || data instanceof Uint8Array) file.append(data);
+    else for (const piece of data) file.append(piece);
   } catch (e) {
     file.abandon();
     throw e;

@@ -16,7 +16,8 @@ import { MAX_TRACE_NODES } from '../trace/header-schema.ts';
 const seed = z.int().min(0).max(MAX_SEED);
 /**
  * Text sim replay prints as it is (the simulator version, the platform's source, the
- * app's path): an escape in it reached the terminal and a newline split sim's line.
+ * app's path, a parameter in the run's refusal of it): an escape in it reached the
+ * terminal and a newline split sim's line.
  */
 const oneLine = z.string().regex(ONE_LINE, { message: `expected one line of text, without ${LINE_BREAKING_WORDS}` });
 
@@ -27,7 +28,7 @@ export const reproSchema = z.looseObject({
   simulatorVersion: oneLine,
   platform: z.looseObject({ source: oneLine, text: z.string(), contentHash: z.string() }),
   app: z.looseObject({ path: oneLine, contentHash: z.string() }),
-  params: z.array(z.string().regex(/^[^=]+=/, { message: 'expected key=value' })),
+  params: z.array(oneLine.regex(/^[^=]+=/, { message: 'expected key=value' })),
   seed,
   nodes: z.int().min(1).max(MAX_TRACE_NODES),
   network: z.enum(NETWORK_MODES as readonly ['packet', 'analytic']),

@@ -18,7 +18,7 @@ import { nodeCountProblem } from '../network/build-topology.ts';
 import { STRATA_MAX_XFER_OFFSET } from '../runtime/ports.ts';
 import { MAX_SWEEP_RUNS } from '../sweep/expand.ts';
 import { sha256 } from '../sweep/canonical.ts';
-import { finalText } from '../sweep/merge.ts';
+import { finalPieces } from '../sweep/merge.ts';
 import { readParts, resultsHeaderOf } from '../sweep/parts.ts';
 import { parseRecorded, type ResultsHeader } from '../sweep/result-line.ts';
 import { STUDIES, STUDY_NAMES, runId, type Measured, type Study, type StudyOptions, type StudyPlatform, type StudyRun } from '../study/index.ts';
@@ -102,7 +102,7 @@ async function runStudy(args: StudyArgs, options: StudyOptions, io: Io, showProg
     const done = await executeSweep(sweep, results, args.executor, io, showProgress && !args.json, label);
     for (const r of done.refused) io.err(`sim study: refused: ${r}`);
     // Under --shard the last shard to finish a round (or any rerun after) merges it, so the study can go on.
-    if (!done.wrote && done.after.missing.length === 0) writeFileAtomic('--out', results, finalText(done.after, results));
+    if (!done.wrote && done.after.missing.length === 0) writeFileAtomic('--out', results, finalPieces(done.after, results));
     else if (!done.wrote) {
       const why = args.executor.shard.count > 1 && done.shardMissing === 0 ? `this shard's ${done.mine} runs are recorded; the round completes when every shard's are (then rerun any shard, or the study without --shard, to go on)` : `${done.after.missing.length} runs still missing`;
       io.out(args.json ? JSON.stringify({ study: study.name, round, runs: runs.length, ran: done.ran, complete: false }) : `sim study ${study.name}: round ${round} (${runs.length} runs): ran ${done.ran}; ${why}`);

@@ -6,7 +6,7 @@
  */
 import { InputError } from '../kernel/errors.ts';
 import { runLocal, Recorder } from '../sweep/local.ts';
-import { finalText, type Collected } from '../sweep/merge.ts';
+import { finalPieces, type Collected } from '../sweep/merge.ts';
 import { writeFileAtomic } from './output-file.ts';
 import { checkResultsOwner, partPath } from '../sweep/parts.ts';
 import type { SweepRun } from '../sweep/run-model.ts';
@@ -95,6 +95,6 @@ export async function executeSweep(sweep: ExpandedSweep, out: string, e: Executo
   const after = todo.length === 0 ? before : recordedFor(out, sweep);
   const shardMissing = after.missing.filter((i) => inShard(i, shard)).length;
   const wrote = after.missing.length === 0 && shard.count === 1;
-  if (wrote) writeFileAtomic('--out', out, finalText(after, out));
+  if (wrote) writeFileAtomic('--out', out, finalPieces(after, out));
   return { ...outcome, after, mine, recordedBefore: mine - todo.length, wrote, shardMissing };
 }

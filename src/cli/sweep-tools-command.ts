@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { InputError } from '../kernel/errors.ts';
 import { toCsv } from '../sweep/export-csv.ts';
-import { collectParts, finalText, ranges, shardsWithGaps, type Collected } from '../sweep/merge.ts';
+import { collectParts, finalPieces, ranges, shardsWithGaps, type Collected } from '../sweep/merge.ts';
 import { checkResultsOwner, listParts, nodeVersions } from '../sweep/parts.ts';
 import { parseHeader, parseRecorded } from '../sweep/result-line.ts';
 import { checkSlurmOptions, shellQuote, slurmScript } from '../sweep/slurm.ts';
@@ -65,7 +65,7 @@ function mergeCommand(argv: readonly string[], io: Io): number {
     }
     return 1;
   }
-  writeFileAtomic('sim sweep merge', out, finalText(c, out));
+  writeFileAtomic('sim sweep merge', out, finalPieces(c, out));
   if (values.json !== true) io.out(`sim sweep merge: wrote ${out}: ${c.header.runs} runs: ${tallyText(t)}`);
   return 0;
 }

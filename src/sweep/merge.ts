@@ -4,9 +4,8 @@
  * missing (the commands write it atomically, output-file.ts). Also what is still
  * missing, by index and by the shards that own the gaps (`--array=` for Slurm).
  */
-import { readFileSync } from 'node:fs';
 import { InputError } from '../kernel/errors.ts';
-import { listParts, readParts, type Recorded } from './parts.ts';
+import { listParts, readParts, readPieces, type Recorded } from './parts.ts';
 import { parseRecorded, lineText, type RecordedLine, type ResultsHeader } from './result-line.ts';
 import type { SweepRun } from './run-model.ts';
 import { shardOf } from './shard.ts';
@@ -38,11 +37,25 @@ export function collect(out: string, recorded: Recorded, runs: readonly SweepRun
   return { header, byIndex, missing };
 }
 
-/** The part and line that record `key`, for an error (its messages named `out`, which may not exist yet). */
+/**
+ * The part and line that record `key`, for an error (its messages named `out`, which may
+ * not exist yet). Searched in the part's bytes: a part of more than 2^29 bytes, decoded
+ * as one string, stopped the error itself with "internal error: Cannot create a string".
+ */
 function whereRecorded(out: string, key: string): string {
+  const needle = Buffer.from(`"key":"${key}"`);
+  const newlines = (bytes: Buffer, end: number): number => {
+    let n = 0;
+    for (let at = bytes.indexOf(10); at >= 0 && at < end; at = bytes.indexOf(10, at + 1)) n++;
+    return n;
+  };
   for (const { path } of listParts(out)) {
-    const n = readFileSync(path, 'utf8').split('\n').findIndex((l) => l.includes(`"key":"${key}"`));
-    if (n >= 0) return `${path}:${n + 1}`;
+    let line = 1;
+    for (const bytes of readPieces(path)) {
+      const at = bytes.indexOf(needle);
+      if (at >= 0) return `${path}:${line + newlines(bytes, at)}`;
+      line += newlines(bytes, bytes.length);
+    }
   }
   return out;
 }
@@ -52,14 +65,20 @@ export function collectParts(out: string, expected: ResultsHeader | null = null,
   return collect(out, readParts(out, expected), runs);
 }
 
+/** About how many characters each piece of the final file holds. */
+const PIECE_CHARS = 1 << 20;
+
 /**
- * The final file's text: the header and every line in sweep order, each checked in full
- * (parts are read by their index, key and status only).
+ * The final file's text in pieces of about a megabyte: the header and every line in
+ * sweep order, each checked in full (parts are read by their index, key and status
+ * only). In pieces because a sweep of a million runs gives more than one string holds
+ * (2^29 characters): its merge stopped with "internal error: Cannot create a string
+ * longer than 0x1fffffe8 characters".
  * @throws InputError for a recorded line that is not a whole result line
  */
-export function finalText(c: Collected, out: string): string {
-  if (c.missing.length > 0) throw new Error(`finalText: ${c.missing.length} runs missing`);
-  const parts = [lineText(c.header)];
+export function* finalPieces(c: Collected, out: string): Generator<string> {
+  if (c.missing.length > 0) throw new Error(`finalPieces: ${c.missing.length} runs missing`);
+  let piece = `${lineText(c.header)}\n`;
   for (const line of c.byIndex as RecordedLine[]) {
     const full = parseRecorded(line.text, `${out}: the recorded line of run ${line.i}`, c.header.runs);
     // A line scanned fast (part-scan.ts) is placed by the first "i", key and status in its
@@ -69,9 +88,13 @@ export function finalText(c: Collected, out: string): string {
       const said = (l: RecordedLine) => `run ${l.i} (${l.key.slice(0, 16)}..., ${l.status})`;
       throw new InputError(`${whereRecorded(out, line.key)}: the line reads as ${said(line)} by its first fields but as ${said(full)} in full; expected a result line as sim sweep writes it, each key once`);
     }
-    parts.push(full.text);
+    piece += `${full.text}\n`;
+    if (piece.length >= PIECE_CHARS) {
+      yield piece;
+      piece = '';
+    }
   }
-  return `${parts.join('\n')}\n`;
+  if (piece !== '') yield piece;
 }
 
 /** The shards (1-based, of `count`) that own at least one missing run. */

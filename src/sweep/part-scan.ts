@@ -9,6 +9,7 @@
  * that is parsed in full, which names what is wrong; the final file is written only
  * from lines parsed in full (merge.ts).
  */
+import { InputError } from '../kernel/errors.ts';
 import { parseRecorded, type RecordedLine, type RunStatus } from './result-line.ts';
 
 const OPEN = '{"error":';
@@ -43,10 +44,10 @@ class ScannedLine implements RecordedLine {
 
 /**
  * The index, key and status of the line at [start, end) of `latin1` (the part's bytes
- * as one byte per character, so offsets are byte offsets), or null if it does not
- * look canonical.
+ * from `base` on as one byte per character, so offsets are byte offsets from `base`),
+ * or null if it does not look canonical.
  */
-function scanLine(latin1: string, bytes: Buffer, start: number, end: number, runs: number): RecordedLine | null {
+function scanLine(latin1: string, bytes: Buffer, base: number, start: number, end: number, runs: number): RecordedLine | null {
   if (end - start < 100 || !latin1.startsWith(OPEN, start) || latin1.charCodeAt(end - 1) !== 0x7d) return null;
   const at = latin1.indexOf(I, start);
   if (at < 0 || at >= end) return null;
@@ -62,28 +63,52 @@ function scanLine(latin1: string, bytes: Buffer, start: number, end: number, run
   if (!HEX.test(hex)) return null;
   const after = hexStart + 64;
   for (const [pattern, status] of STATUSES) {
-    if (after + pattern.length <= end && latin1.startsWith(pattern, after)) return new ScannedLine(i, `run-${hex}`, status, bytes, start, end);
+    if (after + pattern.length <= end && latin1.startsWith(pattern, after)) return new ScannedLine(i, `run-${hex}`, status, bytes, base + start, base + end);
   }
   return null;
 }
 
 /**
+ * The most bytes decoded into one string at a time: a string holds at most 2^29 - 24
+ * characters, and a part of a million runs is more (sim sweep merge of a 600 MB part
+ * stopped with "internal error: Cannot create a string longer than 0x1fffffe8
+ * characters").
+ */
+export const WINDOW_BYTES = 1 << 28;
+
+/** A line longer than a window: no result line is (its summary is a few kilobytes). */
+function tooLong(path: string, n: number, bytes: number): never {
+  throw new InputError(`${path}:${n}: a line of more than ${bytes} bytes; expected result lines (one JSON object of a run per line)`);
+}
+
+/**
  * Calls `onLine` for every complete line after the header (a torn tail without its
  * newline is left out) and returns the header's text, or null for an empty part.
+ * `pieces` are the part's bytes in order, each but the last ending with a newline
+ * (readPieces gives them); each is scanned a window of whole lines at a time.
  * @throws InputError (from parseRecorded) for a line that is not a result line
  */
-export function scanPart(bytes: Buffer, path: string, runs: (header: string) => number, onLine: (line: RecordedLine) => void): string | null {
-  const last = bytes.lastIndexOf(NEWLINE);
-  if (last < 0) return null;
-  const latin1 = bytes.toString('latin1', 0, last + 1);
-  const headerEnd = latin1.indexOf('\n');
-  const header = bytes.toString('utf8', 0, headerEnd);
+export function scanPart(pieces: readonly Buffer[], path: string, runs: (header: string) => number, onLine: (line: RecordedLine) => void, window = WINDOW_BYTES): string | null {
+  const first = pieces[0];
+  const headerEnd = first === undefined ? -1 : first.indexOf(NEWLINE);
+  if (headerEnd < 0) return null;
+  const header = first.toString('utf8', 0, headerEnd);
   const count = runs(header);
   let n = 2;
-  for (let start = headerEnd + 1; start <= last; n++) {
-    const end = latin1.indexOf('\n', start);
-    onLine(scanLine(latin1, bytes, start, end, count) ?? parseRecorded(bytes.toString('utf8', start, end), `${path}:${n}`, count));
-    start = end + 1;
-  }
+  pieces.forEach((bytes, p) => {
+    const last = bytes.lastIndexOf(NEWLINE);
+    for (let from = p === 0 ? headerEnd + 1 : 0; from <= last; ) {
+      // A window of whole lines: up to the last newline within `window` bytes of `from`.
+      let to = from + window - 1 >= last ? last : bytes.lastIndexOf(NEWLINE, from + window - 1);
+      if (to < from) tooLong(path, n, window);
+      const latin1 = bytes.toString('latin1', from, to + 1);
+      for (let start = 0; start < latin1.length; n++) {
+        const end = latin1.indexOf('\n', start);
+        onLine(scanLine(latin1, bytes, from, start, end, count) ?? parseRecorded(bytes.toString('utf8', from + start, from + end), `${path}:${n}`, count));
+        start = end + 1;
+      }
+      from = to + 1;
+    }
+  });
   return header;
 }

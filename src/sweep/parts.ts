@@ -91,7 +91,7 @@ export function readParts(out: string, expected: ResultsHeader | null = null): R
   const byKey = new Map<string, RecordedLine>();
   let header = expected;
   for (const { path } of listParts(out)) {
-    scanPart(readFileSync(path), path, (text) => {
+    scanPart(readPieces(path), path, (text) => {
       const own = parseHeader(text, `${path}:1`);
       if (header === null) header = own;
       else if (lineText(own) !== lineText(header)) {
@@ -106,6 +106,46 @@ export function readParts(out: string, expected: ResultsHeader | null = null): R
     });
   }
   return { byKey, header };
+}
+
+/** The most bytes read into one buffer; readFileSync refuses a file over 2 GiB. */
+const PIECE_BYTES = 1 << 30;
+
+/**
+ * A part's bytes in pieces of at most PIECE_BYTES, each but the last ending with a
+ * newline: a part of a million runs can pass 2 GiB, which readFileSync refused
+ * ("internal error: RangeError [ERR_FS_FILE_TOO_LARGE]").
+ * @throws InputError when the part cannot be read, or holds a line longer than a piece
+ */
+export function readPieces(path: string, most = PIECE_BYTES): Buffer[] {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (e) {
+    throw new InputError(`${path}: cannot read the results part (${(e as { code?: string }).code ?? String(e)})`);
+  }
+  try {
+    const size = fstatSync(fd).size;
+    const pieces: Buffer[] = [];
+    for (let at = 0; at < size; ) {
+      const chunk = Buffer.allocUnsafe(Math.min(most, size - at));
+      let filled = 0;
+      while (filled < chunk.length) {
+        const n = readSync(fd, chunk, filled, chunk.length - filled, at + filled);
+        if (n === 0) break;
+        filled += n;
+      }
+      const read = chunk.subarray(0, filled);
+      const end = at + filled >= size || filled < chunk.length ? filled : read.lastIndexOf(10) + 1;
+      if (end === 0) throw new InputError(`${path}: a line of more than ${most} bytes at byte ${at}; expected result lines (one JSON object of a run per line)`);
+      pieces.push(read.subarray(0, end));
+      if (filled < chunk.length) break;
+      at += end;
+    }
+    return pieces;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -97,6 +97,15 @@ describe.concurrent('sim fit', () => {
     expect(typeof generated.cm5_Evil__globalThis_pwnedBySamples_1___).toBe('function');
   });
 
+  it('writes none of its three files when one cannot be written (a folder named m.ts left m.json written, exit 2)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-fit-'));
+    mkdirSync(join(dir, 'm.ts'));
+    const r = await sim(['fit', join(ROOT, 'platforms/models/apps/n16/cm5.samples'), '-o', join(dir, 'm.json')]);
+    expect(r.stderr).toBe(`sim: -o (its module) ${join(dir, 'm.ts')}: is a folder; expected a file name\n`);
+    expect(r.code).toBe(2);
+    expect(readdirSync(dir)).toEqual(['m.ts']);
+  });
+
   it("names at most eight of a model's 3,000 columns (a real samples file, edited): the refusals listed them all on their one line, 20 kB", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sim-fit-'));
     const lines = readFileSync(join(ROOT, 'platforms/models/apps/n16/cm5.samples'), 'utf8').split('\n');
@@ -127,6 +136,8 @@ describe.concurrent('sim fit', () => {
       /bad\.samples: not a samples file: it holds the results of a sweep \(sim sweep writes them; sim sweep export --format csv tabulates them\); expected the text sim calibrate writes/,
     ],
     ['other JSON', '{"a": 1}\n', /bad\.samples: not a samples file: it is JSON; expected the text sim calibrate writes \("# proteus-strata calibration samples, version 2" \.\.\.\)$/],
+    // Printed as it was in sim fit's summary: "cm5 Foo" and a terminal turned red.
+    ['a model name with an escape', '# platform cm5 x\n# model Foo\u001b[31m a\nFoo\u001b[31m 10 1\nFoo\u001b[31m 12 2\nFoo\u001b[31m 14 3\nFoo\u001b[31m 17 4\n', /bad\.samples:2: the name "Foo\\u001b\[31m" has control characters \(a newline, a tab, an escape\), line separators or direction overrides; expected names without them$/],
     ['fewer samples than unknowns (edges case 132)', '# platform cm5 x\n# model Foo a\nFoo 10 1\n', /bad\.samples: model Foo on cm5: 1 building sample for 2 unknowns \(the constant and a\); expected at least 3/],
     ['as many samples as unknowns', '# platform cm5 x\n# model Foo a\nFoo 10 1\nFoo 12 2\n', /2 building samples for 2 unknowns/],
     ['samples all at one point (case 131)', '# platform cm5 x\n# model Foo a b\nFoo 10 1 1\nFoo 10 1 1\nFoo 10 1 1\nFoo 10 1 1\n', /model Foo on cm5: every building sample has the same inputs \(a=1 b=1\), so no term's coefficient can be told from the constant's/],

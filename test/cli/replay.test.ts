@@ -109,6 +109,8 @@ describe.concurrent('repro files and sim replay', () => {
     ['has its digests cut to an odd byte', (r: Record<string, any>) => (r.eventDigests = Buffer.from(r.eventDigests, 'base64').subarray(1).toString('base64')), /truncated: \d*[13579] bytes of event digests for \d+ events \(expected \d*[02468], two a digest\)$/],
     // Printed as it was in a note: an escape reached the terminal, a newline split the line.
     ['gives a simulator version with an escape and a newline', (r: Record<string, any>) => (r.simulatorVersion = '0.1.0\u001b[31mRED\nsecond'), /bad repro file: key "simulatorVersion": expected one line of text, without control characters \(a newline, a tab, an escape\), line separators or direction overrides, got "0\.1\.0\\u001b\[31mRED\\nsecond"$/],
+    // The run's refusal printed it: "sim: --param rounds=1<ESC>[31m: expected an integer".
+    ['gives a parameter with an escape', (r: Record<string, any>) => (r.params = ['rounds=1\u001b[31m']), /bad repro file: key "params\.0": expected one line of text, without control characters/],
     ['gives an app path with an escape', (r: Record<string, any>) => (r.app.path = 'apps/ping-pong\u001b[2J/index.ts'), /bad repro file: key "app\.path": expected one line of text, without control characters/],
     // The run refused it: "limits.maxEvents 0: expected a whole number from 1 to 2^53 - 1", naming neither file nor key.
     ['stops at event 0', (r: Record<string, any>) => (r.stop = { maxEvents: 0 }), /p\.json: bad repro file: key "stop\.maxEvents": expected number to be >=1, got 0$/],

@@ -3,7 +3,7 @@
  * `export` and a resumed sweep read them: every problem is one line naming the file
  * and what was expected, exit 2, and nothing is written.
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -107,4 +107,33 @@ describe('an edited results part', () => {
     expect(r.stderr).toBe(`sim: ${out}.part-${name}: a results part named for shard ${i} of ${n}; expected part-<i>-of-<n> with 1 <= i <= n <= 999999999, as --shard i/n names them (rename or remove it)\n`);
     expect(r.code).toBe(2);
   });
+
+  it('merges a part of more than 2^29 bytes, more than one string holds (it was "internal error: Cannot create a string longer than 0x1fffffe8 characters")', async () => {
+    const out = join(dir, 'large.jsonl');
+    const run0 = part.find((l) => l.includes('"i":0,')) as string;
+    // Run 0's real line, as the line of run i under key i: 600 MB of distinct runs.
+    const lineOf = (i: number) => run0.replace('"i":0,', `"i":${i},`).replace(/"key":"run-[0-9a-f]{64}"/, `"key":"run-${i.toString(16).padStart(64, '0')}"`);
+    const runs = Math.ceil(600e6 / (run0.length + 8));
+    const header = JSON.stringify({ ...(JSON.parse(part[0]) as object), runs });
+    const fd = openSync(`${out}.part-1-of-1`, 'w');
+    writeSync(fd, `${header}\n`);
+    for (let i = 0; i < runs; i += 10_000) writeSync(fd, Array.from({ length: Math.min(10_000, runs - i) }, (_, k) => `${lineOf(i + k)}\n`).join(''));
+    closeSync(fd);
+    try {
+      const r = await simHere(['sweep', 'merge', out]);
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toBe(`sim sweep merge: wrote ${out}: ${runs} runs: ${runs} verified, 0 unverified, 0 failed\n`);
+      expect(statSync(out).size).toBe(statSync(`${out}.part-1-of-1`).size);
+      // Run 0 once more under another key: the refusal names the part and line (finding
+      // them decoded the part as one string, and stopped with the same internal error).
+      rmSync(out);
+      appendFileSync(`${out}.part-1-of-1`, `${run0}\n`);
+      const twice = await simHere(['sweep', 'merge', out]);
+      expect(twice.stderr).toMatch(new RegExp(`^sim: ${out}\\.part-1-of-1:${runs + 2}: run 0 is recorded under two keys \\(run-0{64} and run-[0-9a-f]{64}\\); the parts mix different sweeps\n$`));
+      expect(twice.code).toBe(2);
+    } finally {
+      rmSync(`${out}.part-1-of-1`, { force: true });
+      rmSync(out, { force: true });
+    }
+  }, 240_000);
 });
