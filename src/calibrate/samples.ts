@@ -117,6 +117,12 @@ export function planUnit(config: UnitConfig): PlannedSample[] {
     const bound = (e: string, what: string) => compileExpression(e, new Set(machineNames), `${where}: loop ${l.id} ${what}`)(machine);
     return { id: l.id, start: bound(l.start, 'start'), stop: bound(l.stop, 'stop'), update: l.update };
   });
+  for (const r of ranges) {
+    // Past 2^53 a loop cannot count (i 1e26 12 ++ took 1e26 + 1 for 1e26), and drawing the
+    // verification samples over the range never returned (pure-rand's uniformInt).
+    const outside = [r.start, r.stop].find((b) => !(Math.abs(b) <= Number.MAX_SAFE_INTEGER));
+    if (outside !== undefined) throw new InputError(`${whereOn}: loop ${r.id} from ${r.start} to ${r.stop}: expected bounds of magnitude at most 2^53 (the loop counts in exact integers, and the verification samples draw integers over its range), got ${outside}`);
+  }
   const values = ranges.map((r) => loopValues(r.start, r.stop, r.update, `${whereOn}: loop ${r.id}`));
   // Each loop is bounded, their nest was not: two loops of 10,000 planned 10^8 samples, silently, for minutes.
   const total = values.reduce((n, v) => n * v.length, 1);
