@@ -23,6 +23,7 @@ import { advanceToEnd, AppRun, defineApp, runConfig, type Runtime } from '../run
 import { APP_TASKS, appTask } from './app-tasks.ts';
 import { chainCosts, chainCycles } from './stencil-chain.ts';
 import { compileExpression, loopValues, type Expression, type ExpressionFunctions, type ModelSpec } from './spec.ts';
+import { MAX_COLUMNS } from './samples-file.ts';
 import { argProblem, calibrationGlobals, OPERATIONS, preparePorts, type CalibrationGlobals } from './tasks.ts';
 
 export interface UnitConfig {
@@ -112,6 +113,9 @@ export function planUnit(config: UnitConfig): PlannedSample[] {
   // What depends on the machine says which one: of --nodes 16,4, at which was the loop 8..P empty?
   const whereOn = `${where} on ${config.platform.name} with ${nodes} nodes`;
   checkNames(spec, machineNames, where);
+  // Sampled for minutes, then refused by sim fit (--fit: after sampling every model).
+  const columnCount = spec.inputs.length + spec.terms.length;
+  if (columnCount > MAX_COLUMNS) throw new InputError(`${where}: ${columnCount} inputs and terms, each a column of the samples; expected at most ${MAX_COLUMNS}, the most sim fit fits`);
   const loopNames = new Set([...spec.loops.map((l) => l.id), ...machineNames]);
   const ranges = spec.loops.map((l) => {
     const bound = (e: string, what: string) => compileExpression(e, new Set(machineNames), `${where}: loop ${l.id} ${what}`)(machine);
