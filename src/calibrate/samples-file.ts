@@ -75,6 +75,7 @@ export function readSamples(text: string, source: string): ModelSamples[] {
   let platform = '';
   let platformHash = '';
   let platformNodes: number | null = null;
+  const hashes = new Map<string, { hash: string; line: number }>();
   const lines = text.split('\n');
   const firstLine = lines.findIndex((l) => l.trim() !== '');
   if (firstLine >= 0 && lines[firstLine].trimStart().startsWith('{')) throw new InputError(`${source}: not a samples file: ${whatJsonIs(lines[firstLine])}; expected the text sim calibrate writes ("${samplesHeaderLine()}" ...)`);
@@ -114,6 +115,13 @@ export function readSamples(text: string, source: string): ModelSamples[] {
         if (words.length < 2) throw new InputError(`${at}: "# platform" needs a platform name`);
         platform = words[1];
         platformHash = words[2] ?? '';
+        // Two platform files of one name (a calibration of an edited cm5.json appended to the
+        // shipped one's) were pooled into one fit, and its provenance named one of them.
+        const first = hashes.get(platform);
+        if (first !== undefined && platformHash !== '' && first.hash !== '' && first.hash !== platformHash) {
+          throw new InputError(`${at}: platform ${platform} with content hash ${platformHash}, but line ${first.line} gives ${first.hash}; expected the samples of one platform file per platform name (samples of two machines would be fitted as one)`);
+        }
+        if (first === undefined || first.hash === '') hashes.set(platform, { hash: platformHash, line: i + 1 });
         platformNodes = words[3] === 'nodes' && /^\d+$/.test(words[4] ?? '') ? Number(words[4]) : null;
       } else if (words[0] === 'model') {
         if (words.length < 2) throw new InputError(`${at}: "# model" needs a model name`);

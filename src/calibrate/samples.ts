@@ -23,6 +23,7 @@ import { advanceToEnd, AppRun, defineApp, runConfig, type Runtime } from '../run
 import { APP_TASKS, appTask } from './app-tasks.ts';
 import { chainCosts, chainCycles } from './stencil-chain.ts';
 import { compileExpression, loopValues, type Expression, type ExpressionFunctions, type ModelSpec } from './spec.ts';
+import { MAX_COLUMNS } from './samples-file.ts';
 import { argProblem, calibrationGlobals, OPERATIONS, preparePorts, type CalibrationGlobals } from './tasks.ts';
 
 export interface UnitConfig {
@@ -112,11 +113,20 @@ export function planUnit(config: UnitConfig): PlannedSample[] {
   // What depends on the machine says which one: of --nodes 16,4, at which was the loop 8..P empty?
   const whereOn = `${where} on ${config.platform.name} with ${nodes} nodes`;
   checkNames(spec, machineNames, where);
+  // Sampled for minutes, then refused by sim fit (--fit: after sampling every model).
+  const columnCount = spec.inputs.length + spec.terms.length;
+  if (columnCount > MAX_COLUMNS) throw new InputError(`${where}: ${columnCount} inputs and terms, each a column of the samples; expected at most ${MAX_COLUMNS}, the most sim fit fits`);
   const loopNames = new Set([...spec.loops.map((l) => l.id), ...machineNames]);
   const ranges = spec.loops.map((l) => {
     const bound = (e: string, what: string) => compileExpression(e, new Set(machineNames), `${where}: loop ${l.id} ${what}`)(machine);
     return { id: l.id, start: bound(l.start, 'start'), stop: bound(l.stop, 'stop'), update: l.update };
   });
+  for (const r of ranges) {
+    // Past 2^53 a loop cannot count (i 1e26 12 ++ took 1e26 + 1 for 1e26), and drawing the
+    // verification samples over the range never returned (pure-rand's uniformInt).
+    const outside = [r.start, r.stop].find((b) => !(Math.abs(b) <= Number.MAX_SAFE_INTEGER));
+    if (outside !== undefined) throw new InputError(`${whereOn}: loop ${r.id} from ${r.start} to ${r.stop}: expected bounds of magnitude at most 2^53 (the loop counts in exact integers, and the verification samples draw integers over its range), got ${outside}`);
+  }
   const values = ranges.map((r) => loopValues(r.start, r.stop, r.update, `${whereOn}: loop ${r.id}`));
   // Each loop is bounded, their nest was not: two loops of 10,000 planned 10^8 samples, silently, for minutes.
   const total = values.reduce((n, v) => n * v.length, 1);

@@ -57,7 +57,13 @@ export async function loadPlatform(spec: string): Promise<Platform> {
       `--platform ${spec}: unknown platform (expected one of: ${platformNames().join(', ')}, or a path to a platform .json file)`,
     );
   }
-  const text = readFileSync(file, 'utf8');
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    // A file past V8's longest string (about 512 MB) was an internal error, ERR_STRING_TOO_LONG.
+    throw new InputError(`--platform ${spec}: cannot read the platform file (${(e as { code?: string }).code ?? String(e)})`);
+  }
   const source = isPath ? spec : `platforms/${spec}.json`;
   const checked = isPath ? null : checkedAtBuild(spec, text, source);
   if (checked !== null) return checked;

@@ -44,7 +44,9 @@ function readModelsFile(file: string, shown: string, platformName: string): { te
   }
   // Checked here, as the models' own schema leaves provenance free: a size list of null was
   // an internal error ("Cannot read properties of null"), a hash with a newline two lines.
-  const fittedOn = ownEntry(provenance, 'platformHashes', platformName);
+  // '' is what sim fit records of samples whose "# platform" line gives no hash: none recorded.
+  const recorded = ownEntry(provenance, 'platformHashes', platformName);
+  const fittedOn = recorded === '' ? undefined : recorded;
   if (fittedOn !== undefined && (typeof fittedOn !== 'string' || !/^[0-9a-f]{64}$/.test(fittedOn))) {
     throw new InputError(`${shown}: provenance.platformHashes.${platformName}: expected the sha256 of the platform file the models were fitted on (64 hex digits, as sim fit writes it), got ${shortJson(fittedOn)}`);
   }

@@ -28,18 +28,20 @@ const seedRange = z
   .strictObject({ from: seed, count: z.number().int().min(1).max(1_000_000) })
   .refine((r) => r.from + r.count - 1 <= MAX_SEED, { error: `the range's last seed (from + count - 1) is past ${MAX_SEED}` });
 const seeds = z.union([oneOrMany(seed), seedRange], { error: `expected a seed (an integer from 0 to ${MAX_SEED}), a list of them, or { "from", "count" }` });
+// Text that reaches a message: an app or platform with a newline split its refusal over two lines.
+const oneLine = z.string().min(1).regex(ONE_LINE, { error: `expected one line of text, without ${LINE_BREAKING_WORDS}` });
 // Its own message: the first form's ("expected string") misleads for 1e400, which JSON reads as Infinity.
-const paramValue = z.union([z.string(), z.number(), z.boolean()], { error: 'expected a string, a finite number, true or false' });
+const paramValue = z.union([oneLine, z.literal(''), z.number(), z.boolean()], { error: 'expected a string, a finite number, true or false' });
 
 const entrySchema = z.strictObject({
   /** An app folder or module, as `sim` takes it. */
-  app: z.string().min(1),
+  app: oneLine,
   /** Platform names or platform file paths. */
-  platform: oneOrMany(z.string().min(1)),
+  platform: oneOrMany(oneLine),
   /** Node counts; the platform's default when absent. */
   nodes: oneOrMany(z.number().int().min(1)).optional(),
   /** Each parameter's value or list of values (parsed as `--param k=v` is). */
-  params: z.record(z.string(), oneOrMany(paramValue)).optional(),
+  params: z.record(oneLine, oneOrMany(paramValue)).optional(),
   /** Run seeds: one, a list, or `{ from, count }`; seed 1 when absent. */
   seeds: seeds.optional(),
   /** Data networks; `packet` when absent. */
@@ -75,7 +77,11 @@ export function checkSweep(value: unknown, file: string): SweepSpec {
     const inner: z.core.$ZodIssue = issue.errors[0][0];
     issue = { ...inner, path: [...issue.path, ...inner.path] } as z.core.$ZodIssue;
   }
-  const where = issue.path.length === 0 ? '' : ` at ${issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '')}`;
+  // A record's key says only "Invalid key in record": say what the key expected.
+  if (issue.code === 'invalid_key' && issue.issues.length > 0) issue = { ...issue.issues[0], path: issue.path } as z.core.$ZodIssue;
+  // A key that is no plain name is quoted (a parameter named with a newline split the line).
+  const step = (p: PropertyKey) => (typeof p === 'number' ? `[${p}]` : /^[A-Za-z_$][\w$-]*$/.test(String(p)) ? `.${String(p)}` : `[${JSON.stringify(String(p))}]`);
+  const where = issue.path.length === 0 ? '' : ` at ${issue.path.map(step).join('').replace(/^\./, '')}`;
   throw new InputError(`${file}: not a sweep file${where}: ${issue.message} (expected { name, runs: [{ app, platform, nodes?, params?, seeds?, network?, perturb? }] })`);
 }
 

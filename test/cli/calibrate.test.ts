@@ -60,6 +60,10 @@ describe.concurrent('sim calibrate', () => {
     ['an input named like a machine constant', '{{ i 1 4 ++ @ @ ClearMemory(P) @ @ P:i @ t:P }}', /model ClearMemory: input P has the name of a machine constant, which it would hide \(P:P would make it a column\); expected another name\n$/],
     ['an input named like a loop variable', '{{ i 1 4 ++ @ @ ClearMemory(i) @ @ i:i*2 @ }}', /model ClearMemory: input i has the name of a loop variable, which it would hide/],
     ['a name every object has', '{{ i 1 4 ++ @ @ ClearMemory(i) @ @ __proto__:i @ }}', /model ClearMemory: the name __proto__ is one every JavaScript object has; expected another name\n$/],
+    // Sampled, then refused by sim fit (a fit's time grows as the fourth power of the columns).
+    ['more columns than sim fit fits', `{{ i 1 4 ++ @ @ ClearMemory(i) @ @ length:i @ ${Array.from({ length: 70 }, (_, k) => `t${k}:i*${k + 2}`).join(', ')} }}`, /bad\.spec:1: model ClearMemory: 71 inputs and terms, each a column of the samples; expected at most 64, the most sim fit fits\n$/],
+    // Never ended: drawing the verification samples over a range past 2^53 did not return.
+    ['a loop bound past 2^53', '{{ i 99999999999999999999999999 12 ++ @ Barrier() @ ClearMemory(8) @ @ @ }}', /model ClearMemory on cm5 with 4 nodes: loop i from 1e\+26 to 12: expected bounds of magnitude at most 2\^53 \(.*\), got 1e\+26\n$/],
     // Verification drew integers over it: "input x is NaN at verification sample i=NaN".
     ['a loop without an integer', '{{ i 0.1 0.9 +=0.2 @ @ ClearMemory(8) @ @ x:i @ }}', /model ClearMemory on cm5 with 4 nodes: loop i from 0\.1 to 0\.9 holds no integer/],
     // Each deadlocked, the report naming no spec, model or machine size.

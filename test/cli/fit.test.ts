@@ -157,6 +157,12 @@ describe.concurrent('sim fit', () => {
     ['a later version under a note', '# my note\n# proteus-strata calibration samples, version 3\n', /samples file version 3; this simulator reads versions 1 to 2$/],
     ['a file cut short under a note', '# my note\n# proteus-strata calibration samples, version 2\n# platform cm5 x\n# model Foo a\nFoo 10 1\nFoo 12 2\nFoo 14 3\n', /bad\.samples: truncated: it ends at line 7 without the end line/],
     ['version 0', '# proteus-strata calibration samples, version 0\n', /samples file version 0; this simulator reads versions 1 to 2$/],
+    // Pooled into one fit of both machines, the models' provenance naming the first file only.
+    [
+      'samples of two platform files of one name',
+      `# platform cm5 ${'a'.repeat(64)} nodes 4\n# model Foo a\nFoo 10 1\nFoo 12 2\nFoo 14 3\n# platform cm5 ${'b'.repeat(64)} nodes 4\n# model Foo a\nFoo 20 1\nFoo 24 2\nFoo 28 3\n`,
+      /bad\.samples:6: platform cm5 with content hash b{64}, but line 1 gives a{64}; expected the samples of one platform file per platform name/,
+    ],
     // 320 samples of 300 columns that explain nothing: the fit removed them one solve at a time for more than 5 minutes.
     ['a model of 300 columns', wideSamples(300, 320), /bad\.samples:2: model Wide has 300 columns; expected at most 64 \(a fit removes irrelevant terms one at a time/],
   ])('refuses %s with one line, exit 2 and no output', async (_what, text, message) => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -78,5 +78,17 @@ describe('a platform whose buffers the simulator cannot hold', () => {
     // The same file at 4 nodes fits, and runs.
     const small = await sim(['--platform', file, 'apps/patterns', '--nodes', '4']);
     expect(small.code).toBe(0);
+  });
+});
+
+describe('a platform file too large to read', () => {
+  it('is refused in one line', async () => {
+    // 600 MB (sparse: it takes no disk) is past V8's longest string: "internal error ... Cannot create a string longer than 0x1fffffe8 characters".
+    const file = join(mkdtempSync(join(tmpdir(), 'sim-huge-platform-')), 'huge.json');
+    writeFileSync(file, '');
+    truncateSync(file, 600 * 2 ** 20);
+    const r = await sim(['--platform', file, 'apps/patterns']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`sim: --platform ${file}: cannot read the platform file (ERR_STRING_TOO_LONG)\n`);
   });
 });

@@ -145,6 +145,9 @@ describe('sim sweep', () => {
     [['sweep', 'test/fixtures/sweeps/newline-name.json', '--out', 'OUT'], /^sim: test\/fixtures\/sweeps\/newline-name\.json: not a sweep file at name: expected a name without control characters \(a newline, a tab, an escape\), line separators or direction overrides/],
     // JSON.parse kept the last "seeds": one run of seed 3, and the seeds [1, 2] were silently dropped.
     [['sweep', 'test/fixtures/sweeps/duplicate-key.json', '--out', 'OUT'], /^sim: test\/fixtures\/sweeps\/duplicate-key\.json: key "runs\.0\.seeds" is given twice \(lines 5 and 6\); expected each key once$/],
+    // Each refusal ("app apps/ping-pong<newline>x: no such file", "--param pat<newline>tern=...") came out on two lines.
+    [['sweep', 'test/fixtures/sweeps/newline-app.json', '--out', 'OUT'], /^sim: test\/fixtures\/sweeps\/newline-app\.json: not a sweep file at runs\[0\]\.app: expected one line of text, without control characters/],
+    [['sweep', 'test/fixtures/sweeps/newline-param.json', '--out', 'OUT'], /^sim: test\/fixtures\/sweeps\/newline-param\.json: not a sweep file at runs\[0\]\.params\["pat\\ntern"\]: expected one line of text, without control characters/],
     [['worker'], /^sim worker: missing --queue redis:\/\/host:port\/db/],
     [['sweep', 'slurm', SMALL, '--out', 'OUT', '--tasks', '50'], /^sim: --tasks 50: more array tasks than the sweep has runs \(24\)/],
     [['sweep', 'slurm', SMALL, '--out', 'OUT', '--tasks', '4', '--time', 'an hour'], /^sim: --time an hour: expected a Slurm time limit/],
