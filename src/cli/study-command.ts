@@ -49,12 +49,16 @@ interface StudyArgs extends StudyInputs {
  * took hours before the round's size was known and refused.
  */
 function refuseUnplannable(study: Study, options: StudyOptions): void {
-  const perTrial = study.defaults.mostRunsPerTrial;
-  if (perTrial === undefined || options.trials === null) return;
-  const most = Math.floor(MAX_SWEEP_RUNS / (perTrial * options.platforms.length * options.nodes.length));
+  const { mostRunsPerTrial, trialsOverPlatforms } = study.defaults;
+  if (mostRunsPerTrial === undefined || options.trials === null) return;
+  const perPlatform = options.platforms.map(mostRunsPerTrial);
+  // A trial on each platform (and size), or (digit-width) one on one platform of them.
+  const perTrial = (trialsOverPlatforms === true ? Math.max(...perPlatform) : perPlatform.reduce((a, b) => a + b, 0)) * options.nodes.length;
+  const most = Math.floor(MAX_SWEEP_RUNS / perTrial);
   if (options.trials <= most) return;
   const sizes = `${options.platforms.length} platform${options.platforms.length === 1 ? '' : 's'} and ${options.nodes.length} machine size${options.nodes.length === 1 ? '' : 's'}`;
-  throw new InputError(`--trials ${options.trials}: expected at most ${most} for ${study.name} on ${sizes} (a trial makes up to ${perTrial} runs, and a round is one sweep of at most ${MAX_SWEEP_RUNS})`);
+  const each = new Set(perPlatform).size === 1 ? `${perPlatform[0]} runs` : options.platforms.map((p, k) => `${perPlatform[k]} runs on ${p.name}`).join(', ');
+  throw new InputError(`--trials ${options.trials}: expected at most ${most} for ${study.name} on ${sizes} (a trial makes up to ${each}, and a round is one sweep of at most ${MAX_SWEEP_RUNS})`);
 }
 
 export async function studyCommand(argv: readonly string[], io: Io, showProgress: boolean): Promise<number> {
