@@ -20,7 +20,8 @@ import { driveRun, signalExitCode, SignalWatch } from './run-driver.ts';
 interface Failed {
   perturb: number;
   failure: string;
-  repro: string;
+  /** Null when it could not be written (a folder that takes no files): said in a warning. */
+  repro: string | null;
 }
 
 /**
@@ -73,9 +74,17 @@ export async function exploreCommand(run: RunArgs, runs: number, io: Io, showPro
         // run: where it stopped, not run again. Run again for its event digests, every
         // such seed took twice as long and left a file of 2.7 bytes an event (53 MB a
         // seed at --max-events 2e7; 358 MB at the default 1e9).
-        if (limited !== null) saveRepro(repro, config, run.app, params, null, { fingerprint: limited.fingerprint, events: limited.events, failure }, config.limits);
-        else recordRun(repro, config, run.app, params);
-        failed.push({ perturb, failure, repro });
+        // One that cannot be written is a warning, as a failed run's is (it ended the exploration, exit 2, the seeds found unsaid).
+        let written: string | null = repro;
+        try {
+          if (limited !== null) saveRepro(repro, config, run.app, params, null, { fingerprint: limited.fingerprint, events: limited.events, failure }, config.limits);
+          else recordRun(repro, config, run.app, params);
+        } catch (w) {
+          if (!(w instanceof InputError)) throw w;
+          io.err(`sim explore: warning: no repro file for --perturb ${perturb}: ${w.message}`);
+          written = null;
+        }
+        failed.push({ perturb, failure, repro: written });
       }
       bar?.update(perturb, { failed: failed.length });
       // A run of one chunk never yields: look for a signal between runs too.
@@ -95,6 +104,6 @@ export async function exploreCommand(run: RunArgs, runs: number, io: Io, showPro
   }
   if (cut !== null) io.err(`sim explore: ${cut}`);
   io.out(`sim explore: ${tried} perturbed runs of ${app.name} on ${platform.name}, ${failed.length} failed${failed.length > 0 ? ':' : ''}`);
-  for (const f of failed) io.out(`  --perturb ${f.perturb}: ${f.failure}\n    replay: sim replay ${f.repro}`);
+  for (const f of failed) io.out(`  --perturb ${f.perturb}: ${f.failure}\n    ${f.repro === null ? `no repro file; run it again with sim --perturb ${f.perturb} --record <file> and the same options` : `replay: sim replay ${f.repro}`}`);
   return code;
 }
