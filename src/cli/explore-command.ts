@@ -9,7 +9,7 @@ import { InputError, RunFailure, RunInterrupted, RunLimitError } from '../kernel
 import { nodeCountProblem } from '../network/build-topology.ts';
 import { AppRun } from '../runtime/run-app.ts';
 import { resolveAutoParams } from './auto-params.ts';
-import { unusedOptionsNote } from './unused-options.ts';
+import { refuseOverridden, unusedOptionsNote } from './unused-options.ts';
 import type { Io } from './io.ts';
 import { loadPlatform } from './load-inputs.ts';
 import { defaultReproPath, recordRun, saveRepro } from './repro.ts';
@@ -38,6 +38,7 @@ export async function exploreCommand(run: RunArgs, runs: number, io: Io, showPro
   // `auto` values are resolved once, as a run does (run-command.ts): every seed runs the same concrete app.
   const { params, resolution } = await resolveAutoParams(run.app, run.params, platform, nodes, run.models, run.communication);
   // --models or --communication that did nothing: said at the end, as a run says it (they were taken silently).
+  refuseOverridden(run.params, resolution);
   const note = unusedOptionsNote(run, resolution);
   const base = await loadRun({ platform, app: run.app, params, nodes, seed: run.seed, network: run.network, limits: { maxCycles: run.maxCycles, maxEvents: run.maxEvents } });
   const { app } = base;

@@ -25,7 +25,7 @@ import { FileTraceOutput } from './trace-file.ts';
 import { checkNotAppSource, checkOutputFile, checkSeekableOutput, checkSeparateFiles } from './output-file.ts';
 import { driveRun, signalExitCode, SignalWatch } from './run-driver.ts';
 import { resolveAutoParams } from './auto-params.ts';
-import { unusedOptionsNote } from './unused-options.ts';
+import { refuseOverridden, unusedOptionsNote } from './unused-options.ts';
 
 /**
  * Runs the app that `args` names and reports the run on `io`; returns the exit status
@@ -70,6 +70,7 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
     checkSeparateFiles([...modelFilesRead(platform, nodes, args.models, args.communication).map((f) => ['the models', f] as const), ...outputs]);
   }
   const auto = await resolveAutoParams(args.app, args.params, platform, nodes, args.models, args.communication);
+  refuseOverridden(args.params, auto.resolution);
   const note = unusedOptionsNote(args, auto.resolution);
   args = { ...args, params: auto.params };
   const limits = { maxCycles: args.maxCycles, maxEvents: args.maxEvents };
