@@ -12,7 +12,7 @@ import { InputError, RunFailure, RunInterrupted, RunLimitError } from '../kernel
 import { nodeCountProblem } from '../network/build-topology.ts';
 import { AppRun } from '../runtime/run-app.ts';
 import { resolveAutoParams } from './auto-params.ts';
-import { unusedOptionsNote } from './unused-options.ts';
+import { refuseOverridden, unusedOptionsNote } from './unused-options.ts';
 import type { Io } from './io.ts';
 import { loadPlatform } from './load-inputs.ts';
 import { defaultReproPath, recordRun, saveRepro } from './repro.ts';
@@ -23,7 +23,7 @@ import { driveRun, signalExitCode, SignalWatch } from './run-driver.ts';
 interface Failed {
   perturb: number;
   failure: string;
-  /** Its repro file, or null past the first `repros` failing seeds. */
+  /** Null past the first `repros` failing seeds, or when it could not be written (a folder that takes no files: said in a warning). */
   repro: string | null;
 }
 
@@ -41,6 +41,7 @@ export async function exploreCommand(run: RunArgs, runs: number, repros: number,
   // `auto` values are resolved once, as a run does (run-command.ts): every seed runs the same concrete app.
   const { params, resolution } = await resolveAutoParams(run.app, run.params, platform, nodes, run.models, run.communication);
   // --models or --communication that did nothing: said at the end, as a run says it (they were taken silently).
+  refuseOverridden(run.params, resolution);
   const note = unusedOptionsNote(run, resolution);
   const base = await loadRun({ platform, app: run.app, params, nodes, seed: run.seed, network: run.network, limits: { maxCycles: run.maxCycles, maxEvents: run.maxEvents } });
   const { app } = base;
@@ -79,9 +80,17 @@ export async function exploreCommand(run: RunArgs, runs: number, repros: number,
         // run: where it stopped, not run again. Run again for its event digests, every
         // such seed took twice as long and left a file of 2.7 bytes an event (53 MB a
         // seed at --max-events 2e7; 358 MB at the default 1e9).
-        if (limited !== null) saveRepro(repro, config, run.app, params, null, { fingerprint: limited.fingerprint, events: limited.events, failure }, config.limits);
-        else recordRun(repro, config, run.app, params);
-        failed.push({ perturb, failure, repro });
+        // One that cannot be written is a warning, as a failed run's is (it ended the exploration, exit 2, the seeds found unsaid).
+        let written: string | null = repro;
+        try {
+          if (limited !== null) saveRepro(repro, config, run.app, params, null, { fingerprint: limited.fingerprint, events: limited.events, failure }, config.limits);
+          else recordRun(repro, config, run.app, params);
+        } catch (w) {
+          if (!(w instanceof InputError)) throw w;
+          io.err(`sim explore: warning: no repro file for --perturb ${perturb}: ${w.message}`);
+          written = null;
+        }
+        failed.push({ perturb, failure, repro: written });
       }
       bar?.update(perturb, { failed: failed.length });
       // A run of one chunk never yields: look for a signal between runs too.
@@ -101,7 +110,9 @@ export async function exploreCommand(run: RunArgs, runs: number, repros: number,
   }
   if (cut !== null) io.err(`sim explore: ${cut}`);
   io.out(`sim explore: ${tried} perturbed runs of ${app.name} on ${platform.name}, ${failed.length} failed${failed.length > 0 ? ':' : ''}`);
-  for (const f of failed) io.out(`  --perturb ${f.perturb}: ${f.failure}${f.repro === null ? '' : `\n    replay: sim replay ${f.repro}`}`);
+  // Within the first `repros`, a seed without a file is one whose file could not be written.
+  const again = (perturb: number) => `no repro file; run it again with sim --perturb ${perturb} --record <file> and the same options`;
+  failed.forEach((f, k) => io.out(`  --perturb ${f.perturb}: ${f.failure}${f.repro !== null ? `\n    replay: sim replay ${f.repro}` : k < repros ? `\n    ${again(f.perturb)}` : ''}`));
   const unrecorded = failed.length - Math.min(failed.length, repros);
   if (unrecorded > 0) {
     io.out(`sim explore: repro files for the first ${repros} failing seeds only (--repros ${repros}); sim with the same options and --perturb <S> --record <file> records any of the other ${unrecorded}`);

@@ -36,6 +36,7 @@ function checkWritableFolder(option: string, shown: string, dir: string): void {
  *   exist, or nothing can be created there
  */
 export function checkOutputFile(option: string, path: string): void {
+  if (path === '') throw new InputError(`${option}: an empty name; expected a file name`);
   const full = resolve(path);
   if (existsSync(full) && statSync(full).isDirectory()) throw new InputError(`${option} ${path}: is a folder; expected a file name`);
   // A part holds a sweep's recorded runs (sim sweep export -o r.jsonl.part-1-of-1 wrote CSV over them).
@@ -116,6 +117,8 @@ export function checkNotAppSource(outputs: readonly (readonly [what: string, pat
  * @throws InputError naming `option`
  */
 export function checkOutputFolder(option: string, dir: string): void {
+  // resolve('') is the working directory, which passed, and mkdir('') failed after the work (--fit '').
+  if (dir === '') throw new InputError(`${option}: an empty name; expected a folder`);
   let full = resolve(dir);
   if (existsSync(full) && !statSync(full).isDirectory()) throw new InputError(`${option} ${dir}: is a file; expected a folder`);
   while (!existsSync(full) && dirname(full) !== full) full = dirname(full);

@@ -66,6 +66,9 @@ export function toRunArgs(parsed: Parsed, command = 'run'): RunArgs {
     throw new InputError('missing --platform: expected a platform name (e.g. cm5, alewife, paragon, atm) or a path to a platform file');
   }
   const positionals = parsed.positionals;
+  // Before the app: `--param apps/ping-pong` took the app for the parameter's value, and was told "missing app".
+  const notAssignment = ((v.param as string[] | undefined) ?? []).find((a) => a.indexOf('=') <= 0);
+  if (notAssignment !== undefined) throw new InputError(`${prefix}--param ${notAssignment}: expected key=value${positionals.length === 0 ? ' (is it the app? --param takes the word after it)' : ''}`);
   if (positionals.length === 0) throw new InputError(`${prefix}missing app: expected sim ${command === 'run' ? '' : `${command} `}--platform <name|file> <app-folder|app-file>`);
   if (positionals.length > 1) throw new InputError(`${prefix}unexpected argument "${positionals[1]}": ${command === 'run' ? 'a run takes' : 'expected'} one app`);
   if (v['trace-network'] === true && v.trace === undefined) throw new InputError('--trace-network: adds network counters to a trace; expected --trace <file> too');

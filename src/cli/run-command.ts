@@ -25,7 +25,7 @@ import { FileTraceOutput } from './trace-file.ts';
 import { checkNotAppSource, checkOutputFile, checkSeekableOutput, checkSeparateFiles } from './output-file.ts';
 import { driveRun, signalExitCode, SignalWatch } from './run-driver.ts';
 import { resolveAutoParams } from './auto-params.ts';
-import { unusedOptionsNote } from './unused-options.ts';
+import { refuseOverridden, unusedOptionsNote } from './unused-options.ts';
 
 /**
  * Runs the app that `args` names and reports the run on `io`; returns the exit status
@@ -49,6 +49,8 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
   // The platform named by name is a file too (platforms/<name>.json), which --log could empty.
   const platformInput = args.platform.includes('/') || args.platform.endsWith('.json') ? args.platform : platformFile(args.platform);
   checkSeparateFiles([['--platform', platformInput], ...outputs]);
+  /** The files the run reads or writes besides a repro: the automatic repro of a failed run may not be one of them. */
+  const taken = [['--platform', platformInput], ['--trace', args.trace], ['--log', args.log]] as const;
   const appFile = appModule(args.app);
   if (appFile !== null) checkNotAppSource(outputs, args.app, appFile);
   for (const [option, path] of outputs) {
@@ -68,6 +70,7 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
     checkSeparateFiles([...modelFilesRead(platform, nodes, args.models, args.communication).map((f) => ['the models', f] as const), ...outputs]);
   }
   const auto = await resolveAutoParams(args.app, args.params, platform, nodes, args.models, args.communication);
+  refuseOverridden(args.params, auto.resolution);
   const note = unusedOptionsNote(args, auto.resolution);
   args = { ...args, params: auto.params };
   const limits = { maxCycles: args.maxCycles, maxEvents: args.maxEvents };
@@ -118,7 +121,7 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
       const option = e.limit === 'cycles' ? '--max-cycles' : '--max-events';
       io.err(`sim: ${option} ${e.value} stopped the run; if it is meant to run longer, give a larger ${option}`);
     }
-    const repro = await writeFailureRepro(e, { config, args, digests, limits }, io);
+    const repro = await writeFailureRepro(e, { config, args, digests, limits, taken }, io);
     // --json's one object, for a failed run too (stdout had nothing; the report is on stderr).
     if (args.json) io.out(JSON.stringify({ verified: false, failure: e.message.split('\n')[0], error: e.name, stoppedAtCycle: stoppedAt, repro }));
     return e instanceof RunInterrupted ? signalExitCode(e.signal) : 1;
@@ -147,7 +150,7 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
   } else if (failure !== null) {
     const { defaultReproPath, recordRun } = await import('./repro.ts');
     const path = defaultReproPath(config);
-    tryRepro(io, path, () => recordRun(path, config, args.app, args.params));
+    tryRepro(io, path, () => recordRun(path, config, args.app, args.params), taken);
   }
   return failure === null ? 0 : 1;
 }
@@ -157,7 +160,10 @@ interface FailedRun {
   args: RunArgs;
   digests: EventDigests | null;
   limits: RunLimits;
+  taken: Files;
 }
+
+type Files = readonly (readonly [what: string, path: string | undefined])[];
 
 /**
  * Writes the repro of a run that failed: with the digests collected during the run
@@ -176,12 +182,18 @@ async function writeFailureRepro(e: RunFailure, run: FailedRun, io: Io): Promise
   return tryRepro(io, path, () => {
     if (digests !== null || stopped) saveRepro(path, config, args.app, args.params, digests, outcome, stop);
     else recordRun(path, config, args.app, args.params);
-  });
+  }, args.record === undefined ? run.taken : []);
 }
 
-/** Writes a failed run's repro and returns its path; one that cannot be written is a warning (null; the run's status stays 1). */
-function tryRepro(io: Io, path: string, write: () => void): string | null {
+/**
+ * Writes a failed run's repro and returns its path; one that cannot be written is a
+ * warning (null; the run's status stays 1). The automatic repro's name (not --record's,
+ * checked before the run) may not be a file in `taken`: `--log sim-repro-race-cm5-n4-s1-p2.json`
+ * had the repro written there, then the log renamed over it ("cannot write the file (ENOENT)", exit 2).
+ */
+function tryRepro(io: Io, path: string, write: () => void, taken: Files): string | null {
   try {
+    checkSeparateFiles([...taken, ['the repro of the failed run', path]]);
     write();
     io.err(`sim: replay this run with: sim replay ${path}`);
     return path;

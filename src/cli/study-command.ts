@@ -21,6 +21,7 @@ import { sha256 } from '../sweep/canonical.ts';
 import { finalPieces } from '../sweep/merge.ts';
 import { readParts, resultsHeaderOf } from '../sweep/parts.ts';
 import { parseRecorded, type ResultsHeader } from '../sweep/result-line.ts';
+import { inShard } from '../sweep/shard.ts';
 import { STUDIES, STUDY_NAMES, runId, type Measured, type Study, type StudyOptions, type StudyPlatform, type StudyRun } from '../study/index.ts';
 import type { Io } from './io.ts';
 import { loadPlatform, platformNames, projectPath } from './load-inputs.ts';
@@ -49,12 +50,16 @@ interface StudyArgs extends StudyInputs {
  * took hours before the round's size was known and refused.
  */
 function refuseUnplannable(study: Study, options: StudyOptions): void {
-  const perTrial = study.defaults.mostRunsPerTrial;
-  if (perTrial === undefined || options.trials === null) return;
-  const most = Math.floor(MAX_SWEEP_RUNS / (perTrial * options.platforms.length * options.nodes.length));
+  const { mostRunsPerTrial, trialsOverPlatforms } = study.defaults;
+  if (mostRunsPerTrial === undefined || options.trials === null) return;
+  const perPlatform = options.platforms.map(mostRunsPerTrial);
+  // A trial on each platform (and size), or (digit-width) one on one platform of them.
+  const perTrial = (trialsOverPlatforms === true ? Math.max(...perPlatform) : perPlatform.reduce((a, b) => a + b, 0)) * options.nodes.length;
+  const most = Math.floor(MAX_SWEEP_RUNS / perTrial);
   if (options.trials <= most) return;
   const sizes = `${options.platforms.length} platform${options.platforms.length === 1 ? '' : 's'} and ${options.nodes.length} machine size${options.nodes.length === 1 ? '' : 's'}`;
-  throw new InputError(`--trials ${options.trials}: expected at most ${most} for ${study.name} on ${sizes} (a trial makes up to ${perTrial} runs, and a round is one sweep of at most ${MAX_SWEEP_RUNS})`);
+  const each = new Set(perPlatform).size === 1 ? `${perPlatform[0]} runs` : options.platforms.map((p, k) => `${perPlatform[k]} runs on ${p.name}`).join(', ');
+  throw new InputError(`--trials ${options.trials}: expected at most ${most} for ${study.name} on ${sizes} (a trial makes up to ${each}, and a round is one sweep of at most ${MAX_SWEEP_RUNS})`);
 }
 
 export async function studyCommand(argv: readonly string[], io: Io, showProgress: boolean): Promise<number> {
@@ -85,13 +90,18 @@ async function runStudy(args: StudyArgs, options: StudyOptions, io: Io, showProg
     const results = join(runsDir, `round-${round}.jsonl`);
     if (args.dryRun) {
       // What --out holds already counts: a finished study's dry run said its round 1 would run.
-      const recorded = recordedOfRound(results, sha256(sweepText));
+      // With --shard, the shard's runs (it counted the whole round's, as if --shard were not given).
+      const { shard } = args.executor;
+      const recorded = recordedOfRound(results, sha256(sweepText), (i) => inShard(i, shard));
       if (recorded === 'merged') {
         readRound(results, runs, measured);
         continue;
       }
-      const text = `sim study ${study.name}: round ${round} would run ${runs.length - recorded} of its ${runs.length} runs (${recorded} recorded)${study.defaults.inRounds ? '; later rounds depend on its results' : ''}`;
-      io.out(args.json ? JSON.stringify({ study: study.name, round, runs: runs.length, recorded, complete: false }) : text);
+      const mine = runs.filter((_, i) => inShard(i, shard)).length;
+      const whose = shard.count === 1 ? `its ${runs.length} runs` : `the ${mine} of its ${runs.length} runs in shard ${shard.index}/${shard.count}`;
+      const text = `sim study ${study.name}: round ${round} would run ${mine - recorded} of ${whose} (${recorded} recorded)${study.defaults.inRounds ? '; later rounds depend on its results' : ''}`;
+      const shardJson = shard.count === 1 ? {} : { shard: `${shard.index}/${shard.count}`, inShard: mine };
+      io.out(args.json ? JSON.stringify({ study: study.name, round, runs: runs.length, ...shardJson, recorded, complete: false }) : text);
       return 0;
     }
     mkdirSync(runsDir, { recursive: true });
@@ -136,13 +146,14 @@ async function runStudy(args: StudyArgs, options: StudyOptions, io: Io, showProg
 
 /**
  * How much of a round `results` holds for the round's sweep of hash `sha`: 'merged' when
- * its results file is written, else the runs its parts record (0 for another sweep's).
+ * its results file is written, else the runs its parts record that `counts` takes (the
+ * shard's, by index; 0 for another sweep's).
  */
-function recordedOfRound(results: string, sha: string): number | 'merged' {
+function recordedOfRound(results: string, sha: string, counts: (i: number) => boolean): number | 'merged' {
   const ours = (h: ResultsHeader | null): boolean => h !== null && h.sweepSha256 === sha && h.simulator === simulatorVersion();
   if (existsSync(results) && ours(resultsHeaderOf(results))) return 'merged';
   const parts = readParts(results);
-  return ours(parts.header) ? parts.byKey.size : 0;
+  return ours(parts.header) ? [...parts.byKey.values()].filter((line) => counts(line.i)).length : 0;
 }
 
 /** A study run as a sweep entry: one run, one seed. */

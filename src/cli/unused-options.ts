@@ -1,10 +1,12 @@
 /**
- * The note on a run's options that only resolve auto values (`--models`,
- * `--communication`), given where they do nothing: without an auto value, or
- * `--communication` where the auto values are a sort's (it chooses the stencil's extra
- * rows and columns alone). sim run and sim explore say it on stderr once the runs have
- * run, so that bad input found on the way is one line alone.
+ * A run's options that auto values make do nothing. The note on the options that only
+ * resolve auto values (`--models`, `--communication`), given where they do nothing:
+ * without an auto value, or `--communication` where the auto values are a sort's (it
+ * chooses the stencil's extra rows and columns alone); sim run and sim explore say it on
+ * stderr once the runs have run, so that bad input found on the way is one line alone.
+ * And the refusal of a parameter an auto value sets in its place.
  */
+import { InputError } from '../kernel/errors.ts';
 import type { AutoResolution } from '../library/auto.ts';
 import type { RunArgs } from './run-args.ts';
 
@@ -18,4 +20,20 @@ export function unusedOptionsNote(args: Pick<RunArgs, 'params' | 'models' | 'com
     return `sim: note: --communication ${args.communication.communication} chooses the stencil's extra rows and columns; the auto values of module ${resolution.module} do not use it`;
   }
   return null;
+}
+
+/**
+ * Refuses a --param that an auto value of another key resolved over: apps/sort's
+ * digitBits=auto under sample sort sets sampleDigitBits, and `--param sampleDigitBits=5`
+ * given with it ran with the resolved 4, without a word.
+ * @throws InputError naming both
+ */
+export function refuseOverridden(params: readonly string[], resolution: AutoResolution | null): void {
+  if (resolution === null) return;
+  const autoKeys = params.filter((a) => a.endsWith('=auto')).map((a) => a.slice(0, a.indexOf('=')));
+  for (const a of params) {
+    const key = a.slice(0, a.indexOf('='));
+    if (a.endsWith('=auto') || !Object.hasOwn(resolution.resolved, key)) continue;
+    throw new InputError(`--param ${a}: ${autoKeys.map((k) => `${k}=auto`).join(' and ')} sets ${key} (to ${String(resolution.resolved[key])}) on this run; give ${key} or the auto value, not both`);
+  }
 }

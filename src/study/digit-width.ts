@@ -104,7 +104,7 @@ export const DIGIT_WIDTH: Study = {
   reproduces: 'Fig. 5-3, 5.3.2',
   usesModel: (name) => name === 'RadixSort',
   about: '40 trials (--trials) spread over the platforms, key widths 8..32 bits and keys per node in [10, max-keys] (default 20000): the digit width g(i) picks (eq. 44) against the measured best over 1..16 bits, and the in-sample ceiling (the RadixSort model\'s terms fitted to these runs, then choosing). Figure: the optimal width against keys per node.',
-  defaults: { takes: ['trials', 'max-keys'], trials: 40, minTrials: 1, maxGrid: null, maxKeys: 20000, nodes: [64], inRounds: false },
+  defaults: { takes: ['trials', 'max-keys'], trials: 40, minTrials: 1, maxGrid: null, maxKeys: 20000, nodes: [64], inRounds: false, mostRunsPerTrial: () => widths(32).length, trialsOverPlatforms: true },
   columns: DIGIT_COLUMNS,
   next: (options, measured) => unmeasured(trialsOf(options).flatMap((t) => widths(t.keyBits).map((b) => run(t, b))), measured),
   rows: (options, measured) =>

@@ -34,6 +34,8 @@ import { TABLE_5_1 } from './thesis.ts';
 /** The values measured of each parameter (Table 5-1's trials; issue 21: 0..15). */
 const VALUES = Array.from({ length: 16 }, (_, k) => k);
 const MIN_SIDE = 32;
+/** The most points a configuration's first round runs (planOf): each parameter's 16 values, each one's prediction beyond them, the predicted pair. */
+const MOST_POINTS = 2 * VALUES.length + 3;
 /** A prediction this close to the optimum counts apart (issue 21). */
 const NEAR = 0.005;
 
@@ -213,7 +215,7 @@ export const EXTRA_ROWS: Study = {
   reproduces: 'Table 5-1',
   usesModel: usesStencilModel,
   about: 'Per platform, the thesis\'s configuration (Alewife, CM-5, Paragon 200 x 200; ATM 50 x 50) and 16 more grids (--trials) in [32, max-grid]² (default 400): the square layout\'s predicted extra rows and columns (the shortest critical chain) against the measured optimum over 0..15 of each (4 iterations), and the predicted benefit (the square\'s model less what the chain saves) against the measured. On the CM-5, whose nodes take timer interrupts, each point is the median of three seeds (thesis 3.4.1). Figure: predicted against measured benefit.',
-  defaults: { takes: ['trials', 'max-grid'], trials: 16, minTrials: 0, maxGrid: 400, maxKeys: null, nodes: [64], inRounds: true },
+  defaults: { takes: ['trials', 'max-grid'], trials: 16, minTrials: 0, maxGrid: 400, maxKeys: null, nodes: [64], inRounds: true, mostRunsPerTrial: (p) => MOST_POINTS * (p.timerInterrupts ? NOISY_SEEDS : 1) },
   columns: EXTRA_COLUMNS,
   next: (options, measured) => unmeasured(configsOf(options).flatMap((c) => planOf(c, measured).flatMap((x) => c.seeds.map((seed) => run(c, x.r, x.c, seed)))), measured),
   rows(options, measured) {

@@ -100,7 +100,7 @@ export const STENCIL_GAIN: Study = {
   reproduces: 'Table 4-3',
   usesModel: usesStencilModel,
   about: 'Per platform, 20 grids (--trials) log-uniform in [8, max-grid]², every layout run once (4 iterations): the gain of the selected layout over always-square, T_square / T_selected - 1, its mean and maximum, beside an oracle\'s; wrong picks are counted. Figure: each grid\'s gain against its aspect ratio.',
-  defaults: { takes: ['trials', 'max-grid'], trials: 20, minTrials: 1, maxGrid: 4096, maxKeys: null, nodes: [64], inRounds: false, mostRunsPerTrial: STENCIL_MODULE.variants.length },
+  defaults: { takes: ['trials', 'max-grid'], trials: 20, minTrials: 1, maxGrid: 4096, maxKeys: null, nodes: [64], inRounds: false, mostRunsPerTrial: () => STENCIL_MODULE.variants.length },
   columns: STENCIL_COLUMNS,
   next: (options, measured) => unmeasured(trialsOf(options).flatMap((t) => t.runs.map((r) => r.run)), measured),
   rows: (options, measured) => stencilRows(trialsOf(options), measured),

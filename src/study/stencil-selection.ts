@@ -148,7 +148,7 @@ export const STENCIL_SELECTION: Study = {
   usesModel: usesStencilModel,
   about:
     'Per platform and machine size, grid sizes two thirds within 15% of a predicted layout boundary and one third log-uniform in [8, max-grid]² (300 at 64 nodes, 100 at 16 and 32; --trials sets them all); every layout runs once (4 iterations). Reports the percentage of choices that were the fastest measured, the penalty of wrong picks (mean, expected, worst), each miss with the gap between the two best layouts and its distance to the nearest predicted boundary, and the same for a choice among the thesis\'s three layouts (square, vstrips, uni), its misses placed on those three layouts\' own map, with its accuracy on the trials near that map\'s boundaries; and what the misses are made of: the share of near ties (the two best layouts within 0.5% or 1%) and the in-sample ceiling (the models\' terms fitted to these runs, then choosing). Figure: the predicted-winner map with the trials, misses marked.',
-  defaults: { takes: ['trials', 'max-grid'], trials: null, minTrials: 1, maxGrid: 4096, maxKeys: null, nodes: [16, 32, 64], inRounds: false, mostRunsPerTrial: STENCIL_MODULE.variants.length },
+  defaults: { takes: ['trials', 'max-grid'], trials: null, minTrials: 1, maxGrid: 4096, maxKeys: null, nodes: [16, 32, 64], inRounds: false, mostRunsPerTrial: () => STENCIL_MODULE.variants.length },
   columns: SELECTION_COLUMNS,
   next(options, measured) {
     return unmeasured(trialsOf(options).flatMap((t) => t.runs.map((r) => r.run)), measured);

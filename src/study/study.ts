@@ -83,12 +83,14 @@ export interface StudyDefaults {
   /** Whether it plans later rounds from earlier rounds' results (bisections, searches); else it has one round. */
   inRounds: boolean;
   /**
-   * For a study whose --trials count per platform and machine size: the most runs one
-   * trial makes, so that sim study refuses a --trials no round could hold before
-   * spending minutes planning it (the stencil studies search the predicted-winner map
-   * for every trial).
+   * The most runs one trial makes in a round, on a platform (per machine size), so that
+   * sim study refuses a --trials no round could hold before spending minutes planning it
+   * (the stencil studies search the predicted-winner map for every trial; extra-rows
+   * drew and tuned 100,000 grids a platform for 71 s, digit-width planned for 16 s).
    */
-  mostRunsPerTrial?: number;
+  mostRunsPerTrial?: (platform: StudyPlatform) => number;
+  /** Whether --trials counts over all the platforms together (digit-width), not per platform. */
+  trialsOverPlatforms?: boolean;
 }
 
 export interface Study {

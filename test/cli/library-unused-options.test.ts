@@ -57,5 +57,17 @@ describe.concurrent('options of the library that change nothing', () => {
     expect(r.stdout).toBe('sim explore: 2 perturbed runs of ping-pong on cm5, 0 failed\n');
     expect(r.stderr).toBe('sim: note: --models elsewhere and --communication hybrid are used only to resolve auto parameters (e.g. --param layout=auto), and this run has none\n');
   });
+
+  it("a parameter an auto value of another key sets: apps/sort's sampleDigitBits=5 ran as the resolved 4; now refused, and taken when nothing sets it", async () => {
+    const sort = ['--platform', 'cm5', '--nodes', '16', 'apps/sort', '--param', 'keys=100', '--param', 'digitBits=auto', '--param', 'sampleDigitBits=5'];
+    const r = await sim([...sort, '--param', 'algorithm=sample']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('sim: --param sampleDigitBits=5: digitBits=auto sets sampleDigitBits (to 4) on this run; give sampleDigitBits or the auto value, not both\n');
+    // Under radix sort digitBits=auto sets digitBits alone: the sample sort's width is the user's, unused by a radix sort.
+    const radix = await sim([...sort, '--param', 'algorithm=radix', '--json']);
+    expect(radix.code).toBe(0);
+    expect(JSON.parse(radix.stdout)).toMatchObject({ params: { sampleDigitBits: 5, digitBits: 5 }, auto: { resolved: { digitBits: 5 } } });
+  });
 });
 

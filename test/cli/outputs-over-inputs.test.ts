@@ -101,5 +101,17 @@ describe.concurrent('an output over an input is refused, the input left as it wa
     }
     expect(readdirSync(dir).sort()).toEqual(['b.spec', 'models']);
   });
+
+  it("a failed run's automatic repro is never written over its --log: a warning, the log kept, exit 1", async () => {
+    const dir = scratch();
+    const name = 'sim-repro-race-cm5-n4-s1-p2.json';
+    // apps/examples/race fails under --perturb 2; its repro would be <name>, the log's name too.
+    const r = await sim(['--platform', 'cm5', '--nodes', '4', 'apps/examples/race', '--perturb', '2', '--log', name], dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`sim: warning: no repro file: the repro of the failed run ${name}: the same file as --log ${name}; expected a different file\n`);
+    expect(r.stderr).not.toMatch(/replay this run with|cannot write/);
+    expect(readFileSync(join(dir, name), 'utf8')).toMatch(/^cycle 0 node 0: startBarrier$/m);
+    expect(readdirSync(dir)).toEqual([name]);
+  });
 });
 

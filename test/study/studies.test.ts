@@ -249,6 +249,13 @@ describe.concurrent('sim study: bad input is one line on stderr and exit 2, with
       ['study', 'stencil-selection', '--platform', 'all', '--trials', '100000', '--out', 'x'],
       /^sim: --trials 100000: expected at most 16666 for stencil-selection on 4 platforms and 3 machine sizes \(a trial makes up to 5 runs, and a round is one sweep of at most 1000000\)$/,
     ],
+    // Planned for 71 s and 785 MB, then refused its round of 1,547,596 runs.
+    [
+      ['study', 'extra-rows', '--platform', 'all', '--trials', '100000', '--out', 'x'],
+      /^sim: --trials 100000: expected at most 4761 for extra-rows on 4 platforms and 1 machine size \(a trial makes up to 35 runs on alewife, 35 runs on atm, 105 runs on cm5, 35 runs on paragon, and a round is one sweep of at most 1000000\)$/,
+    ],
+    // Planned for 16 s and 720 MB: its trials are over all the platforms, 16 digit widths each.
+    [['study', 'digit-width', '--platform', 'all', '--trials', '100000', '--out', 'x'], /^sim: --trials 100000: expected at most 62500 for digit-width on 4 platforms and 1 machine size \(a trial makes up to 16 runs, and a round is one sweep of at most 1000000\)$/],
   ])('%j', async (args, message) => {
     const cwd = mkdtempSync(join(tmpdir(), 'sim-study-bad-'));
     const r = await sim(args as string[], cwd);
