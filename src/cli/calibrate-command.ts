@@ -130,7 +130,13 @@ export async function calibrateCommand(argv: readonly string[], io: Io, showProg
   const platformsRun = loaded.map((p) => p.name);
   // --fit writes <dir>/<name>.json by the name inside the platform file: --platform ./my.json
   // (name cm5) with -o d/cm5.json --fit d passed the check by the file's name, and the models replaced the samples.
-  if (args.fitDir !== undefined) checkSeparateFiles(separateFiles(args.inputs, args.out, args.fitDir, platformsRun));
+  if (args.fitDir !== undefined) {
+    checkSeparateFiles(separateFiles(args.inputs, args.out, args.fitDir, platformsRun));
+    // Each file --fit writes, before any sampling: a folder named d/cm5.ts was found when the
+    // models were written, after the samples and d/cm5.json (exit 2, half the outputs written).
+    // (A folder --fit has yet to make holds nothing in the way.)
+    if (existsSync(args.fitDir)) for (const f of modelFiles(args.fitDir, platformsRun)) checkOutputFile('--fit', f);
+  }
   let plannedSamples = 0;
   /** The Strata models a spec's inputs or terms call (apps/calibration/hybrid.spec): read, so not to be written over. */
   const submodelFiles = new Set<string>();

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -166,12 +166,17 @@ describe.concurrent('sim calibrate', () => {
     ['--fit with one shard', ['--fit', tmpdir(), '--shard', '1/2'], /^sim: --fit .*: fit the merged shards instead \(sim fit\), not one shard/],
     // It sampled, wrote the samples as that name, then could not make the folder (EEXIST).
     ['--fit naming the -o file', ['--fit', 'OUT'], /^sim: --fit .*x\.samples: the same file as -o .*x\.samples; expected a different file\n$/],
+    // Found when the models were written, after the samples and m/cm5.json (exit 2, half written).
+    ['a folder where --fit writes the module', ['--fit', 'M'], /^sim: --fit .*m\/cm5\.ts: is a folder; expected a file name\n$/],
   ])('refuses %s with one line and exit 2', async (_what, extra, message) => {
-    const out = join(mkdtempSync(join(tmpdir(), 'sim-cal-')), 'x.samples');
-    const r = await sim(['calibrate', '--platform', 'cm5', SPEC, '-o', out, ...extra.map((a) => (a === 'OUT' ? out : a))]);
+    const dir = mkdtempSync(join(tmpdir(), 'sim-cal-'));
+    const out = join(dir, 'x.samples');
+    mkdirSync(join(dir, 'm', 'cm5.ts'), { recursive: true });
+    const r = await sim(['calibrate', '--platform', 'cm5', SPEC, '-o', out, '--nodes', '16', ...extra.map((a) => (a === 'OUT' ? out : a === 'M' ? join(dir, 'm') : a))]);
     expect(r.code).toBe(2);
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(message);
     expect(existsSync(out)).toBe(false);
+    expect(existsSync(join(dir, 'm', 'cm5.json'))).toBe(false);
   });
 });
