@@ -99,7 +99,7 @@ export function scanPart(pieces: readonly Buffer[], path: string, runs: (header:
     const last = bytes.lastIndexOf(NEWLINE);
     for (let from = p === 0 ? headerEnd + 1 : 0; from <= last; ) {
       // A window of whole lines: up to the last newline within `window` bytes of `from`.
-      let to = from + window - 1 >= last ? last : bytes.lastIndexOf(NEWLINE, from + window - 1);
+      const to = from + window - 1 >= last ? last : bytes.lastIndexOf(NEWLINE, from + window - 1);
       if (to < from) tooLong(path, n, window);
       const latin1 = bytes.toString('latin1', from, to + 1);
       for (let start = 0; start < latin1.length; n++) {
