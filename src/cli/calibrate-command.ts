@@ -27,13 +27,12 @@ import { samplesEndLine, samplesHeaderLine } from '../calibrate/samples-file.ts'
 import { InputError } from '../kernel/errors.ts';
 import { MAX_SEED } from '../kernel/random-stream.ts';
 import { nodeCountProblem } from '../network/build-topology.ts';
-import type { Platform } from '../platform/schema.ts';
 import { mapInPool } from '../sweep/pool.ts';
 import { parseShard, WHOLE } from '../sweep/shard.ts';
 import runUnitRequest, { loadSpecs, unitText, type UnitOutcome, type UnitRequest } from './calibrate-unit.ts';
 import { fitWithProvenance, modelJson, printModels } from './fit-command.ts';
 import { signalExitCode } from './run-driver.ts';
-import { loadApp, loadPlatform, lookupPath, platformFile, platformNames, projectPath } from './load-inputs.ts';
+import { loadApp, loadPlatform, lookupPath, platformInput, platformNames, projectPath } from './load-inputs.ts';
 import { strataSubmodels } from './model-files.ts';
 import { simulatorVersion } from './project.ts';
 import type { Io } from './io.ts';
@@ -80,9 +79,6 @@ function separateFiles(inputs: readonly Named[], out: string, fit: string | unde
   return [...inputs, ['-o', out], ...(fit === undefined ? [] : [['--fit', fit] as const, ...modelFiles(fit, names).map((f) => ['--fit', f] as const)])];
 }
 
-/** A platform as checkSeparateFiles names it: as given when it is a path, else its file in platforms/. */
-const platformShown = (spec: string): string => (spec.includes('/') || spec.endsWith('.json') ? spec : platformFile(spec));
-
 function parseCalibrateArgs(argv: readonly string[]): CalibrateArgs {
   const parsed = parseOptions('calibrate', argv);
   const v = parsed.values as Record<string, string | undefined> & { noise?: boolean; json?: boolean };
@@ -100,7 +96,7 @@ function parseCalibrateArgs(argv: readonly string[]): CalibrateArgs {
   const specPath = lookupPath(parsed.positionals[0]);
   // The folder itself too: -o x --fit x wrote the samples as x, then could not make the folder (EEXIST).
   // The platform files are inputs too, by name in platforms/ (--fit <checkout>/platforms wrote the models over them).
-  const inputs = [['spec', specPath] as const, ...platforms.map((p) => ['--platform', platformShown(p)] as const)];
+  const inputs = [['spec', specPath] as const, ...platforms.map((p) => ['--platform', platformInput(p)] as const)];
   checkSeparateFiles(separateFiles(inputs, v.out, v.fit, platforms));
   checkOutputFile('-o', v.out);
   if (v.fit !== undefined) checkOutputFolder('--fit', v.fit);
@@ -125,23 +121,13 @@ export async function calibrateCommand(argv: readonly string[], io: Io, showProg
   const args = parseCalibrateArgs(argv);
   const specs = await loadSpecs(args.specFile, args.specPath);
   const requests: UnitRequest[] = [];
-  const loaded: Platform[] = [];
-  for (const name of args.platforms) loaded.push(await loadPlatform(name));
-  const platformsRun = loaded.map((p) => p.name);
-  // --fit writes <dir>/<name>.json by the name inside the platform file: --platform ./my.json
-  // (name cm5) with -o d/cm5.json --fit d passed the check by the file's name, and the models replaced the samples.
-  if (args.fitDir !== undefined) {
-    checkSeparateFiles(separateFiles(args.inputs, args.out, args.fitDir, platformsRun));
-    // Each file --fit writes, before any sampling: a folder named d/cm5.ts was found when the
-    // models were written, after the samples and d/cm5.json (exit 2, half the outputs written).
-    // (A folder --fit has yet to make holds nothing in the way.)
-    if (existsSync(args.fitDir)) for (const f of modelFiles(args.fitDir, platformsRun)) checkOutputFile('--fit', f);
-  }
+  const platformsRun: string[] = [];
   let plannedSamples = 0;
   /** The Strata models a spec's inputs or terms call (apps/calibration/hybrid.spec): read, so not to be written over. */
   const submodelFiles = new Set<string>();
-  for (const [k, name] of args.platforms.entries()) {
-    const platform = loaded[k];
+  for (const name of args.platforms) {
+    const platform = await loadPlatform(name);
+    platformsRun.push(platform.name);
     for (const nodes of args.nodes ?? [platform.defaultNodes]) {
       const problem = nodeCountProblem(platform.network, nodes);
       if (problem !== null) throw new InputError(`--nodes ${nodes}: ${problem} (platform ${platform.name})`);
@@ -155,8 +141,14 @@ export async function calibrateCommand(argv: readonly string[], io: Io, showProg
       }
     }
   }
-  // --fit platforms/models (the Strata suite's folder) with hybrid.spec wrote its models over the Strata models it evaluated.
-  if (submodelFiles.size > 0) checkSeparateFiles(separateFiles([...args.inputs, ...[...submodelFiles].map((f) => ['the Strata models', f] as const)], args.out, args.fitDir, platformsRun));
+  // Once the platforms' own names and the Strata models the specs read are known, before any sampling:
+  // --fit writes <dir>/<name>.json by the name inside the platform file (--platform ./my.json, name
+  // cm5, with -o d/cm5.json --fit d wrote the models over the samples), and --fit platforms/models
+  // with hybrid.spec wrote its models over the Strata models it evaluated.
+  checkSeparateFiles(separateFiles([...args.inputs, ...[...submodelFiles].map((f) => ['the Strata models', f] as const)], args.out, args.fitDir, platformsRun));
+  // Each file --fit writes: a folder named d/cm5.ts was found when the models were written, after
+  // the samples and d/cm5.json (exit 2, half the outputs written). A folder yet to make holds none.
+  if (args.fitDir !== undefined && existsSync(args.fitDir)) for (const f of modelFiles(args.fitDir, platformsRun)) checkOutputFile('--fit', f);
   const { index, count } = args.shard;
   const mine = requests.slice(Math.floor(((index - 1) * requests.length) / count), Math.floor((index * requests.length) / count));
 

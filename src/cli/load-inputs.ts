@@ -37,8 +37,13 @@ const isPlatformPath = (spec: string): boolean => spec.includes('/') || spec.inc
  * <checkout>/platforms/cm5.json` emptied the shipped platform, and `sim calibrate
  * --platform cm5 ... --fit <checkout>/platforms` wrote the models over it.
  */
-export function platformFile(spec: string): string {
+function platformFile(spec: string): string {
   return isPlatformPath(spec) ? resolve(spec) : join(PLATFORM_DIR, `${spec}.json`);
+}
+
+/** `--platform` as the same-file checks name it: a path as given, a name as its file in platforms/. */
+export function platformInput(spec: string): string {
+  return isPlatformPath(spec) ? spec : platformFile(spec);
 }
 
 /**

@@ -12,7 +12,7 @@ import { traceHeader, type CutReason } from '../trace/format.ts';
 import { TraceWriter } from '../trace/writer.ts';
 import { formatLoglast, reportFailure } from './failure-report.ts';
 import type { Io } from './io.ts';
-import { loadPlatform, platformFile, resolveAppFile } from './load-inputs.ts';
+import { loadPlatform, platformInput, resolveAppFile } from './load-inputs.ts';
 import { simulatorVersion } from './project.ts';
 import { LogFile } from './log-file.ts';
 // Loaded when a repro is to be written (--record, a failed run): it brings node:crypto,
@@ -47,10 +47,10 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
   // Every file the run will write is checked before anything is loaded or run.
   const outputs = [['--record', args.record], ['--trace', args.trace], ['--log', args.log]] as const;
   // The platform named by name is a file too (platforms/<name>.json), which --log could empty.
-  const platformInput = args.platform.includes('/') || args.platform.endsWith('.json') ? args.platform : platformFile(args.platform);
-  checkSeparateFiles([['--platform', platformInput], ...outputs]);
+  const platformRead = platformInput(args.platform);
+  checkSeparateFiles([['--platform', platformRead], ...outputs]);
   /** The files the run reads or writes besides a repro: the automatic repro of a failed run may not be one of them. */
-  const taken = [['--platform', platformInput], ['--trace', args.trace], ['--log', args.log]] as const;
+  const taken = [['--platform', platformRead], ['--trace', args.trace], ['--log', args.log]] as const;
   const appFile = appModule(args.app);
   if (appFile !== null) checkNotAppSource(outputs, args.app, appFile);
   for (const [option, path] of outputs) {
