@@ -16,7 +16,7 @@ import { checkOutputFile, checkOutputFolder, checkSeparateFiles, writeFileAtomic
 import { commaEntries, parseOptions } from './parse-options.ts';
 import { SignalStop } from './signal-stop.ts';
 import { join } from 'node:path';
-import { SingleBar, Presets } from 'cli-progress';
+import { counter, parseProgressSeconds, progressStyle } from './progress.ts';
 import { fig66Report } from '../calibrate/fig-6-6.ts';
 import { modelsJson, modelsModule, type FittedModel, type Provenance } from '../calibrate/models.ts';
 import { appTask } from '../calibrate/app-tasks.ts';
@@ -54,6 +54,8 @@ interface CalibrateArgs {
   fitDir: string | undefined;
   /** Print one JSON object instead of text. */
   json: boolean;
+  /** `--progress`: seconds between two progress lines, or null. */
+  progress: number | null;
   /** The files read (the spec, the platforms), for the same-file check once the platforms' names are known. */
   inputs: Named[];
 }
@@ -113,6 +115,7 @@ function parseCalibrateArgs(argv: readonly string[]): CalibrateArgs {
     noise: v.noise === true,
     fitDir: v.fit,
     json: v.json === true,
+    progress: parseProgressSeconds(v.progress, 'calibrate'),
     inputs,
   };
 }
@@ -152,11 +155,10 @@ export async function calibrateCommand(argv: readonly string[], io: Io, showProg
   const { index, count } = args.shard;
   const mine = requests.slice(Math.floor(((index - 1) * requests.length) / count), Math.floor((index * requests.length) / count));
 
-  const bar = showProgress ? new SingleBar({ format: 'sim calibrate [{bar}] {value}/{total} models', hideCursor: true }, Presets.shades_classic) : null;
-  bar?.start(mine.length, 0);
+  const bar = counter(progressStyle(args.progress, showProgress, io), 'sim calibrate', 'models', mine.length, 0);
   let done = 0;
   const tick = <T>(x: T): T => {
-    bar?.update(++done);
+    bar.update(++done);
     return x;
   };
   // Ctrl-C or SIGTERM stops the sampling cleanly: the units under way are given up (the
@@ -191,7 +193,7 @@ export async function calibrateCommand(argv: readonly string[], io: Io, showProg
     if (!(e instanceof RunStopped)) throw e;
   } finally {
     stop.release();
-    bar?.stop();
+    bar.stop();
   }
   // The samples are written only once every unit is sampled: a stop leaves no file (and any earlier one as it was).
   const interrupted = stop.interrupted;

@@ -28,6 +28,13 @@ export interface CommandDecl {
 
 const JSON_OUT: OptionDecl = { type: 'boolean', help: 'print one JSON object instead of text' };
 
+/** `--progress`, of every command that can take long (progress.ts). */
+const PROGRESS: OptionDecl = {
+  type: 'string',
+  arg: '<s>',
+  help: 'write a line on stderr every s seconds saying how far it is (for the log of a batch job, where no bar is drawn), instead of the bar a terminal shows',
+};
+
 /** The options of a run, shared with explore (which varies --perturb itself). */
 const RUN_OPTIONS: Record<string, OptionDecl> = {
   platform: { type: 'string', short: 'p', arg: '<p>', help: 'machine to simulate: a name in platforms/ (cm5, alewife, paragon, atm) or a path to a platform .json file' },
@@ -48,6 +55,7 @@ const RUN_OPTIONS: Record<string, OptionDecl> = {
   'hybrid-models': { type: 'string', arg: '<dir>', help: 'with --communication hybrid: its models (default platforms/models/hybrid/n<nodes>)' },
   'max-cycles': { type: 'string', arg: '<N>', help: "stop a run at simulated cycle N (default 1e10) if it has not finished (5 minutes at 33 MHz): exit 1 with every node's clock and call, and a repro" },
   'max-events': { type: 'string', arg: '<N>', help: 'stop it after N events (default 1e9)' },
+  progress: PROGRESS,
 };
 
 const ONE_RUN = 'a trace, log or repro is of one run; explore makes many: run a failing seed again with sim --platform <p> <app> --perturb <S> and the option';
@@ -57,7 +65,7 @@ export const COMMANDS: Readonly<Record<string, CommandDecl>> = {
     usage: ['--platform <name|file> <app-folder|app-file> [options]', 'run --platform <name|file> <app-folder|app-file> [options]'],
     summary: 'run an app on a simulated machine, verify it and summarize the run',
     about:
-      'Runs an SPMD app (a folder with index.ts, or a .ts/.js module whose default export is defineApp({...}); sim apps lists them) on every node of a simulated machine, verifies its result and prints a summary. The same inputs and seed always give the same fingerprint. A run longer than 2 s shows a progress line on a terminal (simulated cycles, events, events per second). SIGINT (Ctrl-C) or SIGTERM stops a run with its --trace (ended with a cut-short mark), --log and --record complete, and a repro; app code in a loop that never yields cannot be stopped so, and on a terminal sim says after 30 s that Ctrl-\\ (SIGQUIT) or kill -9 will. Output files are checked before the run and written through a temporary file.',
+      'Runs an SPMD app (a folder with index.ts, or a .ts/.js module whose default export is defineApp({...}); sim apps lists them) on every node of a simulated machine, verifies its result and prints a summary. The same inputs and seed always give the same fingerprint. A run longer than 2 s shows a progress line on a terminal (simulated cycles, events, events per second); --progress <s> writes it every s seconds as plain lines instead (for the log of a batch job). SIGINT (Ctrl-C) or SIGTERM stops a run with its --trace (ended with a cut-short mark), --log and --record complete, and a repro; app code in a loop that never yields cannot be stopped so, and on a terminal sim says after 30 s that Ctrl-\\ (SIGQUIT) or kill -9 will. Output files are checked before the run and written through a temporary file.',
     options: { ...RUN_OPTIONS, help: { type: 'boolean', short: 'h', help: 'print this help' }, version: { type: 'boolean', short: 'v', help: 'print the simulator version' } },
   },
   graph: {
@@ -99,7 +107,7 @@ export const COMMANDS: Readonly<Record<string, CommandDecl>> = {
     },
   },
   calibrate: {
-    usage: ['calibrate --platform <p|all> <spec-file> -o <samples> [--nodes N[,N...]] [--seed S] [--vcount 20] [--workers K] [--shard i/n] [--noise] [--fit <dir>] [--json]'],
+    usage: ['calibrate --platform <p|all> <spec-file> -o <samples> [--nodes N[,N...]] [--seed S] [--vcount 20] [--workers K] [--shard i/n] [--noise] [--fit <dir>] [--progress <s>] [--json]'],
     summary: 'sample the cost models of a spec file on simulated machines (thesis ch. 3)',
     about:
       'Runs every model of a spec file (thesis Fig. 3-3\'s one-line grammar, e.g. apps/calibration/strata.spec, or a module exporting specs) on the platform(s) and writes the samples in Fig. 3-7\'s format: "Model cycles inputs... terms...", "@Model ..." for the verification samples drawn from the seed. The file is the same for any --workers; the --shard i/n files concatenate, in order, to the whole. Several --nodes sizes sample every model on each, so that sim fit can see log P terms. Each sample is the median of three timings on platforms whose nodes take timer interrupts (the CM-5; thesis 3.4.1). --noise emulates a real machine\'s timer interrupts and time slices (thesis 3.4). --fit <dir> also fits the samples (relative error) and writes <dir>/<platform>.json and .ts per platform and <dir>/fig-6-6.txt. The samples are written only once every model is sampled: Ctrl-C or SIGTERM stops it with nothing written (exit 130 / 143).',
@@ -113,6 +121,7 @@ export const COMMANDS: Readonly<Record<string, CommandDecl>> = {
       shard: { type: 'string', arg: '<i/n>', help: 'sample the i-th of n shares of the models' },
       noise: { type: 'boolean', help: "emulate a real machine's timer interrupts and time slices" },
       fit: { type: 'string', arg: '<dir>', help: 'also fit the models into this folder' },
+      progress: PROGRESS,
       json: JSON_OUT,
     },
   },
@@ -144,7 +153,7 @@ export const COMMANDS: Readonly<Record<string, CommandDecl>> = {
     },
   },
   sweep: {
-    usage: ['sweep <sweep-file> --out <results.jsonl> [--workers K] [--shard i/n] [--queue redis://host:port/db] [--dry-run] [--json]'],
+    usage: ['sweep <sweep-file> --out <results.jsonl> [--workers K] [--shard i/n] [--queue redis://host:port/db] [--dry-run] [--progress <s>] [--json]'],
     summary: 'run every run of a sweep file (resumable; local, Slurm or a Redis queue)',
     about:
       'Runs every run of a sweep file (JSON, or a .ts/.js module exporting it) that no part of --out records yet, appending each result to <out>.part-<i>-of-<n>, then writes <out>: a header line and one canonical JSON line per run in sweep order, the same bytes for any --workers, --shard or queue. Every run\'s app, parameters and machine size are checked before anything runs (at most 1,000,000 runs a file). --shard i/n runs the runs with index = i-1 mod n; with --queue the sweep runs on sim worker processes through BullMQ on Redis. It exits 0 once every run (of its shard) is recorded, whether the runs verified or not; 1 if runs are missing; 2 for bad input; 130 / 143 when Ctrl-C or SIGTERM stopped it (what is recorded stays, and a rerun resumes).',
@@ -154,6 +163,7 @@ export const COMMANDS: Readonly<Record<string, CommandDecl>> = {
       shard: { type: 'string', arg: '<i/n>', help: 'run the runs with index = i-1 mod n' },
       queue: { type: 'string', arg: '<url>', help: 'run on sim worker processes through BullMQ on Redis' },
       'dry-run': { type: 'boolean', help: 'say what would run' },
+      progress: PROGRESS,
       json: JSON_OUT,
     },
   },
@@ -189,7 +199,7 @@ export const COMMANDS: Readonly<Record<string, CommandDecl>> = {
     options: { format: { type: 'string', arg: '<format>', help: 'csv' }, columns: { type: 'string', arg: '<c1,c2,...>', help: 'the columns to keep' }, out: { type: 'string', short: 'o', arg: '<file>', help: 'the file (default stdout)' } },
   },
   study: {
-    usage: ['study <name> --platform <p|all> --out <dir> [--nodes N[,N...]] [--trials N] [--max-grid N] [--max-keys N] [--seed S] [--models <dir>] [--workers K] [--shard i/n] [--queue redis://host:port/db] [--dry-run] [--json]'],
+    usage: ['study <name> --platform <p|all> --out <dir> [--nodes N[,N...]] [--trials N] [--max-grid N] [--max-keys N] [--seed S] [--models <dir>] [--workers K] [--shard i/n] [--queue redis://host:port/db] [--dry-run] [--progress <s>] [--json]'],
     summary: "reproduce one of the thesis's selection and optimization results (ch. 4-5) as a sweep",
     about:
       "Runs a validation study of the high-level libraries: stencil-selection (Tables 4-1, 4-2, Figs. 4-7, 4-8: is the chosen layout the fastest measured?), stencil-gain (Table 4-3: selection against always-square), sort-selection (Table 4-4, Fig. 4-14: predicted against measured crossovers of 4-, 10-, 14-bit radix and sample sort, found by bisection), extra-rows (Table 5-1: eqs. 38-41's extra rows and columns against the measured optimum) and digit-width (Fig. 5-3: eq. 44's digit width against the measured best). Each round of runs is a sweep in <out>/runs/, so --workers, --shard and --queue work and an interrupted study resumes where it stopped (a study whose later runs depend on earlier results, sort-selection and extra-rows, goes in rounds: with --shard, run every shard, then any again, until it completes). It writes <out>/<name>.jsonl and .csv (one row per measurement, predicted beside measured), <name>.summary.txt and .summary.json (the summary beside the thesis's numbers, computed from the rows) and <name>.svg, the same bytes on every rerun. Models come from platforms/models/apps/n<nodes> (or --models). The results of one full run of each study on all four platforms ship in studies/<name>/ (README, section Reproducing the thesis). --dry-run says what the next round would run, counting what --out holds. On a terminal, a planning of trials longer than a second shows a bar (the stencil studies: minutes for 100,000 trials). Exit 0 when complete, and with --shard also once this shard's runs of the round are recorded (--json then says complete: false); 1 while runs are missing; 2 for bad input; 130 / 143 when Ctrl-C or SIGTERM stopped it (what is recorded stays, and a rerun resumes).",
@@ -206,6 +216,7 @@ export const COMMANDS: Readonly<Record<string, CommandDecl>> = {
       shard: { type: 'string', arg: '<i/n>', help: "run the runs of each round with index = i-1 mod n" },
       queue: { type: 'string', arg: '<url>', help: 'run on sim worker processes through BullMQ on Redis' },
       'dry-run': { type: 'boolean', help: 'say how many runs the next round would run' },
+      progress: PROGRESS,
       json: JSON_OUT,
     },
   },

@@ -7,7 +7,6 @@
  * rest are listed by seed, which `sim --perturb <S> --record <file>` records. SIGINT
  * or SIGTERM ends it early with the seeds tried so far (exit 130 / 143).
  */
-import { SingleBar, Presets } from 'cli-progress';
 import { InputError, RunFailure, RunInterrupted, RunLimitError } from '../kernel/errors.ts';
 import { nodeCountProblem } from '../network/build-topology.ts';
 import { AppRun } from '../runtime/run-app.ts';
@@ -18,6 +17,7 @@ import { loadPlatform } from './load-inputs.ts';
 import { defaultReproPath, recordRun, saveRepro } from './repro.ts';
 import type { RunArgs } from './run-args.ts';
 import { loadRun } from './run-setup.ts';
+import { counter, progressStyle } from './progress.ts';
 import { driveRun, signalExitCode, SignalWatch } from './run-driver.ts';
 
 interface Failed {
@@ -30,7 +30,8 @@ interface Failed {
 /**
  * Tries perturbation seeds 1..`runs` of the run `run` describes, writing a repro for
  * the first `repros` that fail; returns 1 if any failed, else 0 (130 / 143 if a signal
- * stopped it). `showProgress` draws a progress bar on stderr.
+ * stopped it). `showProgress` draws a progress bar on stderr (with --progress, lines
+ * instead; progress.ts).
  * @throws InputError for a bad platform, machine size, app or parameter
  */
 export async function exploreCommand(run: RunArgs, runs: number, repros: number, io: Io, showProgress: boolean): Promise<number> {
@@ -45,8 +46,7 @@ export async function exploreCommand(run: RunArgs, runs: number, repros: number,
   const note = unusedOptionsNote(run, resolution);
   const base = await loadRun({ platform, app: run.app, params, nodes, seed: run.seed, network: run.network, limits: { maxCycles: run.maxCycles, maxEvents: run.maxEvents } });
   const { app } = base;
-  const bar = showProgress ? new SingleBar({ format: 'sim explore [{bar}] {value}/{total} runs, {failed} failed', hideCursor: true }, Presets.shades_classic) : null;
-  bar?.start(runs, 0, { failed: 0 });
+  const bar = counter(progressStyle(run.progress, showProgress, io), 'sim explore', 'runs', runs, 0);
   const failed: Failed[] = [];
   // Ctrl-C (or SIGTERM) ends the exploration between chunks of a run or between runs, reporting the seeds tried so far.
   const signals = new SignalWatch().start();
@@ -92,14 +92,14 @@ export async function exploreCommand(run: RunArgs, runs: number, repros: number,
         }
         failed.push({ perturb, failure, repro: written });
       }
-      bar?.update(perturb, { failed: failed.length });
+      bar.update(perturb, `, ${failed.length} failed`);
       // A run of one chunk never yields: look for a signal between runs too.
       await new Promise<void>((resolve) => setImmediate(resolve));
       interrupted = signals.caught;
     }
   } finally {
     signals.stop();
-    bar?.stop();
+    bar.stop();
   }
   const code = interrupted !== null ? signalExitCode(interrupted) : failed.length > 0 ? 1 : 0;
   const cut = interrupted === null ? null : `stopped by ${interrupted} after ${tried} of ${runs} seeds`;

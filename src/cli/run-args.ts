@@ -10,6 +10,7 @@ import { DEFAULT_NETWORK, DEFAULT_SEED } from '../runtime/run-config.ts';
 import { DEFAULT_RUN_LIMITS } from '../runtime/run-app.ts';
 import { parseCommunication, type CommunicationChoice } from './communication-option.ts';
 import { messagePrefix, parseOptions, type OptionValues } from './parse-options.ts';
+import { parseProgressSeconds } from './progress.ts';
 import { intOption } from './sweep-args.ts';
 
 export interface RunArgs {
@@ -43,6 +44,8 @@ export interface RunArgs {
   maxCycles: number;
   /** Stop a run that has not finished after this many events (`--max-events`). */
   maxEvents: number;
+  /** `--progress`: seconds between two progress lines on stderr, or null (a terminal's line only). */
+  progress: number | null;
 }
 
 /** Default `--max-cycles` and `--max-events` (see DEFAULT_RUN_LIMITS for why these). */
@@ -96,6 +99,7 @@ export function toRunArgs(parsed: Parsed, command = 'run'): RunArgs {
     communication: parseCommunication(str(v.communication), str(v['hybrid-models'])),
     maxCycles: v['max-cycles'] === undefined ? DEFAULT_MAX_CYCLES : parseLimit('--max-cycles', v['max-cycles'] as string),
     maxEvents: v['max-events'] === undefined ? DEFAULT_MAX_EVENTS : parseLimit('--max-events', v['max-events'] as string),
+    progress: parseProgressSeconds(str(v.progress), command),
   };
 }
 

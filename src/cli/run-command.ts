@@ -25,11 +25,13 @@ import { FileTraceOutput } from './trace-file.ts';
 import { checkNotAppSource, checkOutputFile, checkSeekableOutput, checkSeparateFiles } from './output-file.ts';
 import { driveRun, signalExitCode, SignalWatch } from './run-driver.ts';
 import { resolveAutoParams } from './auto-params.ts';
+import { progressStyle, runStatus } from './progress.ts';
 import { refuseOverridden, unusedOptionsNote } from './unused-options.ts';
 
 /**
  * Runs the app that `args` names and reports the run on `io`; returns the exit status
- * (0, 1, or 130 / 143 after a signal). `showProgress`: a progress line on `io.status`.
+ * (0, 1, or 130 / 143 after a signal). `showProgress`: a terminal's progress line on
+ * `io.status` (with --progress, lines on stderr instead; progress.ts).
  * @throws InputError for a bad platform, machine size, app or parameter, or an
  *   unwritable output file
  */
@@ -102,7 +104,7 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
       trace: trace ?? undefined,
       observer: digests?.observer,
     });
-    await driveRun(run, signals, showProgress && io.status !== undefined ? (line) => io.status?.(line) : null);
+    await driveRun(run, signals, runStatus(progressStyle(args.progress, showProgress, io), io));
     summary = run.summary();
     settled = true;
   } catch (e) {

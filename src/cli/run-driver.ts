@@ -11,14 +11,11 @@
 import { RunInterrupted } from '../kernel/errors.ts';
 import type { AppRun } from '../runtime/run-app.ts';
 import { formatNodeClocks } from '../runtime/run-stop.ts';
+import type { RunStatus } from './progress.ts';
 import { StuckWatch } from './stuck-watch.ts';
 
 /** Events per chunk: a few tenths of a second of simulation at most between looks at the outside world. */
 const CHUNK_EVENTS = 1 << 18;
-/** The progress line appears once a run has taken this long... */
-const PROGRESS_AFTER_MS = 2000;
-/** ...and is redrawn at most this often. */
-const PROGRESS_EVERY_MS = 250;
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
@@ -75,12 +72,12 @@ function advanceChunk(run: AppRun, signals: SignalWatch): boolean {
 }
 
 /**
- * Runs `run` to its end. `progress` receives a one-line status ("\r"-redrawn by the
- * caller's terminal) once the run has taken `progressAfterMs` of wall time (2 s), and
- * null to clear it.
+ * Runs `run` to its end, showing its status as `status` says (progress.ts): a line
+ * once the run has taken `status.afterMs` of wall time, then every `status.everyMs`,
+ * and null at the end (to clear a redrawn line).
  * @throws what AppRun.advance throws; RunInterrupted once `signals` caught one
  */
-export async function driveRun(run: AppRun, signals: SignalWatch, progress: ((line: string | null) => void) | null, progressAfterMs = PROGRESS_AFTER_MS): Promise<void> {
+export async function driveRun(run: AppRun, signals: SignalWatch, status: RunStatus | null): Promise<void> {
   const start = performance.now();
   let shownAt = 0;
   try {
@@ -98,14 +95,14 @@ export async function driveRun(run: AppRun, signals: SignalWatch, progress: ((li
         throw e;
       }
       const now = performance.now();
-      if (progress !== null && now - start >= progressAfterMs && now - shownAt >= PROGRESS_EVERY_MS) {
+      if (status !== null && now - start >= status.afterMs && now - shownAt >= status.everyMs) {
         shownAt = now;
         const rate = run.events / ((now - start) / 1000);
-        progress(`sim: cycle ${run.cycle.toLocaleString('en-US')}, ${run.events.toLocaleString('en-US')} events, ${formatRate(rate)} events/s, ${((now - start) / 1000).toFixed(0)} s`);
+        status.show(`sim: cycle ${run.cycle.toLocaleString('en-US')}, ${run.events.toLocaleString('en-US')} events, ${formatRate(rate)} events/s, ${((now - start) / 1000).toFixed(0)} s`);
       }
     }
   } finally {
-    if (shownAt > 0) progress?.(null);
+    if (shownAt > 0) status?.show(null);
   }
 }
 

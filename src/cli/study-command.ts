@@ -33,7 +33,7 @@ import { commaEntries, parseOptions } from './parse-options.ts';
 import { intOption, queueOption, shardOption } from './sweep-args.ts';
 import { checkExecutor, executeSweep, type Executor } from './sweep-execute.ts';
 import { expandFile } from './sweep-setup.ts';
-import { planningProgress } from './sweep-progress.ts';
+import { parseProgressSeconds, planningProgress, progressStyle, type ProgressStyle } from './progress.ts';
 import { modelHashes, studyFiles, type ModelHash, type StudyInputs } from './study-files.ts';
 
 /** The study, its options, its command (no --out or executor options: they do not change the results) and models; and how to run it. */
@@ -42,6 +42,8 @@ interface StudyArgs extends StudyInputs {
   executor: Executor;
   dryRun: boolean;
   json: boolean;
+  /** `--progress`: seconds between two progress lines, or null. */
+  progress: number | null;
 }
 
 /**
@@ -65,17 +67,18 @@ function refuseUnplannable(study: Study, options: StudyOptions): void {
 export async function studyCommand(argv: readonly string[], io: Io, showProgress: boolean): Promise<number> {
   const args = await parseStudyArgs(argv);
   const { study } = args;
-  // Planning a stencil study's trials takes minutes for 100,000 of them: a bar on a terminal says how far it is.
-  const planning = planningProgress(`sim study ${study.name}: planning`, showProgress && !args.json);
+  const style = progressStyle(args.progress, showProgress && !args.json, io);
+  // Planning a stencil study's trials takes minutes for 100,000 of them: a bar on a terminal (or lines) says how far it is.
+  const planning = planningProgress(style, `sim study ${study.name}: planning`);
   const options: StudyOptions = { ...args.options, onPlanned: planning.onPlanned };
   try {
-    return await runStudy(args, options, io, showProgress);
+    return await runStudy(args, options, io, style);
   } finally {
     planning.stop();
   }
 }
 
-async function runStudy(args: StudyArgs, options: StudyOptions, io: Io, showProgress: boolean): Promise<number> {
+async function runStudy(args: StudyArgs, options: StudyOptions, io: Io, style: ProgressStyle): Promise<number> {
   const { study, out } = args;
   const runsDir = join(out, 'runs');
   const measured = new Map<string, Measured>();
@@ -109,7 +112,7 @@ async function runStudy(args: StudyArgs, options: StudyOptions, io: Io, showProg
     writeFileAtomic('--out', sweepFile, sweepText);
     const sweep = await expandFile(sweepFile);
     const label = `sim study ${study.name} round ${round}${args.executor.shard.count > 1 ? ` (shard ${args.executor.shard.index}/${args.executor.shard.count})` : ''}`;
-    const done = await executeSweep(sweep, results, args.executor, io, showProgress && !args.json, label);
+    const done = await executeSweep(sweep, results, args.executor, io, style, label);
     for (const r of done.refused) io.err(`sim study: refused: ${r}`);
     // Under --shard the last shard to finish a round (or any rerun after) merges it, so the study can go on.
     if (!done.wrote && done.after.missing.length === 0) writeFileAtomic('--out', results, finalPieces(done.after, results));
@@ -259,6 +262,7 @@ export async function parseStudyArgs(argv: readonly string[]): Promise<StudyArgs
     executor,
     dryRun: v['dry-run'] === true,
     json: v.json === true,
+    progress: parseProgressSeconds(typeof v.progress === 'string' ? v.progress : undefined, 'study'),
     command,
     models: hashes,
   };

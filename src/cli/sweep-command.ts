@@ -1,6 +1,6 @@
 /**
  * `sim sweep <sweep-file> --out results.jsonl [--workers K] [--shard i/n] [--queue URL]
- * [--dry-run] [--json]`: expands the sweep (checking every run's app, parameters and
+ * [--dry-run] [--progress s] [--json]`: expands the sweep (checking every run's app, parameters and
  * machine size before anything starts), skips the runs any part already records, runs
  * the rest locally or through a BullMQ queue, and writes the final results file in
  * sweep order once nothing is missing (a shard leaves that to `sim sweep merge`).
@@ -10,6 +10,7 @@ import { partPath } from '../sweep/parts.ts';
 import type { Io } from './io.ts';
 import { intOption, parseCommand, queueOption, required, shardOption, SWEEP_USAGE } from './sweep-args.ts';
 import { checkOutputFile, checkSeparateFiles } from './output-file.ts';
+import { parseProgressSeconds, progressStyle } from './progress.ts';
 import { signalExitCode } from './run-driver.ts';
 import { checkExecutor, executeSweep, pendingRuns } from './sweep-execute.ts';
 import { expandFile, tally, tallyText } from './sweep-setup.ts';
@@ -22,6 +23,7 @@ export async function sweepCommand(argv: readonly string[], io: Io, showProgress
   const workers = intOption('workers', values.workers, 1, 1, 256);
   const shard = shardOption(values.shard);
   const queue = queueOption(values.queue);
+  const progressSeconds = parseProgressSeconds(typeof values.progress === 'string' ? values.progress : undefined, 'sweep');
   checkExecutor({ workers, shard, queue }, values.workers !== undefined, 'sim sweep');
   checkSeparateFiles([['sweep', positionals[0]], ['--out', out]]);
   // Not a part's name either: `sim sweep s.json -o r.jsonl.part-2-of-2` wrote over that part.
@@ -35,7 +37,8 @@ export async function sweepCommand(argv: readonly string[], io: Io, showProgress
     return 0;
   }
 
-  const x = await executeSweep(sweep, out, { workers, shard, queue }, io, showProgress && values.json !== true, label);
+  const style = progressStyle(progressSeconds, showProgress && values.json !== true, io);
+  const x = await executeSweep(sweep, out, { workers, shard, queue }, io, style, label);
   const { after, wrote, shardMissing } = x;
   const outcome = { ran: x.ran, refused: x.refused };
   const t = tally(after);

@@ -13,7 +13,7 @@ import type { SweepRun } from '../sweep/run-model.ts';
 import { inShard, type Shard } from '../sweep/shard.ts';
 import type { Io } from './io.ts';
 import { checkoutInputs } from './sweep-inputs.ts';
-import { progress } from './sweep-progress.ts';
+import { counter, type ProgressStyle } from './progress.ts';
 import { recordedFor, type ExpandedSweep } from './sweep-setup.ts';
 import { SignalStop } from './signal-stop.ts';
 
@@ -57,17 +57,17 @@ export function pendingRuns(sweep: ExpandedSweep, out: string, shard: Shard): { 
 }
 
 /** Runs what `sweep` still misses into `out`'s parts, and writes `out` when complete. */
-export async function executeSweep(sweep: ExpandedSweep, out: string, e: Executor, io: Io, showProgress: boolean, label: string): Promise<Executed> {
+export async function executeSweep(sweep: ExpandedSweep, out: string, e: Executor, io: Io, style: ProgressStyle, label: string): Promise<Executed> {
   const { shard, queue, workers } = e;
   const { before, todo, mine } = pendingRuns(sweep, out, shard);
   let outcome: { ran: number; refused: string[]; interrupted: 'SIGINT' | 'SIGTERM' | null };
   if (todo.length === 0) outcome = { ran: 0, refused: [], interrupted: null };
   else if (queue !== undefined) {
     const { coordinate } = await import('./sweep-queue-command.ts');
-    outcome = await coordinate({ queue, out, sweep, todo, io, showProgress });
+    outcome = await coordinate({ queue, out, sweep, todo, io, style });
   } else {
     const recorder = new Recorder(partPath(out, shard), sweep.header);
-    const bar = progress(label, mine, mine - todo.length, showProgress);
+    const bar = counter(style, label, 'runs', mine, mine - todo.length);
     // Ctrl-C or SIGTERM stops the sweep cleanly: the runs under way are given up, the
     // part keeps what finished, and the command reports and exits 130 / 143.
     const stop = new SignalStop();
@@ -81,7 +81,7 @@ export async function executeSweep(sweep: ExpandedSweep, out: string, e: Executo
         recorder,
         onDone: () => {
           ran++;
-          bar.tick();
+          bar.update(mine - todo.length + ran);
         },
         stop: stop.signal,
       });

@@ -1,13 +1,13 @@
 /**
  * `sim sweep --queue` and `sim sweep status --queue`: the coordinator over BullMQ
  * (src/sweep/queue-coordinator.ts, loaded only here), appending to `<out>.part-queue`
- * with a progress bar, and stopping cleanly on Ctrl-C (what is recorded stays).
+ * with a progress bar (or lines, --progress), and stopping cleanly on Ctrl-C (what is recorded stays).
  */
 import { Recorder } from '../sweep/local.ts';
 import { partPath } from '../sweep/parts.ts';
 import type { SweepRun } from '../sweep/run-model.ts';
 import type { Io } from './io.ts';
-import { progress } from './sweep-progress.ts';
+import { counter, type ProgressStyle } from './progress.ts';
 import type { ExpandedSweep } from './sweep-setup.ts';
 
 export interface QueueRunOptions {
@@ -16,7 +16,7 @@ export interface QueueRunOptions {
   sweep: ExpandedSweep;
   todo: readonly SweepRun[];
   io: Io;
-  showProgress: boolean;
+  style: ProgressStyle;
 }
 
 /**
@@ -42,9 +42,10 @@ export async function coordinate(o: QueueRunOptions): Promise<{ ran: number; ref
     const connection = await connectRedis(o.queue);
     const recorder = new Recorder(partPath(o.out, 'queue'), o.sweep.header);
     const total = o.sweep.runs.length;
-    const bar = progress(`sim sweep ${o.sweep.header.sweep} (queue)`, total, total - o.todo.length, o.showProgress);
+    const bar = counter(o.style, `sim sweep ${o.sweep.header.sweep} (queue)`, 'runs', total, total - o.todo.length);
+    let recorded = total - o.todo.length;
     try {
-      const outcome = await run({ connection, todo: o.todo, recorder, onRecorded: () => bar.tick(), stop, wallMs: () => performance.now() });
+      const outcome = await run({ connection, todo: o.todo, recorder, onRecorded: () => bar.update(++recorded), stop, wallMs: () => performance.now() });
       return { ...outcome, interrupted };
     } finally {
       bar.stop();

@@ -3,7 +3,8 @@
  * k/N of the sweep (`sim sweep --shard`), appending to its own part, so resubmitting
  * the same script redoes only the runs no part records. N is written into the script
  * rather than read from SLURM_ARRAY_TASK_COUNT, which counts only the tasks of the
- * submission: resubmitting `--array=3,7` must still run shards 3/N and 7/N.
+ * submission: resubmitting `--array=3,7` must still run shards 3/N and 7/N. Each task
+ * writes a progress line a minute (--progress) to its log beside the results.
  */
 import { isAbsolute, join } from 'node:path';
 import { InputError } from '../kernel/errors.ts';
@@ -24,6 +25,9 @@ export interface SlurmOptions {
   /** How to start `sim` there (e.g. `node /path/to/bin/sim.mjs`). */
   sim: string;
 }
+
+/** The seconds between two progress lines in a task's log. */
+const SLURM_PROGRESS_SECONDS = 60;
 
 /** Quotes a word for bash. */
 export const shellQuote = (s: string): string => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
@@ -62,7 +66,8 @@ export function slurmScript(o: SlurmOptions): string {
     'set -euo pipefail',
     `cd ${shellQuote(o.cwd)}`,
     `${o.sim} sweep ${shellQuote(o.sweepFile)} --out ${shellQuote(o.out)} \\`,
-    `  --shard "\${SLURM_ARRAY_TASK_ID}/${o.tasks}" --workers "\${SLURM_CPUS_PER_TASK:-1}"`,
+    // A line a minute in the task's log (its --output file) saying how far the shard is.
+    `  --shard "\${SLURM_ARRAY_TASK_ID}/${o.tasks}" --workers "\${SLURM_CPUS_PER_TASK:-1}" --progress ${SLURM_PROGRESS_SECONDS}`,
     '',
   ];
   return lines.join('\n');

@@ -12,7 +12,7 @@ describe('the CLI drives a run in chunks', () => {
   it('shows a progress line (cycles, events, rate) while the run goes on, and clears it at the end', async () => {
     const lines: (string | null)[] = [];
     const signals = new SignalWatch();
-    await expect(driveRun(new AppRun(config(2_000_000)), signals, (l) => lines.push(l), 0)).rejects.toBeInstanceOf(RunLimitError);
+    await expect(driveRun(new AppRun(config(2_000_000)), signals, { afterMs: 0, everyMs: 0, show: (l) => lines.push(l) })).rejects.toBeInstanceOf(RunLimitError);
     expect(lines.length).toBeGreaterThan(1);
     expect(lines[0]).toMatch(/^sim: cycle [\d,]+, [\d,]+ events, [\d.]+ [kM]? ?events\/s, \d+ s$/);
     expect(lines.at(-1)).toBeNull();

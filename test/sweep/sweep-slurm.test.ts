@@ -111,7 +111,7 @@ describe.skipIf(missing.length > 0)('sim sweep slurm (a real Slurm array)', () =
     const script = join(dir, 'run', 'sweep.sbatch');
     writeFileSync(script, generated.stdout);
     expect(generated.stdout).toContain('#SBATCH --array=1-4%2\n');
-    expect(generated.stdout).toContain('--shard "${SLURM_ARRAY_TASK_ID}/4" --workers "${SLURM_CPUS_PER_TASK:-1}"');
+    expect(generated.stdout).toContain('--shard "${SLURM_ARRAY_TASK_ID}/4" --workers "${SLURM_CPUS_PER_TASK:-1}" --progress 60\n');
 
     // Task 4 waits behind the %2 limit; cancel it before it starts.
     const first = slurm('sbatch', '--parsable', script).trim().split(';')[0];
