@@ -1,6 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // Under scripts/vitest.mjs's link to a checkout whose path has a '#': keep the link's path.
+  resolve: { preserveSymlinks: process.env.SIM_TEST_LINKED === '1' },
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 60_000,

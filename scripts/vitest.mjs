@@ -1,0 +1,36 @@
+/**
+ * Runs vitest for `npm test` (arguments as vitest's: `npm test -- test/cli`), also in a
+ * checkout whose path has a '#' in it. Vite cannot serve files there (a module URL ends
+ * at its '#': "No test files found", then "Failed to load url"), so there vitest runs
+ * from a symbolic link to the checkout in the temporary folder, kept as the path
+ * (SIM_TEST_LINKED: vitest.config.ts preserves symlinks), and the link is removed after.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = realpathSync(join(dirname(fileURLToPath(import.meta.url)), '..'));
+const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
+const args = process.argv.slice(2);
+let status = 1;
+if (!root.includes('#')) {
+  status = spawnSync(process.execPath, [vitest, ...args], { cwd: root, stdio: 'inherit' }).status ?? 1;
+} else {
+  const folder = mkdtempSync(join(realpathSync(tmpdir()), 'sim-test-'));
+  if (folder.includes('#')) {
+    process.stderr.write(`npm test: the checkout's path (${root}) and the temporary folder (${folder}) both have a '#', which Vite cannot serve; set TMPDIR to a folder without one\n`);
+    rmSync(folder, { recursive: true, force: true });
+    process.exit(2);
+  }
+  const link = join(folder, 'checkout');
+  try {
+    symlinkSync(root, link, 'dir');
+    const run = spawnSync(process.execPath, [vitest, ...args, '--root', link], { cwd: link, stdio: 'inherit', env: { ...process.env, SIM_TEST_LINKED: '1' } });
+    status = run.status ?? 1;
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+process.exit(status);

@@ -1,0 +1,31 @@
+/**
+ * `npm test` in a checkout whose path has a '#' in it: Vite cannot serve files there
+ * (it found no test files, then "Failed to load url" for the global set-up), so
+ * scripts/vitest.mjs runs vitest from a link to the checkout. Here a small checkout of
+ * the test set-up under a '#' folder runs one test through the script.
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../support/sim-cli.ts';
+
+describe("npm test's vitest", () => {
+  it("runs the tests of a checkout under a folder named with a '#', through a link it removes after", { timeout: 60_000 }, () => {
+    const checkout = join(mkdtempSync(join(tmpdir(), 'sim-hash-')), 'C# projects', 'sim');
+    mkdirSync(join(checkout, 'test', 'support'), { recursive: true });
+    for (const f of ['scripts/vitest.mjs', 'vitest.config.ts', 'package.json', 'test/support/scratch-root.ts']) cpSync(join(ROOT, f), join(checkout, f));
+    symlinkSync(join(ROOT, 'node_modules'), join(checkout, 'node_modules'), 'dir');
+    // What the test sees of its own path: the link's, without the '#'.
+    writeFileSync(
+      join(checkout, 'test', 'where.test.ts'),
+      "import { expect, it } from 'vitest';\nit('runs', () => {\n  expect(import.meta.dirname).toMatch(/sim-test-\\w+\\/checkout\\/test$/);\n});\n",
+    );
+    const links = join(mkdtempSync(join(tmpdir(), 'sim-hash-tmp-')));
+    const r = spawnSync(process.execPath, ['scripts/vitest.mjs', 'run'], { cwd: checkout, encoding: 'utf8', env: { ...process.env, TMPDIR: links, NO_COLOR: '1', CI: 'true' } });
+    expect(r.stdout + r.stderr).toMatch(/Tests\s+1 passed \(1\)/);
+    expect(r.status).toBe(0);
+    expect(readdirSync(links)).toEqual([]);
+  });
+});
