@@ -1,7 +1,8 @@
 /**
  * Runs vitest for `npm test` (arguments as vitest's: `npm test -- test/cli`), also in a
- * checkout whose path has a '#' in it. Vite cannot serve files there (a module URL ends
- * at its '#': "No test files found", then "Failed to load url"), so there vitest runs
+ * checkout whose path has a '#' or '?' in it. Vite cannot serve files there (a module
+ * URL ends at its '#' or '?': "No test files found", then "Failed to load url"; or its
+ * config does not build), so there vitest runs
  * from a symbolic link to the checkout in the temporary folder, kept as the path
  * (SIM_TEST_LINKED: vitest.config.ts preserves symlinks), and the link is removed after.
  */
@@ -15,12 +16,14 @@ const root = realpathSync(join(dirname(fileURLToPath(import.meta.url)), '..'));
 const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
 const args = process.argv.slice(2);
 let status = 1;
-if (!root.includes('#')) {
+/** What ends the path part of a URL, which Vite makes of file paths. */
+const URL_BREAKS = /[#?]/;
+if (!URL_BREAKS.test(root)) {
   status = spawnSync(process.execPath, [vitest, ...args], { cwd: root, stdio: 'inherit' }).status ?? 1;
 } else {
   const folder = mkdtempSync(join(realpathSync(tmpdir()), 'sim-test-'));
-  if (folder.includes('#')) {
-    process.stderr.write(`npm test: the checkout's path (${root}) and the temporary folder (${folder}) both have a '#', which Vite cannot serve; set TMPDIR to a folder without one\n`);
+  if (URL_BREAKS.test(folder)) {
+    process.stderr.write(`npm test: the checkout's path (${root}) and the temporary folder (${folder}) both have a '#' or '?', which Vite cannot serve; set TMPDIR to a folder without them\n`);
     rmSync(folder, { recursive: true, force: true });
     process.exit(2);
   }

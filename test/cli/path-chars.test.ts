@@ -1,8 +1,9 @@
 /**
- * `npm test` in a checkout whose path has a '#' in it: Vite cannot serve files there
- * (it found no test files, then "Failed to load url" for the global set-up), so
- * scripts/vitest.mjs runs vitest from a link to the checkout. Here a small checkout of
- * the test set-up under a '#' folder runs one test through the script.
+ * `npm test` in a checkout whose path has a '#' or '?' in it: Vite cannot serve files
+ * there (it found no test files, then "Failed to load url" for the global set-up; with
+ * a '?' its config did not build), so scripts/vitest.mjs runs vitest from a link to the
+ * checkout. Here a small checkout of the test set-up under such a folder runs one test
+ * through the script.
  */
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -12,8 +13,8 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from '../support/sim-cli.ts';
 
 describe("npm test's vitest", () => {
-  it("runs the tests of a checkout under a folder named with a '#', through a link it removes after", { timeout: 60_000 }, () => {
-    const checkout = join(mkdtempSync(join(tmpdir(), 'sim-hash-')), 'C# projects', 'sim');
+  it.each(['C# projects', 'why?'])("runs the tests of a checkout under a folder named %s, through a link it removes after", { timeout: 60_000 }, (folder) => {
+    const checkout = join(mkdtempSync(join(tmpdir(), 'sim-hash-')), folder, 'sim');
     mkdirSync(join(checkout, 'test', 'support'), { recursive: true });
     for (const f of ['scripts/vitest.mjs', 'vitest.config.ts', 'package.json', 'test/support/scratch-root.ts']) cpSync(join(ROOT, f), join(checkout, f));
     symlinkSync(join(ROOT, 'node_modules'), join(checkout, 'node_modules'), 'dir');
