@@ -65,7 +65,8 @@ function enableEsmTypeScript(): void {
 /**
  * Imports a user's module by path, in whichever mode this process runs.
  * @throws InputError if the module never finishes loading (a top-level await that
- *   never settles: Node would otherwise exit with status 13 and say nothing)
+ *   never settles: Node would otherwise exit with status 13 and say nothing), or is
+ *   TypeScript in a path with a '?'
  */
 export async function importModule(path: string): Promise<unknown> {
   const file = resolve(path);
@@ -73,6 +74,11 @@ export async function importModule(path: string): Promise<unknown> {
     const built = builtCounterpart(file);
     if (built !== null) return settledOrIdle(import(pathToFileURL(built).href));
     if (/\.m?ts$/.test(file)) await enableTypeScript();
+  }
+  // tsx reads a '?' in a path as a query's start and compiled what came before as JavaScript
+  // ("cannot be compiled: app/index.ts.js:2:7: Expected ";" but found ":"").
+  if (/\.m?ts$/.test(file) && file.includes('?')) {
+    throw new InputError(`cannot load TypeScript from a path with a '?' in it (${file}): the TypeScript loader (tsx) takes it for the start of a query; expected a path without one (move the folder), or the module compiled to .js`);
   }
   if (file.endsWith('.ts')) enableEsmTypeScript();
   return settledOrIdle(import(pathToFileURL(file).href));

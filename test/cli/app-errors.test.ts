@@ -1,8 +1,8 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, sim } from '../support/sim-cli.ts';
+import { ROOT, rootImport, sim } from '../support/sim-cli.ts';
 
 const FIXTURE = join(ROOT, 'test/fixtures/app-errors/index.ts');
 
@@ -47,5 +47,24 @@ describe.concurrent("errors in the user's app carry its file and line", () => {
     const r = await sim(['--platform', 'cm5', '--nodes', '4', FIXTURE, '--param', `fail=${fail}`], dir);
     expect(r.code).toBe(1);
     expect(r.stderr.split('\n')[0]).toBe(`sim: run failed: node 0: main yielded ${what}; runtime calls are made with yield* (yield* rt.barrier(), not yield rt.barrier()), and main yields nothing itself`);
+  });
+});
+
+describe("an app in TypeScript under a path with a '?'", () => {
+  it('is refused in one line naming the path (tsx compiled it as JavaScript), and runs from a path without one', async () => {
+    const app = `import { defineApp } from ${rootImport('src/runtime/index.ts')};
+const rounds: number = 2;
+export default defineApp({ name: 'tiny', description: 'two barriers', params: {}, *main(rt) { for (let r = 0; r < rounds; r++) yield* rt.barrier(); return rounds; }, verify: () => ({ ok: true, detail: 'two barriers' }) });
+`;
+    const dir = mkdtempSync(join(tmpdir(), 'sim-app-path-'));
+    for (const folder of ['why?', 'plain']) {
+      mkdirSync(join(dir, folder, 'tiny'), { recursive: true });
+      writeFileSync(join(dir, folder, 'tiny', 'index.ts'), app);
+    }
+    const [asked, plain] = await Promise.all([sim(['--platform', 'cm5', '--nodes', '4', 'why?/tiny'], dir), sim(['--platform', 'cm5', '--nodes', '4', 'plain/tiny'], dir)]);
+    // It was "cannot be compiled: why?/tiny/index.ts.js:2:13: Expected ";" but found ":"".
+    expect(asked.stderr).toBe(`sim: app why?/tiny: cannot load TypeScript from a path with a '?' in it (${join(dir, 'why?/tiny/index.ts')}): the TypeScript loader (tsx) takes it for the start of a query; expected a path without one (move the folder), or the module compiled to .js\n`);
+    expect(asked.code).toBe(2);
+    expect(plain.stdout).toMatch(/^verified\s+yes: two barriers$/m);
   });
 });
