@@ -92,6 +92,19 @@ describe('Simulation', () => {
     expect([sim.now, count]).toEqual([40, 5]);
     expect(sim.run({ maxEvents: 7 })).toBe('event-limit');
     expect(sim.events).toBe(7);
+    // Both reached: the next event (cycle 70) is past the cycle limit, which is the outcome.
+    expect(sim.run({ maxEvents: 7, untilCycle: 69 })).toBe('cycle-limit');
+    expect(sim.run({ maxEvents: 7, untilCycle: 70 })).toBe('event-limit');
+    // A far event (the wheel's heap) past the limit stays too, and runs once the limit allows it.
+    const far = new Simulation(1);
+    const seen: number[] = [];
+    const mark = far.defineEventKind('mark', (a0) => void seen.push(a0));
+    far.schedule(100_000, mark, 1);
+    far.schedule(5, mark, 0);
+    expect(far.run({ untilCycle: 99_999 })).toBe('cycle-limit');
+    expect([far.now, seen, far.pendingEvents]).toEqual([5, [0], 1]);
+    expect(far.run({ untilCycle: 100_000 })).toBe('idle');
+    expect(seen).toEqual([0, 1]);
   });
 
   it('gives the same fingerprint for the same events and a different one when any event differs', () => {
