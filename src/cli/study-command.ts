@@ -230,7 +230,8 @@ export async function parseStudyArgs(argv: readonly string[]): Promise<StudyArgs
       const problem = nodeCountProblem(platform.network, n);
       if (problem !== null) throw new InputError(`--nodes ${n}: ${problem} (platform ${platform.name})`);
       // Every model set is read now, so a missing model file is one line before anything runs.
-      const set = loadModelSet(platform, n, models);
+      // A study records every prediction: a negative one is refused while planning, before anything runs.
+      const set = loadModelSet(platform, n, models).refuseNegative();
       contexts.set(n, selectContext(platform, n, set));
       // The models the study depends on, each by its own hash: recalibrating another leaves the summary true.
       for (const name of set.names()) {
