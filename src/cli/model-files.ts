@@ -155,7 +155,9 @@ function readHybrid(set: ModelSet, platform: Platform, nodes: number, dir: strin
     );
   }
   const { text, fittedOn, sizes } = readModelsFile(file, shown, platform.name);
-  set.addFile(text, shown);
+  // Eq. 54's Communication is a time per iteration: a fit that makes it negative was
+  // shown as advice ("hybrid Communication -3375 cycles per iteration", no extra lines).
+  set.addFile(text, shown, { refuseNegative: true });
   checkFittedOn(fittedOn, platform, `--communication hybrid: ${shown}`, `the hybrid models for it with ${calibrate}`);
   checkFittedSize(sizes, nodes, `--communication hybrid: ${shown}`, `the hybrid models at ${nodes} nodes with ${calibrate}`);
   for (const name of Object.values(HYBRID_MODELS)) {

@@ -50,8 +50,12 @@ export class ModelSet {
     this.platform = platform;
   }
 
-  /** Adds the models of one models file's text; a later file's model replaces an earlier one of the same name. */
-  addFile(text: string, source: string): this {
+  /**
+   * Adds the models of one models file's text; a later file's model replaces an earlier
+   * one of the same name. With `refuseNegative`, evaluate refuses a negative prediction
+   * of its models (as of every model of a set after refuseNegative()).
+   */
+  addFile(text: string, source: string, { refuseNegative = false } = {}): this {
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -76,7 +80,7 @@ export class ModelSet {
       if (m.coefficients.length !== m.terms.length || m.relevant.length !== m.terms.length) {
         throw new InputError(`${source}: model ${m.name} has ${m.terms.length} terms but ${m.coefficients.length} coefficients`);
       }
-      this.#models.set(m.name, { ...m, source, ...(this.#refuseNegative ? { refuseNegative: true as const } : {}) });
+      this.#models.set(m.name, { ...m, source, ...(this.#refuseNegative || refuseNegative ? { refuseNegative: true as const } : {}) });
     }
     return this;
   }
