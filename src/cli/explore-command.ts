@@ -14,6 +14,7 @@ import { resolveAutoParams } from './auto-params.ts';
 import { refuseOverridden, unusedOptionsNote } from './unused-options.ts';
 import type { Io } from './io.ts';
 import { loadPlatform } from './load-inputs.ts';
+import { VERIFICATION_FAILED } from './repro-format.ts';
 import { defaultReproPath, recordRun, saveRepro } from './repro.ts';
 import type { RunArgs } from './run-args.ts';
 import { loadRun } from './run-setup.ts';
@@ -61,7 +62,7 @@ export async function exploreCommand(run: RunArgs, runs: number, repros: number,
         const appRun = new AppRun(config);
         await driveRun(appRun, signals, null);
         const s = appRun.summary();
-        if (!s.verified) failure = `verification failed: ${s.verification}`;
+        if (!s.verified) failure = `${VERIFICATION_FAILED}${s.verification}`;
       } catch (e) {
         if (e instanceof RunInterrupted) {
           interrupted = e.signal;

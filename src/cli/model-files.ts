@@ -13,7 +13,7 @@ import { AUTO_APP_FOLDERS, moduleOfApp } from '../library/auto.ts';
 import type { ExpressionFunctions, ModelSpec } from '../calibrate/spec.ts';
 import { HYBRID_MODELS } from '../library/extra-lines.ts';
 import type { CommunicationChoice } from './communication-option.ts';
-import { evaluate, ModelSet } from '../library/model-set.ts';
+import { evaluate, ModelSet, NEGATIVE_TIME } from '../library/model-set.ts';
 import type { LibraryModule } from '../library/module.ts';
 import { SORT_MODULE } from '../library/sort-module.ts';
 import { STENCIL_MODULE } from '../library/stencil-module.ts';
@@ -155,7 +155,9 @@ function readHybrid(set: ModelSet, platform: Platform, nodes: number, dir: strin
     );
   }
   const { text, fittedOn, sizes } = readModelsFile(file, shown, platform.name);
-  set.addFile(text, shown);
+  // Eq. 54's Communication is a time per iteration: a fit that makes it negative was
+  // shown as advice ("hybrid Communication -3375 cycles per iteration", no extra lines).
+  set.addFile(text, shown, { refuseNegative: true });
   checkFittedOn(fittedOn, platform, `--communication hybrid: ${shown}`, `the hybrid models for it with ${calibrate}`);
   checkFittedSize(sizes, nodes, `--communication hybrid: ${shown}`, `the hybrid models at ${nodes} nodes with ${calibrate}`);
   for (const name of Object.values(HYBRID_MODELS)) {
@@ -175,7 +177,7 @@ export function refuseNegativeChoice(module: string, variant: string, cycles: nu
   // The module's inputs (a run's values hold every parameter of the app).
   const names = MODULES.find((m) => m.name === module)?.inputs.map((i) => i.name) ?? Object.keys(inputs);
   const shown = names.filter((k) => Object.hasOwn(inputs, k)).map((k) => `${k}=${inputs[k]}`).join(' ');
-  throw new InputError(`module ${module}: variant ${variant} is predicted ${Math.round(cycles)} cycles for ${shown} by the models in ${sources.join(', ')}; expected a time of 0 or more (models that predict a negative time do not fit this input: refit or recalibrate them)`);
+  throw new InputError(`module ${module}: variant ${variant} is predicted ${Math.round(cycles)} cycles for ${shown} by the models in ${sources.join(', ')}; ${NEGATIVE_TIME}`);
 }
 
 /** The module a `sim select` argument names: a module name (stencil, sort) or one of its app folders. */

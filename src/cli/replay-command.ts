@@ -16,6 +16,7 @@ import { STRATA_STATE_NAMES } from '../runtime/states.ts';
 import type { Io } from './io.ts';
 import { loadApp } from './load-inputs.ts';
 import { simulatorVersion } from './project.ts';
+import { VERIFICATION_FAILED } from './repro-format.ts';
 import { appContentHash, reproAppFile } from './repro.ts';
 import { digestsOf, readRepro } from './repro-read.ts';
 
@@ -68,7 +69,7 @@ export async function replayCommand(file: string, stopAt: string | undefined, io
   try {
     const s = runApp({ ...config, observer, output: (stream, text) => io.write(json ? 'stderr' : stream, text) });
     fingerprint = s.fingerprint;
-    if (!s.verified) failure = `verification failed: ${s.verification}`;
+    if (!s.verified) failure = `${VERIFICATION_FAILED}${s.verification}`;
   } catch (e) {
     if (!(e instanceof RunFailure)) throw e;
     failure = e.message.split('\n')[0];

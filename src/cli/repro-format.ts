@@ -5,3 +5,6 @@
  */
 export const REPRO_FORMAT = 'proteus-strata-repro';
 export const REPRO_VERSION = 1;
+
+/** How a repro's outcome begins the failure of a run that ended but failed its verification (it has a fingerprint, as a passed run does). */
+export const VERIFICATION_FAILED = 'verification failed: ';

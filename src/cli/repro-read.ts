@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { InputError } from '../kernel/errors.ts';
 import { MAGIC } from '../trace/format.ts';
 import { describeSchemaError } from '../trace/header-schema.ts';
-import { REPRO_FORMAT, REPRO_VERSION } from './repro-format.ts';
+import { REPRO_FORMAT, REPRO_VERSION, VERIFICATION_FAILED } from './repro-format.ts';
 import type { Repro } from './repro.ts';
 import { reproSchema } from './repro-schema.ts';
 
@@ -37,6 +37,14 @@ export function readRepro(path: string): Repro {
   if (r.version !== REPRO_VERSION) bad(`repro format version ${String(r.version)}; this simulator reads version ${REPRO_VERSION}`);
   const checked = reproSchema.safeParse(r);
   if (!checked.success) bad(`bad repro file: ${describeSchemaError(checked.error, r)}`);
+  // Only a run that failed before it ended has no fingerprint: one that ended (passed or
+  // failed its verification) or was stopped part-way has one, and replay compares it.
+  // Edited to '', a recording of partial digests was "reproduced" on its event count.
+  const { fingerprint, failure } = r.outcome;
+  if (fingerprint === '' && (failure === null || failure.startsWith(VERIFICATION_FAILED) || r.stop !== undefined)) {
+    const run = r.stop !== undefined ? 'was stopped part-way' : failure === null ? 'passed' : 'failed its verification';
+    bad(`bad repro file: key "outcome.fingerprint": empty for a run that ${run}; expected its fingerprint (hex digits), as only a run that failed before it ended has none`);
+  }
   if (r.eventDigests === null) return r;
   const digested = r.digestedEvents ?? r.outcome.events;
   if (digested > r.outcome.events) bad(`digestedEvents ${digested} is more than the run's ${r.outcome.events} events`);

@@ -34,7 +34,7 @@ export const reproSchema = z.looseObject({
   network: z.enum(NETWORK_MODES as readonly ['packet', 'analytic']),
   perturb: seed.nullable(),
   outcome: z.looseObject({
-    fingerprint: z.string().regex(/^[0-9a-f]*$/, { message: 'expected hex digits (none if the run failed)' }),
+    fingerprint: z.string().regex(/^[0-9a-f]*$/, { message: 'expected hex digits (none if the run failed before it ended)' }),
     events: z.int().min(0),
     failure: z.string().nullable(),
   }),

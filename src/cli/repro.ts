@@ -18,7 +18,7 @@ import { runApp, type RunConfig } from '../runtime/run-app.ts';
 import { resolveAppFile } from './load-inputs.ts';
 import { writeFileAtomic } from './output-file.ts';
 import { PROJECT_ROOT, simulatorVersion } from './project.ts';
-import { REPRO_FORMAT, REPRO_VERSION } from './repro-format.ts';
+import { REPRO_FORMAT, REPRO_VERSION, VERIFICATION_FAILED } from './repro-format.ts';
 
 
 export interface Repro {
@@ -36,7 +36,7 @@ export interface Repro {
   /** The schedule-perturbation seed (`--perturb`), or null. */
   perturb: number | null;
   /**
-   * How the recorded run ended: its fingerprint (empty for a failed run, the
+   * How the recorded run ended: its fingerprint (empty for a run that failed before it ended, the
    * fingerprint so far for one stopped part-way), events, and failure (null if it verified).
    */
   outcome: { fingerprint: string; events: number; failure: string | null };
@@ -175,7 +175,7 @@ export function recordRun(path: string, config: RunConfig, appArg: string, param
   let outcome: Repro['outcome'];
   try {
     const s = runApp({ ...config, output: undefined, log: undefined, trace: undefined, observer: digests.observer });
-    outcome = { fingerprint: s.fingerprint, events: s.events, failure: s.verified ? null : `verification failed: ${s.verification}` };
+    outcome = { fingerprint: s.fingerprint, events: s.events, failure: s.verified ? null : `${VERIFICATION_FAILED}${s.verification}` };
   } catch (e) {
     if (!(e instanceof RunFailure)) throw e;
     // A run stopped at its limit is recorded with the limit and where it stopped, as

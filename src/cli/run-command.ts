@@ -17,6 +17,7 @@ import { simulatorVersion } from './project.ts';
 import { LogFile } from './log-file.ts';
 // Loaded when a repro is to be written (--record, a failed run): it brings node:crypto,
 // about 7 ms of every run's start-up otherwise.
+import { VERIFICATION_FAILED } from './repro-format.ts';
 import type { EventDigests } from './repro.ts';
 import type { RunArgs } from './run-args.ts';
 import { loadRun } from './run-setup.ts';
@@ -145,7 +146,7 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
   const extra = auto.resolution === null ? {} : { auto: auto.resolution };
   io.out(args.json ? summaryJson(summary, wall, simulatorVersion(), extra) : formatSummary(summary, wall, extra));
   if (args.loglast && summary.lastLog.length > 0) (args.json ? io.err : io.out)(formatLoglast(summary.lastLog));
-  const failure = summary.verified ? null : `verification failed: ${summary.verification}`;
+  const failure = summary.verified ? null : `${VERIFICATION_FAILED}${summary.verification}`;
   if (digests !== null) {
     const { saveRepro } = await import('./repro.ts');
     saveRepro(args.record!, config, args.app, args.params, digests, { fingerprint: summary.fingerprint, events: summary.events, failure });

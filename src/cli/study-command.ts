@@ -20,7 +20,9 @@ import { MAX_SWEEP_RUNS } from '../sweep/expand.ts';
 import { sha256 } from '../sweep/canonical.ts';
 import { finalPieces } from '../sweep/merge.ts';
 import { readParts, resultsHeaderOf } from '../sweep/parts.ts';
-import { parseRecorded, type ResultsHeader } from '../sweep/result-line.ts';
+import { WINDOW_BYTES } from '../sweep/part-scan.ts';
+import type { ResultsHeader } from '../sweep/result-line.ts';
+import { openResults, resultLines } from '../sweep/results-file.ts';
 import { inShard } from '../sweep/shard.ts';
 import { STUDIES, STUDY_NAMES, runId, type Measured, type Study, type StudyOptions, type StudyPlatform, type StudyRun } from '../study/index.ts';
 import type { Io } from './io.ts';
@@ -164,29 +166,28 @@ function sweepEntry(r: StudyRun) {
   return { app: r.app, platform: r.platform, nodes: r.nodes, params: r.params, seeds: [r.seed] };
 }
 
-/** Reads a complete round's results into `measured`: line i is the round's run i (one entry, one seed each). */
-function readRound(file: string, runs: readonly StudyRun[], measured: Map<string, Measured>): void {
-  const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
-  if (lines.length !== runs.length + 1) throw new InputError(`${file}: expected ${runs.length} results after the header, found ${lines.length - 1}; remove the round's files to run it again`);
-  runs.forEach((run, i) => {
-    // A dry run reads a merged round's file as it is (a rerun merges it again from the
-    // parts first): a line cut short was "internal error: SyntaxError", a null line a
-    // TypeError, and a line at another's place was read as this run's measurement.
-    const where = `${file}:${i + 2}`;
-    const recorded = parseRecorded(lines[i + 1], where, runs.length);
-    if (recorded.i !== i) throw new InputError(`${where}: run ${recorded.i} where run ${i} belongs (not in sweep order); remove the round's files to run it again`);
-    const line = JSON.parse(recorded.text) as { i: number; status: string; summary: { metrics?: Record<string, unknown> } | null; error: { message: string } | null };
-    const cycles = line.summary?.metrics?.cycles;
+/**
+ * Reads a complete round's results into `measured`: line i is the round's run i (one
+ * entry, one seed each). Read a window of lines at a time (results-file.ts), as a round
+ * of a million runs is more than one string holds, each line parsed once.
+ */
+export function readRound(file: string, runs: readonly StudyRun[], measured: Map<string, Measured>, window = WINDOW_BYTES): void {
+  // A dry run reads a merged round's file as it is (a rerun merges it again from the
+  // parts first): a line cut short was "internal error: SyntaxError", a null line a
+  // TypeError, and a line at another's place was read as this run's measurement.
+  for (const { i, where, line } of resultLines(openResults(file, "remove the round's files to run it again", runs.length), window)) {
+    const { status, summary, error } = line as { status: string; summary: { metrics?: Record<string, unknown> } | null; error: { message: string } | null };
+    const cycles = summary?.metrics?.cycles;
     let m: Measured;
-    if (line.status === 'failed') m = { cycles: null, failure: line.error?.message ?? 'failed' };
-    else if (line.status !== 'verified') m = { cycles: null, failure: 'the run did not verify' };
+    if (status === 'failed') m = { cycles: null, failure: error?.message ?? 'failed' };
+    else if (status !== 'verified') m = { cycles: null, failure: 'the run did not verify' };
     else if (typeof cycles !== 'number' || !Number.isFinite(cycles)) m = { cycles: null, failure: 'the app reported no cycles metric' };
     // A run takes a positive whole number of cycles: an edited 0 stopped the study in its
     // fit ("fitModel: a sample of 0 cycles"), and -5 was scored "-839260.00% (optimal)".
     else if (!Number.isSafeInteger(cycles) || cycles < 1) throw new InputError(`${where}: run ${i} took ${cycles} cycles; expected a positive whole number, as a run records; remove the round's files to run it again`);
     else m = { cycles, failure: null };
-    measured.set(runId(run), m);
-  });
+    measured.set(runId(runs[i]), m);
+  }
 }
 
 const int = (option: string, v: string | boolean | undefined, min: number, max: number): number | undefined => (v === undefined ? undefined : intOption(option, v, 0, min, max));
@@ -232,7 +233,8 @@ export async function parseStudyArgs(argv: readonly string[]): Promise<StudyArgs
       const problem = nodeCountProblem(platform.network, n);
       if (problem !== null) throw new InputError(`--nodes ${n}: ${problem} (platform ${platform.name})`);
       // Every model set is read now, so a missing model file is one line before anything runs.
-      const set = loadModelSet(platform, n, models);
+      // A study records every prediction: a negative one is refused while planning, before anything runs.
+      const set = loadModelSet(platform, n, models).refuseNegative();
       contexts.set(n, selectContext(platform, n, set));
       // The models the study depends on, each by its own hash: recalibrating another leaves the summary true.
       for (const name of set.names()) {

@@ -5,13 +5,11 @@
  * <sweep-file> --out <results.jsonl> --tasks N ...` (prints an sbatch array script) and
  * `sim sweep export <results.jsonl> --format csv [--columns ...] [-o file]`.
  */
-import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { InputError } from '../kernel/errors.ts';
-import { toCsv } from '../sweep/export-csv.ts';
+import { resultsCsv } from '../sweep/export-csv.ts';
 import { collectParts, finalPieces, ranges, shardsWithGaps, type Collected } from '../sweep/merge.ts';
 import { checkResultsOwner, listParts, nodeVersions } from '../sweep/parts.ts';
-import { parseHeader, parseRecorded } from '../sweep/result-line.ts';
 import { checkSlurmOptions, shellQuote, slurmScript } from '../sweep/slurm.ts';
 import type { Io } from './io.ts';
 import { checkOutputFile, checkSeparateFiles, writeFileAtomic } from './output-file.ts';
@@ -116,25 +114,6 @@ async function slurmCommand(argv: readonly string[], io: Io): Promise<number> {
   return 0;
 }
 
-/** Reads a final results file: a header and one complete line per run, in order. */
-function readResults(path: string): Record<string, unknown>[] {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new InputError(`${path}: cannot read the results (${(e as { code?: string }).code ?? String(e)})`);
-  }
-  if (!text.endsWith('\n')) throw new InputError(`${path}: the last line is incomplete (not a final results file; run sim sweep merge)`);
-  const lines = text.slice(0, -1).split('\n');
-  const header = parseHeader(lines[0], `${path}:1`);
-  if (lines.length - 1 !== header.runs) throw new InputError(`${path}: ${lines.length - 1} result lines for ${header.runs} runs (not a final results file; run sim sweep merge)`);
-  return lines.slice(1).map((l, k) => {
-    const r = parseRecorded(l, `${path}:${k + 2}`, header.runs);
-    if (r.i !== k) throw new InputError(`${path}:${k + 2}: run ${r.i} where run ${k} belongs (not in sweep order)`);
-    return JSON.parse(l) as Record<string, unknown>;
-  });
-}
-
 function exportCommand(argv: readonly string[], io: Io): number {
   const usage = 'sim sweep export <results.jsonl> --format csv [--columns c1,c2,...] [-o <file.csv>]';
   const { values, positionals } = parseCommand('sim sweep export', argv, 1, usage);
@@ -143,11 +122,11 @@ function exportCommand(argv: readonly string[], io: Io): number {
   const out = typeof values.out === 'string' ? values.out : undefined;
   checkSeparateFiles([['results', positionals[0]], ['-o', out]]);
   if (out !== undefined) checkOutputFile('-o', out);
-  const csv = toCsv(readResults(positionals[0]), columns);
+  const csv = resultsCsv(positionals[0], columns);
   if (out !== undefined) {
     writeFileAtomic('-o', out, csv);
     io.out(`sim sweep export: wrote ${out}`);
-  } else io.write('stdout', csv);
+  } else for (const piece of csv) io.write('stdout', piece);
   return 0;
 }
 

@@ -31,9 +31,16 @@ const FILE = z.object({ format: z.literal('proteus-strata-models'), version: z.l
 /** Columns a model is evaluated on, by term name. */
 export type Columns = Readonly<Record<string, number>>;
 
+/** What a refusal of a negative prediction expects. */
+export const NEGATIVE_TIME = 'expected a time of 0 or more (models that predict a negative time do not fit this input: refit or recalibrate them)';
+
+/** A model as a set holds it: its file, and whether evaluate refuses a negative prediction of it. */
+type HeldModel = FittedModel & { source: string; refuseNegative?: true };
+
 export class ModelSet {
-  readonly #models = new Map<string, FittedModel & { source: string }>();
+  readonly #models = new Map<string, HeldModel>();
   readonly #used = new Set<string>();
+  #refuseNegative = false;
 
   readonly platform: string;
   /** The files the models came from, for messages (e.g. "platforms/models/apps/n64/cm5.json"). */
@@ -43,8 +50,12 @@ export class ModelSet {
     this.platform = platform;
   }
 
-  /** Adds the models of one models file's text; a later file's model replaces an earlier one of the same name. */
-  addFile(text: string, source: string): this {
+  /**
+   * Adds the models of one models file's text; a later file's model replaces an earlier
+   * one of the same name. With `refuseNegative`, evaluate refuses a negative prediction
+   * of its models (as of every model of a set after refuseNegative()).
+   */
+  addFile(text: string, source: string, { refuseNegative = false } = {}): this {
     let json: unknown;
     try {
       json = JSON.parse(text);
@@ -69,8 +80,21 @@ export class ModelSet {
       if (m.coefficients.length !== m.terms.length || m.relevant.length !== m.terms.length) {
         throw new InputError(`${source}: model ${m.name} has ${m.terms.length} terms but ${m.coefficients.length} coefficients`);
       }
-      this.#models.set(m.name, { ...m, source });
+      this.#models.set(m.name, { ...m, source, ...(this.#refuseNegative || refuseNegative ? { refuseNegative: true as const } : {}) });
     }
+    return this;
+  }
+
+  /**
+   * Makes evaluate refuse a prediction below 0 cycles of any model of the set, now or
+   * added later: for a study, whose rows record the predictions (with --models whose
+   * fit gave negative times, sim study wrote "-149630.9" as a run's predicted cycles).
+   * The library's select() takes them, as the thesis's printed models draw its derived
+   * map with them (selection.md 2.2); sim select refuses only a negative choice.
+   */
+  refuseNegative(): this {
+    this.#refuseNegative = true;
+    for (const [name, m] of this.#models) this.#models.set(name, { ...m, refuseNegative: true });
     return this;
   }
 
@@ -79,7 +103,7 @@ export class ModelSet {
   }
 
   /** The model called `name`; `forWhat` says who needs it, for the message when it is missing. */
-  get(name: string, forWhat: string): FittedModel & { source: string } {
+  get(name: string, forWhat: string): HeldModel {
     this.#used.add(name);
     const m = this.#models.get(name);
     if (m === undefined) {
@@ -103,8 +127,12 @@ export class ModelSet {
   }
 }
 
-/** A model's prediction (cycles) on `columns`; a relevant term the columns lack is an InputError. */
-export function evaluate(model: FittedModel & { source?: string }, columns: Columns): number {
+/**
+ * A model's prediction (cycles) on `columns`; a relevant term the columns lack, a
+ * prediction that is not finite, or (for a set that refuses them) a negative one is an
+ * InputError.
+ */
+export function evaluate(model: FittedModel & { source?: string; refuseNegative?: true }, columns: Columns): number {
   let y = 0;
   for (let k = 0; k < model.terms.length; k++) {
     if (!model.relevant[k]) continue;
@@ -122,9 +150,10 @@ export function evaluate(model: FittedModel & { source?: string }, columns: Colu
   }
   // Coefficients near the largest double overflowed to Infinity (shown as the variant
   // not covering the input, with a "predicted benefit NaN%"), or to NaN.
-  if (!Number.isFinite(y)) {
+  if (!Number.isFinite(y) || (y < 0 && model.refuseNegative === true)) {
     const used = model.terms.filter((t, k) => model.relevant[k] && t !== '1').map((t) => `${t}=${columns[t]}`);
-    throw new InputError(`model ${model.name}${model.source === undefined ? '' : ` in ${model.source}`} predicts ${y} cycles${used.length === 0 ? '' : ` at ${used.join(' ')}`}; expected a finite time (its coefficients are too large: refit it)`);
+    const expected = Number.isFinite(y) ? NEGATIVE_TIME : 'expected a finite time (its coefficients are too large: refit it)';
+    throw new InputError(`model ${model.name}${model.source === undefined ? '' : ` in ${model.source}`} predicts ${Number.isFinite(y) ? Math.round(y) : y} cycles${used.length === 0 ? '' : ` at ${used.join(' ')}`}; ${expected}`);
   }
   return y;
 }

@@ -81,34 +81,48 @@ function tooLong(path: string, n: number, bytes: number): never {
   throw new InputError(`${path}:${n}: a line of more than ${bytes} bytes; expected result lines (one JSON object of a run per line)`);
 }
 
-/**
- * Calls `onLine` for every complete line after the header (a torn tail without its
- * newline is left out) and returns the header's text, or null for an empty part.
- * `pieces` are the part's bytes in order, each but the last ending with a newline
- * (readPieces gives them); each is scanned a window of whole lines at a time.
- * @throws InputError (from parseRecorded) for a line that is not a result line
- */
-export function scanPart(pieces: readonly Buffer[], path: string, runs: (header: string) => number, onLine: (line: RecordedLine) => void, window = WINDOW_BYTES): string | null {
+/** The header's text (a part's or results file's first line), or null when `pieces` hold no whole line. */
+export function headerOf(pieces: readonly Buffer[]): string | null {
   const first = pieces[0];
   const headerEnd = first === undefined ? -1 : first.indexOf(NEWLINE);
-  if (headerEnd < 0) return null;
-  const header = first.toString('utf8', 0, headerEnd);
-  const count = runs(header);
+  return headerEnd < 0 ? null : first.toString('utf8', 0, headerEnd);
+}
+
+/**
+ * Every complete line after the header (a torn tail without its newline is left out),
+ * with `runs` the run count the header gives. `pieces` are the file's bytes in order,
+ * each but the last ending with a newline (readPieces gives them); each is scanned a
+ * window of whole lines at a time, so no string holds more than `window` bytes.
+ * @throws InputError (from parseRecorded) for a line that is not a result line
+ */
+export function* scanLines(pieces: readonly Buffer[], path: string, runs: number, window = WINDOW_BYTES): Generator<RecordedLine> {
   let n = 2;
-  pieces.forEach((bytes, p) => {
+  for (let p = 0; p < pieces.length; p++) {
+    const bytes = pieces[p];
     const last = bytes.lastIndexOf(NEWLINE);
-    for (let from = p === 0 ? headerEnd + 1 : 0; from <= last; ) {
+    for (let from = p === 0 ? bytes.indexOf(NEWLINE) + 1 : 0; from <= last; ) {
       // A window of whole lines: up to the last newline within `window` bytes of `from`.
       const to = from + window - 1 >= last ? last : bytes.lastIndexOf(NEWLINE, from + window - 1);
       if (to < from) tooLong(path, n, window);
       const latin1 = bytes.toString('latin1', from, to + 1);
       for (let start = 0; start < latin1.length; n++) {
         const end = latin1.indexOf('\n', start);
-        onLine(scanLine(latin1, bytes, from, start, end, count) ?? parseRecorded(bytes.toString('utf8', from + start, from + end), `${path}:${n}`, count));
+        yield scanLine(latin1, bytes, from, start, end, runs) ?? parseRecorded(bytes.toString('utf8', from + start, from + end), `${path}:${n}`, runs);
         start = end + 1;
       }
       from = to + 1;
     }
-  });
+  }
+}
+
+/**
+ * Calls `onLine` for every complete line after the header (scanLines) and returns the
+ * header's text, or null for an empty part; `runs` gives the run count of a header.
+ * @throws InputError (from parseRecorded) for a line that is not a result line
+ */
+export function scanPart(pieces: readonly Buffer[], path: string, runs: (header: string) => number, onLine: (line: RecordedLine) => void, window = WINDOW_BYTES): string | null {
+  const header = headerOf(pieces);
+  if (header === null) return null;
+  for (const line of scanLines(pieces, path, runs(header), window)) onLine(line);
   return header;
 }

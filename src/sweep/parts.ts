@@ -114,15 +114,17 @@ const PIECE_BYTES = 1 << 30;
 /**
  * A part's bytes in pieces of at most PIECE_BYTES, each but the last ending with a
  * newline: a part of a million runs can pass 2 GiB, which readFileSync refused
- * ("internal error: RangeError [ERR_FS_FILE_TOO_LARGE]").
+ * ("internal error: RangeError [ERR_FS_FILE_TOO_LARGE]"). `what` names the file in a
+ * message.
  * @throws InputError when the part cannot be read, or holds a line longer than a piece
  */
-export function readPieces(path: string, most = PIECE_BYTES): Buffer[] {
+export function readPieces(path: string, what = 'the results part', most = PIECE_BYTES): Buffer[] {
+  const cannotRead = (e: unknown) => new InputError(`${path}: cannot read ${what} (${(e as { code?: string }).code ?? String(e)})`);
   let fd: number;
   try {
     fd = openSync(path, 'r');
   } catch (e) {
-    throw new InputError(`${path}: cannot read the results part (${(e as { code?: string }).code ?? String(e)})`);
+    throw cannotRead(e);
   }
   try {
     const size = fstatSync(fd).size;
@@ -143,6 +145,9 @@ export function readPieces(path: string, most = PIECE_BYTES): Buffer[] {
       at += end;
     }
     return pieces;
+  } catch (e) {
+    // A folder opens, and its read fails: EISDIR.
+    throw typeof (e as { code?: unknown }).code === 'string' ? cannotRead(e) : e;
   } finally {
     closeSync(fd);
   }

@@ -78,13 +78,20 @@ export function parseHeader(text: string, where: string): ResultsHeader {
   return h as unknown as ResultsHeader;
 }
 
-/** Parses a result line in full and checks its fields. @throws InputError naming what is wrong */
-export function parseRecorded(text: string, where: string, runs: number): RecordedLine {
+/**
+ * Parses a result line in full, once, and checks its fields: what a reader needs of it
+ * and the whole line's object.
+ * @throws InputError naming what is wrong
+ */
+export function parseResult(text: string, where: string, runs: number): { recorded: RecordedLine; line: Record<string, unknown> } {
   const l = parseObject(text, where);
   const { i, key, status } = l;
   if (typeof i !== 'number' || !Number.isSafeInteger(i) || i < 0 || i >= runs) throw new InputError(`${where}: expected "i", a run index from 0 to ${runs - 1}`);
   if (typeof key !== 'string' || !/^run-[0-9a-f]{64}$/.test(key)) throw new InputError(`${where}: expected "key", run- and 64 hex digits`);
   if (status !== 'verified' && status !== 'unverified' && status !== 'failed') throw new InputError(`${where}: expected "status" verified, unverified or failed`);
   if (!('inputs' in l) || !('summary' in l) || !('error' in l)) throw new InputError(`${where}: expected "inputs", "summary" and "error"`);
-  return { i, key, status, text };
+  return { recorded: { i, key, status, text }, line: l };
 }
+
+/** Parses a result line in full and checks its fields. @throws InputError naming what is wrong */
+export const parseRecorded = (text: string, where: string, runs: number): RecordedLine => parseResult(text, where, runs).recorded;

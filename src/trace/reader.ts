@@ -161,6 +161,12 @@ export function readTrace(bytes: Uint8Array, source: string, options: ReadOption
       if (at !== bytes.length) bad(`corrupt: ${bytes.length - at} bytes after the END record`);
       return { header, nodes, inFlight, messages, records, lastCycle, cutShort: tag === TAG_END_CUT ? CUT_REASONS[reason - 1] : null };
     }
+    // Records the header says the run did not write: the header is not this trace's (a
+    // reader that trusts it, as sim graph --kind congestion does, drew or said nothing).
+    if ((tag === TAG_IN_FLIGHT && !header.networkCounters) || (tag === TAG_MESSAGE && !header.messages)) {
+      const [record, key, option] = tag === TAG_IN_FLIGHT ? ['an IN_FLIGHT', 'networkCounters', '--trace-network'] : ['a MESSAGE', 'messages', '--trace-messages'];
+      bad(`corrupt: ${record} record at byte ${at - 1}, but the header's "${key}" is false (the run was not traced with ${option}); expected no such record, or "${key}": true`);
+    }
     if (tag === TAG_IN_FLIGHT) {
       const node = varint();
       networkCycle += varint();

@@ -115,6 +115,14 @@ describe.concurrent('repro files and sim replay', () => {
     // The run refused it: "limits.maxEvents 0: expected a whole number from 1 to 2^53 - 1", naming neither file nor key.
     ['stops at event 0', (r: Record<string, any>) => (r.stop = { maxEvents: 0 }), /p\.json: bad repro file: key "stop\.maxEvents": expected number to be >=1, got 0$/],
     // V8 quotes the text around a stray character, newline included: it came out as two lines.
+    // Replay compared only the first 10 events and the event count: "reproduced the recorded run", exit 0.
+    [
+      'gives a passed run of partial digests no fingerprint',
+      (r: Record<string, any>) => ((r.eventDigests = Buffer.from(r.eventDigests, 'base64').subarray(0, 20).toString('base64')), (r.digestedEvents = 10), (r.outcome.fingerprint = '')),
+      /p\.json: bad repro file: key "outcome\.fingerprint": empty for a run that passed; expected its fingerprint \(hex digits\), as only a run that failed before it ended has none$/,
+    ],
+    ['gives a run that failed its verification no fingerprint', (r: Record<string, any>) => ((r.outcome.failure = 'verification failed: node 1 is wrong'), (r.outcome.fingerprint = '')), /key "outcome\.fingerprint": empty for a run that failed its verification; expected/],
+    ['gives a run stopped part-way no fingerprint', (r: Record<string, any>) => ((r.stop = { maxEvents: 5 }), (r.outcome.failure = 'stopped at its limit'), (r.outcome.fingerprint = '')), /key "outcome\.fingerprint": empty for a run that was stopped part-way; expected/],
     ['has a stray character in its platform', (r: Record<string, any>) => (r.platform.text = r.platform.text.replace('"intOpCycles": 1,', '"intOpCycles": x1,')), /\(platform platforms\/cm5\.json\): not valid JSON \(Unexpected token 'x', \.\.\."pCycles": x1, "f"\.\.\. is not valid JSON\)$/],
   ])('refuses a crafted repro file that %s, with one line and exit 2', async (_what, edit, message) => {
     const r = await replayEdited(edit);

@@ -205,6 +205,10 @@ describe('bad input to the library gives one line and exit 2', () => {
     return d;
   };
   const withConstant = (c: number) => withCoefficients((old, k) => (k === 0 ? c : old));
+  // The shipped 64-node hybrid models with every coefficient negated: a Communication below 0 cycles.
+  const negatedHybrid = mkdtempSync(join(tmpdir(), 'sim-select-hybrid-'));
+  const hybrid = JSON.parse(readFileSync(join(ROOT, 'platforms/models/hybrid/n64/cm5.json'), 'utf8'));
+  writeFileSync(join(negatedHybrid, 'cm5.json'), JSON.stringify({ ...hybrid, models: hybrid.models.map((m: { coefficients: number[] }) => ({ ...m, coefficients: m.coefficients.map((c) => -c) })) }));
   const CASES: [string, string[], RegExp][] = [
     // Square was printed as predicting "∞" (not covering the input), with "predicted benefit NaN%".
     ['models whose prediction overflows', ['select', '--platform', 'cm5', 'stencil', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2', '--models', withCoefficients(() => Number.MAX_VALUE)], /^sim: model StencilSquare in .*cm5\.json predicts Infinity cycles at iter=2 iter_w=128 .*; expected a finite time \(its coefficients are too large: refit it\)$/],
@@ -247,6 +251,9 @@ describe('bad input to the library gives one line and exit 2', () => {
     ['hybrid models without the hybrid', ['--platform', 'cm5', 'apps/stencil', '--param', 'extraRows=auto', '--hybrid-models', dir], /^sim: --hybrid-models .*: the hybrid models are used only with --communication hybrid$/],
     ['a hybrid models directory without the platform', ['select', '--platform', 'cm5', 'stencil', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2', '--communication', 'hybrid', '--hybrid-models', mkdtempSync(join(tmpdir(), 'sim-hybrid-none-'))], /^sim: --hybrid-models .*: no cm5\.json there/],
     ['a hybrid models file without the hybrid models', ['select', '--platform', 'cm5', 'stencil', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2', '--communication', 'hybrid', '--hybrid-models', dir], /^sim: --communication hybrid: .*cm5\.json has no model StencilRowComm \(expected StencilRowComm and StencilColComm, the models of apps\/calibration\/hybrid\.spec\)$/],
+    // Printed as advice: "extraRows 0: ... hybrid Communication -3375 cycles per iteration", exit 0; and a run with extraRows=auto ran on it.
+    ['hybrid models whose Communication is negative', ['select', '--platform', 'cm5', 'stencil', '--nodes', '64', '--param', 'width=200', '--param', 'height=200', '--param', 'iters=2', '--communication', 'hybrid', '--hybrid-models', negatedHybrid], /^sim: model StencilRowComm in .*cm5\.json predicts -3375 cycles at factored=[\d.]+; expected a time of 0 or more \(models that predict a negative time do not fit this input: refit or recalibrate them\)$/],
+    ['auto from hybrid models whose Communication is negative', ['--platform', 'cm5', 'apps/stencil', '--nodes', '64', '--param', 'layout=square', '--param', 'width=200', '--param', 'height=200', '--param', 'iters=2', '--param', 'extraRows=auto', '--communication', 'hybrid', '--hybrid-models', negatedHybrid], /^sim: model StencilRowComm in .*cm5\.json predicts -3375 cycles at factored=/],
     ['no hybrid models for the machine size', ['select', '--platform', 'cm5', 'stencil', '--nodes', '128', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2', '--communication', 'hybrid', '--models', anySize], /^sim: --communication hybrid: no hybrid models for cm5 on 128 nodes/],
     ['auto for a tunable the layout lacks', ['--platform', 'cm5', 'apps/stencil', '--param', 'layout=vstrips', '--param', 'extraRows=auto'], /^sim: extraRows=auto: layout=vstrips has no model for extraRows/],
     ['extra lines given with layout=auto that the grid cannot take', ['--platform', 'alewife', 'apps/stencil', '--param', 'layout=auto', '--param', 'extraRows=40', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2'], /^sim: extraRows=40 extraCols=0: layout square puts 8 processors down 64 rows with 40 extra on each edge; expected at least one row each$/],

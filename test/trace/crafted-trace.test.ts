@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TAG_END, TAG_MESSAGE, TAG_STATE } from '../../src/trace/format.ts';
+import { TAG_END, TAG_IN_FLIGHT, TAG_MESSAGE, TAG_STATE } from '../../src/trace/format.ts';
 import { readTrace } from '../../src/trace/reader.ts';
 import { renderHtml } from '../../src/trace/html-graph.ts';
 import { dominantStates, renderCongestionSvg, renderSvg } from '../../src/trace/state-graph.ts';
@@ -47,9 +47,10 @@ describe('a crafted trace header', () => {
 });
 
 describe('crafted trace records', () => {
-  /** The good trace's magic and header lines, then `records` (a tag and its numbers each) and an END record. */
-  const withRecords = (records: number[][], lastCycle: number): Buffer => {
-    const bytes: number[] = [...good.subarray(0, good.indexOf(0x0a, good.indexOf(0x0a) + 1) + 1)];
+  /** The good trace's magic and header lines (saying it has messages and network counters), then `records` (a tag and its numbers each) and an END record. */
+  const withRecords = (records: number[][], lastCycle: number, edit = (h: Record<string, any>) => Object.assign(h, { messages: true, networkCounters: true })): Buffer => {
+    const head = withHeader(good, edit);
+    const bytes: number[] = [...head.subarray(0, head.indexOf(0x0a, head.indexOf(0x0a) + 1) + 1)];
     const varint = (v: number) => {
       for (; v >= 0x80; v = Math.floor(v / 0x80)) bytes.push((v % 0x80) | 0x80);
       bytes.push(v);
@@ -74,6 +75,21 @@ describe('crafted trace records', () => {
     ['a message sent before cycle 0', [[TAG_MESSAGE, 1, 10, 0, 50]], /corrupt: a message received at cycle 10 after 50 cycles in the network, sent before cycle 0$/],
   ])('refuse %s with one line', (_what, records, message) => {
     expect(() => readTrace(withRecords(records, 100), 'crafted')).toThrow(message);
+  });
+
+  it.each([
+    // sim export drew the messages of a header without them, and sim graph --kind congestion said it "has no network counters".
+    ['a MESSAGE record', 'messages', [TAG_MESSAGE, 1, 10, 0, 5], 'a MESSAGE record at byte \\d+, but the header\'s "messages" is false \\(the run was not traced with --trace-messages\\)'],
+    ['an IN_FLIGHT record', 'networkCounters', [TAG_IN_FLIGHT, 1, 10, 1], 'an IN_FLIGHT record at byte \\d+, but the header\'s "networkCounters" is false \\(the run was not traced with --trace-network\\)'],
+  ])('refuse %s that the header says the trace has none of', async (_what, key, record, message) => {
+    const records = [[TAG_STATE, 0, 10, 1], record];
+    expect(readTrace(withRecords(records, 100), 'crafted').records).toBe(2);
+    const file = join(dir, `no-${key}.trace`);
+    writeFileSync(file, withRecords(records, 100, (h) => Object.assign(h, { messages: true, networkCounters: true, [key]: false })));
+    expect(() => readTrace(readFileSync(file), file)).toThrow(new RegExp(`: corrupt: ${message}; expected no such record, or "${key}": true$`));
+    const r = await sim(['export', '--format', 'perfetto', file, '-o', join(dir, 'x.json')]);
+    expect([r.code, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toMatch(new RegExp(`^sim: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: corrupt: ${message}; expected no such record, or "${key}": true\n$`));
   });
 
   it('refuse an END whose last cycle is past 2^53 (it was drawn, the axis running to 2^55)', () => {

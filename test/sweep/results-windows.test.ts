@@ -1,0 +1,47 @@
+/**
+ * A final results file read a window of whole lines at a time, whatever its size: the
+ * results of a real 24-run sweep exported as CSV with a window of one line, and of a few
+ * lines, give the bytes sim sweep export gives (a file over 512 MB, a sweep of a million
+ * runs, was "cannot read the results (ERR_STRING_TOO_LONG)" when read as one string).
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { resultsCsv } from '../../src/sweep/export-csv.ts';
+import { openResults, resultLines } from '../../src/sweep/results-file.ts';
+import { sim } from '../support/sim-cli.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'sim-results-windows-'));
+const results = join(dir, 'small.jsonl');
+let longest = 0;
+
+beforeAll(async () => {
+  const r = await sim(['sweep', 'test/fixtures/sweeps/small.json', '--out', results, '--workers', '1']);
+  expect(r.code).toBe(0);
+  longest = Math.max(...readFileSync(results, 'utf8').split('\n').map((l) => Buffer.byteLength(l) + 1));
+}, 60_000);
+
+describe('a results file read in windows', () => {
+  it('exports the same CSV with a window of one line, of a few lines, and as sim sweep export writes it', async () => {
+    const cli = await sim(['sweep', 'export', results, '--format', 'csv']);
+    expect(cli.code).toBe(0);
+    const rows = cli.stdout.trimEnd().split('\n');
+    expect(rows).toHaveLength(25);
+    expect(rows.slice(1).map((r) => Number(r.split(',')[0]))).toEqual([...Array(24).keys()]);
+    for (const window of [longest, 3 * longest]) expect([...resultsCsv(results, undefined, window)].join('')).toBe(cli.stdout);
+    const picked = await sim(['sweep', 'export', results, '--format', 'csv', '--columns', 'status,i']);
+    expect([...resultsCsv(results, ['status', 'i'], longest)].join('')).toBe(picked.stdout);
+  });
+
+  it('reads every run in order, each line whole, with a window of one line', () => {
+    const file = openResults(results, 'run sim sweep merge');
+    const entries = [...resultLines(file, longest)];
+    expect(entries.map((e) => [e.i, e.line.i, e.where])).toEqual(entries.map((_, k) => [k, k, `${results}:${k + 2}`]));
+    expect(entries.map((e) => JSON.stringify(e.line))).toEqual(readFileSync(results, 'utf8').trimEnd().split('\n').slice(1));
+  });
+
+  it('refuses a line longer than a window, naming it', () => {
+    expect(() => [...resultsCsv(results, undefined, 100)]).toThrow(`${results}:2: a line of more than 100 bytes; expected result lines (one JSON object of a run per line)`);
+  });
+});
