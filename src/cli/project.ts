@@ -12,9 +12,9 @@
  * only then, plus a resolve hook that sends its imports of the project's own sources
  * to their builds, so one process never holds two copies of the runtime.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { register } from 'node:module';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { InputError } from '../kernel/errors.ts';
 
@@ -32,10 +32,32 @@ export function simulatorVersion(): string {
   return pkg.version;
 }
 
+/** A path with its links followed, or as it is where nothing is there yet. */
+function followed(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+let realRoot: string | null = null;
+
+/**
+ * `file`'s path inside the project (with this system's separators), or null outside it.
+ * Links are followed on both sides: a path through a link to the checkout (or a root
+ * read through one, as vitest does in scripts/vitest.mjs's link) is the project's too.
+ */
+export function projectRelative(file: string): string | null {
+  realRoot ??= followed(PROJECT_ROOT);
+  const rel = relative(realRoot, followed(file));
+  return rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel) ? null : rel;
+}
+
 /** The build of a project source file (`apps/x/index.ts` -> `dist/apps/x/index.js`), or null. */
 export function builtCounterpart(file: string): string | null {
-  const rel = relative(PROJECT_ROOT, file);
-  if (rel.startsWith('..') || !(rel.startsWith(`apps${sep}`) || rel.startsWith(`src${sep}`))) return null;
+  const rel = projectRelative(file);
+  if (rel === null || !(rel.startsWith(`apps${sep}`) || rel.startsWith(`src${sep}`))) return null;
   const js = join(DIST, rel.replace(/\.m?ts$/, (ext) => (ext === '.mts' ? '.mjs' : '.js')));
   return existsSync(js) ? js : null;
 }

@@ -10,14 +10,14 @@
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { dirname, isAbsolute, join, sep } from 'node:path';
 import { RunFailure, RunLimitError } from '../kernel/errors.ts';
 import type { EventObserver } from '../kernel/simulation.ts';
 import type { NetworkMode } from '../machine/machine.ts';
 import { runApp, type RunConfig } from '../runtime/run-app.ts';
 import { resolveAppFile } from './load-inputs.ts';
 import { writeFileAtomic } from './output-file.ts';
-import { PROJECT_ROOT, simulatorVersion } from './project.ts';
+import { PROJECT_ROOT, projectRelative, simulatorVersion } from './project.ts';
 import { REPRO_FORMAT, REPRO_VERSION, VERIFICATION_FAILED } from './repro-format.ts';
 
 
@@ -118,10 +118,13 @@ function writeRepro(path: string, repro: Repro): void {
   writeFileAtomic('repro file', path, `${JSON.stringify(repro)}\n`);
 }
 
-/** How a repro names an app module: relative to the project root inside it, absolute outside. */
+/**
+ * How a repro names an app module: relative to the project root inside it (reached
+ * through a link or not), absolute outside.
+ */
 export function reproAppPath(entry: string): string {
-  const rel = relative(PROJECT_ROOT, entry);
-  return rel === '' || rel.startsWith(`..${sep}`) || rel === '..' || isAbsolute(rel) ? entry : rel.split(sep).join('/');
+  const rel = projectRelative(entry);
+  return rel === null ? entry : rel.split(sep).join('/');
 }
 
 /** The module a repro's app path names (relative paths are the project root's). */

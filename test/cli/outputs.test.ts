@@ -205,4 +205,13 @@ describe.concurrent('output files are checked before any work', () => {
     // Repro files name the app relative to the project, so they move between checkouts.
     expect(JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')).app.path).toBe('apps/cshift/index.ts');
   });
+
+  it('a repro names a project app given through a link to the checkout as the project\'s (it was the link\'s absolute path)', async () => {
+    const dir = scratch();
+    symlinkSync(ROOT, join(dir, 'sim-checkout'), 'dir');
+    const r = await sim(['--platform', 'cm5', '--nodes', '16', 'sim-checkout/apps/cshift', '--record', 'r.json'], dir);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8')).app.path).toBe('apps/cshift/index.ts');
+    expect((await sim(['replay', 'r.json'], dir)).stdout).toMatch(/^sim replay: reproduced the recorded run/);
+  });
 });
