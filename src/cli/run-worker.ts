@@ -19,6 +19,9 @@ export interface WorkerRunRequest {
   network: NetworkMode;
 }
 
+/** workerData.entry of a worker that serves a run. */
+const ENTRY = 'run-worker';
+
 type WorkerReply = { ok: true; summary: RunSummary } | { ok: false; name: string; message: string };
 type WorkerMessage = WorkerReply | { output: OutputStream; text: string };
 
@@ -29,18 +32,24 @@ type WorkerMessage = WorkerReply | { output: OutputStream; text: string };
 export function runInWorker(request: WorkerRunRequest, onOutput: OutputSink = () => {}): Promise<RunSummary> {
   return new Promise((resolvePromise, reject) => {
     const worker = new Worker(new URL('./worker-bootstrap.mjs', import.meta.url), {
-      workerData: { module: import.meta.url, request },
+      workerData: { module: import.meta.url, entry: ENTRY, request },
     });
+    let replied = false;
     worker.on('message', (message: WorkerMessage) => {
       if ('output' in message) {
         onOutput(message.output, message.text);
         return;
       }
+      replied = true;
       void worker.terminate();
       if (message.ok) resolvePromise(message.summary);
       else reject(Object.assign(new Error(message.message), { name: message.name }));
     });
     worker.once('error', reject);
+    // A worker that ended without a reply left the promise pending for ever.
+    worker.once('exit', (code) => {
+      if (!replied) reject(new Error(`the run's worker thread ended (exit code ${code}) without a result`));
+    });
   });
 }
 
@@ -55,8 +64,11 @@ async function serve(request: WorkerRunRequest, output: OutputSink): Promise<Wor
   }
 }
 
-const data = workerData as { module?: string; request?: WorkerRunRequest } | null;
-if (parentPort !== null && data?.module === import.meta.url && data.request !== undefined) {
+// Marked by name, not by this module's URL: a module loaded through a link to the checkout
+// (vitest's, scripts/vitest.mjs) has the link's URL in the thread that started the worker
+// and the real one in the worker, which then never served the run.
+const data = workerData as { entry?: string; request?: WorkerRunRequest } | null;
+if (parentPort !== null && data?.entry === ENTRY && data.request !== undefined) {
   const port = parentPort;
   const output: OutputSink = (stream, text) => port.postMessage({ output: stream, text } satisfies WorkerMessage);
   void serve(data.request, output).then((reply) => port.postMessage(reply));

@@ -1,3 +1,5 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runInWorker } from '../../src/cli/run-worker.ts';
@@ -35,6 +37,12 @@ describe('determinism', () => {
     expect(there.fingerprint).toBe(here.fingerprint);
     expect(there.simulatedCycles).toBe(here.simulatedCycles);
     expect(there.metrics).toEqual(here.metrics);
+  });
+
+  it('rejects when the worker ends without a result (it waited for ever)', async () => {
+    const app = join(mkdtempSync(join(tmpdir(), 'sim-worker-exit-')), 'exits.mjs');
+    writeFileSync(app, 'process.exit(3);\n');
+    await expect(runInWorker({ platform: 'cm5', app, params: [], seed: 1, network: 'analytic' })).rejects.toThrow("the run's worker thread ended (exit code 3) without a result");
   });
 
   it('reports a failure inside the worker as a rejection', async () => {
