@@ -4,7 +4,8 @@
  * URL ends at its '#' or '?': "No test files found", then "Failed to load url"; or its
  * config does not build), so there vitest runs
  * from a symbolic link to the checkout in the temporary folder, kept as the path
- * (SIM_TEST_LINKED: vitest.config.ts preserves symlinks), and the link is removed after.
+ * (SIM_TEST_LINKED: vitest.config.ts preserves symlinks; SIM_TEST_LINK: the working
+ * directory reads as the link, test/support/linked-cwd.ts), and the link is removed after.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
@@ -30,7 +31,7 @@ if (!URL_BREAKS.test(root)) {
   const link = join(folder, 'checkout');
   try {
     symlinkSync(root, link, 'dir');
-    const run = spawnSync(process.execPath, [vitest, ...args, '--root', link], { cwd: link, stdio: 'inherit', env: { ...process.env, SIM_TEST_LINKED: '1' } });
+    const run = spawnSync(process.execPath, [vitest, ...args, '--root', link], { cwd: link, stdio: 'inherit', env: { ...process.env, SIM_TEST_LINKED: '1', SIM_TEST_LINK: link } });
     status = run.status ?? 1;
   } finally {
     rmSync(folder, { recursive: true, force: true });

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, rootImport, sim } from '../support/sim-cli.ts';
+import { REAL_ROOT, ROOT, rootImport, sim } from '../support/sim-cli.ts';
 
 const FIXTURE = join(ROOT, 'test/fixtures/app-errors/index.ts');
 
@@ -32,7 +32,7 @@ describe.concurrent("errors in the user's app carry its file and line", () => {
     expect(lines[0]).toMatch(first);
     expect(r.stderr).not.toContain('internal error');
     // The app's frames, innermost first, with the fixture's own line numbers.
-    const file = FIXTURE.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    const file = join(REAL_ROOT, 'test/fixtures/app-errors/index.ts').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
     expect(r.stderr).toMatch(new RegExp(`^  at .*${file}:${lineOf(at)}:\\d+\\)?$`, 'm'));
     expect(r.stderr).toMatch(/^sim: replay this run with: sim replay sim-repro-app-errors-cm5-n4-s1\.json$/m);
   });

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, sim } from '../support/sim-cli.ts';
+import { REAL_ROOT, ROOT, sim } from '../support/sim-cli.ts';
 
 function scratch(): string {
   return mkdtempSync(join(tmpdir(), 'sim-over-inputs-'));
@@ -41,7 +41,8 @@ describe.concurrent('an output over an input is refused, the input left as it wa
     const file = join(ROOT, 'platforms/cm5.json');
     const text = readFileSync(file, 'utf8');
     const strays = ['cm5.ts', 'fig-6-6.txt'].map((f) => join(ROOT, 'platforms', f));
-    const refusal = `the same file as --platform ${file}; expected a different file`;
+    // The platform a bare name reads, as sim names it (its own checkout's file).
+    const refusal = `the same file as --platform ${join(REAL_ROOT, 'platforms/cm5.json')}; expected a different file`;
     try {
       const run = await sim(['--platform', 'cm5', '--nodes', '4', 'apps/ping-pong', '--param', 'rounds=1', '--log', file], dir);
       expect(run.code).toBe(2);
@@ -94,7 +95,7 @@ describe.concurrent('an output over an input is refused, the input left as it wa
     try {
       const cal = await sim(['calibrate', '--platform', 'cm5', 'b.spec', '--nodes', '4', '--vcount', '1', '-o', strata], dir);
       expect(cal.code).toBe(2);
-      expect(cal.stderr).toBe(`sim: -o ${strata}: the same file as the Strata models ${strata}; expected a different file\n`);
+      expect(cal.stderr).toBe(`sim: -o ${strata}: the same file as the Strata models ${join(REAL_ROOT, 'platforms/models/cm5.json')}; expected a different file\n`);
       expect(readFileSync(strata, 'utf8')).toBe(text);
     } finally {
       if (readFileSync(strata, 'utf8') !== text) writeFileSync(strata, text);

@@ -16,12 +16,12 @@ describe("npm test's vitest", () => {
   it.each(['C# projects', 'why?'])("runs the tests of a checkout under a folder named %s, through a link it removes after", { timeout: 60_000 }, (folder) => {
     const checkout = join(mkdtempSync(join(tmpdir(), 'sim-hash-')), folder, 'sim');
     mkdirSync(join(checkout, 'test', 'support'), { recursive: true });
-    for (const f of ['scripts/vitest.mjs', 'vitest.config.ts', 'package.json', 'test/support/scratch-root.ts']) cpSync(join(ROOT, f), join(checkout, f));
+    for (const f of ['scripts/vitest.mjs', 'vitest.config.ts', 'package.json', 'test/support/scratch-root.ts', 'test/support/linked-cwd.ts']) cpSync(join(ROOT, f), join(checkout, f));
     symlinkSync(join(ROOT, 'node_modules'), join(checkout, 'node_modules'), 'dir');
-    // What the test sees of its own path: the link's, without the '#'.
+    // What the test sees of its own path and of the working directory: the link's.
     writeFileSync(
       join(checkout, 'test', 'where.test.ts'),
-      "import { expect, it } from 'vitest';\nit('runs', () => {\n  expect(import.meta.dirname).toMatch(/sim-test-\\w+\\/checkout\\/test$/);\n});\n",
+      "import { expect, it } from 'vitest';\nit('runs', () => {\n  expect(import.meta.dirname).toMatch(/sim-test-\\w+\\/checkout\\/test$/);\n  expect(process.cwd()).toMatch(/sim-test-\\w+\\/checkout$/);\n});\n",
     );
     const links = join(mkdtempSync(join(tmpdir(), 'sim-hash-tmp-')));
     const r = spawnSync(process.execPath, ['scripts/vitest.mjs', 'run'], { cwd: checkout, encoding: 'utf8', env: { ...process.env, TMPDIR: links, NO_COLOR: '1', CI: 'true' } });

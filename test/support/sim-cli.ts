@@ -1,9 +1,15 @@
 /** Test helper: run the real `sim` command in a child process. */
 import { execFile } from 'node:child_process';
+import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 export const ROOT = join(import.meta.dirname, '../..');
+/**
+ * The checkout as a `sim` process names its own files (Node follows links to modules):
+ * ROOT itself, except under scripts/vitest.mjs's link for a path with a '#' or '?'.
+ */
+export const REAL_ROOT = realpathSync(ROOT);
 const SIM = join(ROOT, 'bin/sim.mjs');
 
 /**
