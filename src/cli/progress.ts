@@ -5,10 +5,19 @@
  * where a bar draws nothing and the command was silent for hours; otherwise nothing.
  * The wall clock is read here, in the CLI; nothing of it reaches a simulation.
  */
-import { Presets, SingleBar } from 'cli-progress';
+import type { SingleBar } from 'cli-progress';
+import { createRequire } from 'node:module';
 import { InputError } from '../kernel/errors.ts';
 import type { Io } from './io.ts';
 import { messagePrefix } from './parse-options.ts';
+
+/**
+ * cli-progress, loaded when a bar is first drawn: every run imports this file, and the
+ * package took about 10 ms of each start (a run on a terminal draws no bar before 2 s).
+ */
+function bars(): typeof import('cli-progress') {
+  return createRequire(import.meta.url)('cli-progress') as typeof import('cli-progress');
+}
 
 /** The most `--progress` takes: a line a day. */
 const MAX_PROGRESS_SECONDS = 86_400;
@@ -62,6 +71,7 @@ export interface Counter {
 export function counter(style: ProgressStyle, label: string, unit: string, total: number, done: number): Counter {
   if (style.kind === 'none' || total === 0) return { update: () => {}, stop: () => {} };
   if (style.kind === 'bar') {
+    const { SingleBar, Presets } = bars();
     const bar = new SingleBar({ format: `${label} [{bar}] {value}/{total} ${unit}{note} | {percentage}% | ETA {eta_formatted}`, hideCursor: true, etaBuffer: 50 }, Presets.shades_classic);
     bar.start(total, done, { note: '' });
     return { update: (value, note = '') => bar.update(value, { note }), stop: () => bar.stop() };
@@ -128,6 +138,7 @@ export function planningProgress(style: ProgressStyle, label: string): { onPlann
   const onPlanned = (planned: number, total: number): void => {
     startedAt ??= performance.now();
     if (bar === null && planned < total && performance.now() - startedAt >= 1000) {
+      const { SingleBar, Presets } = bars();
       bar = new SingleBar({ format: `${label} [{bar}] {value}/{total} trials | ETA {eta_formatted}`, hideCursor: false, clearOnComplete: true, etaBuffer: 1000 }, Presets.shades_classic);
       bar.start(total, planned);
     } else bar?.update(planned);

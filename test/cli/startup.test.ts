@@ -36,5 +36,7 @@ describe('start-up', () => {
     expect(modules.size).toBeGreaterThan(30); // the walk found the run's modules
     expect([...packages].filter((p) => p === 'zod' || p.startsWith('zod/'))).toEqual([]);
     expect([...modules].filter((m) => m.includes('/library/'))).toEqual([]);
+    // Nor the progress bars (about 10 ms), which a run draws only on a terminal after 2 s.
+    expect([...packages].filter((p) => p === 'cli-progress')).toEqual([]);
   });
 });
