@@ -82,7 +82,9 @@ export function checkSweep(value: unknown, file: string): SweepSpec {
   // A key that is no plain name is quoted (a parameter named with a newline split the line).
   const step = (p: PropertyKey) => (typeof p === 'number' ? `[${p}]` : /^[A-Za-z_$][\w$-]*$/.test(String(p)) ? `.${String(p)}` : `[${JSON.stringify(String(p))}]`);
   const where = issue.path.length === 0 ? '' : ` at ${issue.path.map(step).join('').replace(/^\./, '')}`;
-  throw new InputError(`${file}: not a sweep file${where}: ${issue.message} (expected { name, runs: [{ app, platform, nodes?, params?, seeds?, network?, perturb? }] })`);
+  // A key not given: "missing", where zod says "Invalid input: expected string, received undefined".
+  const message = issue.code === 'invalid_type' && / received undefined$/.test(issue.message) ? `missing (expected ${issue.expected})` : issue.message;
+  throw new InputError(`${file}: not a sweep file${where}: ${message}; a sweep file is { name, runs: [{ app, platform, nodes?, params?, seeds?, network?, perturb? }] }`);
 }
 
 /**

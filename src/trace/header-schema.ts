@@ -62,8 +62,12 @@ function show(value: unknown): string {
 export function describeSchemaError(error: z.ZodError, data: unknown): string {
   const issue = error.issues[0];
   const key = issue.path.map(String).join('.');
-  const got = issue.code === 'unrecognized_keys' ? '' : `, got ${show(valueAt(data, issue.path))}`;
+  const where = key === '' ? 'the top level' : `key "${key}"`;
+  const value = valueAt(data, issue.path);
+  // A key not given: "missing", where zod says "expected number, received undefined" (and it added ", got nothing").
+  if (issue.code === 'invalid_type' && value === undefined) return `${where}: missing (expected ${issue.expected})`;
+  const got = issue.code === 'unrecognized_keys' ? '' : `, got ${show(value)}`;
   // zod's own messages start "Invalid input: expected ..." or "Too big: expected ..."; keep what follows the colon.
   const message = issue.message.replace(/^[A-Z][a-z ]+: /, '');
-  return `${key === '' ? 'the top level' : `key "${key}"`}: ${message}${got}`;
+  return `${where}: ${message}${got}`;
 }

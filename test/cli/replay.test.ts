@@ -103,7 +103,7 @@ describe.concurrent('repro files and sim replay', () => {
     ['claims 10^9 nodes', (r: Record<string, any>) => (r.nodes = 1e9), /bad repro file: key "nodes": expected number to be <=4096, got 1000000000$/],
     ['has a negative seed', (r: Record<string, any>) => (r.seed = -1), /bad repro file: key "seed": expected number to be >=0, got -1$/],
     ['names no network', (r: Record<string, any>) => (r.network = 'wormhole'), /bad repro file: key "network": expected one of "packet"\|"analytic", got "wormhole"$/],
-    ['has no app path', (r: Record<string, any>) => delete r.app.path, /bad repro file: key "app\.path": expected string, received undefined, got nothing$/],
+    ['has no app path', (r: Record<string, any>) => delete r.app.path, /bad repro file: key "app\.path": missing \(expected string\)$/],
     ['has a parameter without =', (r: Record<string, any>) => (r.params = ['rounds']), /bad repro file: key "params\.0": expected key=value, got "rounds"$/],
     // It said "37.5 event digests".
     ['has its digests cut to an odd byte', (r: Record<string, any>) => (r.eventDigests = Buffer.from(r.eventDigests, 'base64').subarray(1).toString('base64')), /truncated: \d*[13579] bytes of event digests for \d+ events \(expected \d*[02468], two a digest\)$/],

@@ -63,11 +63,11 @@ describe('sweep expansion', () => {
   });
 
   it.each([
-    ['a missing name', { runs: [{ app: 'apps/cshift', platform: 'cm5' }] }, /test\.json: not a sweep file at name: /],
+    ['a missing name', { runs: [{ app: 'apps/cshift', platform: 'cm5' }] }, /test\.json: not a sweep file at name: missing \(expected string\); a sweep file is \{ name, runs: /],
     ['an unknown key', { name: 'x', runs: [{ app: 'apps/cshift', platform: 'cm5', nodez: [4] }] }, /at runs\[0\]: .*nodez/],
     // JSON reads 1e400 as Infinity; the message named only the union's first form, "expected string".
-    ['a parameter value JSON reads as Infinity', { name: 'x', runs: [{ app: 'apps/cshift', platform: 'cm5', params: { messages: Infinity } }] }, /at runs\[0\]\.params\.messages: expected a string, a finite number, true or false \(/],
-    ['a parameter value that is an object', { name: 'x', runs: [{ app: 'apps/cshift', platform: 'cm5', params: { messages: { n: 1 } } }] }, /at runs\[0\]\.params\.messages: expected a string, a finite number, true or false \(/],
+    ['a parameter value JSON reads as Infinity', { name: 'x', runs: [{ app: 'apps/cshift', platform: 'cm5', params: { messages: Infinity } }] }, /at runs\[0\]\.params\.messages: expected a string, a finite number, true or false; a sweep file is /],
+    ['a parameter value that is an object', { name: 'x', runs: [{ app: 'apps/cshift', platform: 'cm5', params: { messages: { n: 1 } } }] }, /at runs\[0\]\.params\.messages: expected a string, a finite number, true or false; a sweep file is /],
     ['a bad network', { name: 'x', runs: [{ app: 'apps/cshift', platform: 'cm5', network: 'wifi' }] }, /at runs\[0\]\.network/],
     ['an unknown platform', { name: 'x', runs: [{ app: 'apps/cshift', platform: 'cray' }] }, /test\.json: runs\[0\]: --platform cray: unknown platform/],
     ['an unknown app', { name: 'x', runs: [{ app: 'apps/nope', platform: 'cm5' }] }, /test\.json: runs\[0\]: app apps\/nope: no such file or folder \(here or among the simulator's apps\)/],

@@ -133,7 +133,7 @@ describe('sim sweep', () => {
     [['sweep', SMALL], /^sim sweep: missing --out <results\.jsonl>$/],
     [['sweep', SMALL, '--out', 'OUT', '--workers', '0'], /^sim: --workers 0: expected an integer from 1 to 256$/],
     [['sweep', 'test/fixtures/sweeps/none.json', '--out', 'OUT'], /^sim: test\/fixtures\/sweeps\/none\.json: cannot read the sweep file \(ENOENT\)$/],
-    [['sweep', 'test/fixtures/failing-app/index.ts', '--out', 'OUT'], /^sim: test\/fixtures\/failing-app\/index\.ts: not a sweep file at runs: Invalid input: expected array/],
+    [['sweep', 'test/fixtures/failing-app/index.ts', '--out', 'OUT'], /^sim: test\/fixtures\/failing-app\/index\.ts: not a sweep file at runs: missing \(expected array\); a sweep file is \{ name, runs: /],
     [['sweep', SMALL, '--out', 'OUT', '--queue', 'http://localhost'], /^sim: --queue http:\/\/localhost: expected a Redis URL, redis:\/\/host\[:port\]\[\/db\]/],
     [['sweep', SMALL, '--out', 'OUT', '--queue', 'redis://127.0.0.1:1/0'], /^sim: --queue redis:\/\/127\.0\.0\.1:1\/0: cannot reach Redis \(ECONNREFUSED\)$/],
     // ioredis threw a TypeError with its stack ("internal error", exit 1).

@@ -21,7 +21,7 @@ describe('a crafted trace header', () => {
   it.each([
     ['claims 10^9 nodes', (h: Record<string, any>) => (h.nodes = 1e9), /bad header: key "nodes": expected number to be <=4096, got 1000000000$/],
     ['lists states as bare numbers', (h: Record<string, any>) => (h.states = [1, 2, 3]), /bad header: key "states\.0": expected object, received number, got 1$/],
-    ['has no clock', (h: Record<string, any>) => delete h.clockMHz, /bad header: key "clockMHz": expected number, received undefined, got nothing$/],
+    ['has no clock', (h: Record<string, any>) => delete h.clockMHz, /bad header: key "clockMHz": missing \(expected number\)$/],
     ['has a negative clock', (h: Record<string, any>) => (h.clockMHz = -33), /bad header: key "clockMHz": expected number to be >=0.1, got -33$/],
     ['has a zero clock', (h: Record<string, any>) => (h.clockMHz = 0), /key "clockMHz": expected number to be >=0.1, got 0$/],
     // Drawn, with axis labels of 300 digits ("100,000,000,...,000 us"): no platform runs that slow.
