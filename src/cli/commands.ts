@@ -54,7 +54,7 @@ const RUN_OPTIONS: Record<string, OptionDecl> = {
   communication: { type: 'string', arg: '<how>', help: 'for extraRows=auto and extraCols=auto: chain (default; the shortest critical chain, from the platform file alone), or eq. 40 balanced against factored (eq. 38, from the Strata models) or hybrid (eq. 54, fitted) Communication' },
   'hybrid-models': { type: 'string', arg: '<dir>', help: 'with --communication hybrid: its models (default platforms/models/hybrid/n<nodes>)' },
   'max-cycles': { type: 'string', arg: '<N>', help: "stop a run at simulated cycle N (default 1e10) if it has not finished (5 minutes at 33 MHz): exit 1 with every node's clock and call, and a repro" },
-  'max-events': { type: 'string', arg: '<N>', help: 'stop it after N events (default 1e9)' },
+  'max-events': { type: 'string', arg: '<N>', help: 'stop it after N events (default 1e9); a program that keeps ever more memory stops so when the JavaScript heap is nearly full' },
   progress: PROGRESS,
 };
 

@@ -24,7 +24,7 @@ import { loadRun } from './run-setup.ts';
 import { formatSummary, summaryJson } from './summary.ts';
 import { FileTraceOutput } from './trace-file.ts';
 import { checkNotAppSource, checkOutputFile, checkSeekableOutput, checkSeparateFiles } from './output-file.ts';
-import { driveRun, signalExitCode, SignalWatch } from './run-driver.ts';
+import { driveRun, limitAdvice, signalExitCode, SignalWatch, stoppedAtEvent } from './run-driver.ts';
 import { resolveAutoParams } from './auto-params.ts';
 import { progressStyle, runStatus } from './progress.ts';
 import { refuseOverridden, unusedOptionsNote } from './unused-options.ts';
@@ -120,10 +120,7 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
       stoppedAt = e.stoppedAtCycle;
     }
     reportFailure(e, io);
-    if (e instanceof RunLimitError) {
-      const option = e.limit === 'cycles' ? '--max-cycles' : '--max-events';
-      io.err(`sim: ${option} ${e.value} stopped the run; if it is meant to run longer, give a larger ${option}`);
-    }
+    if (e instanceof RunLimitError) io.err(`sim: ${limitAdvice(e)}`);
     const repro = await writeFailureRepro(e, { config, args, digests, limits, taken }, io);
     // --json's one object, for a failed run too (stdout had nothing; the report is on stderr).
     if (args.json) io.out(JSON.stringify({ verified: false, failure: e.message.split('\n')[0], error: e.name, stoppedAtCycle: stoppedAt, repro }));
@@ -180,7 +177,7 @@ async function writeFailureRepro(e: RunFailure, run: FailedRun, io: Io): Promise
   const path = args.record ?? defaultReproPath(config);
   const failure = e.message.split('\n')[0];
   const stopped = e instanceof RunLimitError || e instanceof RunInterrupted;
-  const stop = e instanceof RunInterrupted ? { ...run.limits, maxEvents: e.events } : stopped ? run.limits : undefined;
+  const stop = stoppedAtEvent(e) ? { ...run.limits, maxEvents: e.events } : stopped ? run.limits : undefined;
   const outcome = { fingerprint: stopped ? e.fingerprint : '', events: stopped ? e.events : (digests?.count ?? 0), failure };
   return tryRepro(io, path, () => {
     if (digests !== null || stopped) saveRepro(path, config, args.app, args.params, digests, outcome, stop);
@@ -216,3 +213,4 @@ function appModule(app: string): string | null {
     throw e;
   }
 }
+

@@ -8,7 +8,7 @@
  * here, in the CLI, and never reaches the simulation. What no signal can stop, an
  * app's code that never returns, a second thread watches for (stuck-watch.ts).
  */
-import { RunInterrupted } from '../kernel/errors.ts';
+import { RunInterrupted, RunLimitError, type RunFailure } from '../kernel/errors.ts';
 import type { AppRun } from '../runtime/run-app.ts';
 import { formatNodeClocks } from '../runtime/run-stop.ts';
 import type { RunStatus } from './progress.ts';
@@ -110,4 +110,21 @@ function formatRate(rate: number): string {
   if (rate >= 1e6) return `${(rate / 1e6).toFixed(1)} M`;
   if (rate >= 1e3) return `${(rate / 1e3).toFixed(0)} k`;
   return rate.toFixed(0);
+}
+
+/** What to do about a run stopped at a limit: its option, or for the heap, Node's. */
+export function limitAdvice(e: RunLimitError): string {
+  if (e.limit === 'heap') {
+    return `the run's program held ever more memory; if it needs that much, give Node a larger heap, e.g. NODE_OPTIONS=--max-old-space-size=${Math.ceil((2 * e.value) / 2 ** 20)}`;
+  }
+  const option = e.limit === 'cycles' ? '--max-cycles' : '--max-events';
+  return `${option} ${e.value} stopped the run; if it is meant to run longer, give a larger ${option}`;
+}
+
+/**
+ * Whether a stopped run's repro should end at the event it stopped at (a signal, the
+ * heap): replayed with the run's own limits, it would run on past it (and out of memory).
+ */
+export function stoppedAtEvent(e: RunFailure): e is RunInterrupted | RunLimitError {
+  return e instanceof RunInterrupted || (e instanceof RunLimitError && e.limit === 'heap');
 }

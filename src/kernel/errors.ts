@@ -64,8 +64,8 @@ export class DeadlockError extends RunFailure {
  */
 export class RunLimitError extends RunFailure {
   override name = 'RunLimitError';
-  /** Which limit: simulated cycles or dispatched events. */
-  readonly limit: 'cycles' | 'events';
+  /** Which limit: simulated cycles, dispatched events, or the JavaScript heap (its size in bytes). */
+  readonly limit: 'cycles' | 'events' | 'heap';
   /** The limit's value. */
   readonly value: number;
   /** Simulated time and events dispatched when the run stopped. */
@@ -74,7 +74,7 @@ export class RunLimitError extends RunFailure {
   /** The fingerprint when the run stopped. */
   readonly fingerprint: string;
 
-  constructor(message: string, stop: { limit: 'cycles' | 'events'; value: number; cycle: number; events: number; fingerprint: string }) {
+  constructor(message: string, stop: { limit: 'cycles' | 'events' | 'heap'; value: number; cycle: number; events: number; fingerprint: string }) {
     super(message);
     this.limit = stop.limit;
     this.value = stop.value;

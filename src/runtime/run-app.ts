@@ -14,7 +14,7 @@ import { NodeEngines } from './engines.ts';
 import { HandlerTable } from './handler-table.ts';
 import { Runtime } from './runtime.ts';
 import { RunOutput, type LogSink, type OutputSink } from './printing.ts';
-import { formatNodeClocks, stopReport, type StopReport } from './run-stop.ts';
+import { formatNodeClocks, heapNearLimit, HEAP_CHECK_EVENTS, megabytes, stopReport, type StopReport } from './run-stop.ts';
 
 export type { NodeSnapshot, StopReport } from './run-stop.ts';
 
@@ -242,6 +242,8 @@ export class AppRun {
   private readonly started: StartedRun;
   private readonly config: RunConfig;
   private readonly maxEvents: number;
+  /** The event count at which advance next looks at the heap (whatever the steps it is called in). */
+  private nextHeapCheck = HEAP_CHECK_EVENTS;
 
   /**
    * Builds the machine and starts every node (nothing runs yet).
@@ -268,19 +270,32 @@ export class AppRun {
   /**
    * Dispatches up to `events` more events; returns true once every node has exited.
    * @throws RunFailure (DeadlockError, AppError, StrataFailure) if the program
-   *   fails; RunLimitError when it reaches config.limits
+   *   fails; RunLimitError when it reaches config.limits, or when the JavaScript heap
+   *   nears what Node allows (run-stop.ts; looked at every HEAP_CHECK_EVENTS events)
    */
   advance(events: number): boolean {
     const { machine, output } = this.started;
+    const end = Math.min(machine.sim.events + events, this.maxEvents);
     let outcome: 'finished' | 'paused' | 'cycle-limit';
-    try {
-      outcome = machine.runFor(Math.min(machine.sim.events + events, this.maxEvents));
-    } catch (e) {
-      throw asRunFailure(e, machine, output);
+    for (;;) {
+      try {
+        outcome = machine.runFor(Math.min(this.nextHeapCheck, end));
+      } catch (e) {
+        throw asRunFailure(e, machine, output);
+      }
+      if (outcome !== 'paused') break;
+      if (machine.sim.events >= this.nextHeapCheck) {
+        this.nextHeapCheck += HEAP_CHECK_EVENTS;
+        const heapLimit = heapNearLimit();
+        // Not how much it held: that varies with the collector, and the message is recorded (a sweep's results).
+        if (heapLimit !== null) throw this.limitError('heap', heapLimit, `the JavaScript heap's limit of ${megabytes(heapLimit)}, nearly full`);
+      }
+      if (machine.sim.events >= end) break;
     }
     if (outcome === 'finished') return true;
-    if (outcome === 'cycle-limit') throw this.limitError('cycles', this.config.limits?.maxCycles ?? 0, 'simulated cycles');
-    if (machine.sim.events >= this.maxEvents) throw this.limitError('events', this.maxEvents, 'events');
+    const maxCycles = this.config.limits?.maxCycles ?? 0;
+    if (outcome === 'cycle-limit') throw this.limitError('cycles', maxCycles, `its limit of ${maxCycles} simulated cycles`);
+    if (machine.sim.events >= this.maxEvents) throw this.limitError('events', this.maxEvents, `its limit of ${this.maxEvents} events`);
     return false;
   }
 
@@ -289,10 +304,11 @@ export class AppRun {
     return stopReport(this.started.machine, this.started.engines, this.started.output);
   }
 
-  private limitError(limit: 'cycles' | 'events', value: number, unit: string): RunLimitError {
+  /** The error of a run stopped at `where` ("its limit of 1000 events"). */
+  private limitError(limit: RunLimitError['limit'], value: number, where: string): RunLimitError {
     const r = this.report();
     const e = new RunLimitError(
-      `stopped at its limit of ${value} ${unit} (cycle ${r.cycle}, ${r.events} events) before every node had exited\n${formatNodeClocks(r.nodes)}`,
+      `stopped at ${where} (cycle ${r.cycle}, ${r.events} events) before every node had exited\n${formatNodeClocks(r.nodes)}`,
       { limit, value, cycle: r.cycle, events: r.events, fingerprint: r.fingerprint },
     );
     e.lastLogEntries = this.started.output.lastEntries();

@@ -2,8 +2,10 @@
  * What a run looks like when it stops part-way: every node's clock, state, the call
  * it waits in, its waiting packets and its last log entry (sim replay --stop-at), and
  * the short form of that report that ends a run stopped at a cycle or event limit or
- * by a signal (every node's clock and call, as a deadlock report lists every call).
+ * by a signal (every node's clock and call, as a deadlock report lists every call);
+ * and the heap limit a run stops at before Node would abort.
  */
+import { getHeapStatistics } from 'node:v8';
 import type { Machine } from '../machine/machine.ts';
 import type { NodeEngines } from './engines.ts';
 import type { RunOutput } from './printing.ts';
@@ -75,4 +77,31 @@ export function formatNodeClocks(nodes: readonly NodeSnapshot[]): string {
     }
   }
   return [...groups].map(([what, g]) => `  ${g.count} nodes ${what}, at cycles ${g.min === g.max ? g.min : `${g.min} to ${g.max}`}`).join('\n');
+}
+
+/** Events between two looks at the heap (one look takes about a microsecond). */
+export const HEAP_CHECK_EVENTS = 1 << 14;
+/**
+ * The heap a run leaves free: a tenth of what V8 allows, and at least 64 MB, since the
+ * limit V8 reports counts the young generation's space too (48 MB of the 304 MB of
+ * --max-old-space-size=256), which the long-lived objects that fill it cannot use.
+ */
+const HEAP_FREE_SHARE = 0.1;
+const HEAP_FREE_MIN = 64 * 2 ** 20;
+
+/**
+ * The heap's limit (bytes) when less than its free margin is left, else null. A
+ * program that keeps ever more (an app's list that only grows) made Node abort with
+ * "JavaScript heap out of memory" and a native stack: no report, no repro, a sweep
+ * lost with it. Stopped here, it ends as a run at a limit does. One that allocates
+ * more than the margin within HEAP_CHECK_EVENTS events can still outrun the check.
+ */
+export function heapNearLimit(): number | null {
+  const { used_heap_size: used, heap_size_limit: limit } = getHeapStatistics();
+  return used > limit - Math.max(HEAP_FREE_SHARE * limit, HEAP_FREE_MIN) ? limit : null;
+}
+
+/** Bytes as megabytes for a message: "3,712 MB". */
+export function megabytes(bytes: number): string {
+  return `${Math.round(bytes / 2 ** 20).toLocaleString('en-US')} MB`;
 }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -7,6 +7,9 @@ import { loadTrace } from '../../src/cli/load-trace.ts';
 import { ROOT, sim, type CliResult } from '../support/sim-cli.ts';
 
 const FOREVER = join(ROOT, 'test/fixtures/forever-app');
+const HOG = join(ROOT, 'test/fixtures/hog-app');
+/** A small heap, so that the program that keeps ever more memory fills it within a second or two. */
+const SMALL_HEAP = { NODE_OPTIONS: '--max-old-space-size=256' };
 
 function scratch(): string {
   return mkdtempSync(join(tmpdir(), 'sim-limits-'));
@@ -50,6 +53,25 @@ describe.concurrent('runaway runs stop at a limit', () => {
     const replay = await sim(['replay', 'sim-repro-forever-cm5-n16-s1.json'], dir);
     expect(replay.stdout).toMatch(/^sim replay: reproduced the recorded run to where it stopped \(200000 events, fingerprint [0-9a-f]{16};/m);
     expect(replay.code).toBe(1);
+  });
+
+  it('a program that keeps ever more memory stops near the heap limit as at a limit, with a repro that replays to there (Node aborted with a native stack)', async () => {
+    const dir = scratch();
+    const r = await sim(['--platform', 'cm5', '--nodes', '4', HOG], dir, SMALL_HEAP);
+    expect(r.code).toBe(1);
+    const lines = r.stderr.split('\n');
+    expect(lines[0]).toMatch(/^sim: run failed: stopped at the JavaScript heap's limit of \d+ MB, nearly full \(cycle \d+, (\d+) events\) before every node had exited$/);
+    const events = /, (\d+) events\)/.exec(lines[0])![1];
+    for (let node = 0; node < 4; node++) expect(lines[node + 1]).toMatch(new RegExp(`^  node ${node}: cycle \\d+, running$`));
+    expect(r.stderr).toMatch(/^sim: the run's program held ever more memory; if it needs that much, give Node a larger heap, e\.g\. NODE_OPTIONS=--max-old-space-size=\d+$/m);
+    expect(r.stderr).not.toContain('FATAL ERROR');
+    const replay = await sim(['replay', 'sim-repro-hog-cm5-n4-s1.json'], dir, SMALL_HEAP);
+    expect(replay.stdout).toMatch(new RegExp(`^sim replay: reproduced the recorded run to where it stopped \\(${events} events, fingerprint [0-9a-f]{16};`, 'm'));
+    // In a sweep, a failed run among the others (the process aborted, and the sweep's runs under way with it).
+    writeFileSync(join(dir, 'hog.json'), JSON.stringify({ name: 'hog', runs: [{ app: HOG, platform: 'cm5', nodes: 4 }, { app: join(ROOT, 'apps/ping-pong'), platform: 'cm5', nodes: 4 }] }));
+    const sweep = await sim(['sweep', 'hog.json', '--out', 'hog.jsonl', '--workers', '2'], dir, SMALL_HEAP);
+    expect(sweep.stdout).toMatch(/^sim sweep hog: 2 runs: 1 verified, 0 unverified, 1 failed;/);
+    expect(sweep.code).toBe(0);
   });
 
   it('--max-cycles stops it too; its trace ends with END_CUT (sim graph says so), its log is whole, --record replays event for event', async () => {
