@@ -15,9 +15,9 @@ import type { Io } from './io.ts';
 import { loadPlatform, platformInput, resolveAppFile } from './load-inputs.ts';
 import { simulatorVersion } from './project.ts';
 import { LogFile } from './log-file.ts';
+import { VERIFICATION_FAILED } from './repro-format.ts';
 // Loaded when a repro is to be written (--record, a failed run): it brings node:crypto,
 // about 7 ms of every run's start-up otherwise.
-import { VERIFICATION_FAILED } from './repro-format.ts';
 import type { EventDigests } from './repro.ts';
 import type { RunArgs } from './run-args.ts';
 import { loadRun } from './run-setup.ts';
@@ -213,4 +213,3 @@ function appModule(app: string): string | null {
     throw e;
   }
 }
-
