@@ -3,7 +3,7 @@
 // TypeScript source's size and modification time in dist/build.json; bin/sim.mjs
 // runs the build only when they all still match (make's rule), and otherwise runs
 // the sources through tsx.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -76,6 +76,15 @@ export function isBuildCurrent(root) {
 export async function loadCliMain(root) {
   if (process.env.SIM_FROM_SOURCES !== '1' && isBuildCurrent(root)) {
     return (await import(pathToFileURL(join(root, 'dist', 'src', 'cli', 'main.js')).href)).main;
+  }
+  // tsx reads a '?' in a path as a query's start: the sources failed to compile there, with
+  // a stack trace. One line instead (the build runs from such a path).
+  if (realpathSync(root).includes('?')) {
+    return async () => {
+      const why = process.env.SIM_FROM_SOURCES === '1' ? 'SIM_FROM_SOURCES=1 asks for the TypeScript sources' : 'the build in dist/ is missing or older than the sources';
+      process.stderr.write(`sim: ${why}, and they cannot run from a path with a '?' in it (${realpathSync(root)}; tsx takes it for a query); expected npm run build (and SIM_FROM_SOURCES unset), or the checkout moved to a path without one\n`);
+      return 2;
+    };
   }
   const { registerTsx } = await import('../src/cli/register-tsx.mjs');
   await registerTsx();

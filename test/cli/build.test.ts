@@ -3,12 +3,13 @@
  * matches the sources, and a TypeScript module from outside the build shares the
  * build's runtime. (`npm test` builds first, so the other CLI tests run the build.)
  */
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isBuildCurrent, sourceState } from '../../scripts/build-state.mjs';
-import { sim, type CliResult } from '../support/sim-cli.ts';
+import { ROOT, sim, type CliResult } from '../support/sim-cli.ts';
 
 describe('the build record', () => {
   const root = mkdtempSync(join(tmpdir(), 'sim-build-'));
@@ -102,6 +103,17 @@ describe.concurrent('with the OS temp dir read-only, where tsx cannot keep its c
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^verified +yes: four nodes$/m);
+  });
+});
+
+describe("a checkout under a path with a '?', where tsx cannot compile the sources", () => {
+  it('without a current build, sim says so in one line, exit 2 (it died compiling the sources, with a stack trace)', async () => {
+    const checkout = join(mkdtempSync(join(tmpdir(), 'sim-query-')), 'why?', 'sim');
+    for (const f of ['bin', 'scripts', 'src', 'package.json']) cpSync(join(ROOT, f), join(checkout, f), { recursive: true });
+    symlinkSync(join(ROOT, 'node_modules'), join(checkout, 'node_modules'), 'dir');
+    const sources = spawnSync(process.execPath, [join(checkout, 'bin/sim.mjs'), '--version'], { encoding: 'utf8' });
+    expect(sources.stderr).toBe(`sim: the build in dist/ is missing or older than the sources, and they cannot run from a path with a '?' in it (${checkout}; tsx takes it for a query); expected npm run build (and SIM_FROM_SOURCES unset), or the checkout moved to a path without one\n`);
+    expect(sources.status).toBe(2);
   });
 });
 
