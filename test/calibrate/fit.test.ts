@@ -42,6 +42,32 @@ describe('the model fitter (thesis 3.6.2, Fig. 3-9)', () => {
     expect(Math.abs(fit.coefficients[1] - 2)).toBeLessThan(fit.halfWidths[1]);
   });
 
+  it('reports R^2 1 for times that do not vary, which the constant fits exactly', () => {
+    const fit = fitModel(['x'], [1, 2, 3, 4].map((x) => ({ x: [x], y: 70 })), false);
+    expect(fit.coefficients[0]).toBeCloseTo(70, 9);
+    expect(fit.rSquared).toBe(1);
+    expect(fit.mrePercent).toBeCloseTo(0, 9);
+  });
+
+  it("gives eq. 28's 95% half-widths: a straight line's, as the textbook computes them with n - 2 degrees of freedom", () => {
+    const xs = [0, 1, 2, 3, 4, 5];
+    const ys = [2.1, 2.9, 5.2, 6.8, 9.1, 10.7];
+    const fit = fitModel(['x'], xs.map((x, i) => ({ x: [x], y: ys[i] })), false);
+    const n = xs.length;
+    const xbar = xs.reduce((a, b) => a + b) / n;
+    const ybar = ys.reduce((a, b) => a + b) / n;
+    const sxx = xs.reduce((a, x) => a + (x - xbar) ** 2, 0);
+    const slope = xs.reduce((a, x, i) => a + (x - xbar) * (ys[i] - ybar), 0) / sxx;
+    const intercept = ybar - slope * xbar;
+    const s2 = xs.reduce((a, x, i) => a + (ys[i] - intercept - slope * x) ** 2, 0) / (n - 2);
+    const t = 2.7764451051977987; // Student's t, 0.975 quantile, 4 degrees of freedom (tables: 2.776)
+    expect(fit.relevant).toEqual([true, true]);
+    expect(fit.coefficients[0]).toBeCloseTo(intercept, 9);
+    expect(fit.coefficients[1]).toBeCloseTo(slope, 9);
+    expect(fit.halfWidths[1]).toBeCloseTo(t * Math.sqrt(s2 / sxx), 6);
+    expect(fit.halfWidths[0]).toBeCloseTo(t * Math.sqrt(s2 * (1 / n + xbar ** 2 / sxx)), 6);
+  });
+
   it('prunes a term that contributes nothing even to an exact fit (the simulator has no timing noise)', () => {
     const fit = fitModel(['length', 'junk'], [1, 2, 4, 8, 16].flatMap((len) => [0, 1, 2].map((j) => ({ x: [len, j], y: 69 + len }))), true);
     expect(fit.relevant).toEqual([true, true, false]);

@@ -30,6 +30,15 @@ describe('sim select', () => {
     expect(j.predictions[0].notes[0]).toMatch(/^digitBits \d+: \d+ passes, IntegerMinimum of g\(i\)/);
   });
 
+  it('tunes the digit width of short keys over widths no wider than the key', async () => {
+    const r = await sim(['select', '--platform', 'alewife', 'sort', '--param', 'keys=100', '--param', 'keyBits=6', '--json']);
+    expect(r.code).toBe(0);
+    const radix = JSON.parse(r.stdout).predictions[0];
+    expect(radix.variant).toBe('radix');
+    expect(radix.params.digitBits).toBeLessThanOrEqual(6);
+    expect(radix.notes[0]).toMatch(/\(eq\. 44, digits 2-6\)/);
+  });
+
   it('--run runs the choice and compares it with the prediction', async () => {
     const r = await sim(['select', '--platform', 'alewife', 'stencil', '--nodes', '64', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2', '--run']);
     expect(r.code).toBe(0);

@@ -131,7 +131,21 @@ describe.concurrent('sim runs apps', () => {
   it('with --json, the program\'s output goes to stderr and stdout stays one JSON object', async () => {
     const r = await sim(['--platform', 'cm5', 'apps/ping-pong', '--nodes', '2', '--json', '--param', 'rounds=1', '--loglast']);
     expect(r.code).toBe(0);
-    expect(() => JSON.parse(r.stdout)).not.toThrow();
+    expect(r.stdout.trimEnd().split('\n')).toHaveLength(1);
+    expect(JSON.parse(r.stdout)).toMatchObject({ app: 'ping-pong', nodes: 2, verified: true });
+    // A program that prints (ping-pong prints nothing): its queued output is on stderr, not in the JSON.
+    const { r: printed } = await failingRun(['--platform', 'cm5', 'test/fixtures/deadlock-app', '--nodes', '4', '--json']);
+    expect(printed.code).toBe(1);
+    expect(printed.stdout.trimEnd().split('\n')).toHaveLength(1);
+    expect(JSON.parse(printed.stdout)).toMatchObject({ verified: false });
+    expect(printed.stderr.split('\n').filter((l) => l.endsWith(' starting')).sort()).toEqual(['node 0 starting', 'node 1 starting', 'node 2 starting', 'node 3 starting']);
+  });
+
+  it('runs with the largest seed, 2^32 - 1, as with any other', async () => {
+    const r = await sim(['--platform', 'cm5', 'apps/ping-pong', '--nodes', '2', '--param', 'rounds=1', '--seed', '4294967295', '--json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ seed: 4294967295, verified: true });
   });
 
   it('rejects an unwritable --log path with one line and exit 2', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RandomStream } from '../../src/kernel/random-stream.ts';
+import { MAX_SEED, RandomStream } from '../../src/kernel/random-stream.ts';
 
 const take = (s: RandomStream, n: number) => Array.from({ length: n }, () => s.uint32());
 
@@ -31,5 +31,12 @@ describe('RandomStream', () => {
     expect(() => new RandomStream(-1, 'x')).toThrow(/seed/);
     expect(() => new RandomStream(2 ** 32, 'x')).toThrow(/seed/);
     expect(() => new RandomStream(1.5, 'x')).toThrow(/seed/);
+  });
+
+  it('accepts both ends of the seed range, 0 and MAX_SEED, as distinct streams', () => {
+    const low = take(new RandomStream(0, 'x'), 3);
+    const high = take(new RandomStream(MAX_SEED, 'x'), 3);
+    expect(high).not.toEqual(low);
+    expect(high).toEqual(take(new RandomStream(2 ** 32 - 1, 'x'), 3));
   });
 });

@@ -107,6 +107,30 @@ describe('Simulation', () => {
     expect(seen).toEqual([0, 1]);
   });
 
+  it('dispatches an event due exactly at the cycle limit, and none after it', () => {
+    const sim = new Simulation(1);
+    const seen: number[] = [];
+    const kind = sim.defineEventKind('tick', () => {
+      seen.push(sim.now);
+      sim.schedule(10, kind);
+    });
+    sim.schedule(0, kind);
+    expect(sim.run({ untilCycle: 30 })).toBe('cycle-limit');
+    expect(seen).toEqual([0, 10, 20, 30]);
+    expect(sim.now).toBe(30);
+  });
+
+  it('tells apart events whose times differ only above 2^32 cycles', () => {
+    function fingerprint(time: number): string {
+      const sim = new Simulation(1);
+      const kind = sim.defineEventKind('e', () => {});
+      sim.scheduleAt(time, kind, 5, 6);
+      sim.run();
+      return sim.fingerprint();
+    }
+    expect(fingerprint(7)).not.toBe(fingerprint(7 + 2 ** 32));
+  });
+
   it('gives the same fingerprint for the same events and a different one when any event differs', () => {
     function fingerprint(lastDelay: number): string {
       const sim = new Simulation(1);

@@ -71,4 +71,15 @@ describe('IntegerMinimum (thesis 5.1) and enumeration', () => {
   it('gives ties to the smaller value', () => {
     expect(enumerateMinimum(0, 5, (x) => (x === 2 || x === 4 ? 0 : 1))).toBe(2);
   });
+
+  it('stops at the first point of a flat minimum, where f stops falling', () => {
+    const flat = (x: number) => [3, 1, 1, 2][x];
+    expect(integerMinimum(0, 3, flat).value).toBe(1);
+    expect(minimize(0, 3, flat)).toMatchObject({ value: 1, disagree: false });
+  });
+
+  it('counts as local minima only points strictly below their neighbours', () => {
+    expect(localMinima(0, 3, (x) => [3, 1, 1, 3][x])).toEqual([]);
+    expect(localMinima(0, 4, (x) => [3, 1, 2, 2, 3][x])).toEqual([1]);
+  });
 });

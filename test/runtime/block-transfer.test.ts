@@ -189,4 +189,45 @@ describe('block transfers (Appendix A 7)', () => {
       }),
     ).toThrow(/block data arrived at port 9, which has no base/);
   });
+
+  it('refuses block data that lands before the start of its port memory, as past its end', () => {
+    const run = (offset: number) => () =>
+      runInline('cm5', 2, function* (rt) {
+        if (rt.self === 0) rt.port(2).setBase(new Uint32Array(8), 1); // offset 0 is word 1
+        yield* rt.barrier();
+        if (rt.self === 1) yield* rt.sendXferBothRLPollBoth(0, portAndOffsetCons(2, offset), 1, 2, 3, 4);
+        else yield* rt.pollBothUntil(() => rt.port(2).count === -4);
+      });
+    expect(run(-1)).not.toThrow(); // words 0..3: inside
+    expect(run(-2)).toThrow(/node 0: block data for port 2 falls outside its memory \(words -1\.\.2 of 8\)/);
+    expect(run(5)).toThrow(/falls outside its memory \(words 6\.\.9 of 8\)/);
+  });
+
+  it("keeps a port's own handler when a header names another (the header sets one only if the port has none)", () => {
+    const other: PortHandler<Receiver> = (rt) => {
+      rt.globals.completions += 100;
+    };
+    const { results } = runInline(
+      'cm5',
+      2,
+      function* (rt: Runtime<Receiver>): Op<number> {
+        const g = rt.globals;
+        if (rt.self === 0) {
+          rt.port(4).setBase(g.memory);
+          rt.port(4).handler = done as PortHandler;
+        }
+        yield* rt.barrier();
+        if (rt.self === 1) {
+          yield* rt.sendBothRLPollBoth(0, strataXferHeaderHandler, 4, 4, rt.handlerWord(other));
+          yield* rt.sendBlockXferPollBoth(0, 4, 0, [1, 2, 3, 4]);
+        } else {
+          yield* rt.pollBothUntil(() => g.completions > 0);
+        }
+        yield* rt.barrier();
+        return g.completions;
+      },
+      { globals: () => ({ memory: new Uint32Array(4), completions: 0, countSeen: [] }) },
+    );
+    expect(results[0]).toBe(1);
+  });
 });

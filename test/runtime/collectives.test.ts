@@ -298,4 +298,26 @@ describe('misuse of the collectives fails the run with a clear message', () => {
       }),
     ).toThrow(/setSegment\(7\): expected NoBoundary \(0\), ElementBoundary \(1\) or ArrayBoundary \(2\)/);
   });
+
+  it('a vector count of zero, or more than the result array holds', () => {
+    const run = (toLength: number, count: number) => () =>
+      runInline('cm5', 2, function* (rt) {
+        yield* rt.combineVector(new Int32Array(toLength), [1, 2, 3], CombineOp.ReduceAdd, count);
+      });
+    expect(run(3, 3)).not.toThrow();
+    expect(run(3, 0)).toThrow(/^node 0: combineVector\(0 elements\): expected 1 to 3 \(the arrays' lengths\)/);
+    expect(run(2, 3)).toThrow(/^node 0: combineVector\(3 elements\): expected 1 to 2 \(the arrays' lengths\)/);
+  });
+
+  it('completing one split-phase vector combine twice', () => {
+    expect(() =>
+      runInline('cm5', 2, function* (rt) {
+        const to = [0, 0];
+        yield* rt.startCombineVector(to, [1, 2], CombineOp.ReduceAdd);
+        yield* rt.completeCombineVector();
+        expect(to).toEqual([2, 4]);
+        yield* rt.completeCombineVector();
+      }),
+    ).toThrow(/^node 0: completeCombineVector without a vector combine in progress/);
+  });
 });

@@ -50,7 +50,11 @@ describe('a finished digit-width study, edited', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^ {2}alewife 16 nodes: nothing to fit: every trial has a failed run$/m);
     expect(r.stdout).toMatch(/^alewife +1 +0 +0 +0 +1$/m);
-    expect(JSON.parse(readFileSync(join(out, 'digit-width.summary.json'), 'utf8')).ceiling).toEqual([]);
+    const summary = JSON.parse(readFileSync(join(out, 'digit-width.summary.json'), 'utf8'));
+    expect(summary.ceiling).toEqual([]);
+    // A failed trial is no pass: the check says so.
+    expect(summary.checks).toEqual([expect.objectContaining({ value: '0 optimal + 0 within 0.5% of 1 (1 failed)', pass: false })]);
+    expect(readFileSync(join(out, 'digit-width.summary.txt'), 'utf8')).toMatch(/^ {2}FAIL {2}g\(i\)'s choice optimal, or within 0\.5% \(counted apart\): 0 optimal \+ 0 within 0\.5% of 1 \(1 failed\) \(target 1 of 1\)$/m);
   }, 120_000);
 
   it.each([

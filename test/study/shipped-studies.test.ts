@@ -15,6 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { parseStudyArgs } from '../../src/cli/study-command.ts';
 import { modelHash, studyFiles, type ModelHash } from '../../src/cli/study-files.ts';
 import { STUDY_NAMES, type Row } from '../../src/study/index.ts';
+import { scoreSort, sortText } from '../../src/study/sort-scoring.ts';
 import { ROOT } from '../support/sim-cli.ts';
 
 interface ShippedSummary {
@@ -57,4 +58,24 @@ describe('studies/: the shipped full results', () => {
     const svg = args.study.figure(many, {}, args.options);
     expect(svg).toContain('alewife, 64 nodes');
   }, 60_000);
+
+  it("sort-selection's checks judge the rows: a penalty of 1% or more fails, and no wrong-side point has no penalty to fail", () => {
+    const maxKeys = (JSON.parse(readFileSync(shipped('sort-selection', 'sort-selection.summary.json'), 'utf8')) as { maxKeys: number }).maxKeys;
+    const rows = gunzipSync(readFileSync(shipped('sort-selection', 'sort-selection.jsonl.gz'))).toString('utf8').trim().split('\n').map((l) => JSON.parse(l) as Row);
+    const penaltyCheck = (s: ReturnType<typeof scoreSort>) => s.checks.find((c) => c.check.startsWith('mean penalty'))!;
+    expect(penaltyCheck(scoreSort(rows, maxKeys))).toMatchObject({ value: '0.49%', pass: true });
+    // The model's pick at each wrong-side point made 2% slower: the mean penalty passes 1%.
+    const slower = rows.map((r) => {
+      if (r.kind !== 'penalty') return r;
+      const pick = (r.keys as number) <= (r.predictedLast as number) ? r.left : r.right;
+      return r.variant === pick ? { ...r, measured: (r.measured as number) * 1.02 } : r;
+    });
+    const failing = scoreSort(slower, maxKeys);
+    expect(penaltyCheck(failing).pass).toBe(false);
+    expect(sortText(failing)).toMatch(/^ {2}FAIL {2}mean penalty at the 20 wrong-side points: 2\.\d\d% \(target < 1%\)$/m);
+    // Without the penalty rows: nothing to average, nothing failed.
+    const none = scoreSort(rows.filter((r) => r.kind !== 'penalty'), maxKeys);
+    expect(penaltyCheck(none)).toMatchObject({ check: 'mean penalty at the 0 wrong-side points', value: '-', pass: true });
+    expect(sortText(none)).toMatch(/^ {2}pass {2}mean penalty at the 0 wrong-side points: - \(target < 1%\)$/m);
+  });
 });

@@ -79,6 +79,9 @@ describe('sim study: reduced studies, their summaries checked against their rows
       expect(g.meanPenalty).toBeCloseTo(mean(penalties), 12);
       expect(g.worstPenalty).toBeCloseTo(Math.max(...penalties), 12);
       expect(g.expectedPenalty).toBeCloseTo(mean(penalties) * (wrong.length / 5), 12);
+    } else {
+      // No wrong pick: no penalty to average, and none expected.
+      expect([g.meanPenalty, g.worstPenalty, g.expectedPenalty]).toEqual([null, null, 0]);
     }
     // Near ties: the share of trials whose two best measured layouts are within 0.5% and 1%.
     const gaps = trials.map((t) => {
@@ -151,6 +154,8 @@ describe('sim study: reduced studies, their summaries checked against their rows
         return mean(group(p, (r) => String(r.seed)).map((seed) => (seed.find((r) => r.variant === pick)!.measured as number) / (seed.find((r) => r.variant !== pick)!.measured as number) - 1));
       });
       expect(s.penalty.mean).toBeCloseTo(mean(perPoint), 12);
+    } else {
+      expect(s.penalty.mean).toBeNull();
     }
   });
 

@@ -15,6 +15,7 @@ import { KeyConflict, PartWriter, readParts } from '../../src/sweep/parts.ts';
 import { checkSweep } from '../../src/sweep/sweep-file.ts';
 import { runKey } from '../../src/sweep/run-model.ts';
 import { inShard, parseShard } from '../../src/sweep/shard.ts';
+import { ranges, shardsWithGaps } from '../../src/sweep/merge.ts';
 
 const thousand = Array.from({ length: 1000 }, (_, k) => k + 1);
 const expand = async (value: unknown) => expandSweep(checkSweep(value, 'test.json'), 'test.json', checkoutInputs());
@@ -50,6 +51,20 @@ describe('sweep expansion', () => {
     expect(runs[0].key).toMatch(/^run-[0-9a-f]{64}$/);
     // The keys made in bulk are the keys runKey defines.
     for (const run of runs) expect(run.key).toBe(runKey(run.inputs));
+  });
+
+  it('varies the first parameter key outermost when several keys list values', async () => {
+    const runs = await expand({ name: 'p', runs: [{ app: 'apps/cshift', platform: 'cm5', nodes: 4, params: { shift: [1, 2], messages: [8, 16, 32] } }] });
+    expect(runs.map((r) => `${String(r.inputs.params.shift)}/${String(r.inputs.params.messages)}`)).toEqual(['1/8', '1/16', '1/32', '2/8', '2/16', '2/32']);
+  });
+
+  it('expands a sweep of exactly 1,000,000 runs (the limit is at most, not below)', async () => {
+    // An unknown app: refused for that, once the count has passed, before anything expands.
+    const error = await expand({ name: 'x', runs: [{ app: 'apps/nope', platform: 'cm5', params: { messages: thousand, shift: thousand } }] }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect((error as Error).message).toMatch(/^test\.json: runs\[0\]: app apps\/nope: no such file or folder/);
   });
 
   it('gives a run the same key whether a value is written as a number or a string, or left to its default', async () => {
@@ -96,6 +111,19 @@ describe('sweep expansion', () => {
     const shard = parseShard('2/3');
     expect([0, 1, 2, 3, 4, 5, 6, 7].filter((i) => inShard(i, shard))).toEqual([1, 4, 7]);
     for (const bad of ['3/2', '0/2', '1/0', 'a/b', '1/2/3', '']) expect(() => parseShard(bad)).toThrow(/expected i\/n with 1 <= i <= n/);
+  });
+
+  it('writes missing runs as ranges of consecutive indexes, and the shards with gaps in order', () => {
+    expect(ranges([0, 1, 2, 3, 7, 9, 10])).toBe('0-3,7,9-10');
+    expect(ranges([1, 3, 5])).toBe('1,3,5');
+    expect(ranges([])).toBe('');
+    // Runs 3, 4 and 5 of shards of 4 belong to shards 4, 1 and 2.
+    expect(shardsWithGaps([3, 4, 5], 4)).toEqual([1, 2, 4]);
+  });
+
+  it('writes canonical JSON: keys sorted at every level, undefined members left out', () => {
+    expect(canonicalJson({ b: 1, a: undefined, c: [2, { z: 1, y: null }], 'a b': 'x' })).toBe('{"a b":"x","b":1,"c":[2,{"y":null,"z":1}]}');
+    expect(() => canonicalJson({ a: Number.NaN })).toThrow(/NaN is not a JSON number/);
   });
 });
 

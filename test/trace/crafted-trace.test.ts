@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TAG_END, TAG_IN_FLIGHT, TAG_MESSAGE, TAG_STATE } from '../../src/trace/format.ts';
+import { TAG_END, TAG_END_CUT, TAG_IN_FLIGHT, TAG_MESSAGE, TAG_STATE } from '../../src/trace/format.ts';
 import { readTrace } from '../../src/trace/reader.ts';
 import { renderHtml } from '../../src/trace/html-graph.ts';
 import { dominantStates, renderCongestionSvg, renderSvg } from '../../src/trace/state-graph.ts';
@@ -68,11 +68,24 @@ describe('crafted trace records', () => {
     expect(readTrace(withRecords([[TAG_STATE, 0, 10, 1], [TAG_STATE, 0, 5, 200]], 20), 'ok').nodes[0]).toEqual({ cycles: [10, 15], states: [1, 200] });
   });
 
+  it('read at the edges of what a run writes: the last node, state 255, a message sent at cycle 0', () => {
+    const t = readTrace(withRecords([[TAG_STATE, 3, 10, 255], [TAG_IN_FLIGHT, 3, 12, 2], [TAG_MESSAGE, 3, 10, 2, 10]], 20), 'edges');
+    expect(t.nodes[3]).toEqual({ cycles: [10], states: [255] });
+    expect(t.inFlight[3]).toEqual({ cycles: [12], counts: [2] });
+    expect(t.messages).toEqual([{ src: 2, dst: 3, sent: 0, received: 10 }]);
+    expect(t.cutShort).toBeNull();
+  });
+
   it.each([
     // Each was drawn as it came.
     ['a state setState cannot set', [[TAG_STATE, 0, 10, 300]], /corrupt: node 0 enters state 300; states are 0 to 255$/],
     ['a cycle past 2^53', [[TAG_STATE, 0, 2 ** 54, 1]], /corrupt: node 0's state record at cycle 18014398509481984, past 2\^53$/],
     ['a message sent before cycle 0', [[TAG_MESSAGE, 1, 10, 0, 50]], /corrupt: a message received at cycle 10 after 50 cycles in the network, sent before cycle 0$/],
+    // The good trace has 4 nodes: node 4 is past the last.
+    ['a state record for a node past the last', [[TAG_STATE, 4, 10, 1]], /^crafted: corrupt: a record for node 4 of 4$/],
+    ['an in-flight count for a node past the last', [[TAG_IN_FLIGHT, 4, 10, 1]], /^crafted: corrupt: a record for node 4 of 4$/],
+    ['a message to a node past the last', [[TAG_MESSAGE, 4, 10, 1, 5]], /^crafted: corrupt: a message between nodes 1 and 4 of 4$/],
+    ['a message from a node past the last', [[TAG_MESSAGE, 1, 10, 4, 5]], /^crafted: corrupt: a message between nodes 4 and 1 of 4$/],
   ])('refuse %s with one line', (_what, records, message) => {
     expect(() => readTrace(withRecords(records, 100), 'crafted')).toThrow(message);
   });
@@ -90,6 +103,19 @@ describe('crafted trace records', () => {
     const r = await sim(['export', '--format', 'perfetto', file, '-o', join(dir, 'x.json')]);
     expect([r.code, r.stdout]).toEqual([2, '']);
     expect(r.stderr).toMatch(new RegExp(`^sim: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: corrupt: ${message}; expected no such record, or "${key}": true\n$`));
+  });
+
+  it('refuse an END_CUT of an unknown reason, and bytes after the END; read the reasons there are', () => {
+    const cut = (reason: number) => {
+      const bytes = withRecords([[TAG_STATE, 0, 10, 1]], 20);
+      bytes[bytes.length - 3] = TAG_END_CUT; // END, 1 record, cycle 20: END_CUT takes a reason after them
+      return Buffer.concat([bytes, Buffer.from([reason])]);
+    };
+    expect(readTrace(cut(1), 'cut').cutShort).toBe('interrupted');
+    expect(readTrace(cut(2), 'cut').cutShort).toBe('limit');
+    expect(() => readTrace(cut(3), 'crafted')).toThrow(/^crafted: corrupt: END gives an unknown reason 3 for cutting the run short$/);
+    expect(() => readTrace(cut(0), 'crafted')).toThrow(/^crafted: corrupt: END gives an unknown reason 0 for cutting the run short$/);
+    expect(() => readTrace(Buffer.concat([withRecords([[TAG_STATE, 0, 10, 1]], 20), Buffer.from([0, 0])]), 'crafted')).toThrow(/^crafted: corrupt: 2 bytes after the END record$/);
   });
 
   it('refuse an END whose last cycle is past 2^53 (it was drawn, the axis running to 2^55)', () => {
