@@ -115,7 +115,7 @@ function parseCalibrateArgs(argv: readonly string[]): CalibrateArgs {
     noise: v.noise === true,
     fitDir: v.fit,
     json: v.json === true,
-    progress: parseProgressSeconds(v.progress, 'calibrate'),
+    progress: parseProgressSeconds(v.progress, 'sim calibrate: '),
     inputs,
   };
 }

@@ -9,7 +9,6 @@ import type { SingleBar } from 'cli-progress';
 import { createRequire } from 'node:module';
 import { InputError } from '../kernel/errors.ts';
 import type { Io } from './io.ts';
-import { messagePrefix } from './parse-options.ts';
 
 /**
  * cli-progress, loaded when a bar is first drawn: every run imports this file, and the
@@ -32,15 +31,17 @@ export type ProgressStyle =
 export const NO_PROGRESS: ProgressStyle = { kind: 'none' };
 
 /**
- * `--progress <seconds>` of `command` (run, sweep, ...): the seconds between two progress
- * lines, or null when not given.
+ * `--progress <seconds>`: the seconds between two progress lines, or null when not
+ * given. `prefix` starts the message (parse-options.ts's messagePrefix: '' for a run,
+ * "sim sweep: "); not imported here, as a run's start-up would load every command's
+ * declarations with it.
  * @throws InputError for a value that is not a number of seconds from 1 to a day
  */
-export function parseProgressSeconds(option: string | undefined, command: string): number | null {
+export function parseProgressSeconds(option: string | undefined, prefix: string): number | null {
   if (option === undefined) return null;
   const seconds = /^\d+(\.\d+)?$/.test(option) ? Number(option) : NaN;
   if (!(seconds >= 1 && seconds <= MAX_PROGRESS_SECONDS)) {
-    throw new InputError(`${messagePrefix(command)}--progress ${option}: expected the seconds between two progress lines, a number from 1 to ${MAX_PROGRESS_SECONDS}`);
+    throw new InputError(`${prefix}--progress ${option}: expected the seconds between two progress lines, a number from 1 to ${MAX_PROGRESS_SECONDS}`);
   }
   return seconds;
 }

@@ -99,7 +99,7 @@ export function toRunArgs(parsed: Parsed, command = 'run'): RunArgs {
     communication: parseCommunication(str(v.communication), str(v['hybrid-models'])),
     maxCycles: v['max-cycles'] === undefined ? DEFAULT_MAX_CYCLES : parseLimit('--max-cycles', v['max-cycles'] as string),
     maxEvents: v['max-events'] === undefined ? DEFAULT_MAX_EVENTS : parseLimit('--max-events', v['max-events'] as string),
-    progress: parseProgressSeconds(str(v.progress), command),
+    progress: parseProgressSeconds(str(v.progress), prefix),
   };
 }
 

@@ -264,7 +264,7 @@ export async function parseStudyArgs(argv: readonly string[]): Promise<StudyArgs
     executor,
     dryRun: v['dry-run'] === true,
     json: v.json === true,
-    progress: parseProgressSeconds(typeof v.progress === 'string' ? v.progress : undefined, 'study'),
+    progress: parseProgressSeconds(typeof v.progress === 'string' ? v.progress : undefined, 'sim study: '),
     command,
     models: hashes,
   };

@@ -23,7 +23,7 @@ export async function sweepCommand(argv: readonly string[], io: Io, showProgress
   const workers = intOption('workers', values.workers, 1, 1, 256);
   const shard = shardOption(values.shard);
   const queue = queueOption(values.queue);
-  const progressSeconds = parseProgressSeconds(typeof values.progress === 'string' ? values.progress : undefined, 'sweep');
+  const progressSeconds = parseProgressSeconds(typeof values.progress === 'string' ? values.progress : undefined, 'sim sweep: ');
   checkExecutor({ workers, shard, queue }, values.workers !== undefined, 'sim sweep');
   checkSeparateFiles([['sweep', positionals[0]], ['--out', out]]);
   // Not a part's name either: `sim sweep s.json -o r.jsonl.part-2-of-2` wrote over that part.

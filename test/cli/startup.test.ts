@@ -36,7 +36,10 @@ describe('start-up', () => {
     expect(modules.size).toBeGreaterThan(30); // the walk found the run's modules
     expect([...packages].filter((p) => p === 'zod' || p.startsWith('zod/'))).toEqual([]);
     expect([...modules].filter((m) => m.includes('/library/'))).toEqual([]);
-    // Nor the progress bars (about 10 ms), which a run draws only on a terminal after 2 s.
+    // Nor the progress bars (about 10 ms), which a run draws only on a terminal after 2 s,
+    // nor every command's declarations and help with the argument parser (about 4 ms: a
+    // run's --progress check brought them in through parse-options.js).
     expect([...packages].filter((p) => p === 'cli-progress')).toEqual([]);
+    expect([...modules].filter((m) => /[/\\]cli[/\\](commands|parse-options)\.js$/.test(m))).toEqual([]);
   });
 });
