@@ -28,8 +28,6 @@ export type ProgressStyle =
   | { readonly kind: 'lines'; readonly everyMs: number; readonly io: Io }
   | { readonly kind: 'none' };
 
-export const NO_PROGRESS: ProgressStyle = { kind: 'none' };
-
 /**
  * `--progress <seconds>`: the seconds between two progress lines, or null when not
  * given. `prefix` starts the message (parse-options.ts's messagePrefix: '' for a run,
@@ -52,7 +50,7 @@ export function parseProgressSeconds(option: string | undefined, prefix: string)
  */
 export function progressStyle(seconds: number | null, mayDrawBar: boolean, io: Io): ProgressStyle {
   if (seconds !== null) return { kind: 'lines', everyMs: seconds * 1000, io };
-  return mayDrawBar ? { kind: 'bar' } : NO_PROGRESS;
+  return { kind: mayDrawBar ? 'bar' : 'none' };
 }
 
 /** Counts things done (runs, models, trials) out of a total, as a bar or as lines. */
