@@ -19,7 +19,7 @@ import { defaultReproPath, recordRun, saveRepro } from './repro.ts';
 import type { RunArgs } from './run-args.ts';
 import { loadRun } from './run-setup.ts';
 import { counter, progressStyle } from './progress.ts';
-import { driveRun, signalExitCode, SignalWatch, stoppedAtEvent } from './run-driver.ts';
+import { driveRun, reproLimits, signalExitCode, SignalWatch } from './run-driver.ts';
 
 interface Failed {
   perturb: number;
@@ -84,8 +84,7 @@ export async function exploreCommand(run: RunArgs, runs: number, repros: number,
         // One that cannot be written is a warning, as a failed run's is (it ended the exploration, exit 2, the seeds found unsaid).
         let written: string | null = repro;
         try {
-          // One stopped by the heap ends its repro where it stopped (its limits would run it out of memory).
-          if (limited !== null) saveRepro(repro, config, run.app, params, null, { fingerprint: limited.fingerprint, events: limited.events, failure }, stoppedAtEvent(limited) ? { ...config.limits, maxEvents: limited.events } : config.limits);
+          if (limited !== null) saveRepro(repro, config, run.app, params, null, { fingerprint: limited.fingerprint, events: limited.events, failure }, reproLimits(limited, config.limits));
           else recordRun(repro, config, run.app, params);
         } catch (w) {
           if (!(w instanceof InputError)) throw w;

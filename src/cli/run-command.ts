@@ -24,7 +24,7 @@ import { loadRun } from './run-setup.ts';
 import { formatSummary, summaryJson } from './summary.ts';
 import { FileTraceOutput } from './trace-file.ts';
 import { checkNotAppSource, checkOutputFile, checkSeekableOutput, checkSeparateFiles } from './output-file.ts';
-import { driveRun, limitAdvice, signalExitCode, SignalWatch, stoppedAtEvent } from './run-driver.ts';
+import { driveRun, limitAdvice, reproLimits, signalExitCode, SignalWatch } from './run-driver.ts';
 import { resolveAutoParams } from './auto-params.ts';
 import { progressStyle, runStatus } from './progress.ts';
 import { refuseOverridden, unusedOptionsNote } from './unused-options.ts';
@@ -177,7 +177,7 @@ async function writeFailureRepro(e: RunFailure, run: FailedRun, io: Io): Promise
   const path = args.record ?? defaultReproPath(config);
   const failure = e.message.split('\n')[0];
   const stopped = e instanceof RunLimitError || e instanceof RunInterrupted;
-  const stop = stoppedAtEvent(e) ? { ...run.limits, maxEvents: e.events } : stopped ? run.limits : undefined;
+  const stop = stopped ? reproLimits(e, run.limits) : undefined;
   const outcome = { fingerprint: stopped ? e.fingerprint : '', events: stopped ? e.events : (digests?.count ?? 0), failure };
   return tryRepro(io, path, () => {
     if (digests !== null || stopped) saveRepro(path, config, args.app, args.params, digests, outcome, stop);

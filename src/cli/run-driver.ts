@@ -8,8 +8,8 @@
  * here, in the CLI, and never reaches the simulation. What no signal can stop, an
  * app's code that never returns, a second thread watches for (stuck-watch.ts).
  */
-import { RunInterrupted, RunLimitError, type RunFailure } from '../kernel/errors.ts';
-import type { AppRun } from '../runtime/run-app.ts';
+import { RunInterrupted, RunLimitError } from '../kernel/errors.ts';
+import type { AppRun, RunLimits } from '../runtime/run-app.ts';
 import { formatNodeClocks } from '../runtime/run-stop.ts';
 import type { RunStatus } from './progress.ts';
 import { StuckWatch } from './stuck-watch.ts';
@@ -122,9 +122,10 @@ export function limitAdvice(e: RunLimitError): string {
 }
 
 /**
- * Whether a stopped run's repro should end at the event it stopped at (a signal, the
- * heap): replayed with the run's own limits, it would run on past it (and out of memory).
+ * The limits a stopped run's repro records: the run's own, except that one stopped at an
+ * event (a signal, the heap) ends there; replayed with its own, it would run on past it
+ * (and out of memory).
  */
-export function stoppedAtEvent(e: RunFailure): e is RunInterrupted | RunLimitError {
-  return e instanceof RunInterrupted || (e instanceof RunLimitError && e.limit === 'heap');
+export function reproLimits(e: RunInterrupted | RunLimitError, limits: RunLimits | undefined): RunLimits | undefined {
+  return e instanceof RunInterrupted || e.limit === 'heap' ? { ...limits, maxEvents: e.events } : limits;
 }
