@@ -18,6 +18,7 @@ import { InputError } from '../kernel/errors.ts';
 import { LINE_BREAKING_WORDS, ONE_LINE } from '../kernel/one-line.ts';
 import { MAX_SEED } from '../kernel/random-stream.ts';
 import { findDuplicateKey } from '../platform/duplicate-keys.ts';
+import { valueAt } from '../platform/load-platform.ts';
 import { NETWORK_MODES } from '../machine/machine.ts';
 import { sha256 } from './canonical.ts';
 
@@ -83,7 +84,7 @@ export function checkSweep(value: unknown, file: string): SweepSpec {
   const step = (p: PropertyKey) => (typeof p === 'number' ? `[${p}]` : /^[A-Za-z_$][\w$-]*$/.test(String(p)) ? `.${String(p)}` : `[${JSON.stringify(String(p))}]`);
   const where = issue.path.length === 0 ? '' : ` at ${issue.path.map(step).join('').replace(/^\./, '')}`;
   // A key not given: "missing", where zod says "Invalid input: expected string, received undefined".
-  const message = issue.code === 'invalid_type' && / received undefined$/.test(issue.message) ? `missing (expected ${issue.expected})` : issue.message;
+  const message = issue.code === 'invalid_type' && valueAt(value, issue.path) === undefined ? `missing (expected ${issue.expected})` : issue.message;
   throw new InputError(`${file}: not a sweep file${where}: ${message}; a sweep file is { name, runs: [{ app, platform, nodes?, params?, seeds?, network?, perturb? }] }`);
 }
 
