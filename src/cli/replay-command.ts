@@ -16,6 +16,7 @@ import { STRATA_STATE_NAMES } from '../runtime/states.ts';
 import type { Io } from './io.ts';
 import { loadApp } from './load-inputs.ts';
 import { simulatorVersion } from './project.ts';
+import { limitAdvice } from './run-driver.ts';
 import { VERIFICATION_FAILED } from './repro-format.ts';
 import { appContentHash, reproAppFile } from './repro.ts';
 import { digestsOf, readRepro } from './repro-read.ts';
@@ -66,6 +67,7 @@ export async function replayCommand(file: string, stopAt: string | undefined, io
   let failure: string | null = null;
   let stoppedAt: string | null = null;
   let fingerprint: string | null = null;
+  let heapStop: RunLimitError | null = null;
   try {
     const s = runApp({ ...config, observer, output: (stream, text) => io.write(json ? 'stderr' : stream, text) });
     fingerprint = s.fingerprint;
@@ -74,12 +76,21 @@ export async function replayCommand(file: string, stopAt: string | undefined, io
     if (!(e instanceof RunFailure)) throw e;
     failure = e.message.split('\n')[0];
     if (e instanceof RunLimitError) stoppedAt = e.fingerprint;
+    if (e instanceof RunLimitError && e.limit === 'heap') heapStop = e;
   }
   // --json: one object saying what the text would (reproduced, where it diverged, how the run ended).
   const result = (reproduced: boolean, divergence: string | null): number => {
     io.out(JSON.stringify({ reproduced, eventByEvent: compare, events: found.events, recordedEvents: repro.outcome.events, fingerprint: repro.outcome.fingerprint, divergence, failure, appChanged: changed }));
     return reproduced && failure === null ? 0 : 1;
   };
+  // This process's heap, not the program, ended the replay before the recording's end: no
+  // divergence (under the heap a run stopped at, the collector's timing decides the event).
+  if (heapStop !== null && found.events < repro.outcome.events) {
+    const text = `this run stopped at the JavaScript heap's limit after ${found.events} events, before the recording's ${repro.outcome.events}: not a divergence; ${limitAdvice(heapStop)}`;
+    if (json) return result(false, text);
+    io.out(`sim replay: ${text}`);
+    return 1;
+  }
   if (!compare) {
     const same = stoppedAt !== null && stoppedAt === repro.outcome.fingerprint && found.events === repro.outcome.events;
     if (json) return result(same, same ? null : `it stopped after ${repro.outcome.events} events, this run after ${found.events}`);

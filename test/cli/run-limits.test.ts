@@ -65,8 +65,13 @@ describe.concurrent('runaway runs stop at a limit', () => {
     for (let node = 0; node < 4; node++) expect(lines[node + 1]).toMatch(new RegExp(`^  node ${node}: cycle \\d+, running$`));
     expect(r.stderr).toMatch(/^sim: the run's program held ever more memory; if it needs that much, give Node a larger heap, e\.g\. NODE_OPTIONS=--max-old-space-size=\d+$/m);
     expect(r.stderr).not.toContain('FATAL ERROR');
-    const replay = await sim(['replay', 'sim-repro-hog-cm5-n4-s1.json'], dir, SMALL_HEAP);
+    // Replayed under a larger heap: under the same one, the collector's timing decides which look at the heap stops it.
+    const replay = await sim(['replay', 'sim-repro-hog-cm5-n4-s1.json'], dir, { NODE_OPTIONS: '--max-old-space-size=512' });
     expect(replay.stdout).toMatch(new RegExp(`^sim replay: reproduced the recorded run to where it stopped \\(${events} events, fingerprint [0-9a-f]{16};`, 'm'));
+    // Under a smaller one, the heap ends the replay first: said so, not as a divergence.
+    const short = await sim(['replay', 'sim-repro-hog-cm5-n4-s1.json'], dir, { NODE_OPTIONS: '--max-old-space-size=128' });
+    expect(short.stdout).toMatch(new RegExp(`^sim replay: this run stopped at the JavaScript heap's limit after \\d+ events, before the recording's ${events}: not a divergence; the run's program held ever more memory; if it needs that much, give Node a larger heap, e\\.g\\. NODE_OPTIONS=--max-old-space-size=\\d+\n$`));
+    expect(short.code).toBe(1);
     // In a sweep, a failed run among the others (the process aborted, and the sweep's runs under way with it).
     writeFileSync(join(dir, 'hog.json'), JSON.stringify({ name: 'hog', runs: [{ app: HOG, platform: 'cm5', nodes: 4 }, { app: join(ROOT, 'apps/ping-pong'), platform: 'cm5', nodes: 4 }] }));
     const sweep = await sim(['sweep', 'hog.json', '--out', 'hog.jsonl', '--workers', '2'], dir, SMALL_HEAP);
