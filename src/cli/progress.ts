@@ -9,6 +9,7 @@ import type { SingleBar } from 'cli-progress';
 import { createRequire } from 'node:module';
 import { InputError } from '../kernel/errors.ts';
 import type { Io } from './io.ts';
+import { grouped } from './numbers.ts';
 
 /**
  * cli-progress, loaded when a bar is first drawn: every run imports this file, and the
@@ -88,7 +89,7 @@ export function counter(style: ProgressStyle, label: string, unit: string, total
     const rate = (value - done) / elapsed;
     const left = rate > 0 ? `, about ${duration((total - value) / rate)} left` : '';
     const percent = Math.floor((100 * value) / total);
-    io.err(`${label}: ${value.toLocaleString('en-US')}/${total.toLocaleString('en-US')} ${unit} (${percent}%)${note}, ${duration(elapsed)} elapsed${left}`);
+    io.err(`${label}: ${grouped(value)}/${grouped(total)} ${unit} (${percent}%)${note}, ${duration(elapsed)} elapsed${left}`);
     wait();
   };
   // The next line one period after this one, whoever wrote it: an update's line and an

@@ -13,6 +13,7 @@ import type { AppRun, RunLimits } from '../runtime/run-app.ts';
 import { formatNodeClocks } from '../runtime/run-stop.ts';
 import type { RunStatus } from './progress.ts';
 import { StuckWatch } from './stuck-watch.ts';
+import { grouped } from './numbers.ts';
 
 /** Events per chunk: a few tenths of a second of simulation at most between looks at the outside world. */
 const CHUNK_EVENTS = 1 << 18;
@@ -98,7 +99,7 @@ export async function driveRun(run: AppRun, signals: SignalWatch, status: RunSta
       if (status !== null && now - start >= status.afterMs && now - shownAt >= status.everyMs) {
         shownAt = now;
         const rate = run.events / ((now - start) / 1000);
-        status.show(`sim: cycle ${run.cycle.toLocaleString('en-US')}, ${run.events.toLocaleString('en-US')} events, ${formatRate(rate)} events/s, ${((now - start) / 1000).toFixed(0)} s`);
+        status.show(`sim: cycle ${grouped(run.cycle)}, ${grouped(run.events)} events, ${formatRate(rate)} events/s, ${((now - start) / 1000).toFixed(0)} s`);
       }
     }
   } finally {

@@ -25,9 +25,11 @@ import { loadPlatform, projectPath } from './load-inputs.ts';
 import { parseCommunication, type CommunicationChoice } from './communication-option.ts';
 import { loadModelSet, moduleNamed, refuseNegativeChoice } from './model-files.ts';
 import { loadRun } from './run-setup.ts';
+import { grouped } from './numbers.ts';
 
-const n0 = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
-const n1 = new Intl.NumberFormat('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+/** Cycles as whole numbers, microseconds to one decimal, grouped. */
+const cyclesText = (x: number): string => grouped(x);
+const microsText = (x: number): string => grouped(x, 1, 1);
 
 interface SelectArgs {
   platform: string;
@@ -147,8 +149,8 @@ export async function selectCommand(argv: readonly string[], io: Io): Promise<nu
   const rows = choice.predictions.map((p) => {
     const run = runs.find((r) => r.variant === p.variant);
     // The measured column only when something ran; a variant that did not run shows '-' there (its parameters slid under the column).
-    const measured = runs.length === 0 ? [] : [(run === undefined ? '-' : n0.format(run.cycles)).padStart(14)];
-    const cells = p.problem !== null ? [`cannot: ${p.problem}`] : [n1.format(p.micros).padStart(14), n0.format(p.cycles).padStart(14), ...measured, paramText(p.params, x)];
+    const measured = runs.length === 0 ? [] : [(run === undefined ? '-' : cyclesText(run.cycles)).padStart(14)];
+    const cells = p.problem !== null ? [`cannot: ${p.problem}`] : [microsText(p.micros).padStart(14), cyclesText(p.cycles).padStart(14), ...measured, paramText(p.params, x)];
     return `${(p.variant + (p.variant === choice.variant ? ' *' : '')).padEnd(10)} ${cells.join('  ')}`;
   });
   io.out(`${'variant'.padEnd(10)} ${'predicted us'.padStart(14)}  ${'pred. cycles'.padStart(14)}  ${runs.length > 0 ? `${'meas. cycles'.padStart(14)}  ` : ''}parameters`);
@@ -160,13 +162,13 @@ export async function selectCommand(argv: readonly string[], io: Io): Promise<nu
   }
   if (chosenRun !== null) {
     const err = (choice.cycles - chosenRun.cycles) / chosenRun.cycles;
-    io.out(`measured   ${choice.variant}: ${n0.format(chosenRun.cycles)} cycles = ${n1.format(chosenRun.micros)} us; predicted ${n0.format(choice.cycles)} (${err >= 0 ? '+' : ''}${(err * 100).toFixed(2)}%)`);
+    io.out(`measured   ${choice.variant}: ${cyclesText(chosenRun.cycles)} cycles = ${microsText(chosenRun.micros)} us; predicted ${cyclesText(choice.cycles)} (${err >= 0 ? '+' : ''}${(err * 100).toFixed(2)}%)`);
   }
   if (args.all && fastest !== null && chosenRun !== null) {
     io.out(
       chosenRun.cycles <= fastest.cycles
         ? `fastest    ${choice.variant}: the choice was the fastest measured`
-        : `fastest    ${fastest.variant} (${n0.format(fastest.cycles)} cycles): the choice ${choice.variant} was ${((chosenRun.cycles / fastest.cycles - 1) * 100).toFixed(2)}% slower`,
+        : `fastest    ${fastest.variant} (${cyclesText(fastest.cycles)} cycles): the choice ${choice.variant} was ${((chosenRun.cycles / fastest.cycles - 1) * 100).toFixed(2)}% slower`,
     );
   }
   return 0;

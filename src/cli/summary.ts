@@ -5,26 +5,11 @@
 import type { AutoResolution } from '../library/auto.ts';
 import { formatParams } from '../runtime/app.ts';
 import { formatResolution } from './auto-params.ts';
+import { grouped, significant } from './numbers.ts';
 import type { RunSummary } from '../runtime/run-app.ts';
 
 export interface WallClock {
   wallMs: number;
-}
-
-/**
- * The two number formats, made at the first human summary: making an Intl.NumberFormat
- * loads the locale data, about 15 ms of every `sim` process's start-up, and a --json
- * run never formats a number with them.
- */
-let formats: { n0: Intl.NumberFormat; n1: Intl.NumberFormat; s3: Intl.NumberFormat } | null = null;
-
-function numberFormats(): { n0: Intl.NumberFormat; n1: Intl.NumberFormat; s3: Intl.NumberFormat } {
-  formats ??= {
-    n0: new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 }),
-    n1: new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 }),
-    s3: new Intl.NumberFormat('en-US', { maximumSignificantDigits: 3 }),
-  };
-  return formats;
 }
 
 /** What a run adds to its summary besides the run: the `auto` values resolved before it (auto-params.ts). */
@@ -34,24 +19,23 @@ export interface SummaryExtra {
 
 /** The human summary, one fact per line. */
 export function formatSummary(s: RunSummary, wall: WallClock, extra: SummaryExtra = {}): string {
-  const { n0, n1, s3 } = numberFormats();
   const eventsPerSec = eventsPerSecond(s, wall);
   const lines: [string, string][] = [
     ['run', `${s.app} on ${s.platform} (${s.platformTitle}), ${s.nodes} node${s.nodes === 1 ? '' : 's'} (${s.topology}), ${s.network} network, seed ${s.seed}`],
     ['params', formatParams(s.params)],
     ...(extra.auto === undefined ? [] : [['auto', formatResolution(extra.auto)] as [string, string]]),
     // Under a microsecond to three digits: 1,128 cycles at 100 GHz said "= 0 us".
-    ['simulated', `${n0.format(s.simulatedCycles)} cycles = ${(s.simulatedMicros < 1 ? s3 : n1).format(s.simulatedMicros)} us`],
+    ['simulated', `${grouped(s.simulatedCycles)} cycles = ${s.simulatedMicros < 1 ? significant(s.simulatedMicros, 3) : grouped(s.simulatedMicros, 1)} us`],
     ['busy/node', spreadLine(s.busyCycles)],
     ['spin/node', spreadLine(s.spinCycles)],
     ['stall/node', spreadLine(s.stallCycles)],
     ['interrupt/node', spreadLine(s.interruptCycles)],
     [
       'messages',
-      `${n0.format(s.packetsSent)} packets, ${n0.format(s.bytesSent)} bytes` +
+      `${grouped(s.packetsSent)} packets, ${grouped(s.bytesSent)} bytes` +
         (s.network === 'packet' ? `; link utilization mean ${pct(s.linkUtilization.mean)}, max ${pct(s.linkUtilization.max)}` : ''),
     ],
-    ['events', `${n0.format(s.events)} in ${n0.format(wall.wallMs)} ms wall (${n0.format(eventsPerSec)} events/s)`],
+    ['events', `${grouped(s.events)} in ${grouped(wall.wallMs)} ms wall (${grouped(eventsPerSec)} events/s)`],
     ['fingerprint', s.fingerprint],
   ];
   const metrics = Object.entries(s.metrics).map(([k, v]) => `${k}=${formatMetric(v)}`);
@@ -97,13 +81,11 @@ function eventsPerSecond(s: RunSummary, wall: WallClock): number {
 }
 
 function pct(x: number): string {
-  const { n1 } = numberFormats();
-  return `${n1.format(x * 100)}%`;
+  return `${grouped(x * 100, 1)}%`;
 }
 
 function spreadLine(x: { min: number; mean: number; max: number }): string {
-  const { n0 } = numberFormats();
-  return `min ${n0.format(x.min)}  mean ${n0.format(x.mean)}  max ${n0.format(x.max)} cycles`;
+  return `min ${grouped(x.min)}  mean ${grouped(x.mean)}  max ${grouped(x.max)} cycles`;
 }
 
 function formatMetric(v: unknown): string {

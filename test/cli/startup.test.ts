@@ -7,7 +7,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { sim } from '../support/sim-cli.ts';
 
 const DIST = join(import.meta.dirname, '../../dist/src');
 
@@ -41,5 +43,20 @@ describe('start-up', () => {
     // run's --progress check brought them in through parse-options.js).
     expect([...packages].filter((p) => p === 'cli-progress')).toEqual([]);
     expect([...modules].filter((m) => /[/\\]cli[/\\](commands|parse-options)\.js$/.test(m))).toEqual([]);
+  });
+
+  it("a run's summary is written without ICU's locale data", async () => {
+    // Making the first Intl.NumberFormat (or calling toLocaleString) loads it: about 12 ms,
+    // 3% of the README's first command, which its summary's numbers alone paid.
+    const watch = pathToFileURL(join(import.meta.dirname, '../fixtures/intl-watch.mjs')).href;
+    const args = ['--platform', 'alewife', 'apps/stencil', '--param', 'width=16', '--param', 'height=16', '--param', 'iters=2'];
+    const r = await sim(args, undefined, { NODE_OPTIONS: `--import=${JSON.stringify(watch)}` });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^events +[\d,]+ in [\d,]+ ms wall \([\d,]+ events\/s\)$/m);
+    // The watch itself tells: a run made to say a number the old way is caught.
+    const touch = pathToFileURL(join(import.meta.dirname, '../fixtures/intl-touch.mjs')).href;
+    const told = await sim(args, undefined, { NODE_OPTIONS: `--import=${JSON.stringify(watch)} --import=${JSON.stringify(touch)}` });
+    expect(told.stderr).toContain('intl-watch: Number.prototype.toLocaleString');
   });
 });
