@@ -3,17 +3,17 @@
 
 /** ClearMemory on alewife: 66.5936 + 1.38389*length (verification MRE 0.13%) */
 export function alewife_ClearMemory(length: number): number {
-  return 66.59363838042643 + 1.383886476144991 * length;
+  return 66.59363838042647 + 1.3838864761449903 * length;
 }
 
 /** CombineVector on alewife: -31.4602*length + 210.791*logP + 27.5516*lengthLogP (verification MRE 0.81%) */
 export function alewife_CombineVector(length: number, logP: number, lengthLogP: number): number {
-  return 0 + -31.460180721584976 * length + 210.79055242144793 * logP + 27.55160811236573 * lengthLogP;
+  return 0 + -31.46018072158554 * length + 210.79055242144855 * logP + 27.551608112365717 * lengthLogP;
 }
 
 /** Roundtrip on alewife: 203.855 + 2.60797*hops (verification MRE 0.59%) */
 export function alewife_Roundtrip(hops: number): number {
-  return 203.85543441288053 + 2.6079704503167846 * hops;
+  return 203.85543441288155 + 2.6079704503166785 * hops;
 }
 
 /** SendRequest on alewife: 34 (verification MRE 0.00%) */
@@ -28,32 +28,32 @@ export function alewife_SendRPC(): number {
 
 /** Receive on alewife: 45.1863 (verification MRE 0.17%) */
 export function alewife_Receive(): number {
-  return 45.18632892737818;
+  return 45.18632892737819;
 }
 
 /** Barrier on alewife: -88.5142 + 278.424*logP (verification MRE 0.21%) */
 export function alewife_Barrier(logP: number): number {
-  return -88.51418618614156 + 278.42403602694657 * logP;
+  return -88.51418618614214 + 278.4240360269467 * logP;
 }
 
 /** CombineInt on alewife: -88.5142 + 278.424*logP (verification MRE 0.21%) */
 export function alewife_CombineInt(logP: number): number {
-  return -88.51418618614156 + 278.42403602694657 * logP;
+  return -88.51418618614214 + 278.4240360269467 * logP;
 }
 
 /** Broadcast on alewife: 30*logP (verification MRE 0.00%) */
 export function alewife_Broadcast(logP: number): number {
-  return 0 + 30.000000000000004 * logP;
+  return 0 + 30.000000000000007 * logP;
 }
 
 /** BroadcastVector on alewife: 6.64406*logP + 2.05673*lengthLogP (verification MRE 3.68%) */
 export function alewife_BroadcastVector(length: number, logP: number, lengthLogP: number): number {
-  return 0 + 0 * length + 6.6440588144152155 * logP + 2.056725875243266 * lengthLogP;
+  return 0 + 0 * length + 6.644058814415106 * logP + 2.0567258752432687 * lengthLogP;
 }
 
 /** BlockTransfer on alewife: 322.173 + 1.00412*words (verification MRE 2.62%) */
 export function alewife_BlockTransfer(words: number): number {
-  return 322.1727893214643 + 1.0041154389286648 * words;
+  return 322.1727893214633 + 1.0041154389286664 * words;
 }
 
 /** PollBothTilEmpty on alewife: 4 (verification MRE 0.00%) */
@@ -68,22 +68,22 @@ export function alewife_SendLeftPollBoth(): number {
 
 /** BroadcastDouble on alewife: 30*logP (verification MRE 0.00%) */
 export function alewife_BroadcastDouble(logP: number): number {
-  return 0 + 30.000000000000004 * logP;
+  return 0 + 30.000000000000007 * logP;
 }
 
 /** GlobalOR on alewife: -88.5142 + 278.424*logP (verification MRE 0.21%) */
 export function alewife_GlobalOR(logP: number): number {
-  return -88.51418618614156 + 278.42403602694657 * logP;
+  return -88.51418618614214 + 278.4240360269467 * logP;
 }
 
 /** CompositeMedian on alewife: -298.364 - 274.679*steps + 860.253*logP + 609.911*stepsLogP (verification MRE 0.17%) */
 export function alewife_CompositeMedian(steps: number, logP: number, stepsLogP: number): number {
-  return -298.36368640844154 + -274.67872487379395 * steps + 860.2526367377999 * logP + 609.9107153556636 * stepsLogP;
+  return -298.3636864084385 + -274.67872487378787 * steps + 860.2526367377997 * logP + 609.9107153556627 * stepsLogP;
 }
 
 /** CompositeVariance on alewife: -139.56 + 558.026*logP (verification MRE 0.20%) */
 export function alewife_CompositeVariance(logP: number): number {
-  return -139.56012736192008 + 558.0255498198679 * logP;
+  return -139.56012736192187 + 558.0255498198682 * logP;
 }
 
 /** Random on alewife: 47 (verification MRE 0.00%) */
@@ -93,15 +93,15 @@ export function alewife_Random(): number {
 
 /** Qprintf on alewife: 4 + 0.5*chars (verification MRE 0.58%) */
 export function alewife_Qprintf(chars: number): number {
-  return 4.000000000000002 + 0.5 * chars;
+  return 4.000000000000007 + 0.49999999999999967 * chars;
 }
 
 /** ExchangeBlocks on alewife: 279.832 + 1.46843*words (verification MRE 4.86%) */
 export function alewife_ExchangeBlocks(words: number): number {
-  return 279.8321651324337 + 1.4684312824936454 * words;
+  return 279.83216513243315 + 1.4684312824936456 * words;
 }
 
 /** AsyncTransfers on alewife: 218.373 + 48.0254*count + 0.227496*words + 0.901191*totalWords (verification MRE 6.63%) */
 export function alewife_AsyncTransfers(count: number, words: number, totalWords: number): number {
-  return 218.37320813826506 + 48.02536977259968 * count + 0.22749615517176203 * words + 0.9011910193042838 * totalWords;
+  return 218.37320813826477 + 48.02536977259964 * count + 0.22749615517176094 * words + 0.9011910193042836 * totalWords;
 }

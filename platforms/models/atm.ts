@@ -3,17 +3,17 @@
 
 /** ClearMemory on atm: 66.5936 + 1.38389*length (verification MRE 0.15%) */
 export function atm_ClearMemory(length: number): number {
-  return 66.59363838042643 + 1.383886476144991 * length;
+  return 66.59363838042647 + 1.3838864761449903 * length;
 }
 
 /** CombineVector on atm: -35.3788*length + 835.238*logP + 152.732*lengthLogP (verification MRE 4.40%) */
 export function atm_CombineVector(length: number, logP: number, lengthLogP: number): number {
-  return 0 + -35.37882697357533 * length + 835.2379319342735 * logP + 152.7323555364239 * lengthLogP;
+  return 0 + -35.378826973574874 * length + 835.237931934266 * logP + 152.73235553642414 * lengthLogP;
 }
 
 /** Roundtrip on atm: 2011.09 + 61.7508*hops (verification MRE 0.31%) */
 export function atm_Roundtrip(hops: number): number {
-  return 2011.0912213845336 + 61.75083778227565 * hops;
+  return 2011.0912213845347 + 61.75083778227567 * hops;
 }
 
 /** SendRequest on atm: 1130 (verification MRE 0.00%) */
@@ -28,17 +28,17 @@ export function atm_SendRPC(): number {
 
 /** Receive on atm: 320.198 (verification MRE 0.01%) */
 export function atm_Receive(): number {
-  return 320.19831888122843;
+  return 320.19831888122866;
 }
 
 /** Barrier on atm: -553.352 + 2340.45*logP (verification MRE 0.07%) */
 export function atm_Barrier(logP: number): number {
-  return -553.3515970574831 + 2340.4497186192257 * logP;
+  return -553.3515970574805 + 2340.4497186192248 * logP;
 }
 
 /** CombineInt on atm: -553.352 + 2340.45*logP (verification MRE 0.07%) */
 export function atm_CombineInt(logP: number): number {
-  return -553.3515970574831 + 2340.4497186192257 * logP;
+  return -553.3515970574805 + 2340.4497186192248 * logP;
 }
 
 /** Broadcast on atm: 1110*logP (verification MRE 0.00%) */
@@ -48,12 +48,12 @@ export function atm_Broadcast(logP: number): number {
 
 /** BroadcastVector on atm: 345.485*logP + 66.4096*lengthLogP (verification MRE 6.47%) */
 export function atm_BroadcastVector(length: number, logP: number, lengthLogP: number): number {
-  return 0 + 0 * length + 345.484526684329 * logP + 66.40964627937595 * lengthLogP;
+  return 0 + 0 * length + 345.48452668432753 * logP + 66.40964627937592 * lengthLogP;
 }
 
 /** BlockTransfer on atm: 2832.54 + 55.557*words (verification MRE 0.41%) */
 export function atm_BlockTransfer(words: number): number {
-  return 2832.5443048613192 + 55.55702580031594 * words;
+  return 2832.544304861327 + 55.55702580031592 * words;
 }
 
 /** PollBothTilEmpty on atm: 20 (verification MRE 0.00%) */
@@ -73,17 +73,17 @@ export function atm_BroadcastDouble(logP: number): number {
 
 /** GlobalOR on atm: -553.352 + 2340.45*logP (verification MRE 0.07%) */
 export function atm_GlobalOR(logP: number): number {
-  return -553.3515970574831 + 2340.4497186192257 * logP;
+  return -553.3515970574805 + 2340.4497186192248 * logP;
 }
 
 /** CompositeMedian on atm: -1740.2 - 1177.18*steps + 7058.08*logP + 4740.07*stepsLogP (verification MRE 0.04%) */
 export function atm_CompositeMedian(steps: number, logP: number, stepsLogP: number): number {
-  return -1740.1992274170611 + -1177.1819889431313 * steps + 7058.082138109266 * logP + 4740.073875749686 * stepsLogP;
+  return -1740.1992274168213 + -1177.1819889432024 * steps + 7058.082138109224 * logP + 4740.073875749692 * stepsLogP;
 }
 
 /** CompositeVariance on atm: -1034.08 + 4675.24*logP (verification MRE 0.06%) */
 export function atm_CompositeVariance(logP: number): number {
-  return -1034.0843365155401 + 4675.241180253094 * logP;
+  return -1034.0843365155624 + 4675.241180253098 * logP;
 }
 
 /** Random on atm: 47 (verification MRE 0.00%) */
@@ -93,15 +93,15 @@ export function atm_Random(): number {
 
 /** Qprintf on atm: 4 + 0.5*chars (verification MRE 0.37%) */
 export function atm_Qprintf(chars: number): number {
-  return 4.000000000000002 + 0.5 * chars;
+  return 4.000000000000007 + 0.49999999999999967 * chars;
 }
 
 /** ExchangeBlocks on atm: 2186.97 + 73.6579*words (verification MRE 0.47%) */
 export function atm_ExchangeBlocks(words: number): number {
-  return 2186.967855449588 + 73.65785134357372 * words;
+  return 2186.9678554495777 + 73.65785134357371 * words;
 }
 
 /** AsyncTransfers on atm: 1046.9 + 653.654*count + 58.0183*totalWords (verification MRE 5.11%) */
 export function atm_AsyncTransfers(count: number, words: number, totalWords: number): number {
-  return 1046.9014580112307 + 653.6536763129204 * count + 0 * words + 58.01829705962219 * totalWords;
+  return 1046.901458011252 + 653.6536763129162 * count + 0 * words + 58.01829705962232 * totalWords;
 }

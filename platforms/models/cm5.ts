@@ -3,17 +3,17 @@
 
 /** ClearMemory on cm5: 68.9919 + 1.00617*length (verification MRE 0.08%) */
 export function cm5_ClearMemory(length: number): number {
-  return 68.99192388594135 + 1.0061675193235988 * length;
+  return 68.99192388594132 + 1.0061675193235977 * length;
 }
 
 /** CombineVector on cm5: 102.557 + 49.0119*length (verification MRE 0.09%) */
 export function cm5_CombineVector(length: number, logP: number, lengthLogP: number): number {
-  return 102.55711395443367 + 49.01192313145443 * length + 0 * logP + 0 * lengthLogP;
+  return 102.55711395443635 + 49.01192313145434 * length + 0 * logP + 0 * lengthLogP;
 }
 
 /** Roundtrip on cm5: 385.161 + 11.1228*hops (verification MRE 0.14%) */
 export function cm5_Roundtrip(hops: number): number {
-  return 385.16079360249495 + 11.122792051990814 * hops;
+  return 385.1607936024924 + 11.122792051991484 * hops;
 }
 
 /** SendRequest on cm5: 65 (verification MRE 0.00%) */
@@ -53,7 +53,7 @@ export function cm5_BroadcastVector(length: number, logP: number, lengthLogP: nu
 
 /** BlockTransfer on cm5: 386.533 + 16.2531*words (verification MRE 0.06%) */
 export function cm5_BlockTransfer(words: number): number {
-  return 386.53301360248634 + 16.253079455191585 * words;
+  return 386.53301360248935 + 16.25307945519157 * words;
 }
 
 /** PollBothTilEmpty on cm5: 22 (verification MRE 0.00%) */
@@ -78,7 +78,7 @@ export function cm5_GlobalOR(logP: number): number {
 
 /** CompositeMedian on cm5: 495.624 + 298.237*steps + 14.7886*stepsLogP (verification MRE 3.96%) */
 export function cm5_CompositeMedian(steps: number, logP: number, stepsLogP: number): number {
-  return 495.62438084933194 + 298.23721132921696 * steps + 0 * logP + 14.788644043585961 * stepsLogP;
+  return 495.6243808493304 + 298.2372113292156 * steps + 0 * logP + 14.788644043586205 * stepsLogP;
 }
 
 /** CompositeVariance on cm5: 348 (verification MRE 0.28%) */
@@ -93,15 +93,15 @@ export function cm5_Random(): number {
 
 /** Qprintf on cm5: 5 + 0.5*chars (verification MRE 1.20%) */
 export function cm5_Qprintf(chars: number): number {
-  return 4.999999999999997 + 0.4999999999999998 * chars;
+  return 4.999999999999995 + 0.4999999999999998 * chars;
 }
 
 /** ExchangeBlocks on cm5: 97.005 + 29.4569*words (verification MRE 0.63%) */
 export function cm5_ExchangeBlocks(words: number): number {
-  return 97.00502693829753 + 29.45692357793902 * words;
+  return 97.0050269382966 + 29.456923577939047 * words;
 }
 
 /** AsyncTransfers on cm5: 361.498 + 14.6849*count + 16.2552*totalWords (verification MRE 0.42%) */
 export function cm5_AsyncTransfers(count: number, words: number, totalWords: number): number {
-  return 361.49761046068227 + 14.68490906561152 * count + 0 * words + 16.255247414735503 * totalWords;
+  return 361.4976104606811 + 14.68490906561115 * count + 0 * words + 16.255247414735493 * totalWords;
 }

@@ -3,17 +3,17 @@
 
 /** ClearMemory on paragon: 66.5936 + 1.38389*length (verification MRE 0.13%) */
 export function paragon_ClearMemory(length: number): number {
-  return 66.59363838042643 + 1.383886476144991 * length;
+  return 66.59363838042647 + 1.3838864761449903 * length;
 }
 
 /** CombineVector on paragon: -32.251*length + 201.291*logP + 36.6567*lengthLogP (verification MRE 1.77%) */
 export function paragon_CombineVector(length: number, logP: number, lengthLogP: number): number {
-  return 0 + -32.250961594992965 * length + 201.29074631569333 * logP + 36.65671937602646 * lengthLogP;
+  return 0 + -32.25096159499371 * length + 201.29074631569267 * logP + 36.65671937602654 * lengthLogP;
 }
 
 /** Roundtrip on paragon: 302.02 + 10.007*hops (verification MRE 0.84%) */
 export function paragon_Roundtrip(hops: number): number {
-  return 302.02003835826196 + 10.00695753355427 * hops;
+  return 302.0200383582624 + 10.006957533554226 * hops;
 }
 
 /** SendRequest on paragon: 145 (verification MRE 0.00%) */
@@ -28,17 +28,17 @@ export function paragon_SendRPC(): number {
 
 /** Receive on paragon: 50.2333 (verification MRE 0.06%) */
 export function paragon_Receive(): number {
-  return 50.23329001029915;
+  return 50.233290010299164;
 }
 
 /** Barrier on paragon: -152.29 + 391.305*logP (verification MRE 0.33%) */
 export function paragon_Barrier(logP: number): number {
-  return -152.29006679440832 + 391.3050969084227 * logP;
+  return -152.29006679441426 + 391.3050969084237 * logP;
 }
 
 /** CombineInt on paragon: -152.29 + 391.305*logP (verification MRE 0.33%) */
 export function paragon_CombineInt(logP: number): number {
-  return -152.29006679440832 + 391.3050969084227 * logP;
+  return -152.29006679441426 + 391.3050969084237 * logP;
 }
 
 /** Broadcast on paragon: 137*logP (verification MRE 0.00%) */
@@ -48,12 +48,12 @@ export function paragon_Broadcast(logP: number): number {
 
 /** BroadcastVector on paragon: 42.6409*logP + 8.19651*lengthLogP (verification MRE 4.12%) */
 export function paragon_BroadcastVector(length: number, logP: number, lengthLogP: number): number {
-  return 0 + 0 * length + 42.64088302320102 * logP + 8.196505892139191 * lengthLogP;
+  return 0 + 0 * length + 42.64088302320079 * logP + 8.19650589213919 * lengthLogP;
 }
 
 /** BlockTransfer on paragon: 462.246 + 6.88243*words (verification MRE 0.57%) */
 export function paragon_BlockTransfer(words: number): number {
-  return 462.2464611149054 + 6.882434595708425 * words;
+  return 462.24646111490483 + 6.882434595708419 * words;
 }
 
 /** PollBothTilEmpty on paragon: 8 (verification MRE 0.00%) */
@@ -73,17 +73,17 @@ export function paragon_BroadcastDouble(logP: number): number {
 
 /** GlobalOR on paragon: -152.29 + 391.305*logP (verification MRE 0.33%) */
 export function paragon_GlobalOR(logP: number): number {
-  return -152.29006679440832 + 391.3050969084227 * logP;
+  return -152.29006679441426 + 391.3050969084237 * logP;
 }
 
 /** CompositeMedian on paragon: -530.35 - 410.32*steps + 1206.48*logP + 835.816*stepsLogP (verification MRE 0.14%) */
 export function paragon_CompositeMedian(steps: number, logP: number, stepsLogP: number): number {
-  return -530.3500702032461 + -410.31965878703556 * steps + 1206.4780016029597 * logP + 835.8164465490356 * stepsLogP;
+  return -530.3500702032683 + -410.31965878702266 * steps + 1206.478001602964 * logP + 835.8164465490339 * stepsLogP;
 }
 
 /** CompositeVariance on paragon: -278.139 + 786.28*logP (verification MRE 0.19%) */
 export function paragon_CompositeVariance(logP: number): number {
-  return -278.1387831760419 + 786.2802975654891 * logP;
+  return -278.13878317604417 + 786.2802975654897 * logP;
 }
 
 /** Random on paragon: 47 (verification MRE 0.00%) */
@@ -93,15 +93,15 @@ export function paragon_Random(): number {
 
 /** Qprintf on paragon: 4 + 0.5*chars (verification MRE 1.86%) */
 export function paragon_Qprintf(chars: number): number {
-  return 4.000000000000002 + 0.5 * chars;
+  return 4.000000000000007 + 0.49999999999999967 * chars;
 }
 
 /** ExchangeBlocks on paragon: 322.848 + 11.736*words (verification MRE 0.38%) */
 export function paragon_ExchangeBlocks(words: number): number {
-  return 322.8475874365155 + 11.735951798305171 * words;
+  return 322.8475874365225 + 11.735951798305162 * words;
 }
 
 /** AsyncTransfers on paragon: 204.02 + 87.015*count + 7.21198*totalWords (verification MRE 5.10%) */
 export function paragon_AsyncTransfers(count: number, words: number, totalWords: number): number {
-  return 204.02047342334384 + 87.0149873610101 * count + 0 * words + 7.211980321672546 * totalWords;
+  return 204.02047342334387 + 87.0149873610101 * count + 0 * words + 7.2119803216725575 * totalWords;
 }

@@ -89,10 +89,25 @@ export function predict(coefficients: readonly number[], x: readonly number[]): 
   return y;
 }
 
-/** One weighted SVD fit over the columns marked relevant: coefficients and their variances (svdfit, svdvar). */
+/**
+ * One weighted SVD fit over the columns marked relevant: coefficients and their variances
+ * (svdfit, svdvar). Each column is scaled to a largest magnitude of 1 first, and its
+ * coefficient and variance scaled back (column equilibration), so that the singular-value
+ * cut-off judges the columns' directions, not their units: unscaled, a term of 10^12
+ * cycles (x^3 at x = 10^4) put the constant's singular value below the cut-off, and a
+ * constant of 1000 cycles +- 10 was zeroed, then dropped as irrelevant. svdfit, which the
+ * thesis used, does not scale; scaling serves what 3.6.2 and 3.7 chose SVD for, robustness
+ * to the basis functions a user writes. Collinear columns (1 and logP at one machine size)
+ * now contribute equally to a prediction, where unscaled each contributed in proportion to
+ * its squared length; the predictions are the same.
+ */
 function svdFit(rows: number[][], ys: readonly number[], weights: readonly number[], relevant: readonly boolean[]) {
   const columns = relevant.flatMap((r, k) => (r ? [k] : []));
-  const a = new Matrix(rows.map((row, i) => columns.map((k) => row[k] / weights[i])));
+  const weighted = rows.map((row, i) => columns.map((k) => row[k] / weights[i]));
+  // A largest magnitude rather than a length, which squares the values (past 10^154, Infinity).
+  // An all-zero column stays as it is: its singular value is zero whatever its scale.
+  const scales = columns.map((_, j) => largestAbs(weighted, (row) => row[j]) || 1);
+  const a = new Matrix(weighted.map((row) => row.map((v, j) => v / scales[j])));
   const b = Matrix.columnVector(ys.map((y, i) => y / weights[i]));
   const svd = new SingularValueDecomposition(a, { autoTranspose: true });
   const s = svd.diagonal;
@@ -111,8 +126,8 @@ function svdFit(rows: number[][], ys: readonly number[], weights: readonly numbe
       beta += (v.get(j, q) * utb) / s[q];
       varSum += (v.get(j, q) / s[q]) ** 2;
     }
-    coef[k] = beta;
-    variance[k] = varSum;
+    coef[k] = beta / scales[j];
+    variance[k] = varSum / scales[j] ** 2;
   });
   return { coef, variance };
 }

@@ -74,6 +74,25 @@ describe('the model fitter (thesis 3.6.2, Fig. 3-9)', () => {
     expect(fit.coefficients[1]).toBeCloseTo(1, 9);
   });
 
+  it("keeps a small term beside a term of 10^12: the singular-value cut-off judges directions, not the terms' units", () => {
+    // y = 1000 + 0.001 x^3 +- 10 for x = 1000 .. 20000: x^3 reaches 8 x 10^12. Unscaled, the
+    // constant's singular value fell below 10^-10 of x^3's, the constant was zeroed and then
+    // dropped as irrelevant, though its 95% interval is about +-10.
+    const samples = Array.from({ length: 20 }, (_, i) => {
+      const x = 1000 * (i + 1);
+      return { x: [x ** 3], y: 1000 + 0.001 * x ** 3 + ((i % 3) - 1) * 10 };
+    });
+    const fit = fitModel(['x^3'], samples, false);
+    expect(fit.relevant).toEqual([true, true]);
+    expect(Math.abs(fit.coefficients[0] - 1000)).toBeLessThan(fit.halfWidths[0]);
+    expect(fit.halfWidths[0]).toBeLessThan(20);
+    expect(fit.coefficients[1]).toBeCloseTo(0.001, 12);
+    // The same fit in other units (x^3 / 10^9) gives the same prediction.
+    const rescaled = fitModel(['x^3 / 1e9'], samples.map((s) => ({ x: [s.x[0] / 1e9], y: s.y })), false);
+    expect(rescaled.coefficients[0]).toBeCloseTo(fit.coefficients[0], 6);
+    expect(rescaled.coefficients[1] / 1e9).toBeCloseTo(fit.coefficients[1], 15);
+  });
+
   it('splits the weight of a duplicated basis function, the total matching one copy', () => {
     const samples = [1, 2, 4, 8, 16, 32].map((len) => ({ x: [len, len], y: 10 + 4 * len }));
     const fit = fitModel(['len', 'len again'], samples, false);

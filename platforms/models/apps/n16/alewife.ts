@@ -3,50 +3,50 @@
 
 /** StencilSquare on alewife: 456.309*iter + 11.1551*iter_w + 0.239018*iter_h + 1.93665*iter_wh + 416.106*iter_colPackets + 466.487*iter_rowPackets - 1.15684*iter_chain (verification MRE 0.38%) */
 export function alewife_StencilSquare(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + 0 * height + 456.3089208992269 * iter + 0 * wh + 11.155093836338386 * iter_w + 0.23901816046423746 * iter_h + 1.9366457350243744 * iter_wh + 416.1059884817573 * iter_colPackets + 466.4869325779157 * iter_rowPackets + -1.156844520704989 * iter_chain + 0 * iter_colQueue;
+  return 0 + 0 * width + 0 * height + 456.30892089922423 * iter + 0 * wh + 11.15509383633835 * iter_w + 0.23901816046430863 * iter_h + 1.936645735024391 * iter_wh + 416.1059884817522 * iter_colPackets + 466.48693257792297 * iter_rowPackets + -1.1568445207051532 * iter_chain + 0 * iter_colQueue;
 }
 
 /** StencilVstrips on alewife: 915.734*iter - 2.98496*iter_w + 1.99758*iter_h + 1.93652*iter_wh + 422.971*iter_colPackets - 0.939318*iter_chain + 3.99736*iter_colQueue (verification MRE 0.44%) */
 export function alewife_StencilVstrips(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + 0 * height + 915.7343145878846 * iter + 0 * wh + -2.9849595947386844 * iter_w + 1.9975842217823754 * iter_h + 1.9365227462532715 * iter_wh + 422.9708266188807 * iter_colPackets + -0.9393178175960547 * iter_chain + 3.997356681501874 * iter_colQueue;
+  return 0 + 0 * width + 0 * height + 915.7343145878904 * iter + 0 * wh + -2.984959594738643 * iter_w + 1.9975842217828035 * iter_h + 1.9365227462532735 * iter_wh + 422.9708266188684 * iter_colPackets + -0.9393178175960715 * iter_chain + 3.9973566815016515 * iter_colQueue;
 }
 
 /** StencilHstrips on alewife: 847.821*iter + 50.7075*iter_w - 3.88948*iter_h + 1.93806*iter_wh + 360.575*iter_rowPackets - 0.846149*iter_chain (verification MRE 1.08%) */
 export function alewife_StencilHstrips(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_rowPackets: number, iter_chain: number): number {
-  return 0 + 0 * width + 0 * height + 847.820882114376 * iter + 0 * wh + 50.70749882336851 * iter_w + -3.88947638797866 * iter_h + 1.9380631819972995 * iter_wh + 360.5753271271599 * iter_rowPackets + -0.8461493202160222 * iter_chain;
+  return 0 + 0 * width + 0 * height + 847.8208821144104 * iter + 0 * wh + 50.70749882336812 * iter_w + -3.8894763879787413 * iter_h + 1.9380631819972975 * iter_wh + 360.5753271271666 * iter_rowPackets + -0.846149320216046 * iter_chain;
 }
 
 /** StencilUni on alewife: 124*iter - 48*iter_w - 62*iter_h + 31*iter_wh (verification MRE 0.00%) */
 export function alewife_StencilUni(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number): number {
-  return 0 + 0 * width + 0 * height + 123.9999999999938 * iter + 0 * wh + -48.00000000000001 * iter_w + -61.999999999999844 * iter_h + 31 * iter_wh;
+  return 0 + 0 * width + 0 * height + 123.9999999999986 * iter + 0 * wh + -47.999999999999645 * iter_w + -61.99999999999966 * iter_h + 30.99999999999999 * iter_wh;
 }
 
 /** StencilRectCols2 on alewife: 1007.69*iter + 28.7998*iter_w - 3.64202*iter_h + 1.93661*iter_wh + 146.996*iter_colPackets + 122.694*iter_rowPackets - 1.00465*iter_chain (verification MRE 0.39%) */
 export function alewife_StencilRectCols2(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number): number {
-  return 0 + 0 * width + 0 * height + 1007.687407455048 * iter + 0 * wh + 28.79980890643926 * iter_w + -3.642020647568076 * iter_h + 1.9366083597831767 * iter_wh + 146.9963304599296 * iter_colPackets + 122.69414488417979 * iter_rowPackets + -1.0046544907560766 * iter_chain;
+  return 0 + 0 * width + 0 * height + 1007.6874074550486 * iter + 0 * wh + 28.799808906439242 * iter_w + -3.642020647568079 * iter_h + 1.9366083597831827 * iter_wh + 146.996330459933 * iter_colPackets + 122.69414488417767 * iter_rowPackets + -1.0046544907560846 * iter_chain;
 }
 
 /** StencilRectCols4 on alewife: 405.294*iter + 11.8203*iter_w - 0.610645*iter_h + 1.93531*iter_wh + 535.27*iter_colPackets + 390.011*iter_rowPackets - 1.37963*iter_chain + 3.26438*iter_colQueue (verification MRE 0.16%) */
 export function alewife_StencilRectCols4(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + 0 * height + 405.29376800680467 * iter + 0 * wh + 11.820294292045897 * iter_w + -0.6106451501049959 * iter_h + 1.93531241320878 * iter_wh + 535.2700648000033 * iter_colPackets + 390.0108638234635 * iter_rowPackets + -1.3796256113258059 * iter_chain + 3.2643781841023207 * iter_colQueue;
+  return 0 + 0 * width + 0 * height + 405.293768006806 * iter + 0 * wh + 11.82029429204575 * iter_w + -0.6106451501049013 * iter_h + 1.9353124132087645 * iter_wh + 535.2700647999993 * iter_colPackets + 390.0108638234759 * iter_rowPackets + -1.3796256113256309 * iter_chain + 3.2643781841020005 * iter_colQueue;
 }
 
 /** StencilRectRows2 on alewife: 775.205*iter + 0.4783*iter_w + 1.20193*iter_h + 1.93465*iter_wh + 413.067*iter_colPackets + 145.89*iter_rowPackets - 1.07638*iter_chain + 2.8195*iter_colQueue (verification MRE 0.15%) */
 export function alewife_StencilRectRows2(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + 0 * height + 775.2051236883563 * iter + 0 * wh + 0.4782995689366252 * iter_w + 1.201930484435462 * iter_h + 1.9346546931974242 * iter_wh + 413.066750167647 * iter_colPackets + 145.8895368105374 * iter_rowPackets + -1.0763753459973369 * iter_chain + 2.8194986342876893 * iter_colQueue;
+  return 0 + 0 * width + 0 * height + 775.2051236883575 * iter + 0 * wh + 0.47829956893658115 * iter_w + 1.2019304844355945 * iter_h + 1.9346546931974198 * iter_wh + 413.06675016763654 * iter_colPackets + 145.8895368105504 * iter_rowPackets + -1.0763753459973542 * iter_chain + 2.8194986342876245 * iter_colQueue;
 }
 
 /** StencilRectRows4 on alewife: 449.136*iter + 11.6242*iter_w + 1.93587*iter_wh + 455.444*iter_colPackets + 413.461*iter_rowPackets - 1.23375*iter_chain + 1.15752*iter_colQueue (verification MRE 0.29%) */
 export function alewife_StencilRectRows4(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + 0 * height + 449.1360433823962 * iter + 0 * wh + 11.624215546339084 * iter_w + 0 * iter_h + 1.9358718271946311 * iter_wh + 455.4441105803141 * iter_colPackets + 413.4608212432794 * iter_rowPackets + -1.2337497861127251 * iter_chain + 1.1575210947689225 * iter_colQueue;
+  return 0 + 0 * width + 0 * height + 449.136043382391 * iter + 0 * wh + 11.624215546338998 * iter_w + 0 * iter_h + 1.9358718271946411 * iter_wh + 455.4441105803169 * iter_colPackets + 413.46082124326875 * iter_rowPackets + -1.2337497861125664 * iter_chain + 1.1575210947687902 * iter_colQueue;
 }
 
-/** RadixSort on alewife: -3.21981*keys + 141.99*iter + 12.9818*bins_iter + 567.959*logP_iter + 51.927*bins_iter_logP + 127.55*combine_iter_logP + 108.943*keys_iter (verification MRE 0.75%) */
+/** RadixSort on alewife: -3.21981*keys + 1206.91*iter + 110.345*bins_iter + 301.728*logP_iter + 27.5862*bins_iter_logP + 127.55*combine_iter_logP + 108.943*keys_iter (verification MRE 0.75%) */
 export function alewife_RadixSort(keys: number, bpd: number, width: number, iter: number, bins: number, bins_iter: number, logP: number, logP_iter: number, bins_iter_logP: number, combine_iter_logP: number, keys_iter: number): number {
-  return 0 + -3.2198106186988857 * keys + 0 * bpd + 0 * width + 141.9897252504458 * iter + 0 * bins + 12.981760899382149 * bins_iter + 0 * logP + 567.958901001787 * logP_iter + 51.92704359752944 * bins_iter_logP + 127.55003323273306 * combine_iter_logP + 108.94320192818246 * keys_iter;
+  return 0 + -3.2198106186986086 * keys + 0 * bpd + 0 * width + 1206.9126646287975 * iter + 0 * bins + 110.34496764474999 * bins_iter + 0 * logP + 301.7281661571994 * logP_iter + 27.586241911187468 * bins_iter_logP + 127.55003323273223 * combine_iter_logP + 108.94320192818236 * keys_iter;
 }
 
-/** SampleSort on alewife: 26036.1 + 6.61579*keys + 13331.3*sampleIter - 838.568*sendBuffers + 26.4632*keys_logP (verification MRE 2.50%) */
+/** SampleSort on alewife: 26036.1 + 56.2342*keys + 13331.3*sampleIter - 838.568*sendBuffers + 14.0586*keys_logP (verification MRE 2.50%) */
 export function alewife_SampleSort(keys: number, width: number, sampleIter: number, sendBuffers: number, keys_logP: number): number {
-  return 26036.140080446112 + 6.615789184924225 * keys + 0 * width + 13331.331503437186 * sampleIter + -838.5684106046251 * sendBuffers + 26.463156751480067 * keys_logP;
+  return 26036.140080446225 + 56.234208095422105 * keys + 0 * width + 13331.331503437208 * sampleIter + -838.5684106046426 * sendBuffers + 14.058552023855531 * keys_logP;
 }

@@ -3,50 +3,50 @@
 
 /** StencilSquare on atm: 6887.37*iter + 11.1299*iter_w - 10.9498*iter_h + 1.92678*iter_wh + 6420.79*iter_colPackets + 6044.83*iter_rowPackets (verification MRE 0.77%) */
 export function atm_StencilSquare(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + 0 * height + 6887.372489320284 * iter + 0 * wh + 11.129888710577326 * iter_w + -10.949821081505256 * iter_h + 1.9267810154974103 * iter_wh + 6420.7937233466655 * iter_colPackets + 6044.832869013531 * iter_rowPackets + 0 * iter_chain + 0 * iter_colQueue;
+  return 0 + 0 * width + 0 * height + 6887.372489320255 * iter + 0 * wh + 11.129888710577061 * iter_w + -10.949821081507022 * iter_h + 1.9267810154969625 * iter_wh + 6420.793723346702 * iter_colPackets + 6044.832869013621 * iter_rowPackets + 0 * iter_chain + 0 * iter_colQueue;
 }
 
 /** StencilVstrips on atm: 8564.3*iter - 2.75352*iter_w + 137.182*iter_h + 1.91423*iter_wh + 4790.61*iter_colPackets - 0.970824*iter_chain (verification MRE 1.01%) */
 export function atm_StencilVstrips(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + 0 * height + 8564.297596790453 * iter + 0 * wh + -2.753515300544633 * iter_w + 137.1824344127037 * iter_h + 1.9142319268857413 * iter_wh + 4790.609468362894 * iter_colPackets + -0.9708235077554527 * iter_chain + 0 * iter_colQueue;
+  return 0 + 0 * width + 0 * height + 8564.297596790373 * iter + 0 * wh + -2.753515300544596 * iter_w + 137.1824344126965 * iter_h + 1.9142319268857497 * iter_wh + 4790.609468362986 * iter_colPackets + -0.9708235077552072 * iter_chain + 0 * iter_colQueue;
 }
 
 /** StencilHstrips on atm: 8542.28*iter + 177.872*iter_w - 3.65817*iter_h + 1.91503*iter_wh + 4825.08*iter_rowPackets - 1.06518*iter_chain (verification MRE 0.85%) */
 export function atm_StencilHstrips(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_rowPackets: number, iter_chain: number): number {
-  return 0 + 0 * width + 0 * height + 8542.27687943321 * iter + 0 * wh + 177.87190764944359 * iter_w + -3.6581658771824026 * iter_h + 1.9150322556177686 * iter_wh + 4825.082838292754 * iter_rowPackets + -1.065180401308674 * iter_chain;
+  return 0 + 0 * width + 0 * height + 8542.276879433139 * iter + 0 * wh + 177.87190764949938 * iter_w + -3.6581658771824563 * iter_h + 1.9150322556177817 * iter_wh + 4825.082838292203 * iter_rowPackets + -1.0651804013088872 * iter_chain;
 }
 
 /** StencilUni on atm: 124*iter - 48*iter_w - 62*iter_h + 31*iter_wh (verification MRE 0.00%) */
 export function atm_StencilUni(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number): number {
-  return 0 + 0 * width + 0 * height + 123.9999999999938 * iter + 0 * wh + -48.00000000000001 * iter_w + -61.999999999999844 * iter_h + 31 * iter_wh;
+  return 0 + 0 * width + 0 * height + 123.9999999999986 * iter + 0 * wh + -47.999999999999645 * iter_w + -61.99999999999966 * iter_h + 30.99999999999999 * iter_wh;
 }
 
 /** StencilRectCols2 on atm: 9023.73*iter + 93.6268*iter_w + 1.92259*iter_wh + 2688.88*iter_colPackets + 4689.34*iter_rowPackets - 0.910226*iter_chain (verification MRE 1.16%) */
 export function atm_StencilRectCols2(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number): number {
-  return 0 + 0 * width + 0 * height + 9023.728925662399 * iter + 0 * wh + 93.62681811622829 * iter_w + 0 * iter_h + 1.9225911894505447 * iter_wh + 2688.8824534578957 * iter_colPackets + 4689.3359491513975 * iter_rowPackets + -0.910226174601194 * iter_chain;
+  return 0 + 0 * width + 0 * height + 9023.728925662568 * iter + 0 * wh + 93.62681811623939 * iter_w + 0 * iter_h + 1.9225911894506467 * iter_wh + 2688.882453457882 * iter_colPackets + 4689.335949151153 * iter_rowPackets + -0.9102261746011198 * iter_chain;
 }
 
 /** StencilRectCols4 on atm: 6915.37*iter + 1.9248*iter_wh + 5944.58*iter_colPackets + 6522.98*iter_rowPackets (verification MRE 0.51%) */
 export function atm_StencilRectCols4(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + 0 * height + 6915.368633640959 * iter + 0 * wh + 0 * iter_w + 0 * iter_h + 1.9248018703812177 * iter_wh + 5944.577522890835 * iter_colPackets + 6522.983275014905 * iter_rowPackets + 0 * iter_chain + 0 * iter_colQueue;
+  return 0 + 0 * width + 0 * height + 6915.368633640965 * iter + 0 * wh + 0 * iter_w + 0 * iter_h + 1.9248018703811915 * iter_wh + 5944.577522890834 * iter_colPackets + 6522.983275014906 * iter_rowPackets + 0 * iter_chain + 0 * iter_colQueue;
 }
 
 /** StencilRectRows2 on atm: 8415.89*iter + 65.8046*iter_h + 1.92557*iter_wh + 4752.83*iter_colPackets + 3001.21*iter_rowPackets - 0.572565*iter_chain (verification MRE 0.87%) */
 export function atm_StencilRectRows2(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + 0 * height + 8415.893438646992 * iter + 0 * wh + 0 * iter_w + 65.80459886498141 * iter_h + 1.9255740968345227 * iter_wh + 4752.831190274445 * iter_colPackets + 3001.214527960443 * iter_rowPackets + -0.5725653257745206 * iter_chain + 0 * iter_colQueue;
+  return 0 + 0 * width + 0 * height + 8415.893438647037 * iter + 0 * wh + 0 * iter_w + 65.80459886498761 * iter_h + 1.9255740968344475 * iter_wh + 4752.831190274337 * iter_colPackets + 3001.214527960448 * iter_rowPackets + -0.5725653257746274 * iter_chain + 0 * iter_colQueue;
 }
 
 /** StencilRectRows4 on atm: 7357.91*iter + 20.0462*iter_w + 1.92662*iter_wh + 5991.41*iter_colPackets + 5661.09*iter_rowPackets - 2.81092*iter_chain (verification MRE 0.56%) */
 export function atm_StencilRectRows4(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + 0 * height + 7357.907257050744 * iter + 0 * wh + 20.04620147620029 * iter_w + 0 * iter_h + 1.9266215576195675 * iter_wh + 5991.408602765776 * iter_colPackets + 5661.08903415087 * iter_rowPackets + -2.810923554327795 * iter_chain + 0 * iter_colQueue;
+  return 0 + 0 * width + 0 * height + 7357.907257050855 * iter + 0 * wh + 20.04620147620419 * iter_w + 0 * iter_h + 1.9266215576196648 * iter_wh + 5991.408602765793 * iter_colPackets + 5661.089034150712 * iter_rowPackets + -2.8109235543271964 * iter_chain + 0 * iter_colQueue;
 }
 
-/** RadixSort on atm: -44.0216*keys + 662.484*iter + 18.839*bins_iter + 2649.94*logP_iter + 75.3562*bins_iter_logP + 3800.5*combine_iter_logP + 1445.06*keys_iter (verification MRE 1.00%) */
+/** RadixSort on atm: -44.0216*keys + 5631.12*iter + 160.132*bins_iter + 1407.78*logP_iter + 40.033*bins_iter_logP + 3800.5*combine_iter_logP + 1445.06*keys_iter (verification MRE 1.00%) */
 export function atm_RadixSort(keys: number, bpd: number, width: number, iter: number, bins: number, bins_iter: number, logP: number, logP_iter: number, bins_iter_logP: number, combine_iter_logP: number, keys_iter: number): number {
-  return 0 + -44.02163997946409 * keys + 0 * bpd + 0 * width + 662.4843109013741 * iter + 0 * bins + 18.83903759555097 * bins_iter + 0 * logP + 2649.9372436055496 * logP_iter + 75.35615038219905 * bins_iter_logP + 3800.498448641106 * combine_iter_logP + 1445.0576768280248 * keys_iter;
+  return 0 + -44.021639979468006 * keys + 0 * bpd + 0 * width + 5631.116642661753 * iter + 0 * bins + 160.1318195621619 * bins_iter + 0 * logP + 1407.7791606654553 * logP_iter + 40.032954890540495 * bins_iter_logP + 3800.4984486412145 * combine_iter_logP + 1445.0576768280248 * keys_iter;
 }
 
-/** SampleSort on atm: 126837 + 10.5984*keys + 124060*sampleIter - 2458.26*sendBuffers + 42.3936*keys_logP (verification MRE 0.89%) */
+/** SampleSort on atm: 126837 + 90.0865*keys + 124060*sampleIter - 2458.26*sendBuffers + 22.5216*keys_logP (verification MRE 0.89%) */
 export function atm_SampleSort(keys: number, width: number, sampleIter: number, sendBuffers: number, keys_logP: number): number {
-  return 126837.28950388708 + 10.598412100673926 * keys + 0 * width + 124060.13754967459 * sampleIter + -2458.259826599995 * sendBuffers + 42.39364834543619 * keys_logP;
+  return 126837.28950388652 + 90.08650274121041 * keys + 0 * width + 124060.13754967463 * sampleIter + -2458.2598265999713 * sendBuffers + 22.52162568530261 * keys_logP;
 }

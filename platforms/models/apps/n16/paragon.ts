@@ -3,50 +3,50 @@
 
 /** StencilSquare on paragon: 29.5481 + 1122.96*iter + 15.5893*iter_w + 3.18076*iter_h + 1.93816*iter_wh + 813.938*iter_colPackets + 776.153*iter_rowPackets - 0.948877*iter_chain (verification MRE 0.08%) */
 export function paragon_StencilSquare(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 29.548139929722772 + 0 * width + 0 * height + 1122.9604635471223 * iter + 0 * wh + 15.589275673594345 * iter_w + 3.180762811888233 * iter_h + 1.9381588952572255 * iter_wh + 813.9377438011493 * iter_colPackets + 776.1531186403347 * iter_rowPackets + -0.9488765849258436 * iter_chain + 0 * iter_colQueue;
+  return 29.548139929522844 + 0 * width + 0 * height + 1122.9604635470348 * iter + 0 * wh + 15.589275673594885 * iter_w + 3.180762811888244 * iter_h + 1.938158895257222 * iter_wh + 813.9377438011944 * iter_colPackets + 776.1531186403738 * iter_rowPackets + -0.9488765849254748 * iter_chain + 0 * iter_colQueue;
 }
 
 /** StencilVstrips on paragon: 1291.91*iter - 2.91125*iter_w + 1.92665*iter_wh + 981.449*iter_colPackets - 0.831943*iter_chain (verification MRE 0.79%) */
 export function paragon_StencilVstrips(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + 0 * height + 1291.9141266438398 * iter + 0 * wh + -2.911254459193616 * iter_w + 0 * iter_h + 1.926646758717687 * iter_wh + 981.4488253442715 * iter_colPackets + -0.8319434310071125 * iter_chain + 0 * iter_colQueue;
+  return 0 + 0 * width + 0 * height + 1291.9141266438446 * iter + 0 * wh + -2.911254459193499 * iter_w + 0 * iter_h + 1.9266467587176823 * iter_wh + 981.4488253442698 * iter_colPackets + -0.8319434310072302 * iter_chain + 0 * iter_colQueue;
 }
 
 /** StencilHstrips on paragon: 1288.89*iter + 55.2456*iter_w - 3.84029*iter_h + 1.93333*iter_wh + 872.761*iter_rowPackets - 0.747612*iter_chain (verification MRE 0.21%) */
 export function paragon_StencilHstrips(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_rowPackets: number, iter_chain: number): number {
-  return 0 + 0 * width + 0 * height + 1288.8949869313578 * iter + 0 * wh + 55.245640360487364 * iter_w + -3.8402875452246 * iter_h + 1.933326297995024 * iter_wh + 872.7612991411861 * iter_rowPackets + -0.7476124763702473 * iter_chain;
+  return 0 + 0 * width + 0 * height + 1288.8949869313337 * iter + 0 * wh + 55.24564036048776 * iter_w + -3.8402875452245646 * iter_h + 1.9333262979949988 * iter_wh + 872.7612991411814 * iter_rowPackets + -0.7476124763702049 * iter_chain;
 }
 
 /** StencilUni on paragon: 124*iter - 48*iter_w - 62*iter_h + 31*iter_wh (verification MRE 0.00%) */
 export function paragon_StencilUni(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number): number {
-  return 0 + 0 * width + 0 * height + 123.9999999999938 * iter + 0 * wh + -48.00000000000001 * iter_w + -61.999999999999844 * iter_h + 31 * iter_wh;
+  return 0 + 0 * width + 0 * height + 123.9999999999986 * iter + 0 * wh + -47.999999999999645 * iter_w + -61.99999999999966 * iter_h + 30.99999999999999 * iter_wh;
 }
 
 /** StencilRectCols2 on paragon: 1222.24*iter + 23.3668*iter_w - 2.39448*iter_h + 1.93629*iter_wh + 356.25*iter_colPackets + 946.608*iter_rowPackets - 0.701255*iter_chain (verification MRE 0.22%) */
 export function paragon_StencilRectCols2(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number): number {
-  return 0 + 0 * width + 0 * height + 1222.2411180568758 * iter + 0 * wh + 23.366818849331757 * iter_w + -2.3944837112947472 * iter_h + 1.9362916906158358 * iter_wh + 356.24960116262287 * iter_colPackets + 946.6084277905313 * iter_rowPackets + -0.7012550415918423 * iter_chain;
+  return 0 + 0 * width + 0 * height + 1222.2411180568631 * iter + 0 * wh + 23.366818849330844 * iter_w + -2.3944837112947503 * iter_h + 1.9362916906158243 * iter_wh + 356.24960116262406 * iter_colPackets + 946.6084277905514 * iter_rowPackets + -0.7012550415918568 * iter_chain;
 }
 
 /** StencilRectCols4 on paragon: 1150.63*iter + 15.6298*iter_w + 4.3081*iter_h + 1.93685*iter_wh + 770.742*iter_colPackets + 781.18*iter_rowPackets - 1.20022*iter_chain (verification MRE 0.15%) */
 export function paragon_StencilRectCols4(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + 0 * height + 1150.6294927412755 * iter + 0 * wh + 15.629779507759851 * iter_w + 4.30809953416172 * iter_h + 1.9368525293973626 * iter_wh + 770.741581646618 * iter_colPackets + 781.179905311863 * iter_rowPackets + -1.2002243528139802 * iter_chain + 0 * iter_colQueue;
+  return 0 + 0 * width + 0 * height + 1150.629492741286 * iter + 0 * wh + 15.629779507759833 * iter_w + 4.308099534162007 * iter_h + 1.9368525293973637 * iter_wh + 770.7415816466088 * iter_colPackets + 781.1799053118643 * iter_rowPackets + -1.2002243528143823 * iter_chain + 0 * iter_colQueue;
 }
 
 /** StencilRectRows2 on paragon: 1329.15*iter + 1.87926*iter_w + 13.6233*iter_h + 1.9304*iter_wh + 702.512*iter_colPackets + 332.116*iter_rowPackets - 0.637348*iter_chain (verification MRE 0.45%) */
 export function paragon_StencilRectRows2(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + 0 * height + 1329.1458260654222 * iter + 0 * wh + 1.8792557522355342 * iter_w + 13.623307388126271 * iter_h + 1.9304035334878622 * iter_wh + 702.512166007793 * iter_colPackets + 332.1157115205706 * iter_rowPackets + -0.6373476515565505 * iter_chain + 0 * iter_colQueue;
+  return 0 + 0 * width + 0 * height + 1329.1458260654113 * iter + 0 * wh + 1.8792557522354165 * iter_w + 13.623307388126609 * iter_h + 1.930403533487864 * iter_wh + 702.5121660077881 * iter_colPackets + 332.1157115205855 * iter_rowPackets + -0.6373476515565645 * iter_chain + 0 * iter_colQueue;
 }
 
 /** StencilRectRows4 on paragon: 1169.9*iter + 15.4054*iter_w + 4.96178*iter_h + 1.9377*iter_wh + 745.363*iter_colPackets + 780.647*iter_rowPackets - 1.16799*iter_chain (verification MRE 0.22%) */
 export function paragon_StencilRectRows4(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + 0 * height + 1169.8952125187052 * iter + 0 * wh + 15.405377397710042 * iter_w + 4.961779616356622 * iter_h + 1.9377012908358582 * iter_wh + 745.3633692755552 * iter_colPackets + 780.6466256263732 * iter_rowPackets + -1.1679908748772276 * iter_chain + 0 * iter_colQueue;
+  return 0 + 0 * width + 0 * height + 1169.895212518696 * iter + 0 * wh + 15.405377397709612 * iter_w + 4.961779616356519 * iter_h + 1.937701290835832 * iter_wh + 745.3633692755553 * iter_colPackets + 780.6466256263888 * iter_rowPackets + -1.1679908748771952 * iter_chain + 0 * iter_colQueue;
 }
 
-/** RadixSort on paragon: -6.33381*keys + 152.576*iter + 12.5506*bins_iter + 610.305*logP_iter + 50.2026*bins_iter_logP + 369.805*combine_iter_logP + 221.179*keys_iter (verification MRE 1.14%) */
+/** RadixSort on paragon: -6.33381*keys + 1296.9*iter + 106.68*bins_iter + 324.225*logP_iter + 26.6701*bins_iter_logP + 369.805*combine_iter_logP + 221.179*keys_iter (verification MRE 1.14%) */
 export function paragon_RadixSort(keys: number, bpd: number, width: number, iter: number, bins: number, bins_iter: number, logP: number, logP_iter: number, bins_iter_logP: number, combine_iter_logP: number, keys_iter: number): number {
-  return 0 + -6.333813715763601 * keys + 0 * bpd + 0 * width + 152.57629931467974 * iter + 0 * bins + 12.55064505324885 * bins_iter + 0 * logP + 610.3051972587158 * logP_iter + 50.20258021299504 * bins_iter_logP + 369.8047985275013 * combine_iter_logP + 221.1785744254578 * keys_iter;
+  return 0 + -6.333813715762804 * keys + 0 * bpd + 0 * width + 1296.8985441747782 * iter + 0 * bins + 106.68048295261664 * bins_iter + 0 * logP + 324.22463604369466 * logP_iter + 26.670120738154196 * bins_iter_logP + 369.80479852747857 * combine_iter_logP + 221.1785744254577 * keys_iter;
 }
 
-/** SampleSort on paragon: 33055.3 + 7.31677*keys + 21545.2*sampleIter - 1100.59*sendBuffers + 29.2671*keys_logP (verification MRE 3.54%) */
+/** SampleSort on paragon: 33055.3 + 62.1925*keys + 21545.2*sampleIter - 1100.59*sendBuffers + 15.5481*keys_logP (verification MRE 3.54%) */
 export function paragon_SampleSort(keys: number, width: number, sampleIter: number, sendBuffers: number, keys_logP: number): number {
-  return 33055.26189452616 + 7.316767293669506 * keys + 0 * width + 21545.2366441395 * sampleIter + -1100.5871915326593 * sendBuffers + 29.26706918509906 * keys_logP;
+  return 33055.261894526244 + 62.192522017033134 * keys + 0 * width + 21545.23664413951 * sampleIter + -1100.5871915326807 * sendBuffers + 15.548130504258287 * keys_logP;
 }

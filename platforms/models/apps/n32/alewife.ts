@@ -3,50 +3,50 @@
 
 /** StencilSquare on alewife: 654.719*iter + 5.38646*iter_w + 0.967239*iter_wh + 454.238*iter_colPackets + 540.077*iter_rowPackets - 1.14876*iter_chain (verification MRE 0.52%) */
 export function alewife_StencilSquare(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + 0 * height + 654.7191260794383 * iter + 0 * wh + 5.3864602557794035 * iter_w + 0 * iter_h + 0.967239403749333 * iter_wh + 454.23805658538606 * iter_colPackets + 540.0767533762817 * iter_rowPackets + -1.1487625858959418 * iter_chain + 0 * iter_colQueue;
+  return 0 + 0 * width + 0 * height + 654.7191260794342 * iter + 0 * wh + 5.386460255779624 * iter_w + 0 * iter_h + 0.9672394037493556 * iter_wh + 454.2380565853855 * iter_colPackets + 540.0767533762872 * iter_rowPackets + -1.1487625858959813 * iter_chain + 0 * iter_colQueue;
 }
 
 /** StencilVstrips on alewife: 1317*iter - 1.5042*iter_w + 7.14526*iter_h + 0.967958*iter_wh + 250.552*iter_colPackets - 0.941887*iter_chain + 2.87043*iter_colQueue (verification MRE 0.40%) */
 export function alewife_StencilVstrips(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + 0 * height + 1317.000310024401 * iter + 0 * wh + -1.5041981026334386 * iter_w + 7.145262612033319 * iter_h + 0.9679582608505602 * iter_wh + 250.55167668758048 * iter_colPackets + -0.941887274819816 * iter_chain + 2.8704344715090615 * iter_colQueue;
+  return 0 + 0 * width + 0 * height + 1317.0003100244005 * iter + 0 * wh + -1.5041981026334699 * iter_w + 7.145262612033421 * iter_h + 0.9679582608505614 * iter_wh + 250.55167668758043 * iter_colPackets + -0.9418872748197543 * iter_chain + 2.8704344715091694 * iter_colQueue;
 }
 
 /** StencilHstrips on alewife: 1122.13*iter + 51.1579*iter_w - 1.94041*iter_h + 0.968741*iter_wh + 372.406*iter_rowPackets - 0.816512*iter_chain (verification MRE 1.18%) */
 export function alewife_StencilHstrips(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_rowPackets: number, iter_chain: number): number {
-  return 0 + 0 * width + 0 * height + 1122.1290216012378 * iter + 0 * wh + 51.157862700601186 * iter_w + -1.9404070318173188 * iter_h + 0.9687405618283581 * iter_wh + 372.40592675814946 * iter_rowPackets + -0.8165123069448571 * iter_chain;
+  return 0 + 0 * width + 0 * height + 1122.129021601236 * iter + 0 * wh + 51.15786270060069 * iter_w + -1.9404070318173265 * iter_h + 0.9687405618283568 * iter_wh + 372.4059267581624 * iter_rowPackets + -0.816512306944856 * iter_chain;
 }
 
 /** StencilUni on alewife: 124*iter - 48*iter_w - 62*iter_h + 31*iter_wh (verification MRE 0.00%) */
 export function alewife_StencilUni(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number): number {
-  return 0 + 0 * width + 0 * height + 123.9999999999938 * iter + 0 * wh + -48.00000000000001 * iter_w + -61.999999999999844 * iter_h + 31 * iter_wh;
+  return 0 + 0 * width + 0 * height + 123.9999999999986 * iter + 0 * wh + -47.999999999999645 * iter_w + -61.99999999999966 * iter_h + 30.99999999999999 * iter_wh;
 }
 
 /** StencilRectCols2 on alewife: 1426.02*iter + 30.4696*iter_w - 1.62214*iter_h + 0.968903*iter_wh + 102.396*iter_rowPackets - 1.13871*iter_chain (verification MRE 0.60%) */
 export function alewife_StencilRectCols2(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number): number {
-  return 0 + 0 * width + 0 * height + 1426.0204505711051 * iter + 0 * wh + 30.46962750038861 * iter_w + -1.6221413165023082 * iter_h + 0.9689029554603192 * iter_wh + 0 * iter_colPackets + 102.3960315989674 * iter_rowPackets + -1.1387117002913745 * iter_chain;
+  return 0 + 0 * width + 0 * height + 1426.0204505711358 * iter + 0 * wh + 30.46962750038856 * iter_w + -1.6221413165023597 * iter_h + 0.9689029554603201 * iter_wh + 0 * iter_colPackets + 102.39603159896342 * iter_rowPackets + -1.13871170029135 * iter_chain;
 }
 
 /** StencilRectCols4 on alewife: 604.991*iter + 13.8635*iter_w + 0.963553*iter_wh + 490.212*iter_colPackets + 503.126*iter_rowPackets - 1.23868*iter_chain (verification MRE 0.80%) */
 export function alewife_StencilRectCols4(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + 0 * height + 604.991300539483 * iter + 0 * wh + 13.86346842470421 * iter_w + 0 * iter_h + 0.9635525999121489 * iter_wh + 490.21154893300394 * iter_colPackets + 503.1255370924075 * iter_rowPackets + -1.2386807181397042 * iter_chain + 0 * iter_colQueue;
+  return 0 + 0 * width + 0 * height + 604.9913005394843 * iter + 0 * wh + 13.863468424704159 * iter_w + 0 * iter_h + 0.9635525999121546 * iter_wh + 490.2115489330022 * iter_colPackets + 503.12553709240797 * iter_rowPackets + -1.238680718139596 * iter_chain + 0 * iter_colQueue;
 }
 
 /** StencilRectRows2 on alewife: 1008.14*iter + 0.258197*iter_w + 1.38097*iter_h + 0.966006*iter_wh + 399.725*iter_colPackets + 196.213*iter_rowPackets - 0.938705*iter_chain + 2.98129*iter_colQueue (verification MRE 0.63%) */
 export function alewife_StencilRectRows2(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + 0 * height + 1008.1354781807386 * iter + 0 * wh + 0.258197494508133 * iter_w + 1.3809730588304983 * iter_h + 0.966006415042425 * iter_wh + 399.7247812916952 * iter_colPackets + 196.2129861625043 * iter_rowPackets + -0.9387051810368616 * iter_chain + 2.981288683943567 * iter_colQueue;
+  return 0 + 0 * width + 0 * height + 1008.1354781807098 * iter + 0 * wh + 0.2581974945082296 * iter_w + 1.3809730588302498 * iter_h + 0.9660064150424224 * iter_wh + 399.72478129171975 * iter_colPackets + 196.21298616251443 * iter_rowPackets + -0.9387051810369279 * iter_chain + 2.9812886839436614 * iter_colQueue;
 }
 
 /** StencilRectRows4 on alewife: 654.719*iter + 5.38646*iter_w + 0.967239*iter_wh + 454.238*iter_colPackets + 540.077*iter_rowPackets - 1.14876*iter_chain (verification MRE 0.25%) */
 export function alewife_StencilRectRows4(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + 0 * height + 654.7191260794383 * iter + 0 * wh + 5.3864602557794035 * iter_w + 0 * iter_h + 0.967239403749333 * iter_wh + 454.23805658538606 * iter_colPackets + 540.0767533762817 * iter_rowPackets + -1.1487625858959418 * iter_chain + 0 * iter_colQueue;
+  return 0 + 0 * width + 0 * height + 654.7191260794342 * iter + 0 * wh + 5.386460255779624 * iter_w + 0 * iter_h + 0.9672394037493556 * iter_wh + 454.2380565853855 * iter_colPackets + 540.0767533762872 * iter_rowPackets + -1.1487625858959813 * iter_chain + 0 * iter_colQueue;
 }
 
-/** RadixSort on alewife: -2.53531*keys + 120.124*iter + 12.1463*bins_iter + 600.622*logP_iter + 60.7315*bins_iter_logP + 95.1628*combine_iter_logP + 110.807*keys_iter (verification MRE 0.73%) */
+/** RadixSort on alewife: -2.53531*keys + 1561.62*iter + 157.902*bins_iter + 312.324*logP_iter + 31.5804*bins_iter_logP + 95.1628*combine_iter_logP + 110.807*keys_iter (verification MRE 0.73%) */
 export function alewife_RadixSort(keys: number, bpd: number, width: number, iter: number, bins: number, bins_iter: number, logP: number, logP_iter: number, bins_iter_logP: number, combine_iter_logP: number, keys_iter: number): number {
-  return 0 + -2.535308529909559 * keys + 0 * bpd + 0 * width + 120.12445504009082 * iter + 0 * bins + 12.146300044420414 * bins_iter + 0 * logP + 600.6222752004552 * logP_iter + 60.73150022210654 * bins_iter_logP + 95.16283951296859 * combine_iter_logP + 110.80655140827513 * keys_iter;
+  return 0 + -2.53530852990964 * keys + 0 * bpd + 0 * width + 1561.6179155211826 * iter + 0 * bins + 157.90190057747725 * bins_iter + 0 * logP + 312.3235831042368 * logP_iter + 31.58038011549544 * bins_iter_logP + 95.16283951296347 * combine_iter_logP + 110.80655140827511 * keys_iter;
 }
 
-/** SampleSort on alewife: 29588.1 + 4.36302*keys + 15630.4*sampleIter - 162.565*sendBuffers + 21.8151*keys_logP (verification MRE 1.22%) */
+/** SampleSort on alewife: 29588.1 + 56.7192*keys + 15630.4*sampleIter - 162.565*sendBuffers + 11.3438*keys_logP (verification MRE 1.22%) */
 export function alewife_SampleSort(keys: number, width: number, sampleIter: number, sendBuffers: number, keys_logP: number): number {
-  return 29588.11629091901 + 4.363018549081656 * keys + 0 * width + 15630.436720365658 * sampleIter + -162.56532225744945 * sendBuffers + 21.815092818704606 * keys_logP;
+  return 29588.116290918904 + 56.71924132130254 * keys + 0 * width + 15630.436720365667 * sampleIter + -162.5653222574552 * sendBuffers + 11.343848264260512 * keys_logP;
 }

@@ -3,50 +3,50 @@
 
 /** StencilSquare on atm: 9668.65*iter + 8.97551*iter_w + 0.96072*iter_wh + 6044.02*iter_colPackets + 5756.22*iter_rowPackets - 1.04217*iter_chain (verification MRE 0.68%) */
 export function atm_StencilSquare(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + 0 * height + 9668.647344475201 * iter + 0 * wh + 8.975513906518142 * iter_w + 0 * iter_h + 0.9607195655047958 * iter_wh + 6044.016622144186 * iter_colPackets + 5756.216461440839 * iter_rowPackets + -1.0421725406976978 * iter_chain + 0 * iter_colQueue;
+  return 0 + 0 * width + 0 * height + 9668.647344475143 * iter + 0 * wh + 8.975513906518854 * iter_w + 0 * iter_h + 0.9607195655047897 * iter_wh + 6044.016622144163 * iter_colPackets + 5756.216461440883 * iter_rowPackets + -1.042172540697527 * iter_chain + 0 * iter_colQueue;
 }
 
 /** StencilVstrips on atm: 10912.1*iter - 1.25278*iter_w + 171.316*iter_h + 0.947605*iter_wh + 4456.07*iter_colPackets - 0.65909*iter_chain (verification MRE 0.85%) */
 export function atm_StencilVstrips(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + 0 * height + 10912.116930283959 * iter + 0 * wh + -1.2527844262582375 * iter_w + 171.31629884784235 * iter_h + 0.9476047478036997 * iter_wh + 4456.066324919262 * iter_colPackets + -0.6590897096955418 * iter_chain + 0 * iter_colQueue;
+  return 0 + 0 * width + 0 * height + 10912.116930283975 * iter + 0 * wh + -1.2527844262583658 * iter_w + 171.3162988478381 * iter_h + 0.9476047478037117 * iter_wh + 4456.066324919304 * iter_colPackets + -0.6590897096954506 * iter_chain + 0 * iter_colQueue;
 }
 
 /** StencilHstrips on atm: 10873.1*iter + 209.184*iter_w - 1.6992*iter_h + 0.948264*iter_wh + 4526.75*iter_rowPackets - 0.75317*iter_chain (verification MRE 0.90%) */
 export function atm_StencilHstrips(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_rowPackets: number, iter_chain: number): number {
-  return 0 + 0 * width + 0 * height + 10873.130374235456 * iter + 0 * wh + 209.18443514082654 * iter_w + -1.6991973541167966 * iter_h + 0.9482640815753645 * iter_wh + 4526.753865759514 * iter_rowPackets + -0.75316981659975 * iter_chain;
+  return 0 + 0 * width + 0 * height + 10873.130374236334 * iter + 0 * wh + 209.1844351408491 * iter_w + -1.6991973541169272 * iter_h + 0.9482640815753758 * iter_wh + 4526.753865759301 * iter_rowPackets + -0.7531698165997134 * iter_chain;
 }
 
 /** StencilUni on atm: 124*iter - 48*iter_w - 62*iter_h + 31*iter_wh (verification MRE 0.00%) */
 export function atm_StencilUni(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number): number {
-  return 0 + 0 * width + 0 * height + 123.9999999999938 * iter + 0 * wh + -48.00000000000001 * iter_w + -61.999999999999844 * iter_h + 31 * iter_wh;
+  return 0 + 0 * width + 0 * height + 123.9999999999986 * iter + 0 * wh + -47.999999999999645 * iter_w + -61.99999999999966 * iter_h + 30.99999999999999 * iter_wh;
 }
 
 /** StencilRectCols2 on atm: 11139.3*iter + 79.6008*iter_w + 0.957778*iter_wh + 2722.32*iter_colPackets + 4967.66*iter_rowPackets - 0.999948*iter_chain (verification MRE 0.68%) */
 export function atm_StencilRectCols2(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number): number {
-  return 0 + 0 * width + 0 * height + 11139.318880571693 * iter + 0 * wh + 79.60080142639711 * iter_w + 0 * iter_h + 0.957778480059794 * iter_wh + 2722.3177983824075 * iter_colPackets + 4967.663524847197 * iter_rowPackets + -0.9999475866843587 * iter_chain;
+  return 0 + 0 * width + 0 * height + 11139.31888057137 * iter + 0 * wh + 79.6008014263713 * iter_w + 0 * iter_h + 0.957778480059867 * iter_wh + 2722.317798382419 * iter_colPackets + 4967.663524847723 * iter_rowPackets + -0.9999475866842998 * iter_chain;
 }
 
 /** StencilRectCols4 on atm: 9256.72*iter + 0.961317*iter_wh + 5958.67*iter_colPackets + 6550.48*iter_rowPackets - 1.02837*iter_chain (verification MRE 0.82%) */
 export function atm_StencilRectCols4(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + 0 * height + 9256.723323117269 * iter + 0 * wh + 0 * iter_w + 0 * iter_h + 0.9613172740848657 * iter_wh + 5958.665664347284 * iter_colPackets + 6550.477786204612 * iter_rowPackets + -1.0283749005023384 * iter_chain + 0 * iter_colQueue;
+  return 0 + 0 * width + 0 * height + 9256.72332311706 * iter + 0 * wh + 0 * iter_w + 0 * iter_h + 0.9613172740848952 * iter_wh + 5958.665664347297 * iter_colPackets + 6550.477786204616 * iter_rowPackets + -1.0283749005018201 * iter_chain + 0 * iter_colQueue;
 }
 
 /** StencilRectRows2 on atm: 10333.5*iter + 3.29032*iter_w + 0.958171*iter_wh + 6092.83*iter_colPackets + 2555.09*iter_rowPackets - 0.683339*iter_chain (verification MRE 1.00%) */
 export function atm_StencilRectRows2(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + 0 * height + 10333.457193113349 * iter + 0 * wh + 3.2903208981104655 * iter_w + 0 * iter_h + 0.9581713725107648 * iter_wh + 6092.8270586013 * iter_colPackets + 2555.089072997128 * iter_rowPackets + -0.6833386057593388 * iter_chain + 0 * iter_colQueue;
+  return 0 + 0 * width + 0 * height + 10333.457193113345 * iter + 0 * wh + 3.2903208981111356 * iter_w + 0 * iter_h + 0.9581713725108038 * iter_wh + 6092.827058601304 * iter_colPackets + 2555.0890729969997 * iter_rowPackets + -0.6833386057588822 * iter_chain + 0 * iter_colQueue;
 }
 
 /** StencilRectRows4 on atm: 9668.65*iter + 8.97551*iter_w + 0.96072*iter_wh + 6044.02*iter_colPackets + 5756.22*iter_rowPackets - 1.04217*iter_chain (verification MRE 0.65%) */
 export function atm_StencilRectRows4(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + 0 * height + 9668.647344475201 * iter + 0 * wh + 8.975513906518142 * iter_w + 0 * iter_h + 0.9607195655047958 * iter_wh + 6044.016622144186 * iter_colPackets + 5756.216461440839 * iter_rowPackets + -1.0421725406976978 * iter_chain + 0 * iter_colQueue;
+  return 0 + 0 * width + 0 * height + 9668.647344475143 * iter + 0 * wh + 8.975513906518854 * iter_w + 0 * iter_h + 0.9607195655047897 * iter_wh + 6044.016622144163 * iter_colPackets + 5756.216461440883 * iter_rowPackets + -1.042172540697527 * iter_chain + 0 * iter_colQueue;
 }
 
-/** RadixSort on atm: -29.4724*keys + 526.188*iter + 16.2698*bins_iter + 2630.94*logP_iter + 81.3491*bins_iter_logP + 3821.69*combine_iter_logP + 1475.47*keys_iter (verification MRE 0.37%) */
+/** RadixSort on atm: -29.4724*keys + 6840.45*iter + 211.508*bins_iter + 1368.09*logP_iter + 42.3015*bins_iter_logP + 3821.69*combine_iter_logP + 1475.47*keys_iter (verification MRE 0.37%) */
 export function atm_RadixSort(keys: number, bpd: number, width: number, iter: number, bins: number, bins_iter: number, logP: number, logP_iter: number, bins_iter_logP: number, combine_iter_logP: number, keys_iter: number): number {
-  return 0 + -29.47243434821803 * keys + 0 * bpd + 0 * width + 526.1882693989684 * iter + 0 * bins + 16.269811741395976 * bins_iter + 0 * logP + 2630.941346994798 * logP_iter + 81.34905870698614 * bins_iter_logP + 3821.691844010812 * combine_iter_logP + 1475.4701170825317 * keys_iter;
+  return 0 + -29.472434348220034 * keys + 0 * bpd + 0 * width + 6840.447502186465 * iter + 0 * bins + 211.50755263816234 * bins_iter + 0 * logP + 1368.0895004372962 * logP_iter + 42.30151052763266 * bins_iter_logP + 3821.6918440108266 * combine_iter_logP + 1475.4701170825313 * keys_iter;
 }
 
-/** SampleSort on atm: 157601 + 7.1042*keys + 133860*sampleIter + 35.521*keys_logP (verification MRE 0.79%) */
+/** SampleSort on atm: 157601 + 92.3547*keys + 133860*sampleIter + 18.4709*keys_logP (verification MRE 0.79%) */
 export function atm_SampleSort(keys: number, width: number, sampleIter: number, sendBuffers: number, keys_logP: number): number {
-  return 157600.78167159832 + 7.1042045117221555 * keys + 0 * width + 133860.32886068075 * sampleIter + 0 * sendBuffers + 35.521022233827665 * keys_logP;
+  return 157600.78167159736 + 92.35465784043002 * keys + 0 * width + 133860.32886068086 * sampleIter + 0 * sendBuffers + 18.470931568086012 * keys_logP;
 }

@@ -3,50 +3,50 @@
 
 /** StencilSquare on cm5: -2.18092*height + 309.125*iter + 23.3404*iter_w + 68.556*iter_h + 0.961974*iter_wh + 248.094*iter_rowPackets (verification MRE 0.79%) */
 export function cm5_StencilSquare(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + -2.1809171691138 * height + 309.12468161836927 * iter + 0 * wh + 23.34039477593386 * iter_w + 68.55599283225561 * iter_h + 0.9619736755168926 * iter_wh + 0 * iter_colPackets + 248.09429417416743 * iter_rowPackets + 0 * iter_chain + 0 * iter_colQueue;
+  return 0 + 0 * width + -2.180917169112043 * height + 309.1246816183824 * iter + 0 * wh + 23.34039477593518 * iter_w + 68.55599283225561 * iter_h + 0.9619736755168937 * iter_wh + 0 * iter_colPackets + 248.0942941741456 * iter_rowPackets + 0 * iter_chain + 0 * iter_colQueue;
 }
 
-/** StencilVstrips on cm5: -171.201 + 433.243*iter - 1.1499*iter_w + 218.744*iter_h + 0.952016*iter_wh + 109.372*iter_colPackets (verification MRE 1.37%) */
+/** StencilVstrips on cm5: -171.201 + 433.243*iter - 1.1499*iter_w + 136.715*iter_h + 0.952016*iter_wh + 273.43*iter_colPackets (verification MRE 1.37%) */
 export function cm5_StencilVstrips(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return -171.20134567751992 + 0 * width + 0 * height + 433.2434635778411 * iter + 0 * wh + -1.1499011747260615 * iter_w + 218.7439738756643 * iter_h + 0.9520161593085148 * iter_wh + 109.37198693783218 * iter_colPackets + 0 * iter_chain + 0 * iter_colQueue;
+  return -171.20134567756438 + 0 * width + 0 * height + 433.2434635778567 * iter + 0 * wh + -1.1499011747259438 * iter_w + 136.71498367229023 * iter_h + 0.9520161593084635 * iter_wh + 273.4299673445805 * iter_colPackets + 0 * iter_chain + 0 * iter_colQueue;
 }
 
-/** StencilHstrips on cm5: -286.479 + 381.897*iter + 254.071*iter_w - 1.59248*iter_h + 0.952054*iter_wh + 127.036*iter_rowPackets (verification MRE 1.34%) */
+/** StencilHstrips on cm5: -286.479 + 381.897*iter + 158.795*iter_w - 1.59248*iter_h + 0.952054*iter_wh + 317.589*iter_rowPackets (verification MRE 1.34%) */
 export function cm5_StencilHstrips(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_rowPackets: number, iter_chain: number): number {
-  return -286.4788447970036 + 0 * width + 0 * height + 381.8972133724458 * iter + 0 * wh + 254.0713787330572 * iter_w + -1.592478227980847 * iter_h + 0.9520543231801222 * iter_wh + 127.03568936651926 * iter_rowPackets + 0 * iter_chain;
+  return -286.47884479662935 + 0 * width + 0 * height + 381.8972133724787 * iter + 0 * wh + 158.79461170815907 * iter_w + -1.5924782279807197 * iter_h + 0.9520543231800978 * iter_wh + 317.5892234163181 * iter_rowPackets + 0 * iter_chain;
 }
 
 /** StencilUni on cm5: 123.543*iter - 48.2446*iter_w - 62.2641*iter_h + 31.0569*iter_wh (verification MRE 0.11%) */
 export function cm5_StencilUni(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number): number {
-  return 0 + 0 * width + 0 * height + 123.54273826972184 * iter + 0 * wh + -48.24458100701493 * iter_w + -62.264135597698136 * iter_h + 31.05687289039671 * iter_wh;
+  return 0 + 0 * width + 0 * height + 123.54273826972083 * iter + 0 * wh + -48.24458100701481 * iter_w + -62.26413559769792 * iter_h + 31.05687289039672 * iter_wh;
 }
 
 /** StencilRectCols2 on cm5: 369.758*iter + 156.811*iter_w + 0.962369*iter_wh + 202.413*iter_colPackets (verification MRE 1.53%) */
 export function cm5_StencilRectCols2(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number): number {
-  return 0 + 0 * width + 0 * height + 369.75840603859046 * iter + 0 * wh + 156.81099293294974 * iter_w + 0 * iter_h + 0.9623688837853221 * iter_wh + 202.41339799768397 * iter_colPackets + 0 * iter_rowPackets + 0 * iter_chain;
+  return 0 + 0 * width + 0 * height + 369.7584060385367 * iter + 0 * wh + 156.81099293294977 * iter_w + 0 * iter_h + 0.9623688837853441 * iter_wh + 202.41339799768653 * iter_colPackets + 0 * iter_rowPackets + 0 * iter_chain;
 }
 
 /** StencilRectCols4 on cm5: 295.438*iter + 49.2452*iter_w + 11.8059*iter_h + 0.966721*iter_wh + 335.132*iter_colPackets + 230.407*iter_rowPackets (verification MRE 1.47%) */
 export function cm5_StencilRectCols4(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + 0 * height + 295.438419937696 * iter + 0 * wh + 49.24521283469218 * iter_w + 11.805863042309587 * iter_h + 0.9667212777848395 * iter_wh + 335.1322191584315 * iter_colPackets + 230.40672508283407 * iter_rowPackets + 0 * iter_chain + 0 * iter_colQueue;
+  return 0 + 0 * width + 0 * height + 295.4384199376764 * iter + 0 * wh + 49.24521283468878 * iter_w + 11.805863042308486 * iter_h + 0.9667212777848511 * iter_wh + 335.1322191584505 * iter_colPackets + 230.40672508286184 * iter_rowPackets + 0 * iter_chain + 0 * iter_colQueue;
 }
 
 /** StencilRectRows2 on cm5: -115.53 + 519.575*iter + 190.222*iter_h + 0.962211*iter_wh - 217.418*iter_colPackets + 260.514*iter_rowPackets (verification MRE 1.57%) */
 export function cm5_StencilRectRows2(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return -115.52978119734784 + 0 * width + 0 * height + 519.5746734778896 * iter + 0 * wh + 0 * iter_w + 190.22183254130766 * iter_h + 0.9622109683404477 * iter_wh + -217.41839469994162 * iter_colPackets + 260.5138684370886 * iter_rowPackets + 0 * iter_chain + 0 * iter_colQueue;
+  return -115.52978119749046 + 0 * width + 0 * height + 519.5746734778608 * iter + 0 * wh + 0 * iter_w + 190.22183254128922 * iter_h + 0.9622109683404431 * iter_wh + -217.41839469987065 * iter_colPackets + 260.5138684370785 * iter_rowPackets + 0 * iter_chain + 0 * iter_colQueue;
 }
 
 /** StencilRectRows4 on cm5: -2.18092*height + 309.125*iter + 23.3404*iter_w + 68.556*iter_h + 0.961974*iter_wh + 248.094*iter_rowPackets (verification MRE 1.45%) */
 export function cm5_StencilRectRows4(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + -2.1809171691138 * height + 309.12468161836927 * iter + 0 * wh + 23.34039477593386 * iter_w + 68.55599283225561 * iter_h + 0.9619736755168926 * iter_wh + 0 * iter_colPackets + 248.09429417416743 * iter_rowPackets + 0 * iter_chain + 0 * iter_colQueue;
+  return 0 + 0 * width + -2.180917169112043 * height + 309.1246816183824 * iter + 0 * wh + 23.34039477593518 * iter_w + 68.55599283225561 * iter_h + 0.9619736755168937 * iter_wh + 0 * iter_colPackets + 248.0942941741456 * iter_rowPackets + 0 * iter_chain + 0 * iter_colQueue;
 }
 
-/** RadixSort on cm5: -6.50229*keys - 53.7963*width + 34.3885*iter + 2.08661*bins_iter + 171.942*logP_iter + 10.433*bins_iter_logP + 10.433*combine_iter_logP + 143.656*keys_iter (verification MRE 0.63%) */
+/** RadixSort on cm5: -6.50229*keys - 53.7963*width + 447.05*iter + 35.4724*bins_iter + 89.41*logP_iter + 7.09447*bins_iter_logP + 7.09447*combine_iter_logP + 143.656*keys_iter (verification MRE 0.63%) */
 export function cm5_RadixSort(keys: number, bpd: number, width: number, iter: number, bins: number, bins_iter: number, logP: number, logP_iter: number, bins_iter_logP: number, combine_iter_logP: number, keys_iter: number): number {
-  return 0 + -6.50229122275872 * keys + 0 * bpd + -53.796307692863365 * width + 34.388457745435446 * iter + 0 * bins + 2.086608845664288 * bins_iter + 0 * logP + 171.94228872717756 * logP_iter + 10.433044228320094 * bins_iter_logP + 10.433044228320094 * combine_iter_logP + 143.65599043671432 * keys_iter;
+  return 0 + -6.502291222758812 * keys + 0 * bpd + -53.79630769286981 * width + 447.04995069067616 * iter + 0 * bins + 35.47235037628842 * bins_iter + 0 * logP + 89.4099901381349 * logP_iter + 7.094470075257686 * bins_iter_logP + 7.094470075257686 * combine_iter_logP + 143.65599043671438 * keys_iter;
 }
 
-/** SampleSort on cm5: 16704.2 + 5.55051*keys + 11770.9*sampleIter - 195.588*sendBuffers + 27.7526*keys_logP (verification MRE 1.34%) */
+/** SampleSort on cm5: 16704.2 + 72.1567*keys + 11770.9*sampleIter - 195.588*sendBuffers + 14.4313*keys_logP (verification MRE 1.34%) */
 export function cm5_SampleSort(keys: number, width: number, sampleIter: number, sendBuffers: number, keys_logP: number): number {
-  return 16704.19876311381 + 5.550514849867645 * keys + 0 * width + 11770.933139626111 * sampleIter + -195.58785738701494 * sendBuffers + 27.752574247223084 * keys_logP;
+  return 16704.19876311372 + 72.15669304299176 * keys + 0 * width + 11770.933139626139 * sampleIter + -195.58785738701738 * sendBuffers + 14.431338608598358 * keys_logP;
 }

@@ -3,50 +3,50 @@
 
 /** StencilSquare on paragon: 1506.95*iter + 7.95943*iter_w + 4.04793*iter_h + 0.96528*iter_wh + 813.509*iter_colPackets + 766.312*iter_rowPackets - 0.936383*iter_chain (verification MRE 0.40%) */
 export function paragon_StencilSquare(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + 0 * height + 1506.954788109898 * iter + 0 * wh + 7.9594296007864145 * iter_w + 4.047929126561379 * iter_h + 0.9652796965758873 * iter_wh + 813.5091917475352 * iter_colPackets + 766.3115590890545 * iter_rowPackets + -0.9363828555699145 * iter_chain + 0 * iter_colQueue;
+  return 0 + 0 * width + 0 * height + 1506.9547881099404 * iter + 0 * wh + 7.95942960078622 * iter_w + 4.047929126563398 * iter_h + 0.9652796965758675 * iter_wh + 813.5091917474696 * iter_colPackets + 766.3115590890527 * iter_rowPackets + -0.9363828555699797 * iter_chain + 0 * iter_colQueue;
 }
 
 /** StencilVstrips on paragon: 1729.15*iter - 1.41725*iter_w + 23.5358*iter_h + 0.962199*iter_wh + 746.104*iter_colPackets - 0.952693*iter_chain (verification MRE 0.44%) */
 export function paragon_StencilVstrips(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + 0 * height + 1729.149768539668 * iter + 0 * wh + -1.4172523233116403 * iter_w + 23.535828693847527 * iter_h + 0.9621991270893127 * iter_wh + 746.1038885167609 * iter_colPackets + -0.9526925838332136 * iter_chain + 0 * iter_colQueue;
+  return 0 + 0 * width + 0 * height + 1729.1497685396735 * iter + 0 * wh + -1.4172523233116414 * iter_w + 23.535828693849236 * iter_h + 0.9621991270893119 * iter_wh + 746.1038885167445 * iter_colPackets + -0.9526925838332039 * iter_chain + 0 * iter_colQueue;
 }
 
 /** StencilHstrips on paragon: 1734.71*iter + 73.2076*iter_w - 1.92629*iter_h + 0.96651*iter_wh + 690.576*iter_rowPackets - 0.71285*iter_chain (verification MRE 0.20%) */
 export function paragon_StencilHstrips(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_rowPackets: number, iter_chain: number): number {
-  return 0 + 0 * width + 0 * height + 1734.708410585486 * iter + 0 * wh + 73.20756650795069 * iter_w + -1.9262870393903093 * iter_h + 0.9665095134320019 * iter_wh + 690.5761808660452 * iter_rowPackets + -0.7128496608994214 * iter_chain;
+  return 0 + 0 * width + 0 * height + 1734.7084105855718 * iter + 0 * wh + 73.20756650795191 * iter_w + -1.9262870393903087 * iter_h + 0.966509513431986 * iter_wh + 690.5761808660345 * iter_rowPackets + -0.7128496608994347 * iter_chain;
 }
 
 /** StencilUni on paragon: 124*iter - 48*iter_w - 62*iter_h + 31*iter_wh (verification MRE 0.00%) */
 export function paragon_StencilUni(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number): number {
-  return 0 + 0 * width + 0 * height + 123.9999999999938 * iter + 0 * wh + -48.00000000000001 * iter_w + -61.999999999999844 * iter_h + 31 * iter_wh;
+  return 0 + 0 * width + 0 * height + 123.9999999999986 * iter + 0 * wh + -47.999999999999645 * iter_w + -61.99999999999966 * iter_h + 30.99999999999999 * iter_wh;
 }
 
 /** StencilRectCols2 on paragon: 1683.42*iter + 28.9139*iter_w - 1.06947*iter_h + 0.968472*iter_wh + 336.975*iter_colPackets + 841.337*iter_rowPackets - 0.754611*iter_chain (verification MRE 0.21%) */
 export function paragon_StencilRectCols2(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number): number {
-  return 0 + 0 * width + 0 * height + 1683.4203104036892 * iter + 0 * wh + 28.91390318037611 * iter_w + -1.0694681259448586 * iter_h + 0.9684718433556377 * iter_wh + 336.9747117440718 * iter_colPackets + 841.337059179698 * iter_rowPackets + -0.7546106759240306 * iter_chain;
+  return 0 + 0 * width + 0 * height + 1683.4203104036844 * iter + 0 * wh + 28.913903180374916 * iter_w + -1.0694681259450391 * iter_h + 0.9684718433556329 * iter_wh + 336.97471174409065 * iter_colPackets + 841.3370591797197 * iter_rowPackets + -0.7546106759240593 * iter_chain;
 }
 
 /** StencilRectCols4 on paragon: 1562.78*iter + 16.3753*iter_w + 2.03081*iter_h + 0.968195*iter_wh + 779.572*iter_colPackets + 761.932*iter_rowPackets - 0.928616*iter_chain (verification MRE 0.66%) */
 export function paragon_StencilRectCols4(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + 0 * height + 1562.7825707429447 * iter + 0 * wh + 16.375292896339996 * iter_w + 2.0308126724292683 * iter_h + 0.9681948212818177 * iter_wh + 779.5722284089395 * iter_colPackets + 761.9317161072048 * iter_rowPackets + -0.9286156963573458 * iter_chain + 0 * iter_colQueue;
+  return 0 + 0 * width + 0 * height + 1562.782570742959 * iter + 0 * wh + 16.37529289634017 * iter_w + 2.030812672429145 * iter_h + 0.9681948212818324 * iter_wh + 779.5722284089507 * iter_colPackets + 761.931716107195 * iter_rowPackets + -0.9286156963572821 * iter_chain + 0 * iter_colQueue;
 }
 
 /** StencilRectRows2 on paragon: 1667.55*iter + 18.4642*iter_h + 0.964386*iter_wh + 606.248*iter_colPackets + 491.444*iter_rowPackets - 0.544742*iter_chain (verification MRE 0.64%) */
 export function paragon_StencilRectRows2(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + 0 * height + 1667.5522842695766 * iter + 0 * wh + 0 * iter_w + 18.46419668011022 * iter_h + 0.9643861647802837 * iter_wh + 606.2483325695438 * iter_colPackets + 491.4442198748367 * iter_rowPackets + -0.5447423990107843 * iter_chain + 0 * iter_colQueue;
+  return 0 + 0 * width + 0 * height + 1667.5522842695993 * iter + 0 * wh + 0 * iter_w + 18.464196680111627 * iter_h + 0.96438616478028 * iter_wh + 606.2483325695124 * iter_colPackets + 491.4442198748401 * iter_rowPackets + -0.5447423990107965 * iter_chain + 0 * iter_colQueue;
 }
 
 /** StencilRectRows4 on paragon: 1506.95*iter + 7.95943*iter_w + 4.04793*iter_h + 0.96528*iter_wh + 813.509*iter_colPackets + 766.312*iter_rowPackets - 0.936383*iter_chain (verification MRE 0.53%) */
 export function paragon_StencilRectRows4(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + 0 * height + 1506.954788109898 * iter + 0 * wh + 7.9594296007864145 * iter_w + 4.047929126561379 * iter_h + 0.9652796965758873 * iter_wh + 813.5091917475352 * iter_colPackets + 766.3115590890545 * iter_rowPackets + -0.9363828555699145 * iter_chain + 0 * iter_colQueue;
+  return 0 + 0 * width + 0 * height + 1506.9547881099404 * iter + 0 * wh + 7.95942960078622 * iter_w + 4.047929126563398 * iter_h + 0.9652796965758675 * iter_wh + 813.5091917474696 * iter_colPackets + 766.3115590890527 * iter_rowPackets + -0.9363828555699797 * iter_chain + 0 * iter_colQueue;
 }
 
-/** RadixSort on paragon: -4.78496*keys + 124.117*iter + 11.3561*bins_iter + 620.585*logP_iter + 56.7805*bins_iter_logP + 375.555*combine_iter_logP + 225.673*keys_iter (verification MRE 0.34%) */
+/** RadixSort on paragon: -4.78496*keys + 1613.52*iter + 147.629*bins_iter + 322.704*logP_iter + 29.5258*bins_iter_logP + 375.555*combine_iter_logP + 225.673*keys_iter (verification MRE 0.34%) */
 export function paragon_RadixSort(keys: number, bpd: number, width: number, iter: number, bins: number, bins_iter: number, logP: number, logP_iter: number, bins_iter_logP: number, combine_iter_logP: number, keys_iter: number): number {
-  return 0 + -4.784958004737914 * keys + 0 * bpd + 0 * width + 124.11705573835506 * iter + 0 * bins + 11.356090352449176 * bins_iter + 0 * logP + 620.5852786917662 * logP_iter + 56.780451762246464 * bins_iter_logP + 375.5553361354525 * combine_iter_logP + 225.67256901793712 * keys_iter;
+  return 0 + -4.784958004737997 * keys + 0 * bpd + 0 * width + 1613.52172459859 * iter + 0 * bins + 147.62917458184072 * bins_iter + 0 * logP + 322.704344919718 * logP_iter + 29.525834916368133 * bins_iter_logP + 375.55533613545384 * combine_iter_logP + 225.67256901793715 * keys_iter;
 }
 
-/** SampleSort on paragon: 36268.4 + 4.75812*keys + 24162.8*sampleIter - 166.713*sendBuffers + 23.7906*keys_logP (verification MRE 1.24%) */
+/** SampleSort on paragon: 36268.4 + 61.8556*keys + 24162.8*sampleIter - 166.713*sendBuffers + 12.3711*keys_logP (verification MRE 1.24%) */
 export function paragon_SampleSort(keys: number, width: number, sampleIter: number, sendBuffers: number, keys_logP: number): number {
-  return 36268.420216536295 + 4.7581203101353715 * keys + 0 * width + 24162.802296809405 * sampleIter + -166.71255099630343 * sendBuffers + 23.790601513140864 * keys_logP;
+  return 36268.42021653655 + 61.85556393791992 * keys + 0 * width + 24162.802296809397 * sampleIter + -166.7125509963053 * sendBuffers + 12.371112787583977 * keys_logP;
 }

@@ -3,50 +3,50 @@
 
 /** StencilSquare on alewife: 776.593*iter + 5.25329*iter_w - 0.660288*iter_h + 0.483786*iter_wh + 630.061*iter_colPackets + 589.601*iter_rowPackets - 1.16813*iter_chain + 3.01738*iter_colQueue (verification MRE 0.97%) */
 export function alewife_StencilSquare(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + 0 * height + 776.5927670975876 * iter + 0 * wh + 5.253285387034738 * iter_w + -0.6602882567686591 * iter_h + 0.48378640007753043 * iter_wh + 630.0613734903761 * iter_colPackets + 589.6008157820178 * iter_rowPackets + -1.1681304851879764 * iter_chain + 3.017382148901729 * iter_colQueue;
+  return 0 + 0 * width + 0 * height + 776.5927670975947 * iter + 0 * wh + 5.253285387034791 * iter_w + -0.6602882567687258 * iter_h + 0.4837864000775496 * iter_wh + 630.0613734903736 * iter_colPackets + 589.6008157820136 * iter_rowPackets + -1.1681304851878962 * iter_chain + 3.017382148901974 * iter_colQueue;
 }
 
 /** StencilVstrips on alewife: 34.7009 + 1512.29*iter - 0.743129*iter_w + 4.68106*iter_h + 0.484501*iter_wh + 327.613*iter_colPackets - 1.02426*iter_chain + 4.36647*iter_colQueue (verification MRE 0.48%) */
 export function alewife_StencilVstrips(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 34.70094823147249 + 0 * width + 0 * height + 1512.2936420554013 * iter + 0 * wh + -0.7431294937282859 * iter_w + 4.681061133994698 * iter_h + 0.4845014591058931 * iter_wh + 327.6126737320445 * iter_colPackets + -1.024264033702108 * iter_chain + 4.366472044158177 * iter_colQueue;
+  return 34.70094823247982 + 0 * width + 0 * height + 1512.2936420554504 * iter + 0 * wh + -0.7431294937274128 * iter_w + 4.681061133994799 * iter_h + 0.48450145910601855 * iter_wh + 327.61267373203185 * iter_colPackets + -1.024264033704847 * iter_chain + 4.366472044187136 * iter_colQueue;
 }
 
 /** StencilHstrips on alewife: 1374.17*iter + 50.5141*iter_w - 0.980205*iter_h + 0.485399*iter_wh + 387.601*iter_rowPackets - 0.830578*iter_chain (verification MRE 2.03%) */
 export function alewife_StencilHstrips(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_rowPackets: number, iter_chain: number): number {
-  return 0 + 0 * width + 0 * height + 1374.1686660692826 * iter + 0 * wh + 50.51409314817422 * iter_w + -0.9802046757356957 * iter_h + 0.4853986784721124 * iter_wh + 387.60071187969004 * iter_rowPackets + -0.8305781644032805 * iter_chain;
+  return 0 + 0 * width + 0 * height + 1374.1686660692983 * iter + 0 * wh + 50.514093148174425 * iter_w + -0.9802046757356886 * iter_h + 0.48539867847211127 * iter_wh + 387.6007118796836 * iter_rowPackets + -0.8305781644032861 * iter_chain;
 }
 
 /** StencilUni on alewife: 124*iter - 48*iter_w - 62*iter_h + 31*iter_wh (verification MRE 0.00%) */
 export function alewife_StencilUni(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number): number {
-  return 0 + 0 * width + 0 * height + 123.9999999999938 * iter + 0 * wh + -48.00000000000001 * iter_w + -61.999999999999844 * iter_h + 31 * iter_wh;
+  return 0 + 0 * width + 0 * height + 123.9999999999986 * iter + 0 * wh + -47.999999999999645 * iter_w + -61.99999999999966 * iter_h + 30.99999999999999 * iter_wh;
 }
 
 /** StencilRectCols2 on alewife: 1380.35*iter + 28.4518*iter_w - 0.917632*iter_h + 0.483175*iter_wh + 196.93*iter_colPackets + 272.664*iter_rowPackets - 0.96947*iter_chain (verification MRE 0.70%) */
 export function alewife_StencilRectCols2(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number): number {
-  return 0 + 0 * width + 0 * height + 1380.3492920672534 * iter + 0 * wh + 28.451772515764556 * iter_w + -0.9176322872336252 * iter_h + 0.48317485647548425 * iter_wh + 196.93001111873104 * iter_colPackets + 272.6637802459612 * iter_rowPackets + -0.9694698186187873 * iter_chain;
+  return 0 + 0 * width + 0 * height + 1380.3492920672527 * iter + 0 * wh + 28.45177251576443 * iter_w + -0.9176322872336042 * iter_h + 0.48317485647548836 * iter_wh + 196.93001111873812 * iter_colPackets + 272.6637802459762 * iter_rowPackets + -0.9694698186187648 * iter_chain;
 }
 
 /** StencilRectCols4 on alewife: 839.505*iter + 13.8737*iter_w + 0.480921*iter_wh + 534.224*iter_colPackets + 504.43*iter_rowPackets - 1.05971*iter_chain (verification MRE 0.99%) */
 export function alewife_StencilRectCols4(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + 0 * height + 839.5051128847324 * iter + 0 * wh + 13.873743043316768 * iter_w + 0 * iter_h + 0.48092148995551126 * iter_wh + 534.2240138246405 * iter_colPackets + 504.43041661554884 * iter_rowPackets + -1.0597071277109031 * iter_chain + 0 * iter_colQueue;
+  return 0 + 0 * width + 0 * height + 839.5051128846833 * iter + 0 * wh + 13.873743043316397 * iter_w + 0 * iter_h + 0.4809214899555005 * iter_wh + 534.2240138246482 * iter_colPackets + 504.4304166155737 * iter_rowPackets + -1.059707127710725 * iter_chain + 0 * iter_colQueue;
 }
 
 /** StencilRectRows2 on alewife: 1505.15*iter + 0.287645*iter_w + 1.75615*iter_h + 0.482508*iter_wh + 373.952*iter_colPackets - 0.938763*iter_chain + 2.60543*iter_colQueue (verification MRE 0.55%) */
 export function alewife_StencilRectRows2(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + 0 * height + 1505.149716736331 * iter + 0 * wh + 0.287644508309156 * iter_w + 1.7561549133208985 * iter_h + 0.48250767304426817 * iter_wh + 373.951784252778 * iter_colPackets + 0 * iter_rowPackets + -0.9387631680242421 * iter_chain + 2.6054292112749806 * iter_colQueue;
+  return 0 + 0 * width + 0 * height + 1505.1497167363434 * iter + 0 * wh + 0.2876445083092033 * iter_w + 1.7561549133205367 * iter_h + 0.48250767304426917 * iter_wh + 373.9517842527794 * iter_colPackets + 0 * iter_rowPackets + -0.9387631680243178 * iter_chain + 2.6054292112747675 * iter_colQueue;
 }
 
 /** StencilRectRows4 on alewife: 819.418*iter + 2.87813*iter_w + 0.482417*iter_wh + 494.481*iter_colPackets + 584.334*iter_rowPackets - 1.0362*iter_chain + 1.7944*iter_colQueue (verification MRE 0.44%) */
 export function alewife_StencilRectRows4(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + 0 * height + 819.4183387484039 * iter + 0 * wh + 2.878133534068953 * iter_w + 0 * iter_h + 0.4824166418886467 * iter_wh + 494.48146032685776 * iter_colPackets + 584.3342406939237 * iter_rowPackets + -1.036195946137086 * iter_chain + 1.7944043511101888 * iter_colQueue;
+  return 0 + 0 * width + 0 * height + 819.4183387484375 * iter + 0 * wh + 2.878133534068978 * iter_w + 0 * iter_h + 0.4824166418886547 * iter_wh + 494.4814603268582 * iter_colPackets + 584.3342406938787 * iter_rowPackets + -1.0361959461369394 * iter_chain + 1.7944043511102985 * iter_colQueue;
 }
 
-/** RadixSort on alewife: 102.701*iter + 11.3312*bins_iter + 616.208*logP_iter + 67.9869*bins_iter_logP + 90.4403*combine_iter_logP + 110.536*keys_iter (verification MRE 0.45%) */
+/** RadixSort on alewife: 1899.98*iter + 209.626*bins_iter + 316.663*logP_iter + 34.9377*bins_iter_logP + 90.4403*combine_iter_logP + 110.536*keys_iter (verification MRE 0.45%) */
 export function alewife_RadixSort(keys: number, bpd: number, width: number, iter: number, bins: number, bins_iter: number, logP: number, logP_iter: number, bins_iter_logP: number, combine_iter_logP: number, keys_iter: number): number {
-  return 0 + 0 * keys + 0 * bpd + 0 * width + 102.70136232249646 * iter + 0 * bins + 11.331154582735044 * bins_iter + 0 * logP + 616.2081739349806 * logP_iter + 67.98692749641687 * bins_iter_logP + 90.44034915259596 * combine_iter_logP + 110.53632271002 * keys_iter;
+  return 0 + 0 * keys + 0 * bpd + 0 * width + 1899.975202966197 * iter + 0 * bins + 209.62635978061837 * bins_iter + 0 * logP + 316.6625338276989 * logP_iter + 34.93772663010307 * bins_iter_logP + 90.44034915259293 * combine_iter_logP + 110.53632271001996 * keys_iter;
 }
 
-/** SampleSort on alewife: 49913.6 + 3.29937*keys + 17956.2*sampleIter + 19.7962*keys_logP (verification MRE 0.66%) */
+/** SampleSort on alewife: 49913.6 + 61.0383*keys + 17956.2*sampleIter + 10.173*keys_logP (verification MRE 0.66%) */
 export function alewife_SampleSort(keys: number, width: number, sampleIter: number, sendBuffers: number, keys_logP: number): number {
-  return 49913.62947536819 + 3.299367114144325 * keys + 0 * width + 17956.237467728686 * sampleIter + 0 * sendBuffers + 19.796202637071303 * keys_logP;
+  return 49913.62947536823 + 61.03829146828615 * keys + 0 * width + 17956.23746772869 * sampleIter + 0 * sendBuffers + 10.173048578047688 * keys_logP;
 }

@@ -3,50 +3,50 @@
 
 /** StencilSquare on atm: 11940.3*iter + 8.30674*iter_w + 0.479703*iter_wh + 6036.45*iter_colPackets + 5860.89*iter_rowPackets - 1.12382*iter_chain (verification MRE 0.41%) */
 export function atm_StencilSquare(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + 0 * height + 11940.275143840996 * iter + 0 * wh + 8.30673643902918 * iter_w + 0 * iter_h + 0.47970308821718616 * iter_wh + 6036.446279417851 * iter_colPackets + 5860.892410713873 * iter_rowPackets + -1.123819881352626 * iter_chain + 0 * iter_colQueue;
+  return 0 + 0 * width + 0 * height + 11940.275143840969 * iter + 0 * wh + 8.306736439031605 * iter_w + 0 * iter_h + 0.4797030882171277 * iter_wh + 6036.446279417863 * iter_colPackets + 5860.892410713802 * iter_rowPackets + -1.1238198813527995 * iter_chain + 0 * iter_colQueue;
 }
 
 /** StencilVstrips on atm: 13298.2*iter - 0.620402*iter_w + 190.505*iter_h + 0.474399*iter_wh + 4252.83*iter_colPackets - 0.647811*iter_chain (verification MRE 0.90%) */
 export function atm_StencilVstrips(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + 0 * height + 13298.174994158135 * iter + 0 * wh + -0.6204019543633623 * iter_w + 190.50517070692078 * iter_h + 0.4743986981785751 * iter_wh + 4252.833703413853 * iter_colPackets + -0.6478105906962738 * iter_chain + 0 * iter_colQueue;
+  return 0 + 0 * width + 0 * height + 13298.174994158166 * iter + 0 * wh + -0.6204019543635241 * iter_w + 190.50517070692342 * iter_h + 0.4743986981785876 * iter_wh + 4252.833703413821 * iter_colPackets + -0.6478105906963286 * iter_chain + 0 * iter_colQueue;
 }
 
 /** StencilHstrips on atm: 13281.3*iter + 236.604*iter_w - 0.842964*iter_h + 0.474802*iter_wh + 4241.95*iter_rowPackets - 0.739809*iter_chain (verification MRE 0.71%) */
 export function atm_StencilHstrips(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_rowPackets: number, iter_chain: number): number {
-  return 0 + 0 * width + 0 * height + 13281.260380185382 * iter + 0 * wh + 236.60394755567472 * iter_w + -0.8429638935424225 * iter_h + 0.474802002542615 * iter_wh + 4241.950124375888 * iter_rowPackets + -0.7398092062110833 * iter_chain;
+  return 0 + 0 * width + 0 * height + 13281.260380186704 * iter + 0 * wh + 236.60394755569305 * iter_w + -0.8429638935425326 * iter_h + 0.4748020025425311 * iter_wh + 4241.950124375712 * iter_rowPackets + -0.7398092062111953 * iter_chain;
 }
 
 /** StencilUni on atm: 124*iter - 48*iter_w - 62*iter_h + 31*iter_wh (verification MRE 0.00%) */
 export function atm_StencilUni(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number): number {
-  return 0 + 0 * width + 0 * height + 123.9999999999938 * iter + 0 * wh + -48.00000000000001 * iter_w + -61.999999999999844 * iter_h + 31 * iter_wh;
+  return 0 + 0 * width + 0 * height + 123.9999999999986 * iter + 0 * wh + -47.999999999999645 * iter_w + -61.99999999999966 * iter_h + 30.99999999999999 * iter_wh;
 }
 
 /** StencilRectCols2 on atm: 12247.2*iter + 0.473797*iter_wh + 2819.84*iter_colPackets + 6584.3*iter_rowPackets - 0.904918*iter_chain (verification MRE 1.04%) */
 export function atm_StencilRectCols2(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number): number {
-  return 0 + 0 * width + 0 * height + 12247.23880080842 * iter + 0 * wh + 0 * iter_w + 0 * iter_h + 0.4737970873035499 * iter_wh + 2819.843751411498 * iter_colPackets + 6584.299864807888 * iter_rowPackets + -0.9049182365942707 * iter_chain;
+  return 0 + 0 * width + 0 * height + 12247.238800808354 * iter + 0 * wh + 0 * iter_w + 0 * iter_h + 0.47379708730352366 * iter_wh + 2819.843751411498 * iter_colPackets + 6584.29986480789 * iter_rowPackets + -0.9049182365927613 * iter_chain;
 }
 
 /** StencilRectCols4 on atm: 11653.1*iter + 0.480251*iter_wh + 5916.38*iter_colPackets + 6537.47*iter_rowPackets - 0.99347*iter_chain (verification MRE 1.18%) */
 export function atm_StencilRectCols4(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + 0 * height + 11653.094117513989 * iter + 0 * wh + 0 * iter_w + 0 * iter_h + 0.48025094968181226 * iter_wh + 5916.375061114457 * iter_colPackets + 6537.472524400753 * iter_rowPackets + -0.9934697480768986 * iter_chain + 0 * iter_colQueue;
+  return 0 + 0 * width + 0 * height + 11653.094117514065 * iter + 0 * wh + 0 * iter_w + 0 * iter_h + 0.48025094968182525 * iter_wh + 5916.375061114467 * iter_colPackets + 6537.472524400739 * iter_rowPackets + -0.9934697480787539 * iter_chain + 0 * iter_colQueue;
 }
 
 /** StencilRectRows2 on atm: 12737.3*iter + 3.34045*iter_w + 0.474574*iter_wh + 6121.85*iter_colPackets + 2268.13*iter_rowPackets - 0.852038*iter_chain (verification MRE 1.16%) */
 export function atm_StencilRectRows2(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + 0 * height + 12737.331604126786 * iter + 0 * wh + 3.340451428572269 * iter_w + 0 * iter_h + 0.47457440524550815 * iter_wh + 6121.851002473081 * iter_colPackets + 2268.127663638329 * iter_rowPackets + -0.8520380388697338 * iter_chain + 0 * iter_colQueue;
+  return 0 + 0 * width + 0 * height + 12737.331604126757 * iter + 0 * wh + 3.3404514285725 * iter_w + 0 * iter_h + 0.4745744052455155 * iter_wh + 6121.851002473092 * iter_colPackets + 2268.1276636382845 * iter_rowPackets + -0.8520380388698182 * iter_chain + 0 * iter_colQueue;
 }
 
 /** StencilRectRows4 on atm: 13508*iter + 19.6601*iter_w - 18.7074*iter_h + 0.479213*iter_wh + 6819.08*iter_colPackets + 3409.36*iter_rowPackets - 1.39334*iter_chain (verification MRE 1.02%) */
 export function atm_StencilRectRows4(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + 0 * height + 13507.971343814555 * iter + 0 * wh + 19.66006629527601 * iter_w + -18.707407697834043 * iter_h + 0.4792134134200301 * iter_wh + 6819.080379308817 * iter_colPackets + 3409.3591543440048 * iter_rowPackets + -1.3933409617702452 * iter_chain + 0 * iter_colQueue;
+  return 0 + 0 * width + 0 * height + 13507.971343814545 * iter + 0 * wh + 19.66006629527617 * iter_w + -18.707407697835308 * iter_h + 0.47921341341998874 * iter_wh + 6819.080379308908 * iter_colPackets + 3409.3591543439356 * iter_rowPackets + -1.3933409617702486 * iter_chain + 0 * iter_colQueue;
 }
 
-/** RadixSort on atm: -12.6217*keys + 444.977*iter + 14.3697*bins_iter + 2669.86*logP_iter + 86.2181*bins_iter_logP + 3875.99*combine_iter_logP + 1477.85*keys_iter (verification MRE 0.25%) */
+/** RadixSort on atm: -12.6217*keys + 8232.07*iter + 265.839*bins_iter + 1372.01*logP_iter + 44.3065*bins_iter_logP + 3875.99*combine_iter_logP + 1477.85*keys_iter (verification MRE 0.25%) */
 export function atm_RadixSort(keys: number, bpd: number, width: number, iter: number, bins: number, bins_iter: number, logP: number, logP_iter: number, bins_iter_logP: number, combine_iter_logP: number, keys_iter: number): number {
-  return 0 + -12.621686174795112 * keys + 0 * bpd + 0 * width + 444.9766878879742 * iter + 0 * bins + 14.369691225601155 * bins_iter + 0 * logP + 2669.8601273278477 * logP_iter + 86.21814735362453 * bins_iter_logP + 3875.9944128832885 * combine_iter_logP + 1477.8461794118425 * keys_iter;
+  return 0 + -12.621686174798427 * keys + 0 * bpd + 0 * width + 8232.06872592755 * iter + 0 * bins + 265.8392876736715 * bins_iter + 0 * logP + 1372.0114543212458 * logP_iter + 44.30654794561203 * bins_iter_logP + 3875.9944128833054 * combine_iter_logP + 1477.8461794118425 * keys_iter;
 }
 
-/** SampleSort on atm: 263802 + 5.1401*keys + 142167*sampleIter + 687.942*sendBuffers + 30.8406*keys_logP (verification MRE 0.75%) */
+/** SampleSort on atm: 263802 + 95.0918*keys + 142167*sampleIter + 687.942*sendBuffers + 15.8486*keys_logP (verification MRE 0.75%) */
 export function atm_SampleSort(keys: number, width: number, sampleIter: number, sendBuffers: number, keys_logP: number): number {
-  return 263801.6334562428 + 5.140098150239771 * keys + 0 * width + 142167.07731292275 * sampleIter + 687.9416962417563 * sendBuffers + 30.840588512110635 * keys_logP;
+  return 263801.63345624175 + 95.09181461145349 * keys + 0 * width + 142167.077312923 * sampleIter + 687.9416962417225 * sendBuffers + 15.848635768575583 * keys_logP;
 }

@@ -3,50 +3,50 @@
 
 /** StencilSquare on cm5: -292.82 + 544.847*iter + 19.0546*iter_w + 0.480116*iter_wh + 540.214*iter_colPackets + 336.208*iter_rowPackets (verification MRE 1.29%) */
 export function cm5_StencilSquare(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return -292.819531055938 + 0 * width + 0 * height + 544.8473155950727 * iter + 0 * wh + 19.05457793903415 * iter_w + 0 * iter_h + 0.4801163488220228 * iter_wh + 540.2140800079445 * iter_colPackets + 336.20837769564986 * iter_rowPackets + 0 * iter_chain + 0 * iter_colQueue;
+  return -292.81953105603816 + 0 * width + 0 * height + 544.8473155950612 * iter + 0 * wh + 19.054577939032992 * iter_w + 0 * iter_h + 0.48011634882200577 * iter_wh + 540.2140800079445 * iter_colPackets + 336.2083776956744 * iter_rowPackets + 0 * iter_chain + 0 * iter_colQueue;
 }
 
-/** StencilVstrips on cm5: 479.736*iter - 0.436563*iter_w + 217.106*iter_h + 0.475876*iter_wh + 108.553*iter_colPackets (verification MRE 2.95%) */
+/** StencilVstrips on cm5: 479.736*iter - 0.436563*iter_w + 135.691*iter_h + 0.475876*iter_wh + 271.382*iter_colPackets (verification MRE 2.95%) */
 export function cm5_StencilVstrips(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + 0 * height + 479.7360834623281 * iter + 0 * wh + -0.43656252283674724 * iter_w + 217.10599372778228 * iter_h + 0.4758757219253538 * iter_wh + 108.55299686388962 * iter_colPackets + 0 * iter_chain + 0 * iter_colQueue;
+  return 0 + 0 * width + 0 * height + 479.7360834623257 * iter + 0 * wh + -0.43656252283670377 * iter_w + 135.69124607986342 * iter_h + 0.4758757219253492 * iter_wh + 271.38249215972684 * iter_colPackets + 0 * iter_chain + 0 * iter_colQueue;
 }
 
-/** StencilHstrips on cm5: 0.403376*height + 481.274*iter + 252.576*iter_w - 0.915368*iter_h + 0.476138*iter_wh + 126.288*iter_rowPackets (verification MRE 2.01%) */
+/** StencilHstrips on cm5: 0.403376*height + 481.274*iter + 157.86*iter_w - 0.915368*iter_h + 0.476138*iter_wh + 315.72*iter_rowPackets (verification MRE 2.01%) */
 export function cm5_StencilHstrips(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_rowPackets: number, iter_chain: number): number {
-  return 0 + 0 * width + 0.40337558042212435 * height + 481.2739385925722 * iter + 0 * wh + 252.5763745653643 * iter_w + -0.9153677392487507 * iter_h + 0.476137706891355 * iter_wh + 126.28818728268762 * iter_rowPackets + 0 * iter_chain;
+  return 0 + 0 * width + 0.40337558042355964 * height + 481.27393859241874 * iter + 0 * wh + 157.86023410335412 * iter_w + -0.9153677392482029 * iter_h + 0.4761377068913456 * iter_wh + 315.7204682067081 * iter_rowPackets + 0 * iter_chain;
 }
 
 /** StencilUni on cm5: 123.543*iter - 48.2446*iter_w - 62.2641*iter_h + 31.0569*iter_wh (verification MRE 0.11%) */
 export function cm5_StencilUni(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number): number {
-  return 0 + 0 * width + 0 * height + 123.54273826972184 * iter + 0 * wh + -48.24458100701493 * iter_w + -62.264135597698136 * iter_h + 31.05687289039671 * iter_wh;
+  return 0 + 0 * width + 0 * height + 123.54273826972083 * iter + 0 * wh + -48.24458100701481 * iter_w + -62.26413559769792 * iter_h + 31.05687289039672 * iter_wh;
 }
 
 /** StencilRectCols2 on cm5: 0.81562*height + 407.566*iter + 0.476531*iter_wh + 192.747*iter_colPackets + 633.03*iter_rowPackets (verification MRE 2.30%) */
 export function cm5_StencilRectCols2(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number): number {
-  return 0 + 0 * width + 0.8156204442155415 * height + 407.56620692587427 * iter + 0 * wh + 0 * iter_w + 0 * iter_h + 0.4765309527779186 * iter_wh + 192.74687373653995 * iter_colPackets + 633.0300008391691 * iter_rowPackets + 0 * iter_chain;
+  return 0 + 0 * width + 0.8156204442160458 * height + 407.5662069259127 * iter + 0 * wh + 0 * iter_w + 0 * iter_h + 0.476530952777925 * iter_wh + 192.74687373652583 * iter_colPackets + 633.0300008391641 * iter_rowPackets + 0 * iter_chain;
 }
 
 /** StencilRectCols4 on cm5: -174.96 + 1.33387*height + 759.927*iter + 78.872*iter_w + 15.6958*iter_h + 0.480537*iter_wh (verification MRE 2.38%) */
 export function cm5_StencilRectCols4(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return -174.95968560886314 + 0 * width + 1.3338700710814484 * height + 759.9274989059675 * iter + 0 * wh + 78.87196593182375 * iter_w + 15.695825692601318 * iter_h + 0.48053700947624745 * iter_wh + 0 * iter_colPackets + 0 * iter_rowPackets + 0 * iter_chain + 0 * iter_colQueue;
+  return -174.95968560882375 + 0 * width + 1.3338700710811573 * height + 759.9274989059439 * iter + 0 * wh + 78.87196593182338 * iter_w + 15.69582569260143 * iter_h + 0.48053700947619127 * iter_wh + 0 * iter_colPackets + 0 * iter_rowPackets + 0 * iter_chain + 0 * iter_colQueue;
 }
 
 /** StencilRectRows2 on cm5: 499.944*iter + 138.499*iter_h + 0.474992*iter_wh + 287.877*iter_rowPackets (verification MRE 1.39%) */
 export function cm5_StencilRectRows2(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + 0 * height + 499.94370782022185 * iter + 0 * wh + 0 * iter_w + 138.4990502107437 * iter_h + 0.47499224571048876 * iter_wh + 0 * iter_colPackets + 287.8767847275223 * iter_rowPackets + 0 * iter_chain + 0 * iter_colQueue;
+  return 0 + 0 * width + 0 * height + 499.94370782018916 * iter + 0 * wh + 0 * iter_w + 138.49905021074352 * iter_h + 0.4749922457105042 * iter_wh + 0 * iter_colPackets + 287.8767847275249 * iter_rowPackets + 0 * iter_chain + 0 * iter_colQueue;
 }
 
 /** StencilRectRows4 on cm5: 730.133*iter + 19.8166*iter_w + 139.133*iter_h + 0.477526*iter_wh - 565.864*iter_colPackets (verification MRE 3.62%) */
 export function cm5_StencilRectRows4(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + 0 * height + 730.1331893786047 * iter + 0 * wh + 19.81664168856585 * iter_w + 139.13336450954802 * iter_h + 0.47752608421974535 * iter_wh + -565.8644017122616 * iter_colPackets + 0 * iter_rowPackets + 0 * iter_chain + 0 * iter_colQueue;
+  return 0 + 0 * width + 0 * height + 730.1331893786117 * iter + 0 * wh + 19.81664168856589 * iter_w + 139.1333645095503 * iter_h + 0.4775260842197388 * iter_wh + -565.86440171228 * iter_colPackets + 0 * iter_rowPackets + 0 * iter_chain + 0 * iter_colQueue;
 }
 
-/** RadixSort on cm5: 19.755 - 5.7022*keys + 21.4215*iter + 1.45242*bins_iter + 118.53*logP + 128.529*logP_iter + 8.71452*bins_iter_logP + 8.71452*combine_iter_logP + 144.935*keys_iter (verification MRE 0.69%) */
+/** RadixSort on cm5: 365.468 - 5.7022*keys + 396.298*iter + 35.3422*bins_iter + 60.9113*logP + 66.0497*logP_iter + 5.89037*bins_iter_logP + 5.89037*combine_iter_logP + 144.935*keys_iter (verification MRE 0.69%) */
 export function cm5_RadixSort(keys: number, bpd: number, width: number, iter: number, bins: number, bins_iter: number, logP: number, logP_iter: number, bins_iter_logP: number, combine_iter_logP: number, keys_iter: number): number {
-  return 19.755015692302674 + -5.70220168243806 * keys + 0 * bpd + 0 * width + 21.421514097509398 * iter + 0 * bins + 1.452420296742634 * bins_iter + 118.5300941538163 * logP + 128.52908458505817 * logP_iter + 8.714521780458433 * bins_iter_logP + 8.714521780458433 * combine_iter_logP + 144.93536642248847 * keys_iter;
+  return 365.4677903076127 + -5.702201682438331 * keys + 0 * bpd + 0 * width + 396.2980108039237 * iter + 0 * bins + 35.342227220747944 * bins_iter + 60.91129838460266 * logP + 66.04966846732079 * logP_iter + 5.890371203457994 * bins_iter_logP + 5.890371203457994 * combine_iter_logP + 144.93536642248847 * keys_iter;
 }
 
-/** SampleSort on cm5: 22563.6 + 4.179*keys + 12205.1*sampleIter - 67.9835*sendBuffers + 25.074*keys_logP (verification MRE 0.75%) */
+/** SampleSort on cm5: 22563.6 + 77.3115*keys + 12205.1*sampleIter - 67.9835*sendBuffers + 12.8853*keys_logP (verification MRE 0.75%) */
 export function cm5_SampleSort(keys: number, width: number, sampleIter: number, sendBuffers: number, keys_logP: number): number {
-  return 22563.628809327995 + 4.179002191613927 * keys + 0 * width + 12205.10746976194 * sampleIter + -67.98352310160908 * sendBuffers + 25.074013179785172 * keys_logP;
+  return 22563.628809328093 + 77.31154063516188 * keys + 0 * width + 12205.107469761944 * sampleIter + -67.98352310160772 * sendBuffers + 12.88525677252698 * keys_logP;
 }

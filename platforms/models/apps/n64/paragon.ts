@@ -3,50 +3,50 @@
 
 /** StencilSquare on paragon: 1867.75*iter + 7.49597*iter_w + 1.65022*iter_h + 0.482894*iter_wh + 838.975*iter_colPackets + 814.292*iter_rowPackets - 1.01949*iter_chain (verification MRE 0.54%) */
 export function paragon_StencilSquare(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + 0 * height + 1867.750533947607 * iter + 0 * wh + 7.495969583212022 * iter_w + 1.650220112742328 * iter_h + 0.48289352412298264 * iter_wh + 838.9749995405631 * iter_colPackets + 814.2924586182629 * iter_rowPackets + -1.0194935040450235 * iter_chain + 0 * iter_colQueue;
+  return 0 + 0 * width + 0 * height + 1867.7505339476356 * iter + 0 * wh + 7.495969583211697 * iter_w + 1.6502201127433398 * iter_h + 0.48289352412297903 * iter_wh + 838.9749995404925 * iter_colPackets + 814.2924586182821 * iter_rowPackets + -1.0194935040450201 * iter_chain + 0 * iter_colQueue;
 }
 
 /** StencilVstrips on paragon: 2126.86*iter - 0.717915*iter_w + 30.5889*iter_h + 0.480876*iter_wh + 679.69*iter_colPackets - 0.825598*iter_chain (verification MRE 1.29%) */
 export function paragon_StencilVstrips(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + 0 * height + 2126.8587717610167 * iter + 0 * wh + -0.7179147907962503 * iter_w + 30.588907327014383 * iter_h + 0.4808761556112404 * iter_wh + 679.6903738081114 * iter_colPackets + -0.8255981896532847 * iter_chain + 0 * iter_colQueue;
+  return 0 + 0 * width + 0 * height + 2126.8587717610067 * iter + 0 * wh + -0.7179147907962466 * iter_w + 30.588907327013583 * iter_h + 0.4808761556112422 * iter_wh + 679.6903738081196 * iter_colPackets + -0.8255981896532696 * iter_chain + 0 * iter_colQueue;
 }
 
 /** StencilHstrips on paragon: 2103.86*iter + 71.4394*iter_w - 0.95143*iter_h + 0.482864*iter_wh + 713.038*iter_rowPackets - 0.814104*iter_chain (verification MRE 0.55%) */
 export function paragon_StencilHstrips(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_rowPackets: number, iter_chain: number): number {
-  return 0 + 0 * width + 0 * height + 2103.864352745075 * iter + 0 * wh + 71.43944743969904 * iter_w + -0.9514302264807369 * iter_h + 0.48286435923799315 * iter_wh + 713.0376990871412 * iter_rowPackets + -0.8141039343719725 * iter_chain;
+  return 0 + 0 * width + 0 * height + 2103.8643527451136 * iter + 0 * wh + 71.4394474396998 * iter_w + -0.9514302264807322 * iter_h + 0.4828643592380118 * iter_wh + 713.0376990871304 * iter_rowPackets + -0.8141039343719916 * iter_chain;
 }
 
 /** StencilUni on paragon: 124*iter - 48*iter_w - 62*iter_h + 31*iter_wh (verification MRE 0.00%) */
 export function paragon_StencilUni(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number): number {
-  return 0 + 0 * width + 0 * height + 123.9999999999938 * iter + 0 * wh + -48.00000000000001 * iter_w + -61.999999999999844 * iter_h + 31 * iter_wh;
+  return 0 + 0 * width + 0 * height + 123.9999999999986 * iter + 0 * wh + -47.999999999999645 * iter_w + -61.99999999999966 * iter_h + 30.99999999999999 * iter_wh;
 }
 
 /** StencilRectCols2 on paragon: 2077.24*iter + 26.3268*iter_w - 0.381303*iter_h + 0.484113*iter_wh + 293.513*iter_colPackets + 891.535*iter_rowPackets - 0.811552*iter_chain (verification MRE 0.39%) */
 export function paragon_StencilRectCols2(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number): number {
-  return 0 + 0 * width + 0 * height + 2077.2429652150904 * iter + 0 * wh + 26.326840036619057 * iter_w + -0.3813034010676709 * iter_h + 0.48411313280041496 * iter_wh + 293.5129430161496 * iter_colPackets + 891.53469483157 * iter_rowPackets + -0.8115521060616594 * iter_chain;
+  return 0 + 0 * width + 0 * height + 2077.242965215085 * iter + 0 * wh + 26.32684003662101 * iter_w + -0.38130340106769767 * iter_h + 0.4841131328003984 * iter_wh + 293.51294301616457 * iter_colPackets + 891.5346948315345 * iter_rowPackets + -0.811552106061614 * iter_chain;
 }
 
 /** StencilRectCols4 on paragon: 1943.07*iter + 15.487*iter_w + 1.18314*iter_h + 0.48402*iter_wh + 753.695*iter_colPackets + 801.475*iter_rowPackets - 0.868519*iter_chain (verification MRE 0.44%) */
 export function paragon_StencilRectCols4(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + 0 * height + 1943.0697033512256 * iter + 0 * wh + 15.486987758041892 * iter_w + 1.1831417754711144 * iter_h + 0.48402022953789176 * iter_wh + 753.6953145618592 * iter_colPackets + 801.47503572541 * iter_rowPackets + -0.8685188575705357 * iter_chain + 0 * iter_colQueue;
+  return 0 + 0 * width + 0 * height + 1943.069703351228 * iter + 0 * wh + 15.486987758042096 * iter_w + 1.1831417754711955 * iter_h + 0.4840202295378995 * iter_wh + 753.6953145618454 * iter_colPackets + 801.4750357254129 * iter_rowPackets + -0.8685188575706091 * iter_chain + 0 * iter_colQueue;
 }
 
 /** StencilRectRows2 on paragon: 1932.39*iter + 0.626708*iter_w + 0.481548*iter_wh + 970.698*iter_colPackets + 321.494*iter_rowPackets - 0.718332*iter_chain (verification MRE 0.59%) */
 export function paragon_StencilRectRows2(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + 0 * height + 1932.3858036936576 * iter + 0 * wh + 0.6267076297229948 * iter_w + 0 * iter_h + 0.4815476254377689 * iter_wh + 970.6977346213044 * iter_colPackets + 321.49363137179205 * iter_rowPackets + -0.718331817925017 * iter_chain + 0 * iter_colQueue;
+  return 0 + 0 * width + 0 * height + 1932.3858036936326 * iter + 0 * wh + 0.6267076297231309 * iter_w + 0 * iter_h + 0.48154762543777185 * iter_wh + 970.697734621305 * iter_colPackets + 321.4936313717891 * iter_rowPackets + -0.7183318179249223 * iter_chain + 0 * iter_colQueue;
 }
 
 /** StencilRectRows4 on paragon: 1782.18*iter + 3.73801*iter_w + 0.482705*iter_wh + 974.791*iter_colPackets + 802.738*iter_rowPackets - 0.763534*iter_chain (verification MRE 0.68%) */
 export function paragon_StencilRectRows4(width: number, height: number, iter: number, wh: number, iter_w: number, iter_h: number, iter_wh: number, iter_colPackets: number, iter_rowPackets: number, iter_chain: number, iter_colQueue: number): number {
-  return 0 + 0 * width + 0 * height + 1782.1821529108274 * iter + 0 * wh + 3.738014674888014 * iter_w + 0 * iter_h + 0.4827048970907787 * iter_wh + 974.7909485834375 * iter_colPackets + 802.7382216491603 * iter_rowPackets + -0.7635339083227942 * iter_chain + 0 * iter_colQueue;
+  return 0 + 0 * width + 0 * height + 1782.1821529108336 * iter + 0 * wh + 3.7380146748880616 * iter_w + 0 * iter_h + 0.4827048970907682 * iter_wh + 974.7909485834376 * iter_colPackets + 802.7382216491527 * iter_rowPackets + -0.7635339083229249 * iter_chain + 0 * iter_colQueue;
 }
 
-/** RadixSort on paragon: -2.47037*keys + 105.887*iter + 10.6182*bins_iter + 635.324*logP_iter + 63.7094*bins_iter_logP + 378.431*combine_iter_logP + 226.048*keys_iter (verification MRE 0.18%) */
+/** RadixSort on paragon: -2.47037*keys + 1958.92*iter + 196.437*bins_iter + 326.486*logP_iter + 32.7395*bins_iter_logP + 378.431*combine_iter_logP + 226.048*keys_iter (verification MRE 0.18%) */
 export function paragon_RadixSort(keys: number, bpd: number, width: number, iter: number, bins: number, bins_iter: number, logP: number, logP_iter: number, bins_iter_logP: number, combine_iter_logP: number, keys_iter: number): number {
-  return 0 + -2.470371621512732 * keys + 0 * bpd + 0 * width + 105.88737203586417 * iter + 0 * bins + 10.61823111425035 * bins_iter + 0 * logP + 635.3242322151879 * logP_iter + 63.709386685500384 * bins_iter_logP + 378.4308461087231 * combine_iter_logP + 226.04799563780244 * keys_iter;
+  return 0 + -2.4703716215134826 * keys + 0 * bpd + 0 * width + 1958.9163826634906 * iter + 0 * bins + 196.43727561362596 * bins_iter + 0 * logP + 326.4860637772492 * logP_iter + 32.73954593560428 * bins_iter_logP + 378.4308461087265 * combine_iter_logP + 226.04799563780247 * keys_iter;
 }
 
-/** SampleSort on paragon: 62294.8 + 3.58807*keys + 26671.5*sampleIter + 21.5284*keys_logP (verification MRE 0.73%) */
+/** SampleSort on paragon: 62294.8 + 66.3793*keys + 26671.5*sampleIter + 11.0632*keys_logP (verification MRE 0.73%) */
 export function paragon_SampleSort(keys: number, width: number, sampleIter: number, sendBuffers: number, keys_logP: number): number {
-  return 62294.84547584265 + 3.5880695640310556 * keys + 0 * width + 26671.505127514156 * sampleIter + 0 * sendBuffers + 21.528417305059588 * keys_logP;
+  return 62294.84547584262 + 66.37928669719413 * keys + 0 * width + 26671.505127514152 * sampleIter + 0 * sendBuffers + 11.063214449532358 * keys_logP;
 }
