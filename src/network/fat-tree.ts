@@ -106,6 +106,39 @@ export class FatTree implements Topology {
     }
     const loopBase = channels.length;
     for (let n = 0; n < P; n++) channels.push({ latencyCycles: 0, bytesPerCycle: base, deliversTo: n });
+    const byBits = this.levelByBits;
+    const s = Math.log2(k);
+    if (byBits !== null && parallel.every((m) => (m & (m - 1)) === 0)) {
+      // The CM-5's case: a power-of-two arity and power-of-two parallel channels, so a
+      // node's group at a level is a shift and its channel among m a mask, where the
+      // general routing below divides twice and takes a remainder at every hop: that
+      // routing was about 4% of a 64-node transpose's time (perf, W1), the divisions most of it.
+      const shifts = Int32Array.from({ length: this.levels + 1 }, (_, l) => (l === 0 ? 0 : s * (l - 1)));
+      const m = Int32Array.from(parallel);
+      const up = Int32Array.from(upBase);
+      const down = Int32Array.from(downBase);
+      return {
+        channels,
+        nextChannels: (src, dst, hop, out) => {
+          if (src === dst) {
+            out[0] = loopBase + src;
+            return 1;
+          }
+          const top = byBits[32 - Math.clz32(src ^ dst)];
+          if (hop < top) {
+            const l = hop + 1;
+            const n = m[l];
+            const first = up[l] + (src >> shifts[l]) * n;
+            for (let i = 0; i < n; i++) out[i] = first + i;
+            return n;
+          }
+          const l = 2 * top - hop;
+          const n = m[l];
+          out[0] = down[l] + (dst >> shifts[l]) * n + (dst & (n - 1));
+          return 1;
+        },
+      };
+    }
     const powers = Array.from({ length: this.levels + 1 }, (_, i) => k ** i);
     return {
       channels,

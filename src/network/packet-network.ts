@@ -17,16 +17,17 @@
  * last channel cannot start and the network backs up toward the senders.
  * The two logical networks (left, right) are independent copies.
  *
- * State layout: a channel is one 64-byte record, indexed by net * channels +
- * channel: five integers (busy, the buffer the packet crossing leaves, the far
- * buffer, the node it delivers to, waiters) and three doubles (cycles spent
- * transmitting, head latency, bandwidth), read through an Int32Array and a
- * Float64Array over the same memory; the first and last packet waiting for it sit
- * side by side in one array, and the waiters are linked through the packets
- * themselves. The buffers live in a BufferTable. A 4096-node fat tree has about
- * 40,000 channels and 45,000 buffers: as objects they spread over the heap and every
- * event missed the cache on them, and as six arrays a channel's crossing touched six
- * cache lines where it now touches one or two.
+ * State layout: a channel is one 32-byte record of eight integers in an Int32Array,
+ * indexed by net * channels + channel (the buffer the packet crossing leaves, or -1
+ * while the link is idle; the far buffer; the node it delivers to; waiters; its head
+ * latency in whole cycles; the serialization cycles of its last packet size; busy
+ * cycles), and its doubles (busy cycles past 2^30, head latency, bandwidth), read
+ * only off the common path, sit apart in a Float64Array; the first and last packet
+ * waiting for it sit side by side in one array, and the waiters are linked through
+ * the packets themselves. The buffers live in a BufferTable. A 4096-node fat tree has
+ * about 40,000 channels and 45,000 buffers: as objects they spread over the heap and
+ * every event missed the cache on them, and as six arrays a channel's crossing
+ * touched six cache lines where it now touches one or two.
  */
 import { InputError } from '../kernel/errors.ts';
 import type { RandomStream } from '../kernel/random-stream.ts';
@@ -65,18 +66,23 @@ function hopCycles(latency: number, k: number): number {
   return Number.isInteger(latency) ? latency : Math.floor((k + 1) * latency) - Math.floor(k * latency);
 }
 
-/** Channel record fields: offsets into a channel's sixteen 32-bit words (the integers). */
-const BUSY = 0; // 1 while a packet crosses
-const FROM = 1; // the buffer the crossing packet leaves (its slot frees when the tail has left), or -1
-const OUT = 2; // the buffer at the far end
-const DELIVERS = 3; // node whose receive buffer it feeds, or -1
-const WAITERS = 4; // packets waiting to cross it
-const CH_STRIDE = 16;
-/** The doubles: offsets into a channel's eight 64-bit words (words 0-1 hold the integers). */
-const BUSY_CYCLES = 4; // cycles spent transmitting
-const LATENCY = 5; // head latency in cycles
-const BYTES_PER_CYCLE = 6;
-const CH_STRIDE_F = 8;
+/** Channel record fields: offsets into a channel's eight 32-bit integers. */
+const FROM = 0; // the buffer the crossing packet leaves (its slot frees when the tail has left); -1 while the link is idle
+const OUT = 1; // the buffer at the far end
+const DELIVERS = 2; // node whose receive buffer it feeds, or -1
+const WAITERS = 3; // packets waiting to cross it
+const HOP = 4; // head latency in whole cycles, or -1 when fractional (see hopCycles)
+const SER_SIZE = 5; // bytes of the packet size whose serialization cycles SER_CYCLES holds, or -1
+const SER_CYCLES = 6;
+const BUSY_LOW = 7; // cycles spent transmitting not yet added to BUSY_CYCLES (below BUSY_SPILL)
+const CH_STRIDE = 8;
+/** Busy cycles move from the integer record to the doubles once they reach this (exact sums either way). */
+const BUSY_SPILL = 1 << 30;
+/** The channel's doubles, rarely read: offsets into its three 64-bit words. */
+const BUSY_CYCLES = 0; // cycles spent transmitting, less BUSY_LOW
+const LATENCY = 1; // head latency in cycles
+const BYTES_PER_CYCLE = 2;
+const CH_STRIDE_F = 3;
 
 export class PacketNetwork implements DataNetwork {
   perturbation: { int(n: number): number } | null = null;
@@ -94,7 +100,7 @@ export class PacketNetwork implements DataNetwork {
   private readonly nodes: number;
   /** Channels of one logical network; channel `ch` of net `n` is record n * channelCount + ch. */
   private readonly channelCount: number;
-  /** The channel records' integers and doubles (one buffer; see CH_STRIDE and CH_STRIDE_F). */
+  /** The channel records' integers and, apart, their doubles (see CH_STRIDE and CH_STRIDE_F). */
   private readonly ch: Int32Array;
   private readonly chF: Float64Array;
   /**
@@ -133,9 +139,8 @@ export class PacketNetwork implements DataNetwork {
     this.channelCount = C;
     this.inFlightTo = new Int32Array(P);
     this.random = sim.stream(`network/${topology.kind}/adaptive-routing`);
-    const records = new ArrayBuffer(2 * C * CH_STRIDE * 4);
-    this.ch = new Int32Array(records);
-    this.chF = new Float64Array(records);
+    this.ch = new Int32Array(2 * C * CH_STRIDE);
+    this.chF = new Float64Array(2 * C * CH_STRIDE_F);
     this.waiters = new Array<Packet | null>(4 * C).fill(null);
     checkBufferSlots(P, specs.filter((c) => c.deliversTo < 0).length, buffers);
     const table = new BufferTable(4 * P + 2 * C);
@@ -150,8 +155,11 @@ export class PacketNetwork implements DataNetwork {
         this.ch[r + OUT] = out;
         this.ch[r + DELIVERS] = deliversTo;
         const f = (net * C + id) * CH_STRIDE_F;
-        this.chF[f + LATENCY] = specs[id].latencyCycles;
+        const latency = specs[id].latencyCycles;
+        this.chF[f + LATENCY] = latency;
+        this.ch[r + HOP] = Number.isInteger(latency) && latency <= 0x7fffffff ? latency : -1;
         this.chF[f + BYTES_PER_CYCLE] = specs[id].bytesPerCycle;
+        this.ch[r + SER_SIZE] = -1;
       }
     }
     // Each channel feeds the buffer at its far end (OUT): the table lists them by buffer.
@@ -209,7 +217,7 @@ export class PacketNetwork implements DataNetwork {
   /** Cycles each channel of logical network `net` has spent transmitting. */
   channelBusyCycles(net: number): number[] {
     const first = net * this.channelCount;
-    return Array.from({ length: this.channelCount }, (_, c) => this.chF[(first + c) * CH_STRIDE_F + BUSY_CYCLES]);
+    return Array.from({ length: this.channelCount }, (_, c) => this.chF[(first + c) * CH_STRIDE_F + BUSY_CYCLES] + this.ch[(first + c) * CH_STRIDE + BUSY_LOW]);
   }
 
   private receiveBuffer(node: number, net: number): number {
@@ -249,7 +257,7 @@ export class PacketNetwork implements DataNetwork {
   private canStartNow(c: number): boolean {
     const r = c * CH_STRIDE;
     const ch = this.ch;
-    return ch[r + BUSY] === 0 && ch[r + WAITERS] === 0 && this.buffers.hasRoom(ch[r + OUT]);
+    return ch[r + FROM] < 0 && ch[r + WAITERS] === 0 && this.buffers.hasRoom(ch[r + OUT]);
   }
 
   private start(c: number, p: Packet): void {
@@ -258,10 +266,30 @@ export class PacketNetwork implements DataNetwork {
     const r = c * CH_STRIDE;
     const f = c * CH_STRIDE_F;
     const spec = c < this.channelCount ? c : c - this.channelCount;
-    const serialization = Math.max(1, Math.ceil(p.sizeBytes / chF[f + BYTES_PER_CYCLE]));
-    ch[r + BUSY] = 1;
+    // A channel's packets are mostly of one size (a block's Xfer packets), so its last
+    // size's serialization is kept in the record: the division and rounding per start were
+    // a third of start's time in a profile of the 64-node transpose (W1).
+    const size = p.sizeBytes;
+    let serialization: number;
+    if (ch[r + SER_SIZE] === size) {
+      serialization = ch[r + SER_CYCLES];
+    } else {
+      serialization = Math.max(1, Math.ceil(size / chF[f + BYTES_PER_CYCLE]));
+      if (size <= 0x7fffffff && serialization <= 0x7fffffff) {
+        ch[r + SER_SIZE] = size;
+        ch[r + SER_CYCLES] = serialization;
+      }
+    }
+    const hop = ch[r + HOP];
+    const head = hop >= 0 ? hop : hopCycles(chF[f + LATENCY], p.hop);
     ch[r + FROM] = p.at;
-    chF[f + BUSY_CYCLES] += serialization;
+    const busy = ch[r + BUSY_LOW] + serialization;
+    if (busy < BUSY_SPILL) {
+      ch[r + BUSY_LOW] = busy;
+    } else {
+      chF[f + BUSY_CYCLES] += busy;
+      ch[r + BUSY_LOW] = 0;
+    }
     const out = ch[r + OUT];
     this.buffers.reserve(out);
     p.hop++;
@@ -270,10 +298,10 @@ export class PacketNetwork implements DataNetwork {
     if (ch[r + DELIVERS] >= 0) {
       // Visible to polls once the tail is in and the interface has handled it.
       const jitter = this.perturbation === null ? 0 : this.perturbation.int(PERTURB_DELIVERY_CYCLES + 1);
-      this.sim.schedule(hopCycles(chF[f + LATENCY], p.hop - 1) + serialization + this.interfaceLatency + jitter, this.deliverKind, p.dst, p.net, p);
+      this.sim.schedule(head + serialization + this.interfaceLatency + jitter, this.deliverKind, p.dst, p.net, p);
     } else {
       this.buffers.push(out, p);
-      this.sim.schedule(hopCycles(chF[f + LATENCY], p.hop - 1), this.headKind, spec, p.net, p);
+      this.sim.schedule(head, this.headKind, spec, p.net, p);
     }
   }
 
@@ -292,7 +320,6 @@ export class PacketNetwork implements DataNetwork {
     const buffers = this.buffers;
     const from = ch[r + FROM];
     ch[r + FROM] = -1;
-    ch[r + BUSY] = 0;
     buffers.shift(from);
     buffers.release(from);
     const injecting = buffers.injecting(from);
@@ -315,7 +342,7 @@ export class PacketNetwork implements DataNetwork {
   private tryStart(c: number): void {
     const ch = this.ch;
     const r = c * CH_STRIDE;
-    if (ch[r + BUSY] !== 0 || ch[r + WAITERS] === 0 || !this.buffers.hasRoom(ch[r + OUT])) return;
+    if (ch[r + FROM] >= 0 || ch[r + WAITERS] === 0 || !this.buffers.hasRoom(ch[r + OUT])) return;
     const waiters = this.waiters;
     const p = waiters[2 * c]!;
     const next = p.nextWaiter;

@@ -2,9 +2,11 @@
  * The per-packet loop of a block transfer (Appendix A 7, thesis 6.1.3) as a state
  * machine (step-op.ts): up to `count` of the transfer's next packets, each an Xfer or
  * DMA packet followed by pacing, or its tail message. The first try at the network
- * and the pacing polls are inline; a refused packet goes on through the send's steps
- * (SendOp). BlockSender.sendPackets makes one; every block packet of every app runs
- * through it, which is why it is not a generator.
+ * and the pacing polls are inline; a refused packet goes on through the rounds of the
+ * send's steps, run in place (it extends SendRoundsOp: a SendOp made per refused packet
+ * and run nested cost an object and a level of resume per step, for about one packet
+ * in two of the 64-node transpose, W1). BlockSender.sendPackets makes one; every block
+ * packet of every app runs through it, which is why it is not a generator.
  */
 import type { Node } from '../machine/node.ts';
 import { LEFT, RIGHT } from '../network/packet.ts';
@@ -14,8 +16,9 @@ import type { Messaging } from './messaging.ts';
 import type { PacketHandler } from './handler-table.ts';
 import type { OpGuard } from './op-guard.ts';
 import { strataDmaPutHandler, strataXferPutHandler } from './ports.ts';
-import { SEND_BOTH_RL_POLL_BOTH, SEND_BOTH_RL_POLL_RIGHT, xferSteps, type SendSteps } from './send-steps.ts';
-import { END, StepOp, SUB } from './step-op.ts';
+import { SEND_STATES, SendRoundsOp } from './send-op.ts';
+import { SEND_BOTH_RL_POLL_BOTH, SEND_BOTH_RL_POLL_RIGHT, xferSteps } from './send-steps.ts';
+import { END, SUB } from './step-op.ts';
 
 /** A block being sent, as the loop sees it (block-transfer.ts's Transfer). */
 export interface BlockInTransit {
@@ -39,51 +42,48 @@ export interface BlockSenderParts {
   readonly costs: MessagingCosts;
 }
 
-// States: where the next step goes on from.
-const START = 0; // make (and check) the transfer
-const TOP = 1; // the next packet, if any
-const TRY = 2; // synced, offer the packet
-const SENT = 3; // the packet is out: count it, start pacing
-const PACE = 4; // synced, poll for arrivals
-const PACE_HANDLED = 5; // a generator handler a pacing poll started has ended
-const PACED = 6; // arrivals handled, or the delay
-const NEXT = 7; // on to the next packet
+// States: where the next step goes on from (below SEND_STATES: the rounds of a refused packet's send).
+const START = SEND_STATES; // make (and check) the transfer
+const TOP = SEND_STATES + 1; // the next packet, if any
+const TRY = SEND_STATES + 2; // synced, offer the packet
+const SENT = SEND_STATES + 3; // the packet is out: count it, start pacing
+const PACE = SEND_STATES + 4; // synced, poll for arrivals
+const PACE_HANDLED = SEND_STATES + 5; // a generator handler a pacing poll started has ended
+const PACED = SEND_STATES + 6; // arrivals handled, or the delay
+const NEXT = SEND_STATES + 7; // on to the next packet
 
-export class BlockSendOp extends StepOp {
+export class BlockSendOp extends SendRoundsOp {
   private readonly s: BlockSenderParts;
   private readonly makeTransfer: BlockInTransit | (() => BlockInTransit);
   private readonly pollRightOnly: boolean;
   private readonly count: number;
   // From the sender and the platform, held here: every step of the node uses them.
   private readonly node: Node;
-  private readonly m: Messaging;
+  private readonly messaging: Messaging;
   private readonly dma: MessagingCosts['dma'];
   private readonly perPacket: number;
-  private readonly overheadCycles: number;
   private readonly handler: PacketHandler;
-  private state = START;
   private t: BlockInTransit | null = null;
   private k = 0;
-  /** The packet being sent: its data words, its steps, its injection cycles. */
+  /** The packet being sent: its data words (its steps and injection cycles are the rounds' fields). */
   private n = 0;
   private words: number[] = [];
-  private steps: SendSteps = [];
-  private injection = 0;
   /** Pacing after the packet: options as they were, arrivals handled, the most to handle. */
   private options: BlockSenderParts['options'];
-  private handled = 0;
+  private arrivals = 0;
   private max = 1;
 
   /** @param transfer the transfer, or makes it (checking its arguments) at the first step */
   constructor(s: BlockSenderParts, transfer: BlockInTransit | (() => BlockInTransit), pollRightOnly: boolean, count: number) {
-    super(s.guard);
+    super(s.messaging);
+    this.state = START;
     this.s = s;
     this.makeTransfer = transfer;
     this.pollRightOnly = pollRightOnly;
     this.count = count;
     this.options = s.options;
     this.node = s.node;
-    this.m = s.messaging;
+    this.messaging = s.messaging;
     const dma = s.costs.dma;
     this.dma = dma;
     this.perPacket = blockTransferWords(s.costs);
@@ -92,10 +92,16 @@ export class BlockSendOp extends StepOp {
   }
 
   protected step(): number {
-    const m = this.m;
+    const m = this.messaging;
     const node = this.node;
     const dma = this.dma;
     for (;;) {
+      if (this.state < SEND_STATES) {
+        // A refused packet's send, until it is out.
+        const v = this.sendStep();
+        if (v !== END) return v;
+        this.state = SENT;
+      }
       switch (this.state) {
         case START:
           this.t = typeof this.makeTransfer === 'function' ? this.makeTransfer() : this.makeTransfer;
@@ -132,8 +138,9 @@ export class BlockSendOp extends StepOp {
           this.state = SENT;
           const packet = m.packet(t.proc, this.steps[0][0], handler, this.words);
           if (!m.finishInjection(packet, this.injection, overhead)) {
-            this.sub = m.retrySteps(this.steps, packet, overhead);
-            return SUB;
+            // Refused: the send's rounds go on from its second step, as a SendOp from step 1 would.
+            this.packet = packet;
+            this.newRound(1);
           }
           break;
         }
@@ -153,13 +160,13 @@ export class BlockSendOp extends StepOp {
           // nothing costs a failed poll; the delay follows only with bandwidth matching on.
           this.options = this.s.options;
           this.max = this.options.poll === 'once' ? 1 : Infinity;
-          this.handled = 0;
+          this.arrivals = 0;
           this.state = PACE;
           break;
         }
         case PACE: {
           if (node.ahead > 0) return node.ahead;
-          if (this.handled === this.max) {
+          if (this.arrivals === this.max) {
             this.state = PACED;
             break;
           }
@@ -173,16 +180,16 @@ export class BlockSendOp extends StepOp {
             this.state = PACE_HANDLED;
             return SUB;
           }
-          this.handled++;
+          this.arrivals++;
           break;
         }
         case PACE_HANDLED:
           this.s.guard.handlerDepth--;
-          this.handled++;
+          this.arrivals++;
           this.state = PACE;
           break;
         case PACED:
-          if (dma === null && this.handled === 0 && this.options.bandwidthMatching) node.chargeSpin(this.options.delayCycles);
+          if (dma === null && this.arrivals === 0 && this.options.bandwidthMatching) node.chargeSpin(this.options.delayCycles);
           this.state = NEXT;
           break;
         case NEXT:

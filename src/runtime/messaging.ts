@@ -76,15 +76,6 @@ export class Messaging implements SendPath {
   }
 
   /**
-   * Goes on with `packet`, which the network refused at the first try of `steps` (made
-   * by the caller: finishInjection), from the steps' second step, as sendSteps would.
-   */
-  retrySteps(steps: SendSteps, packet: Packet, overheadCycles: number): Op {
-    // A packet this node sends carries a PacketHandler (packet() makes them); the network keeps it opaque.
-    return new SendOp(this, steps, packet.dst, packet.handler as PacketHandler, packet.args, packet.sizeBytes, overheadCycles, false, 1, packet);
-  }
-
-  /**
    * Trying to send one packet without polling: the first `sendInjectionCycles` of the
    * send are spent before the network is asked (the caller then syncs). Returns them.
    */

@@ -36,6 +36,49 @@ describe('fat tree (CM-5)', () => {
     }
   });
 
+  it('routes by shifts and masks as by the divisions, for power-of-two arities and parallel channels or not', () => {
+    if (cm5.kind !== 'fat-tree') throw new Error('the CM-5 has a fat tree');
+    // [0.758, 1.515, 3.03] gives 1, 2, 4 parallel channels (the shift path); 3x growth gives 1, 3, 9 (the division path).
+    for (const [arity, growth] of [[4, 2], [2, 2], [8, 2], [4, 3], [3, 2]]) {
+      const params = { ...cm5, arity, linkBytesPerCycleByLevel: [1], upperLevelGrowth: growth };
+      const t = new FatTree(params, 256);
+      const routing = t.packetRouting();
+      const parallel = [0];
+      for (let l = 1; l <= t.levels; l++) parallel.push(Math.max(1, Math.round(t.linkBytesPerCycle(l - 1) / t.linkBytesPerCycle(0))));
+      // Channel ids as the routing's layout numbers them: per level, the up channels, then the down ones.
+      const upBase = [0];
+      const downBase = [0];
+      let at = 0;
+      for (let l = 1; l <= t.levels; l++) {
+        const groups = Math.ceil(256 / arity ** (l - 1));
+        upBase.push(at);
+        downBase.push(at + groups * parallel[l]);
+        at += 2 * groups * parallel[l];
+      }
+      const out: number[] = [];
+      for (let src = 0; src < 256; src += 7) {
+        for (let dst = 0; dst < 256; dst += 5) {
+          if (src === dst) continue;
+          const top = t.lcaLevel(src, dst);
+          for (let hop = 0; hop < 2 * top; hop++) {
+            const n = routing.nextChannels(src, dst, hop, out);
+            const got = out.slice(0, n);
+            let want: number[];
+            if (hop < top) {
+              const l = hop + 1;
+              const first = upBase[l] + Math.floor(src / arity ** (l - 1)) * parallel[l];
+              want = Array.from({ length: parallel[l] }, (_, i) => first + i);
+            } else {
+              const l = 2 * top - hop;
+              want = [downBase[l] + Math.floor(dst / arity ** (l - 1)) * parallel[l] + (dst % parallel[l])];
+            }
+            if (got.join() !== want.join()) expect({ arity, growth, src, dst, hop, got }).toEqual({ arity, growth, src, dst, hop, got: want });
+          }
+        }
+      }
+    }
+  });
+
   it('has a thinner top level for sizes that are not powers of four', () => {
     const t = buildTopology(cm5, 32) as FatTree;
     expect(t.levels).toBe(3);
