@@ -1,3 +1,6 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { EventQueue } from '../../src/kernel/event-queue.ts';
 import { RandomStream } from '../../src/kernel/random-stream.ts';
@@ -81,5 +84,22 @@ describe('EventQueue seq renumbering', () => {
     }
     while (q.pop()) order.push(q.popA0);
     expect(order).toEqual([-1, -1, -1, -1, -1, ...Array.from({ length: 25 }, (_, i) => i)]);
+  });
+});
+
+describe("the event queue's times and V8's small integers", () => {
+  it('pops a time below 2^30 as a small integer, not a boxed double (a boxed one changed the hidden class of every node)', () => {
+    // Only V8's own %IsSmi can tell the two apart, so the check runs in a child with natives syntax.
+    const src = pathToFileURL(join(import.meta.dirname, '../../src/kernel/event-queue.ts')).href;
+    const code = `
+      const { EventQueue } = await import(${JSON.stringify(src)});
+      const q = new EventQueue(16);
+      q.push(3_000_000, 1, 0, 0, undefined);
+      q.push(2 ** 31, 1, 0, 0, undefined);
+      q.pop(); const small = %IsSmi(q.popTime) && q.popTime === 3_000_000;
+      q.pop(); const large = q.popTime === 2 ** 31;
+      console.log(JSON.stringify({ small, large }));`;
+    const out = execFileSync(process.execPath, ['--allow-natives-syntax', '--import', 'tsx', '--input-type=module', '-e', code], { encoding: 'utf8' });
+    expect(JSON.parse(out)).toEqual({ small: true, large: true });
   });
 });
