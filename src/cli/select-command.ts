@@ -27,10 +27,6 @@ import { loadModelSet, moduleNamed, refuseNegativeChoice } from './model-files.t
 import { loadRun } from './run-setup.ts';
 import { grouped } from './numbers.ts';
 
-/** Cycles as whole numbers, microseconds to one decimal, grouped. */
-const cyclesText = (x: number): string => grouped(x);
-const microsText = (x: number): string => grouped(x, 1, 1);
-
 interface SelectArgs {
   platform: string;
   module: string;
@@ -149,8 +145,8 @@ export async function selectCommand(argv: readonly string[], io: Io): Promise<nu
   const rows = choice.predictions.map((p) => {
     const run = runs.find((r) => r.variant === p.variant);
     // The measured column only when something ran; a variant that did not run shows '-' there (its parameters slid under the column).
-    const measured = runs.length === 0 ? [] : [(run === undefined ? '-' : cyclesText(run.cycles)).padStart(14)];
-    const cells = p.problem !== null ? [`cannot: ${p.problem}`] : [microsText(p.micros).padStart(14), cyclesText(p.cycles).padStart(14), ...measured, paramText(p.params, x)];
+    const measured = runs.length === 0 ? [] : [(run === undefined ? '-' : grouped(run.cycles)).padStart(14)];
+    const cells = p.problem !== null ? [`cannot: ${p.problem}`] : [grouped(p.micros, 1, 1).padStart(14), grouped(p.cycles).padStart(14), ...measured, paramText(p.params, x)];
     return `${(p.variant + (p.variant === choice.variant ? ' *' : '')).padEnd(10)} ${cells.join('  ')}`;
   });
   io.out(`${'variant'.padEnd(10)} ${'predicted us'.padStart(14)}  ${'pred. cycles'.padStart(14)}  ${runs.length > 0 ? `${'meas. cycles'.padStart(14)}  ` : ''}parameters`);
@@ -162,13 +158,13 @@ export async function selectCommand(argv: readonly string[], io: Io): Promise<nu
   }
   if (chosenRun !== null) {
     const err = (choice.cycles - chosenRun.cycles) / chosenRun.cycles;
-    io.out(`measured   ${choice.variant}: ${cyclesText(chosenRun.cycles)} cycles = ${microsText(chosenRun.micros)} us; predicted ${cyclesText(choice.cycles)} (${err >= 0 ? '+' : ''}${(err * 100).toFixed(2)}%)`);
+    io.out(`measured   ${choice.variant}: ${grouped(chosenRun.cycles)} cycles = ${grouped(chosenRun.micros, 1, 1)} us; predicted ${grouped(choice.cycles)} (${err >= 0 ? '+' : ''}${(err * 100).toFixed(2)}%)`);
   }
   if (args.all && fastest !== null && chosenRun !== null) {
     io.out(
       chosenRun.cycles <= fastest.cycles
         ? `fastest    ${choice.variant}: the choice was the fastest measured`
-        : `fastest    ${fastest.variant} (${cyclesText(fastest.cycles)} cycles): the choice ${choice.variant} was ${((chosenRun.cycles / fastest.cycles - 1) * 100).toFixed(2)}% slower`,
+        : `fastest    ${fastest.variant} (${grouped(fastest.cycles)} cycles): the choice ${choice.variant} was ${((chosenRun.cycles / fastest.cycles - 1) * 100).toFixed(2)}% slower`,
     );
   }
   return 0;

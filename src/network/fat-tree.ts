@@ -106,9 +106,8 @@ export class FatTree implements Topology {
     }
     const loopBase = channels.length;
     for (let n = 0; n < P; n++) channels.push({ latencyCycles: 0, bytesPerCycle: base, deliversTo: n });
-    const byBits = this.levelByBits;
     const s = Math.log2(k);
-    if (byBits !== null && parallel.every((m) => (m & (m - 1)) === 0)) {
+    if (this.levelByBits !== null && parallel.every((m) => (m & (m - 1)) === 0)) {
       // The CM-5's case: a power-of-two arity and power-of-two parallel channels, so a
       // node's group at a level is a shift and its channel among m a mask, where the
       // general routing below divides twice and takes a remainder at every hop: that
@@ -124,7 +123,7 @@ export class FatTree implements Topology {
             out[0] = loopBase + src;
             return 1;
           }
-          const top = byBits[32 - Math.clz32(src ^ dst)];
+          const top = this.lcaLevel(src, dst);
           if (hop < top) {
             const l = hop + 1;
             const n = m[l];

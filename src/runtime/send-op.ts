@@ -32,6 +32,7 @@ export interface SendPath {
 
 // States of a send's rounds: where the next step goes on from. A subclass that goes on
 // after the packet is out (BlockSendOp) numbers its own states from SEND_STATES on.
+const START = 0; // SendOp's first step: check the message, make the packet
 const STEP = 1; // begin step i of the round (or end the round)
 const TRY = 2; // synced, offer the packet
 const POLL = 3; // synced, poll
@@ -52,7 +53,7 @@ export const SEND_STATES = 8;
  */
 export abstract class SendRoundsOp extends StepOp {
   protected readonly m: SendPath;
-  protected state = 0;
+  protected state = START;
   /** The send's steps, its packet (one for every try: the network keeps only a packet it takes) and its overhead. */
   protected steps: SendSteps = [];
   protected packet: Packet | null = null;
@@ -221,8 +222,7 @@ export class SendOp extends SendRoundsOp {
   }
 
   protected step(): number {
-    if (this.state === 0) {
-      // Check the message, make the packet.
+    if (this.state === START) {
       this.checkFirst();
       this.packet ??= new Packet(this.m.node.id, this.dest, LEFT, this.sizeBytes, this.handler, this.args);
       this.newRound(this.from);
