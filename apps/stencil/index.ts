@@ -19,7 +19,7 @@
  */
 import { CompositeOp, defineApp, State, type Op } from '../../src/runtime/index.ts';
 import { COLUMN_OPS, POINT_OPS, ROW_COPY_OPS } from './costs.ts';
-import { initialGrid, partition, relax, solveSequential, starts, type Grid, type Layout, type Partition } from './grid.ts';
+import { gatherRow, initialGrid, partition, scatterRow, solveSequential, starts, updateBlock, type BlockPlace, type Grid, type Layout, type Partition } from './grid.ts';
 
 /** Largest grid, in points (see check); the shipped experiments stay within 4096 x 4096 (2^24). */
 const MAX_POINTS = 1 << 26;
@@ -101,6 +101,7 @@ export default defineApp({
     const hh = h + 2;
     const W = grid.width;
     const H = grid.height;
+    const place: BlockPlace = { w, h, x0, y0, W, H };
 
     // The block with its ghost ring, copied from this node's part of the input.
     const local = new Float64Array((w + 2) * hh);
@@ -146,7 +147,7 @@ export default defineApp({
           yield* rt.sendBlockXferPollBoth(dest, port, 0, words.subarray(2 * (lx * hh + 1), 2 * (lx * hh + 1 + h)));
         } else {
           const ly = d === UP ? 1 : h;
-          for (let lx = 1; lx <= w; lx++) sendRow[lx - 1] = local[lx * hh + ly];
+          gatherRow(local, hh, w, ly, sendRow);
           rt.computeOps({ loads: w * ROW_COPY_OPS.loads, stores: w * ROW_COPY_OPS.stores });
           yield* rt.sendBlockXferPollBoth(dest, port, 0, new Uint32Array(sendRow.buffer));
         }
@@ -155,26 +156,9 @@ export default defineApp({
 
     /** Updates this node's interior points of `color`; returns the largest change. */
     function update(color: number): number {
-      let maxDelta = 0;
-      let points = 0;
-      for (let lx = 1; lx <= w; lx++) {
-        const x = x0 + lx - 1;
-        if (x === 0 || x === W - 1) continue;
-        // Interior rows only: 1 <= y <= H - 2, where y = y0 + ly - 1.
-        let ly = Math.max(1, 2 - y0);
-        if (((x + y0 + ly - 1) & 1) !== color) ly++;
-        const yEnd = Math.min(h, H - 1 - y0);
-        for (; ly <= yEnd; ly += 2) {
-          const i = lx * hh + ly;
-          const v = relax(p.omega, local[i], local[i - 1], local[i + 1], local[i + hh], local[i - hh]);
-          const d = Math.abs(v - local[i]);
-          if (d > maxDelta) maxDelta = d;
-          local[i] = v;
-          points++;
-        }
-      }
-      rt.compute(points * rt.cost(POINT_OPS) + w * rt.cost(COLUMN_OPS));
-      return maxDelta;
+      const r = updateBlock(local, place, color, p.omega);
+      rt.compute(r.points * rt.cost(POINT_OPS) + w * rt.cost(COLUMN_OPS));
+      return r.maxDelta;
     }
 
     const start = rt.cycleCount();
@@ -194,7 +178,7 @@ export default defineApp({
           if (neighbour[d] < 0) continue;
           const ly = d === UP ? 0 : h + 1;
           const rows = staging[d - UP][parity];
-          for (let lx = 1; lx <= w; lx++) local[lx * hh + ly] = rows[lx - 1];
+          scatterRow(local, hh, w, ly, rows);
           rt.computeOps({ loads: w * ROW_COPY_OPS.loads, stores: w * ROW_COPY_OPS.stores });
         }
       }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import stencil from '../../apps/stencil/index.ts';
-import { partition, processorGrid, split } from '../../apps/stencil/grid.ts';
+import { initialGrid, partition, processorGrid, solveSequential, split, updateBlock } from '../../apps/stencil/grid.ts';
 import { InputError } from '../../src/kernel/errors.ts';
 import { runApp } from '../../src/runtime/run-app.ts';
 import { runConfig } from '../../src/runtime/run-config.ts';
@@ -63,6 +63,77 @@ describe('stencil verifies bit for bit against the sequential solve', () => {
     expect(s.verified, s.verification).toBe(true);
     expect(s.metrics.iterations).toBeLessThan(500);
     expect(s.metrics.iterations).toBeGreaterThan(5);
+  });
+});
+
+/** Eq. 31's red-black sweep written point by point, as the thesis states it: the yardstick for the column loops. */
+function sweepByPoints(u: Float64Array, W: number, H: number, omega: number): number {
+  let maxDelta = 0;
+  for (let color = 0; color < 2; color++) {
+    for (let x = 1; x < W - 1; x++) {
+      for (let y = 1; y < H - 1; y++) {
+        if ((x + y) % 2 !== color) continue;
+        const old = u[x * H + y];
+        const v = omega * 0.25 * (u[x * H + y - 1] + u[x * H + y + 1] + u[(x + 1) * H + y] + u[(x - 1) * H + y]) + (1 - omega) * old;
+        maxDelta = Math.max(maxDelta, Math.abs(v - old));
+        u[x * H + y] = v;
+      }
+    }
+  }
+  return maxDelta;
+}
+
+describe('the red-black update (eq. 31)', () => {
+  let seed = 7;
+  const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+
+  it('the reference solve sweeps red points, then black, every interior point by eq. 31', () => {
+    for (const [W, H] of [[7, 5], [6, 9], [3, 3]]) {
+      const grid = initialGrid(W, H, random);
+      const expected = grid.values.slice();
+      sweepByPoints(expected, W, H, 1.87);
+      sweepByPoints(expected, W, H, 1.87);
+      expect(solveSequential(grid, 1.87, 2, 0)).toBe(2);
+      expect([...grid.values]).toEqual([...expected]);
+    }
+  });
+
+  it("a node's block update is the same sweep on its part of the grid, ghost ring included, and counts its points", () => {
+    // The whole 8 x 6 grid as one block at (0, 0), then its interior 4 x 3 block at (2, 1) inside a ghost ring.
+    const W = 8;
+    const H = 6;
+    const grid = initialGrid(W, H, random);
+    const whole = new Float64Array((W + 2) * (H + 2));
+    for (let x = 0; x < W; x++) for (let y = 0; y < H; y++) whole[(x + 1) * (H + 2) + y + 1] = grid.values[x * H + y];
+    const expected = grid.values.slice();
+    let red = 0;
+    for (let x = 1; x < W - 1; x++) for (let y = 1; y < H - 1; y++) if ((x + y) % 2 === 0) red++;
+    const first = updateBlock(whole, { w: W, h: H, x0: 0, y0: 0, W, H }, 0, 1.5);
+    const second = updateBlock(whole, { w: W, h: H, x0: 0, y0: 0, W, H }, 1, 1.5);
+    expect(Math.max(first.maxDelta, second.maxDelta)).toBe(sweepByPoints(expected, W, H, 1.5));
+    expect(first.points).toBe(red);
+    expect(first.points + second.points).toBe((W - 2) * (H - 2));
+    for (let x = 0; x < W; x++) for (let y = 0; y < H; y++) expect(whole[(x + 1) * (H + 2) + y + 1]).toBe(expected[x * H + y]);
+
+    const [w, h, x0, y0] = [4, 3, 2, 1];
+    const hh = h + 2;
+    const block = new Float64Array((w + 2) * hh);
+    for (let lx = 0; lx < w + 2; lx++) for (let ly = 0; ly < hh; ly++) block[lx * hh + ly] = grid.values[(x0 + lx - 1) * H + y0 + ly - 1];
+    const part = grid.values.slice();
+    const r = updateBlock(block, { w, h, x0, y0, W, H }, 1, 1.5);
+    let changed = 0;
+    for (let lx = 1; lx <= w; lx++) {
+      for (let ly = 1; ly <= h; ly++) {
+        const [x, y] = [x0 + lx - 1, y0 + ly - 1];
+        const i = x * H + y;
+        if ((x + y) % 2 === 1 && y >= 1 && y <= H - 2) {
+          part[i] = 1.5 * 0.25 * (part[i - 1] + part[i + 1] + part[i + H] + part[i - H]) + (1 - 1.5) * part[i];
+          changed++;
+        }
+        expect(block[lx * hh + ly]).toBe(part[i]);
+      }
+    }
+    expect(r.points).toBe(changed);
   });
 });
 
