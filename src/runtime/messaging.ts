@@ -181,14 +181,9 @@ export class Messaging implements SendPath {
     return 2;
   }
 
-  /** PollBoth rounds until one finds nothing (PollBothTilEmpty); returns messages handled. */
-  *drainBoth(): Op<number> {
-    let handled = 0;
-    for (;;) {
-      const n = yield* this.pollBothRound();
-      if (n === 0) return handled;
-      handled += n;
-    }
+  /** PollBoth rounds until one finds nothing (PollBothTilEmpty); returns messages handled (a state machine: poll-until-op.ts). */
+  drainBoth(): Op<number> {
+    return PollUntilOp.drain(this);
   }
 
   /**

@@ -56,6 +56,20 @@ export abstract class StepOp implements Op, WaitingOp, StartCounting {
   protected abstract step(): number;
 
   /**
+   * What the operation returns (what `yield*` of it gives) once step() has said END:
+   * nothing, unless a subclass that counts something says otherwise.
+   */
+  protected returned(): unknown {
+    return undefined;
+  }
+
+  private doneResult(): IteratorResult<number, void> {
+    const value = this.returned();
+    // Typed as the void Op every StepOp is; one that returns a value says so where it is made.
+    return value === undefined ? DONE : ({ value, done: true } as unknown as IteratorResult<number, void>);
+  }
+
+  /**
    * Called by `guard.op` for an app's call made as a StepOp: instead of a GuardedOp
    * around it (another object per call, and another level every step of the program
    * passes through), the operation tells the guard itself that it started, at its
@@ -79,7 +93,9 @@ export abstract class StepOp implements Op, WaitingOp, StartCounting {
       this.thrown = undefined;
       throw e;
     }
-    if (this.isDone) return DONE;
+    // Ended, as when the node's thread resumed it directly (resume() then passed the end
+    // on as null): the chain around it takes its outcome from here.
+    if (this.isDone) return this.doneResult();
     const r = this.advance();
     if (r.done !== true && this.guard !== null && this.guard.waiting === null) this.guard.waiting = this;
     return r;
@@ -122,7 +138,7 @@ export abstract class StepOp implements Op, WaitingOp, StartCounting {
       const v = this.step();
       if (v === END) {
         this.isDone = true;
-        return DONE;
+        return this.doneResult();
       }
       if (v !== SUB) {
         YIELDED.value = v;

@@ -39,7 +39,7 @@ describe('active-message costs on the CM-5 (Appendix A Table 1)', () => {
     expect(results[0]).toBe(5 * (cm5.receiveOverheadCycles + 7) + 2 * cm5.pollEmptyCycles + 5 * cm5.pollEmptyCycles);
   });
 
-  it('counts every message the poll-then-both variants handle, the first poll\'s included', () => {
+  it('counts every message the poll-then-both variants and PollBothTilEmpty handle, the first poll\'s included', () => {
     const { results } = runInline('cm5', 2, function* (rt) {
       if (rt.self === 1) {
         for (let i = 0; i < 3; i++) yield* rt.sendLeftPollBoth(0, noop);
@@ -49,9 +49,11 @@ describe('active-message costs on the CM-5 (Appendix A Table 1)', () => {
       rt.compute(10_000); // let all five arrive: three on the left, two on the right
       const first = yield* rt.pollLeftThenBothTilEmpty();
       const nothing = yield* rt.pollRightThenBothTilEmpty();
-      return [first, nothing];
+      // PollBothTilEmpty with nothing pending handles none: 0, a number like any count.
+      const none = yield* rt.pollBothTilEmpty();
+      return [first, nothing, none];
     });
-    expect(results[0]).toEqual([5, 0]);
+    expect(results[0]).toEqual([5, 0, 0]);
   });
 
   it('delivers each send variant on its network and polls as Appendix A 6.1 says', () => {
