@@ -72,6 +72,24 @@ function bound(a: Uint32Array, x: number, inclusive: boolean): number {
   return lo;
 }
 
+/**
+ * Each key's target node by binary search of the splitters, keys equal to splitters
+ * dealt round-robin over their nodes from this node's number on (`self`), and the
+ * keys each node gets. A function of its own rather than a loop in main: V8 compiles
+ * it in a fraction of the time it takes to compile all of main to replace the loop
+ * mid-run, and the loop runs unoptimized until then.
+ */
+function findTargets(keys: Uint32Array, splitters: Uint32Array, self: number, target: Int32Array, counts: Int32Array): void {
+  let tie = self;
+  for (let i = 0; i < keys.length; i++) {
+    const lo = bound(splitters, keys[i], false);
+    const hi = bound(splitters, keys[i], true);
+    const t = lo === hi ? lo : lo + (tie++ % (hi - lo + 1));
+    target[i] = t;
+    counts[t]++;
+  }
+}
+
 export default defineApp({
   name: 'sample-sort',
   states: RADIX_STATES,
@@ -162,14 +180,7 @@ export default defineApp({
       // 2. Targets by binary search; keys equal to splitters dealt round-robin over their nodes.
       const target = new Int32Array(keys.length);
       const counts = new Int32Array(P);
-      let tie = rt.self;
-      for (let i = 0; i < keys.length; i++) {
-        const lo = bound(splitters, keys[i], false);
-        const hi = bound(splitters, keys[i], true);
-        const t = lo === hi ? lo : lo + (tie++ % (hi - lo + 1));
-        target[i] = t;
-        counts[t]++;
-      }
+      findTargets(keys, splitters, rt.self, target, counts);
       // One binary search per key (a load, a compare and a branch per level), plus the bookkeeping.
       const levels = Math.ceil(Math.log2(P));
       rt.computeOps({ intOps: keys.length * (levels + 4), loads: keys.length * (levels + 1), branches: keys.length * (levels + 1), stores: 2 * keys.length });
