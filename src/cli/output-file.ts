@@ -9,7 +9,7 @@
 import { accessSync, closeSync, constants, existsSync, openSync, readlinkSync, realpathSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
 import { InputError } from '../kernel/errors.ts';
-import { isPartFile } from '../sweep/parts.ts';
+import { isPartFile } from '../sweep/part-names.ts';
 import { writeAll } from '../sweep/write-all.ts';
 
 function code(e: unknown): string {

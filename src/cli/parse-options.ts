@@ -121,3 +121,11 @@ export function parseOptions(command: string, argv: readonly string[]): { values
   }
   return { values, positionals: parsed.positionals };
 }
+
+/** An integer option from `min` to `max`. */
+export function intOption(option: string, value: string | boolean | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) throw new InputError(`--${option} ${String(value)}: expected an integer from ${min} to ${max}`);
+  return n;
+}

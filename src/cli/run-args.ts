@@ -9,9 +9,8 @@ import { NETWORK_MODES, type NetworkMode } from '../machine/machine.ts';
 import { DEFAULT_NETWORK, DEFAULT_SEED } from '../runtime/run-config.ts';
 import { DEFAULT_RUN_LIMITS } from '../runtime/run-app.ts';
 import { parseCommunication, type CommunicationChoice } from './communication-option.ts';
-import { messagePrefix, parseOptions, type OptionValues } from './parse-options.ts';
+import { intOption, messagePrefix, parseOptions, type OptionValues } from './parse-options.ts';
 import { parseProgressSeconds } from './progress.ts';
-import { intOption } from './sweep-args.ts';
 
 export interface RunArgs {
   platform: string;

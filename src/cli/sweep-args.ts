@@ -19,14 +19,6 @@ export function parseCommand(command: string, argv: readonly string[], positiona
   return { values: parsed.values as Record<string, string | boolean | undefined>, positionals: parsed.positionals };
 }
 
-/** An integer option from `min` to `max`. */
-export function intOption(option: string, value: string | boolean | undefined, fallback: number, min: number, max: number): number {
-  if (value === undefined) return fallback;
-  const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(n) || n < min || n > max) throw new InputError(`--${option} ${String(value)}: expected an integer from ${min} to ${max}`);
-  return n;
-}
-
 /** A required string option. */
 export function required(command: string, option: string, value: string | boolean | undefined, what: string): string {
   if (typeof value !== 'string' || value === '') throw new InputError(`${command}: missing --${option} <${what}>`);

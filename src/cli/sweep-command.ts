@@ -6,9 +6,10 @@
  * sweep order once nothing is missing (a shard leaves that to `sim sweep merge`).
  * `sim sweep merge|status|slurm|export` are in sweep-tools-command.ts.
  */
-import { partPath } from '../sweep/parts.ts';
+import { partPath } from '../sweep/part-names.ts';
 import type { Io } from './io.ts';
-import { intOption, parseCommand, queueOption, required, shardOption, SWEEP_USAGE } from './sweep-args.ts';
+import { intOption } from './parse-options.ts';
+import { parseCommand, queueOption, required, shardOption, SWEEP_USAGE } from './sweep-args.ts';
 import { checkOutputFile, checkSeparateFiles } from './output-file.ts';
 import { parseProgressSeconds, progressStyle } from './progress.ts';
 import { signalExitCode } from './run-driver.ts';

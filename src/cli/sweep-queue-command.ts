@@ -4,7 +4,7 @@
  * with a progress bar (or lines, --progress), and stopping cleanly on Ctrl-C (what is recorded stays).
  */
 import { Recorder } from '../sweep/local.ts';
-import { partPath } from '../sweep/parts.ts';
+import { partPath } from '../sweep/part-names.ts';
 import type { SweepRun } from '../sweep/run-model.ts';
 import type { Io } from './io.ts';
 import { counter, type ProgressStyle } from './progress.ts';

@@ -13,9 +13,9 @@ import { checkResultsOwner, listParts, nodeVersions } from '../sweep/parts.ts';
 import { checkSlurmOptions, shellQuote, slurmScript } from '../sweep/slurm.ts';
 import type { Io } from './io.ts';
 import { checkOutputFile, checkSeparateFiles, writeFileAtomic } from './output-file.ts';
-import { commaEntries } from './parse-options.ts';
+import { commaEntries, intOption } from './parse-options.ts';
 import { PROJECT_ROOT } from './project.ts';
-import { intOption, parseCommand, queueOption, required } from './sweep-args.ts';
+import { parseCommand, queueOption, required } from './sweep-args.ts';
 import { expandFile, recordedFor, tally, tallyText } from './sweep-setup.ts';
 
 export const SWEEP_TOOLS = ['merge', 'status', 'slurm', 'export'];

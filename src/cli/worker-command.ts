@@ -4,7 +4,8 @@
  * `--idle-exit` seconds. bullmq and ioredis are loaded only here and for `sim sweep --queue`.
  */
 import type { Io } from './io.ts';
-import { intOption, parseCommand, queueOption, WORKER_USAGE } from './sweep-args.ts';
+import { intOption } from './parse-options.ts';
+import { parseCommand, queueOption, WORKER_USAGE } from './sweep-args.ts';
 import { InputError } from '../kernel/errors.ts';
 
 export async function workerCommand(argv: readonly string[], io: Io): Promise<number> {

@@ -7,7 +7,8 @@
 import { hostname } from 'node:os';
 import { canonicalJson } from './canonical.ts';
 import { mapInPool, type WorkerModule } from './pool.ts';
-import { PartWriter, timingPath } from './parts.ts';
+import { timingPath } from './part-names.ts';
+import { PartWriter } from './parts.ts';
 import type { ResultsHeader } from './result-line.ts';
 import { RunStopped } from '../runtime/stoppable-run.ts';
 import { runOne, type RunOutcome } from './run-one.ts';

@@ -13,22 +13,8 @@ import { escapeLineBreaking } from '../kernel/one-line.ts';
 import { scanPart } from './part-scan.ts';
 import { writeAll } from './write-all.ts';
 import { lineText, parseHeader, type RecordedLine, type ResultsHeader } from './result-line.ts';
-import { MAX_SHARDS, type Shard } from './shard.ts';
-
-/** The part a shard (or, with `'queue'`, a queue coordinator) appends to. */
-export function partPath(out: string, shard: Shard | 'queue'): string {
-  return shard === 'queue' ? `${out}.part-queue` : `${out}.part-${shard.index}-of-${shard.count}`;
-}
-
-/** The timing sidecar of a part: one line per run with its wall time, host and Node version. */
-export const timingPath = (part: string): string => `${part}.timing.jsonl`;
-
-const PART_NAME = /^\.part-(?:(\d+)-of-(\d+)|queue)$/;
-
-/** Whether `path` names a sweep's part or its timing sidecar: files only a sweep may write. */
-export function isPartFile(path: string): boolean {
-  return /\.part-(?:\d+-of-\d+|queue)(?:\.timing\.jsonl)?$/.test(basename(path));
-}
+import { PART_NAME, timingPath } from './part-names.ts';
+import { MAX_SHARDS } from './shard.ts';
 
 /** The parts of `out` that exist, sorted by name, with the shard count each names (null for the queue's). */
 export function listParts(out: string): { path: string; shards: number | null }[] {
