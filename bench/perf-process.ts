@@ -156,6 +156,33 @@ export async function runSimTwice(checkout: string, simArgs: readonly string[]):
   return [runs[0].wallMs, runs[1].wallMs];
 }
 
+/** A run split where it has dispatched its first events (bench/phase-child.mjs): wall ms and events of each part. */
+export interface RunPhases {
+  buildMs: number;
+  firstMs: number;
+  firstEvents: number;
+  restMs: number;
+  restEvents: number;
+}
+
+function isRunPhases(x: unknown): x is RunPhases {
+  if (typeof x !== 'object' || x === null) return false;
+  const o = x as Record<string, unknown>;
+  return ['buildMs', 'firstMs', 'firstEvents', 'restMs', 'restEvents'].every((k) => typeof o[k] === 'number');
+}
+
+/**
+ * The same `sim` run made in one process from `checkout`'s build, split after its first
+ * events (bench/phase-child.mjs); throws if the child prints no split.
+ */
+export async function runSimPhases(checkout: string, simArgs: readonly string[]): Promise<RunPhases> {
+  const done = await run(process.execPath, [join(checkout, 'bench', 'phase-child.mjs'), ...simArgs], checkout);
+  const line = done.stdout.split('\n').find((l) => l.startsWith('{'));
+  const parsed: unknown = line === undefined ? undefined : JSON.parse(line);
+  if (!isRunPhases(parsed)) throw new Error(`bench/phase-child.mjs ${simArgs.join(' ')} in ${checkout} printed no split (exit ${done.code}): ${lastLine(done.stderr)}`);
+  return parsed;
+}
+
 /**
  * What a minor page fault costs here (us): the time to touch each 4 KB page of a fresh
  * 64 MB buffer once, per page, the median of three buffers. Cheap on bare metal (well

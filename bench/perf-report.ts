@@ -6,7 +6,7 @@
  * `node -e 0`, unchanged simulated results). Measures nothing itself.
  */
 import { fmt, fmt2, median, printRows } from './harness.ts';
-import type { SimRun } from './perf-process.ts';
+import type { RunPhases, SimRun } from './perf-process.ts';
 import { MAX_COST_PER_EVENT_RATIO, MAX_VERSION_OVER_NODE, MIN_W1_OVER_PHOLD, type Workload } from './perf-workloads.ts';
 
 /** Every run of one workload; `base[i]` and `mine[i]` were made back to back. */
@@ -28,6 +28,8 @@ export interface PerfMeasurements {
   versionMs: { node: number[]; mine: number[]; base: number[] };
   /** This checkout's in-run ms of a run made twice in one process, [first, second] per repetition, by workload id. */
   twiceMs: Record<string, [number, number][]>;
+  /** This checkout's runs split after their first events (the same workloads), by workload id. */
+  phases: Record<string, RunPhases[]>;
   /** What one minor page fault costs on this machine (us; pageFaultMicros), measured with W5; null without it. */
   faultMicros: number | null;
 }
@@ -135,6 +137,19 @@ export function printChecks(m: PerfMeasurements, hasBaseline: boolean): number {
       check(
         '  the same, run twice in one process',
         `first ${fmt2.format(b1)} / ${fmt2.format(s1)} = ${fmt2.format(b1 / s1)}; second (V8's code optimized, heap grown) ${fmt2.format(b2)} / ${fmt2.format(s2)} us per event = ${fmt2.format(b2 / s2)} (diagnostic)`,
+        null,
+      );
+    }
+    const splitBig = m.phases.W5;
+    const splitSmall = m.phases['W5/64'];
+    if (splitBig !== undefined && splitSmall !== undefined) {
+      // Also not the issue's measure: the start of every node (and V8's warm-up) against the run at speed.
+      const part = (runs: RunPhases[], first: boolean) => median(runs.map((r) => (first ? r.buildMs + r.firstMs : r.restMs)));
+      const restUs = (runs: RunPhases[]) => median(runs.map((r) => (r.restMs * 1000) / r.restEvents));
+      const [b, s] = [restUs(splitBig), restUs(splitSmall)];
+      check(
+        `  the same, split after ${fmt.format(splitBig[0].firstEvents)} events`,
+        `build and first events ${fmt.format(part(splitBig, true))} / ${fmt.format(part(splitSmall, true))} ms; the rest ${fmt2.format(b)} / ${fmt2.format(s)} us per event = ${fmt2.format(b / s)} (diagnostic)`,
         null,
       );
     }
