@@ -99,10 +99,19 @@ interface SimJson {
   verification: string;
 }
 
+/** Whether `x` is an object whose `keys` are all numbers. */
+function hasNumbers(x: unknown, keys: readonly string[]): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null && keys.every((k) => typeof (x as Record<string, unknown>)[k] === 'number');
+}
+
+/** The first line of a child's output that is a JSON object, parsed; undefined if none. */
+function firstJsonLine(stdout: string): unknown {
+  const line = stdout.split('\n').find((l) => l.startsWith('{'));
+  return line === undefined ? undefined : JSON.parse(line);
+}
+
 function isSimJson(x: unknown): x is SimJson {
-  if (typeof x !== 'object' || x === null) return false;
-  const o = x as Record<string, unknown>;
-  return typeof o.events === 'number' && typeof o.wallMs === 'number' && typeof o.simulatedCycles === 'number' && typeof o.verified === 'boolean';
+  return hasNumbers(x, ['events', 'wallMs', 'simulatedCycles']) && typeof x.verified === 'boolean';
 }
 
 /**
@@ -116,8 +125,7 @@ export async function runSim(checkout: string, simArgs: readonly string[]): Prom
   const rssFile = scratch === null ? '' : join(scratch, 'rss');
   try {
     const done = scratch === null ? await run(process.execPath, sim, checkout) : await run(GNU_TIME, ['-f', '%M %R', '-o', rssFile, process.execPath, ...sim], checkout);
-    const jsonLine = done.stdout.split('\n').find((l) => l.startsWith('{'));
-    const parsed: unknown = jsonLine === undefined ? undefined : JSON.parse(jsonLine);
+    const parsed = firstJsonLine(done.stdout);
     if (!isSimJson(parsed)) {
       const why = done.signal !== null ? `killed by ${done.signal}` : `exit ${done.code}: ${lastLine(done.stderr) || 'no output'}`;
       throw new Error(`sim ${simArgs.join(' ')} in ${checkout} printed no summary (${why})`);
@@ -165,11 +173,7 @@ export interface RunPhases {
   restEvents: number;
 }
 
-function isRunPhases(x: unknown): x is RunPhases {
-  if (typeof x !== 'object' || x === null) return false;
-  const o = x as Record<string, unknown>;
-  return ['buildMs', 'firstMs', 'firstEvents', 'restMs', 'restEvents'].every((k) => typeof o[k] === 'number');
-}
+const isRunPhases = (x: unknown): x is RunPhases => hasNumbers(x, ['buildMs', 'firstMs', 'firstEvents', 'restMs', 'restEvents']);
 
 /**
  * The same `sim` run made in one process from `checkout`'s build, split after its first
@@ -177,8 +181,7 @@ function isRunPhases(x: unknown): x is RunPhases {
  */
 export async function runSimPhases(checkout: string, simArgs: readonly string[]): Promise<RunPhases> {
   const done = await run(process.execPath, [join(checkout, 'bench', 'phase-child.mjs'), ...simArgs], checkout);
-  const line = done.stdout.split('\n').find((l) => l.startsWith('{'));
-  const parsed: unknown = line === undefined ? undefined : JSON.parse(line);
+  const parsed = firstJsonLine(done.stdout);
   if (!isRunPhases(parsed)) throw new Error(`bench/phase-child.mjs ${simArgs.join(' ')} in ${checkout} printed no split (exit ${done.code}): ${lastLine(done.stderr)}`);
   return parsed;
 }
