@@ -70,12 +70,7 @@ export function* radixSort(rt: Runtime<unknown>, keys: Uint32Array, keyBits: num
     // then incrementing the element number"): each key goes by itself, as one Xfer
     // packet to its (node, index) of eq. 34, and keys that stay here are stored.
     rt.setState(REORDER);
-    const next = new Int32Array(radix);
-    let numeralStart = 0;
-    for (let v = 0; v < radix; v++) {
-      next[v] = numeralStart + offsets[v];
-      numeralStart += totals[v];
-    }
+    const next = numeralStarts(offsets, totals);
     rt.computeOps({ loads: 2 * radix, intOps: 2 * radix, stores: radix });
     const portNo = d & 1 ? ports.odd : ports.even;
     for (let i = 0; i < k; i++) {
@@ -107,6 +102,24 @@ export function* radixSort(rt: Runtime<unknown>, keys: Uint32Array, keyBits: num
     [source, target] = [target, source];
   }
   return source;
+}
+
+/**
+ * Each numeral's first element number (eq. 34's global positions): the keys of
+ * numerals below v on all nodes (the running sum of `totals`), then those of v on the
+ * nodes before this one (`offsets`, the scan). A function of its own, as
+ * countNumerals: radix 2^16 makes it 65,536 steps a digit, which the sort's generator
+ * ran unoptimized (V8 deoptimizes the generator at the end of each pass, on paths it
+ * had not yet run).
+ */
+function numeralStarts(offsets: Int32Array, totals: Int32Array): Int32Array {
+  const next = new Int32Array(offsets.length);
+  let start = 0;
+  for (let v = 0; v < offsets.length; v++) {
+    next[v] = start + offsets[v];
+    start += totals[v];
+  }
+  return next;
 }
 
 /**

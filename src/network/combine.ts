@@ -176,19 +176,19 @@ export function combineAll(op: ReduceOp, values: readonly number[], segments?: A
  * combineAll(op, [vectors[0][e], ..., vectors[n-1][e]], segments)[i] for every e below
  * `length`. It walks the nodes once, a whole vector at a time, rather than gathering a
  * column of n values for each element (a 1,048,576-word CombineVector on 64 nodes is
- * 67 M elements).
+ * 67 M elements). A reduction gives every node the same array (results are read, not
+ * written: ControlNetwork.result).
  */
-export function combineVectors(op: ReduceOp, vectors: readonly (readonly number[])[], length: number, segments?: ArrayLike<number>): number[][] {
+export function combineVectors(op: ReduceOp, vectors: readonly (readonly number[])[], length: number, segments?: ArrayLike<number>): (readonly number[])[] {
   const n = vectors.length;
-  const out = new Array<number[]>(n);
+  const out = new Array<readonly number[]>(n);
   const id = identityOf(op);
   const mode = modeOf(op);
   const seg = (i: number): number => (segments === undefined || i >= n ? SegmentType.NoBoundary : segments[i]);
   const acc = new Array<number>(length).fill(id);
   if (mode === REDUCE) {
-    for (const v of vectors) for (let e = 0; e < length; e++) acc[e] = combineWords(op, acc[e], asWord(op, v[e]));
-    for (let i = 0; i < n; i++) out[i] = acc.slice();
-    return out;
+    for (const v of vectors) accumulate(op, acc, v, length, true);
+    return out.fill(acc);
   }
   const forward = mode === SCAN;
   for (let k = 0; k < n; k++) {
@@ -197,9 +197,44 @@ export function combineVectors(op: ReduceOp, vectors: readonly (readonly number[
     const s = seg(forward ? i : i + 1);
     out[i] = s === SegmentType.ElementBoundary ? new Array<number>(length).fill(id) : acc.slice();
     if (s !== SegmentType.NoBoundary) acc.fill(id);
-    const v = vectors[i];
-    if (forward) for (let e = 0; e < length; e++) acc[e] = combineWords(op, acc[e], asWord(op, v[e]));
-    else for (let e = 0; e < length; e++) acc[e] = combineWords(op, asWord(op, v[e]), acc[e]);
+    accumulate(op, acc, vectors[i], length, forward);
   }
   return out;
+}
+
+/**
+ * acc[e] = combineWords(op, acc[e], asWord(op, v[e])) for every e below `length` (with
+ * the two swapped when not `accFirst`: a backward scan), with the op's function chosen
+ * once rather than at every element: a 65,536-word vector (radix sort's 16-bit digits)
+ * on 64 nodes is 4 M elements a combine. The integer functions are commutative, so
+ * only the float reductions keep the argument order.
+ */
+function accumulate(op: ReduceOp, acc: number[], v: readonly number[], length: number, accFirst: boolean): void {
+  if (op >= REDUCE_FLOAT_ADD) {
+    for (let e = 0; e < length; e++) acc[e] = accFirst ? combineWords(op, acc[e], asWord(op, v[e])) : combineWords(op, asWord(op, v[e]), acc[e]);
+    return;
+  }
+  switch (op % 5) {
+    case ADD:
+      for (let e = 0; e < length; e++) acc[e] = (acc[e] + (v[e] | 0)) | 0;
+      return;
+    case OR:
+      for (let e = 0; e < length; e++) acc[e] = acc[e] | v[e];
+      return;
+    case XOR:
+      for (let e = 0; e < length; e++) acc[e] = acc[e] ^ v[e];
+      return;
+    case UADD:
+      for (let e = 0; e < length; e++) acc[e] = (acc[e] + (v[e] >>> 0)) >>> 0;
+      return;
+    case MAX:
+      for (let e = 0; e < length; e++) {
+        const a = acc[e] | 0;
+        const b = v[e] | 0;
+        acc[e] = a > b ? a : b;
+      }
+      return;
+    default:
+      throw new RangeError(`not a combine op: ${op}`);
+  }
 }

@@ -24,7 +24,7 @@ class Channel {
   /** Episode each node last joined (-1: none yet). */
   readonly joined: Int32Array;
   /** Result vector each node received from the last completed episode it joined. */
-  readonly results: number[][];
+  readonly results: (readonly number[])[];
   /** Episodes completed so far. */
   completed = 0;
   collecting = 0;

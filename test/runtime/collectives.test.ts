@@ -299,6 +299,21 @@ describe('misuse of the collectives fails the run with a clear message', () => {
     ).toThrow(/setSegment\(7\): expected NoBoundary \(0\), ElementBoundary \(1\) or ArrayBoundary \(2\)/);
   });
 
+  it('a vector combine with an op that is not one of the fifteen, from an Int32Array or Uint32Array (whose elements are not checked one by one) as from an array', () => {
+    for (const from of [new Int32Array([1, -2]), new Uint32Array([1, 0xffffffff]), [1, 2]]) {
+      expect(() =>
+        runInline('cm5', 2, function* (rt) {
+          yield* rt.combineVector([0, 0], from, 15 as CombineOp);
+        }),
+      ).toThrow(/^node 0: vector combine op 15 is not one of the fifteen CombineOps/);
+    }
+    expect(() =>
+      runInline('cm5', 2, function* (rt) {
+        yield* rt.combineVector([0, 0], new Float64Array([1, 2.5]), CombineOp.ReduceAdd);
+      }),
+    ).toThrow(/^node 0: vector combine value 2.5 is not a 32-bit word/);
+  });
+
   it('a vector count of zero, or more than the result array holds', () => {
     const run = (toLength: number, count: number) => () =>
       runInline('cm5', 2, function* (rt) {
