@@ -207,9 +207,10 @@ export function combineVectors(op: ReduceOp, vectors: readonly (readonly number[
  * the two swapped when not `accFirst`: a backward scan), with the op's function chosen
  * once rather than at every element: a 65,536-word vector (radix sort's 16-bit digits)
  * on 64 nodes is 4 M elements a combine. The integer functions are commutative, so
- * only the float reductions keep the argument order.
+ * only the float reductions keep the argument order. Also what the combining trees'
+ * summaries compose with (runtime/scan-algebra.ts).
  */
-function accumulate(op: ReduceOp, acc: number[], v: readonly number[], length: number, accFirst: boolean): void {
+export function accumulate(op: ReduceOp, acc: number[], v: readonly number[], length: number, accFirst: boolean): void {
   if (op >= REDUCE_FLOAT_ADD) {
     for (let e = 0; e < length; e++) acc[e] = accFirst ? combineWords(op, acc[e], asWord(op, v[e])) : combineWords(op, asWord(op, v[e]), acc[e]);
     return;

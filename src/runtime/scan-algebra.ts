@@ -7,7 +7,7 @@
  * associative, so a tree computes exactly combineAll's semantics (network/combine.ts)
  * without commutativity, as long as its subtrees are contiguous ranges.
  */
-import { BACKSCAN, combineWords, identityOf, modeOf, SCAN, SegmentType, type ReduceOp } from '../network/combine.ts';
+import { accumulate, BACKSCAN, identityOf, modeOf, SCAN, SegmentType, type ReduceOp } from '../network/combine.ts';
 
 /** Summary flags. EMPTY marks the summary of no nodes. */
 export const EMPTY = -1;
@@ -57,10 +57,12 @@ export function compose(op: ReduceOp, l: Summary, r: Summary): Summary {
   // A forward scan restarts at r's last boundary; a backward one stops at l's first.
   const keepLeft = modeOf(op) === BACKSCAN && ((l.flags & LATER_BOUNDARY) !== 0 || firstBoundary(r.flags) !== SegmentType.NoBoundary);
   const keepRight = modeOf(op) !== BACKSCAN && (r.flags & ANY_BOUNDARY) !== 0;
-  const values = new Array<number>(l.values.length);
-  for (let e = 0; e < values.length; e++) {
-    values[e] = keepLeft ? l.values[e] : keepRight ? r.values[e] : combineWords(op, l.values[e], r.values[e]);
-  }
+  if (keepLeft) return { flags, values: l.values.slice() };
+  if (keepRight) return { flags, values: r.values.slice() };
+  // combineWords(op, l, r) element by element: accumulate's asWord on r's words changes no
+  // result (the integer functions work modulo 2^32, the float ones on the bits).
+  const values = l.values.slice();
+  accumulate(op, values, r.values, values.length, true);
   return { flags, values };
 }
 

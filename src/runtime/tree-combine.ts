@@ -67,6 +67,14 @@ class ChannelState {
   }
 }
 
+/** A chunk's message arguments: [header, offset, flags, values[offset .. offset + chunkWords)], made in one array rather than sliced and spread. */
+function chunkArgs(hdr: number, offset: number, flags: number, values: readonly number[], chunkWords: number): number[] {
+  const args = [hdr, offset, flags];
+  const end = Math.min(offset + chunkWords, values.length);
+  for (let e = offset; e < end; e++) args.push(values[e]);
+  return args;
+}
+
 /** Header words: channel (2 bits), episode parity, op (5 bits), child index (5 bits), then the vector length. */
 const HEADER_LENGTH_SCALE = 8192;
 /** Longest vector a header can announce. */
@@ -181,8 +189,7 @@ export class TreeCombine implements CombineEngine {
     const flags = flagsToWord(s.flags);
     const steps = rightToLeft ? SEND_BOTH_RL_POLL_BOTH : SEND_BOTH_LR_POLL_BOTH;
     for (let offset = 0; offset < s.values.length; offset += chunkWords) {
-      const words = s.values.slice(offset, offset + chunkWords);
-      yield* guard.nested(messaging.send(steps, dest, handler, [hdr, offset, flags, ...words]));
+      yield* guard.nested(messaging.send(steps, dest, handler, chunkArgs(hdr, offset, flags, s.values, chunkWords)));
     }
   }
 
