@@ -1,8 +1,9 @@
-/** The README's promises: its first command and its example app work as written. */
+/** The README's promises: its first command and its example app work as written, and its usage block names every command. */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { COMMAND_NAMES } from '../../src/cli/commands.ts';
 import { ROOT, sim, withRootImports } from '../support/sim-cli.ts';
 
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -11,6 +12,19 @@ describe('README', () => {
   it('starts with the install-and-run command and npm test', () => {
     const firstBlock = /```sh\n([\s\S]*?)```/.exec(README)![1].trim().split('\n');
     expect(firstBlock).toEqual(['npm install && npx sim --platform alewife apps/stencil', 'npm test']);
+  });
+
+  it("lists every command sim --help lists in its usage block (it lacked sim study)", () => {
+    const usage = /## Running an app: `sim`\n\n```\n([\s\S]*?)```/.exec(README)![1];
+    // The sweep subcommands share one line there: sim sweep merge|status|slurm|export ...
+    const listed = (name: string) => {
+      const [command, sub] = name.split(' ');
+      return usage.split('\n').some((line) => {
+        const words = line.split(/\s+/);
+        return words[0] === 'sim' && words[1] === command && (sub === undefined || words[2].split('|').includes(sub));
+      });
+    };
+    expect(COMMAND_NAMES.filter((name) => name !== 'run' && !listed(name))).toEqual([]);
   });
 
   it('its first command runs the default stencil on Alewife and verifies it', async () => {
