@@ -3,7 +3,7 @@
  * for programs that run the simulator without its CLI. Everything here is also what
  * `sim` itself uses; anything not exported here is internal and may change.
  *
- *   import { loadRun, runApp } from 'proteus-strata';
+ *   import { loadRun, runApp, shippedApp } from 'proteus-strata';
  *   const summary = runApp(await loadRun({ platform: 'alewife', app: shippedApp('stencil') }));
  *   summary.fingerprint; // the same as `sim --platform alewife apps/stencil --json`
  *
