@@ -6,6 +6,7 @@ import { COMMANDS } from '../../src/cli/commands.ts';
 import { commandHelp, helpText } from '../../src/cli/help.ts';
 import { parseOptions } from '../../src/cli/parse-options.ts';
 import { InputError } from '../../src/kernel/errors.ts';
+import { STUDIES } from '../../src/study/index.ts';
 import { ROOT, sim } from '../support/sim-cli.ts';
 
 function scratch(): string {
@@ -22,6 +23,17 @@ describe('the options are declared once (src/cli/commands.ts), and the help is w
     }
     expect(() => parseOptions(name, ['--no-such-option'])).toThrow(InputError);
     expect(helpText(['cm5'])).toContain(`sim ${COMMANDS[name].usage[0]}`);
+  });
+
+  it("sim study's --max-grid and --max-keys give the default of every study that takes them (--max-grid said 4096 alone; extra-rows' is 400)", () => {
+    const help = commandHelp('study');
+    // The option's own lines (the usage names it first), wrapping undone.
+    const line = (option: string) => help.slice(help.indexOf(`--${option} <N>`)).split(/\n\s+(?=-)/)[0].replace(/\s+/g, ' ');
+    for (const study of STUDIES) {
+      const { takes, maxGrid, maxKeys } = study.defaults;
+      if (takes.includes('max-grid')) expect(line('max-grid'), study.name).toMatch(new RegExp(`default ${maxGrid}\\b|${study.name} ${maxGrid}\\b`));
+      if (takes.includes('max-keys')) expect(line('max-keys'), study.name).toMatch(new RegExp(`default ${maxKeys}\\b|${study.name} ${maxKeys}\\b`));
+    }
   });
 });
 
