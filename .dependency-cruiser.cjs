@@ -1,5 +1,5 @@
 /**
- * The architecture rules of DESIGN.md section 2, for dependency-cruiser: no import
+ * The architecture rules of the README's How it works, for dependency-cruiser: no import
  * cycles in src/, layers that import only downwards, and the narrow entry points
  * (apps/, src/calibrate and src/library see Strata only through src/runtime/index.ts).
  * test/architecture.test.ts runs these rules; `npx depcruise src apps` does too.
@@ -18,7 +18,7 @@ const layerRules = LAYERS.flatMap((row, level) =>
       comment:
         `src/${layer} may import ` +
         (below.length === 0 ? 'no other layer' : `only the layers below it (${below.map((b) => `src/${b}`).join(', ')})`) +
-        ': data flows down (DESIGN.md section 2)',
+        ': data flows down (README, How it works)',
       from: { path: `^src/${layer}/` },
       to: { path: `^src/(${notAllowed.join('|')})/` },
     };

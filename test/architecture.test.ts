@@ -1,5 +1,5 @@
 /**
- * The architecture of DESIGN.md section 2 stays standing: no import cycles in src/
+ * The architecture of the README's How it works stays standing: no import cycles in src/
  * (type-only imports too), layers that import only downwards, apps/ and src/calibrate
  * reaching Strata only through src/runtime/index.ts, and no src/ file over 500 lines
  * (STYLE.md 11). The import rules live in .dependency-cruiser.cjs and are checked by
@@ -92,7 +92,7 @@ function ruleComment(name: string): string {
   return CONFIG.forbidden?.find((rule) => rule.name === name)?.comment ?? '';
 }
 
-describe('architecture (DESIGN.md section 2)', () => {
+describe('architecture (README, How it works)', () => {
   let result: ICruiseResult;
 
   beforeAll(async () => {
