@@ -4,15 +4,22 @@
  */
 import { InputError } from '../kernel/errors.ts';
 import { parseShard, WHOLE, type Shard } from '../sweep/shard.ts';
+import { COMMANDS } from './commands.ts';
 import { parseOptions } from './parse-options.ts';
+
+/** `sim <name>`'s usage line as commands.ts declares it and `sim help <name>` prints it. */
+export const usageOf = (name: string): string => `sim ${COMMANDS[name].usage[0]}`;
 
 /**
  * Parses `argv` for `command` (`sim sweep merge`) with the options commands.ts declares
- * for it and exactly `positionals` positional arguments named by `usage`.
+ * for it and exactly `positionals` positional arguments, named by its usage there (a
+ * copy of it here had drifted: sim sweep's lacked --progress).
  */
-export function parseCommand(command: string, argv: readonly string[], positionals: number, usage: string) {
+export function parseCommand(command: string, argv: readonly string[], positionals: number) {
+  const name = command.replace(/^sim /, '');
+  const usage = usageOf(name);
   // An unknown option or a missing value names the command's help (sim help sweep merge).
-  const parsed = parseOptions(command.replace(/^sim /, ''), argv);
+  const parsed = parseOptions(name, argv);
   if (parsed.positionals.length !== positionals) {
     throw new InputError(`${command}: expected ${positionals === 1 ? 'one argument' : `${positionals} arguments`}, got ${parsed.positionals.length === 0 ? 'none' : parsed.positionals.join(' ')} (usage: ${usage})`);
   }
@@ -47,5 +54,3 @@ export function queueOption(value: string | boolean | undefined): string | undef
   return value;
 }
 
-export const SWEEP_USAGE = 'sim sweep <sweep-file> --out <results.jsonl> [--workers K] [--shard i/n] [--queue redis://host:port/db] [--dry-run] [--json]';
-export const WORKER_USAGE = 'sim worker --queue redis://host:port/db [--workers K] [--idle-exit <s>] [--lock <s>]';

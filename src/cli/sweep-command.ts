@@ -9,7 +9,7 @@
 import { partPath } from '../sweep/part-names.ts';
 import type { Io } from './io.ts';
 import { intOption } from './parse-options.ts';
-import { parseCommand, queueOption, required, shardOption, SWEEP_USAGE } from './sweep-args.ts';
+import { parseCommand, queueOption, required, shardOption } from './sweep-args.ts';
 import { checkOutputFile, checkSeparateFiles } from './output-file.ts';
 import { parseProgressSeconds, progressStyle } from './progress.ts';
 import { signalExitCode } from './run-driver.ts';
@@ -19,7 +19,7 @@ import { sweepToolCommand, SWEEP_TOOLS } from './sweep-tools-command.ts';
 
 export async function sweepCommand(argv: readonly string[], io: Io, showProgress: boolean): Promise<number> {
   if (SWEEP_TOOLS.includes(argv[0])) return sweepToolCommand(argv[0], argv.slice(1), io);
-  const { values, positionals } = parseCommand('sim sweep', argv, 1, SWEEP_USAGE);
+  const { values, positionals } = parseCommand('sim sweep', argv, 1);
   const out = required('sim sweep', 'out', values.out, 'results.jsonl');
   const workers = intOption('workers', values.workers, 1, 1, 256);
   const shard = shardOption(values.shard);

@@ -45,8 +45,7 @@ function missingLines(out: string, c: Collected): string[] {
 }
 
 function mergeCommand(argv: readonly string[], io: Io): number {
-  const usage = 'sim sweep merge <results.jsonl> [--missing] [--json]';
-  const { values, positionals } = parseCommand('sim sweep merge', argv, 1, usage);
+  const { values, positionals } = parseCommand('sim sweep merge', argv, 1);
   const out = positionals[0];
   const c = collectParts(out);
   const t = tally(c);
@@ -69,8 +68,7 @@ function mergeCommand(argv: readonly string[], io: Io): number {
 }
 
 async function statusCommand(argv: readonly string[], io: Io): Promise<number> {
-  const usage = 'sim sweep status <sweep-file> --out <results.jsonl> [--queue redis://host:port/db] [--json]';
-  const { values, positionals } = parseCommand('sim sweep status', argv, 1, usage);
+  const { values, positionals } = parseCommand('sim sweep status', argv, 1);
   const out = required('sim sweep status', 'out', values.out, 'results.jsonl');
   const queue = queueOption(values.queue);
   const sweep = await expandFile(positionals[0]);
@@ -92,8 +90,7 @@ async function statusCommand(argv: readonly string[], io: Io): Promise<number> {
 }
 
 async function slurmCommand(argv: readonly string[], io: Io): Promise<number> {
-  const usage = 'sim sweep slurm <sweep-file> --out <results.jsonl> --tasks N [--cpus C] [--time T] [--partition P] [--max-running M]';
-  const { values, positionals } = parseCommand('sim sweep slurm', argv, 1, usage);
+  const { values, positionals } = parseCommand('sim sweep slurm', argv, 1);
   const out = required('sim sweep slurm', 'out', values.out, 'results.jsonl');
   const tasks = intOption('tasks', required('sim sweep slurm', 'tasks', values.tasks, 'N'), 1, 1, 1000);
   const cpus = intOption('cpus', values.cpus, 1, 1, 1024);
@@ -115,8 +112,7 @@ async function slurmCommand(argv: readonly string[], io: Io): Promise<number> {
 }
 
 function exportCommand(argv: readonly string[], io: Io): number {
-  const usage = 'sim sweep export <results.jsonl> --format csv [--columns c1,c2,...] [-o <file.csv>]';
-  const { values, positionals } = parseCommand('sim sweep export', argv, 1, usage);
+  const { values, positionals } = parseCommand('sim sweep export', argv, 1);
   if (values.format !== 'csv') throw new InputError(`sim sweep export: --format ${String(values.format ?? '(missing)')}: expected --format csv`);
   const columns = typeof values.columns === 'string' ? commaEntries('--columns', values.columns, 'column names separated by commas').map((c) => c.trim()) : undefined;
   const out = typeof values.out === 'string' ? values.out : undefined;

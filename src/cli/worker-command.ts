@@ -5,13 +5,13 @@
  */
 import type { Io } from './io.ts';
 import { intOption } from './parse-options.ts';
-import { parseCommand, queueOption, WORKER_USAGE } from './sweep-args.ts';
+import { parseCommand, queueOption, usageOf } from './sweep-args.ts';
 import { InputError } from '../kernel/errors.ts';
 
 export async function workerCommand(argv: readonly string[], io: Io): Promise<number> {
-  const { values } = parseCommand('sim worker', argv, 0, WORKER_USAGE);
+  const { values } = parseCommand('sim worker', argv, 0);
   const url = queueOption(values.queue);
-  if (url === undefined) throw new InputError(`sim worker: missing --queue redis://host:port/db (usage: ${WORKER_USAGE})`);
+  if (url === undefined) throw new InputError(`sim worker: missing --queue redis://host:port/db (usage: ${usageOf('worker')})`);
   const concurrency = intOption('workers', values.workers, 1, 1, 256);
   const idleExitSeconds = values['idle-exit'] === undefined ? undefined : intOption('idle-exit', values['idle-exit'], 0, 1, 86_400 * 365);
   const lockSeconds = intOption('lock', values.lock, 30, 2, 3600);

@@ -87,6 +87,23 @@ describe.concurrent('the CLI surface (issue 23, item 7)', () => {
     }
   });
 
+  it("a sweep command or sim worker given the wrong arguments quotes the usage sim help prints (sim sweep's lacked --progress)", async () => {
+    const cases: [string, string[]][] = [
+      ['sweep', []],
+      ['sweep merge', []],
+      ['sweep status', []],
+      ['sweep slurm', []],
+      ['sweep export', []],
+      ['worker', ['extra']],
+    ];
+    const results = await Promise.all(cases.map(([name, rest]) => sim([...name.split(' '), ...rest])));
+    results.forEach((r, k) => {
+      const name = cases[k][0];
+      expect(r.code, name).toBe(2);
+      expect(r.stderr, name).toBe(`sim ${name}: expected ${name === 'worker' ? '0 arguments' : 'one argument'}, got ${name === 'worker' ? 'extra' : 'none'} (usage: sim ${COMMANDS[name].usage[0]})\n`);
+    });
+  });
+
   it('sim run is a run; an unknown first word is an unknown command, not a missing --platform; one node is "1 node"', async () => {
     const [run, unknown] = await Promise.all([sim(['run', '--platform', 'cm5', '--nodes', '1', 'apps/cshift']), sim(['frobnicate', 'apps/cshift'])]);
     expect(run.code).toBe(0);
