@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { COMMAND_NAMES } from '../../src/cli/commands.ts';
+import { COMMAND_NAMES, COMMANDS } from '../../src/cli/commands.ts';
 import { ROOT, sim, withRootImports } from '../support/sim-cli.ts';
 
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
@@ -25,6 +25,13 @@ describe('README', () => {
       });
     };
     expect(COMMAND_NAMES.filter((name) => name !== 'run' && !listed(name))).toEqual([]);
+  });
+
+  it("its table of a run's options has a row for every option a run takes (it lacked --progress)", () => {
+    const table = /A run's options:\n\n([\s\S]*?)\n\n/.exec(README)![1];
+    const rows = table.split('\n').map((row) => /^\| `(?:-\w, )?--([\w-]+)/.exec(row)?.[1]);
+    const options = Object.keys(COMMANDS.run.options).filter((name) => name !== 'help' && name !== 'version');
+    expect(options.filter((name) => !rows.includes(name))).toEqual([]);
   });
 
   it('its first command runs the default stencil on Alewife and verifies it', async () => {
