@@ -1,4 +1,4 @@
-/** The README's promises: its first command and its example app work as written, and its usage block names every command. */
+/** The README's promises: its first command and its example app work as written, its usage block names every command, and its table of a run's options every option. */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
