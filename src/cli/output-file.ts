@@ -60,12 +60,15 @@ export function checkOutputFile(option: string, path: string): void {
 /**
  * Checks, before the work, that `path` is not a special file (a device, a FIFO): for an
  * output patched after it is written (a trace's fingerprint, at its end), which a pipe
- * cannot take. Call after checkOutputFile.
+ * cannot take, or read back (a sweep's results), `why` saying so. Call after checkOutputFile.
  * @throws InputError naming `option`
  */
-export function checkSeekableOutput(option: string, path: string): void {
-  if (isSpecialOutput(path)) throw new InputError(`${option} ${path}: not a regular file; expected a file name (its header is completed when the run ends, which a device or pipe cannot take)`);
+export function checkSeekableOutput(option: string, path: string, why = 'its header is completed when the run ends, which a device or pipe cannot take'): void {
+  if (isSpecialOutput(path)) throw new InputError(`${option} ${path}: not a regular file; expected a file name (${why})`);
 }
+
+/** Why a sweep's --out must be a regular file (checkSeekableOutput). */
+export const RESULTS_READ_BACK = "a sweep's results file, read back by every rerun, with its parts beside it";
 
 /** Whether `path` is a device or FIFO (/dev/stdout), written directly rather than as a file. */
 export function isSpecialOutput(path: string): boolean {
