@@ -7,6 +7,7 @@
  * device or FIFO (/dev/null, /dev/stdout) is written directly.
  */
 import { accessSync, closeSync, constants, existsSync, openSync, readlinkSync, realpathSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
 import { InputError } from '../kernel/errors.ts';
 import { isPartFile } from '../sweep/part-names.ts';
@@ -53,8 +54,19 @@ export function checkOutputFile(option: string, path: string): void {
       throw new InputError(`${option} ${path}: cannot write to it (${code(e)}); expected a writable file or device`);
     }
   } else {
+    checkNameLength(option, path, basename(target.full));
     checkWritableFolder(option, path, dirname(target.full));
   }
+}
+
+/**
+ * A name longer than a file system takes was refused only when written, after the work
+ * (`--record` of a 300-character name, ENAMETOOLONG once the run had ended).
+ * @throws InputError naming `option`
+ */
+function checkNameLength(option: string, path: string, name: string): void {
+  const bytes = Buffer.byteLength(name);
+  if (bytes > NAME_MAX) throw new InputError(`${option} ${path}: a name of ${bytes} bytes; expected at most ${NAME_MAX} (the longest a file system takes)`);
 }
 
 /**
@@ -124,7 +136,10 @@ export function checkOutputFolder(option: string, dir: string): void {
   if (dir === '') throw new InputError(`${option}: an empty name; expected a folder`);
   let full = resolve(dir);
   if (existsSync(full) && !statSync(full).isDirectory()) throw new InputError(`${option} ${dir}: is a file; expected a folder`);
-  while (!existsSync(full) && dirname(full) !== full) full = dirname(full);
+  while (!existsSync(full) && dirname(full) !== full) {
+    checkNameLength(option, dir, basename(full));
+    full = dirname(full);
+  }
   if (!statSync(full).isDirectory()) throw new InputError(`${option} ${dir}: ${full} is a file; expected a folder`);
   checkWritableFolder(option, dir, full);
 }
@@ -148,8 +163,20 @@ function fileIdentity(path: string, shown = path): string {
   return linkTarget(shown, join(folder, basename(full)));
 }
 
+/** The longest name of a file on Linux's file systems, in bytes (NAME_MAX). */
+const NAME_MAX = 255;
+
+/**
+ * The temporary file written beside `full`. A long name (246 to 255 bytes: a name the
+ * checks took, as its folder takes files) made the temporary's name too long, and the
+ * command failed with ENAMETOOLONG after its work (`--record`, calibrate's -o); such a
+ * target's temporary is named by a hash of its name instead.
+ */
 function temporaryBeside(full: string): string {
-  return join(dirname(full), `.${basename(full)}.${process.pid}.tmp`);
+  const name = basename(full);
+  const beside = `.${name}.${process.pid}.tmp`;
+  if (Buffer.byteLength(beside) <= NAME_MAX) return join(dirname(full), beside);
+  return join(dirname(full), `.sim-${createHash('sha256').update(name).digest('hex').slice(0, 16)}.${process.pid}.tmp`);
 }
 
 /**
