@@ -223,7 +223,7 @@ export const COMMANDS: Readonly<Record<string, CommandDecl>> = {
   worker: {
     usage: ['worker --queue redis://host:port/db [--workers K] [--idle-exit <s>] [--lock <s>]'],
     summary: "run a sweep queue's jobs",
-    about: "Runs jobs from a sweep's Redis queue in worker threads, refusing runs whose simulator, platform or app hash differ from its checkout.",
+    about: "Runs jobs from a sweep's Redis queue in worker threads, refusing runs whose simulator, platform or app hash differ from its checkout. Ctrl-C or SIGTERM stops it once the runs under way finish (a second signal stops it at once, and another worker takes them after --lock seconds); with Redis away, it gives them up and stops.",
     options: {
       queue: { type: 'string', arg: '<url>', help: 'the Redis queue' },
       workers: { type: 'string', arg: '<K>', help: 'worker threads' },

@@ -7,6 +7,7 @@
  * device or FIFO (/dev/null, /dev/stdout) is written directly.
  */
 import { accessSync, closeSync, constants, existsSync, openSync, readlinkSync, realpathSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
 import { InputError } from '../kernel/errors.ts';
 import { isPartFile } from '../sweep/part-names.ts';
@@ -53,19 +54,33 @@ export function checkOutputFile(option: string, path: string): void {
       throw new InputError(`${option} ${path}: cannot write to it (${code(e)}); expected a writable file or device`);
     }
   } else {
+    checkNameLength(option, path, basename(target.full));
     checkWritableFolder(option, path, dirname(target.full));
   }
 }
 
 /**
- * Checks, before the work, that `path` is not a special file (a device, a FIFO): for an
- * output patched after it is written (a trace's fingerprint, at its end), which a pipe
- * cannot take. Call after checkOutputFile.
+ * A name longer than a file system takes was refused only when written, after the work
+ * (`--record` of a 300-character name, ENAMETOOLONG once the run had ended).
  * @throws InputError naming `option`
  */
-export function checkSeekableOutput(option: string, path: string): void {
-  if (isSpecialOutput(path)) throw new InputError(`${option} ${path}: not a regular file; expected a file name (its header is completed when the run ends, which a device or pipe cannot take)`);
+function checkNameLength(option: string, path: string, name: string): void {
+  const bytes = Buffer.byteLength(name);
+  if (bytes > NAME_MAX) throw new InputError(`${option} ${path}: a name of ${bytes} bytes; expected at most ${NAME_MAX} (the longest a file system takes)`);
 }
+
+/**
+ * Checks, before the work, that `path` is not a special file (a device, a FIFO): for an
+ * output patched after it is written (a trace's fingerprint, at its end), which a pipe
+ * cannot take, or read back (a sweep's results), `why` saying so. Call after checkOutputFile.
+ * @throws InputError naming `option`
+ */
+export function checkSeekableOutput(option: string, path: string, why = 'its header is completed when the run ends, which a device or pipe cannot take'): void {
+  if (isSpecialOutput(path)) throw new InputError(`${option} ${path}: not a regular file; expected a file name (${why})`);
+}
+
+/** Why a sweep's --out must be a regular file (checkSeekableOutput). */
+export const RESULTS_READ_BACK = "a sweep's results file, read back by every rerun, with its parts beside it";
 
 /** Whether `path` is a device or FIFO (/dev/stdout), written directly rather than as a file. */
 export function isSpecialOutput(path: string): boolean {
@@ -121,7 +136,10 @@ export function checkOutputFolder(option: string, dir: string): void {
   if (dir === '') throw new InputError(`${option}: an empty name; expected a folder`);
   let full = resolve(dir);
   if (existsSync(full) && !statSync(full).isDirectory()) throw new InputError(`${option} ${dir}: is a file; expected a folder`);
-  while (!existsSync(full) && dirname(full) !== full) full = dirname(full);
+  while (!existsSync(full) && dirname(full) !== full) {
+    checkNameLength(option, dir, basename(full));
+    full = dirname(full);
+  }
   if (!statSync(full).isDirectory()) throw new InputError(`${option} ${dir}: ${full} is a file; expected a folder`);
   checkWritableFolder(option, dir, full);
 }
@@ -145,8 +163,20 @@ function fileIdentity(path: string, shown = path): string {
   return linkTarget(shown, join(folder, basename(full)));
 }
 
+/** The longest name of a file on Linux's file systems, in bytes (NAME_MAX). */
+const NAME_MAX = 255;
+
+/**
+ * The temporary file written beside `full`. A long name (246 to 255 bytes: a name the
+ * checks took, as its folder takes files) made the temporary's name too long, and the
+ * command failed with ENAMETOOLONG after its work (`--record`, calibrate's -o); such a
+ * target's temporary is named by a hash of its name instead.
+ */
 function temporaryBeside(full: string): string {
-  return join(dirname(full), `.${basename(full)}.${process.pid}.tmp`);
+  const name = basename(full);
+  const beside = `.${name}.${process.pid}.tmp`;
+  if (Buffer.byteLength(beside) <= NAME_MAX) return join(dirname(full), beside);
+  return join(dirname(full), `.sim-${createHash('sha256').update(name).digest('hex').slice(0, 16)}.${process.pid}.tmp`);
 }
 
 /**

@@ -10,7 +10,7 @@ import { partPath } from '../sweep/part-names.ts';
 import type { Io } from './io.ts';
 import { intOption } from './parse-options.ts';
 import { parseCommand, queueOption, required, shardOption } from './sweep-args.ts';
-import { checkOutputFile, checkSeparateFiles } from './output-file.ts';
+import { checkOutputFile, checkSeekableOutput, checkSeparateFiles, RESULTS_READ_BACK } from './output-file.ts';
 import { parseProgressSeconds, progressStyle } from './progress.ts';
 import { signalExitCode } from './run-driver.ts';
 import { checkExecutor, executeSweep, pendingRuns } from './sweep-execute.ts';
@@ -29,6 +29,8 @@ export async function sweepCommand(argv: readonly string[], io: Io, showProgress
   checkSeparateFiles([['sweep', positionals[0]], ['--out', out]]);
   // Not a part's name either: `sim sweep s.json -o r.jsonl.part-2-of-2` wrote over that part.
   checkOutputFile('--out', out);
+  // A FIFO was opened to read its header back, and the sweep waited on it for ever.
+  checkSeekableOutput('--out', out, RESULTS_READ_BACK);
   const sweep = await expandFile(positionals[0]);
   const label = `sim sweep ${sweep.header.sweep}${shard.count > 1 ? ` (shard ${shard.index}/${shard.count})` : ''}`;
   if (values['dry-run'] === true) {

@@ -65,7 +65,7 @@ export async function executeSweep(sweep: ExpandedSweep, out: string, e: Executo
   if (todo.length === 0) outcome = { ran: 0, refused: [], interrupted: null };
   else if (queue !== undefined) {
     const { coordinate } = await import('./sweep-queue-command.ts');
-    outcome = await coordinate({ queue, out, sweep, todo, io, style });
+    outcome = await coordinate({ queue, out, sweep, todo, io, style, command: label });
   } else {
     const recorder = new Recorder(partPath(out, shard), sweep.header);
     const bar = counter(style, label, 'runs', mine, mine - todo.length);

@@ -17,6 +17,8 @@ export interface QueueRunOptions {
   todo: readonly SweepRun[];
   io: Io;
   style: ProgressStyle;
+  /** Names the command in a line on stderr (`sim sweep`, `sim study`). */
+  command: string;
 }
 
 /**
@@ -45,7 +47,7 @@ export async function coordinate(o: QueueRunOptions): Promise<{ ran: number; ref
     const bar = counter(o.style, `sim sweep ${o.sweep.header.sweep} (queue)`, 'runs', total, total - o.todo.length);
     let recorded = total - o.todo.length;
     try {
-      const outcome = await run({ connection, todo: o.todo, recorder, onRecorded: () => bar.update(++recorded), stop, wallMs: () => performance.now() });
+      const outcome = await run({ connection, todo: o.todo, recorder, onRecorded: () => bar.update(++recorded), stop, wallMs: () => performance.now(), log: (text) => o.io.err(`${o.command}: ${text}`) });
       return { ...outcome, interrupted };
     } finally {
       bar.stop();

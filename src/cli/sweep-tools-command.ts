@@ -12,7 +12,7 @@ import { collectParts, finalPieces, ranges, shardsWithGaps, type Collected } fro
 import { checkResultsOwner, listParts, nodeVersions } from '../sweep/parts.ts';
 import { checkSlurmOptions, shellQuote, slurmScript } from '../sweep/slurm.ts';
 import type { Io } from './io.ts';
-import { checkOutputFile, checkSeparateFiles, writeFileAtomic } from './output-file.ts';
+import { checkOutputFile, checkSeekableOutput, checkSeparateFiles, RESULTS_READ_BACK, writeFileAtomic } from './output-file.ts';
 import { commaEntries, intOption } from './parse-options.ts';
 import { PROJECT_ROOT } from './project.ts';
 import { parseCommand, queueOption, required } from './sweep-args.ts';
@@ -101,6 +101,7 @@ async function slurmCommand(argv: readonly string[], io: Io): Promise<number> {
   // a folder or a part printed, exit 0, and each array task then failed on it.
   checkSeparateFiles([['sweep', positionals[0]], ['--out', out]]);
   checkOutputFile('--out', out);
+  checkSeekableOutput('--out', out, RESULTS_READ_BACK);
   const sweep = await expandFile(positionals[0]);
   // ... and so are an --out or parts that another sweep's results hold.
   checkResultsOwner(out, sweep.header);

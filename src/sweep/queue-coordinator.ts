@@ -29,6 +29,8 @@ export interface CoordinateOptions {
   stop?: Promise<void>;
   /** The host's clock in ms (from the CLI), to notice when nothing has happened for a while. */
   wallMs: () => number;
+  /** Says that Redis went away (once an outage) and that it answers again. */
+  log?: (text: string) => void;
 }
 
 export interface CoordinateResult {
@@ -59,15 +61,41 @@ export async function coordinate(o: CoordinateOptions): Promise<CoordinateResult
   const refused: string[] = [];
   let ran = 0;
   let stopped = false;
-  void o.stop?.then(() => {
-    stopped = true;
+  // Redis gone: BullMQ printed each reconnection's error with its stack (console.error,
+  // with no listener), and the coordinator waited on it without end, Ctrl-C or not.
+  // Now one line an outage, and a stop while Redis is away gives up the commands
+  // waiting on it (they would wait for ever) and drops the connection.
+  let lost = false;
+  queue.on('error', (e: Error & { code?: string }) => {
+    if (lost || stopped) return;
+    lost = true;
+    o.log?.(`lost Redis (${e.code ?? e.message}); trying again until it answers (Ctrl-C stops; what is recorded stays)`);
   });
+  connection.on('ready', () => {
+    if (!lost) return;
+    lost = false;
+    o.log?.('Redis answers again');
+  });
+  let abandoned = false;
+  const abandon = new Promise<void>((resolve) => {
+    void o.stop?.then(() => {
+      stopped = true;
+      if (connection.status === 'ready') return;
+      abandoned = true;
+      resolve();
+    });
+  });
+  /** `work`, or the stop while Redis is away; what is given up then records nothing. */
+  const unlessAbandoned = async (work: Promise<void>): Promise<void> => {
+    work.catch(() => {});
+    await Promise.race([work, abandon]);
+  };
 
   /** Records the completed jobs of the sweep and collects its hopeless failures. */
   const harvest = async (retryFailed: boolean): Promise<void> => {
     for (const job of (await queue.getJobs(['completed'], 0, -1)) as (Job | undefined)[]) {
       const run = job?.id === undefined ? undefined : wanted.get(job.id);
-      if (job === undefined || run === undefined) continue;
+      if (job === undefined || run === undefined || abandoned) continue;
       const result = job.returnvalue as QueueResult;
       // A job shared with another sweep carries that sweep's index: the line takes ours.
       const line = { ...(JSON.parse(result.outcome.line) as ResultLine), i: run.i };
@@ -90,22 +118,22 @@ export async function coordinate(o: CoordinateOptions): Promise<CoordinateResult
   };
 
   try {
-    await harvest(true);
-    await enqueue(queue, [...wanted.values()]);
+    await unlessAbandoned(harvest(true).then(() => enqueue(queue, [...wanted.values()])));
     let lastProgress = o.wallMs();
     while (wanted.size > 0 && !stopped) {
       const before = wanted.size;
-      await harvest(false);
+      await unlessAbandoned(harvest(false));
+      if (abandoned) break;
       if (wanted.size < before) lastProgress = o.wallMs();
       else if (o.wallMs() - lastProgress > 10_000) {
         // Nothing for a while: put back any job of ours that someone removed.
-        await enqueue(queue, [...wanted.values()]);
+        await unlessAbandoned(enqueue(queue, [...wanted.values()]));
         lastProgress = o.wallMs();
       }
       if (wanted.size > 0) await sleep(o.pollMs ?? 250);
     }
   } finally {
-    await queue.close();
+    if (!abandoned) await queue.close();
     connection.disconnect();
   }
   return { ran, refused };

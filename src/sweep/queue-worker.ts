@@ -3,8 +3,8 @@
  * (`useWorkerThreads`; a CPU-bound run on the event loop would miss its lock renewals,
  * lose the job and run it twice), `concurrency` at a time. A killed worker's jobs
  * stall: another worker picks them up once their lock expires (`lockSeconds`). Stops on
- * SIGINT/SIGTERM (finishing nothing half-way: the jobs go back to the queue) or after
- * `idleExitSeconds` without a job.
+ * SIGINT/SIGTERM once the runs under way finish (a second signal stops it at once; with
+ * Redis away they are given up) or after `idleExitSeconds` without a job.
  */
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -66,8 +66,28 @@ export async function serveQueue(o: ServeOptions): Promise<{ completed: number; 
     o.log(`run ${job === undefined ? '?' : `${String((job.data as { i?: number }).i)} ${job.id}`} failed: ${error.message}`);
     armIdle();
   });
-  worker.on('error', (error) => o.log(`error: ${error.message}`));
-  const onSignal = (): void => finish();
+  // Redis gone: every reconnection attempt failed alike, and each was a line (two a
+  // second). Now an error once until Redis answers again, which is said too.
+  let lastError: string | null = null;
+  let lost = false;
+  worker.on('error', (error) => {
+    if (error.message === lastError) return;
+    lastError = error.message;
+    lost ||= connection.status !== 'ready';
+    o.log(`error: ${error.message}${lost ? '; trying again until Redis answers (Ctrl-C stops)' : ''}`);
+  });
+  connection.on('ready', () => {
+    lastError = null;
+    if (!lost) return;
+    lost = false;
+    o.log('Redis answers again');
+  });
+  const onSignal = (): void => {
+    // It said nothing, and went on for as long as the runs under way took.
+    if (active > 0 && connection.status === 'ready') o.log(`stopping once the ${active} run(s) under way finish (Ctrl-C again stops now: another worker takes them after --lock s)`);
+    else if (active > 0) o.log(`stopping: Redis is away, so the ${active} run(s) under way are given up (Ctrl-C again stops now)`);
+    finish();
+  };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   await worker.waitUntilReady();
@@ -77,7 +97,10 @@ export async function serveQueue(o: ServeOptions): Promise<{ completed: number; 
   if (idleTimer !== null) clearTimeout(idleTimer);
   process.off('SIGINT', onSignal);
   process.off('SIGTERM', onSignal);
-  await worker.close();
+  // With Redis away, closing waits on it for ever (Ctrl-C did nothing): give up the
+  // jobs under way, which another worker takes once their locks expire.
+  if (connection.status === 'ready') await worker.close();
+  else await worker.close(true);
   connection.disconnect();
   return { completed, failed };
 }
