@@ -9,6 +9,7 @@
  */
 import { Queue, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { SimError } from '../kernel/errors.ts';
 import { lineText, type ResultLine } from './result-line.ts';
 import type { Recorder } from './local.ts';
 import { ATTEMPTS, connectRedis, QUEUE_NAME } from './queue-connection.ts';
@@ -139,10 +140,21 @@ export async function coordinate(o: CoordinateOptions): Promise<CoordinateResult
   return { ran, refused };
 }
 
-/** How many of `runs` are in each job state (waiting, active, delayed, completed, failed, or not queued). */
+/**
+ * How many of `runs` are in each job state (waiting, active, delayed, completed, failed,
+ * or not queued). A one-off read: if Redis goes away meanwhile it fails with one line
+ * (SimError: exit 1), where it printed BullMQ's error with its stack at every
+ * reconnection attempt and waited for Redis for ever.
+ */
 export async function queueCounts(url: string, runs: readonly SweepRun[]): Promise<Record<string, number>> {
   const connection = await connectRedis(url);
+  // No reconnecting: a lost connection ends it, and the commands waiting on it fail.
+  connection.options.retryStrategy = () => null;
   const queue = new Queue(QUEUE_NAME, { connection });
+  let lost: (Error & { code?: string }) | null = null;
+  queue.on('error', (e: Error & { code?: string }) => {
+    lost ??= e;
+  });
   const counts: Record<string, number> = {};
   try {
     for (const run of runs) {
@@ -150,8 +162,11 @@ export async function queueCounts(url: string, runs: readonly SweepRun[]): Promi
       const name = state === 'unknown' ? 'not queued' : state;
       counts[name] = (counts[name] ?? 0) + 1;
     }
+  } catch (e) {
+    const err: Error & { code?: string } = lost ?? (e as Error);
+    throw new SimError(`--queue ${url}: lost Redis (${err.code ?? err.message}) while reading the missing runs' job states; run the same command again once it answers`);
   } finally {
-    await queue.close();
+    if (lost === null) await queue.close();
     connection.disconnect();
   }
   return counts;
