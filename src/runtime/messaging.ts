@@ -13,7 +13,7 @@ import type { DataNetwork } from '../network/data-network.ts';
 import { LEFT, Packet, RIGHT } from '../network/packet.ts';
 import type { MessagingCosts } from '../platform/schema.ts';
 import { arrayFormOf, isEngineHandler, type PacketHandler } from './handler-table.ts';
-import type { OpGuard } from './op-guard.ts';
+import { GuardedHandler, type OpGuard } from './op-guard.ts';
 import { PollUntilOp } from './poll-until-op.ts';
 import { SendOp, type SendPath } from './send-op.ts';
 import type { SendSteps } from './send-steps.ts';
@@ -246,7 +246,8 @@ export class Messaging implements SendPath {
     if (typeof r !== 'object' || r === null || typeof (r as Op).next !== 'function') {
       throw new RunFailure(`node ${this.node.id}: handler ${h.name || '(anonymous)'} returned a value; handlers return nothing (or are generator functions)`);
     }
-    return r;
+    // Engine handlers may yield delays themselves; an app's yields are its runtime calls'.
+    return target === this.appTarget ? new GuardedHandler(guard, this.node.id, h.name, r) : r;
   }
 
   /** The network block transfers' pacing polls next: the right only, or the left while it has a packet. */
