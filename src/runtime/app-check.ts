@@ -27,12 +27,25 @@ export function appProblem(value: unknown, made = 'a default export made with de
   for (const optional of ['setup', 'check', 'globals']) {
     if (app[optional] !== undefined && typeof app[optional] !== 'function') return `is not an app: its ${optional} is ${typeof app[optional]}; expected a function or none`;
   }
+  // The run is synchronous, event by event: an async main's first step was a Promise, which
+  // failed the run as "outside any node: RangeError: event delay must be ..."; an async
+  // verify's Promise was "its ok is undefined".
+  for (const fn of ['main', 'verify', 'setup', 'check', 'globals']) {
+    const kind = asyncKind(app[fn]);
+    if (kind !== null) return `its ${fn} is ${kind}; expected ${fn === 'main' ? 'a function* (a generator function: the nodes run it event by event, and its runtime calls are made with yield*)' : 'a plain function (the run is synchronous: it returns its result, not a Promise)'}`;
+  }
   if (app.params === null || typeof app.params !== 'object') return `is not an app: it has no params object (${expected})`;
   for (const [key, spec] of Object.entries(app.params as Record<string, ParamSpec>)) {
     const p = paramProblem(spec);
     if (p !== null) return `parameter "${key}" ${p}`;
   }
   return null;
+}
+
+/** 'an async function' or 'an async function*' for one, else null. */
+function asyncKind(fn: unknown): string | null {
+  const tag = Object.prototype.toString.call(fn);
+  return tag === '[object AsyncFunction]' ? 'an async function' : tag === '[object AsyncGeneratorFunction]' ? 'an async function*' : null;
 }
 
 function paramProblem(spec: ParamSpec): string | null {

@@ -244,6 +244,7 @@ export class Messaging implements SendPath {
       return null;
     }
     if (typeof r !== 'object' || r === null || typeof (r as Op).next !== 'function') {
+      if (r instanceof Promise) throw new RunFailure(`node ${this.node.id}: handler ${h.name || '(anonymous)'} is an async function (it returned a Promise); a handler runs to its end when its node polls: a plain function, or a function* whose runtime calls are made with yield*`);
       throw new RunFailure(`node ${this.node.id}: handler ${h.name || '(anonymous)'} returned a value; handlers return nothing (or are generator functions)`);
     }
     // Engine handlers may yield delays themselves; an app's yields are its runtime calls'.
