@@ -1,11 +1,14 @@
 /**
  * What makes a value an app definition the simulator can run: a name that can go into
- * file names, main and verify functions, optional setup, check and globals functions,
- * and parameter specs whose defaults are of their type and within their range. Pure;
+ * file names, a one-line description, main and verify functions, optional setup, check
+ * and globals functions (none async), and parameter specs, each with a name --param can
+ * set, a one-line doc, finite bounds and string values, whose defaults are of their
+ * type and within their range. Pure;
  * used when an app is loaded from a file (the CLI's loadApp) and when one is handed to
  * runConfig or runApp directly (a defineApp object whose params were missing made a
  * TypeError deep in parseParams, and a NaN default ran as NaN).
  */
+import { LINE_BREAKING } from '../kernel/one-line.ts';
 import type { ParamSpec } from './app.ts';
 
 const APP_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -34,12 +37,22 @@ export function appProblem(value: unknown, made = 'a default export made with de
     const kind = asyncKind(app[fn]);
     if (kind !== null) return `its ${fn} is ${kind}; expected ${fn === 'main' ? 'a function* (a generator function: the nodes run it event by event, and its runtime calls are made with yield*)' : 'a plain function (the run is synchronous: it returns its result, not a Promise)'}`;
   }
+  // Shown by sim params and sim apps: undefined was printed as "undefined", a newline broke the listing.
+  if (typeof app.description !== 'string' || LINE_BREAKING.test(app.description)) return `has description ${shownValue(app.description)}; expected one line of text saying what it does`;
   if (app.params === null || typeof app.params !== 'object') return `is not an app: it has no params object (${expected})`;
   for (const [key, spec] of Object.entries(app.params as Record<string, ParamSpec>)) {
+    // --param splits at the first '=': a parameter "a=b" could never be set.
+    if (key === '' || key.includes('=') || LINE_BREAKING.test(key)) return `has a parameter named ${JSON.stringify(key)}; expected a name without '=' on one line`;
     const p = paramProblem(spec);
     if (p !== null) return `parameter "${key}" ${p}`;
   }
   return null;
+}
+
+/** A value as a message shows it: a string quoted (cut at 40 characters), anything else by its kind. */
+function shownValue(x: unknown): string {
+  if (typeof x === 'string') return JSON.stringify(x.length > 40 ? `${x.slice(0, 40)}...` : x);
+  return x === null ? 'null' : Array.isArray(x) ? 'a list' : typeof x === 'number' ? String(x) : typeof x;
 }
 
 /** 'an async function' or 'an async function*' for one, else null. */
@@ -50,9 +63,24 @@ function asyncKind(fn: unknown): string | null {
 
 function paramProblem(spec: ParamSpec): string | null {
   if (spec === null || typeof spec !== 'object') return 'is not a parameter spec';
+  const problem = valueProblem(spec);
+  if (problem !== null) return problem;
+  // Shown by sim params: a missing doc was printed as "undefined".
+  if (typeof spec.doc !== 'string' || LINE_BREAKING.test(spec.doc)) return `has doc ${shownValue(spec.doc)}; expected one line of text saying what it means`;
+  return null;
+}
+
+/** What is wrong with a spec's type, default, range or values, or null. */
+function valueProblem(spec: ParamSpec): string | null {
   switch (spec.type) {
     case 'int':
     case 'float': {
+      // A NaN min passed every value (v < NaN is false), a min of '3' compared as text.
+      for (const bound of ['min', 'max'] as const) {
+        const b: unknown = spec[bound];
+        if (b !== undefined && !(typeof b === 'number' && Number.isFinite(b))) return `has ${bound} ${shownValue(b)}; expected a finite number or none`;
+      }
+      if (spec.min !== undefined && spec.max !== undefined && spec.min > spec.max) return `has min ${spec.min} above its max ${spec.max}`;
       const ok = spec.type === 'int' ? Number.isSafeInteger(spec.default) : Number.isFinite(spec.default);
       // 1e21 is an integer, but not one a parameter holds exactly: it was told "expected an integer".
       if (!ok && spec.type === 'int' && Number.isInteger(spec.default)) return `has default ${String(spec.default)}, past the largest integer a parameter holds exactly (2^53 - 1); expected an integer`;
@@ -64,8 +92,14 @@ function paramProblem(spec: ParamSpec): string | null {
     }
     case 'bool':
       return typeof spec.default === 'boolean' ? null : 'has a non-boolean default';
-    case 'enum':
-      return Array.isArray(spec.values) && spec.values.includes(spec.default) ? null : 'has a default that is not one of its values';
+    case 'enum': {
+      // Values of 1 and 2 were listed, but --param k=1 is the string "1": "expected one of 1, 2".
+      const values: unknown = spec.values;
+      if (!Array.isArray(values) || values.length === 0 || values.some((v) => typeof v !== 'string' || v === '' || LINE_BREAKING.test(v))) {
+        return `has values ${Array.isArray(values) ? JSON.stringify(values).slice(0, 80) : shownValue(values)}; expected a list of one or more names (non-empty strings on one line)`;
+      }
+      return values.includes(spec.default) ? null : 'has a default that is not one of its values';
+    }
     default:
       return `has unknown type "${String((spec as { type?: unknown }).type)}" (expected int, float, bool or enum)`;
   }

@@ -6,6 +6,7 @@
  */
 import { AppError, InputError, kindOf, RunFailure, RunLimitError, SimError } from '../kernel/errors.ts';
 import type { EventObserver } from '../kernel/simulation.ts';
+import { LINE_BREAKING, LINE_BREAKING_WORDS } from '../kernel/one-line.ts';
 import { Machine, type NetworkMode, type TraceSink } from '../machine/machine.ts';
 import { PacketNetwork } from '../network/packet-network.ts';
 import type { Platform } from '../platform/schema.ts';
@@ -179,6 +180,8 @@ export function checkApp(app: AnyApp, params: Record<string, ParamValue>, info: 
   const problem: unknown = appCall(app, 'check', () => app.check?.(params, info));
   if (problem === undefined || problem === null) return null;
   if (typeof problem !== 'string') throw new InputError(`app ${app.name}: check returned ${typeof problem}; expected null (the parameters are fine) or a string saying what is wrong`);
+  // The message is sim's one line (exit 2): a newline in it reached stderr as two, as verify's detail once did.
+  if (LINE_BREAKING.test(problem)) throw new InputError(`app ${app.name}: check returned ${JSON.stringify(problem.length > 80 ? `${problem.slice(0, 80)}...` : problem)}, which has a character not allowed on one line (${LINE_BREAKING_WORDS}); expected one line saying what is wrong`);
   return problem;
 }
 

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/kernel/errors.ts';
 import { defineApp, type AppDefinition } from '../../src/runtime/app.ts';
+import { runApp } from '../../src/runtime/run-app.ts';
 import { runConfig } from '../../src/runtime/run-config.ts';
 import { runInline } from '../support/inline-app.ts';
 import { loadTestPlatform } from '../support/platforms.ts';
@@ -64,5 +65,40 @@ describe('an async handler', () => {
         yield* rt.pollBothTilEmpty();
       }),
     ).toThrow(/^node 0: handler bump is an async function \(it returned a Promise\); a handler runs to its end when its node polls: a plain function, or a function\* /);
+  });
+});
+
+describe("an app's parameters as defineApp declares them", () => {
+  const spec = { type: 'int', default: 2, min: 1, doc: 'barriers' };
+  it.each([
+    // A NaN min let every value through (--param rounds=-100 ran); '3' compared as text.
+    ['a NaN min', { rounds: { ...spec, min: Number.NaN } }, 'parameter "rounds" has min NaN; expected a finite number or none'],
+    ['a min given as text', { rounds: { ...spec, max: '3' } }, 'parameter "rounds" has max "3"; expected a finite number or none'],
+    ['a min above the max', { rounds: { ...spec, min: 10, max: 1 } }, 'parameter "rounds" has min 10 above its max 1'],
+    // Accepted, then --param mode=1 was refused with "expected one of 1, 2".
+    ['enum values that are numbers', { mode: { type: 'enum', values: [1, 2], default: 1, doc: 'which' } }, 'parameter "mode" has values [1,2]; expected a list of one or more names (non-empty strings on one line)'],
+    // sim params printed "rounds  int, default 2: undefined".
+    ['no doc', { rounds: { type: 'int', default: 2 } }, 'parameter "rounds" has doc undefined; expected one line of text saying what it means'],
+    ['a doc of two lines', { rounds: { ...spec, doc: 'barriers\nper run' } }, 'parameter "rounds" has doc "barriers\\nper run"; expected one line of text saying what it means'],
+    // --param splits at the first '=': it could never be set.
+    ['a name with =', { 'a=b': spec }, `has a parameter named "a=b"; expected a name without '=' on one line`],
+  ])('refuses %s', (_what, params, message) => {
+    expect(refusal({ params })).toBe(`app mine: ${message}`);
+  });
+
+  it('refuses a description that is missing or not one line', () => {
+    expect(refusal({ description: undefined })).toBe('app mine: has description undefined; expected one line of text saying what it does');
+    expect(refusal({ description: 'two\nbarriers' })).toBe('app mine: has description "two\\nbarriers"; expected one line of text saying what it does');
+  });
+});
+
+describe("an app's check", () => {
+  // Its message reached stderr as two lines under "sim: app mine: ".
+  it('must say what is wrong in one line', () => {
+    const checked = app({ check: () => 'rounds must be\neven' });
+    expect(() => runApp(runConfig(cm5, checked, { nodes: 4 }))).toThrow(
+      'app mine: check returned "rounds must be\\neven", which has a character not allowed on one line (control characters (a newline, a tab, an escape), line separators or direction overrides); expected one line saying what is wrong',
+    );
+    expect(runApp(runConfig(cm5, app({ check: () => null }), { nodes: 4 })).verified).toBe(true);
   });
 });
