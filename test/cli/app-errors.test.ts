@@ -68,3 +68,23 @@ export default defineApp({ name: 'tiny', description: 'two barriers', params: {}
     expect(plain.stdout).toMatch(/^verified\s+yes: two barriers$/m);
   });
 });
+
+describe('an app written in JavaScript', () => {
+  // From the build it was "cannot be loaded (TypeError: Unknown file extension ".ts" for
+  // .../src/runtime/index.ts)"; from the sources (SIM_FROM_SOURCES=1) it ran.
+  it('imports the runtime as a TypeScript app does, from the build and from the sources alike', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-js-app-'));
+    writeFileSync(
+      join(dir, 'tiny.mjs'),
+      `import { defineApp } from ${rootImport('src/runtime/index.ts')};
+export default defineApp({ name: 'tiny', description: 'two barriers', params: {}, *main(rt) { yield* rt.barrier(); yield* rt.barrier(); return rt.self; }, verify: () => ({ ok: true, detail: 'two barriers' }) });
+`,
+    );
+    const args = ['--platform', 'cm5', '--nodes', '4', 'tiny.mjs'];
+    const [built, sources] = await Promise.all([sim(args, dir), sim(args, dir, { SIM_FROM_SOURCES: '1' })]);
+    for (const r of [built, sources]) {
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toMatch(/^verified\s+yes: two barriers$/m);
+    }
+  });
+});
