@@ -24,6 +24,10 @@ describe.concurrent("errors in the user's app carry its file and line", () => {
     ['main', /^sim: run failed: node 1 at cycle 0: TypeError: Cannot read properties of null \(reading 'field'\)$/, 'return missing.field'],
     ['handler', /^sim: run failed: node 0 at cycle \d+: RangeError: handler exploded$/, "throw new RangeError('handler exploded')"],
     ['verify', /^sim: run failed: app app-errors: verify threw Error: verify exploded$/, "explode('verify')"],
+    // The runtime's refusals of an argument, and StrataFail, named no line of the app.
+    ['bad-node', /^sim: run failed: node 0: message to node 4: expected a node number from 0 to 3$/, 'rt.sendLeftPollBoth(rt.partitionSize'],
+    ['compute', /^sim: run failed: node 0: compute\(-5\): expected a non-negative integer number of cycles, at most 2\^53 - 1$/, 'rt.compute(-5)'],
+    ['strata-fail', /^sim: run failed: node 2 at cycle \d+: StrataFail: node two gives up$/, "rt.strataFail('node two gives up')"],
   ])('an exception in %s', async (fail, first, at) => {
     const dir = mkdtempSync(join(tmpdir(), 'sim-app-errors-'));
     const r = await sim(['--platform', 'cm5', '--nodes', '4', FIXTURE, '--param', `fail=${fail}`], dir);
