@@ -8,6 +8,7 @@ import { InputError, kindOf, RunFailure } from '../kernel/errors.ts';
 import type { Node } from '../machine/node.ts';
 import type { CpuCosts } from '../platform/schema.ts';
 import { ParkMiller } from './park-miller.ts';
+import { shownArgument } from './words.ts';
 
 /** Operation counts for `cost` / `computeOps`; each is multiplied by the platform's CPU table. */
 export interface OpCounts {
@@ -95,7 +96,7 @@ export class LocalWork {
     // Infinity passed (it is its own floor), and on the CM-5 its timer interrupts were counted
     // in a loop no cycle limit could stop; cycles past 2^53 are not whole numbers any more.
     if (!(cycles >= 0) || cycles !== Math.floor(cycles) || cycles > Number.MAX_SAFE_INTEGER) {
-      throw new RunFailure(`node ${this.node.id}: compute(${cycles}): expected a non-negative integer number of cycles, at most 2^53 - 1`);
+      throw new RunFailure(`node ${this.node.id}: compute(${shownArgument(cycles)}): expected a non-negative integer number of cycles, at most 2^53 - 1`);
     }
     this.node.charge(cycles);
   }

@@ -17,7 +17,7 @@ import { GuardedHandler, type OpGuard } from './op-guard.ts';
 import { PollUntilOp } from './poll-until-op.ts';
 import { SendOp, type SendPath } from './send-op.ts';
 import type { SendSteps } from './send-steps.ts';
-import { firstNonWord, notAWord } from './words.ts';
+import { firstNonWord, notAWord, shownArgument } from './words.ts';
 
 /** A handler as messaging calls it, with the receiving node's Runtime or engines first. */
 type Dispatchable = (target: unknown, ...args: number[]) => void | Op;
@@ -111,7 +111,7 @@ export class Messaging implements SendPath {
   checkMessage(dest: number, handler: PacketHandler, args: readonly number[]): void {
     const self = this.node.id;
     if (!Number.isInteger(dest) || dest < 0 || dest >= this.nodes) {
-      throw new RunFailure(`node ${self}: message to node ${dest}: expected a node number from 0 to ${this.nodes - 1}`);
+      throw new RunFailure(`node ${self}: message to node ${shownArgument(dest)}: expected a node number from 0 to ${this.nodes - 1}`);
     }
     if (typeof handler !== 'function') {
       throw new RunFailure(`node ${self}: message to node ${dest}: the handler is not a function`);

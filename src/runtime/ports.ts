@@ -9,6 +9,7 @@ import type { Op } from '../machine/node.ts';
 import type { MessagingCosts } from '../platform/schema.ts';
 import { engineHandler, withArrayForm, type HandlerTable } from './handler-table.ts';
 import type { LocalWork } from './local-work.ts';
+import { shownArgument } from './words.ts';
 
 export const STRATA_NUM_PORTS = 4096;
 export const STRATA_MIN_XFER_OFFSET = -(1 << 19);
@@ -42,7 +43,7 @@ export class StrataPort {
 export function portAndOffsetCons(port: number, offset: number): number {
   checkPort(port);
   if (!Number.isInteger(offset) || offset < STRATA_MIN_XFER_OFFSET || offset > STRATA_MAX_XFER_OFFSET) {
-    throw new RunFailure(`transfer offset ${offset}: expected an integer from ${STRATA_MIN_XFER_OFFSET} to ${STRATA_MAX_XFER_OFFSET}`);
+    throw new RunFailure(`transfer offset ${shownArgument(offset)}: expected an integer from ${STRATA_MIN_XFER_OFFSET} to ${STRATA_MAX_XFER_OFFSET}`);
   }
   return ((offset << 12) | port) >>> 0;
 }
@@ -57,7 +58,7 @@ export function portAndOffsetOffset(word: number): number {
 
 function checkPort(port: number): void {
   if (!Number.isInteger(port) || port < 0 || port >= STRATA_NUM_PORTS) {
-    throw new RunFailure(`port ${port}: expected a port number from 0 to ${STRATA_NUM_PORTS - 1}`);
+    throw new RunFailure(`port ${shownArgument(port)}: expected a port number from 0 to ${STRATA_NUM_PORTS - 1}`);
   }
 }
 
