@@ -72,6 +72,27 @@ const OP_NAME_SET: ReadonlySet<string> = new Set(OP_NAMES);
 /** What one Park-Miller step costs (Schrage's method), for `random()`. */
 const RANDOM_OPS: OpCounts = { intOps: 5, floatMuls: 2, floatDivs: 2 };
 
+/**
+ * Local work went on past the run's cycle limit without a yield. The limit is an event
+ * the kernel dispatches, which a loop of rt.compute that never makes a runtime call
+ * (waiting for a handler's flag without polling) never let it reach: the run went on
+ * for ever, deaf to SIGINT and SIGTERM. AppRun reports it as the cycle limit.
+ */
+export class WorkPastLimit extends RunFailure {
+  override name = 'WorkPastLimit';
+  readonly node: number;
+  readonly call: string;
+
+  constructor(node: number, call: string, calls: number) {
+    super(`node ${node}: ${call}, called ${calls} times past the run's cycle limit without a runtime call`);
+    this.node = node;
+    this.call = call;
+  }
+}
+
+/** How many calls of local work past the cycle limit, with no yield between them, stop a run (see LocalWork.pastLimit). */
+export const WORK_PAST_LIMIT = 1 << 20;
+
 /** setRandomSeed(TIME_BASED_SEED) seeds from the node and its cycle counter (Appendix A 3.6). */
 export const TIME_BASED_SEED = -1;
 
@@ -83,12 +104,25 @@ export class LocalWork {
   private readonly rng: ParkMiller;
   /** Where currentCycle counts from (ResetCurrentCycle). */
   private cycleBase = 0;
+  /** Calls of local work made with the clock past the run's cycle limit (see pastLimit). */
+  private callsPastLimit = 0;
 
   constructor(node: Node, cpu: CpuCosts, runSeed: number) {
     this.node = node;
     this.cpu = cpu;
     this.runSeed = runSeed;
     this.rng = new ParkMiller(node.id + 1);
+  }
+
+  /**
+   * Local work on a clock past the run's cycle limit. A node that yields then is
+   * stopped by the limit's event before its next step, as any run is; one that makes
+   * WORK_PAST_LIMIT such calls has not yielded since (a loop that never makes a runtime
+   * call), and is stopped here. Counting them, not stopping at the first, leaves where
+   * every other run stops as it was.
+   */
+  private pastLimit(call: string): void {
+    if (++this.callsPastLimit >= WORK_PAST_LIMIT) throw new WorkPastLimit(this.node.id, call, this.callsPastLimit);
   }
 
   /** Charges `cycles` (a non-negative integer) of computation. */
@@ -99,6 +133,7 @@ export class LocalWork {
       throw new RunFailure(`node ${this.node.id}: compute(${shownArgument(cycles)}): expected a non-negative integer number of cycles, at most 2^53 - 1`);
     }
     this.node.charge(cycles);
+    if (this.node.time > this.node.cycleLimit) this.pastLimit('compute');
   }
 
   /**
@@ -118,6 +153,7 @@ export class LocalWork {
     const cycles = this.cost(ops);
     if (cycles > Number.MAX_SAFE_INTEGER) throw new RunFailure(`node ${this.node.id}: computeOps: the counts cost ${cycles} cycles; expected at most 2^53 - 1`);
     this.node.charge(cycles);
+    if (this.node.time > this.node.cycleLimit) this.pastLimit('computeOps');
   }
 
   /**
@@ -128,6 +164,7 @@ export class LocalWork {
     if (!Number.isInteger(lengthBytes) || lengthBytes < 0 || Math.ceil(lengthBytes / 4) > region.length) return false;
     region.fill(0, 0, Math.ceil(lengthBytes / 4));
     this.node.charge(Math.round(this.cpu.clearMemoryStartCycles + lengthBytes * this.cpu.clearMemoryCyclesPerByte));
+    if (this.node.time > this.node.cycleLimit) this.pastLimit('clearMemory');
     return true;
   }
 

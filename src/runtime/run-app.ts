@@ -12,6 +12,7 @@ import { PacketNetwork } from '../network/packet-network.ts';
 import type { Platform } from '../platform/schema.ts';
 import { verificationProblem, type AnyApp, type MachineInfo, type Metrics, type ParamValue, type Verification } from './app.ts';
 import { NodeEngines } from './engines.ts';
+import { WORK_PAST_LIMIT, WorkPastLimit } from './local-work.ts';
 import { HandlerTable } from './handler-table.ts';
 import { Runtime } from './runtime.ts';
 import { RunOutput, type LogSink, type OutputSink } from './printing.ts';
@@ -284,6 +285,10 @@ export class AppRun {
       try {
         outcome = machine.runFor(Math.min(this.nextHeapCheck, end));
       } catch (e) {
+        if (e instanceof WorkPastLimit) {
+          const maxCycles = this.config.limits?.maxCycles ?? 0;
+          throw this.limitError('cycles', maxCycles, `its limit of ${maxCycles} simulated cycles in node ${e.node}'s ${e.call}, called ${WORK_PAST_LIMIT} times past it without a runtime call (a loop that never polls lets no time pass)`);
+        }
         throw asRunFailure(e, machine, output);
       }
       if (outcome !== 'paused') break;
