@@ -126,4 +126,21 @@ describe('ClearMemory, ResetCurrentCycle, TIME_BASED_SEED', () => {
     expect(new Set(seeds(1)).size).toBe(4);
     expect(seeds(1)).not.toEqual(seeds(2));
   });
+
+  // NaN became the seed, and every rt.random() after it was NaN, with the run verified.
+  it('refuses a seed that is not an integer', () => {
+    for (const [seed, shown] of [[Number.NaN, 'NaN'], [Infinity, 'Infinity'], [2.5, '2.5']] as const) {
+      expect(() =>
+        runInline('cm5', 2, function* (rt) {
+          rt.setRandomSeed(seed);
+          return rt.random();
+        }),
+      ).toThrow(`node 0: setRandomSeed(${shown}): expected an integer seed, or TIME_BASED_SEED`);
+    }
+    const { results } = runInline('cm5', 2, function* (rt) {
+      rt.setRandomSeed(-7);
+      return rt.random();
+    });
+    expect(results[0]).toBeGreaterThan(0);
+  });
 });
