@@ -1,6 +1,6 @@
 /**
  * What makes a value an app definition the simulator can run: a name that can go into
- * file names, a one-line description, main and verify functions, optional setup, check
+ * file names, a one-line description, state names a trace can hold, main and verify functions, optional setup, check
  * and globals functions (none async), and parameter specs, each with a name --param can
  * set, a one-line doc, finite bounds and string values, whose defaults are of their
  * type and within their range. Pure;
@@ -10,6 +10,7 @@
  */
 import { LINE_BREAKING } from '../kernel/one-line.ts';
 import type { ParamSpec } from './app.ts';
+import { FIRST_APP_STATE, MAX_STATE } from './states.ts';
 
 const APP_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
@@ -39,12 +40,32 @@ export function appProblem(value: unknown, made = 'a default export made with de
   }
   // Shown by sim params and sim apps: undefined was printed as "undefined", a newline broke the listing.
   if (typeof app.description !== 'string' || LINE_BREAKING.test(app.description)) return `has description ${shownValue(app.description)}; expected one line of text saying what it does`;
+  const states = statesProblem(app.states);
+  if (states !== null) return states;
   if (app.params === null || typeof app.params !== 'object') return `is not an app: it has no params object (${expected})`;
   for (const [key, spec] of Object.entries(app.params as Record<string, ParamSpec>)) {
     // --param splits at the first '=': a parameter "a=b" could never be set.
     if (key === '' || key.includes('=') || LINE_BREAKING.test(key)) return `has a parameter named ${JSON.stringify(key)}; expected a name without '=' on one line`;
     const p = paramProblem(spec);
     if (p !== null) return `parameter "${key}" ${p}`;
+  }
+  return null;
+}
+
+/**
+ * Why an app's state names cannot head a trace, or null: they are numbered from 8 to
+ * MAX_STATE (Strata's are 0-7) and named in one line of at most 200 characters, as the
+ * trace reader takes them. Unchecked, the run wrote a trace that sim graph refused
+ * ("bad header: key "states": expected every state id once": states: { 3: 'x' }).
+ */
+function statesProblem(states: unknown): string | null {
+  if (states === undefined) return null;
+  const expected = `expected { <number from ${FIRST_APP_STATE} to ${MAX_STATE}>: '<name>' } or none`;
+  if (states === null || typeof states !== 'object' || Array.isArray(states)) return `has states ${shownValue(states)}; ${expected}`;
+  for (const [id, name] of Object.entries(states)) {
+    const n = Number(id);
+    if (!Number.isInteger(n) || n < FIRST_APP_STATE || n > MAX_STATE) return `has state ${JSON.stringify(id)}; ${expected} (Strata's states are 0-7)`;
+    if (typeof name !== 'string' || name === '' || name.length > 200 || LINE_BREAKING.test(name)) return `has state ${id} named ${shownValue(name)}; expected a name of one line, at most 200 characters`;
   }
   return null;
 }

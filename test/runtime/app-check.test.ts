@@ -102,3 +102,18 @@ describe("an app's check", () => {
     expect(runApp(runConfig(cm5, app({ check: () => null }), { nodes: 4 })).verified).toBe(true);
   });
 });
+
+describe("an app's state names", () => {
+  // Accepted: the run wrote a trace that sim graph refused ("bad header: key "states":
+  // expected every state id once"), a state numbered as one of Strata's or a name that is
+  // not a string.
+  it('are refused unless numbered from 8 and named in one line', () => {
+    const expected = "expected { <number from 8 to 255>: '<name>' } or none";
+    expect(refusal({ states: { 3: 'mine' } })).toBe(`app mine: has state "3"; ${expected} (Strata's states are 0-7)`);
+    expect(refusal({ states: { 256: 'mine' } })).toBe(`app mine: has state "256"; ${expected} (Strata's states are 0-7)`);
+    expect(refusal({ states: 'abc' })).toBe(`app mine: has states "abc"; ${expected}`);
+    expect(refusal({ states: { 9: 5 } })).toBe('app mine: has state 9 named 5; expected a name of one line, at most 200 characters');
+    expect(refusal({ states: { 9: 'two\nlines' } })).toBe('app mine: has state 9 named "two\\nlines"; expected a name of one line, at most 200 characters');
+    expect(refusal({ states: { 8: 'Count', 255: 'Reorder' } })).toBe('accepted');
+  });
+});
