@@ -92,3 +92,26 @@ export default defineApp({ name: 'tiny', description: 'two barriers', params: {}
     }
   });
 });
+
+describe('a module the app imports', () => {
+  // tsx loaded ./helper.ts as CommonJS: the line came, then an uncaught rejection with
+  // tsx's compiled source as its stack killed the process (exit 1).
+  it('that throws while loading is one line naming its file and line, exit 2, from the build and the sources', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-app-helper-'));
+    mkdirSync(join(dir, 'mine'));
+    writeFileSync(
+      join(dir, 'mine', 'index.ts'),
+      `import { defineApp } from ${rootImport('src/runtime/index.ts')};
+import { rounds } from './helper.ts';
+export default defineApp({ name: 'mine', description: 'barriers', params: {}, *main(rt) { for (let r = 0; r < rounds; r++) yield* rt.barrier(); return rounds; }, verify: () => ({ ok: true, detail: 'barriers' }) });
+`,
+    );
+    writeFileSync(join(dir, 'mine', 'helper.ts'), "export const rounds: number = 2;\nthrow new Error('helper refuses');\n");
+    const args = ['--platform', 'cm5', '--nodes', '4', 'mine'];
+    const [built, sources] = await Promise.all([sim(args, dir), sim(args, dir, { SIM_FROM_SOURCES: '1' })]);
+    for (const r of [built, sources]) {
+      expect(r.stderr).toBe('sim: app mine: cannot be loaded (Error: helper refuses, at <anonymous> (mine/helper.ts:2:7))\n');
+      expect(r.code).toBe(2);
+    }
+  });
+});
