@@ -181,6 +181,8 @@ export function checkApp(app: AnyApp, params: Record<string, ParamValue>, info: 
   const problem: unknown = appCall(app, 'check', () => app.check?.(params, info));
   if (problem === undefined || problem === null) return null;
   if (typeof problem !== 'string') throw new InputError(`app ${app.name}: check returned ${typeof problem}; expected null (the parameters are fine) or a string saying what is wrong`);
+  // An empty message refused the run as "sim: app x: " and nothing more (a JavaScript check's '' for "fine").
+  if (problem === '') throw new InputError(`app ${app.name}: check returned an empty string; expected null (the parameters are fine) or a string saying what is wrong`);
   // The message is sim's one line (exit 2): a newline in it reached stderr as two, as verify's detail once did.
   if (LINE_BREAKING.test(problem)) throw new InputError(`app ${app.name}: check returned ${JSON.stringify(problem.length > 80 ? `${problem.slice(0, 80)}...` : problem)}, which has a character not allowed on one line (${LINE_BREAKING_WORDS}); expected one line saying what is wrong`);
   return problem;

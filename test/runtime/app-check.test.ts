@@ -94,10 +94,14 @@ describe("an app's parameters as defineApp declares them", () => {
 
 describe("an app's check", () => {
   // Its message reached stderr as two lines under "sim: app mine: ".
-  it('must say what is wrong in one line', () => {
+  it('must say what is wrong, in one line', () => {
     const checked = app({ check: () => 'rounds must be\neven' });
     expect(() => runApp(runConfig(cm5, checked, { nodes: 4 }))).toThrow(
       'app mine: check returned "rounds must be\\neven", which has a character not allowed on one line (control characters (a newline, a tab, an escape), line separators or direction overrides); expected one line saying what is wrong',
+    );
+    // '' refused the run as "app mine: " and nothing more.
+    expect(() => runApp(runConfig(cm5, app({ check: () => '' }), { nodes: 4 }))).toThrow(
+      'app mine: check returned an empty string; expected null (the parameters are fine) or a string saying what is wrong',
     );
     expect(runApp(runConfig(cm5, app({ check: () => null }), { nodes: 4 })).verified).toBe(true);
   });
