@@ -149,6 +149,9 @@ export class Messaging implements SendPath {
 
   /** pollBothUntil's body: polls both networks until `isDone()`, idling while nothing arrives (a state machine: poll-until-op.ts). */
   pollUntil(isDone: () => boolean, waitingIn: string): Op {
+    // Anything else failed at the first poll as "TypeError: this.condition is not a function".
+    if (typeof isDone !== 'function') throw new RunFailure(`node ${this.node.id}: pollBothUntil(${shownArgument(isDone)}): expected a function that returns true when the wait is over`);
+    if (typeof waitingIn !== 'string') throw new RunFailure(`node ${this.node.id}: pollBothUntil's label ${shownArgument(waitingIn)}: expected a string naming the wait`);
     return new PollUntilOp(this, isDone, waitingIn);
   }
 

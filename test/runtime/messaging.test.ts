@@ -129,6 +129,15 @@ describe('message checks', () => {
     ).toThrow(/message to node 2: expected a node number from 0 to 1/);
   });
 
+  // It failed at the first poll as "TypeError: this.condition is not a function".
+  it('refuses a pollBothUntil condition that is not a function', () => {
+    expect(() =>
+      runInline('alewife', 2, function* (rt) {
+        yield* rt.pollBothUntil(true as unknown as () => boolean);
+      }),
+    ).toThrow(/^node 0: pollBothUntil\(boolean\): expected a function that returns true when the wait is over$/);
+  });
+
   // A JavaScript app's "1" (a number read from text) was shown as 1: "message to node 1:
   // expected a node number from 0 to 1", and "argument 7 is not a 32-bit word".
   it('names a string where a number belongs as a string', () => {
