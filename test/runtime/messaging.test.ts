@@ -129,6 +129,20 @@ describe('message checks', () => {
     ).toThrow(/message to node 2: expected a node number from 0 to 1/);
   });
 
+  // They said "a handler word can only name a function" and "12345 is not a handler word".
+  it('names what handlerWord and handlerOf were given and what they take', () => {
+    expect(() =>
+      runInline('alewife', 2, function* (rt) {
+        rt.handlerWord(5 as unknown as null);
+      }),
+    ).toThrow(/^handlerWord\(5\): expected a handler function, or null for none$/);
+    expect(() =>
+      runInline('alewife', 2, function* (rt) {
+        rt.handlerOf(rt.handlerWord(noop) + 12345);
+      }),
+    ).toThrow(/^handler word 12346: expected a word rt\.handlerWord gave \(0 to \d+\)$/);
+  });
+
   // It failed at the first poll as "TypeError: this.condition is not a function".
   it('refuses a pollBothUntil condition that is not a function', () => {
     expect(() =>
