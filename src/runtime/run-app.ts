@@ -13,6 +13,7 @@ import type { Platform } from '../platform/schema.ts';
 import { verificationProblem, type AnyApp, type MachineInfo, type Metrics, type ParamValue, type Verification } from './app.ts';
 import { NodeEngines } from './engines.ts';
 import { WORK_PAST_LIMIT, WorkPastLimit } from './local-work.ts';
+import { shownArgument } from './words.ts';
 import { HandlerTable } from './handler-table.ts';
 import { Runtime } from './runtime.ts';
 import { RunOutput, type LogSink, type OutputSink } from './printing.ts';
@@ -148,7 +149,11 @@ function startRun(config: RunConfig): StartedRun {
     nodes,
     platform: platform.name,
     clockMHz: platform.clockMHz,
-    hops: (a, b) => machine.topology.hops(a, b),
+    hops: (a, b) => {
+      // As rt.hopsTo: a node the machine does not have was given a distance.
+      for (const n of [a, b]) if (!Number.isInteger(n) || n < 0 || n >= nodes) throw new RunFailure(`machine.hops(${shownArgument(a)}, ${shownArgument(b)}): expected node numbers from 0 to ${nodes - 1}`);
+      return machine.topology.hops(a, b);
+    },
   };
   const problem = checkApp(app, params, info);
   if (problem !== null) throw new InputError(`app ${app.name}: ${problem}`);
