@@ -323,6 +323,8 @@ export class Runtime<G = unknown> {
    * platform's ClearMemory cost: start + length x per-byte cycles (thesis Fig. 6-6).
    */
   clearMemory(region: Uint32Array | Int32Array | number[], lengthBytes: number): void {
+    // null was "TypeError: Cannot read properties of null (reading 'length')".
+    if (!Array.isArray(region) && !(region instanceof Uint32Array) && !(region instanceof Int32Array)) throw new RunFailure(`node ${this.self}: clearMemory(${shownArgument(region)}, ...): expected an array of words to clear`);
     if (!this.#e.work.clearMemory(region, lengthBytes)) this.strataFail(`clearMemory(${lengthBytes} bytes): expected 0 to ${region.length * 4} bytes for this region`);
   }
 

@@ -127,6 +127,14 @@ describe('ClearMemory, ResetCurrentCycle, TIME_BASED_SEED', () => {
     expect(seeds(1)).not.toEqual(seeds(2));
   });
 
+  it('refuses to clear what is not an array of words', () => {
+    expect(() =>
+      runInline('cm5', 2, function* (rt) {
+        rt.clearMemory(null as unknown as number[], 4);
+      }),
+    ).toThrow("node 0: clearMemory(null, ...): expected an array of words to clear");
+  });
+
   // hopsTo(99) on 4 nodes gave 8, a distance to a node the machine does not have; so did machine.hops.
   it('refuses a hop count to a node the machine does not have', () => {
     expect(() =>
