@@ -132,7 +132,7 @@ describe('ClearMemory, ResetCurrentCycle, TIME_BASED_SEED', () => {
       runInline('cm5', 2, function* (rt) {
         rt.clearMemory(null as unknown as number[], 4);
       }),
-    ).toThrow("node 0: clearMemory(null, ...): expected an array of words to clear");
+    ).toThrow('node 0: clearMemory(null, ...): expected an array of words to clear');
   });
 
   // hopsTo(99) on 4 nodes gave 8, a distance to a node the machine does not have; so did machine.hops.
