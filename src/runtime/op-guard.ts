@@ -203,7 +203,7 @@ export class GuardedOp<T> implements Generator<number, T, undefined>, WaitingOp 
  */
 export function bareYieldError(self: number, where: string, value: unknown): AppError {
   const what = value !== null && typeof value === 'object' && typeof (value as { next?: unknown }).next === 'function' ? "a runtime call's generator" : `${typeof value} ${String(value)}`;
-  return new AppError(`node ${self}: ${where} yielded ${what}; runtime calls are made with yield* (yield* rt.barrier(), not yield rt.barrier()), and ${where.startsWith('handler') ? 'a handler' : where} yields nothing itself`);
+  return new AppError(`node ${self}: ${where} yielded ${what}; runtime calls are made with yield* (yield* rt.barrier(), not yield rt.barrier()), and ${where === 'main' ? 'main' : 'a handler'} yields nothing itself`);
 }
 
 /**
@@ -218,17 +218,20 @@ export class GuardedHandler implements Generator<number, void, undefined> {
   private readonly self: number;
   private readonly name: string;
   private readonly body: Op;
+  private readonly kind: string;
 
-  constructor(guard: OpGuard, self: number, name: string, body: Op) {
+  /** @param kind what the handler is, for the message: "handler", "port 3's handler" */
+  constructor(guard: OpGuard, self: number, name: string, body: Op, kind = 'handler') {
     this.guard = guard;
     this.self = self;
     this.name = name;
     this.body = body;
+    this.kind = kind;
   }
 
   next(): IteratorResult<number, void> {
     const r = this.body.next();
-    if (r.done !== true && this.guard.waiting === null) throw bareYieldError(this.self, `handler ${this.name || '(anonymous)'}`, r.value);
+    if (r.done !== true && this.guard.waiting === null) throw bareYieldError(this.self, `${this.kind} ${this.name || '(anonymous)'}`, r.value);
     return r;
   }
 
