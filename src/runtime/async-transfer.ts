@@ -81,11 +81,13 @@ export class AsyncTransfers {
     this.pending.splice(this.pending.indexOf(t), 1);
     const complete = t.complete as ((rt: unknown, id: number, buffer: ArrayLike<number>) => unknown) | null;
     if (complete === null) return;
-    // A function* completion made a generator that never ran, and the run went on as if it had.
+    // A function* completion made a generator that never ran, and the run went on as if it
+    // had. Other values are let be: the type is a void function's, which TypeScript lets
+    // return anything (`(rt, id) => sent.push(id)`).
     const r = complete(this.appTarget, t.id, t.buffer);
-    if (r !== undefined) {
-      const what = r instanceof Promise ? 'is an async function (it returned a Promise)' : r !== null && typeof (r as { next?: unknown }).next === 'function' ? 'is a function* (its body never ran)' : `returned ${shownArgument(r)}`;
-      throw new RunFailure(`node ${this.self}: asynchronous transfer ${t.id}'s completion ${complete.name || '(anonymous)'} ${what}; a completion is a plain function that returns nothing (it runs within the call that sent the last packet, and cannot send or poll)`);
+    if (r instanceof Promise || (r !== null && typeof r === 'object' && typeof (r as { next?: unknown }).next === 'function')) {
+      const what = r instanceof Promise ? 'is an async function (its body runs after the run has gone on)' : 'is a function* (its body never ran)';
+      throw new RunFailure(`node ${this.self}: asynchronous transfer ${t.id}'s completion ${complete.name || '(anonymous)'} ${what}; a completion is a plain function (it runs within the call that sent the last packet, and cannot send or poll)`);
     }
   }
 }
