@@ -201,8 +201,9 @@ export class LocalWork {
       h = Math.imul(h ^ (this.node.time >>> 0), 0xc2b2ae35);
       return this.rng.reseed((h ^ (h >>> 16)) >>> 1);
     }
-    // NaN and Infinity reduced to a NaN seed, and every rt.random() after was NaN.
-    if (!Number.isSafeInteger(seed)) throw new RunFailure(`node ${this.node.id}: setRandomSeed(${shownArgument(seed)}): expected an integer seed, or TIME_BASED_SEED`);
+    // NaN and Infinity reduced to a NaN seed, and every rt.random() after was NaN. A
+    // fraction is cut to its integer, as C's int parameter takes a double.
+    if (typeof seed !== 'number' || !Number.isFinite(seed)) throw new RunFailure(`node ${this.node.id}: setRandomSeed(${shownArgument(seed)}): expected an integer seed, or TIME_BASED_SEED`);
     return this.rng.reseed(seed);
   }
 }
