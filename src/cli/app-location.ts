@@ -5,6 +5,7 @@
  * failure in an app's main, handler, setup, check, globals or verify names the app's
  * own line. Also finds the `file:line:column` of a compile error in an app module.
  */
+import { realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PROJECT_ROOT } from './project.ts';
@@ -12,7 +13,23 @@ import { PROJECT_ROOT } from './project.ts';
 /** How many of the app's frames a report shows. */
 const MAX_FRAMES = 4;
 
-const SIMULATOR = [join(PROJECT_ROOT, 'src') + sep, join(PROJECT_ROOT, 'dist', 'src') + sep, join(PROJECT_ROOT, 'node_modules') + sep];
+/** A folder with its links followed (Node names a module by its real path), or as it is if it is not there. */
+function real(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return dir;
+  }
+}
+
+/**
+ * The simulator's own folders; node_modules also as its real path (a checkout whose
+ * node_modules is a link showed tsx's frames as the app's), and bin/ and scripts/,
+ * where every run starts.
+ */
+const SIMULATOR = [
+  ...new Set(['src', join('dist', 'src'), 'bin', 'scripts', 'node_modules'].flatMap((d) => [join(PROJECT_ROOT, d), real(join(PROJECT_ROOT, d))]).map((d) => d + sep)),
+];
 
 /** `file:line:column` of a stack frame's location, or null for frames without one. */
 function frameLocation(line: string): { file: string; at: string; fn: string } | null {
@@ -38,11 +55,14 @@ function rootCause(e: unknown): unknown {
 
 /**
  * The app's frames of what escaped it, innermost first: "at main (apps/x/index.ts:12:5)".
- * Empty when the stack has none (an error the simulator raised itself).
+ * Those of the innermost cause, or of the error itself: the runtime's refusal of an
+ * argument (a message to node 99, compute(-5), StrataFail) is raised within the app's
+ * call, so its stack names the app's line (it was reported without one). Empty when
+ * the stack has none (a deadlock, a limit: the simulator's own).
  */
 export function appFrames(error: unknown): string[] {
   const cause = rootCause(error);
-  if (!(cause instanceof Error) || cause === error || typeof cause.stack !== 'string') return [];
+  if (!(cause instanceof Error) || typeof cause.stack !== 'string') return [];
   const frames: string[] = [];
   for (const line of cause.stack.split('\n').slice(1)) {
     const f = frameLocation(line);

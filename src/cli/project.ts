@@ -10,7 +10,8 @@
  * In the compiled mode, a module that ships with the project (apps/, src/) is
  * imported from its build in dist/. Any other TypeScript module gets tsx, loaded
  * only then, plus a resolve hook that sends its imports of the project's own sources
- * to their builds, so one process never holds two copies of the runtime.
+ * to their builds, so one process never holds two copies of the runtime; a JavaScript
+ * module gets the hook alone (its imports of src/runtime/index.ts go to the build).
  */
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { register } from 'node:module';
@@ -63,6 +64,14 @@ export function builtCounterpart(file: string): string | null {
 }
 
 let typeScriptReady = false;
+let redirectReady = false;
+
+/** Sends imports of the project's TypeScript sources to their builds (redirect-hooks.ts). */
+function enableRedirect(): void {
+  if (redirectReady) return;
+  redirectReady = true;
+  register(new URL('./redirect-hooks.js', import.meta.url));
+}
 
 /** Lets this (compiled) process import TypeScript: tsx, then the redirect to dist/. */
 async function enableTypeScript(): Promise<void> {
@@ -71,7 +80,9 @@ async function enableTypeScript(): Promise<void> {
   // Plain JavaScript beside this file in the sources and in dist/ alike (the build copies it).
   const { registerTsx } = (await import(new URL('./register-tsx.mjs', import.meta.url).href)) as { registerTsx: () => Promise<void> };
   await registerTsx();
-  // Hooks registered later run first: the redirect sees each import before tsx.
+  // Hooks registered later run first: the redirect sees each import before tsx (again,
+  // if a JavaScript module had it registered before tsx).
+  redirectReady = true;
   register(new URL('./redirect-hooks.js', import.meta.url));
 }
 
@@ -96,6 +107,11 @@ export async function importModule(path: string): Promise<unknown> {
     const built = builtCounterpart(file);
     if (built !== null) return settledOrIdle(import(pathToFileURL(built).href));
     if (/\.m?ts$/.test(file)) await enableTypeScript();
+    // A JavaScript app imports the runtime as a TypeScript one does (src/runtime/index.ts):
+    // from the sources it ran, from the build it was "Unknown file extension .ts". Node
+    // loads the app itself, as before (under tsx an ES module .js outside a "type":
+    // "module" package is "Cannot require() ES Module ... in a cycle").
+    else enableRedirect();
   }
   // tsx reads a '?' in a path as a query's start and compiled what came before as JavaScript
   // ("cannot be compiled: app/index.ts.js:2:7: Expected ";" but found ":"").

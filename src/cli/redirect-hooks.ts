@@ -1,6 +1,6 @@
 /**
- * Module resolve hook for the compiled `sim` (registered by compiled.ts only when a
- * user's TypeScript module is loaded): an import of one of the project's own
+ * Module resolve hook for the compiled `sim` (registered by project.ts only when a
+ * user's module is loaded): an import of one of the project's own
  * TypeScript sources (src/, apps/) resolves to its build in dist/, so the user's
  * module and the simulator share one copy of the runtime. Everything else passes on.
  */

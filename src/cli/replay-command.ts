@@ -120,6 +120,12 @@ export async function replayCommand(file: string, stopAt: string | undefined, io
     if ((recordedFailure === null) !== (failure === null)) {
       return { index: events, detail: `its end: ${matched}, but the recording ${recordedFailure === null ? 'passed' : `failed (${recordedFailure})`} and this run ${failure === null ? 'passed' : `failed (${failure})`}` };
     }
+    // Both failed, but not alike (an app whose verify changed since): it said "the run fails as
+    // recorded" with the new failure. Not for a run stopped part-way (a signal, a limit): its
+    // replay stops at an event limit in its stead, which says so in its own words.
+    if (repro.stop === undefined && failure !== null && failure !== repro.outcome.failure) {
+      return { index: events, detail: `its end: ${matched}, but the recording failed (${recordedFailure}) and this run failed (${escapeLineBreaking(failure)})` };
+    }
     return null;
   };
   const divergence = found.divergence ?? endDivergence();

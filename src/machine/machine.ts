@@ -217,6 +217,7 @@ export class Machine {
       { background: true },
     );
     this.sim.scheduleAt(limit + 1, kind);
+    for (const node of this.nodes) node.cycleLimit = limit;
   }
 
   /** Cycle at which the last node exited. */

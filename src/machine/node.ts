@@ -65,6 +65,12 @@ export class Node {
   bytesSent = 0;
   packetsReceived = 0;
 
+  /**
+   * The run's cycle limit (Machine.limitCycles), or Infinity: local work that takes the
+   * clock past it stops the run (LocalWork), as a loop of it never reaches the kernel.
+   */
+  cycleLimit = Infinity;
+
   /** The runtime call this node is waiting in, while it waits (for deadlock reports). */
   waitingIn: string | null = null;
   /** Set once the node's program has returned (Strata's StrataExit(0)). */

@@ -10,6 +10,7 @@ import type { Op } from '../machine/node.ts';
 import type { AnyAbxCompletion, BlockSender, Transfer } from './block-transfer.ts';
 import type { Messaging } from './messaging.ts';
 import { strataXferPutHandler } from './ports.ts';
+import { shownArgument } from './words.ts';
 
 export class AsyncTransfers {
   private readonly pending: Transfer[] = [];
@@ -37,6 +38,8 @@ export class AsyncTransfers {
   /** AsyncBlockXfer: queues a transfer at a pseudo-random place in the service order; returns its id. */
   queue(proc: number, port: number, offset: number, buffer: ArrayLike<number>, size: number, complete: AnyAbxCompletion | null): number {
     this.messaging.checkMessage(proc, strataXferPutHandler, []);
+    // Checked here, where the app's line is on the stack: it failed when the transfer ended, "TypeError: ... is not a function".
+    if (complete !== null && typeof complete !== 'function') throw new RunFailure(`node ${this.self}: asyncBlockXfer's completion ${shownArgument(complete)}: expected a function, or null for none`);
     const t = this.sender.transfer(proc, port, offset, buffer, size, complete);
     this.order ??= this.makeOrder();
     this.pending.splice(this.order.int(this.pending.length + 1), 0, t);
@@ -76,6 +79,15 @@ export class AsyncTransfers {
 
   private finish(t: Transfer): void {
     this.pending.splice(this.pending.indexOf(t), 1);
-    (t.complete as ((rt: unknown, id: number, buffer: ArrayLike<number>) => void) | null)?.(this.appTarget, t.id, t.buffer);
+    const complete = t.complete as ((rt: unknown, id: number, buffer: ArrayLike<number>) => unknown) | null;
+    if (complete === null) return;
+    // A function* completion made a generator that never ran, and the run went on as if it
+    // had. Other values are let be: the type is a void function's, which TypeScript lets
+    // return anything (`(rt, id) => sent.push(id)`).
+    const r = complete(this.appTarget, t.id, t.buffer);
+    if (r instanceof Promise || (r !== null && typeof r === 'object' && typeof (r as { next?: unknown }).next === 'function')) {
+      const what = r instanceof Promise ? 'is an async function (its body runs after the run has gone on)' : 'is a function* (its body never ran)';
+      throw new RunFailure(`node ${this.self}: asynchronous transfer ${t.id}'s completion ${complete.name || '(anonymous)'} ${what}; a completion is a plain function (it runs within the call that sent the last packet, and cannot send or poll)`);
+    }
   }
 }

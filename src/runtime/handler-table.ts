@@ -9,6 +9,7 @@
  */
 import { RunFailure } from '../kernel/errors.ts';
 import type { Op } from '../machine/node.ts';
+import { shownArgument } from './words.ts';
 
 /**
  * Any handler a packet can carry, as messaging calls it: the first argument is the
@@ -57,7 +58,7 @@ export class HandlerTable {
   /** The word naming `handler` (0 names "no handler"). */
   wordOf(handler: unknown): number {
     if (handler === null || handler === undefined) return 0;
-    if (typeof handler !== 'function') throw new RunFailure('a handler word can only name a function');
+    if (typeof handler !== 'function') throw new RunFailure(`handlerWord(${shownArgument(handler)}): expected a handler function, or null for none`);
     let w = this.words.get(handler);
     if (w === undefined) {
       w = this.handlers.length;
@@ -70,7 +71,8 @@ export class HandlerTable {
   /** The handler a word names, or null for 0. */
   handlerOf(word: number): unknown {
     if (!Number.isInteger(word) || word < 0 || word >= this.handlers.length) {
-      throw new RunFailure(`${word} is not a handler word`);
+      // It said "12345 is not a handler word", not where the word came from or what one is.
+      throw new RunFailure(`handler word ${shownArgument(word)}: expected a word rt.handlerWord gave (0 to ${this.handlers.length - 1})`);
     }
     return this.handlers[word];
   }

@@ -8,6 +8,7 @@ import { InputError, kindOf, RunFailure } from '../kernel/errors.ts';
 import type { Node } from '../machine/node.ts';
 import type { CpuCosts } from '../platform/schema.ts';
 import { ParkMiller } from './park-miller.ts';
+import { shownArgument } from './words.ts';
 
 /** Operation counts for `cost` / `computeOps`; each is multiplied by the platform's CPU table. */
 export interface OpCounts {
@@ -71,6 +72,27 @@ const OP_NAME_SET: ReadonlySet<string> = new Set(OP_NAMES);
 /** What one Park-Miller step costs (Schrage's method), for `random()`. */
 const RANDOM_OPS: OpCounts = { intOps: 5, floatMuls: 2, floatDivs: 2 };
 
+/**
+ * Local work went on past the run's cycle limit without a yield. The limit is an event
+ * the kernel dispatches, which a loop of rt.compute that never makes a runtime call
+ * (waiting for a handler's flag without polling) never let it reach: the run went on
+ * for ever, deaf to SIGINT and SIGTERM. AppRun reports it as the cycle limit.
+ */
+export class WorkPastLimit extends RunFailure {
+  override name = 'WorkPastLimit';
+  readonly node: number;
+  readonly call: string;
+
+  constructor(node: number, call: string, calls: number) {
+    super(`node ${node}: ${call}, called ${calls} times past the run's cycle limit without a runtime call`);
+    this.node = node;
+    this.call = call;
+  }
+}
+
+/** How many calls of local work past the cycle limit, with no yield between them, stop a run (see LocalWork.pastLimit). */
+export const WORK_PAST_LIMIT = 1 << 20;
+
 /** setRandomSeed(TIME_BASED_SEED) seeds from the node and its cycle counter (Appendix A 3.6). */
 export const TIME_BASED_SEED = -1;
 
@@ -82,6 +104,8 @@ export class LocalWork {
   private readonly rng: ParkMiller;
   /** Where currentCycle counts from (ResetCurrentCycle). */
   private cycleBase = 0;
+  /** Calls of local work made with the clock past the run's cycle limit (see pastLimit). */
+  private callsPastLimit = 0;
 
   constructor(node: Node, cpu: CpuCosts, runSeed: number) {
     this.node = node;
@@ -90,14 +114,26 @@ export class LocalWork {
     this.rng = new ParkMiller(node.id + 1);
   }
 
+  /**
+   * Local work on a clock past the run's cycle limit. A node that yields then is
+   * stopped by the limit's event before its next step, as any run is; one that makes
+   * WORK_PAST_LIMIT such calls has not yielded since (a loop that never makes a runtime
+   * call), and is stopped here. Counting them, not stopping at the first, leaves where
+   * every other run stops as it was.
+   */
+  private pastLimit(call: string): void {
+    if (++this.callsPastLimit >= WORK_PAST_LIMIT) throw new WorkPastLimit(this.node.id, call, this.callsPastLimit);
+  }
+
   /** Charges `cycles` (a non-negative integer) of computation. */
   compute(cycles: number): void {
     // Infinity passed (it is its own floor), and on the CM-5 its timer interrupts were counted
     // in a loop no cycle limit could stop; cycles past 2^53 are not whole numbers any more.
     if (!(cycles >= 0) || cycles !== Math.floor(cycles) || cycles > Number.MAX_SAFE_INTEGER) {
-      throw new RunFailure(`node ${this.node.id}: compute(${cycles}): expected a non-negative integer number of cycles, at most 2^53 - 1`);
+      throw new RunFailure(`node ${this.node.id}: compute(${shownArgument(cycles)}): expected a non-negative integer number of cycles, at most 2^53 - 1`);
     }
     this.node.charge(cycles);
+    if (this.node.time > this.node.cycleLimit) this.pastLimit('compute');
   }
 
   /**
@@ -117,6 +153,7 @@ export class LocalWork {
     const cycles = this.cost(ops);
     if (cycles > Number.MAX_SAFE_INTEGER) throw new RunFailure(`node ${this.node.id}: computeOps: the counts cost ${cycles} cycles; expected at most 2^53 - 1`);
     this.node.charge(cycles);
+    if (this.node.time > this.node.cycleLimit) this.pastLimit('computeOps');
   }
 
   /**
@@ -127,6 +164,7 @@ export class LocalWork {
     if (!Number.isInteger(lengthBytes) || lengthBytes < 0 || Math.ceil(lengthBytes / 4) > region.length) return false;
     region.fill(0, 0, Math.ceil(lengthBytes / 4));
     this.node.charge(Math.round(this.cpu.clearMemoryStartCycles + lengthBytes * this.cpu.clearMemoryCyclesPerByte));
+    if (this.node.time > this.node.cycleLimit) this.pastLimit('clearMemory');
     return true;
   }
 
@@ -163,6 +201,9 @@ export class LocalWork {
       h = Math.imul(h ^ (this.node.time >>> 0), 0xc2b2ae35);
       return this.rng.reseed((h ^ (h >>> 16)) >>> 1);
     }
+    // NaN and Infinity reduced to a NaN seed, and every rt.random() after was NaN. A
+    // fraction is cut to its integer, as C's int parameter takes a double.
+    if (typeof seed !== 'number' || !Number.isFinite(seed)) throw new RunFailure(`node ${this.node.id}: setRandomSeed(${shownArgument(seed)}): expected an integer seed, or TIME_BASED_SEED`);
     return this.rng.reseed(seed);
   }
 }

@@ -13,11 +13,11 @@ import type { DataNetwork } from '../network/data-network.ts';
 import { LEFT, Packet, RIGHT } from '../network/packet.ts';
 import type { MessagingCosts } from '../platform/schema.ts';
 import { arrayFormOf, isEngineHandler, type PacketHandler } from './handler-table.ts';
-import type { OpGuard } from './op-guard.ts';
+import { GuardedHandler, type OpGuard } from './op-guard.ts';
 import { PollUntilOp } from './poll-until-op.ts';
 import { SendOp, type SendPath } from './send-op.ts';
 import type { SendSteps } from './send-steps.ts';
-import { firstNonWord, notAWord } from './words.ts';
+import { firstNonWord, notAWord, shownArgument } from './words.ts';
 
 /** A handler as messaging calls it, with the receiving node's Runtime or engines first. */
 type Dispatchable = (target: unknown, ...args: number[]) => void | Op;
@@ -111,7 +111,7 @@ export class Messaging implements SendPath {
   checkMessage(dest: number, handler: PacketHandler, args: readonly number[]): void {
     const self = this.node.id;
     if (!Number.isInteger(dest) || dest < 0 || dest >= this.nodes) {
-      throw new RunFailure(`node ${self}: message to node ${dest}: expected a node number from 0 to ${this.nodes - 1}`);
+      throw new RunFailure(`node ${self}: message to node ${shownArgument(dest)}: expected a node number from 0 to ${this.nodes - 1}`);
     }
     if (typeof handler !== 'function') {
       throw new RunFailure(`node ${self}: message to node ${dest}: the handler is not a function`);
@@ -149,6 +149,9 @@ export class Messaging implements SendPath {
 
   /** pollBothUntil's body: polls both networks until `isDone()`, idling while nothing arrives (a state machine: poll-until-op.ts). */
   pollUntil(isDone: () => boolean, waitingIn: string): Op {
+    // Anything else failed at the first poll as "TypeError: this.condition is not a function".
+    if (typeof isDone !== 'function') throw new RunFailure(`node ${this.node.id}: pollBothUntil(${shownArgument(isDone)}): expected a function that returns true when the wait is over`);
+    if (typeof waitingIn !== 'string') throw new RunFailure(`node ${this.node.id}: pollBothUntil's label ${shownArgument(waitingIn)}: expected a string naming the wait`);
     return new PollUntilOp(this, isDone, waitingIn);
   }
 
@@ -244,9 +247,11 @@ export class Messaging implements SendPath {
       return null;
     }
     if (typeof r !== 'object' || r === null || typeof (r as Op).next !== 'function') {
+      if (r instanceof Promise) throw new RunFailure(`node ${this.node.id}: handler ${h.name || '(anonymous)'} is an async function (it returned a Promise); a handler runs to its end when its node polls: a plain function, or a function* whose runtime calls are made with yield*`);
       throw new RunFailure(`node ${this.node.id}: handler ${h.name || '(anonymous)'} returned a value; handlers return nothing (or are generator functions)`);
     }
-    return r;
+    // Engine handlers may yield delays themselves; an app's yields are its runtime calls'.
+    return target === this.appTarget ? new GuardedHandler(guard, this.node.id, h.name, r) : r;
   }
 
   /** The network block transfers' pacing polls next: the right only, or the left while it has a packet. */

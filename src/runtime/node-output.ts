@@ -11,6 +11,7 @@ import type { LocalWork } from './local-work.ts';
 import type { PrintQueue } from './op-guard.ts';
 import { formatC, type OutputStream, type RunOutput } from './printing.ts';
 import { State, type NodeStates } from './states.ts';
+import { shownArgument } from './words.ts';
 
 export class NodeOutput implements PrintQueue {
   private readonly queue: { stream: OutputStream; text: string }[] = [];
@@ -39,7 +40,7 @@ export class NodeOutput implements PrintQueue {
     if (stream !== 'stdout' && stream !== 'stderr') {
       throw new RunFailure(`node ${this.node.id}: qfprintf to ${String(stream)}: expected 'stdout' or 'stderr'`);
     }
-    const text = formatC(format, ...args);
+    const text = formatC(this.checkedFormat('qprintf', format), ...args);
     this.queue.push({ stream, text });
     const previous = this.states.enter(State.Qprintf);
     this.work.computeOps({ calls: 1, stores: Math.ceil(text.length / 4) });
@@ -61,11 +62,20 @@ export class NodeOutput implements PrintQueue {
    * Strata, ten calls' worth of cycles plus a store per word of text.
    */
   strataLog(format: string, args: unknown[]): void {
-    const text = formatC(format, ...args);
+    const text = formatC(this.checkedFormat('strataLog', format), ...args);
     this.output.log(this.node.id, this.node.time, text);
     const previous = this.states.enter(State.Logging);
     this.work.computeOps({ calls: 10, stores: Math.ceil(text.length / 4) });
     this.states.leave(previous);
+  }
+
+  /**
+   * The format, if it is a string. A number printed nothing and undefined failed inside
+   * the formatter ("TypeError: Cannot read properties of undefined (reading 'length')").
+   */
+  private checkedFormat(call: string, format: unknown): string {
+    if (typeof format !== 'string') throw new RunFailure(`node ${this.node.id}: ${call} format ${shownArgument(format)}: expected a string (C printf's format)`);
+    return format;
   }
 
   /** Logs the progress of a global operation when the run logs them (free: an observation). */

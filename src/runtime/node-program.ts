@@ -12,8 +12,7 @@
  */
 import type { Op } from '../machine/node.ts';
 import type { SimProcess } from '../kernel/simulation.ts';
-import { OpGuard, type PrintQueue } from './op-guard.ts';
-import { AppError } from '../kernel/errors.ts';
+import { bareYieldError, OpGuard, type PrintQueue } from './op-guard.ts';
 
 /** Thrown by StrataExit(0) to leave main early; the node's program catches it. */
 export class StrataExitSignal {
@@ -79,16 +78,11 @@ export class NodeProgram extends OpGuard implements SimProcess {
       // A bare yield was not: `yield rt.barrier()` (no *) yielded the call's generator,
       // which the kernel refused as a delay "outside any node", and `yield 42` passed
       // time on no clock.
-      if (this.waiting === null) throw this.bareYield(step.value);
+      if (this.waiting === null) throw bareYieldError(this.self, 'main', step.value);
       return step;
     }
     this.onResult(step.value);
     return this.startExit();
-  }
-
-  private bareYield(value: unknown): AppError {
-    const what = value !== null && typeof value === 'object' && typeof (value as { next?: unknown }).next === 'function' ? "a runtime call's generator" : `${typeof value} ${String(value)}`;
-    return new AppError(`node ${this.self}: main yielded ${what}; runtime calls are made with yield* (yield* rt.barrier(), not yield rt.barrier()), and main yields nothing itself`);
   }
 
   private startExit(): IteratorResult<number, void> {

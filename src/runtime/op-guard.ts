@@ -7,11 +7,14 @@
  * they start inside others through `nested(body)`. Starting an operation outside a
  * handler is also when the node's queued Qprintf output is flushed (Appendix A 9.1).
  *
+ * A bare `yield` of the app's own (in main or a generator handler: `yield 42`, or
+ * `yield rt.barrier()` without the *) is named too: see bareYieldError.
+ *
  * The guard also remembers the innermost operation that is waiting (`waiting`), so
  * the node's thread can resume it directly instead of through every generator of the
  * app that is inside a `yield*` around it (see GuardedOp and NodeProgram).
  */
-import { RunFailure } from '../kernel/errors.ts';
+import { AppError, RunFailure } from '../kernel/errors.ts';
 import type { Op } from '../machine/node.ts';
 
 /** Where queued output goes when an operation starts outside a handler. */
@@ -189,6 +192,58 @@ export class GuardedOp<T> implements Generator<number, T, undefined>, WaitingOp 
   }
 
   [Symbol.iterator](): Generator<number, T, undefined> {
+    return this;
+  }
+}
+
+/**
+ * The error for a bare `yield` in an app's main or generator handler: every wait of
+ * either is a runtime call's, which names itself the waiting operation, so a yield that
+ * named none was the app's own (`yield rt.barrier()` without the *, or `yield 42`).
+ */
+export function bareYieldError(self: number, where: string, value: unknown): AppError {
+  const what = value !== null && typeof value === 'object' && typeof (value as { next?: unknown }).next === 'function' ? "a runtime call's generator" : `${typeof value} ${String(value)}`;
+  return new AppError(`node ${self}: ${where} yielded ${what}; runtime calls are made with yield* (yield* rt.barrier(), not yield rt.barrier()), and ${where === 'main' ? 'main' : 'a handler'} yields nothing itself`);
+}
+
+/**
+ * An app's generator handler as the node runs it: each of its yields must come from a
+ * runtime call (which records itself in `guard.waiting`, cleared at every step of the
+ * node's thread). A bare yield in a handler passed its number as a delay on the
+ * receiving node (`yield 5`: five cycles on no call), or the kernel refused a call's
+ * generator as a delay "outside any node" (`yield rt.barrier()`), as main's did.
+ */
+export class GuardedHandler implements Generator<number, void, undefined> {
+  private readonly guard: OpGuard;
+  private readonly self: number;
+  private readonly name: string;
+  private readonly body: Op;
+  private readonly kind: string;
+
+  /** @param kind what the handler is, for the message: "handler", "port 3's handler" */
+  constructor(guard: OpGuard, self: number, name: string, body: Op, kind = 'handler') {
+    this.guard = guard;
+    this.self = self;
+    this.name = name;
+    this.body = body;
+    this.kind = kind;
+  }
+
+  next(): IteratorResult<number, void> {
+    const r = this.body.next();
+    if (r.done !== true && this.guard.waiting === null) throw bareYieldError(this.self, `${this.kind} ${this.name || '(anonymous)'}`, r.value);
+    return r;
+  }
+
+  return(value: void): IteratorResult<number, void> {
+    return this.body.return(value);
+  }
+
+  throw(e: unknown): IteratorResult<number, void> {
+    return this.body.throw(e);
+  }
+
+  [Symbol.iterator](): Generator<number, void, undefined> {
     return this;
   }
 }

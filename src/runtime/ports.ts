@@ -9,6 +9,8 @@ import type { Op } from '../machine/node.ts';
 import type { MessagingCosts } from '../platform/schema.ts';
 import { engineHandler, withArrayForm, type HandlerTable } from './handler-table.ts';
 import type { LocalWork } from './local-work.ts';
+import { GuardedHandler, type OpGuard } from './op-guard.ts';
+import { shownArgument } from './words.ts';
 
 export const STRATA_NUM_PORTS = 4096;
 export const STRATA_MIN_XFER_OFFSET = -(1 << 19);
@@ -42,7 +44,7 @@ export class StrataPort {
 export function portAndOffsetCons(port: number, offset: number): number {
   checkPort(port);
   if (!Number.isInteger(offset) || offset < STRATA_MIN_XFER_OFFSET || offset > STRATA_MAX_XFER_OFFSET) {
-    throw new RunFailure(`transfer offset ${offset}: expected an integer from ${STRATA_MIN_XFER_OFFSET} to ${STRATA_MAX_XFER_OFFSET}`);
+    throw new RunFailure(`transfer offset ${shownArgument(offset)}: expected an integer from ${STRATA_MIN_XFER_OFFSET} to ${STRATA_MAX_XFER_OFFSET}`);
   }
   return ((offset << 12) | port) >>> 0;
 }
@@ -57,7 +59,7 @@ export function portAndOffsetOffset(word: number): number {
 
 function checkPort(port: number): void {
   if (!Number.isInteger(port) || port < 0 || port >= STRATA_NUM_PORTS) {
-    throw new RunFailure(`port ${port}: expected a port number from 0 to ${STRATA_NUM_PORTS - 1}`);
+    throw new RunFailure(`port ${shownArgument(port)}: expected a port number from 0 to ${STRATA_NUM_PORTS - 1}`);
   }
 }
 
@@ -85,11 +87,14 @@ export class PortTable {
   private readonly handlers: HandlerTable;
   private readonly work: LocalWork;
   private readonly dma: MessagingCosts['dma'];
+  /** The node's guard, which port handlers answer to as other handlers do. */
+  private readonly guard: OpGuard;
   /** What port handlers receive: the node's Runtime (set once it exists). */
   private appTarget: unknown = null;
 
-  constructor(self: number, handlers: HandlerTable, work: LocalWork, dma: MessagingCosts['dma']) {
+  constructor(self: number, handlers: HandlerTable, work: LocalWork, dma: MessagingCosts['dma'], guard: OpGuard) {
     this.self = self;
+    this.guard = guard;
     this.handlers = handlers;
     this.work = work;
     this.dma = dma;
@@ -149,12 +154,29 @@ export class PortTable {
     return p.count === 0 ? portNum : -1;
   }
 
-  /** Runs port `portNum`'s handler, if it has one (its count has reached zero). */
+  /**
+   * Runs port `portNum`'s handler, if it has one (its count has reached zero), as
+   * messaging runs an app's handler: a value it returns, an operation it creates and
+   * does not run, or a bare yield of its own is named. A port handler written
+   * `(rt) => rt.globals.done++` failed as "TypeError: number 0 is not iterable", a
+   * handler of 5 as "h is not a function", and `yield 5` passed five cycles unnoticed.
+   */
   *complete(portNum: number): Op {
-    const h = this.port(portNum).handler as ((rt: unknown, port: number) => void | Op) | null;
-    if (h === null) return;
-    const r = h(this.appTarget, portNum);
-    if (r !== undefined) yield* r;
+    const h: unknown = this.port(portNum).handler;
+    if (h === null || h === undefined) return;
+    if (typeof h !== 'function') throw new RunFailure(`node ${this.self}: port ${portNum}'s handler is ${shownArgument(h)}; expected a function, or null for none`);
+    const handler = h as (rt: unknown, port: number) => unknown;
+    const name = `port ${portNum}'s handler ${handler.name || '(anonymous)'}`;
+    const r = handler(this.appTarget, portNum);
+    if (r === undefined) {
+      this.guard.checkHandler({ name });
+      return;
+    }
+    if (r === null || typeof r !== 'object' || typeof (r as Op).next !== 'function') {
+      const what = r instanceof Promise ? 'is an async function (it returned a Promise)' : `returned ${shownArgument(r)}`;
+      throw new RunFailure(`node ${this.self}: ${name} ${what}; port handlers return nothing (or are generator functions, whose runtime calls are made with yield*)`);
+    }
+    yield* new GuardedHandler(this.guard, this.self, handler.name, r as Op, `port ${portNum}'s handler`);
   }
 }
 

@@ -6,11 +6,14 @@
  */
 import { AppError, InputError, kindOf, RunFailure, RunLimitError, SimError } from '../kernel/errors.ts';
 import type { EventObserver } from '../kernel/simulation.ts';
+import { LINE_BREAKING, LINE_BREAKING_WORDS } from '../kernel/one-line.ts';
 import { Machine, type NetworkMode, type TraceSink } from '../machine/machine.ts';
 import { PacketNetwork } from '../network/packet-network.ts';
 import type { Platform } from '../platform/schema.ts';
 import { verificationProblem, type AnyApp, type MachineInfo, type Metrics, type ParamValue, type Verification } from './app.ts';
 import { NodeEngines } from './engines.ts';
+import { WORK_PAST_LIMIT, WorkPastLimit } from './local-work.ts';
+import { shownArgument } from './words.ts';
 import { HandlerTable } from './handler-table.ts';
 import { Runtime } from './runtime.ts';
 import { RunOutput, type LogSink, type OutputSink } from './printing.ts';
@@ -146,7 +149,11 @@ function startRun(config: RunConfig): StartedRun {
     nodes,
     platform: platform.name,
     clockMHz: platform.clockMHz,
-    hops: (a, b) => machine.topology.hops(a, b),
+    hops: (a, b) => {
+      // As rt.hopsTo: a node the machine does not have was given a distance.
+      for (const n of [a, b]) if (!Number.isInteger(n) || n < 0 || n >= nodes) throw new RunFailure(`machine.hops(${shownArgument(a)}, ${shownArgument(b)}): expected node numbers from 0 to ${nodes - 1}`);
+      return machine.topology.hops(a, b);
+    },
   };
   const problem = checkApp(app, params, info);
   if (problem !== null) throw new InputError(`app ${app.name}: ${problem}`);
@@ -179,6 +186,10 @@ export function checkApp(app: AnyApp, params: Record<string, ParamValue>, info: 
   const problem: unknown = appCall(app, 'check', () => app.check?.(params, info));
   if (problem === undefined || problem === null) return null;
   if (typeof problem !== 'string') throw new InputError(`app ${app.name}: check returned ${typeof problem}; expected null (the parameters are fine) or a string saying what is wrong`);
+  // An empty message refused the run as "sim: app x: " and nothing more (a JavaScript check's '' for "fine").
+  if (problem === '') throw new InputError(`app ${app.name}: check returned an empty string; expected null (the parameters are fine) or a string saying what is wrong`);
+  // The message is sim's one line (exit 2): a newline in it reached stderr as two, as verify's detail once did.
+  if (LINE_BREAKING.test(problem)) throw new InputError(`app ${app.name}: check returned ${JSON.stringify(problem.length > 80 ? `${problem.slice(0, 80)}...` : problem)}, which has a character not allowed on one line (${LINE_BREAKING_WORDS}); expected one line saying what is wrong`);
   return problem;
 }
 
@@ -281,6 +292,10 @@ export class AppRun {
       try {
         outcome = machine.runFor(Math.min(this.nextHeapCheck, end));
       } catch (e) {
+        if (e instanceof WorkPastLimit) {
+          const maxCycles = this.config.limits?.maxCycles ?? 0;
+          throw this.limitError('cycles', maxCycles, `its limit of ${maxCycles} simulated cycles in node ${e.node}'s ${e.call}, called ${WORK_PAST_LIMIT} times past it without a runtime call (a loop that never polls lets no time pass)`);
+        }
         throw asRunFailure(e, machine, output);
       }
       if (outcome !== 'paused') break;

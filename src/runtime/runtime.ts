@@ -6,7 +6,7 @@
  * which catches one created and never run.
  * Nothing of the machine is reachable from here: the engines sit in a private field.
  */
-import { StrataFailure } from '../kernel/errors.ts';
+import { RunFailure, StrataFailure } from '../kernel/errors.ts';
 import type { Op } from '../machine/node.ts';
 import { COMBINE_CHANNEL, GLOBAL_OR_CHANNEL, type CombineOp, type SegmentType } from '../network/combine.ts';
 import { LEFT, RIGHT } from '../network/packet.ts';
@@ -19,6 +19,7 @@ import type { OpCounts } from './local-work.ts';
 import type { StrataPort } from './ports.ts';
 import type { OutputStream } from './printing.ts';
 import { SEND_BOTH_LR_POLL_BOTH, SEND_BOTH_LR_POLL_RIGHT, SEND_BOTH_RL_POLL_BOTH, SEND_BOTH_RL_POLL_RIGHT, SEND_LEFT_POLL_BOTH } from './send-steps.ts';
+import { shownArgument } from './words.ts';
 
 /**
  * An active-message handler: runs atomically on the receiving node when it polls.
@@ -322,6 +323,8 @@ export class Runtime<G = unknown> {
    * platform's ClearMemory cost: start + length x per-byte cycles (thesis Fig. 6-6).
    */
   clearMemory(region: Uint32Array | Int32Array | number[], lengthBytes: number): void {
+    // null was "TypeError: Cannot read properties of null (reading 'length')".
+    if (!Array.isArray(region) && !(region instanceof Uint32Array) && !(region instanceof Int32Array)) throw new RunFailure(`node ${this.self}: clearMemory(${shownArgument(region)}, ...): expected an array of words to clear`);
     if (!this.#e.work.clearMemory(region, lengthBytes)) this.strataFail(`clearMemory(${lengthBytes} bytes): expected 0 to ${region.length * 4} bytes for this region`);
   }
 
@@ -394,5 +397,9 @@ export class Runtime<G = unknown> {
   get maxArgWords(): number { return this.#e.maxArgWords; }
 
   /** Network hops from this node to `dest` (0 for itself). */
-  hopsTo(dest: number): number { return this.#e.topology.hops(this.self, dest); }
+  hopsTo(dest: number): number {
+    // hopsTo(99) on 4 nodes gave a distance (8) in a machine that has no node 99.
+    if (!Number.isInteger(dest) || dest < 0 || dest >= this.partitionSize) throw new RunFailure(`node ${this.self}: hopsTo(${shownArgument(dest)}): expected a node number from 0 to ${this.partitionSize - 1}`);
+    return this.#e.topology.hops(this.self, dest);
+  }
 }

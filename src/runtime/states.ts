@@ -20,6 +20,9 @@ export const State = {
   Barrier: 7,
 } as const;
 
+/** The first state number an app names for itself. */
+export const FIRST_APP_STATE = 8;
+
 /** The predefined states' names, indexed by number. */
 export const STRATA_STATE_NAMES: readonly string[] = Object.keys(State);
 

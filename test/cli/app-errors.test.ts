@@ -24,6 +24,10 @@ describe.concurrent("errors in the user's app carry its file and line", () => {
     ['main', /^sim: run failed: node 1 at cycle 0: TypeError: Cannot read properties of null \(reading 'field'\)$/, 'return missing.field'],
     ['handler', /^sim: run failed: node 0 at cycle \d+: RangeError: handler exploded$/, "throw new RangeError('handler exploded')"],
     ['verify', /^sim: run failed: app app-errors: verify threw Error: verify exploded$/, "explode('verify')"],
+    // The runtime's refusals of an argument, and StrataFail, named no line of the app.
+    ['bad-node', /^sim: run failed: node 0: message to node 4: expected a node number from 0 to 3$/, 'rt.sendLeftPollBoth(rt.partitionSize'],
+    ['compute', /^sim: run failed: node 0: compute\(-5\): expected a non-negative integer number of cycles, at most 2\^53 - 1$/, 'rt.compute(-5)'],
+    ['strata-fail', /^sim: run failed: node 2 at cycle \d+: StrataFail: node two gives up$/, "rt.strataFail('node two gives up')"],
   ])('an exception in %s', async (fail, first, at) => {
     const dir = mkdtempSync(join(tmpdir(), 'sim-app-errors-'));
     const r = await sim(['--platform', 'cm5', '--nodes', '4', FIXTURE, '--param', `fail=${fail}`], dir);
@@ -66,5 +70,48 @@ export default defineApp({ name: 'tiny', description: 'two barriers', params: {}
     expect(asked.stderr).toBe(`sim: app why?/tiny: cannot load TypeScript from a path with a '?' in it (${join(dir, 'why?/tiny/index.ts')}): the TypeScript loader (tsx) takes it for the start of a query; expected a path without one (move the folder), or the module compiled to .js\n`);
     expect(asked.code).toBe(2);
     expect(plain.stdout).toMatch(/^verified\s+yes: two barriers$/m);
+  });
+});
+
+describe('an app written in JavaScript', () => {
+  // From the build it was "cannot be loaded (TypeError: Unknown file extension ".ts" for
+  // .../src/runtime/index.ts)"; from the sources (SIM_FROM_SOURCES=1) it ran.
+  it('imports the runtime as a TypeScript app does, from the build and from the sources alike', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-js-app-'));
+    writeFileSync(
+      join(dir, 'tiny.mjs'),
+      `import { defineApp } from ${rootImport('src/runtime/index.ts')};
+export default defineApp({ name: 'tiny', description: 'two barriers', params: {}, *main(rt) { yield* rt.barrier(); yield* rt.barrier(); return rt.self; }, verify: () => ({ ok: true, detail: 'two barriers' }) });
+`,
+    );
+    const args = ['--platform', 'cm5', '--nodes', '4', 'tiny.mjs'];
+    const [built, sources] = await Promise.all([sim(args, dir), sim(args, dir, { SIM_FROM_SOURCES: '1' })]);
+    for (const r of [built, sources]) {
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toMatch(/^verified\s+yes: two barriers$/m);
+    }
+  });
+});
+
+describe('a module the app imports', () => {
+  // tsx loaded ./helper.ts as CommonJS: the line came, then an uncaught rejection with
+  // tsx's compiled source as its stack killed the process (exit 1).
+  it('that throws while loading is one line naming its file and line, exit 2, from the build and the sources', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-app-helper-'));
+    mkdirSync(join(dir, 'mine'));
+    writeFileSync(
+      join(dir, 'mine', 'index.ts'),
+      `import { defineApp } from ${rootImport('src/runtime/index.ts')};
+import { rounds } from './helper.ts';
+export default defineApp({ name: 'mine', description: 'barriers', params: {}, *main(rt) { for (let r = 0; r < rounds; r++) yield* rt.barrier(); return rounds; }, verify: () => ({ ok: true, detail: 'barriers' }) });
+`,
+    );
+    writeFileSync(join(dir, 'mine', 'helper.ts'), "export const rounds: number = 2;\nthrow new Error('helper refuses');\n");
+    const args = ['--platform', 'cm5', '--nodes', '4', 'mine'];
+    const [built, sources] = await Promise.all([sim(args, dir), sim(args, dir, { SIM_FROM_SOURCES: '1' })]);
+    for (const r of [built, sources]) {
+      expect(r.stderr).toBe('sim: app mine: cannot be loaded (Error: helper refuses, at <anonymous> (mine/helper.ts:2:7))\n');
+      expect(r.code).toBe(2);
+    }
   });
 });

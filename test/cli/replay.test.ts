@@ -56,6 +56,21 @@ describe.concurrent('repro files and sim replay', () => {
     expect(replay.stdout).toMatch(/^sim replay: diverged from the recording at event \d+ \(cycle \d+\): .+; the app changed since the recording$/m);
   });
 
+  // Every event matched and both failed, so it said "the run fails as recorded", then the new failure.
+  it('tells a failure that changed from the recorded one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-replay-failure-'));
+    const app = join(dir, 'failing.ts');
+    writeFileSync(app, withRootImports(readFileSync(join(ROOT, 'test/fixtures/failing-app/index.ts'), 'utf8').replace("'../../../src/", "'../../src/")));
+    expect((await sim(['--platform', 'cm5', app, '--nodes', '4'], dir)).code).toBe(1);
+    writeFileSync(app, readFileSync(app, 'utf8').replace('node 3 holds', 'node 2 holds'));
+    const replay = await sim(['replay', 'sim-repro-failing-cm5-n4-s1.json'], dir);
+    expect(replay.code).toBe(1);
+    expect(replay.stdout).toMatch(
+      /^sim replay: diverged from the recording at its end: every event matches, but the recording failed \(verification failed: node 3 holds the wrong answer\) and this run failed \(verification failed: node 2 holds the wrong answer\); the app changed since the recording$/m,
+    );
+    expect(replay.stdout).not.toMatch(/fails as recorded/);
+  });
+
   it('--stop-at prints every node: its state, the call it is in, its waiting packets and last log line', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sim-replay-'));
     await sim(['--platform', 'cm5', join(ROOT, 'test/fixtures/deadlock-app'), '--nodes', '4', '--record', join(dir, 'd.json')]);

@@ -18,6 +18,8 @@ const CASES: [string, string[], RegExp][] = [
   ['file that is not an app', ['--platform', 'cm5', 'test/fixtures/not-an-app.ts'], /^sim: app test\/fixtures\/not-an-app\.ts: is not an app: it has no name \(expected a default export made with defineApp/],
   ['file that does not compile (with its file, line and column)', ['--platform', 'cm5', 'test/fixtures/broken-syntax.ts'], /^sim: app test\/fixtures\/broken-syntax\.ts: cannot be compiled: test\/fixtures\/broken-syntax\.ts:2:43: Expected identifier but found "\("$/],
   ['main that is not a generator function (case 71)', ['--platform', 'cm5', '--nodes', '4', 'test/fixtures/main-not-generator.ts'], /^sim: app not-generator: main must be a function\* \(a generator function, whose runtime calls are made with yield\*\); it returned number$/],
+  // It failed as a run, exit 1 with a repro: "outside any node: RangeError: event delay must be ...".
+  ['main that is an async function*', ['--platform', 'cm5', '--nodes', '4', 'test/fixtures/async-main.ts'], /^sim: app test\/fixtures\/async-main\.ts: its main is an async function\*; expected a function\* \(a generator function: .*\)$/],
   // It failed as a run ("app.globals is not a function"), exit 1 with a repro.
   ['globals that is not a function', ['--platform', 'cm5', '--nodes', '4', 'test/fixtures/globals-not-function.ts'], /^sim: app test\/fixtures\/globals-not-function\.ts: is not an app: its globals is number; expected a function or none$/],
   // Its failed run's repro went to ../escaped-cm5-s1.json.

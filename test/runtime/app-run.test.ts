@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RunLimitError } from '../../src/kernel/errors.ts';
+import { defineApp } from '../../src/runtime/app.ts';
 import { AppRun, runApp } from '../../src/runtime/run-app.ts';
 import { runConfig } from '../../src/runtime/run-config.ts';
 import cshift from '../../apps/cshift/index.ts';
@@ -36,6 +37,35 @@ describe('a run made in chunks (the CLI yields between them)', () => {
     const e = stopped as RunLimitError;
     expect([e.limit, e.value, e.cycle]).toEqual(['cycles', 1000, 1001]);
     expect(e.message.split('\n')).toHaveLength(17);
+  });
+
+  // The limit is an event: a loop of rt.compute that made no runtime call never let the
+  // kernel reach it (waiting for a handler's flag without polling ran for ever, deaf to
+  // SIGINT and SIGTERM). Bounded here at 2^21 calls, so that it ends without the check.
+  it('stops a loop of local work that goes on past the cycle limit without a runtime call', () => {
+    const spin = defineApp({
+      name: 'spin',
+      description: 'node 0 computes without polling',
+      params: {},
+      *main(rt) {
+        if (rt.self === 0) for (let i = 0; i < 2 ** 21; i++) rt.compute(100);
+        yield* rt.barrier();
+      },
+      verify: () => ({ ok: true, detail: 'ended' }),
+    });
+    let stopped: unknown;
+    try {
+      runApp(runConfig(loadTestPlatform('paragon'), spin, { nodes: 4, limits: { maxCycles: 1_000_000 } }));
+    } catch (e) {
+      stopped = e;
+    }
+    expect(stopped).toBeInstanceOf(RunLimitError);
+    const e = stopped as RunLimitError;
+    expect([e.limit, e.value]).toEqual(['cycles', 1_000_000]);
+    const lines = e.message.split('\n');
+    expect(lines[0]).toMatch(/^stopped at its limit of 1000000 simulated cycles in node 0's compute, called 1048576 times past it without a runtime call \(a loop that never polls lets no time pass\) \(cycle \d+, \d+ events\) before every node had exited$/);
+    // The 2^20th call past the limit: 10,000 calls to reach it (the first at cycle 100), then 2^20 more.
+    expect(lines[1]).toBe(`  node 0: cycle ${100 * (10_000 + 2 ** 20)}, running`);
   });
 
   it("names a wait by the app's own label as it is (it said 'waiting in waiting for edges')", () => {

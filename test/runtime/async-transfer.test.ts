@@ -88,4 +88,25 @@ describe('asynchronous block transfers (Appendix A 8)', () => {
     const orders = new Set([1, 2, 3, 4, 5, 6, 7, 8].map(order));
     expect(orders.size).toBeGreaterThan(1);
   });
+
+  // A function* completion made a generator that never ran (the run verified); 5 failed
+  // when the transfer ended, "TypeError: ... is not a function".
+  it('refuses a completion that is not a plain function', () => {
+    const transfer = (complete: unknown) => () =>
+      runInline('cm5', 2, function* (rt) {
+        if (rt.self === 1) rt.port(2).setBase(new Uint32Array(4));
+        yield* rt.barrier();
+        if (rt.self === 0) {
+          rt.asyncBlockXfer(1, 2, 0, [1, 2, 3, 4], 4, complete as null);
+          yield* rt.serviceAllTransfers(-1);
+        }
+        yield* rt.barrier();
+      });
+    const announced = function* announce(): Op {};
+    expect(transfer(announced)).toThrow(/^node 0: asynchronous transfer \d+'s completion announce is a function\* \(its body never ran\); a completion is a plain function /);
+    expect(transfer(5)).toThrow(/^node 0: asyncBlockXfer's completion 5: expected a function, or null for none$/);
+    expect(transfer(() => undefined)).not.toThrow();
+    // A void function's type takes any return value, as TypeScript allows: let be.
+    expect(transfer(() => 3)).not.toThrow();
+  });
 });

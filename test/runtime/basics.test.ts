@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StrataFailure, TIME_BASED_SEED, type Handler } from '../../src/runtime/index.ts';
+import { defineApp, runApp, runConfig, StrataFailure, TIME_BASED_SEED, type Handler, type MachineInfo } from '../../src/runtime/index.ts';
 import { runInline } from '../support/inline-app.ts';
 import { loadTestPlatform } from '../support/platforms.ts';
 
@@ -125,5 +125,57 @@ describe('ClearMemory, ResetCurrentCycle, TIME_BASED_SEED', () => {
     expect(seeds(1)).toEqual(seeds(1));
     expect(new Set(seeds(1)).size).toBe(4);
     expect(seeds(1)).not.toEqual(seeds(2));
+  });
+
+  it('refuses to clear what is not an array of words', () => {
+    expect(() =>
+      runInline('cm5', 2, function* (rt) {
+        rt.clearMemory(null as unknown as number[], 4);
+      }),
+    ).toThrow('node 0: clearMemory(null, ...): expected an array of words to clear');
+  });
+
+  // hopsTo(99) on 4 nodes gave 8, a distance to a node the machine does not have; so did machine.hops.
+  it('refuses a hop count to a node the machine does not have', () => {
+    expect(() =>
+      runInline('cm5', 4, function* (rt) {
+        return rt.hopsTo(99);
+      }),
+    ).toThrow('node 0: hopsTo(99): expected a node number from 0 to 3');
+    const { results } = runInline('cm5', 4, function* (rt) {
+      return rt.hopsTo(3);
+    });
+    expect(results[0]).toBeGreaterThan(0);
+    let hops: MachineInfo['hops'] = () => 0;
+    const far = defineApp({
+      name: 'far',
+      description: 'keeps the machine it is verified on',
+      params: {},
+      *main() {},
+      verify: ({ machine }) => {
+        hops = machine.hops;
+        return { ok: true, detail: 'kept' };
+      },
+    });
+    runApp(runConfig(loadTestPlatform('cm5'), far, { nodes: 4 }));
+    expect(() => hops(0, -1)).toThrow('machine.hops(0, -1): expected node numbers from 0 to 3');
+    expect(hops(0, 3)).toBe(results[0]);
+  });
+
+  // NaN became the seed, and every rt.random() after it was NaN, with the run verified.
+  it('refuses a seed that is not a finite number', () => {
+    for (const [seed, shown] of [[Number.NaN, 'NaN'], [Infinity, 'Infinity'], ['7', '"7" (a string)']] as const) {
+      expect(() =>
+        runInline('cm5', 2, function* (rt) {
+          rt.setRandomSeed(seed as number);
+          return rt.random();
+        }),
+      ).toThrow(`node 0: setRandomSeed(${shown}): expected an integer seed, or TIME_BASED_SEED`);
+    }
+    const { results } = runInline('cm5', 2, function* (rt) {
+      rt.setRandomSeed(-7);
+      return rt.random();
+    });
+    expect(results[0]).toBeGreaterThan(0);
   });
 });

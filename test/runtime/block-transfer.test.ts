@@ -230,4 +230,43 @@ describe('block transfers (Appendix A 7)', () => {
     );
     expect(results[0]).toBe(1);
   });
+
+  // `(rt) => rt.globals.completions++` failed as "TypeError: number 0 is not iterable", a
+  // handler of 5 as "h is not a function", and a generator's `yield 5` passed unnoticed.
+  it.each([
+    ['returns a value', ((rt: Runtime<Receiver>) => rt.globals.completions++) as unknown as PortHandler<Receiver>, /^node 0: port 4's handler \(anonymous\) returned 0; port handlers return nothing \(or are generator functions, /],
+    ['is not a function', 5 as unknown as PortHandler<Receiver>, /^node 0: port 4's handler is 5; expected a function, or null for none$/],
+    [
+      'yields a number itself',
+      function* counted(rt: Runtime<Receiver>): Op {
+        rt.globals.completions++;
+        yield 5;
+      } as PortHandler<Receiver>,
+      /^node 0: port 4's handler counted yielded number 5; runtime calls are made with yield\* /,
+    ],
+  ])('names a port handler that %s', (_what, handler, message) => {
+    expect(() =>
+      runInline(
+        'cm5',
+        2,
+        function* (rt: Runtime<Receiver>): Op<number> {
+          const g = rt.globals;
+          if (rt.self === 0) {
+            rt.port(4).setBase(g.memory);
+            rt.port(4).handler = handler as PortHandler;
+          }
+          yield* rt.barrier();
+          if (rt.self === 1) {
+            yield* rt.sendBothRLPollBoth(0, strataXferHeaderHandler, 4, 4, 0);
+            yield* rt.sendBlockXferPollBoth(0, 4, 0, [1, 2, 3, 4]);
+          } else {
+            yield* rt.pollBothUntil(() => g.completions > 0);
+          }
+          yield* rt.barrier();
+          return g.completions;
+        },
+        { globals: () => ({ memory: new Uint32Array(4), completions: 0, countSeen: [] }) },
+      ),
+    ).toThrow(message);
+  });
 });

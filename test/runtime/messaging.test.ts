@@ -129,6 +129,50 @@ describe('message checks', () => {
     ).toThrow(/message to node 2: expected a node number from 0 to 1/);
   });
 
+  // They said "a handler word can only name a function" and "12345 is not a handler word".
+  it('names what handlerWord and handlerOf were given and what they take', () => {
+    expect(() =>
+      runInline('alewife', 2, function* (rt) {
+        rt.handlerWord(5 as unknown as null);
+      }),
+    ).toThrow(/^handlerWord\(5\): expected a handler function, or null for none$/);
+    expect(() =>
+      runInline('alewife', 2, function* (rt) {
+        rt.handlerOf(rt.handlerWord(noop) + 12345);
+      }),
+    ).toThrow(/^handler word 12346: expected a word rt\.handlerWord gave \(0 to \d+\)$/);
+  });
+
+  // It failed at the first poll as "TypeError: this.condition is not a function".
+  it('refuses a pollBothUntil condition that is not a function', () => {
+    expect(() =>
+      runInline('alewife', 2, function* (rt) {
+        yield* rt.pollBothUntil(true as unknown as () => boolean);
+      }),
+    ).toThrow(/^node 0: pollBothUntil\(boolean\): expected a function that returns true when the wait is over$/);
+  });
+
+  // A JavaScript app's "1" (a number read from text) was shown as 1: "message to node 1:
+  // expected a node number from 0 to 1", and "argument 7 is not a 32-bit word".
+  it('names a string where a number belongs as a string', () => {
+    const asText = (x: string): number => x as unknown as number;
+    expect(() =>
+      runInline('alewife', 2, function* (rt) {
+        if (rt.self === 0) yield* rt.sendLeftPollBoth(asText('1'), noop);
+      }),
+    ).toThrow(/^node 0: message to node "1" \(a string\): expected a node number from 0 to 1$/);
+    expect(() =>
+      runInline('alewife', 2, function* (rt) {
+        if (rt.self === 0) yield* rt.sendLeftPollBoth(1, noop, asText('7'));
+      }),
+    ).toThrow(/^node 0: message to node 1: argument "7" \(a string\) is not a 32-bit word$/);
+    expect(() =>
+      runInline('alewife', 2, function* (rt) {
+        rt.compute(asText('5'));
+      }),
+    ).toThrow(/^node 0: compute\("5" \(a string\)\): expected a non-negative integer/);
+  });
+
   it('catches an operation created without yield*, in main and in a plain handler', () => {
     expect(() =>
       runInline('cm5', 2, function* (rt) {

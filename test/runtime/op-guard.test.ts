@@ -83,4 +83,25 @@ describe('the forgotten-yield* guard', () => {
     });
     expect(results).toEqual(['sum 3, caught handler exploded, finally', 'sum 3, finally']);
   });
+
+  // The bare yield was caught in main alone: in a generator handler `yield 5` passed five
+  // cycles on no call and the run verified; `yield rt.barrier()` reached the kernel,
+  // which refused it "outside any node: RangeError: event delay must be ...".
+  it.each([
+    ['a number', (): unknown => 5, /^node 0: handler bump yielded number 5; runtime calls are made with yield\* .*, and a handler yields nothing itself$/],
+    ["a call's generator", (rt: Runtime): unknown => rt.barrier(), /^node 0: handler bump yielded a runtime call's generator; runtime calls are made with yield\* /],
+  ])('names a generator handler that yields %s itself', (_what, yielded, message) => {
+    const bump = function* (rt: Runtime): Op {
+      yield* rt.pollBoth(); // a runtime call inside a handler is fine
+      yield yielded(rt) as number;
+    };
+    expect(() =>
+      runInline('cm5', 2, function* (rt) {
+        if (rt.self === 1) yield* rt.sendLeftPollBoth(0, bump);
+        yield* rt.barrier();
+        if (rt.self === 0) yield* rt.pollBothTilEmpty();
+        yield* rt.barrier();
+      }),
+    ).toThrow(message);
+  });
 });

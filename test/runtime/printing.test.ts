@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Handler } from '../../src/runtime/index.ts';
+import type { Handler, Runtime } from '../../src/runtime/index.ts';
 import type { LogEntry, OutputStream } from '../../src/runtime/printing.ts';
 import { runInline } from '../support/inline-app.ts';
 
@@ -33,6 +33,24 @@ describe('Qprintf (Appendix A 9.1)', () => {
       expect.arrayContaining(['stdout: zero 003.1|42  |ff\n', 'stdout: handler on 1 got a message from 0\n', 'stderr: one on stderr\n']),
     );
     expect(printed).toHaveLength(3);
+  });
+
+  // qprintf(123) printed nothing and the run verified; qprintf(undefined) failed inside the
+  // formatter, "TypeError: Cannot read properties of undefined (reading 'length')".
+  it('refuses a format that is not a string, naming the call', () => {
+    const asFormat = (x: unknown): string => x as string;
+    const cases: [(rt: Runtime) => void, string][] = [
+      [(rt) => rt.qprintf(asFormat(123)), "node 0: qprintf format 123: expected a string (C printf's format)"],
+      [(rt) => rt.qfprintf('stderr', asFormat(undefined), 1), 'node 0: qprintf format undefined: expected a string'],
+      [(rt) => rt.strataLog(asFormat(null)), 'node 0: strataLog format null: expected a string'],
+    ];
+    for (const [print, message] of cases) {
+      expect(() =>
+        runInline('cm5', 2, function* (rt) {
+          print(rt);
+        }),
+      ).toThrow(message);
+    }
   });
 
   it("keeps a handler's output queued while the handler polls, then prints it in order", () => {
