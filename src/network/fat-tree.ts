@@ -81,6 +81,12 @@ export class FatTree implements Topology {
    * CM-5 switches are built of equivalent chips, thesis 7.1): 1, 2, 4, ... on the
    * CM-5. Up-routing picks among them pseudo-randomly (adaptive); down-routing is
    * deterministic (channel dst mod count). Self-sends use a loopback channel.
+   * A group never has more parallel channels than nodes (k^(l-1) at level l): a
+   * level faster than that (a growth above the arity, or a listed level many times
+   * the node link's) gets as many channels as its group has nodes, each carrying its
+   * share of the level's bandwidth. Uncapped, linkBytesPerCycleByLevel [0.001, 10000]
+   * asked for 10^7 channels per group and a 4096-node binary tree growing 16-fold per
+   * level for 10^12: the heap ran out before the run (the schema allows both).
    */
   packetRouting(): PacketRouting {
     const k = this.params.arity;
@@ -91,7 +97,7 @@ export class FatTree implements Topology {
     const downBase: number[] = [0];
     const base = this.linkBytesPerCycle(0);
     for (let l = 1; l <= this.levels; l++) {
-      const m = Math.max(1, Math.round(this.linkBytesPerCycle(l - 1) / base));
+      const m = Math.min(k ** (l - 1), Math.max(1, Math.round(this.linkBytesPerCycle(l - 1) / base)));
       const groups = Math.ceil(P / k ** (l - 1));
       const spec = (deliversTo: number): ChannelSpec => ({
         latencyCycles: this.params.hopLatencyCycles,

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { buildTopology, nodeCountProblem } from '../../src/network/build-topology.ts';
 import { FatTree } from '../../src/network/fat-tree.ts';
+import { Simulation } from '../../src/kernel/simulation.ts';
+import { Packet } from '../../src/network/packet.ts';
+import { PacketNetwork } from '../../src/network/packet-network.ts';
 import { loadTestPlatform } from '../support/platforms.ts';
 
 const cm5 = loadTestPlatform('cm5').network;
@@ -76,6 +79,28 @@ describe('fat tree (CM-5)', () => {
           }
         }
       }
+    }
+  });
+
+  it('gives a group no more parallel channels than it has nodes, however fast the level above it', () => {
+    if (cm5.kind !== 'fat-tree') throw new Error('the CM-5 has a fat tree');
+    // Both in the schema's range: a level 10^7 times the node link's asked for 10^7 channels
+    // per group (the heap ran out building them), and 16-fold growth on a binary tree 16^10.
+    for (const params of [
+      { ...cm5, linkBytesPerCycleByLevel: [0.001, 10_000] },
+      { ...cm5, arity: 2, upperLevelGrowth: 16 },
+    ]) {
+      const t = new FatTree(params, 4096);
+      const routing = t.packetRouting();
+      // Up and down channels: per level at most one per node, plus a loopback per node.
+      expect(routing.channels.length).toBeLessThanOrEqual(2 * 4096 * t.levels + 4096);
+      // The level's bandwidth is kept: its channels share it.
+      const sim = new Simulation(1);
+      const arrivals: number[] = [];
+      const net = new PacketNetwork(sim, t, routing, { routerPackets: 1, injectionPackets: 1, receivePackets: 1, interfaceLatencyCycles: 0 }, (node) => arrivals.push(node), () => {});
+      expect(net.tryInject(new Packet(0, 4095, 0, 20, null, []))).toBe(true);
+      sim.run();
+      expect(arrivals).toEqual([4095]);
     }
   });
 
