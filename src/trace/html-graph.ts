@@ -117,7 +117,7 @@ function draw() {
       if (best !== 0) { ctx.fillStyle = color(best); ctx.fillRect(LEFT + x, n * rowH, 1, rowH); }
     }
   }
-  const us = (t) => (t / D.clockMHz).toLocaleString('en-US', { maximumFractionDigits: 1 });
+  const us = (t) => (t / D.clockMHz).toLocaleString('en-US', { maximumFractionDigits: usDigits(tickStep()) });
   document.getElementById('window').textContent = 'cycles ' + Math.round(t0).toLocaleString('en-US') + ' to ' + Math.round(t1).toLocaleString('en-US') + ' (' + us(t0) + ' to ' + us(t1) + ' us at ' + D.clockMHz + ' MHz)';
 }
 /** Processor numbers down the left, every few rows as the row height allows (as the SVG has them). */
@@ -127,18 +127,25 @@ function drawNodeLabels() {
   for (let n = 0; n < D.nodes; n += every) ctx.fillText(String(n), LEFT - 4, n * rowH + rowH / 2);
   ctx.textBaseline = 'alphabetic';
 }
+/** The axis's tick spacing in cycles for the window shown: 1, 2 or 5 times a power of ten. */
+function tickStep() {
+  const raw = (t1 - t0) / 8, p = Math.pow(10, Math.floor(Math.log10(raw)));
+  return [1, 2, 5, 10].map((m) => m * p).find((s) => s >= raw);
+}
+/** Fraction digits of microseconds for ticks step cycles apart (microsecondDigits in state-graph.ts). */
+function usDigits(step) { return Math.min(20, Math.max(1, -Math.floor(Math.log10(step / D.clockMHz)))); }
 /** Ticks along the bottom: cycles, and microseconds beneath. */
 function drawAxis() {
   const y = rowH * D.nodes;
-  const raw = (t1 - t0) / 8, p = Math.pow(10, Math.floor(Math.log10(raw)));
-  const step = [1, 2, 5, 10].map((m) => m * p).find((s) => s >= raw);
+  const step = tickStep();
+  const digits = usDigits(step);
   ctx.fillStyle = '#000000'; ctx.font = '11px sans-serif'; ctx.textAlign = 'center';
   for (let t = Math.ceil(t0 / step) * step; t <= t1; t += step) {
     const x = LEFT + ((t - t0) / (t1 - t0)) * W;
     const at = Math.min(LEFT + W - 30, Math.max(LEFT + 30, x));
     ctx.fillRect(x, y, 1, 5);
     ctx.fillText(Math.round(t).toLocaleString('en-US'), at, y + 16);
-    ctx.fillStyle = '#555555'; ctx.fillText((t / D.clockMHz).toLocaleString('en-US', { maximumFractionDigits: 1 }) + ' us', at, y + 29); ctx.fillStyle = '#000000';
+    ctx.fillStyle = '#555555'; ctx.fillText((t / D.clockMHz).toLocaleString('en-US', { maximumFractionDigits: digits }) + ' us', at, y + 29); ctx.fillStyle = '#000000';
   }
 }
 function zoom(factor, x) { const t = t0 + (x / W) * (t1 - t0); const span = Math.min(D.lastCycle, Math.max(10, (t1 - t0) * factor)); t0 = Math.max(0, Math.min(D.lastCycle - span, t - (x / W) * span)); t1 = t0 + span; draw(); }
@@ -154,7 +161,7 @@ canvas.addEventListener('mousemove', (e) => {
   if (e.offsetY >= rowH * D.nodes || e.offsetX < LEFT) { tip.style.display = 'none'; return; }
   const node = Math.min(D.nodes - 1, Math.floor(e.offsetY / rowH));
   const t = t0 + (plotX(e) / W) * (t1 - t0);
-  tip.textContent = 'node ' + node + ': ' + stateName(valueAt(node, t)) + ' at cycle ' + Math.round(t).toLocaleString('en-US') + ' (' + (t / D.clockMHz).toFixed(1) + ' us)';
+  tip.textContent = 'node ' + node + ': ' + stateName(valueAt(node, t)) + ' at cycle ' + Math.round(t).toLocaleString('en-US') + ' (' + (t / D.clockMHz).toFixed(usDigits(tickStep())) + ' us)';
   tip.style.left = (e.clientX + 12) + 'px'; tip.style.top = (e.clientY + 12) + 'px'; tip.style.display = 'block';
 });
 canvas.addEventListener('mouseleave', () => { tip.style.display = 'none'; });

@@ -97,6 +97,16 @@ function tickStep(span: number, count: number): number {
   return 10 * power;
 }
 
+/**
+ * Fraction digits for microsecond labels `step` cycles apart: one, or as many as the
+ * step needs to show (at 100 GHz, a clock the schema allows, ticks 1000 cycles apart
+ * are 0.01 us apart, and one digit labelled them 0, 0, 0, 0, 0.1, 0.1). The HTML
+ * graph's script has the same rule.
+ */
+export function microsecondDigits(step: number, clockMHz: number): number {
+  return Math.min(20, Math.max(1, -Math.floor(Math.log10(step / clockMHz))));
+}
+
 /** The graph title: platform, app, parameters and seed, and whether the run was cut short. */
 export function graphTitle(trace: Trace): string {
   const h = trace.header;
@@ -211,11 +221,12 @@ function svgFrame(trace: Trace, title: string, grid: Int16Array[], colors: strin
   // Time axis in cycles, with microseconds beneath.
   const end = Math.max(1, trace.lastCycle);
   const step = tickStep(end, 8);
+  const usDigits = microsecondDigits(step, h.clockMHz);
   for (let t = 0; t <= end; t += step) {
     const x = left + (t / end) * columns;
     out.push(`<line x1="${x}" y1="${top + plotHeight}" x2="${x}" y2="${top + plotHeight + 5}" stroke="#000000"/>`);
     out.push(`<text x="${x}" y="${top + plotHeight + 17}" text-anchor="middle">${t.toLocaleString('en-US')}</text>`);
-    out.push(`<text x="${x}" y="${top + plotHeight + 30}" text-anchor="middle" fill="#555555">${(t / h.clockMHz).toLocaleString('en-US', { maximumFractionDigits: 1 })} us</text>`);
+    out.push(`<text x="${x}" y="${top + plotHeight + 30}" text-anchor="middle" fill="#555555">${(t / h.clockMHz).toLocaleString('en-US', { maximumFractionDigits: usDigits })} us</text>`);
   }
   out.push(`<text x="${left + columns / 2}" y="${top + plotHeight + 45}" text-anchor="middle">time (cycles; microseconds at ${h.clockMHz} MHz)</text>`);
   legend.forEach(([color, label], i) => {

@@ -72,6 +72,22 @@ describe('state traces', () => {
   });
 });
 
+describe('the time axis', () => {
+  it('labels microseconds to the digits its ticks need, on a 100 GHz platform as on the CM-5', () => {
+    // The schema allows clocks to 10^5 MHz: ticks 1000 cycles apart read 0, 0, 0, 0, 0.1, 0.1 us.
+    const fast = { ...loadTestPlatform('cm5'), clockMHz: 100_000 };
+    const config = runConfig(fast, radixSortApp, { params: ['keys=20', 'keyBits=8', 'digitBits=4'], nodes: 4, seed: 1, network: 'packet' });
+    const output = new MemoryTraceOutput();
+    const writer = new TraceWriter(traceHeader({ simulatorVersion: 'test', platform: fast, nodes: 4, network: 'packet', app: radixSortApp, params: config.params, seed: 1, networkCounters: false, messages: false }), output);
+    const summary = runApp({ ...config, trace: writer });
+    writer.finish(summary.fingerprint, summary.simulatedCycles);
+    const trace = readTrace(output.bytes(), 'memory');
+    const ticks = [...renderSvg(trace).matchAll(/>([\d,]+)<\/text>\s*<text [^>]*>([\d.,]+) us<\/text>/g)].map((m) => [Number(m[1].replace(/,/g, '')), m[2]]);
+    expect(ticks.length).toBeGreaterThan(3);
+    for (const [cycles, us] of ticks) expect(Number(us), `${cycles} cycles`).toBeCloseTo(Number(cycles) / 100_000, 12);
+  });
+});
+
 describe('network counters (--trace-network)', () => {
   it('record packets in flight per destination, which rise and return to zero, and draw as Fig. 7-7', () => {
     const { bytes } = tracedRadixSort(8, 300, true);
