@@ -74,6 +74,18 @@ function checkConsistency(p: PlatformSpec): string | null {
     // An interrupt longer than half its period leaves the program less time than the OS.
     return `key "timerInterrupt.cycles": expected at most half of timerInterrupt.periodCycles (${Math.floor(t.periodCycles / 2)}), got ${t.cycles}`;
   }
+  const n = p.network;
+  if (n.kind === 'fat-tree') {
+    // The packet network moves a packet's head on after each hop's latency and delivers it
+    // one node-link serialization after its head arrives; the analytic one serializes it once,
+    // on the node link. A level slower than that link was then ignored: with [0.758, 0.01]
+    // a packet across the root arrived 2000 cycles before its tail had crossed it.
+    const levels = n.linkBytesPerCycleByLevel;
+    const slower = levels.findIndex((b) => b < levels[0]);
+    if (slower > 0) {
+      return `key "network.linkBytesPerCycleByLevel.${slower}": expected at least the node link's network.linkBytesPerCycleByLevel.0 (${levels[0]}): packets serialize at the node link's rate, so a slower level above it cannot be simulated, got ${levels[slower]}`;
+    }
+  }
   if (p.defaultNodes > p.network.maxNodes) {
     return `key "defaultNodes": expected at most network.maxNodes (${p.network.maxNodes}), got ${p.defaultNodes}`;
   }

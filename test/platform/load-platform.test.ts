@@ -60,6 +60,9 @@ describe('platform validation', () => {
     // Every block transfer then failed at its last packet: "9 argument words, but ... at most 4".
     ['a packet wider than an active message without DMA', (p: any) => (p.messaging.packetWords = 16), /key "messaging\.handlerArgWords": expected messaging\.packetWords - 1 \(15\) without DMA \(a block transfer's last packet is an active message of up to that many words\), got 4$/],
     ['tree messages too small for global operations', (p: any) => ((p.controlNetwork = null), (p.messaging.packetWords = 4), (p.messaging.handlerArgWords = 3)), /key "messaging\.handlerArgWords": expected at least 4 on a platform without a control network .*got 3$/],
+    // Its packets arrived before their tails had crossed it (a 4-hop round trip of 1169 cycles
+    // through a link that takes 2000 a packet; 441 on the analytic network).
+    ['a fat-tree level slower than the node link', (p: any) => (p.network.linkBytesPerCycleByLevel = [0.758, 0.01]), /key "network\.linkBytesPerCycleByLevel\.1": expected at least the node link's network\.linkBytesPerCycleByLevel\.0 \(0\.758\): .*, got 0\.01$/],
     ['a default machine larger than the network', (p: any) => (p.defaultNodes = 4096, p.network.maxNodes = 64), /key "defaultNodes": expected at most network\.maxNodes \(64\), got 4096$/],
   ])('rejects %s with one line', (_what, edit, message) => {
     const text = problem(editedPlatformText('cm5', edit));
