@@ -285,6 +285,10 @@ export class AppRun {
    *   nears what Node allows (run-stop.ts; looked at every HEAP_CHECK_EVENTS events)
    */
   advance(events: number): boolean {
+    // advance(NaN) and advance(undefined) ran to the end, advance('10') ran 10 events, advance(-5) did nothing.
+    if (typeof events !== 'number' || Number.isNaN(events) || events < 0) {
+      throw new InputError(`AppRun.advance: expected a number of events, 0 or more (Infinity: to the end), got ${typeof events === 'number' ? events : kindOf(events)}`);
+    }
     const { machine, output } = this.started;
     const end = Math.min(machine.sim.events + events, this.maxEvents);
     let outcome: 'finished' | 'paused' | 'cycle-limit';
@@ -332,10 +336,16 @@ export class AppRun {
 
   /**
    * Verifies the results of a finished run and summarizes it.
-   * @throws AppError if the app's verify throws
+   * @throws InputError if the run has not ended (advance has not returned true);
+   *   AppError if the app's verify throws
    */
   summary(): RunSummary {
     const { machine, output, app, params, info, input, results } = this.started;
+    // Called early, it verified half-made results and blamed the app ("verify threw TypeError", "its metric cycles is NaN").
+    if (!machine.allExited) {
+      const exited = machine.nodes.filter((n) => n.hasExited).length;
+      throw new InputError(`AppRun.summary: the run has not ended (cycle ${machine.sim.now}, ${machine.sim.events} events, ${exited} of ${machine.nodes.length} nodes exited); expected advance to have returned true first`);
+    }
     const { platform, nodes, seed } = this.config;
     let verification: Verification;
     try {

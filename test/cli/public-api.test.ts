@@ -3,10 +3,13 @@
  * exported helper refuses what is not its input with one InputError line naming the
  * function and what it expected (null gave TypeErrors from deep inside, lists of
  * unequal length NaN), and opCycles refuses the counts computeOps refuses; and
- * select, exported without the module and context it takes, gets them from loadSelection.
+ * select, exported without the module and context it takes, gets them from loadSelection;
+ * a run made in steps (AppRun) refuses a summary before it has ended and a count of
+ * events that is not one.
  */
 import { describe, expect, it } from 'vitest';
 import {
+  AppRun,
   chooseImplementation,
   fitModel,
   fitSamples,
@@ -130,5 +133,29 @@ describe('select through the public entry', () => {
     expect(square.params.extraRows).toBe(1);
     expect(square.notes).toContain('extraRows 1: given');
     await refused(() => loadSelection({ ...request, inputs } as never), /^request field inputs: unknown \(expected platform, module, nodes, models, communication, hybridModels\)$/);
+  });
+});
+
+describe('a run in steps through the public entry (AppRun)', () => {
+  it('refuses a summary before the run has ended, which verified half-made results and blamed the app', async () => {
+    const config = await loadRun({ platform: 'cm5', app: shippedApp('ping-pong'), nodes: 4 });
+    const run = new AppRun(config);
+    // Before any event, and part-way: ping-pong's verify threw a TypeError on the missing results ("app ping-pong: verify threw").
+    await refused(() => run.summary(), /^AppRun\.summary: the run has not ended \(cycle 0, 0 events, 0 of 4 nodes exited\); expected advance to have returned true first$/);
+    expect(run.advance(100)).toBe(false);
+    await refused(() => run.summary(), /^AppRun\.summary: the run has not ended \(cycle \d+, 100 events, 0 of 4 nodes exited\);/);
+    // Ended, it summarizes as runApp does.
+    expect(run.advance(Infinity)).toBe(true);
+    expect(run.summary()).toEqual(runApp(config));
+  });
+
+  it('refuses a count of events that is not one: NaN and undefined ran to the end, a string ran that many, a negative count nothing', async () => {
+    const run = new AppRun(await loadRun({ platform: 'cm5', app: shippedApp('ping-pong'), nodes: 4 }));
+    for (const [count, shown] of [[Number.NaN, 'NaN'], [undefined, 'undefined'], ['10', 'string'], [-5, '-5'], [null, 'null']] as const) {
+      await refused(() => run.advance(count as never), new RegExp(`^AppRun\\.advance: expected a number of events, 0 or more \\(Infinity: to the end\\), got ${shown}$`));
+    }
+    expect(run.events).toBe(0);
+    expect(run.advance(0)).toBe(false);
+    expect(run.advance(Infinity)).toBe(true);
   });
 });
