@@ -5,10 +5,12 @@
  * unequal length NaN), and opCycles refuses the counts computeOps refuses; and
  * select, exported without the module and context it takes, gets them from loadSelection;
  * a run made in steps (AppRun) refuses a summary before it has ended and a count of
- * events that is not one.
+ * events that is not one; loadTrace refuses a path that is not a string (a number was
+ * read as a file descriptor, 0 as stdin).
  */
 import { describe, expect, it } from 'vitest';
 import {
+  advanceToEnd,
   AppRun,
   chooseImplementation,
   fitModel,
@@ -18,6 +20,7 @@ import {
   loadPlatform,
   loadSelection,
   loadRun,
+  loadTrace,
   mrePercent,
   opCycles,
   predict,
@@ -29,6 +32,7 @@ import {
   runApp,
   select,
   shippedApp,
+  stopPoint,
   toPerfetto,
   type Trace,
 } from '../../src/api/index.ts';
@@ -47,14 +51,19 @@ async function refused(call: () => unknown, message: RegExp): Promise<void> {
   expect((error as Error).message).toMatch(message);
 }
 
-/** A real trace: the cshift app on 4 CM-5 nodes, written and read back in memory. */
-async function cshiftTrace(): Promise<Trace> {
+/** A real trace's bytes: the cshift app on 4 CM-5 nodes, written in memory. */
+async function cshiftTraceBytes(): Promise<Uint8Array> {
   const config = await loadRun({ platform: 'cm5', app: shippedApp('cshift'), nodes: 4 });
   const output = new MemoryTraceOutput();
   const writer = new TraceWriter(traceHeader({ simulatorVersion: 'test', platform: config.platform, nodes: 4, network: 'packet', app: config.app, params: config.params, seed: 1, networkCounters: true, messages: false }), output);
   const summary = runApp({ ...config, trace: writer });
   writer.finish(summary.fingerprint, summary.simulatedCycles);
-  return readTrace(output.bytes(), 'cshift.trace');
+  return output.bytes();
+}
+
+/** That trace read back. */
+async function cshiftTrace(): Promise<Trace> {
+  return readTrace(await cshiftTraceBytes(), 'cshift.trace');
 }
 
 describe('the public entry refuses what is not its input', () => {
@@ -157,5 +166,30 @@ describe('a run in steps through the public entry (AppRun)', () => {
     expect(run.events).toBe(0);
     expect(run.advance(0)).toBe(false);
     expect(run.advance(Infinity)).toBe(true);
+  });
+});
+
+describe('reading a trace and running to the end through the public entry', () => {
+  it('refuses a trace path that is not a string (a number was read as a file descriptor: loadTrace(0) waited on stdin) and options that are not { messages? }', async () => {
+    const bytes = await cshiftTraceBytes();
+    // The real trace reads back without its messages when asked.
+    expect(readTrace(bytes, 'cshift.trace', { messages: false }).messages).toEqual([]);
+    for (const [path, kind] of [[0, 'number'], [null, 'null'], [undefined, 'undefined']] as const) {
+      await refused(() => loadTrace(path as never), new RegExp(`^loadTrace: expected a trace file's path as a string, got ${kind}$`));
+    }
+    await refused(() => loadTrace('cshift.trace', null as never), /^loadTrace: expected options \{ messages\? \}, got null$/);
+    await refused(() => readTrace(bytes, 'cshift.trace', null as never), /^readTrace: expected options \{ messages\? \}, got null$/);
+    await refused(() => readTrace(bytes, 'cshift.trace', { mesages: false } as never), /^readTrace: option mesages: unknown \(expected messages\)$/);
+    await refused(() => readTrace(bytes, 'cshift.trace', { messages: 'no' } as never), /^readTrace: option messages: expected true or false, got string$/);
+  });
+
+  it('refuses in advanceToEnd and stopPoint what is not a run or a signal (each was a TypeError)', async () => {
+    const config = await loadRun({ platform: 'cm5', app: shippedApp('ping-pong'), nodes: 4 });
+    const run = new AppRun(config);
+    await advanceToEnd(run, new AbortController().signal);
+    expect(run.summary().fingerprint).toBe(runApp(config).fingerprint);
+    await refused(() => advanceToEnd(null as never, undefined), /^advanceToEnd: expected an AppRun \(new AppRun\(config\)\), got null$/);
+    await refused(() => advanceToEnd(run, 'stop' as never), /^advanceToEnd: expected an AbortSignal \(an AbortController's signal\) or none, got string$/);
+    await refused(() => stopPoint(undefined as never), /^stopPoint: expected an AbortSignal \(an AbortController's signal\), got undefined$/);
   });
 });
