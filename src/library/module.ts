@@ -206,6 +206,12 @@ function checkSelectArguments(mod: LibraryModule, ctx: SelectContext, pinned: Pa
     throw new InputError(`select: expected a selection context { models, nodes, clockMHz, ... } (selectContext(platform, nodes, models) gives one), got ${kindOf(ctx)}`);
   }
   if (pinned === null || typeof pinned !== 'object') throw new InputError(`select: expected pinned parameters as an object, got ${kindOf(pinned)}`);
+  // A misspelt tunable ({ extraRow: 1 }) was ignored; { extraRows: 'x' } or NaN made the square's prediction NaN, dropped unseen from the choice; -3 was predicted.
+  const tunables = [...new Set(m.variants.flatMap((v) => v.tunables))];
+  for (const [name, value] of Object.entries(pinned)) {
+    if (!tunables.includes(name)) throw new InputError(`select: pinned ${name}: not a tunable of module ${m.name} (expected ${tunables.join(', ') || 'none: it has no tunables'})`);
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new InputError(`select: pinned ${name} ${typeof value === 'string' ? JSON.stringify(value) : String(value)}: expected a finite number of 0 or more`);
+  }
   if (!Array.isArray(requested)) throw new InputError(`select: expected the requested tunables as a list, got ${kindOf(requested)}`);
 }
 

@@ -3,7 +3,8 @@
  * exported helper refuses what is not its input with one InputError line naming the
  * function and what it expected (null gave TypeErrors from deep inside, lists of
  * unequal length NaN), and opCycles refuses the counts computeOps refuses; and
- * select, exported without the module and context it takes, gets them from loadSelection;
+ * select, exported without the module and context it takes, gets them from loadSelection,
+ * and refuses a pinned tunable the module does not have or a value that is no count;
  * a run made in steps (AppRun) refuses a summary before it has ended and a count of
  * events that is not one; loadTrace refuses a path that is not a string (a number was
  * read as a file descriptor, 0 as stdin).
@@ -142,6 +143,17 @@ describe('select through the public entry', () => {
     expect(square.params.extraRows).toBe(1);
     expect(square.notes).toContain('extraRows 1: given');
     await refused(() => loadSelection({ ...request, inputs } as never), /^request field inputs: unknown \(expected platform, module, nodes, models, communication, hybridModels\)$/);
+  });
+
+  it('refuses a pinned tunable the module does not have (a misspelt one was ignored) or a value that is not a count (NaN or a string made the square\'s prediction NaN, dropped from the choice unseen)', async () => {
+    const { module, context } = await loadSelection({ platform: 'cm5', module: 'stencil', nodes: 16 });
+    const inputs = { width: 64, height: 64, iters: 2 };
+    await refused(() => select(module, inputs, context, { extraRow: 1 }), /^select: pinned extraRow: not a tunable of module stencil \(expected extraRows, extraCols, aspect\)$/);
+    await refused(() => select(module, inputs, context, { extraRows: 'x' }), /^select: pinned extraRows "x": expected a finite number of 0 or more$/);
+    await refused(() => select(module, inputs, context, { extraRows: Number.NaN }), /^select: pinned extraRows NaN: expected a finite number of 0 or more$/);
+    await refused(() => select(module, inputs, context, { extraRows: -3 }), /^select: pinned extraRows -3: expected a finite number of 0 or more$/);
+    // Pinned as the module takes it, every prediction is a number.
+    expect(select(module, inputs, context, { extraRows: 0 }).predictions.every((p) => Number.isFinite(p.cycles))).toBe(true);
   });
 });
 
