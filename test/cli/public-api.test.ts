@@ -145,13 +145,18 @@ describe('select through the public entry', () => {
     await refused(() => loadSelection({ ...request, inputs } as never), /^request field inputs: unknown \(expected platform, module, nodes, models, communication, hybridModels\)$/);
   });
 
-  it('refuses a pinned tunable the module does not have (a misspelt one was ignored) or a value that is not a count (NaN or a string made the square\'s prediction NaN, dropped from the choice unseen)', async () => {
+  it('refuses a pinned tunable the module does not have (a misspelt one was ignored) or a value that is not a count (NaN or a string made the square\'s prediction NaN, dropped from the choice unseen), and a loaded platform that is not one', async () => {
     const { module, context } = await loadSelection({ platform: 'cm5', module: 'stencil', nodes: 16 });
     const inputs = { width: 64, height: 64, iters: 2 };
     await refused(() => select(module, inputs, context, { extraRow: 1 }), /^select: pinned extraRow: not a tunable of module stencil \(expected extraRows, extraCols, aspect\)$/);
     await refused(() => select(module, inputs, context, { extraRows: 'x' }), /^select: pinned extraRows "x": expected a finite number of 0 or more$/);
     await refused(() => select(module, inputs, context, { extraRows: Number.NaN }), /^select: pinned extraRows NaN: expected a finite number of 0 or more$/);
     await refused(() => select(module, inputs, context, { extraRows: -3 }), /^select: pinned extraRows -3: expected a finite number of 0 or more$/);
+    // A loaded platform is one loadPlatform gives: { } was told "no app models for undefined on undefined nodes".
+    for (const call of [() => loadSelection({ platform: {} as never, module: 'stencil' }), () => chooseImplementation({ platform: {} as never, module: 'stencil', inputs })]) {
+      await refused(call, /^platform: expected a platform name, a path to a platform file, or a loaded platform \(loadPlatform or parsePlatform gives one\), got object$/);
+    }
+    expect((await loadSelection({ platform: await loadPlatform('cm5'), module: 'stencil', nodes: 16 })).context).toEqual(context);
     // Pinned as the module takes it, every prediction is a number.
     expect(select(module, inputs, context, { extraRows: 0 }).predictions.every((p) => Number.isFinite(p.cycles))).toBe(true);
   });
