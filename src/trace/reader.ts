@@ -92,6 +92,8 @@ function traceHeapBudget(): number {
  * than half of Node's heap to hold, is an InputError.
  */
 export function readTrace(bytes: Uint8Array, source: string, options: ReadOptions = {}): Trace {
+  // Exported: without a name the messages began "undefined:".
+  if (typeof source !== 'string') throw new InputError(`readTrace: expected the file's name (which messages name) as a string, got ${kindOf(source)}`);
   checkReadOptions(options, 'readTrace');
   const keepMessages = options.messages ?? true;
   // Exported: readTrace(null) was a TypeError.
