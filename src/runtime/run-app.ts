@@ -367,7 +367,8 @@ export class AppRun {
       network: this.config.network,
       seed,
       app: app.name,
-      params,
+      // A copy: the configuration's own object, changed in the summary, changed the next run of that configuration.
+      params: { ...params },
       simulatedCycles: cycles,
       simulatedMicros: cycles / platform.clockMHz,
       events: machine.sim.events,

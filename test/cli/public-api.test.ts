@@ -5,6 +5,7 @@
  * unequal length NaN), and opCycles refuses the counts computeOps refuses; and
  * select, exported without the module and context it takes, gets them from loadSelection,
  * and refuses a pinned tunable the module does not have or a value that is no count;
+ * a summary's params are its own (changing them changed the configuration they came from);
  * a run made in steps (AppRun) refuses a summary before it has ended and a count of
  * events that is not one; loadTrace refuses a path that is not a string (a number was
  * read as a file descriptor, 0 as stdin).
@@ -159,6 +160,18 @@ describe('select through the public entry', () => {
     expect((await loadSelection({ platform: await loadPlatform('cm5'), module: 'stencil', nodes: 16 })).context).toEqual(context);
     // Pinned as the module takes it, every prediction is a number.
     expect(select(module, inputs, context, { extraRows: 0 }).predictions.every((p) => Number.isFinite(p.cycles))).toBe(true);
+  });
+});
+
+describe('runs through the public entry', () => {
+  it('gives a summary whose params are its own: changing them changed the configuration, and so the next run of it', async () => {
+    const config = await loadRun({ platform: 'cm5', app: shippedApp('stencil'), nodes: 16, params: ['iters=5'] });
+    const first = runApp(config);
+    first.params.iters = 1;
+    expect(config.params.iters).toBe(5);
+    const again = runApp(config);
+    expect(again.params.iters).toBe(5);
+    expect(again.fingerprint).toBe(first.fingerprint);
   });
 });
 
