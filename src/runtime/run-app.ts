@@ -255,6 +255,8 @@ export class AppRun {
   private readonly maxEvents: number;
   /** The event count at which advance next looks at the heap (whatever the steps it is called in). */
   private nextHeapCheck = HEAP_CHECK_EVENTS;
+  /** What ended the run early, thrown again by any later advance (advancing past an app's error ran on into a deadlock). */
+  private failure: unknown = null;
 
   /**
    * Builds the machine and starts every node (nothing runs yet).
@@ -289,6 +291,17 @@ export class AppRun {
     if (typeof events !== 'number' || Number.isNaN(events) || events < 0) {
       throw new InputError(`AppRun.advance: expected a number of events, 0 or more (Infinity: to the end), got ${typeof events === 'number' ? events : kindOf(events)}`);
     }
+    if (this.failure !== null) throw this.failure;
+    try {
+      return this.step(events);
+    } catch (e) {
+      this.failure = e;
+      throw e;
+    }
+  }
+
+  /** advance's work, on a count already checked. */
+  private step(events: number): boolean {
     const { machine, output } = this.started;
     const end = Math.min(machine.sim.events + events, this.maxEvents);
     let outcome: 'finished' | 'paused' | 'cycle-limit';
@@ -342,6 +355,10 @@ export class AppRun {
   summary(): RunSummary {
     const { machine, output, app, params, info, input, results } = this.started;
     // Called early, it verified half-made results and blamed the app ("verify threw TypeError", "its metric cycles is NaN").
+    if (this.failure !== null) {
+      const message = this.failure instanceof Error ? this.failure.message.split('\n')[0] : String(this.failure);
+      throw new InputError(`AppRun.summary: the run failed (${message}); a failed run has no summary`);
+    }
     if (!machine.allExited) {
       const exited = machine.nodes.filter((n) => n.hasExited).length;
       throw new InputError(`AppRun.summary: the run has not ended (cycle ${machine.sim.now}, ${machine.sim.events} events, ${exited} of ${machine.nodes.length} nodes exited); expected advance to have returned true first`);

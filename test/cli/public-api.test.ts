@@ -7,7 +7,7 @@
  * and refuses a pinned tunable the module does not have or a value that is no count;
  * a summary's params are its own (changing them changed the configuration they came from);
  * a run made in steps (AppRun) refuses a summary before it has ended and a count of
- * events that is not one; loadTrace refuses a path that is not a string (a number was
+ * events that is not one, and once failed throws its failure again; loadTrace refuses a path that is not a string (a number was
  * read as a file descriptor, 0 as stdin).
  */
 import { describe, expect, it } from 'vitest';
@@ -15,6 +15,7 @@ import {
   advanceToEnd,
   AppRun,
   chooseImplementation,
+  defineApp,
   fitModel,
   fitSamples,
   formula,
@@ -32,6 +33,7 @@ import {
   renderHtml,
   renderSvg,
   runApp,
+  RunFailure,
   select,
   shippedApp,
   stopPoint,
@@ -186,6 +188,27 @@ describe('a run in steps through the public entry (AppRun)', () => {
     // Ended, it summarizes as runApp does.
     expect(run.advance(Infinity)).toBe(true);
     expect(run.summary()).toEqual(runApp(config));
+  });
+
+  it('throws an app\'s error again when advanced past it (it ran on into a deadlock), and has no summary then', async () => {
+    // Node 1 throws after the barrier; the other nodes have exited.
+    const app = defineApp({
+      name: 'thrower',
+      description: 'node 1 fails after a barrier',
+      params: {},
+      *main(rt) {
+        yield* rt.barrier();
+        if (rt.self === 1) throw new Error('boom');
+        return 0;
+      },
+      verify: () => ({ ok: true, detail: 'ran' }),
+    });
+    const run = new AppRun(await loadRun({ platform: 'cm5', app, nodes: 4 }));
+    const failure = await errorOf(() => run.advance(Infinity));
+    expect(failure).toBeInstanceOf(RunFailure);
+    expect((failure as Error).message).toMatch(/^node 1 at cycle \d+: Error: boom/);
+    expect(await errorOf(() => run.advance(Infinity))).toBe(failure);
+    await refused(() => run.summary(), /^AppRun\.summary: the run failed \(node 1 at cycle \d+: Error: boom\); a failed run has no summary$/);
   });
 
   it('refuses a count of events that is not one: NaN and undefined ran to the end, a string ran that many, a negative count nothing', async () => {
