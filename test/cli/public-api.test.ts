@@ -86,6 +86,9 @@ describe('the public entry refuses what is not its input', () => {
     await refused(() => formula(null as never), /^formula: expected a fitted model \{ terms, coefficients, relevant \} \(fitSamples gives them\), got null$/);
     await refused(() => fitModel(null as never, [{ y: 1, x: [] }], false), /^fitModel: expected the term names as a list of strings, got null$/);
     await refused(() => loadRun(null as never), /^loadRun: expected a run setup \{ platform, app, \.\.\.options \}, got null$/);
+    // The platform's kind is checked before the app is loaded: platform 5 was told the app's problem ("app x: no such file or folder").
+    await refused(() => loadRun({ platform: 5 as never, app: 'x' }), /^loadRun: platform: expected a platform name, a path to a platform file, or a loaded platform, got number$/);
+    await refused(() => loadRun({ platform: 'cm5' } as never), /^loadRun: app: expected a path to an app folder or module, or a loaded app, got undefined$/);
     await refused(() => runApp(null as never), /^runApp: expected a run configuration \(runConfig or loadRun gives one\), got null$/);
     await refused(() => runApp({} as never), /^runApp: the configuration's platform, app, params, nodes, seed are missing or malformed; expected a run configuration as runConfig or loadRun gives it$/);
     await refused(() => select(null as never, {}, null as never), /^select: expected a library module \(STENCIL_MODULE or SORT_MODULE, or \{ name, inputs, variants \}\), got null$/);
