@@ -78,9 +78,10 @@ const REQUEST_FIELDS = ['platform', 'module', 'inputs', 'nodes', 'models', 'comm
  * were TypeErrors, and a misspelt field was ignored.
  * @throws InputError naming the field
  */
-function checkRequest(r: Partial<ImplementationRequest> & { seed?: number }, needsInputs = true): void {
-  if (r === null || typeof r !== 'object') throw new InputError(`expected a request { platform, module, ${needsInputs ? 'inputs, ' : ''}nodes?, models?, communication?, hybridModels? }`);
-  const fields = needsInputs ? REQUEST_FIELDS : REQUEST_FIELDS.filter((f) => f !== 'inputs' && f !== 'seed');
+function checkRequest(r: Partial<ImplementationRequest> & { seed?: number }, needsInputs = true, runs = false): void {
+  if (r === null || typeof r !== 'object') throw new InputError(`expected a request { platform, module, ${needsInputs ? 'inputs, ' : ''}nodes?, models?, communication?, hybridModels?${runs ? ', seed?' : ''} }`);
+  // A seed is runImplementation's alone: chooseImplementation({ ..., seed: 7 }) took it and ignored it.
+  const fields = REQUEST_FIELDS.filter((f) => (needsInputs || f !== 'inputs') && (runs || f !== 'seed'));
   for (const key of Object.keys(r)) if (!fields.includes(key)) throw new InputError(`request field ${key}: unknown (expected ${fields.join(', ')})`);
   // A loaded platform is checked as runConfig checks one: { } was "no app models for undefined on undefined nodes".
   const p = r.platform as Partial<Platform> | null | undefined;
@@ -95,7 +96,7 @@ function checkRequest(r: Partial<ImplementationRequest> & { seed?: number }, nee
 
 /** Chooses, then runs the choice on a fresh machine (seed 1 unless given). */
 export async function runImplementation(r: ImplementationRequest & { seed?: number }): Promise<{ choice: Choice; summary: RunSummary }> {
-  checkRequest(r);
+  checkRequest(r, true, true);
   const platform = typeof r.platform === 'string' ? await loadPlatform(r.platform) : r.platform;
   const nodes = r.nodes ?? platform.defaultNodes;
   const choice = await choose({ ...r, platform, nodes });

@@ -42,6 +42,13 @@ describe('chooseImplementation and runImplementation', () => {
       expect((error as Error).message).toMatch(message);
     }
   });
+
+  it('take a seed only to run: chooseImplementation took one and ignored it', async () => {
+    expect((await runImplementation({ ...stencil, seed: 7 })).summary.seed).toBe(7);
+    const error = await chooseImplementation({ ...stencil, seed: 7 } as ImplementationRequest).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as Error).message).toBe('request field seed: unknown (expected platform, module, inputs, nodes, models, communication, hybridModels)');
+  });
 });
 
 describe('the exported readers and loaders', () => {
