@@ -42,7 +42,8 @@ export interface RunLimits {
  * - 10^9 events, some minutes of wall time. The largest shipped run (the 4096-node
  *   perf workload W5) takes about 2.2 x 10^6; a runaway stops here.
  */
-export const DEFAULT_RUN_LIMITS = { maxCycles: 10_000_000_000, maxEvents: 1_000_000_000 } as const satisfies RunLimits;
+// Frozen: every run of the package's commands and runImplementation reads this one object, which a program could change.
+export const DEFAULT_RUN_LIMITS = Object.freeze({ maxCycles: 10_000_000_000, maxEvents: 1_000_000_000 } as const satisfies RunLimits);
 
 export interface RunConfig {
   platform: Platform;

@@ -5,7 +5,8 @@
  * unequal length NaN), and opCycles refuses the counts computeOps refuses; and
  * select, exported without the module and context it takes, gets them from loadSelection,
  * and refuses a pinned tunable the module does not have or a value that is no count;
- * a summary's params are its own (changing them changed the configuration they came from);
+ * a summary's params are its own (changing them changed the configuration they came from),
+ * and the exported tables (State, CombineOp, DEFAULT_RUN_LIMITS, ...) cannot be changed;
  * a run made in steps (AppRun) refuses a summary before it has ended and a count of
  * events that is not one, and once failed throws its failure again; loadTrace refuses a path that is not a string (a number was
  * read as a file descriptor, 0 as stdin).
@@ -15,6 +16,9 @@ import {
   advanceToEnd,
   AppRun,
   chooseImplementation,
+  CombineOp,
+  CompositeOp,
+  DEFAULT_RUN_LIMITS,
   defineApp,
   fitModel,
   fitSamples,
@@ -34,8 +38,10 @@ import {
   renderSvg,
   runApp,
   RunFailure,
+  SegmentType,
   select,
   shippedApp,
+  State,
   stopPoint,
   toPerfetto,
   type Trace,
@@ -177,6 +183,19 @@ describe('runs through the public entry', () => {
     const again = runApp(config);
     expect(again.params.iters).toBe(5);
     expect(again.fingerprint).toBe(first.fingerprint);
+  });
+});
+
+describe('the exported tables', () => {
+  it('cannot be changed under later runs: State.Barrier = 1 made them trace barriers as Busy, and DEFAULT_RUN_LIMITS is what runImplementation runs with', async () => {
+    for (const table of [State, CombineOp, CompositeOp, SegmentType, DEFAULT_RUN_LIMITS]) {
+      expect(() => Object.assign(table, { [Object.keys(table)[0]]: 1 })).toThrow(TypeError);
+    }
+    // A run still traces its barriers in the Barrier state.
+    const states = new Set<number>();
+    runApp(await loadRun({ platform: 'cm5', app: shippedApp('cshift'), nodes: 4, trace: { state: (_node, _cycle, state) => states.add(state) } }));
+    expect([...states].sort()).toEqual([State.Idle, State.Barrier]);
+    expect(DEFAULT_RUN_LIMITS).toEqual({ maxCycles: 10_000_000_000, maxEvents: 1_000_000_000 });
   });
 });
 
