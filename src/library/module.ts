@@ -135,6 +135,25 @@ export function checkInputs(mod: LibraryModule, x: Inputs): void {
   }
 }
 
+/**
+ * `m` frozen with its lists and variants: loadSelection hands a program the one copy
+ * every selection in the process uses, and one that dropped a variant from its
+ * `variants` (or changed one) changed every later chooseImplementation.
+ */
+export function frozenModule(m: LibraryModule): LibraryModule {
+  for (const v of m.variants) {
+    Object.freeze(v.fixed);
+    Object.freeze(v.tunables);
+    if (v.advisory !== undefined) Object.freeze(v.advisory);
+    Object.freeze(v);
+  }
+  for (const i of m.inputs) Object.freeze(i);
+  Object.freeze(m.inputs);
+  Object.freeze(m.apps);
+  Object.freeze(m.variants);
+  return Object.freeze(m);
+}
+
 /** A variant's model on `columns`: the common predict(). */
 export function modelCycles(v: Variant, ctx: SelectContext, columns: Columns): number {
   return evaluate(ctx.models.get(v.model, `variant ${v.name}`), columns);

@@ -4,7 +4,8 @@
  * function and what it expected (null gave TypeErrors from deep inside, lists of
  * unequal length NaN), and opCycles refuses the counts computeOps refuses; and
  * select, exported without the module and context it takes, gets them from loadSelection,
- * and refuses a pinned tunable the module does not have or a value that is no count;
+ * and refuses a pinned tunable the module does not have or a value that is no count (the
+ * module it gives cannot be changed under later selections);
  * a summary's params are its own (changing them changed the configuration they came from),
  * and the exported tables (State, CombineOp, DEFAULT_RUN_LIMITS, ...) cannot be changed;
  * a run made in steps (AppRun) refuses a summary before it has ended and a count of
@@ -169,6 +170,10 @@ describe('select through the public entry', () => {
       await refused(call, /^platform: expected a platform name, a path to a platform file, or a loaded platform \(loadPlatform or parsePlatform gives one\), got object$/);
     }
     expect((await loadSelection({ platform: await loadPlatform('cm5'), module: 'stencil', nodes: 16 })).context).toEqual(context);
+    // The module loadSelection gives is every selection's: dropping a variant from it dropped it from every later choice.
+    expect(() => (module.variants as unknown[]).splice(0, 1)).toThrow(TypeError);
+    expect(() => Object.assign(module.variants[0], { predict: () => 0 })).toThrow(TypeError);
+    expect((await chooseImplementation({ platform: 'cm5', module: 'stencil', nodes: 16, inputs })).predictions.map((p) => p.variant)).toEqual(['square', 'vstrips', 'hstrips', 'rect', 'uni']);
     // Pinned as the module takes it, every prediction is a number.
     expect(select(module, inputs, context, { extraRows: 0 }).predictions.every((p) => Number.isFinite(p.cycles))).toBe(true);
   });
