@@ -62,6 +62,9 @@ export function formula(m: FittedModel): string {
 
 /** Fits every model of a samples file's text; bad samples are InputErrors naming `source`. */
 export function fitSamples(text: string, source: string, relative: boolean): FittedSamples {
+  // Exported: without a name the messages began "undefined:"; relative 'x' was blamed on fitModel, and passed where the text held no model.
+  if (typeof source !== 'string') throw new InputError(`fitSamples: expected the file's name (which messages name) as a string, got ${kindOf(source)}`);
+  if (typeof relative !== 'boolean') throw new InputError(`fitSamples: expected relative to be true or false, got ${kindOf(relative)}`);
   const models: FittedModel[] = [];
   const residuals: string[] = [];
   // Maps, not objects: a platform named constructor found Object's own function there ("sizes.includes is not a function").

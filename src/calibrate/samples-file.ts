@@ -68,7 +68,8 @@ function whatJsonIs(line: string): string {
 }
 
 export function readSamples(text: string, source: string): ModelSamples[] {
-  // Exported (and through fitSamples): a Buffer was a TypeError.
+  // Exported (and through fitSamples): a Buffer was a TypeError; without a name the messages began "undefined:".
+  if (typeof source !== 'string') throw new InputError(`readSamples: expected the file's name (which messages name) as a string, got ${kindOf(source)}`);
   if (typeof text !== 'string') throw new InputError(`${String(source)}: expected the samples file's text as a string, got ${kindOf(text)}`);
   const models: ModelSamples[] = [];
   const byKey = new Map<string, ModelSamples>();

@@ -6,7 +6,7 @@
  *   const choice = await chooseImplementation({ platform: 'atm', module: 'stencil', inputs: { width: 4096, height: 64, iters: 20 } });
  *   const { summary } = await runImplementation({ platform: 'atm', module: 'stencil', inputs: { width: 4096, height: 64, iters: 20 } });
  */
-import { InputError } from '../kernel/errors.ts';
+import { InputError, kindOf } from '../kernel/errors.ts';
 import { select, selectContext, type Choice, type Inputs, type LibraryModule, type SelectContext } from '../library/module.ts';
 import type { Platform } from '../platform/schema.ts';
 import { DEFAULT_RUN_LIMITS, runApp, type RunSummary } from '../runtime/run-app.ts';
@@ -78,11 +78,16 @@ const REQUEST_FIELDS = ['platform', 'module', 'inputs', 'nodes', 'models', 'comm
  * were TypeErrors, and a misspelt field was ignored.
  * @throws InputError naming the field
  */
-function checkRequest(r: Partial<ImplementationRequest> & { seed?: number }, needsInputs = true): void {
-  if (r === null || typeof r !== 'object') throw new InputError(`expected a request { platform, module, ${needsInputs ? 'inputs, ' : ''}nodes?, models?, communication?, hybridModels? }`);
-  const fields = needsInputs ? REQUEST_FIELDS : REQUEST_FIELDS.filter((f) => f !== 'inputs' && f !== 'seed');
+function checkRequest(r: Partial<ImplementationRequest> & { seed?: number }, needsInputs = true, runs = false): void {
+  if (r === null || typeof r !== 'object') throw new InputError(`expected a request { platform, module, ${needsInputs ? 'inputs, ' : ''}nodes?, models?, communication?, hybridModels?${runs ? ', seed?' : ''} }`);
+  // A seed is runImplementation's alone: chooseImplementation({ ..., seed: 7 }) took it and ignored it.
+  const fields = REQUEST_FIELDS.filter((f) => (needsInputs || f !== 'inputs') && (runs || f !== 'seed'));
   for (const key of Object.keys(r)) if (!fields.includes(key)) throw new InputError(`request field ${key}: unknown (expected ${fields.join(', ')})`);
-  if (typeof r.platform !== 'string' && (r.platform === null || typeof r.platform !== 'object')) throw new InputError('platform: expected a platform name, a path to a platform file, or a loaded platform');
+  // A loaded platform is checked as runConfig checks one: { } was "no app models for undefined on undefined nodes".
+  const p = r.platform as Partial<Platform> | null | undefined;
+  if (typeof p !== 'string' && (p === null || typeof p !== 'object' || typeof p.name !== 'string' || typeof p.network !== 'object' || typeof p.cpu !== 'object')) {
+    throw new InputError(`platform: expected a platform name, a path to a platform file, or a loaded platform (loadPlatform or parsePlatform gives one), got ${kindOf(p)}`);
+  }
   if (typeof r.module !== 'string') throw new InputError(`module: expected a module name (stencil, sort) or an app folder of one, got ${String(r.module)}`);
   if (needsInputs && (r.inputs === null || typeof r.inputs !== 'object' || Array.isArray(r.inputs))) throw new InputError(`inputs: expected an object of the module's inputs, got ${String(r.inputs)}`);
   if (r.nodes !== undefined && !(Number.isInteger(r.nodes) && r.nodes >= 1)) throw new InputError(`nodes ${String(r.nodes)}: expected a positive integer`);
@@ -91,7 +96,7 @@ function checkRequest(r: Partial<ImplementationRequest> & { seed?: number }, nee
 
 /** Chooses, then runs the choice on a fresh machine (seed 1 unless given). */
 export async function runImplementation(r: ImplementationRequest & { seed?: number }): Promise<{ choice: Choice; summary: RunSummary }> {
-  checkRequest(r);
+  checkRequest(r, true, true);
   const platform = typeof r.platform === 'string' ? await loadPlatform(r.platform) : r.platform;
   const nodes = r.nodes ?? platform.defaultNodes;
   const choice = await choose({ ...r, platform, nodes });

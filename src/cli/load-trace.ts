@@ -1,12 +1,15 @@
 /** Reads a trace file for the commands that draw or convert one (graph, export). */
 import { readFileSync } from 'node:fs';
-import { InputError } from '../kernel/errors.ts';
+import { InputError, kindOf } from '../kernel/errors.ts';
 import { MAGIC } from '../trace/format.ts';
-import { readTrace, type ReadOptions, type Trace } from '../trace/reader.ts';
+import { checkReadOptions, readTrace, type ReadOptions, type Trace } from '../trace/reader.ts';
 import { REPRO_FORMAT } from './repro-format.ts';
 
 /** Reads and checks a trace file; any problem is one InputError line. */
 export function loadTrace(path: string, options: ReadOptions = {}): Trace {
+  // Exported: a number was read as a file descriptor (loadTrace(0) waited on stdin), null was "null: cannot read the trace (ERR_INVALID_ARG_TYPE)".
+  if (typeof path !== 'string') throw new InputError(`loadTrace: expected a trace file's path as a string, got ${kindOf(path)}`);
+  checkReadOptions(options, 'loadTrace');
   let bytes: Uint8Array;
   try {
     bytes = readFileSync(path);

@@ -29,6 +29,9 @@ export async function loadRun(setup: RunSetup): Promise<RunConfig> {
   // loadRun(null) was a TypeError.
   if (setup === null || typeof setup !== 'object' || Array.isArray(setup)) throw new InputError(`loadRun: expected a run setup { platform, app, ...options }, got ${kindOf(setup)}`);
   const { platform, app, ...options } = setup;
+  // Checked before either is loaded: platform 5 was reported as the app's problem, loading the app first.
+  if (typeof platform !== 'string' && (platform === null || typeof platform !== 'object')) throw new InputError(`loadRun: platform: expected a platform name, a path to a platform file, or a loaded platform, got ${kindOf(platform)}`);
+  if (typeof app !== 'string' && (app === null || typeof app !== 'object')) throw new InputError(`loadRun: app: expected a path to an app folder or module, or a loaded app, got ${kindOf(app)}`);
   const loadedPlatform = typeof platform === 'string' ? await loadPlatform(platform) : platform;
   const loadedApp = typeof app === 'string' ? await loadApp(app) : app;
   return runConfig(loadedPlatform, loadedApp, options);

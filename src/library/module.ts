@@ -135,6 +135,25 @@ export function checkInputs(mod: LibraryModule, x: Inputs): void {
   }
 }
 
+/**
+ * `m` frozen with its lists and variants: loadSelection hands a program the one copy
+ * every selection in the process uses, and one that dropped a variant from its
+ * `variants` (or changed one) changed every later chooseImplementation.
+ */
+export function frozenModule(m: LibraryModule): LibraryModule {
+  for (const v of m.variants) {
+    Object.freeze(v.fixed);
+    Object.freeze(v.tunables);
+    if (v.advisory !== undefined) Object.freeze(v.advisory);
+    Object.freeze(v);
+  }
+  for (const i of m.inputs) Object.freeze(i);
+  Object.freeze(m.inputs);
+  Object.freeze(m.apps);
+  Object.freeze(m.variants);
+  return Object.freeze(m);
+}
+
 /** A variant's model on `columns`: the common predict(). */
 export function modelCycles(v: Variant, ctx: SelectContext, columns: Columns): number {
   return evaluate(ctx.models.get(v.model, `variant ${v.name}`), columns);
@@ -206,6 +225,12 @@ function checkSelectArguments(mod: LibraryModule, ctx: SelectContext, pinned: Pa
     throw new InputError(`select: expected a selection context { models, nodes, clockMHz, ... } (selectContext(platform, nodes, models) gives one), got ${kindOf(ctx)}`);
   }
   if (pinned === null || typeof pinned !== 'object') throw new InputError(`select: expected pinned parameters as an object, got ${kindOf(pinned)}`);
+  // A misspelt tunable ({ extraRow: 1 }) was ignored; { extraRows: 'x' } or NaN made the square's prediction NaN, dropped unseen from the choice; -3 was predicted.
+  const tunables = [...new Set(m.variants.flatMap((v) => v.tunables))];
+  for (const [name, value] of Object.entries(pinned)) {
+    if (!tunables.includes(name)) throw new InputError(`select: pinned ${name}: not a tunable of module ${m.name} (expected ${tunables.join(', ') || 'none: it has no tunables'})`);
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new InputError(`select: pinned ${name} ${typeof value === 'string' ? JSON.stringify(value) : String(value)}: expected a finite number of 0 or more`);
+  }
   if (!Array.isArray(requested)) throw new InputError(`select: expected the requested tunables as a list, got ${kindOf(requested)}`);
 }
 

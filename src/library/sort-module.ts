@@ -12,7 +12,7 @@
 import { MAX_KEYS_PER_NODE } from '../../apps/radix-sort/keys.ts';
 import { SAMPLE_DIGIT_BITS } from '../../apps/sample-sort/index.ts';
 import { bestDigitBits } from './digit-width.ts';
-import { modelCycles, type Inputs, type LibraryModule, type SelectContext, type Variant } from './module.ts';
+import { frozenModule, modelCycles, type Inputs, type LibraryModule, type SelectContext, type Variant } from './module.ts';
 
 /** The digit widths searched: the calibrated range (apps.spec), as in the thesis's [1, 16] range of interest (5.3). */
 export const DIGIT_RANGE = { lo: 2, hi: 12 } as const;
@@ -100,7 +100,7 @@ export const SAMPLE: Variant = {
   predict: (x, _tuned, ctx) => modelCycles(SAMPLE, ctx, sampleColumns(x.keys, x.keyBits, ctx.nodes)),
 };
 
-export const SORT_MODULE: LibraryModule = {
+export const SORT_MODULE: LibraryModule = frozenModule({
   name: 'sort',
   description: 'sorts keys per node of keyBits bits (thesis 4.5): radix sort with its digit width optimized (5.3), or sample sort',
   apps: ['apps/sort', 'apps/radix-sort', 'apps/sample-sort'],
@@ -109,4 +109,4 @@ export const SORT_MODULE: LibraryModule = {
     { name: 'keyBits', doc: 'bits per key', min: 1, max: 32 },
   ],
   variants: [RADIX, SAMPLE],
-};
+});

@@ -25,7 +25,7 @@ import { packetFacts, type PacketFacts } from '../platform/packets.ts';
 import type { Platform } from '../platform/schema.ts';
 import { chainExtraLines, chainSaving, extraLines } from './extra-lines.ts';
 import { evaluate } from './model-set.ts';
-import { modelCycles, type Inputs, type LibraryModule, type SelectContext, type Variant } from './module.ts';
+import { frozenModule, modelCycles, type Inputs, type LibraryModule, type SelectContext, type Variant } from './module.ts';
 import { minimize } from './optimize.ts';
 
 /**
@@ -289,7 +289,7 @@ const rect: Variant = {
   },
 };
 
-export const STENCIL_MODULE: LibraryModule = {
+export const STENCIL_MODULE: LibraryModule = frozenModule({
   name: 'stencil',
   description: 'red-black SOR on a width x height grid (thesis 4.4): square, vstrips, hstrips, rect (aspect tuned) and uni layouts',
   apps: ['apps/stencil'],
@@ -300,4 +300,4 @@ export const STENCIL_MODULE: LibraryModule = {
   ],
   // Declaration order breaks ties: square first ("the best overall", 4.4.2), uni last (the fallback).
   variants: [square, fixedLayout('vstrips'), fixedLayout('hstrips'), rect, fixedLayout('uni')],
-};
+});

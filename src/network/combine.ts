@@ -21,7 +21,7 @@ export type CombineChannel = typeof GLOBAL_OR_CHANNEL | typeof COMBINE_CHANNEL |
 export const CHANNEL_NAMES: readonly string[] = ['barrier or global OR', 'combine', 'vector combine'];
 
 /** The fifteen combine operations (Appendix A 4.3), numbered mode * 5 + function. */
-export const CombineOp = {
+export const CombineOp = Object.freeze({
   ScanAdd: 0,
   ScanOr: 1,
   ScanXor: 2,
@@ -37,7 +37,7 @@ export const CombineOp = {
   ReduceXor: 12,
   ReduceUadd: 13,
   ReduceMax: 14,
-} as const;
+} as const);
 export type CombineOp = (typeof CombineOp)[keyof typeof CombineOp];
 
 export const COMBINE_OP_NAMES: readonly string[] = [...Object.keys(CombineOp), 'ReduceFloatAdd', 'ReduceFloatMax'];
@@ -53,7 +53,7 @@ export const REDUCE_FLOAT_MAX = 16;
 export type ReduceOp = CombineOp | typeof REDUCE_FLOAT_ADD | typeof REDUCE_FLOAT_MAX;
 
 /** Segment boundaries (Appendix A 4.3.1): where a node starts a new scan segment. */
-export const SegmentType = { NoBoundary: 0, ElementBoundary: 1, ArrayBoundary: 2 } as const;
+export const SegmentType = Object.freeze({ NoBoundary: 0, ElementBoundary: 1, ArrayBoundary: 2 } as const);
 export type SegmentType = (typeof SegmentType)[keyof typeof SegmentType];
 
 export function isSegmentType(s: number): s is SegmentType {

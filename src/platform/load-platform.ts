@@ -17,7 +17,8 @@ import { platformSchema, type Platform, type PlatformSpec } from './schema.ts';
  *   out-of-range values, or inconsistent values
  */
 export function parsePlatform(text: string, source: string): Platform {
-  // Exported: parsePlatform(5) or a Buffer was a TypeError.
+  // Exported: parsePlatform(5) or a Buffer was a TypeError; without a name the messages began "undefined:".
+  if (typeof source !== 'string') throw new InputError(`parsePlatform: expected the file's name (which messages name) as a string, got ${kindOf(source)}`);
   if (typeof text !== 'string') throw new InputError(`${String(source)}: expected the platform file's text as a string, got ${kindOf(text)}`);
   // JSON.parse's "Unexpected token" named an invisible character, at no position.
   if (text.startsWith('\ufeff')) throw new InputError(`${source}: starts with a byte-order mark (U+FEFF); expected JSON without one (save the file as UTF-8 without a BOM)`);

@@ -22,7 +22,7 @@ export interface CompositeContext {
 }
 
 /** The five composite operations (Appendix A 5). */
-export const CompositeOp = { Min: 0, Max: 1, Average: 2, Variance: 3, Median: 4 } as const;
+export const CompositeOp = Object.freeze({ Min: 0, Max: 1, Average: 2, Variance: 3, Median: 4 } as const);
 export type CompositeOp = (typeof CompositeOp)[keyof typeof CompositeOp];
 const COMPOSITE_NAMES = Object.keys(CompositeOp);
 

@@ -42,7 +42,8 @@ export interface RunLimits {
  * - 10^9 events, some minutes of wall time. The largest shipped run (the 4096-node
  *   perf workload W5) takes about 2.2 x 10^6; a runaway stops here.
  */
-export const DEFAULT_RUN_LIMITS = { maxCycles: 10_000_000_000, maxEvents: 1_000_000_000 } as const satisfies RunLimits;
+// Frozen: every run of the package's commands and runImplementation reads this one object, which a program could change.
+export const DEFAULT_RUN_LIMITS = Object.freeze({ maxCycles: 10_000_000_000, maxEvents: 1_000_000_000 } as const satisfies RunLimits);
 
 export interface RunConfig {
   platform: Platform;
@@ -255,6 +256,8 @@ export class AppRun {
   private readonly maxEvents: number;
   /** The event count at which advance next looks at the heap (whatever the steps it is called in). */
   private nextHeapCheck = HEAP_CHECK_EVENTS;
+  /** What ended the run early, thrown again by any later advance (advancing past an app's error ran on into a deadlock). */
+  private failure: unknown = null;
 
   /**
    * Builds the machine and starts every node (nothing runs yet).
@@ -285,6 +288,21 @@ export class AppRun {
    *   nears what Node allows (run-stop.ts; looked at every HEAP_CHECK_EVENTS events)
    */
   advance(events: number): boolean {
+    // advance(NaN) and advance(undefined) ran to the end, advance('10') ran 10 events, advance(-5) did nothing.
+    if (typeof events !== 'number' || Number.isNaN(events) || events < 0) {
+      throw new InputError(`AppRun.advance: expected a number of events, 0 or more (Infinity: to the end), got ${typeof events === 'number' ? events : kindOf(events)}`);
+    }
+    if (this.failure !== null) throw this.failure;
+    try {
+      return this.step(events);
+    } catch (e) {
+      this.failure = e;
+      throw e;
+    }
+  }
+
+  /** advance's work, on a count already checked. */
+  private step(events: number): boolean {
     const { machine, output } = this.started;
     const end = Math.min(machine.sim.events + events, this.maxEvents);
     let outcome: 'finished' | 'paused' | 'cycle-limit';
@@ -332,10 +350,20 @@ export class AppRun {
 
   /**
    * Verifies the results of a finished run and summarizes it.
-   * @throws AppError if the app's verify throws
+   * @throws InputError if the run has not ended (advance has not returned true);
+   *   AppError if the app's verify throws
    */
   summary(): RunSummary {
     const { machine, output, app, params, info, input, results } = this.started;
+    // Called early, it verified half-made results and blamed the app ("verify threw TypeError", "its metric cycles is NaN").
+    if (this.failure !== null) {
+      const message = this.failure instanceof Error ? this.failure.message.split('\n')[0] : String(this.failure);
+      throw new InputError(`AppRun.summary: the run failed (${message}); a failed run has no summary`);
+    }
+    if (!machine.allExited) {
+      const exited = machine.nodes.filter((n) => n.hasExited).length;
+      throw new InputError(`AppRun.summary: the run has not ended (cycle ${machine.sim.now}, ${machine.sim.events} events, ${exited} of ${machine.nodes.length} nodes exited); expected advance to have returned true first`);
+    }
     const { platform, nodes, seed } = this.config;
     let verification: Verification;
     try {
@@ -357,7 +385,8 @@ export class AppRun {
       network: this.config.network,
       seed,
       app: app.name,
-      params,
+      // A copy: the configuration's own object, changed in the summary, changed the next run of that configuration.
+      params: { ...params },
       simulatedCycles: cycles,
       simulatedMicros: cycles / platform.clockMHz,
       events: machine.sim.events,

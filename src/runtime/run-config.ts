@@ -4,7 +4,7 @@
  * (the platform's node count, seed 1, the packet network). Pure: no files, no
  * process; loading platforms and apps by name or path is src/cli/run-setup.ts's.
  */
-import { InputError } from '../kernel/errors.ts';
+import { InputError, kindOf } from '../kernel/errors.ts';
 import { MAX_SEED } from '../kernel/random-stream.ts';
 import { NETWORK_MODES, type NetworkMode } from '../machine/machine.ts';
 import type { Platform } from '../platform/schema.ts';
@@ -34,6 +34,10 @@ export type RunOptions = Partial<Omit<RunConfig, 'platform' | 'app' | 'params'>>
  * @throws InputError naming a parameter the app does not have or a value it refuses
  */
 export function runConfig(platform: Platform, app: AnyApp, options: RunOptions = {}): RunConfig {
+  // null was a TypeError ("Cannot convert undefined or null to object"), 'x' was "run option 0: unknown", [] was taken.
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new InputError(`runConfig: expected the run options as an object { ${OPTION_NAMES.map((n) => `${n}?`).join(', ')} }, got ${kindOf(options)}`);
+  }
   checkOptions(platform, app, options);
   const { params, nodes, seed, network, ...hooks } = options;
   return {
@@ -100,7 +104,7 @@ function checkOptions(platform: Platform, app: AnyApp, options: RunOptions): voi
 /** A run's limits: positive whole numbers of cycles or events ({ maxCycles: 'x' } was a RangeError from the kernel; { maxEvents: 'x' } was ignored). */
 function checkLimits(limits: unknown): void {
   if (limits === undefined) return;
-  if (limits === null || typeof limits !== 'object') throw new InputError(`limits: expected { maxCycles?, maxEvents? }, got ${JSON.stringify(limits)}`);
+  if (limits === null || typeof limits !== 'object' || Array.isArray(limits)) throw new InputError(`limits: expected { maxCycles?, maxEvents? }, got ${JSON.stringify(limits)}`);
   for (const [key, value] of Object.entries(limits)) {
     if (key !== 'maxCycles' && key !== 'maxEvents') throw new InputError(`limits.${key}: unknown (expected maxCycles, maxEvents)`);
     if (value !== undefined && !(Number.isSafeInteger(value) && (value as number) >= 1)) throw new InputError(`limits.${key} ${String(value)}: expected a whole number from 1 to 2^53 - 1`);

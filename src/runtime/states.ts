@@ -9,7 +9,8 @@ import type { TraceSink } from '../machine/machine.ts';
 import type { Node } from '../machine/node.ts';
 
 /** Strata's predefined states (Appendix A 10); apps number their own from 8. */
-export const State = {
+// Frozen: the package's one copy serves every run, and a program that set State.Barrier = 1 made later runs trace their barriers as Busy.
+export const State = Object.freeze({
   Idle: 0,
   Busy: 1,
   Logging: 2,
@@ -18,7 +19,7 @@ export const State = {
   Broadcasting: 5,
   Combine: 6,
   Barrier: 7,
-} as const;
+} as const);
 
 /** The first state number an app names for itself. */
 export const FIRST_APP_STATE = 8;

@@ -65,6 +65,16 @@ export interface ReadOptions {
   messages?: boolean;
 }
 
+/** Refuses options that are not ReadOptions, naming the exported function `fn` (null was a TypeError; { messages: 'no' } kept them). */
+export function checkReadOptions(options: unknown, fn: string): void {
+  const o = options as Record<string, unknown> | null;
+  if (o === null || typeof o !== 'object' || Array.isArray(o)) throw new InputError(`${fn}: expected options { messages? }, got ${kindOf(options)}`);
+  for (const [key, value] of Object.entries(o)) {
+    if (key !== 'messages') throw new InputError(`${fn}: option ${key}: unknown (expected messages)`);
+    if (value !== undefined && typeof value !== 'boolean') throw new InputError(`${fn}: option messages: expected true or false, got ${kindOf(value)}`);
+  }
+}
+
 /**
  * Heap bytes a record read back takes (measured: 99 a message as an object, 17 a
  * state or in-flight count in the number arrays).
@@ -82,6 +92,9 @@ function traceHeapBudget(): number {
  * than half of Node's heap to hold, is an InputError.
  */
 export function readTrace(bytes: Uint8Array, source: string, options: ReadOptions = {}): Trace {
+  // Exported: without a name the messages began "undefined:".
+  if (typeof source !== 'string') throw new InputError(`readTrace: expected the file's name (which messages name) as a string, got ${kindOf(source)}`);
+  checkReadOptions(options, 'readTrace');
   const keepMessages = options.messages ?? true;
   // Exported: readTrace(null) was a TypeError.
   if (!(bytes instanceof Uint8Array)) throw new InputError(`${String(source)}: expected the trace's bytes (a Uint8Array or Buffer), got ${kindOf(bytes)}`);

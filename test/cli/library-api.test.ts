@@ -2,11 +2,13 @@
  * The library for programs (src/cli/library-api.ts): a choice from the shipped models,
  * run as sim select --run runs it, and requests checked as the command line checks
  * them (nodes '16' was told the 16-node models were "fitted on 16 nodes only, and this
- * is 16"; null inputs were TypeErrors).
+ * is 16"; null inputs were TypeErrors); the exported readers refuse what is not their
+ * input, a missing file name too.
  */
 import { describe, expect, it } from 'vitest';
 import { chooseImplementation, runImplementation, type ImplementationRequest } from '../../src/cli/library-api.ts';
 import { loadApp, loadPlatform } from '../../src/cli/load-inputs.ts';
+import { fitSamples } from '../../src/calibrate/models.ts';
 import { readSamples } from '../../src/calibrate/samples-file.ts';
 import { parsePlatform } from '../../src/platform/load-platform.ts';
 import { readTrace } from '../../src/trace/reader.ts';
@@ -40,20 +42,39 @@ describe('chooseImplementation and runImplementation', () => {
       expect((error as Error).message).toMatch(message);
     }
   });
+
+  it('take a seed only to run: chooseImplementation took one and ignored it', async () => {
+    expect((await runImplementation({ ...stencil, seed: 7 })).summary.seed).toBe(7);
+    const error = await chooseImplementation({ ...stencil, seed: 7 } as ImplementationRequest).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as Error).message).toBe('request field seed: unknown (expected platform, module, inputs, nodes, models, communication, hybridModels)');
+  });
 });
 
 describe('the exported readers and loaders', () => {
+  const refused = async (call: () => unknown, message: RegExp) => {
+    const error = await Promise.resolve().then(call).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as Error).message).toMatch(message);
+  };
+
   it('refuse what is not their input with an InputError (each was a TypeError)', async () => {
-    const refused = async (call: () => unknown, message: RegExp) => {
-      const error = await Promise.resolve().then(call).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(InputError);
-      expect((error as Error).message).toMatch(message);
-    };
     await refused(() => readTrace(null as never, 't.trace'), /^t\.trace: expected the trace's bytes \(a Uint8Array or Buffer\), got null$/);
     await refused(() => parsePlatform(5 as never, 'p.json'), /^p\.json: expected the platform file's text as a string, got number$/);
     await refused(() => readSamples(Buffer.from('x') as never, 's.samples'), /^s\.samples: expected the samples file's text as a string, got object$/);
     await refused(() => loadPlatform(null as never), /^platform: expected a name or a path to a platform file, got null$/);
     await refused(() => loadApp({} as never), /^app: expected a path to an app folder or module, got object$/);
+  });
+
+  it('refuse a missing file name, which their messages began with as "undefined:", and fitSamples a relative that is no boolean (blamed on fitModel)', async () => {
+    const samples = '# platform cm5 h nodes 4\n# model M n\nM 12 1\nM 14 2\nM 16 3\nM 20 5\n';
+    expect(fitSamples(samples, 'm.samples', false).models[0].coefficients.map((c) => Math.round(c))).toEqual([10, 2]);
+    await refused(() => parsePlatform('{}', undefined as never), /^parsePlatform: expected the file's name \(which messages name\) as a string, got undefined$/);
+    await refused(() => readSamples(samples, undefined as never), /^readSamples: expected the file's name \(which messages name\) as a string, got undefined$/);
+    await refused(() => fitSamples(samples, null as never, false), /^fitSamples: expected the file's name \(which messages name\) as a string, got null$/);
+    await refused(() => readTrace(new Uint8Array(), undefined as never), /^readTrace: expected the file's name \(which messages name\) as a string, got undefined$/);
+    await refused(() => fitSamples(samples, 'm.samples', 'yes' as never), /^fitSamples: expected relative to be true or false, got string$/);
+    await refused(() => fitSamples('', 'empty.samples', 'yes' as never), /^fitSamples: expected relative to be true or false, got string$/);
   });
 });
 

@@ -2,8 +2,9 @@
  * The package as another project sees it (issue 23 item 7): `npm pack`, then
  * `npm install <tarball>` in a scratch project in the OS temp dir, then plain `node`
  * (no tsx) importing the package runs the stencil on Alewife with the fingerprint
- * `sim` prints, reads a trace the installed `sim` wrote, and fits samples; and
- * TypeScript type-checks a program against the shipped declarations.
+ * `sim` prints, reads a trace the installed `sim` wrote, and fits samples; CommonJS
+ * requires it where Node can require ES modules (README); and TypeScript type-checks
+ * a program against the shipped declarations.
  */
 import { execFileSync } from 'node:child_process';
 import { accessSync, constants, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -91,6 +92,12 @@ describe('the packed package', () => {
     expect(out.apps).toContain('stencil');
     expect(out.traceNodes).toBe(4);
     expect(out.coefficients).toEqual([5, 2]);
+
+    // CommonJS: require works where Node can require ES modules (nothing in the entry awaits at its top level), else Node's own error says why.
+    writeFileSync(join(project, 'run.cjs'), "const { runApp, shippedAppNames } = require('proteus-strata'); console.log(typeof runApp, shippedAppNames().includes('stencil'));\n");
+    const canRequireEsm = (process.features as { require_module?: boolean }).require_module === true;
+    if (canRequireEsm) expect(execFileSync(process.execPath, ['run.cjs'], { cwd: project, encoding: 'utf8' })).toBe('function true\n');
+    else expect(() => execFileSync(process.execPath, ['run.cjs'], { cwd: project, stdio: 'pipe' })).toThrow(/ERR_REQUIRE_ESM/);
 
     // The declarations type-check a program (the project's own TypeScript compiler).
     writeFileSync(join(project, 'typed.ts'), TYPED);

@@ -3,11 +3,24 @@
  * exported helper refuses what is not its input with one InputError line naming the
  * function and what it expected (null gave TypeErrors from deep inside, lists of
  * unequal length NaN), and opCycles refuses the counts computeOps refuses; and
- * select, exported without the module and context it takes, gets them from loadSelection.
+ * select, exported without the module and context it takes, gets them from loadSelection,
+ * and refuses a pinned tunable the module does not have or a value that is no count (the
+ * module it gives cannot be changed under later selections);
+ * a summary's params are its own (changing them changed the configuration they came from),
+ * and the exported tables (State, CombineOp, DEFAULT_RUN_LIMITS, ...) cannot be changed;
+ * a run made in steps (AppRun) refuses a summary before it has ended and a count of
+ * events that is not one, and once failed throws its failure again; loadTrace refuses a path that is not a string (a number was
+ * read as a file descriptor, 0 as stdin).
  */
 import { describe, expect, it } from 'vitest';
 import {
+  advanceToEnd,
+  AppRun,
   chooseImplementation,
+  CombineOp,
+  CompositeOp,
+  DEFAULT_RUN_LIMITS,
+  defineApp,
   fitModel,
   fitSamples,
   formula,
@@ -15,6 +28,7 @@ import {
   loadPlatform,
   loadSelection,
   loadRun,
+  loadTrace,
   mrePercent,
   opCycles,
   predict,
@@ -24,8 +38,12 @@ import {
   renderHtml,
   renderSvg,
   runApp,
+  RunFailure,
+  SegmentType,
   select,
   shippedApp,
+  State,
+  stopPoint,
   toPerfetto,
   type Trace,
 } from '../../src/api/index.ts';
@@ -44,14 +62,19 @@ async function refused(call: () => unknown, message: RegExp): Promise<void> {
   expect((error as Error).message).toMatch(message);
 }
 
-/** A real trace: the cshift app on 4 CM-5 nodes, written and read back in memory. */
-async function cshiftTrace(): Promise<Trace> {
+/** A real trace's bytes: the cshift app on 4 CM-5 nodes, written in memory. */
+async function cshiftTraceBytes(): Promise<Uint8Array> {
   const config = await loadRun({ platform: 'cm5', app: shippedApp('cshift'), nodes: 4 });
   const output = new MemoryTraceOutput();
   const writer = new TraceWriter(traceHeader({ simulatorVersion: 'test', platform: config.platform, nodes: 4, network: 'packet', app: config.app, params: config.params, seed: 1, networkCounters: true, messages: false }), output);
   const summary = runApp({ ...config, trace: writer });
   writer.finish(summary.fingerprint, summary.simulatedCycles);
-  return readTrace(output.bytes(), 'cshift.trace');
+  return output.bytes();
+}
+
+/** That trace read back. */
+async function cshiftTrace(): Promise<Trace> {
+  return readTrace(await cshiftTraceBytes(), 'cshift.trace');
 }
 
 describe('the public entry refuses what is not its input', () => {
@@ -70,6 +93,9 @@ describe('the public entry refuses what is not its input', () => {
     await refused(() => formula(null as never), /^formula: expected a fitted model \{ terms, coefficients, relevant \} \(fitSamples gives them\), got null$/);
     await refused(() => fitModel(null as never, [{ y: 1, x: [] }], false), /^fitModel: expected the term names as a list of strings, got null$/);
     await refused(() => loadRun(null as never), /^loadRun: expected a run setup \{ platform, app, \.\.\.options \}, got null$/);
+    // The platform's kind is checked before the app is loaded: platform 5 was told the app's problem ("app x: no such file or folder").
+    await refused(() => loadRun({ platform: 5 as never, app: 'x' }), /^loadRun: platform: expected a platform name, a path to a platform file, or a loaded platform, got number$/);
+    await refused(() => loadRun({ platform: 'cm5' } as never), /^loadRun: app: expected a path to an app folder or module, or a loaded app, got undefined$/);
     await refused(() => runApp(null as never), /^runApp: expected a run configuration \(runConfig or loadRun gives one\), got null$/);
     await refused(() => runApp({} as never), /^runApp: the configuration's platform, app, params, nodes, seed are missing or malformed; expected a run configuration as runConfig or loadRun gives it$/);
     await refused(() => select(null as never, {}, null as never), /^select: expected a library module \(STENCIL_MODULE or SORT_MODULE, or \{ name, inputs, variants \}\), got null$/);
@@ -130,5 +156,120 @@ describe('select through the public entry', () => {
     expect(square.params.extraRows).toBe(1);
     expect(square.notes).toContain('extraRows 1: given');
     await refused(() => loadSelection({ ...request, inputs } as never), /^request field inputs: unknown \(expected platform, module, nodes, models, communication, hybridModels\)$/);
+  });
+
+  it('refuses a pinned tunable the module does not have (a misspelt one was ignored) or a value that is not a count (NaN or a string made the square\'s prediction NaN, dropped from the choice unseen), and a loaded platform that is not one', async () => {
+    const { module, context } = await loadSelection({ platform: 'cm5', module: 'stencil', nodes: 16 });
+    const inputs = { width: 64, height: 64, iters: 2 };
+    await refused(() => select(module, inputs, context, { extraRow: 1 }), /^select: pinned extraRow: not a tunable of module stencil \(expected extraRows, extraCols, aspect\)$/);
+    await refused(() => select(module, inputs, context, { extraRows: 'x' }), /^select: pinned extraRows "x": expected a finite number of 0 or more$/);
+    await refused(() => select(module, inputs, context, { extraRows: Number.NaN }), /^select: pinned extraRows NaN: expected a finite number of 0 or more$/);
+    await refused(() => select(module, inputs, context, { extraRows: -3 }), /^select: pinned extraRows -3: expected a finite number of 0 or more$/);
+    // A loaded platform is one loadPlatform gives: { } was told "no app models for undefined on undefined nodes".
+    for (const call of [() => loadSelection({ platform: {} as never, module: 'stencil' }), () => chooseImplementation({ platform: {} as never, module: 'stencil', inputs })]) {
+      await refused(call, /^platform: expected a platform name, a path to a platform file, or a loaded platform \(loadPlatform or parsePlatform gives one\), got object$/);
+    }
+    expect((await loadSelection({ platform: await loadPlatform('cm5'), module: 'stencil', nodes: 16 })).context).toEqual(context);
+    // The module loadSelection gives is every selection's: dropping a variant from it dropped it from every later choice.
+    expect(() => (module.variants as unknown[]).splice(0, 1)).toThrow(TypeError);
+    expect(() => Object.assign(module.variants[0], { predict: () => 0 })).toThrow(TypeError);
+    expect((await chooseImplementation({ platform: 'cm5', module: 'stencil', nodes: 16, inputs })).predictions.map((p) => p.variant)).toEqual(['square', 'vstrips', 'hstrips', 'rect', 'uni']);
+    // Pinned as the module takes it, every prediction is a number.
+    expect(select(module, inputs, context, { extraRows: 0 }).predictions.every((p) => Number.isFinite(p.cycles))).toBe(true);
+  });
+});
+
+describe('runs through the public entry', () => {
+  it('gives a summary whose params are its own: changing them changed the configuration, and so the next run of it', async () => {
+    const config = await loadRun({ platform: 'cm5', app: shippedApp('stencil'), nodes: 16, params: ['iters=5'] });
+    const first = runApp(config);
+    first.params.iters = 1;
+    expect(config.params.iters).toBe(5);
+    const again = runApp(config);
+    expect(again.params.iters).toBe(5);
+    expect(again.fingerprint).toBe(first.fingerprint);
+  });
+});
+
+describe('the exported tables', () => {
+  it('cannot be changed under later runs: State.Barrier = 1 made them trace barriers as Busy, and DEFAULT_RUN_LIMITS is what runImplementation runs with', async () => {
+    for (const table of [State, CombineOp, CompositeOp, SegmentType, DEFAULT_RUN_LIMITS]) {
+      expect(() => Object.assign(table, { [Object.keys(table)[0]]: 1 })).toThrow(TypeError);
+    }
+    // A run still traces its barriers in the Barrier state.
+    const states = new Set<number>();
+    runApp(await loadRun({ platform: 'cm5', app: shippedApp('cshift'), nodes: 4, trace: { state: (_node, _cycle, state) => states.add(state) } }));
+    expect([...states].sort()).toEqual([State.Idle, State.Barrier]);
+    expect(DEFAULT_RUN_LIMITS).toEqual({ maxCycles: 10_000_000_000, maxEvents: 1_000_000_000 });
+  });
+});
+
+describe('a run in steps through the public entry (AppRun)', () => {
+  it('refuses a summary before the run has ended, which verified half-made results and blamed the app', async () => {
+    const config = await loadRun({ platform: 'cm5', app: shippedApp('ping-pong'), nodes: 4 });
+    const run = new AppRun(config);
+    // Before any event, and part-way: ping-pong's verify threw a TypeError on the missing results ("app ping-pong: verify threw").
+    await refused(() => run.summary(), /^AppRun\.summary: the run has not ended \(cycle 0, 0 events, 0 of 4 nodes exited\); expected advance to have returned true first$/);
+    expect(run.advance(100)).toBe(false);
+    await refused(() => run.summary(), /^AppRun\.summary: the run has not ended \(cycle \d+, 100 events, 0 of 4 nodes exited\);/);
+    // Ended, it summarizes as runApp does.
+    expect(run.advance(Infinity)).toBe(true);
+    expect(run.summary()).toEqual(runApp(config));
+  });
+
+  it('throws an app\'s error again when advanced past it (it ran on into a deadlock), and has no summary then', async () => {
+    // Node 1 throws after the barrier; the other nodes have exited.
+    const app = defineApp({
+      name: 'thrower',
+      description: 'node 1 fails after a barrier',
+      params: {},
+      *main(rt) {
+        yield* rt.barrier();
+        if (rt.self === 1) throw new Error('boom');
+        return 0;
+      },
+      verify: () => ({ ok: true, detail: 'ran' }),
+    });
+    const run = new AppRun(await loadRun({ platform: 'cm5', app, nodes: 4 }));
+    const failure = await errorOf(() => run.advance(Infinity));
+    expect(failure).toBeInstanceOf(RunFailure);
+    expect((failure as Error).message).toMatch(/^node 1 at cycle \d+: Error: boom/);
+    expect(await errorOf(() => run.advance(Infinity))).toBe(failure);
+    await refused(() => run.summary(), /^AppRun\.summary: the run failed \(node 1 at cycle \d+: Error: boom\); a failed run has no summary$/);
+  });
+
+  it('refuses a count of events that is not one: NaN and undefined ran to the end, a string ran that many, a negative count nothing', async () => {
+    const run = new AppRun(await loadRun({ platform: 'cm5', app: shippedApp('ping-pong'), nodes: 4 }));
+    for (const [count, shown] of [[Number.NaN, 'NaN'], [undefined, 'undefined'], ['10', 'string'], [-5, '-5'], [null, 'null']] as const) {
+      await refused(() => run.advance(count as never), new RegExp(`^AppRun\\.advance: expected a number of events, 0 or more \\(Infinity: to the end\\), got ${shown}$`));
+    }
+    expect(run.events).toBe(0);
+    expect(run.advance(0)).toBe(false);
+    expect(run.advance(Infinity)).toBe(true);
+  });
+});
+
+describe('reading a trace and running to the end through the public entry', () => {
+  it('refuses a trace path that is not a string (a number was read as a file descriptor: loadTrace(0) waited on stdin) and options that are not { messages? }', async () => {
+    const bytes = await cshiftTraceBytes();
+    // The real trace reads back without its messages when asked.
+    expect(readTrace(bytes, 'cshift.trace', { messages: false }).messages).toEqual([]);
+    for (const [path, kind] of [[0, 'number'], [null, 'null'], [undefined, 'undefined']] as const) {
+      await refused(() => loadTrace(path as never), new RegExp(`^loadTrace: expected a trace file's path as a string, got ${kind}$`));
+    }
+    await refused(() => loadTrace('cshift.trace', null as never), /^loadTrace: expected options \{ messages\? \}, got null$/);
+    await refused(() => readTrace(bytes, 'cshift.trace', null as never), /^readTrace: expected options \{ messages\? \}, got null$/);
+    await refused(() => readTrace(bytes, 'cshift.trace', { mesages: false } as never), /^readTrace: option mesages: unknown \(expected messages\)$/);
+    await refused(() => readTrace(bytes, 'cshift.trace', { messages: 'no' } as never), /^readTrace: option messages: expected true or false, got string$/);
+  });
+
+  it('refuses in advanceToEnd and stopPoint what is not a run or a signal (each was a TypeError)', async () => {
+    const config = await loadRun({ platform: 'cm5', app: shippedApp('ping-pong'), nodes: 4 });
+    const run = new AppRun(config);
+    await advanceToEnd(run, new AbortController().signal);
+    expect(run.summary().fingerprint).toBe(runApp(config).fingerprint);
+    await refused(() => advanceToEnd(null as never, undefined), /^advanceToEnd: expected an AppRun \(new AppRun\(config\)\), got null$/);
+    await refused(() => advanceToEnd(run, 'stop' as never), /^advanceToEnd: expected an AbortSignal \(an AbortController's signal\) or none, got string$/);
+    await refused(() => stopPoint(undefined as never), /^stopPoint: expected an AbortSignal \(an AbortController's signal\), got undefined$/);
   });
 });

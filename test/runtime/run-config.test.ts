@@ -63,6 +63,11 @@ describe('runConfig', () => {
       [[cm5, patterns, { limits: { maxEvent: 5 } } as never], 'limits.maxEvent: unknown (expected maxCycles, maxEvents)'],
       [[cm5, patterns, { output: 'x' } as never], 'output: expected a function, got string'],
       [[cm5, patterns, { trace: { state() {}, inFlight: 'x' } } as never], 'trace.inFlight: expected a function or none, got string'],
+      // A TypeError ("Cannot convert undefined or null to object"), "run option 0: unknown", and taken.
+      [[cm5, patterns, null as never], 'runConfig: expected the run options as an object { params?, nodes?, seed?, network?, output?, log?, trace?, observer?, perturb?, inspect?, limits? }, got null'],
+      [[cm5, patterns, 'x' as never], 'runConfig: expected the run options as an object { params?, nodes?, seed?, network?, output?, log?, trace?, observer?, perturb?, inspect?, limits? }, got string'],
+      [[cm5, patterns, [] as never], 'runConfig: expected the run options as an object { params?, nodes?, seed?, network?, output?, log?, trace?, observer?, perturb?, inspect?, limits? }, got a list of 0'],
+      [[cm5, patterns, { limits: [] } as never], 'limits: expected { maxCycles?, maxEvents? }, got []'],
     ];
     for (const [args, message] of bad) {
       expect(() => runConfig(...args)).toThrow(InputError);
