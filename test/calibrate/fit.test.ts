@@ -172,6 +172,18 @@ describe('fitSamples', () => {
     // A file whose platform lines name no size (hand-made samples) records none.
     expect(fitSamples('# platform cm5\n# model Foo a\nFoo 10 1\nFoo 12 2\nFoo 14 3\n', 's', false).machineSizes).toEqual({ cm5: [] });
   });
+
+  it('reads a platform line written by hand with a size and no hash ("nodes" was taken for the hash, and the size lost)', () => {
+    const fitted = fitSamples('# platform cm5 nodes 64\n# model Foo a\nFoo 10 1\nFoo 12 2\nFoo 14 3\n', 's', false);
+    expect(fitted.platformHashes).toEqual({ cm5: '' });
+    expect(fitted.machineSizes).toEqual({ cm5: [64] });
+    // A size that is not one is refused, where it was dropped (the models then taken at any size).
+    for (const size of ['', '16x', '0', '-4']) {
+      expect(() => fitSamples(`# platform cm5 h nodes ${size}\n# model Foo a\nFoo 10 1\nFoo 12 2\nFoo 14 3\n`, 's', false)).toThrow(
+        new RegExp(`^s:1: "nodes ${size}" is not a machine size; expected "# platform <name> \\[<content hash>\\] \\[nodes <P>\\]" with P a whole number of nodes from 1$`),
+      );
+    }
+  });
 });
 
 describe('fitModel, as the library exports it', () => {
