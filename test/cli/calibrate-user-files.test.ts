@@ -2,11 +2,11 @@
  * The calibration workflow with the files a user writes and names: a spec file, the
  * samples sim calibrate writes from it, and sim fit reading them back (thesis 3.3-3.6).
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sim } from '../support/sim-cli.ts';
+import { ROOT, sim } from '../support/sim-cli.ts';
 
 const SPEC = '{{ i 0 6 ++ @ Barrier() @ ClearMemory(length) @ @ length:1<<i @ }}\n';
 
@@ -30,5 +30,18 @@ describe.concurrent('sim calibrate and sim fit with the files a user names', () 
     const bad = await sim(['calibrate', '--platform', 'cm5', 'y\nz.spec', '-o', 'y.samples', '--nodes', '4'], dir);
     expect(bad.stderr).toBe('sim: y\\u000az.spec:1:3: expected 6 components separated by "@" (loops @ setup @ task @ cleanup @ inputs @ terms), found 2\n');
     expect(bad.code).toBe(2);
+  });
+
+  // hybrid.spec's terms call the platform's Strata models, which a platform of a new name has none of:
+  // the message said "unknown variable BlockTransfer", as if the spec were wrong.
+  it('says a Strata model the spec calls is a function the platform lacks, and where such models come from', { timeout: 60_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-cal-strata-'));
+    const platform = JSON.parse(readFileSync(join(ROOT, 'platforms/cm5.json'), 'utf8')) as { name: string };
+    platform.name = 'mycm';
+    writeFileSync(join(dir, 'mycm.json'), JSON.stringify(platform, null, 2));
+    const r = await sim(['calibrate', '--platform', './mycm.json', 'apps/calibration/hybrid.spec', '-o', 'h.samples', '--nodes', '16'], dir);
+    expect(r.stderr).toMatch(/^sim: apps\/calibration\/hybrid\.spec:\d+: model StencilRowComm: input factored: unknown function "BlockTransfer" \(known: log2, ceil, floor, exp, min, max, hops, stencilChain; a Strata model of one variable is one where platforms\/models\/<platform>\.json, fitted on this platform file, holds it\) in the expression "[^"\n]*"\n$/);
+    expect(r.code).toBe(2);
+    expect(existsSync(join(dir, 'h.samples'))).toBe(false);
   });
 });
