@@ -236,7 +236,9 @@ function modelFiles(dir: string, platforms: readonly string[]): string[] {
 }
 
 /** --fit's fit of the samples just written to `out`; a failure says they are kept and how to fit them again. */
-function fitKeepingSamples(text: string, out: string): ReturnType<typeof fitWithProvenance> {
+function fitKeepingSamples(text: string, file: string): ReturnType<typeof fitWithProvenance> {
+  // On one line, as sim fit names it.
+  const out = escapeLineBreaking(file);
   try {
     return fitWithProvenance(text, out, true);
   } catch (e) {

@@ -44,4 +44,20 @@ describe.concurrent('sim calibrate and sim fit with the files a user names', () 
     expect(r.code).toBe(2);
     expect(existsSync(join(dir, 'h.samples'))).toBe(false);
   });
+
+  it('names a samples file with a newline in its name on one line, in sim fit and in --fit', { timeout: 60_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-fit-names-'));
+    writeFileSync(join(dir, 'bad\nx.samples'), '# platform cm5\n# model Foo a\nFoo 1 1\n');
+    const fit = await sim(['fit', 'bad\nx.samples', '-o', 'm.json'], dir);
+    expect(fit.stderr).toBe('sim: bad\\u000ax.samples: model Foo on cm5: 1 building sample for 2 unknowns (the constant and a); expected at least 3, so the fit has a degree of freedom to judge its terms by\n');
+    expect(fit.code).toBe(2);
+    const missing = await sim(['fit', 'no\nsuch.samples', '-o', 'm.json'], dir);
+    expect(missing.stderr).toBe('sim: no\\u000asuch.samples: cannot read the samples (ENOENT)\n');
+    // A spec of one point samples, and its fit fails: the message names the samples kept.
+    writeFileSync(join(dir, 'one.spec'), '{{ i 1 1 ++ @ @ ClearMemory(i) @ @ length:i @ }}\n');
+    const cal = await sim(['calibrate', '--platform', 'cm5', 'one.spec', '-o', 'o\nk.samples', '--nodes', '4', '--fit', 'models'], dir);
+    expect(cal.stderr).toMatch(/^sim: o\\u000ak\.samples: model ClearMemory on cm5: 1 building sample for 2 unknowns .*; the samples are kept in o\\u000ak\.samples \(no models written\)[^\n]*\n$/);
+    expect(cal.code).toBe(2);
+    expect(existsSync(join(dir, 'o\nk.samples'))).toBe(true);
+  });
 });
