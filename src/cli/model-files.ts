@@ -237,7 +237,13 @@ export function strataSubmodels(platform: Platform, spec: ModelSpec): { function
     if (variables.length !== 1) continue;
     functions[name] = (x: number) => {
       if (fittedOn !== platform.contentHash) {
-        throw new InputError(`${name}(...) in a spec: the Strata models in ${shown} were fitted on platform ${platform.name} with content hash ${fittedOn ?? '(none recorded)'}, this platform file has ${platform.contentHash}; calibrate its Strata models first (sim calibrate --platform ${platformOption(platform)} apps/calibration/strata.spec ... --fit platforms/models)`);
+        // Another file of a shipped platform's name was told to calibrate with --fit platforms/models,
+        // which wrote its models over the shipped platform's (which its selections then lacked).
+        const calibrate =
+          platform.source === `platforms/${platform.name}.json`
+            ? `calibrate its Strata models first (sim calibrate --platform ${platform.name} apps/calibration/strata.spec -o <samples> --fit platforms/models)`
+            : `${shown} is for the file platforms/${platform.name}.json: give this platform file a name of its own (its "name") and calibrate its Strata models under it (sim calibrate --platform ${platformOption(platform)} apps/calibration/strata.spec -o <samples> --fit platforms/models writes platforms/models/<its name>.json)`;
+        throw new InputError(`${name}(...) in a spec: the Strata models in ${shown} were fitted on platform ${platform.name} with content hash ${fittedOn ?? '(none recorded)'}, this platform file has ${platform.contentHash}; ${calibrate}`);
       }
       return evaluate(model, { [variables[0]]: x });
     };
