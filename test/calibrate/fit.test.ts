@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fitModel, mrePercent, predict, type Sample } from '../../src/calibrate/fit.ts';
 import { fitSamples, modelsModule, summaryLine, type FittedModel } from '../../src/calibrate/models.ts';
+import { fig66Report } from '../../src/calibrate/fig-6-6.ts';
 import { noisyTime } from '../../src/calibrate/samples.ts';
 import { RandomStream } from '../../src/kernel/random-stream.ts';
 
@@ -183,6 +184,14 @@ describe('fitSamples', () => {
         new RegExp(`^s:1: "nodes ${size}" is not a machine size; expected "# platform <name> \\[<content hash>\\] \\[nodes <P>\\]" with P a whole number of nodes from 1$`),
       );
     }
+  });
+});
+
+describe('fig66Report', () => {
+  it('says which MRE it shows: the verification samples\', or without any the building samples\' (shown as verification)', () => {
+    const unit = (verify: string) => `# platform cm5 h nodes 4\n# model ClearMemory length\nClearMemory 70 1\nClearMemory 71 2\nClearMemory 73 4\nClearMemory 78 8\n${verify}`;
+    expect(fig66Report(fitSamples(unit('@ClearMemory 72 3\n'), 's', false).models)[3]).toMatch(/^ {4}here {4}[\d.]+ \+ [\d.]+\*length {2}\(MRE \d+\.\d\d%\)$/);
+    expect(fig66Report(fitSamples(unit(''), 's', false).models)[3]).toMatch(/^ {4}here {4}[\d.]+ \+ [\d.]+\*length {2}\(MRE \d+\.\d\d% building\)$/);
   });
 });
 
