@@ -136,6 +136,9 @@ export function readSamples(text: string, source: string): ModelSamples[] {
         units++;
         const key = `${platform}/${words[1]}`;
         const columns = words.slice(2);
+        // A fitted model's term "1" is its constant: a column so named was fitted as a variable,
+        // then evaluated as the constant by sim select, its values ignored.
+        if (columns.includes('1')) throw new InputError(`${at}: model ${words[1]} has a column named 1, the name of every model's constant; expected another name`);
         if (columns.length > MAX_COLUMNS) throw new InputError(`${at}: model ${words[1]} has ${columns.length} columns; expected at most ${MAX_COLUMNS} (a fit removes irrelevant terms one at a time, so its time grows as the fourth power of the columns: 300 take more than 5 minutes)`);
         const seen = byKey.get(key);
         // The same model on another machine size adds to its samples; its columns must agree.

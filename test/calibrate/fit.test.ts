@@ -226,7 +226,7 @@ describe('modelsModule', () => {
       'M 10 1 1', 'M 12 2 1', 'M 15 3 2', 'M 16 5 1', 'M 20 6 4',
       '# model X-Y a a',
       'X-Y 10 1 1', 'X-Y 12 2 2', 'X-Y 14 3 3', 'X-Y 16 4 4',
-      '# model X_Y 1',
+      '# model X_Y 1a',
       'X_Y 10 1', 'X_Y 12 2', 'X_Y 14 3', 'X_Y 16 4',
       '',
     ].join('\n');
@@ -237,7 +237,7 @@ describe('modelsModule', () => {
     expect(() => new Function(`'use strict';\n${js}`)).not.toThrow();
     expect(module).toContain('export function p_M(_new: number, _interface: number): number');
     expect(module).toContain('export function p_X_Y(a: number, a_2: number): number');
-    expect(module).toContain('export function p_X_Y_2(_1: number): number');
+    expect(module).toContain('export function p_X_Y_2(_1a: number): number');
   });
 });
 
