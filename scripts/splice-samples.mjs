@@ -37,7 +37,9 @@ function parse(path) {
     else units[units.length - 1].lines.push(line);
   }
   for (const u of units) {
-    const m = /^# model (\w+)/.exec(u.lines[1] ?? '');
+    // After its "# platform" line and, for a spec calling Strata models, its "# submodels" line
+    // (every samples file of apps/calibration/hybrid.spec was refused as "a unit without its # model line").
+    const m = /^# model (\w+)/.exec(u.lines.find((l) => !l.startsWith('# platform ') && !l.startsWith('# submodels ')) ?? '');
     if (m === null) fail(`${path}: a unit without its "# model" line after ${u.lines[0]}`);
     u.key = `${u.lines[0]} ${m[1]}`;
     u.model = m[1];
