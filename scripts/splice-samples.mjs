@@ -49,8 +49,32 @@ function parse(path) {
 
 const [specPath, samplesPath, ...partials] = process.argv.slice(2);
 if (specPath === undefined || samplesPath === undefined || partials.length === 0) fail('usage: node scripts/splice-samples.mjs <spec> <samples> <partial-samples>...');
+/**
+ * The models of a spec file in order, each named by its task, read as sim calibrate reads
+ * the file (src/calibrate/spec.ts parseSpecs): a spec indented, or after another on its
+ * line, was missed, and its units dropped from the result without a word.
+ */
+function specModels(text, file) {
+  const names = [];
+  let i = 0;
+  while (i < text.length) {
+    if (/\s/.test(text[i])) i++;
+    else if (text[i] === '#') while (i < text.length && text[i] !== '\n') i++;
+    else {
+      if (!text.startsWith('{{', i)) fail(`${file}: expected "{{" to start a model specification at offset ${i}, as sim calibrate reads it`);
+      const end = text.indexOf('}}', i + 2);
+      if (end < 0) fail(`${file}: a specification at offset ${i} has no closing "}}"`);
+      const task = /^\s*([A-Za-z_]\w*)\(/.exec(text.slice(i + 2, end).split('@')[2] ?? '');
+      if (task === null) fail(`${file}: the specification at offset ${i} names no task; expected {{ loops @ setup @ Task(...) @ cleanup @ inputs @ terms }}`);
+      names.push(task[1]);
+      i = end + 2;
+    }
+  }
+  return names;
+}
+
 const specText = readFileSync(specPath, 'utf8');
-const order = [...specText.matchAll(/^\{\{.*?@[^@]*@\s*(\w+)\(/gm)].map((m) => m[1]);
+const order = specModels(specText, specPath);
 const target = parse(samplesPath);
 const VERSION = /^# proteus-strata calibration samples, version \d+$/;
 const same = (h) => h.filter((l) => !l.startsWith('# spec ') && !VERSION.test(l));

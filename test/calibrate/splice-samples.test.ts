@@ -37,4 +37,20 @@ describe('splice-samples', () => {
     expect(r.code).toBe(0);
     expect(readFileSync(join(dir, 'spliced.samples'), 'utf8')).toBe(whole);
   });
+
+  // The spec's models were found by a pattern of "{{" at the start of a line: the units of an
+  // indented spec, or of one after another on its line, were dropped from the result without a word.
+  it('keeps the units of every spec of the file, however the specs are laid out', { timeout: 60_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-splice-'));
+    const first = '{{ i 1 4 ++ @ Barrier() @ ClearMemory(i) @ @ length:i @ }}';
+    writeFileSync(join(dir, 'whole.spec'), `# three models\n${first}\n  {{ i 1 3 ++ @ Barrier()\n  @ Barrier() @ @ @ }}{{ i 1 3 ++ @ @ SendRPC() @ @ @ }}\n`);
+    writeFileSync(join(dir, 'part.spec'), `${first}\n`);
+    for (const spec of ['whole', 'part']) expect((await sim(['calibrate', '--platform', 'cm5', `${spec}.spec`, '-o', `${spec}.samples`, '--nodes', '4', '--vcount', '1'], dir)).code).toBe(0);
+    const whole = readFileSync(join(dir, 'whole.samples'), 'utf8');
+    expect(whole.match(/^# model \w+/gm)).toEqual(['# model ClearMemory', '# model Barrier', '# model SendRPC']);
+    copyFileSync(join(dir, 'whole.samples'), join(dir, 'spliced.samples'));
+    const r = await splice(['whole.spec', 'spliced.samples', 'part.samples'], dir);
+    expect(r.stderr).toBe('');
+    expect(readFileSync(join(dir, 'spliced.samples'), 'utf8')).toBe(whole);
+  });
 });
