@@ -13,7 +13,8 @@
  * and rewrites the header's spec line to <spec> and its sha256. The result is in the
  * current format (version 2: it ends with `# end: U units, S samples`), whatever the
  * versions of its inputs. It refuses partial files whose header (simulator, seed,
- * nodes, vcount) differs from <samples>', and fails if a model of the spec has no
+ * nodes, vcount) differs from <samples>', a version 2 file without its end line or
+ * whose end line miscounts (cut short), and fails if a model of the spec has no
  * unit. Refit afterwards with `sim fit --relative`.
  */
 import { createHash } from 'node:crypto';
@@ -26,8 +27,19 @@ function fail(message) {
 
 /** A samples file: its header lines and its units (one per platform and model), in order. */
 function parse(path) {
-  // The end line (version 2) is written again for the whole result.
-  const lines = readFileSync(path, 'utf8').trimEnd().split('\n').filter((l) => !l.startsWith('# end: '));
+  const all = readFileSync(path, 'utf8').trimEnd().split('\n');
+  // A version 2 file ends with its end line, which counts its units and samples: a file cut short
+  // was spliced into a whole one whose new end line sim fit then took (it refuses the file alone).
+  const version = all.map((l) => /^# proteus-strata calibration samples, version (\d+)$/.exec(l)).find((m) => m !== null);
+  if (version !== undefined && Number(version[1]) >= 2) {
+    const end = /^# end: (\d+) units?, (\d+) samples?$/.exec(all[all.length - 1]);
+    const units = all.filter((l) => l.startsWith('# model ')).length;
+    const samples = all.filter((l) => l !== '' && !l.startsWith('#')).length;
+    if (end === null) fail(`${path}: truncated: it does not end with the end line ("# end: U units, S samples") sim calibrate writes last; the file was cut short (or is one shard: concatenate them all)`);
+    if (Number(end[1]) !== units || Number(end[2]) !== samples) fail(`${path}: corrupt: the end line counts ${end[1]} units and ${end[2]} samples, the file holds ${units} and ${samples}`);
+  }
+  // The end line is written again for the whole result.
+  const lines = all.filter((l) => !l.startsWith('# end: '));
   const first = lines.findIndex((l) => l.startsWith('# platform '));
   if (first < 0) fail(`${path}: no units (expected a "# platform" line)`);
   const header = lines.slice(0, first);

@@ -53,4 +53,21 @@ describe('splice-samples', () => {
     expect(r.stderr).toBe('');
     expect(readFileSync(join(dir, 'spliced.samples'), 'utf8')).toBe(whole);
   });
+
+  // The end lines were dropped and one written for the result: a partial file cut short came out
+  // as a whole one, which sim fit took, though it refuses the partial file as truncated.
+  it('refuses a partial file cut short, and leaves the samples as they were', { timeout: 60_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-splice-'));
+    writeFileSync(join(dir, 'whole.spec'), '{{ i 1 4 ++ @ Barrier() @ ClearMemory(i) @ @ length:i @ }}\n{{ i 1 3 ++ @ Barrier() @ Barrier() @ @ @ }}\n');
+    writeFileSync(join(dir, 'part.spec'), '{{ i 1 4 ++ @ Barrier() @ ClearMemory(i) @ @ length:i @ }}\n');
+    for (const spec of ['whole', 'part']) expect((await sim(['calibrate', '--platform', 'cm5', `${spec}.spec`, '-o', `${spec}.samples`, '--nodes', '4', '--vcount', '1'], dir)).code).toBe(0);
+    const part = readFileSync(join(dir, 'part.samples'), 'utf8').split('\n');
+    writeFileSync(join(dir, 'cut.samples'), `${part.slice(0, -3).join('\n')}\n`);
+    expect((await sim(['fit', 'cut.samples', '-o', 'cut.json'], dir)).stderr).toMatch(/^sim: cut\.samples: truncated: /);
+    const before = readFileSync(join(dir, 'whole.samples'), 'utf8');
+    const r = await splice(['whole.spec', 'whole.samples', 'cut.samples'], dir);
+    expect(r.stderr).toBe('splice-samples: cut.samples: truncated: it does not end with the end line ("# end: U units, S samples") sim calibrate writes last; the file was cut short (or is one shard: concatenate them all)\n');
+    expect(r.code).toBe(2);
+    expect(readFileSync(join(dir, 'whole.samples'), 'utf8')).toBe(before);
+  });
 });
