@@ -18,16 +18,25 @@
  * unit. Refit afterwards with `sim fit --relative`.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 
 function fail(message) {
   process.stderr.write(`splice-samples: ${message}\n`);
   process.exit(2);
 }
 
+/** A file's text; one it cannot read is one line and exit 2 (it was a stack trace). */
+function read(path, what) {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    return fail(`${path}: cannot read the ${what} (${e.code ?? e.message})`);
+  }
+}
+
 /** A samples file: its header lines and its units (one per platform and model), in order. */
 function parse(path) {
-  const all = readFileSync(path, 'utf8').trimEnd().split('\n');
+  const all = read(path, 'samples').trimEnd().split('\n');
   // A version 2 file ends with its end line, which counts its units and samples: a file cut short
   // was spliced into a whole one whose new end line sim fit then took (it refuses the file alone).
   const version = all.map((l) => /^# proteus-strata calibration samples, version (\d+)$/.exec(l)).find((m) => m !== null);
@@ -85,7 +94,7 @@ function specModels(text, file) {
   return names;
 }
 
-const specText = readFileSync(specPath, 'utf8');
+const specText = read(specPath, 'spec');
 const order = specModels(specText, specPath);
 const target = parse(samplesPath);
 const VERSION = /^# proteus-strata calibration samples, version \d+$/;
@@ -111,5 +120,13 @@ const header = target.header.map((l) => (l.startsWith('# spec ') ? `# spec ${spe
 const unitCount = platforms.length * order.length;
 const sampleCount = out.filter((l) => !l.startsWith('#')).length;
 const end = `# end: ${unitCount} unit${unitCount === 1 ? '' : 's'}, ${sampleCount} sample${sampleCount === 1 ? '' : 's'}`;
-writeFileSync(samplesPath, `${[...header, ...out, end].join('\n')}\n`);
+// Whole or not at all: written beside it and renamed over it.
+const temporary = `${samplesPath}.splice-${process.pid}`;
+try {
+  writeFileSync(temporary, `${[...header, ...out, end].join('\n')}\n`);
+  renameSync(temporary, samplesPath);
+} catch (e) {
+  rmSync(temporary, { force: true });
+  fail(`${samplesPath}: cannot write the samples (${e.code ?? e.message}); it is left as it was`);
+}
 process.stdout.write(`splice-samples: ${samplesPath}: ${out.length} lines in ${platforms.length * order.length} units, spec ${specPath} ${sha.slice(0, 12)}\n`);

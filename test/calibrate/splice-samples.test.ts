@@ -70,4 +70,16 @@ describe('splice-samples', () => {
     expect(r.code).toBe(2);
     expect(readFileSync(join(dir, 'whole.samples'), 'utf8')).toBe(before);
   });
+
+  it('says in one line that a file it names cannot be read (it was a stack trace)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-splice-'));
+    writeFileSync(join(dir, 'a.samples'), '# platform cm5\n# model Foo a\nFoo 1 1\n');
+    const spec = await splice(['no.spec', 'a.samples', 'a.samples'], dir);
+    expect(spec.stderr).toBe('splice-samples: no.spec: cannot read the spec (ENOENT)\n');
+    expect(spec.code).toBe(2);
+    writeFileSync(join(dir, 'a.spec'), '{{ i 1 4 ++ @ @ Foo(i) @ @ a:i @ }}\n');
+    const part = await splice(['a.spec', 'a.samples', 'no.samples'], dir);
+    expect(part.stderr).toBe('splice-samples: no.samples: cannot read the samples (ENOENT)\n');
+    expect(part.code).toBe(2);
+  });
 });
