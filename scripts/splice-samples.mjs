@@ -14,8 +14,9 @@
  * current format (version 2: it ends with `# end: U units, S samples`), whatever the
  * versions of its inputs. It refuses partial files whose header (simulator, seed,
  * nodes, vcount) differs from <samples>', a version 2 file without its end line or
- * whose end line miscounts (cut short), and fails if a model of the spec has no
- * unit. Refit afterwards with `sim fit --relative`.
+ * whose end line miscounts (cut short), and a partial unit of a platform line (platform
+ * file, platform or size) <samples> has none of or of a model the spec lacks, and fails
+ * if a model of the spec has no unit. Refit afterwards with `sim fit --relative`.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -106,6 +107,15 @@ for (const p of partials) {
   for (const u of part.units) units.set(u.key, u);
 }
 const platforms = [...new Set(target.units.map((u) => u.lines[0]))];
+// Every unit of a partial file goes in: one of another platform line (the platform file edited since,
+// so its hash differs; or another platform or size) or of a model the spec lacks was left out, the
+// samples written unchanged, and the splice reported done.
+for (const p of partials) {
+  for (const u of parse(p).units) {
+    if (!platforms.includes(u.lines[0])) fail(`${p}: its unit of ${u.model} was sampled on "${u.lines[0].slice(2)}", which ${samplesPath} has no units of (another platform file, platform or machine size); expected units of ${samplesPath}'s platforms`);
+    if (!order.includes(u.model)) fail(`${p}: its unit of ${u.model} is of no model of ${specPath}; expected models of the spec`);
+  }
+}
 const out = [];
 for (const platform of platforms) {
   for (const model of order) {

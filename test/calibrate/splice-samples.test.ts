@@ -82,4 +82,23 @@ describe('splice-samples', () => {
     expect(part.stderr).toBe('splice-samples: no.samples: cannot read the samples (ENOENT)\n');
     expect(part.code).toBe(2);
   });
+
+  // Left out without a word: the samples were written unchanged and the splice reported done.
+  it('refuses a partial unit it has no place for: of another platform, or of a model the spec lacks', { timeout: 60_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-splice-'));
+    writeFileSync(join(dir, 'whole.spec'), '{{ i 1 4 ++ @ Barrier() @ ClearMemory(i) @ @ length:i @ }}\n');
+    writeFileSync(join(dir, 'other.spec'), '{{ i 1 3 ++ @ Barrier() @ Barrier() @ @ @ }}\n');
+    const calibrate = (spec: string, platform: string, out: string) => sim(['calibrate', '--platform', platform, spec, '-o', out, '--nodes', '4', '--vcount', '1'], dir);
+    expect((await calibrate('whole.spec', 'cm5', 'whole.samples')).code).toBe(0);
+    expect((await calibrate('whole.spec', 'paragon', 'paragon.samples')).code).toBe(0);
+    expect((await calibrate('other.spec', 'cm5', 'other.samples')).code).toBe(0);
+    const before = readFileSync(join(dir, 'whole.samples'), 'utf8');
+    const paragon = await splice(['whole.spec', 'whole.samples', 'paragon.samples'], dir);
+    expect(paragon.stderr).toMatch(/^splice-samples: paragon\.samples: its unit of ClearMemory was sampled on "platform paragon \w+ nodes 4", which whole\.samples has no units of \(another platform file, platform or machine size\); expected units of whole\.samples's platforms\n$/);
+    expect(paragon.code).toBe(2);
+    const other = await splice(['whole.spec', 'whole.samples', 'other.samples'], dir);
+    expect(other.stderr).toBe('splice-samples: other.samples: its unit of Barrier is of no model of whole.spec; expected models of the spec\n');
+    expect(other.code).toBe(2);
+    expect(readFileSync(join(dir, 'whole.samples'), 'utf8')).toBe(before);
+  });
 });
