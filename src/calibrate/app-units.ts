@@ -6,8 +6,9 @@
  */
 import { InputError, RunFailure } from '../kernel/errors.ts';
 import { RandomStream } from '../kernel/random-stream.ts';
-import { advanceToEnd, AppRun, DEFAULT_RUN_LIMITS, runConfig, stopPoint, type AppDefinition, type RunSummary } from '../runtime/index.ts';
+import { advanceToEnd, AppRun, checkApp, DEFAULT_RUN_LIMITS, runConfig, stopPoint, type AppDefinition, type MachineInfo, type RunSummary } from '../runtime/index.ts';
 import type { Machine } from '../machine/machine.ts';
+import { buildTopology } from '../network/build-topology.ts';
 import { appTask, median, NOISY_SEEDS } from './app-tasks.ts';
 import type { AppRunResult } from './edge-exchange.ts';
 import { formatNumber, noisyTime, planUnit, unitHeader, type UnitConfig } from './samples.ts';
@@ -46,7 +47,8 @@ function appRunResult(app: LoadedApp, config: UnitConfig, params: Record<string,
 
 /**
  * Plans an app unit and checks every sample's parameters as the app takes them
- * (runConfig: names, types, ranges) before anything runs; returns the plan.
+ * (runConfig: names, types, ranges; and the app's own check on this machine) before
+ * anything runs; returns the plan.
  * @throws InputError naming the model, the sample's loop point and the parameter
  */
 export function checkAppUnit(config: UnitConfig, app: LoadedApp): ReturnType<typeof planUnit> {
@@ -54,14 +56,21 @@ export function checkAppUnit(config: UnitConfig, app: LoadedApp): ReturnType<typ
   const task = appTask(spec.task.name);
   if (task === undefined) throw new InputError(`${config.source}: ${spec.name} is not an app task`);
   const samples = planUnit(config);
+  // The app's own check too (a grid its layout cannot split): it was met only when the sample ran,
+  // after the units before it, as "app stencil: layout square puts 4 processors across 3 columns", naming no spec or sample.
+  const topology = buildTopology(platform.network, config.nodes);
+  const info: MachineInfo = { nodes: config.nodes, platform: platform.name, clockMHz: platform.clockMHz, hops: (a, b) => topology.hops(a, b) };
   for (const s of samples) {
+    const at = () => `${config.source}: model ${spec.name} on ${platform.name} with ${config.nodes} nodes: ${app.name}`;
+    const point = () => `${s.verify ? 'verification sample' : 'sample'} ${Object.entries(s.point).map(([k, v]) => `${k}=${v}`).join(' ')}`;
+    let problem: string | null;
     try {
-      runConfig(platform, app, { nodes: config.nodes, params: task.params(s.task, config.nodes) });
+      problem = checkApp(app, runConfig(platform, app, { nodes: config.nodes, params: task.params(s.task, config.nodes) }).params, info);
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
-      const point = Object.entries(s.point).map(([k, v]) => `${k}=${v}`).join(' ');
-      throw new InputError(`${config.source}: model ${spec.name} on ${platform.name} with ${config.nodes} nodes: ${app.name} ${e.message}, at ${s.verify ? 'verification sample' : 'sample'} ${point}`);
+      throw new InputError(`${at()} ${e.message}, at ${point()}`);
     }
+    if (problem !== null) throw new InputError(`${at()}: ${problem}, at ${point()}`);
   }
   return samples;
 }

@@ -115,7 +115,13 @@ export function readSamples(text: string, source: string): ModelSamples[] {
       if (words[0] === 'platform') {
         if (words.length < 2) throw new InputError(`${at}: "# platform" needs a platform name`);
         platform = words[1];
-        platformHash = words[2] ?? '';
+        // "# platform cm5 nodes 64", written by hand without the hash, took "nodes" for the
+        // hash (a models file sim select refused) and lost the size.
+        const nodesAt = words[2] === 'nodes' ? 2 : 3;
+        platformHash = nodesAt === 2 ? '' : (words[2] ?? '');
+        if (words[nodesAt] === 'nodes' && !/^[1-9]\d*$/.test(words[nodesAt + 1] ?? '')) {
+          throw new InputError(`${at}: "nodes ${words[nodesAt + 1] ?? ''}" is not a machine size; expected "# platform <name> [<content hash>] [nodes <P>]" with P a whole number of nodes from 1`);
+        }
         // Two platform files of one name (a calibration of an edited cm5.json appended to the
         // shipped one's) were pooled into one fit, and its provenance named one of them.
         const first = hashes.get(platform);
@@ -123,7 +129,7 @@ export function readSamples(text: string, source: string): ModelSamples[] {
           throw new InputError(`${at}: platform ${platform} with content hash ${platformHash}, but line ${first.line} gives ${first.hash}; expected the samples of one platform file per platform name (samples of two machines would be fitted as one)`);
         }
         if (first === undefined || first.hash === '') hashes.set(platform, { hash: platformHash, line: i + 1 });
-        platformNodes = words[3] === 'nodes' && /^\d+$/.test(words[4] ?? '') ? Number(words[4]) : null;
+        platformNodes = words[nodesAt] === 'nodes' ? Number(words[nodesAt + 1]) : null;
       } else if (words[0] === 'model') {
         if (words.length < 2) throw new InputError(`${at}: "# model" needs a model name`);
         // Without one the models were fitted for a platform named '' that no selection finds.
@@ -131,6 +137,9 @@ export function readSamples(text: string, source: string): ModelSamples[] {
         units++;
         const key = `${platform}/${words[1]}`;
         const columns = words.slice(2);
+        // A fitted model's term "1" is its constant: a column so named was fitted as a variable,
+        // then evaluated as the constant by sim select, its values ignored.
+        if (columns.includes('1')) throw new InputError(`${at}: model ${words[1]} has a column named 1, the name of every model's constant; expected another name`);
         if (columns.length > MAX_COLUMNS) throw new InputError(`${at}: model ${words[1]} has ${columns.length} columns; expected at most ${MAX_COLUMNS} (a fit removes irrelevant terms one at a time, so its time grows as the fourth power of the columns: 300 take more than 5 minutes)`);
         const seen = byKey.get(key);
         // The same model on another machine size adds to its samples; its columns must agree.

@@ -322,6 +322,11 @@ export function compileExpression(source: string, known: ReadonlySet<string>, wh
         }
         return (v) => fn(...args.map((a) => a(v)));
       }
+      // log(i), sqrt(i), or a Strata model the platform has none of, were "unknown variable".
+      if (!known.has(t) && tokens[k] === '(') {
+        const strata = /^[A-Z]/.test(t) ? '; a Strata model of one variable is one where platforms/models/<platform>.json, fitted on this platform file, holds it' : '';
+        bad(`unknown function "${t}" (known: ${[...Object.keys(BUILT_INS), ...Object.keys(functions)].join(', ')}${strata})`);
+      }
       if (!known.has(t)) bad(`unknown variable "${t}" (known: ${[...known].join(', ')})`);
       return (v) => v[t];
     }

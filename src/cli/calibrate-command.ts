@@ -25,6 +25,7 @@ import { planUnit } from '../calibrate/samples.ts';
 import { RunStopped, stopPoint } from '../runtime/index.ts';
 import { samplesEndLine, samplesHeaderLine } from '../calibrate/samples-file.ts';
 import { InputError } from '../kernel/errors.ts';
+import { escapeLineBreaking } from '../kernel/one-line.ts';
 import { MAX_SEED } from '../kernel/random-stream.ts';
 import { nodeCountProblem } from '../network/build-topology.ts';
 import { mapInPool } from '../sweep/pool.ts';
@@ -39,7 +40,7 @@ import type { Io } from './io.ts';
 
 interface CalibrateArgs {
   platforms: string[];
-  /** The spec file as given (the samples' header names it), and where it is read from. */
+  /** The spec file as given, its line-breaking characters escaped (the samples' header names it), and where it is read from. */
   specFile: string;
   specPath: string;
   out: string;
@@ -104,7 +105,9 @@ function parseCalibrateArgs(argv: readonly string[]): CalibrateArgs {
   if (v.fit !== undefined) checkOutputFolder('--fit', v.fit);
   return {
     platforms,
-    specFile: parsed.positionals[0],
+    // As the header and messages show it, on one line: a spec named "x\nClearMemory 5 5.spec" put a
+    // sample line of its name into the header, and sim fit refused the file it had just written.
+    specFile: escapeLineBreaking(parsed.positionals[0]),
     specPath,
     out: v.out,
     nodes: v.nodes === undefined ? undefined : nodeList(v.nodes),
@@ -233,7 +236,9 @@ function modelFiles(dir: string, platforms: readonly string[]): string[] {
 }
 
 /** --fit's fit of the samples just written to `out`; a failure says they are kept and how to fit them again. */
-function fitKeepingSamples(text: string, out: string): ReturnType<typeof fitWithProvenance> {
+function fitKeepingSamples(text: string, file: string): ReturnType<typeof fitWithProvenance> {
+  // On one line, as sim fit names it.
+  const out = escapeLineBreaking(file);
   try {
     return fitWithProvenance(text, out, true);
   } catch (e) {

@@ -31,7 +31,7 @@ export interface UnitRequest {
  * ModelSpec. `path` is read; messages name `file`, the spec as given.
  */
 export async function loadSpecs(file: string, path = file): Promise<ModelSpec[]> {
-  if (['.ts', '.mts', '.js', '.mjs'].includes(extname(file))) {
+  if (['.ts', '.mts', '.js', '.mjs'].includes(extname(path))) {
     let mod: { default?: unknown };
     try {
       mod = (await importModule(path)) as { default?: unknown };

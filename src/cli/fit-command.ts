@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { fig66Report } from '../calibrate/fig-6-6.ts';
 import { fitSamples, modelsJson, modelsModule, summaryLine, verificationWarning, type FittedModel, type Provenance } from '../calibrate/models.ts';
 import { InputError } from '../kernel/errors.ts';
+import { escapeLineBreaking } from '../kernel/one-line.ts';
 import { checkOutputFile, checkSeparateFiles, writeFileAtomic } from './output-file.ts';
 import { parseOptions } from './parse-options.ts';
 import { simulatorVersion } from './project.ts';
@@ -62,14 +63,16 @@ export function fitCommand(argv: readonly string[], io: Io): number {
   checkOutputFile('-o', out);
   checkOutputFile('-o (its module)', wrote[1]);
   checkOutputFile('-o (its residuals)', wrote[2]);
+  // The samples file as messages and the provenance name it, on one line: a name with a newline split every message in two.
+  const shown = escapeLineBreaking(source);
   let text: string;
   try {
     text = readFileSync(source, 'utf8');
   } catch (e) {
-    throw new InputError(`${source}: cannot read the samples (${(e as { code?: string }).code ?? String(e)})`);
+    throw new InputError(`${shown}: cannot read the samples (${(e as { code?: string }).code ?? String(e)})`);
   }
   const relative = parsed.values.relative === true;
-  const { models, residuals, provenance } = fitWithProvenance(text, source, relative);
+  const { models, residuals, provenance } = fitWithProvenance(text, shown, relative);
   writeFileAtomic('-o', wrote[0], modelsJson(models, provenance));
   writeFileAtomic('-o', wrote[1], modelsModule(models, provenance));
   writeFileAtomic('-o', wrote[2], ['# platform model measured predicted residual', ...residuals, ''].join('\n'));

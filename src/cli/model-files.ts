@@ -81,6 +81,18 @@ function platformOption(platform: Platform): string {
   return platform.source === `platforms/${platform.name}.json` ? platform.name : shellQuote(platform.source);
 }
 
+/**
+ * Refuses a models file with no model of the platform (as ModelSet.addFile has read it): one of
+ * another platform's models saved as <platform>.json was said to be "fitted on platform X with
+ * content hash (none recorded)".
+ */
+function checkHoldsPlatform(text: string, what: string, platformName: string, calibrate: string): void {
+  const platforms = (JSON.parse(text) as { models: { platform: string }[] }).models.map((m) => m.platform);
+  if (platforms.includes(platformName)) return;
+  const others = [...new Set(platforms)];
+  throw new InputError(`${what} holds no models of platform ${platformName} (${others.length === 0 ? 'it holds none' : `its models are of ${others.join(', ')}`}); calibrate ${calibrate}`);
+}
+
 /** Refuses models fitted on another platform file of this name: they predict that machine's times. */
 function checkFittedOn(fittedOn: string | undefined, platform: Platform, what: string, calibrate: string): void {
   if (fittedOn !== platform.contentHash) {
@@ -122,6 +134,7 @@ export function loadModelSet(platform: Platform, nodes: number, dir?: string, co
   const shown = join(shownDir, `${platform.name}.json`);
   const { text, fittedOn, sizes } = readModelsFile(file, shown, platform.name);
   set.addFile(text, shown);
+  checkHoldsPlatform(text, shown, platform.name, `the app models for it with sim calibrate --platform ${platformOption(platform)} apps/calibration/apps.spec -o <samples> --nodes ${nodes} --fit <dir>, then pass --models <dir>`);
   // Fitted on another platform file of this name, they predicted that machine's times, silently.
   checkFittedOn(fittedOn, platform, shown, `the app models for it with sim calibrate --platform ${platformOption(platform)} apps/calibration/apps.spec -o <samples> --nodes ${nodes} --fit <dir>, then pass --models <dir>`);
   checkFittedSize(sizes, nodes, shown, `the app models at ${nodes} nodes (sim calibrate --platform ${platformOption(platform)} apps/calibration/apps.spec -o <samples> --nodes ${nodes} --fit <dir>) and pass --models <dir>`);
@@ -158,6 +171,7 @@ function readHybrid(set: ModelSet, platform: Platform, nodes: number, dir: strin
   // Eq. 54's Communication is a time per iteration: a fit that makes it negative was
   // shown as advice ("hybrid Communication -3375 cycles per iteration", no extra lines).
   set.addFile(text, shown, { refuseNegative: true });
+  checkHoldsPlatform(text, `--communication hybrid: ${shown}`, platform.name, `the hybrid models for it with ${calibrate}`);
   checkFittedOn(fittedOn, platform, `--communication hybrid: ${shown}`, `the hybrid models for it with ${calibrate}`);
   checkFittedSize(sizes, nodes, `--communication hybrid: ${shown}`, `the hybrid models at ${nodes} nodes with ${calibrate}`);
   for (const name of Object.values(HYBRID_MODELS)) {
@@ -223,7 +237,13 @@ export function strataSubmodels(platform: Platform, spec: ModelSpec): { function
     if (variables.length !== 1) continue;
     functions[name] = (x: number) => {
       if (fittedOn !== platform.contentHash) {
-        throw new InputError(`${name}(...) in a spec: the Strata models in ${shown} were fitted on platform ${platform.name} with content hash ${fittedOn ?? '(none recorded)'}, this platform file has ${platform.contentHash}; calibrate its Strata models first (sim calibrate --platform ${platformOption(platform)} apps/calibration/strata.spec ... --fit platforms/models)`);
+        // Another file of a shipped platform's name was told to calibrate with --fit platforms/models,
+        // which wrote its models over the shipped platform's (which its selections then lacked).
+        const calibrate =
+          platform.source === `platforms/${platform.name}.json`
+            ? `calibrate its Strata models first (sim calibrate --platform ${platform.name} apps/calibration/strata.spec -o <samples> --fit platforms/models)`
+            : `${shown} is for the file platforms/${platform.name}.json: give this platform file a name of its own (its "name") and calibrate its Strata models under it (sim calibrate --platform ${platformOption(platform)} apps/calibration/strata.spec -o <samples> --fit platforms/models writes platforms/models/<its name>.json)`;
+        throw new InputError(`${name}(...) in a spec: the Strata models in ${shown} were fitted on platform ${platform.name} with content hash ${fittedOn ?? '(none recorded)'}, this platform file has ${platform.contentHash}; ${calibrate}`);
       }
       return evaluate(model, { [variables[0]]: x });
     };

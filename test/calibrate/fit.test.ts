@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fitModel, mrePercent, predict, type Sample } from '../../src/calibrate/fit.ts';
 import { fitSamples, modelsModule, summaryLine, type FittedModel } from '../../src/calibrate/models.ts';
+import { fig66Report } from '../../src/calibrate/fig-6-6.ts';
 import { noisyTime } from '../../src/calibrate/samples.ts';
 import { RandomStream } from '../../src/kernel/random-stream.ts';
 
@@ -172,6 +173,26 @@ describe('fitSamples', () => {
     // A file whose platform lines name no size (hand-made samples) records none.
     expect(fitSamples('# platform cm5\n# model Foo a\nFoo 10 1\nFoo 12 2\nFoo 14 3\n', 's', false).machineSizes).toEqual({ cm5: [] });
   });
+
+  it('reads a platform line written by hand with a size and no hash ("nodes" was taken for the hash, and the size lost)', () => {
+    const fitted = fitSamples('# platform cm5 nodes 64\n# model Foo a\nFoo 10 1\nFoo 12 2\nFoo 14 3\n', 's', false);
+    expect(fitted.platformHashes).toEqual({ cm5: '' });
+    expect(fitted.machineSizes).toEqual({ cm5: [64] });
+    // A size that is not one is refused, where it was dropped (the models then taken at any size).
+    for (const size of ['', '16x', '0', '-4']) {
+      expect(() => fitSamples(`# platform cm5 h nodes ${size}\n# model Foo a\nFoo 10 1\nFoo 12 2\nFoo 14 3\n`, 's', false)).toThrow(
+        new RegExp(`^s:1: "nodes ${size}" is not a machine size; expected "# platform <name> \\[<content hash>\\] \\[nodes <P>\\]" with P a whole number of nodes from 1$`),
+      );
+    }
+  });
+});
+
+describe('fig66Report', () => {
+  it('says which MRE it shows: the verification samples\', or without any the building samples\' (shown as verification)', () => {
+    const unit = (verify: string) => `# platform cm5 h nodes 4\n# model ClearMemory length\nClearMemory 70 1\nClearMemory 71 2\nClearMemory 73 4\nClearMemory 78 8\n${verify}`;
+    expect(fig66Report(fitSamples(unit('@ClearMemory 72 3\n'), 's', false).models)[3]).toMatch(/^ {4}here {4}[\d.]+ \+ [\d.]+\*length {2}\(MRE \d+\.\d\d%\)$/);
+    expect(fig66Report(fitSamples(unit(''), 's', false).models)[3]).toMatch(/^ {4}here {4}[\d.]+ \+ [\d.]+\*length {2}\(MRE \d+\.\d\d% building\)$/);
+  });
 });
 
 describe('fitModel, as the library exports it', () => {
@@ -205,7 +226,7 @@ describe('modelsModule', () => {
       'M 10 1 1', 'M 12 2 1', 'M 15 3 2', 'M 16 5 1', 'M 20 6 4',
       '# model X-Y a a',
       'X-Y 10 1 1', 'X-Y 12 2 2', 'X-Y 14 3 3', 'X-Y 16 4 4',
-      '# model X_Y 1',
+      '# model X_Y 1a',
       'X_Y 10 1', 'X_Y 12 2', 'X_Y 14 3', 'X_Y 16 4',
       '',
     ].join('\n');
@@ -216,7 +237,7 @@ describe('modelsModule', () => {
     expect(() => new Function(`'use strict';\n${js}`)).not.toThrow();
     expect(module).toContain('export function p_M(_new: number, _interface: number): number');
     expect(module).toContain('export function p_X_Y(a: number, a_2: number): number');
-    expect(module).toContain('export function p_X_Y_2(_1: number): number');
+    expect(module).toContain('export function p_X_Y_2(_1a: number): number');
   });
 });
 

@@ -64,6 +64,8 @@ describe('the hybrid model of eq. 54 from a tiny calibration', () => {
     const edited = await sim(['calibrate', '--platform', join(dir, 'paragon.json'), join(dir, 'tiny.spec'), '--nodes', '9', '-o', join(dir, 'b.samples')]);
     expect(edited.code).toBe(2);
     expect(edited.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/BlockTransfer\(\.\.\.\) in a spec: the Strata models in platforms\/models\/paragon.json were fitted on platform paragon with content hash \w+, this platform file has \w+/)]);
+    // It said to calibrate with --fit platforms/models, which would have written the edited Paragon's models over the shipped one's.
+    expect(edited.stderr).toMatch(/; platforms\/models\/paragon\.json is for the file platforms\/paragon\.json: give this platform file a name of its own \(its "name"\) and calibrate its Strata models under it \(sim calibrate --platform \S+paragon\.json apps\/calibration\/strata\.spec -o <samples> --fit platforms\/models writes platforms\/models\/<its name>\.json\)\n$/);
     expect(() => readFileSync(join(dir, 'b.samples'))).toThrow();
   });
 });

@@ -89,6 +89,17 @@ describe('expressions and loops', () => {
     expect(compileExpression(`${'('.repeat(400)}i${')'.repeat(400)}`, known, 'w')({ i: 3 })).toBe(3);
   });
 
+  it('call a function they do not have an unknown function, naming those they have (log(i) was "unknown variable log")', () => {
+    expect(() => compileExpression('log(length)', known, 'f.spec: ClearMemory term l')).toThrow(
+      /^f\.spec: ClearMemory term l: unknown function "log" \(known: log2, ceil, floor, exp, min, max\) in the expression "log\(length\)"$/,
+    );
+    expect(() => compileExpression('sqrt(i)', known, 'w', { hops: (n: number) => n })).toThrow(/^w: unknown function "sqrt" \(known: log2, ceil, floor, exp, min, max, hops\)/);
+    // A capitalized name is a Strata model's (apps/calibration/hybrid.spec): where those come from.
+    expect(() => compileExpression('2*BlockTransfer(i)', known, 'w')).toThrow(/unknown function "BlockTransfer" \(known: .*; a Strata model of one variable is one where platforms\/models\/<platform>\.json, fitted on this platform file, holds it\)/);
+    // A variable before a parenthesis is still a misplaced "(".
+    expect(() => compileExpression('i(2)', known, 'w')).toThrow(/^w: unexpected "\(" in the expression "i\(2\)"$/);
+  });
+
   it('run loops with their updates and refuse empty ones', () => {
     expect(loopValues(2, 6, '++', 'l')).toEqual([2, 3, 4, 5, 6]);
     expect(loopValues(1, 100, '*=10', 'l')).toEqual([1, 10, 100]);

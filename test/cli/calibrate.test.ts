@@ -53,6 +53,8 @@ describe.concurrent('sim calibrate', () => {
     ['a hop count beyond the machine', '{{ n 1 P ++ @ Barrier() @ Roundtrip(n) @ Release() @ hops:hops(n) @ }}', /Roundtrip node 4: expected an integer from 1 to 3, at sample n=4\n$/],
     ['a block beyond the limit', '{{ i 1 2 ++ @ Barrier() @ BlockTransfer(100000000) @ Barrier() @ @ }}', /BlockTransfer words 100000000: expected an integer from 1 to 65536, at sample i=1\n$/],
     ['an app task with a parameter the app refuses', '{{ w 1 2 ++ @ @ StencilSquare(16*w, 16, 0) @ @ width:16*w @ }}', /model StencilSquare on cm5 with 4 nodes: stencil --param iters=0: expected an integer from 1 to \d+, at sample w=1\n$/],
+    // Met only when the sample ran, after the units before it, as "app stencil: layout rect puts 4 processors down 3 rows; ...", naming no spec or sample.
+    ['an app task with a grid its layout cannot split', '{{ i 1 2 ++ @ @ Barrier() @ @ @ }}\n{{ h 3 4 ++ @ @ StencilRectRows4(16, h, 1) @ @ height:h @ }}', /bad\.spec: model StencilRectRows4 on cm5 with 4 nodes: stencil: layout rect puts 4 processors down 3 rows; expected at least one row each, at sample h=3\n$/],
     ['a bad setup argument', '{{ i 1 2 ++ @ ClearMemory(-1) @ Barrier() @ @ @ }}', /ClearMemory bytes -1: expected an integer from 0 to 16777216, at sample i=1\n$/],
     // Two loops of 10,000 planned 10^8 samples, silently, until the heap ran out.
     ['a loop nest of too many samples', '{{ i 1 10000 ++, j 1 10000 ++ @ Barrier() @ ClearMemory(8) @ @ @ }}', /model ClearMemory on cm5 with 4 nodes: the loop nest makes 100000000 samples \(10000 x 10000\); expected at most 100000\n$/],

@@ -138,6 +138,8 @@ describe.concurrent('sim fit', () => {
     ['other JSON', '{"a": 1}\n', /bad\.samples: not a samples file: it is JSON; expected the text sim calibrate writes \("# proteus-strata calibration samples, version 2" \.\.\.\)$/],
     // Printed as it was in sim fit's summary: "cm5 Foo" and a terminal turned red.
     ['a model name with an escape', '# platform cm5 x\n# model Foo\u001b[31m a\nFoo\u001b[31m 10 1\nFoo\u001b[31m 12 2\nFoo\u001b[31m 14 3\nFoo\u001b[31m 17 4\n', /bad\.samples:2: the name "Foo\\u001b\[31m" has control characters \(a newline, a tab, an escape\), line separators or direction overrides; expected names without them$/],
+    // Fitted as a variable, then evaluated by sim select as the constant (a fitted model's term 1), its values ignored.
+    ['a column named as the constant', '# platform cm5 x\n# model Foo 1\nFoo 10 1\nFoo 12 2\nFoo 14 3\n', /bad\.samples:2: model Foo has a column named 1, the name of every model's constant; expected another name$/],
     ['fewer samples than unknowns (edges case 132)', '# platform cm5 x\n# model Foo a\nFoo 10 1\n', /bad\.samples: model Foo on cm5: 1 building sample for 2 unknowns \(the constant and a\); expected at least 3/],
     ['as many samples as unknowns', '# platform cm5 x\n# model Foo a\nFoo 10 1\nFoo 12 2\n', /2 building samples for 2 unknowns/],
     ['samples all at one point (case 131)', '# platform cm5 x\n# model Foo a b\nFoo 10 1 1\nFoo 10 1 1\nFoo 10 1 1\nFoo 10 1 1\n', /model Foo on cm5: every building sample has the same inputs \(a=1 b=1\), so no term's coefficient can be told from the constant's/],

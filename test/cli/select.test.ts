@@ -214,6 +214,9 @@ describe('bad input to the library gives one line and exit 2', () => {
     return d;
   };
   const withConstant = (c: number) => withCoefficients((old, k) => (k === 0 ? c : old));
+  // The Paragon's app models saved as cm5.json.
+  const otherPlatform = mkdtempSync(join(tmpdir(), 'sim-select-models-'));
+  writeFileSync(join(otherPlatform, 'cm5.json'), readFileSync(join(ROOT, 'platforms/models/apps/n64/paragon.json')));
   // The shipped 64-node hybrid models with every coefficient negated: a Communication below 0 cycles.
   const negatedHybrid = mkdtempSync(join(tmpdir(), 'sim-select-hybrid-'));
   const hybrid = JSON.parse(readFileSync(join(ROOT, 'platforms/models/hybrid/n64/cm5.json'), 'utf8'));
@@ -238,6 +241,8 @@ describe('bad input to the library gives one line and exit 2', () => {
     ['models whose provenance gives no list of sizes', ['select', '--platform', 'cm5', 'sort', '--param', 'keys=1000', '--param', 'keyBits=28', '--models', withProvenance({ machineSizes: { cm5: null } })], /^sim: .*cm5\.json: provenance\.machineSizes\.cm5: expected a list of the machine sizes sampled \(positive integers, as sim fit writes it\), got null$/],
     // What sim fit records of hand-written samples whose "# platform" line gives no hash.
     ['models whose provenance records an empty hash', ['select', '--platform', 'cm5', 'sort', '--param', 'keys=1000', '--param', 'keyBits=28', '--models', withProvenance({ platformHashes: { cm5: '' } })], /^sim: .*cm5\.json was fitted on platform cm5 with content hash \(none recorded\), this platform file has \w+; calibrate the app models/],
+    // Said to be "fitted on platform cm5 with content hash (none recorded)", which they were not: they are the Paragon's.
+    ['a models file of another platform', ['select', '--platform', 'cm5', 'sort', '--param', 'keys=1000', '--param', 'keyBits=28', '--models', otherPlatform], /^sim: .*cm5\.json holds no models of platform cm5 \(its models are of paragon\); calibrate the app models for it with sim calibrate --platform cm5 apps\/calibration\/apps\.spec -o <samples> --nodes 64 --fit <dir>, then pass --models <dir>$/],
     // Its newline split the "fitted on another platform file" message in two.
     ['models whose provenance gives no hash', ['select', '--platform', 'cm5', 'sort', '--param', 'keys=1000', '--param', 'keyBits=28', '--models', withProvenance({ platformHashes: { cm5: 'bad\nline' } })], /^sim: .*cm5\.json: provenance\.platformHashes\.cm5: expected the sha256 of the platform file the models were fitted on \(64 hex digits, as sim fit writes it\), got "bad\\nline"$/],
     // JSON.parse kept the second: square predicted 0 cycles and was chosen.
