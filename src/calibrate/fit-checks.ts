@@ -11,6 +11,9 @@ import type { ModelSamples } from './samples-file.ts';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+/** A relative fit refused for samples of 0 cycles: an absolute fit of the same samples can go on. */
+export class ZeroTimesError extends InputError {}
+
 /**
  * Checks a model's building samples before fitting:
  * - more samples than unknowns (the constant and each column): with none to spare the
@@ -39,7 +42,7 @@ export function checkFittable(m: ModelSamples, relative: boolean, source: string
   }
   if (relative) {
     const zero = m.building.filter((s) => s.y === 0).length;
-    if (zero > 0) throw new InputError(`${where}: ${plural(zero, 'building sample')} of 0 cycles, which --relative cannot weight (eq. 26 divides by the time); fit with absolute error instead`);
+    if (zero > 0) throw new ZeroTimesError(`${where}: ${plural(zero, 'building sample')} of 0 cycles, which --relative cannot weight (eq. 26 divides by the time); fit with absolute error instead`);
   }
 }
 

@@ -18,6 +18,7 @@ import { SignalStop } from './signal-stop.ts';
 import { join } from 'node:path';
 import { counter, parseProgressSeconds, progressStyle } from './progress.ts';
 import { fig66Report } from '../calibrate/fig-6-6.ts';
+import { ZeroTimesError } from '../calibrate/fit-checks.ts';
 import { modelsJson, modelsModule, type FittedModel, type Provenance } from '../calibrate/models.ts';
 import { appTask } from '../calibrate/app-tasks.ts';
 import { checkAppUnit } from '../calibrate/app-units.ts';
@@ -243,7 +244,9 @@ function fitKeepingSamples(text: string, file: string): ReturnType<typeof fitWit
     return fitWithProvenance(text, out, true);
   } catch (e) {
     if (!(e instanceof InputError)) throw e;
-    throw new InputError(`${e.message}; the samples are kept in ${out} (no models written): fix the spec and run again, or fit them with sim fit ${out} --relative -o <models.json>`);
+    // Samples of 0 cycles can be fitted, of absolute error only: it advised --relative, the fit just refused.
+    const fitThem = e instanceof ZeroTimesError ? `sim fit ${out} -o <models.json>` : `sim fit ${out} --relative -o <models.json>`;
+    throw new InputError(`${e.message}; the samples are kept in ${out} (no models written): fix the spec and run again, or fit them with ${fitThem}`);
   }
 }
 

@@ -95,6 +95,21 @@ describe.concurrent('output files are checked before any work', () => {
     expect(readFileSync(join(dir, 'c.samples'), 'utf8')).toMatch(/^# end: 1 unit, \d+ samples$/m);
   });
 
+  it('sim calibrate --fit of samples of 0 cycles advises the absolute fit that takes them (it advised --relative, the fit just refused)', async () => {
+    const dir = scratch();
+    // A CM-5 whose ClearMemory costs nothing: every sample is 0 cycles.
+    const free = readFileSync(join(ROOT, 'platforms/cm5.json'), 'utf8').replace(/"clearMemoryStartCycles": [\d.]+/, '"clearMemoryStartCycles": 0').replace(/"clearMemoryCyclesPerByte": [\d.]+/, '"clearMemoryCyclesPerByte": 0');
+    writeFileSync(join(dir, 'free.json'), free);
+    writeFileSync(join(dir, 's.spec'), '{{ i 1 8 ++ @ @ ClearMemory(length) @ @ length:i @ }}\n');
+    const r = await sim(['calibrate', '--platform', './free.json', '--nodes', '16', 's.spec', '-o', 'c.samples', '--fit', 'fd'], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^sim: c\.samples: model ClearMemory on cm5: 8 building samples of 0 cycles, which --relative cannot weight .*; the samples are kept in c\.samples \(no models written\): fix the spec and run again, or fit them with sim fit c\.samples -o <models\.json>\n$/);
+    // And that advice works.
+    const fit = await sim(['fit', 'c.samples', '-o', 'm.json'], dir);
+    expect(fit.code).toBe(0);
+    expect(fit.stdout).toContain('cm5 ClearMemory: 0*length');
+  });
+
   it("refuses an output that is the app's module or a source file in its folder, leaving them as they were", async () => {
     const dir = scratch();
     mkdirSync(join(dir, 'app'));
