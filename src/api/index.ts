@@ -15,7 +15,10 @@
 // Writing and running apps: the Strata runtime API (Appendix A), runApp and runConfig.
 export * from '../runtime/index.ts';
 export type { AnyApp, ParamSpec } from '../runtime/app.ts';
-export { InputError, RunFailure } from '../kernel/errors.ts';
+export { AppError, DeadlockError, InputError, RunFailure, RunInterrupted, RunLimitError } from '../kernel/errors.ts';
+// What a RunConfig's fields take: programs that build one could not name these types.
+export type { NetworkMode, TraceSink } from '../machine/machine.ts';
+export type { LogEntry, LogSink, OutputSink, OutputStream } from '../runtime/printing.ts';
 
 // Platforms and apps by name or path, as `sim --platform <p> <app>` takes them.
 export { loadRun, type RunSetup } from '../cli/run-setup.ts';

@@ -59,7 +59,14 @@ const summary: RunSummary = runApp(await loadRun({ platform, app: 'x', nodes: 4 
 const cycles: number = summary.simulatedCycles;
 // @ts-expect-error: the declarations are real, so a wrong type is an error
 const wrong: string = summary.simulatedCycles;
-export { cycles, wrong };
+// What a RunConfig's fields take, and the failures a run raises, are named by the entry too.
+import { DeadlockError, RunLimitError, type LogSink, type NetworkMode, type OutputSink, type TraceSink } from 'proteus-strata';
+const network: NetworkMode = 'analytic';
+const output: OutputSink = (stream, text) => void [stream, text];
+const log: LogSink = (entry) => void entry;
+const trace: TraceSink | undefined = undefined;
+const failures = [DeadlockError, RunLimitError];
+export { cycles, wrong, network, output, log, trace, failures };
 `;
 
 describe('the packed package', () => {
