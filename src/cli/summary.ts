@@ -40,7 +40,8 @@ export function formatSummary(s: RunSummary, wall: WallClock, extra: SummaryExtr
   ];
   const metrics = Object.entries(s.metrics).map(([k, v]) => `${k}=${formatMetric(v)}`);
   if (metrics.length > 0) lines.push(['metrics', metrics.join('  ')]);
-  lines.push(['verified', `${s.verified ? 'yes' : 'NO'}: ${s.verification}`]);
+  // An empty detail printed 'verified NO: ' and nothing after.
+  lines.push(['verified', `${s.verified ? 'yes' : 'NO'}${s.verification === '' ? '' : `: ${s.verification}`}`]);
   return lines.map(([k, v]) => `${k.padEnd(15)}${v}`).join('\n');
 }
 

@@ -70,6 +70,15 @@ describe.concurrent('sim runs apps', () => {
     expect(r.stdout).toMatch(/^verified +NO: node 3 holds the wrong answer$/m);
   });
 
+  it("ends the summary at yes or NO when verify gives no detail (it printed 'verified NO: ' and nothing after)", async () => {
+    const ok = await sim(['--platform', 'cm5', 'test/fixtures/verify-no-detail.ts', '--nodes', '4', '--param', 'ok=true']);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(/^verified +yes$/m);
+    const { r } = await failingRun(['--platform', 'cm5', 'test/fixtures/verify-no-detail.ts', '--nodes', '4']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^verified +NO$/m);
+  });
+
   it('keeps the repros of failed runs that differ in node count or network (the later wrote over the earlier)', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'sim-fail-'));
     for (const extra of [['--nodes', '4'], ['--nodes', '8'], ['--nodes', '4', '--network', 'analytic']]) {
