@@ -26,6 +26,34 @@ const done: PortHandler<Receiver> = (rt) => {
   rt.globals.completions++;
 };
 
+/**
+ * Node 1 sends node 0's port 4 a header naming the handler `headerWord` gives (0: none)
+ * and a block of 4 words; node 0 gives the port `handler` and polls until a completion.
+ */
+function toPort4(handler: PortHandler<Receiver>, headerWord: (rt: Runtime<Receiver>) => number) {
+  return runInline(
+    'cm5',
+    2,
+    function* (rt: Runtime<Receiver>): Op<number> {
+      const g = rt.globals;
+      if (rt.self === 0) {
+        rt.port(4).setBase(g.memory);
+        rt.port(4).handler = handler as PortHandler;
+      }
+      yield* rt.barrier();
+      if (rt.self === 1) {
+        yield* rt.sendBothRLPollBoth(0, strataXferHeaderHandler, 4, 4, headerWord(rt));
+        yield* rt.sendBlockXferPollBoth(0, 4, 0, [1, 2, 3, 4]);
+      } else {
+        yield* rt.pollBothUntil(() => g.completions > 0);
+      }
+      yield* rt.barrier();
+      return g.completions;
+    },
+    { globals: () => ({ memory: new Uint32Array(4), completions: 0, countSeen: [] }) },
+  );
+}
+
 const word = (i: number) => (0xa5000000 + i * 7) >>> 0;
 
 /**
@@ -207,27 +235,7 @@ describe('block transfers (Appendix A 7)', () => {
     const other: PortHandler<Receiver> = (rt) => {
       rt.globals.completions += 100;
     };
-    const { results } = runInline(
-      'cm5',
-      2,
-      function* (rt: Runtime<Receiver>): Op<number> {
-        const g = rt.globals;
-        if (rt.self === 0) {
-          rt.port(4).setBase(g.memory);
-          rt.port(4).handler = done as PortHandler;
-        }
-        yield* rt.barrier();
-        if (rt.self === 1) {
-          yield* rt.sendBothRLPollBoth(0, strataXferHeaderHandler, 4, 4, rt.handlerWord(other));
-          yield* rt.sendBlockXferPollBoth(0, 4, 0, [1, 2, 3, 4]);
-        } else {
-          yield* rt.pollBothUntil(() => g.completions > 0);
-        }
-        yield* rt.barrier();
-        return g.completions;
-      },
-      { globals: () => ({ memory: new Uint32Array(4), completions: 0, countSeen: [] }) },
-    );
+    const { results } = toPort4(done, (rt) => rt.handlerWord(other));
     expect(results[0]).toBe(1);
   });
 
@@ -245,28 +253,6 @@ describe('block transfers (Appendix A 7)', () => {
       /^node 0: port 4's handler counted yielded number 5; runtime calls are made with yield\* /,
     ],
   ])('names a port handler that %s', (_what, handler, message) => {
-    expect(() =>
-      runInline(
-        'cm5',
-        2,
-        function* (rt: Runtime<Receiver>): Op<number> {
-          const g = rt.globals;
-          if (rt.self === 0) {
-            rt.port(4).setBase(g.memory);
-            rt.port(4).handler = handler as PortHandler;
-          }
-          yield* rt.barrier();
-          if (rt.self === 1) {
-            yield* rt.sendBothRLPollBoth(0, strataXferHeaderHandler, 4, 4, 0);
-            yield* rt.sendBlockXferPollBoth(0, 4, 0, [1, 2, 3, 4]);
-          } else {
-            yield* rt.pollBothUntil(() => g.completions > 0);
-          }
-          yield* rt.barrier();
-          return g.completions;
-        },
-        { globals: () => ({ memory: new Uint32Array(4), completions: 0, countSeen: [] }) },
-      ),
-    ).toThrow(message);
+    expect(() => toPort4(handler, () => 0)).toThrow(message);
   });
 });

@@ -72,6 +72,16 @@ export function start(command: string, args: readonly string[], options: { cwd?:
   return { child, pid: child.pid, stdout: () => out, stderr: () => err, exited, closed };
 }
 
+/**
+ * A real redis-server on 127.0.0.1:`port`, keeping nothing on disk beyond `dir`
+ * (extra arguments after the defaults), once it accepts connections.
+ */
+export async function startRedis(port: number, dir: string, extra: readonly string[] = []): Promise<Started> {
+  const redis = start(findBinary('redis-server') as string, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...extra, '--dir', dir]);
+  await waitFor('redis-server to listen', () => redis.stdout().includes('Ready to accept connections'), 10_000);
+  return redis;
+}
+
 /** Stops a process by its PID (SIGTERM, then SIGKILL after `graceMs`) and waits for it. */
 export async function stop(p: Started | undefined, graceMs = 5000): Promise<void> {
   if (p === undefined || p.child.exitCode !== null || p.child.signalCode !== null) return;

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../support/sim-cli.ts';
-import { findBinary, freePort, missingServers, start, stop, waitFor, type Started } from '../support/servers.ts';
+import { freePort, missingServers, start, startRedis, stop, waitFor, type Started } from '../support/servers.ts';
 
 const SIM = join(ROOT, 'bin/sim.mjs');
 const missing = missingServers(['redis-server'], 'sim sweep status --queue tests');
@@ -25,9 +25,8 @@ describe.skipIf(missing.length > 0)('sim sweep status --queue when Redis goes aw
 
   it('says so in one line and exits 1 instead of waiting for ever', { timeout: 90_000 }, async () => {
     const port = await freePort();
-    const redis = start(findBinary('redis-server') as string, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir]);
+    const redis = await startRedis(port, dir);
     started.push(redis);
-    await waitFor('redis-server to listen', () => redis.stdout().includes('Ready to accept connections'), 10_000);
     // 40,000 runs, none recorded: status asks Redis for every one's job state, one at a time.
     const sweep = join(dir, 'many.json');
     writeFileSync(sweep, JSON.stringify({ name: 'many', runs: [{ app: 'apps/ping-pong', platform: 'cm5', nodes: 4, seeds: { from: 1, count: 40_000 } }] }));

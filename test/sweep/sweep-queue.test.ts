@@ -12,7 +12,7 @@ import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectRedis, QUEUE_NAME } from '../../src/sweep/queue-connection.ts';
 import { ROOT, sim } from '../support/sim-cli.ts';
-import { findBinary, freePort, missingServers, start, stop, waitFor, type Started } from '../support/servers.ts';
+import { freePort, missingServers, start, startRedis, stop, waitFor, type Started } from '../support/servers.ts';
 
 // small.json with its last three runs (16-node shifts) made long, about a second each: the
 // first test kills a worker inside one, and with 400 messages (a tenth of a second) the
@@ -56,8 +56,7 @@ describe.skipIf(missing.length > 0)('sim sweep --queue (BullMQ on a real Redis)'
     dir = mkdtempSync(join(tmpdir(), 'sim-queue-'));
     const port = await freePort();
     url = `redis://127.0.0.1:${port}/0`;
-    redis = start(findBinary('redis-server') as string, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--maxmemory-policy', 'noeviction', '--dir', dir]);
-    await waitFor('redis-server to listen', () => redis.stdout().includes('Ready to accept connections'), 10_000);
+    redis = await startRedis(port, dir, ['--maxmemory-policy', 'noeviction']);
     const local = await sim(['sweep', SMALL, '--out', join(dir, 'local.jsonl'), '--workers', '2']);
     expect(local.code).toBe(0);
     reference = readFileSync(join(dir, 'local.jsonl'), 'utf8');

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../support/sim-cli.ts';
-import { findBinary, freePort, missingServers, start, stop, waitFor, type Started } from '../support/servers.ts';
+import { freePort, missingServers, start, startRedis, stop, waitFor, type Started } from '../support/servers.ts';
 
 const SIM = join(ROOT, 'bin/sim.mjs');
 const missing = missingServers(['redis-server'], 'sim worker tests');
@@ -18,9 +18,8 @@ describe.skipIf(missing.length > 0)('sim worker and signals', () => {
   const dir = mkdtempSync(join(tmpdir(), 'sim-worker-signals-'));
   const started: Started[] = [];
   const redisOn = async (port: number): Promise<Started> => {
-    const redis = start(findBinary('redis-server') as string, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir]);
+    const redis = await startRedis(port, dir);
     started.push(redis);
-    await waitFor('redis-server to listen', () => redis.stdout().includes('Ready to accept connections'), 10_000);
     return redis;
   };
   const sim = (...args: string[]): Started => {
