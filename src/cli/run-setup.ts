@@ -21,7 +21,9 @@ export interface RunSetup extends RunOptions {
 
 /**
  * Loads the platform, then the app, then builds the run's configuration, as `sim`
- * does for `--platform <p> <app>`.
+ * does for `--platform <p> <app>`. A parameter of `auto` is refused here as any value
+ * the app does not take: `sim` resolves those from the models first, and a program
+ * has runImplementation (or select) do it.
  * @throws InputError for an unknown or malformed platform, a missing or malformed
  *   app, or a bad parameter (one line naming it, as the CLI reports it)
  */
