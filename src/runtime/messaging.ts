@@ -241,17 +241,13 @@ export class Messaging implements SendPath {
     // The block-data handlers take the packet's words as one array (see withArrayForm).
     const arrayForm = arrayFormOf(handler);
     const r = arrayForm !== undefined ? arrayForm(target, a) : callSpread(h, target, a);
-    if (r === undefined) {
-      guard.checkHandler(h);
+    const g = guard.handlerResult(h, r);
+    if (g === null) {
       guard.handlerDepth--;
       return null;
     }
-    if (typeof r !== 'object' || r === null || typeof (r as Op).next !== 'function') {
-      if (r instanceof Promise) throw new RunFailure(`node ${this.node.id}: handler ${h.name || '(anonymous)'} is an async function (it returned a Promise); a handler runs to its end when its node polls: a plain function, or a function* whose runtime calls are made with yield*`);
-      throw new RunFailure(`node ${this.node.id}: handler ${h.name || '(anonymous)'} returned a value; handlers return nothing (or are generator functions)`);
-    }
     // Engine handlers may yield delays themselves; an app's yields are its runtime calls'.
-    return target === this.appTarget ? new GuardedHandler(guard, this.node.id, h.name, r) : r;
+    return target === this.appTarget ? new GuardedHandler(guard, this.node.id, h.name, g) : g;
   }
 
   /** The network block transfers' pacing polls next: the right only, or the left while it has a packet. */

@@ -16,6 +16,7 @@
  */
 import { AppError, RunFailure } from '../kernel/errors.ts';
 import type { Op } from '../machine/node.ts';
+import { shownArgument } from './words.ts';
 
 /** Where queued output goes when an operation starts outside a handler. */
 export interface PrintQueue {
@@ -88,10 +89,24 @@ export class OpGuard {
     if (this.handlerDepth === 0 && !this.prints.isEmpty) this.prints.flush();
   }
 
-  /** After a plain (non-generator) handler returns: it must not have created an operation. */
-  checkHandler(handler: { readonly name: string }): void {
-    // The name only when failing: reading a function's name is not free, and this runs per message.
-    if (this.unstarted !== 0) this.fail(`handler ${handler.name || '(anonymous)'}`);
+  /**
+   * What a handler returned, as its node runs it (messaging for a message's handler, the
+   * port table for a port's, `port` its number): nothing, after which it must not have
+   * created an operation it did not run, or its generator, to run. Anything else is
+   * named: a Promise (an async handler) or a value.
+   * @returns the generator, or null when the handler has finished
+   */
+  handlerResult(handler: { readonly name: string }, r: unknown, port = -1): Op | null {
+    if (r === undefined) {
+      if (this.unstarted !== 0) this.fail(handlerName(handler, port));
+      return null;
+    }
+    if (r !== null && typeof r === 'object' && typeof (r as Op).next === 'function') return r as Op;
+    const why =
+      r instanceof Promise
+        ? 'is an async function (it returned a Promise); a handler runs to its end when its node polls: a plain function, or a function* whose runtime calls are made with yield*'
+        : `returned ${shownArgument(r)}; ${port < 0 ? 'handlers' : 'port handlers'} return nothing (or are generator functions, whose runtime calls are made with yield*)`;
+    throw new RunFailure(`node ${this.self}: ${handlerName(handler, port)} ${why}`);
   }
 
   /** When main returns: it must not have created an operation it did not run. */
@@ -194,6 +209,14 @@ export class GuardedOp<T> implements Generator<number, T, undefined>, WaitingOp 
   [Symbol.iterator](): Generator<number, T, undefined> {
     return this;
   }
+}
+
+/**
+ * A handler as messages name it (port < 0: a message's). Only when failing: reading a
+ * function's name is not free, and handlerResult runs per message.
+ */
+function handlerName(handler: { readonly name: string }, port: number): string {
+  return `${port < 0 ? 'handler' : `port ${port}'s handler`} ${handler.name || '(anonymous)'}`;
 }
 
 /**

@@ -166,17 +166,8 @@ export class PortTable {
     if (h === null || h === undefined) return;
     if (typeof h !== 'function') throw new RunFailure(`node ${this.self}: port ${portNum}'s handler is ${shownArgument(h)}; expected a function, or null for none`);
     const handler = h as (rt: unknown, port: number) => unknown;
-    const name = `port ${portNum}'s handler ${handler.name || '(anonymous)'}`;
-    const r = handler(this.appTarget, portNum);
-    if (r === undefined) {
-      this.guard.checkHandler({ name });
-      return;
-    }
-    if (r === null || typeof r !== 'object' || typeof (r as Op).next !== 'function') {
-      const what = r instanceof Promise ? 'is an async function (it returned a Promise)' : `returned ${shownArgument(r)}`;
-      throw new RunFailure(`node ${this.self}: ${name} ${what}; port handlers return nothing (or are generator functions, whose runtime calls are made with yield*)`);
-    }
-    yield* new GuardedHandler(this.guard, this.self, handler.name, r as Op, `port ${portNum}'s handler`);
+    const g = this.guard.handlerResult(handler, handler(this.appTarget, portNum), portNum);
+    if (g !== null) yield* new GuardedHandler(this.guard, this.self, handler.name, g, `port ${portNum}'s handler`);
   }
 }
 
