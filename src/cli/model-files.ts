@@ -124,20 +124,21 @@ export function loadModelSet(platform: Platform, nodes: number, dir?: string, co
   const appDir = dir ?? projectPath(shippedModelsDir(nodes));
   const shownDir = dir ?? shippedModelsDir(nodes);
   const file = join(appDir, `${platform.name}.json`);
+  const calibrate = `sim calibrate --platform ${platformOption(platform)} apps/calibration/apps.spec -o <samples> --nodes ${nodes} --fit <dir>`;
   if (!existsSync(file)) {
     throw new InputError(
       dir === undefined
-        ? `no app models for ${platform.name} on ${nodes} nodes (expected ${shownDir}/${platform.name}.json; shipped sizes are 16, 32 and 64 nodes); calibrate them with sim calibrate --platform ${platformOption(platform)} apps/calibration/apps.spec -o <samples> --nodes ${nodes} --fit <dir>, then pass --models <dir>`
+        ? `no app models for ${platform.name} on ${nodes} nodes (expected ${shownDir}/${platform.name}.json; shipped sizes are 16, 32 and 64 nodes); calibrate them with ${calibrate}, then pass --models <dir>`
         : `--models ${dir}: no ${platform.name}.json there (expected the directory sim calibrate --fit writes, with one <platform>.json per platform)`,
     );
   }
   const shown = join(shownDir, `${platform.name}.json`);
   const { text, fittedOn, sizes } = readModelsFile(file, shown, platform.name);
   set.addFile(text, shown);
-  checkHoldsPlatform(text, shown, platform.name, `the app models for it with sim calibrate --platform ${platformOption(platform)} apps/calibration/apps.spec -o <samples> --nodes ${nodes} --fit <dir>, then pass --models <dir>`);
+  checkHoldsPlatform(text, shown, platform.name, `the app models for it with ${calibrate}, then pass --models <dir>`);
   // Fitted on another platform file of this name, they predicted that machine's times, silently.
-  checkFittedOn(fittedOn, platform, shown, `the app models for it with sim calibrate --platform ${platformOption(platform)} apps/calibration/apps.spec -o <samples> --nodes ${nodes} --fit <dir>, then pass --models <dir>`);
-  checkFittedSize(sizes, nodes, shown, `the app models at ${nodes} nodes (sim calibrate --platform ${platformOption(platform)} apps/calibration/apps.spec -o <samples> --nodes ${nodes} --fit <dir>) and pass --models <dir>`);
+  checkFittedOn(fittedOn, platform, shown, `the app models for it with ${calibrate}, then pass --models <dir>`);
+  checkFittedSize(sizes, nodes, shown, `the app models at ${nodes} nodes (${calibrate}) and pass --models <dir>`);
   if (comm?.communication === 'hybrid') readHybrid(set, platform, nodes, comm.hybridDir);
   return set;
 }
@@ -171,9 +172,10 @@ function readHybrid(set: ModelSet, platform: Platform, nodes: number, dir: strin
   // Eq. 54's Communication is a time per iteration: a fit that makes it negative was
   // shown as advice ("hybrid Communication -3375 cycles per iteration", no extra lines).
   set.addFile(text, shown, { refuseNegative: true });
-  checkHoldsPlatform(text, `--communication hybrid: ${shown}`, platform.name, `the hybrid models for it with ${calibrate}`);
-  checkFittedOn(fittedOn, platform, `--communication hybrid: ${shown}`, `the hybrid models for it with ${calibrate}`);
-  checkFittedSize(sizes, nodes, `--communication hybrid: ${shown}`, `the hybrid models at ${nodes} nodes with ${calibrate}`);
+  const what = `--communication hybrid: ${shown}`;
+  checkHoldsPlatform(text, what, platform.name, `the hybrid models for it with ${calibrate}`);
+  checkFittedOn(fittedOn, platform, what, `the hybrid models for it with ${calibrate}`);
+  checkFittedSize(sizes, nodes, what, `the hybrid models at ${nodes} nodes with ${calibrate}`);
   for (const name of Object.values(HYBRID_MODELS)) {
     if (!set.has(name)) throw new InputError(`--communication hybrid: ${shown} has no model ${name} (expected ${Object.values(HYBRID_MODELS).join(' and ')}, the models of apps/calibration/hybrid.spec)`);
   }
