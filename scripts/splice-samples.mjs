@@ -101,19 +101,17 @@ const target = parse(samplesPath);
 const VERSION = /^# proteus-strata calibration samples, version \d+$/;
 const same = (h) => h.filter((l) => !l.startsWith('# spec ') && !VERSION.test(l));
 const units = new Map(target.units.map((u) => [u.key, u]));
+const platforms = [...new Set(target.units.map((u) => u.lines[0]))];
 for (const p of partials) {
   const part = parse(p);
   if (JSON.stringify(same(part.header)) !== JSON.stringify(same(target.header))) fail(`${p}: its header differs from ${samplesPath}'s (simulator, seed, nodes or vcount)`);
-  for (const u of part.units) units.set(u.key, u);
-}
-const platforms = [...new Set(target.units.map((u) => u.lines[0]))];
-// Every unit of a partial file goes in: one of another platform line (the platform file edited since,
-// so its hash differs; or another platform or size) or of a model the spec lacks was left out, the
-// samples written unchanged, and the splice reported done.
-for (const p of partials) {
-  for (const u of parse(p).units) {
+  // Every unit of a partial file goes in: one of another platform line (the platform file edited since,
+  // so its hash differs; or another platform or size) or of a model the spec lacks was left out, the
+  // samples written unchanged, and the splice reported done.
+  for (const u of part.units) {
     if (!platforms.includes(u.lines[0])) fail(`${p}: its unit of ${u.model} was sampled on "${u.lines[0].slice(2)}", which ${samplesPath} has no units of (another platform file, platform or machine size); expected units of ${samplesPath}'s platforms`);
     if (!order.includes(u.model)) fail(`${p}: its unit of ${u.model} is of no model of ${specPath}; expected models of the spec`);
+    units.set(u.key, u);
   }
 }
 const out = [];
