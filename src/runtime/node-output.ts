@@ -52,9 +52,22 @@ export class NodeOutput implements PrintQueue {
   /** Writes the queued output to the run's output, charging a call per message. */
   flush(): void {
     const queued = this.queue.length;
+    this.print();
+    this.work.computeOps({ calls: queued });
+  }
+
+  /**
+   * At the run's end, writes what handlers queued while the node waited in StrataExit
+   * (Appendix A 3.5: it exits "after cleaning up"); nothing flushed it after the exit
+   * began, and the text was lost. The run is over, so no time is charged.
+   */
+  flushAtRunEnd(): void {
+    this.print();
+  }
+
+  private print(): void {
     for (const { stream, text } of this.queue) this.output.print(stream, text);
     this.queue.length = 0;
-    this.work.computeOps({ calls: queued });
   }
 
   /**

@@ -242,6 +242,7 @@ export function runUntil(config: RunConfig, limits: { untilCycle?: number; maxEv
   } catch (e) {
     throw asRunFailure(e, machine, output);
   }
+  if (machine.allExited) for (const e of engines) e.output.flushAtRunEnd();
   return { report: stopReport(machine, engines, output), ended: outcome !== 'cycle-limit' && outcome !== 'event-limit' };
 }
 
@@ -325,7 +326,10 @@ export class AppRun {
       }
       if (machine.sim.events >= end) break;
     }
-    if (outcome === 'finished') return true;
+    if (outcome === 'finished') {
+      for (const e of this.started.engines) e.output.flushAtRunEnd();
+      return true;
+    }
     const maxCycles = this.config.limits?.maxCycles ?? 0;
     if (outcome === 'cycle-limit') throw this.limitError('cycles', maxCycles, `its limit of ${maxCycles} simulated cycles`);
     if (machine.sim.events >= this.maxEvents) throw this.limitError('events', this.maxEvents, `its limit of ${this.maxEvents} events`);

@@ -75,6 +75,30 @@ describe('Qprintf (Appendix A 9.1)', () => {
   });
 });
 
+describe('Qprintf on a node that has returned from main (StrataExit, Appendix A 3.5)', () => {
+  // A handler run while its node waited in StrataExit queued its text, and nothing
+  // flushed that queue again: the text was lost, though the log showed the qprintf.
+  it.each(['cm5', 'atm'] as const)("prints what handlers queued there when the run ends, on %s", (platform) => {
+    const printed: string[] = [];
+    const late: Handler = (rt, from) => {
+      rt.qprintf('node %d heard from %d after returning\n', rt.self, from);
+    };
+    runInline(
+      platform,
+      4,
+      function* (rt) {
+        if (rt.self !== 0) return;
+        rt.compute(5000);
+        yield* rt.sendLeftPollBoth(1, late, 0);
+        yield* rt.sendLeftPollBoth(2, late, 0);
+        rt.compute(5000);
+      },
+      { output: (stream: OutputStream, text: string) => printed.push(`${stream}: ${text}`) },
+    );
+    expect(printed).toEqual(['stdout: node 1 heard from 0 after returning\n', 'stdout: node 2 heard from 0 after returning\n']);
+  });
+});
+
 describe('StrataLog and the loglast report (Appendix A 9.3)', () => {
   it('logs entries with node and cycle, and global operations when the run logs them', () => {
     const entries: LogEntry[] = [];
