@@ -39,6 +39,8 @@ export class Collectives {
   private segment: SegmentType = SegmentType.NoBoundary;
   /** Where completeCombineVector writes. */
   private pendingVector: WordArray | null = null;
+  /** Whether this node has started an episode of each channel (a completion before any has no result). */
+  private readonly hasStarted = [false, false, false];
 
   constructor(self: number, engine: CombineEngine, guard: OpGuard, output: NodeOutput, states: NodeStates) {
     this.self = self;
@@ -71,7 +73,12 @@ export class Collectives {
     return this.start(GLOBAL_OR_CHANNEL, CombineOp.ReduceOr, [notDone ? 1 : 0], SegmentType.NoBoundary, `startGlobalOR(${notDone})`);
   }
 
-  *completeGlobalOR(): Op<boolean> {
+  completeGlobalOR(): Op<boolean> {
+    this.checkStarted(GLOBAL_OR_CHANNEL, 'completeGlobalOR', 'startGlobalOR (or barrier)');
+    return this.completeGlobalORBody();
+  }
+
+  private *completeGlobalORBody(): Op<boolean> {
     return (yield* this.await(GLOBAL_OR_CHANNEL, 'completeGlobalOR'))[0] !== 0;
   }
 
@@ -99,8 +106,22 @@ export class Collectives {
     return this.start(COMBINE_CHANNEL, op, [value], this.segment, `startCombineInt(${value}, ${COMBINE_OP_NAMES[op]})`);
   }
 
-  *completeCombineInt(): Op<number> {
+  completeCombineInt(): Op<number> {
+    this.checkStarted(COMBINE_CHANNEL, 'completeCombineInt', 'startCombineInt');
+    return this.completeCombineIntBody();
+  }
+
+  private *completeCombineIntBody(): Op<number> {
     return (yield* this.await(COMBINE_CHANNEL, 'completeCombineInt'))[0];
+  }
+
+  /**
+   * Refuses a completion on a channel this node never started: there is no result
+   * to return (completeCombineInt gave undefined, completeGlobalOR true). Completing
+   * one episode again returns its result again.
+   */
+  private checkStarted(ch: CombineChannel, what: string, start: string): void {
+    if (!this.hasStarted[ch]) throw new RunFailure(`node ${this.self}: ${what} before any ${start} on this node`);
   }
 
   combineInt(value: number, op: CombineOp): Op<number> {
@@ -177,16 +198,21 @@ export class Collectives {
     // Called from JavaScript with its arguments out of order, it said "(undefined elements): expected 1 to NaN".
     const isArray = (a: unknown) => a !== null && typeof a === 'object' && typeof (a as { length?: unknown }).length === 'number';
     if (!isArray(to) || !isArray(from)) throw new RunFailure(`node ${this.self}: ${what}(to, from, op, count?): expected arrays for to and from, got ${to === null ? 'null' : typeof to} and ${from === null ? 'null' : typeof from}`);
-    if (!Number.isInteger(count) || count < 1 || count > from.length || count > to.length) {
-      throw new RunFailure(
-        `node ${this.self}: ${what}(${count} elements): expected 1 to ${Math.min(from.length, to.length)} (the arrays' lengths)`,
-      );
+    const shorter = Math.min(from.length, to.length);
+    // An empty array (count defaults to its length) said "expected 1 to 0".
+    if (shorter < 1) {
+      const lengths = to === from ? 'the array is empty' : `to holds ${to.length} and from ${from.length}`;
+      throw new RunFailure(`node ${this.self}: ${what}(${count} elements): expected arrays of at least 1 element; ${lengths}`);
+    }
+    if (!Number.isInteger(count) || count < 1 || count > shorter) {
+      throw new RunFailure(`node ${this.self}: ${what}(${count} elements): expected 1 to ${shorter} (the arrays' lengths)`);
     }
   }
 
   /** Joins an episode: logs the step when called (before the operation starts), then the engine's start. */
   private start(ch: CombineChannel, op: ReduceOp, words: readonly number[], segment: SegmentType, what: string): Op {
     this.output.logGlobal(what);
+    this.hasStarted[ch] = true;
     return this.engine.start(ch, op, words, segment);
   }
 

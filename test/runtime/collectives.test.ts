@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { combineAll, COMBINE_OP_NAMES, CombineOp, SegmentType } from '../../src/network/combine.ts';
-import { CompositeOp } from '../../src/runtime/index.ts';
+import { CompositeOp, type Op, type Runtime } from '../../src/runtime/index.ts';
 import { runInline } from '../support/inline-app.ts';
 import { PLATFORM_NAMES, type PlatformName } from '../support/platforms.ts';
 
@@ -322,6 +322,31 @@ describe('misuse of the collectives fails the run with a clear message', () => {
     expect(run(3, 3)).not.toThrow();
     expect(run(3, 0)).toThrow(/^node 0: combineVector\(0 elements\): expected 1 to 3 \(the arrays' lengths\)/);
     expect(run(2, 3)).toThrow(/^node 0: combineVector\(3 elements\): expected 1 to 2 \(the arrays' lengths\)/);
+  });
+
+  // An empty vector (count defaults to its length) said "expected 1 to 0".
+  it('a vector combine or broadcast of empty arrays', () => {
+    const cases: [(rt: Runtime) => Op, RegExp][] = [
+      [(rt) => rt.combineVector([], [], CombineOp.ReduceAdd), /^node 0: combineVector\(0 elements\): expected arrays of at least 1 element; to holds 0 and from 0$/],
+      [(rt) => rt.broadcastVector([], [1, 2]), /^node 0: broadcastVector\(2 elements\): expected arrays of at least 1 element; to holds 0 and from 2$/],
+      [(rt) => rt.receiveBroadcastVector([]), /^node 0: receiveBroadcastVector\(0 elements\): expected arrays of at least 1 element; the array is empty$/],
+    ];
+    for (const [call, message] of cases) expect(() => runInline('atm', 2, (rt) => call(rt))).toThrow(message);
+  });
+
+  // completeCombineInt before any startCombineInt returned undefined (an Op<number>), and
+  // completeGlobalOR before any global OR returned true.
+  it.each(PLATFORM_NAMES)('on %s, completing a combine or global OR that was never started', (platform) => {
+    expect(() => runInline(platform, 4, (rt) => rt.completeCombineInt())).toThrow(/^node 0: completeCombineInt before any startCombineInt on this node$/);
+    expect(() => runInline(platform, 4, (rt) => rt.completeGlobalOR())).toThrow(/^node 0: completeGlobalOR before any startGlobalOR \(or barrier\) on this node$/);
+  });
+
+  it('completing a combine twice gives its result again, as reading the result again does', () => {
+    const { results } = runInline('paragon', 4, function* (rt) {
+      yield* rt.startCombineInt(rt.self, CombineOp.ReduceAdd);
+      return [yield* rt.completeCombineInt(), yield* rt.completeCombineInt()];
+    });
+    expect(results).toEqual(new Array(4).fill([6, 6]));
   });
 
   it('completing one split-phase vector combine twice', () => {
