@@ -9,7 +9,8 @@ import { RunFailure } from '../kernel/errors.ts';
 import type { Node } from '../machine/node.ts';
 import type { LocalWork } from './local-work.ts';
 import type { PrintQueue } from './op-guard.ts';
-import { formatC, type OutputStream, type RunOutput } from './printing.ts';
+import { formatC } from './c-format.ts';
+import type { OutputStream, RunOutput } from './printing.ts';
 import { State, type NodeStates } from './states.ts';
 import { shownArgument } from './words.ts';
 
@@ -40,7 +41,7 @@ export class NodeOutput implements PrintQueue {
     if (stream !== 'stdout' && stream !== 'stderr') {
       throw new RunFailure(`node ${this.node.id}: qfprintf to ${String(stream)}: expected 'stdout' or 'stderr'`);
     }
-    const text = formatC(this.checkedFormat('qprintf', format), ...args);
+    const text = this.format('qprintf', format, args);
     this.queue.push({ stream, text });
     const previous = this.states.enter(State.Qprintf);
     this.work.computeOps({ calls: 1, stores: Math.ceil(text.length / 4) });
@@ -75,7 +76,7 @@ export class NodeOutput implements PrintQueue {
    * Strata, ten calls' worth of cycles plus a store per word of text.
    */
   strataLog(format: string, args: unknown[]): void {
-    const text = formatC(this.checkedFormat('strataLog', format), ...args);
+    const text = this.format('strataLog', format, args);
     this.output.log(this.node.id, this.node.time, text);
     const previous = this.states.enter(State.Logging);
     this.work.computeOps({ calls: 10, stores: Math.ceil(text.length / 4) });
@@ -83,12 +84,18 @@ export class NodeOutput implements PrintQueue {
   }
 
   /**
-   * The format, if it is a string. A number printed nothing and undefined failed inside
-   * the formatter ("TypeError: Cannot read properties of undefined (reading 'length')").
+   * The text C's printf makes of `format` and `args`. A format that is not a string is
+   * refused: a number printed nothing and undefined failed inside the formatter
+   * ("TypeError: Cannot read properties of undefined (reading 'length')").
    */
-  private checkedFormat(call: string, format: unknown): string {
+  private format(call: string, format: unknown, args: unknown[]): string {
     if (typeof format !== 'string') throw new RunFailure(`node ${this.node.id}: ${call} format ${shownArgument(format)}: expected a string (C printf's format)`);
-    return format;
+    try {
+      return formatC(format, ...args);
+    } catch (e) {
+      if (e instanceof RangeError) throw new RunFailure(`node ${this.node.id}: ${call}: ${e.message}`);
+      throw e;
+    }
   }
 
   /** Logs the progress of a global operation when the run logs them (free: an observation). */

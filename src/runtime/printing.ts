@@ -8,8 +8,6 @@
  * is printed when the run ends, node by node. Output is ordered by when queues are
  * flushed, which is deterministic.
  */
-import { createRequire } from 'node:module';
-
 export type OutputStream = 'stdout' | 'stderr';
 
 /** Receives flushed program output. */
@@ -23,20 +21,6 @@ export interface LogEntry {
 
 /** Receives every log entry as it is made. */
 export type LogSink = (entry: LogEntry) => void;
-
-let printf: ((format: string, ...args: unknown[]) => string) | null = null;
-
-/**
- * C printf formatting; a conversion without an argument is left as written. The
- * formatter (fast-printf) is loaded at the first call: most runs never print, and
- * importing it took about 5 ms of every run's start.
- */
-export function formatC(format: string, ...args: unknown[]): string {
-  printf ??= (createRequire(import.meta.url)('fast-printf') as typeof import('fast-printf')).createPrintf({
-    formatUnboundExpression: (_subject, token) => token.placeholder,
-  });
-  return printf(format, ...args);
-}
 
 /**
  * One log line: "cycle 1234 node 5: text" (Strata prefixes every entry with the

@@ -75,6 +75,52 @@ describe('Qprintf (Appendix A 9.1)', () => {
   });
 });
 
+describe("Qprintf's formats are C printf's (Appendix A 9.1)", () => {
+  // Each expected line is what gcc's printf wrote for the same format and C-typed arguments.
+  // The formatter before wrote %ld, %lu, %lx, %X, %+d and % d as they stood, %c 65 as "65",
+  // %.3s uncut, %f of 1.5 as "1.5", %e as "1.2345678e+4", rounded %.0f of 2.5 up, and %g and
+  // %hd stopped the run with "Error: Unknown format specifier.".
+  const cases: [string, unknown[], string][] = [
+    ['[%ld|%lu|%lx]', [7, 8, 0xffffffff], '[7|8|ffffffff]'],
+    ['[%c|%.3s|%5s|%-5s|]', [65, 'abcdef', 'ab', 'ab'], '[A|abc|   ab|ab   |]'],
+    ['[%d|%u|%x|%X|%#x|%o|%#o]', [0xffffffff, -1, 255, 255, 255, 8, 8], '[-1|4294967295|ff|FF|0xff|10|010]'],
+    ['[%+d|% d|%05d|%-5d|%.5d|%+05d|%.0d|%*d|%-*d]', [5, 5, -42, 42, -42, 42, 0, 5, 3, 4, 7], '[+5| 5|-0042|42   |-00042|+0042||    3|7   ]'],
+    ['[%hd|%hhu|%lld|%llu]', [70000, 257, 2 ** 40, -1], '[4464|1|1099511627776|18446744073709551615]'],
+    ['[%f|%.2f|%.0f|%.0f|%#.0f|%8.3f|%05.1f|%+.1f]', [1.5, 3.14159, 2.5, 3.5, 3, -2.5, 3.14159, 0.25], '[1.500000|3.14|2|4|3.|  -2.500|003.1|+0.2]'],
+    ['[%e|%E|%.3e|%.0e]', [12345.678, 1.5e-300, 0, 9.96], '[1.234568e+04|1.500000E-300|0.000e+00|1e+01]'],
+    ['[%g|%g|%g|%g|%g|%G|%.3g|%.10g|%#g]', [0.5, 0.0001, 1e-5, 1e10, 100000, 1e-10, 3.14159, 1 / 3, 1], '[0.5|0.0001|1e-05|1e+10|100000|1E-10|3.14|0.3333333333|1.00000]'],
+    ['[%f|%F|%f|%g]', [Infinity, -Infinity, NaN, 1e22], '[inf|-INF|nan|1e+22]'],
+    ['[100%%|%5.1f%%|%d|%y]', [99.44], '[100%| 99.4%|%d|%y]'],
+  ];
+
+  it('formats each conversion, flag, width, precision and length as gcc does', () => {
+    const printed: string[] = [];
+    const logged: string[] = [];
+    const { results } = runInline(
+      'cm5',
+      1,
+      function* (rt) {
+        const lengths = cases.map(([format, args]) => rt.qprintf(format, ...args));
+        rt.strataLog('%g', 0.5);
+        yield* rt.emptyPrintQ();
+        return lengths;
+      },
+      { output: (_s: OutputStream, text: string) => printed.push(text), log: (e: LogEntry) => logged.push(e.text) },
+    );
+    expect(printed).toEqual(cases.map(([, , text]) => text));
+    expect(logged).toContain('0.5');
+    expect(results[0]).toEqual(cases.map(([, , text]) => text.length));
+  });
+
+  it('refuses a width or precision past 10000 with one line (a billion digits would be built)', () => {
+    expect(() =>
+      runInline('atm', 2, function* (rt) {
+        rt.qprintf('%.999999999f', 1);
+      }),
+    ).toThrow(/^node 0: qprintf: "%.999999999f" asks for 999999999 characters; expected a width and precision of at most 10000$/);
+  });
+});
+
 describe('Qprintf on a node that has returned from main (StrataExit, Appendix A 3.5)', () => {
   // A handler run while its node waited in StrataExit queued its text, and nothing
   // flushed that queue again: the text was lost, though the log showed the qprintf.
