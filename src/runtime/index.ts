@@ -44,7 +44,7 @@
  *                                             rt.completeTransfer(id) (op), rt.getAbxProc(id), ...
  *   a handler's address in a message word  -> rt.handlerWord(fn), rt.handlerOf(word)
  *   Random, SetRandomSeed, TIME_BASED_SEED -> rt.random(), rt.setRandomSeed(seed), TIME_BASED_SEED
- *   StrataFail, assert, StrataExit         -> rt.strataFail(msg), rt.assert(cond, msg), rt.strataExit(code)
+ *   StrataFail, assert, StrataExit         -> rt.strataFail(fmt, ...), rt.assert(cond, msg), rt.strataExit(code)
  *   ClearMemory                            -> rt.clearMemory(region, lengthBytes)
  *   ResetCurrentCycle (op)                 -> rt.resetCurrentCycle()
  *   SetState, RecordStates                 -> rt.setState(state), rt.recordStates(on)

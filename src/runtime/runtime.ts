@@ -11,6 +11,7 @@ import type { Op } from '../machine/node.ts';
 import { COMBINE_CHANNEL, GLOBAL_OR_CHANNEL, type CombineOp, type SegmentType } from '../network/combine.ts';
 import { LEFT, RIGHT } from '../network/packet.ts';
 import type { BlockTransferOptions } from './block-transfer.ts';
+import { formatC } from './c-format.ts';
 import type { WordArray } from './collectives.ts';
 import { composite, FLOAT, INT, UINT, type CompositeOp } from './composite.ts';
 import type { NodeEngines } from './engines.ts';
@@ -302,8 +303,12 @@ export class Runtime<G = unknown> {
 
   // ---- basics, assertions, exit (Appendix A 3.5, 9.2) ----------------------------------------
 
-  /** Stops the whole run with a failure naming this node, its cycle and `message` (StrataFail). */
-  strataFail(message: string): never {
+  /**
+   * Stops the whole run with a failure naming this node, its cycle and the message
+   * (StrataFail; its arguments work like printf's, Appendix A 3.5).
+   */
+  strataFail(format: string, ...args: unknown[]): never {
+    const message = typeof format === 'string' ? formatC(format, ...args) : String(format);
     throw new StrataFailure(`node ${this.self} at cycle ${this.#e.node.time}: StrataFail: ${message}`);
   }
 

@@ -20,6 +20,17 @@ describe('StrataFail, assert and StrataExit (Appendix A 3.5, 9.2)', () => {
     ).toThrow(StrataFailure);
   });
 
+  // StrataFail's "arguments work like printf" (Appendix A 3.5); it took one string and
+  // reported "bad pivot %d of %s".
+  it('StrataFail formats its message as printf does', () => {
+    expect(() =>
+      runInline('atm', 3, function* (rt) {
+        if (rt.self === 1) rt.strataFail('bad pivot %d of %s (%.1f%%)', 7, 'keys', 12.25);
+        yield* rt.barrier();
+      }),
+    ).toThrow(/^node 1 at cycle 0: StrataFail: bad pivot 7 of keys \(12\.2%\)$/);
+  });
+
   it('StrataExit(0) leaves main early and keeps serving messages; a non-zero code fails the run', () => {
     const count: Handler<{ got: number }> = (rt) => {
       rt.globals.got++;
