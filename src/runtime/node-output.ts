@@ -58,11 +58,12 @@ export class NodeOutput implements PrintQueue {
   }
 
   /**
-   * At the run's end, writes what handlers queued while the node waited in StrataExit
-   * (Appendix A 3.5: it exits "after cleaning up"); nothing flushed it after the exit
-   * began, and the text was lost. The run is over, so no time is charged.
+   * Writes the queue as the run ends (StrataExit leaves "after cleaning up", Appendix
+   * A 3.5): at its end what handlers queued while the node waited in StrataExit, which
+   * nothing flushed after the exit began; at a StrataFail what the node queued before
+   * it. The text was lost. The run is over, so no time is charged.
    */
-  flushAtRunEnd(): void {
+  flushFinal(): void {
     this.print();
   }
 

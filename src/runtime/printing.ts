@@ -4,8 +4,8 @@
  * of global operations; Appendix A 9.3, with the manual's `loglast` report of each
  * node's last entry). Handlers may print because printing only queues; the queue
  * reaches the run's output when the node next runs a non-atomic Strata call outside
- * a handler, calls emptyPrintQ, or exits; what handlers queue after the node exited
- * is printed when the run ends, node by node. Output is ordered by when queues are
+ * a handler, calls emptyPrintQ, exits or fails (StrataFail); what handlers queue
+ * after the node exited is printed when the run ends, node by node. Output is ordered by when queues are
  * flushed, which is deterministic.
  */
 export type OutputStream = 'stdout' | 'stderr';

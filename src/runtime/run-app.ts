@@ -242,7 +242,7 @@ export function runUntil(config: RunConfig, limits: { untilCycle?: number; maxEv
   } catch (e) {
     throw asRunFailure(e, machine, output);
   }
-  if (machine.allExited) for (const e of engines) e.output.flushAtRunEnd();
+  if (machine.allExited) for (const e of engines) e.output.flushFinal();
   return { report: stopReport(machine, engines, output), ended: outcome !== 'cycle-limit' && outcome !== 'event-limit' };
 }
 
@@ -327,7 +327,7 @@ export class AppRun {
       if (machine.sim.events >= end) break;
     }
     if (outcome === 'finished') {
-      for (const e of this.started.engines) e.output.flushAtRunEnd();
+      for (const e of this.started.engines) e.output.flushFinal();
       return true;
     }
     const maxCycles = this.config.limits?.maxCycles ?? 0;

@@ -308,19 +308,28 @@ export class Runtime<G = unknown> {
    * (StrataFail; its arguments work like printf's, Appendix A 3.5).
    */
   strataFail(format: string, ...args: unknown[]): never {
-    const message = typeof format === 'string' ? formatC(format, ...args) : String(format);
-    throw new StrataFailure(`node ${this.self} at cycle ${this.#e.node.time}: StrataFail: ${message}`);
+    this.#fail(`StrataFail: ${typeof format === 'string' ? formatC(format, ...args) : String(format)}`);
   }
 
-  /** Calls strataFail when `condition` is false (Strata's assert). */
+  /** Fails the run as strataFail does when `condition` is false (Strata's assert); `message` is not a format. */
   assert(condition: unknown, message = 'assertion failed'): void {
-    if (!condition) this.strataFail(message);
+    if (!condition) this.#fail(`StrataFail: ${message}`);
   }
 
   /** StrataExit: with 0, this node leaves main and serves messages until all have exited; any other code fails the run. */
   strataExit(code: number): never {
-    if (code !== 0) throw new StrataFailure(`node ${this.self} at cycle ${this.#e.node.time}: StrataExit(${code})`);
+    if (code !== 0) this.#fail(`StrataExit(${code})`);
     throw new StrataExitSignal(this.self);
+  }
+
+  /**
+   * Ends the run with a StrataFailure, after writing out this node's queued Qprintf
+   * text: StrataExit leaves "after cleaning up" (Appendix A 3.5), and the lines a node
+   * printed just before its failed check were lost.
+   */
+  #fail(what: string): never {
+    this.#e.output.flushFinal();
+    throw new StrataFailure(`node ${this.self} at cycle ${this.#e.node.time}: ${what}`);
   }
 
   /**
@@ -330,7 +339,7 @@ export class Runtime<G = unknown> {
   clearMemory(region: Uint32Array | Int32Array | number[], lengthBytes: number): void {
     // null was "TypeError: Cannot read properties of null (reading 'length')".
     if (!Array.isArray(region) && !(region instanceof Uint32Array) && !(region instanceof Int32Array)) throw new RunFailure(`node ${this.self}: clearMemory(${shownArgument(region)}, ...): expected an array of words to clear`);
-    if (!this.#e.work.clearMemory(region, lengthBytes)) this.strataFail(`clearMemory(${lengthBytes} bytes): expected 0 to ${region.length * 4} bytes for this region`);
+    if (!this.#e.work.clearMemory(region, lengthBytes)) this.#fail(`StrataFail: clearMemory(${lengthBytes} bytes): expected 0 to ${region.length * 4} bytes for this region`);
   }
 
   // ---- printing and logging (Appendix A 9.1, 9.3) ------------------------------------------

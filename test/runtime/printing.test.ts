@@ -145,6 +145,31 @@ describe('Qprintf on a node that has returned from main (StrataExit, Appendix A 
   });
 });
 
+describe('Qprintf before a StrataFail (Appendix A 3.5: StrataExit cleans up)', () => {
+  // The text a node queued just before its failed check was lost with the run.
+  it.each([
+    ['strataFail', (rt: Runtime) => rt.strataFail('bad value %d', 42), /StrataFail: bad value 42$/],
+    ['assert', (rt: Runtime) => rt.assert(false, 'value 100% wrong'), /StrataFail: value 100% wrong$/],
+    ['strataExit(3)', (rt: Runtime) => rt.strataExit(3), /StrataExit\(3\)$/],
+  ] as const)('%s writes what the failing node had queued', (_name, fail, message) => {
+    const printed: string[] = [];
+    expect(() =>
+      runInline(
+        'paragon',
+        2,
+        function* (rt) {
+          yield* rt.barrier();
+          rt.qprintf('node %d checks\n', rt.self);
+          if (rt.self === 1) fail(rt);
+          yield* rt.barrier();
+        },
+        { output: (_s: OutputStream, text: string) => printed.push(text) },
+      ),
+    ).toThrow(message);
+    expect(printed).toContain('node 1 checks\n');
+  });
+});
+
 describe('StrataLog and the loglast report (Appendix A 9.3)', () => {
   it('logs entries with node and cycle, and global operations when the run logs them', () => {
     const entries: LogEntry[] = [];
