@@ -11,6 +11,7 @@ import { CombineOp, floatToWord, REDUCE_FLOAT_ADD, REDUCE_FLOAT_MAX, wordToFloat
 import type { Collectives } from './collectives.ts';
 import type { LocalWork } from './local-work.ts';
 import type { OpGuard } from './op-guard.ts';
+import { shownArgument } from './words.ts';
 
 /** What a composite reduction needs of its node. */
 export interface CompositeContext {
@@ -29,6 +30,9 @@ const COMPOSITE_NAMES = Object.keys(CompositeOp);
 /** How one of the three value types orders, adds and rounds. */
 interface ValueType {
   name: string;
+  /** The runtime call that takes this type, and what it accepts, for messages. */
+  call: string;
+  expected: string;
   /** Whether `x` is a value of this type. */
   accepts(x: number): boolean;
   /** Rounds to the type (float32 for floats). */
@@ -56,6 +60,8 @@ function integerType(name: string, signed: boolean): ValueType {
   const fromKey = signed ? (k: number) => k | 0 : (k: number) => (k ^ 0x80000000) >>> 0;
   return {
     name,
+    call: signed ? 'compositeInt' : 'compositeUint',
+    expected: signed ? 'an int, an integer from -2147483648 to 2147483647' : 'an unsigned int, an integer from 0 to 4294967295',
     accepts: signed
       ? (x) => Number.isInteger(x) && x >= -0x80000000 && x <= 0x7fffffff
       : (x) => Number.isInteger(x) && x >= 0 && x <= 0xffffffff,
@@ -77,6 +83,8 @@ function integerType(name: string, signed: boolean): ValueType {
 
 const floatType: ValueType = {
   name: 'float',
+  call: 'compositeFloat',
+  expected: 'a number (not NaN)',
   accepts: (x) => typeof x === 'number' && !Number.isNaN(x),
   round: Math.fround,
   *max(ctx, x) {
@@ -99,7 +107,8 @@ export const FLOAT = floatType;
 
 /** Applies composite operation `op` to one `type` value per node; every node must call it. */
 export function* composite(ctx: CompositeContext, type: ValueType, value: number, op: CompositeOp): Op<number> {
-  if (!type.accepts(value)) throw new RunFailure(`node ${ctx.self}: Composite: ${value} is not a${type.name === 'int' ? 'n' : ''} ${type.name} value`);
+  // It said "Composite: -1 is not a unsigned value", naming neither the call nor the range.
+  if (!type.accepts(value)) throw new RunFailure(`node ${ctx.self}: ${type.call}(${shownArgument(value)}, ...): expected ${type.expected}`);
   const x = type.round(value);
   const n = ctx.nodes;
   switch (op) {

@@ -291,6 +291,18 @@ describe('misuse of the collectives fails the run with a clear message', () => {
     ).toThrow(/receiveBroadcastVector expected 3 words but the broadcast carried 2/);
   });
 
+  // It said "Composite: -1 is not a unsigned value".
+  it('a composite reduction of a value its type does not hold, naming the call and the range', () => {
+    const cases: [(rt: Runtime) => Op<number>, string][] = [
+      [(rt) => rt.compositeUint(-1, CompositeOp.Max), 'node 0: compositeUint(-1, ...): expected an unsigned int, an integer from 0 to 4294967295'],
+      [(rt) => rt.compositeInt(0x80000000, CompositeOp.Min), 'node 0: compositeInt(2147483648, ...): expected an int, an integer from -2147483648 to 2147483647'],
+      [(rt) => rt.compositeInt(1.5, CompositeOp.Median), 'node 0: compositeInt(1.5, ...): expected an int'],
+      [(rt) => rt.compositeFloat(NaN, CompositeOp.Average), 'node 0: compositeFloat(NaN, ...): expected a number (not NaN)'],
+      [(rt) => rt.compositeFloat('2' as never, CompositeOp.Average), 'node 0: compositeFloat("2" (a string), ...): expected a number (not NaN)'],
+    ];
+    for (const [call, message] of cases) expect(() => runInline('cm5', 2, (rt) => call(rt))).toThrow(message);
+  });
+
   it('a bad segment type', () => {
     expect(() =>
       runInline('cm5', 2, function* (rt) {
