@@ -92,7 +92,9 @@ export class Broadcasts {
   // ---- asynchronous global OR (4.2) ---------------------------------------------------
 
   setAsyncGlobalOR(notDone: boolean): Op {
-    return this.engine.setAsyncOr(notDone);
+    // C's Bool is an int: the tree engine compared 1 with its bit `true`, counted a second
+    // set bit, and the OR never turned false again.
+    return this.engine.setAsyncOr(Boolean(notDone));
   }
 
   getAsyncGlobalOR(): Op<boolean> {

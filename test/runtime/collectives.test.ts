@@ -145,6 +145,22 @@ describe.each(PLATFORM_NAMES)('global OR on %s (Appendix A 4.2)', (platform) => 
     });
     for (const r of results) expect(r).toEqual([true, true]);
   });
+
+  // C's Bool is an int, True (1) or False (0). On the data-network platforms setting 1 over
+  // the initial true counted a second set bit, and the OR stayed true after every node set 0.
+  it("takes C's True and False (1 and 0) as true and false", () => {
+    const { results } = runInline(platform, 4, function* (rt) {
+      yield* rt.setAsyncGlobalOR(1 as unknown as boolean);
+      yield* rt.barrier();
+      yield* rt.setAsyncGlobalOR(0 as unknown as boolean);
+      for (let i = 0; i < 50 && (yield* rt.getAsyncGlobalOR()); i++) {
+        yield* rt.pollBothTilEmpty();
+        rt.compute(2000);
+      }
+      return yield* rt.getAsyncGlobalOR();
+    });
+    expect(results).toEqual([false, false, false, false]);
+  });
 });
 
 describe.each(PLATFORM_NAMES)('broadcasts on %s (Appendix A 4.4)', (platform) => {
