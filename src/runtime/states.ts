@@ -7,6 +7,7 @@
 import { RunFailure } from '../kernel/errors.ts';
 import type { TraceSink } from '../machine/machine.ts';
 import type { Node } from '../machine/node.ts';
+import { shownArgument } from './words.ts';
 
 /** Strata's predefined states (Appendix A 10); apps number their own from 8. */
 // Frozen: the package's one copy serves every run, and a program that set State.Barrier = 1 made later runs trace their barriers as Busy.
@@ -45,7 +46,7 @@ export class NodeStates {
   /** SetState: the new state (0..255); returns the old one. */
   set(state: number): number {
     if (!Number.isInteger(state) || state < 0 || state > MAX_STATE) {
-      throw new RunFailure(`node ${this.node.id}: setState(${state}): expected an integer from 0 to ${MAX_STATE}`);
+      throw new RunFailure(`node ${this.node.id}: setState(${shownArgument(state)}): expected an integer from 0 to ${MAX_STATE}`);
     }
     const old = this.state;
     this.state = state;

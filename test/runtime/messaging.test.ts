@@ -285,5 +285,11 @@ describe('timing, random numbers and states', () => {
         rt.setState(256);
       }),
     ).toThrow(/setState\(256\): expected an integer from 0 to 255/);
+    // A string was shown as the number it spelt: "setState(5): expected an integer from 0 to 255".
+    expect(() =>
+      runInline('cm5', 1, function* (rt) {
+        rt.setState('5' as never);
+      }),
+    ).toThrow(/setState\("5" \(a string\)\): expected an integer from 0 to 255/);
   });
 });
