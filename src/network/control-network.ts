@@ -59,6 +59,8 @@ export class ControlNetwork {
   /** Broadcasts in flight by number; each node's inbox holds the delivered ones it has not received. */
   private readonly inFlight = new Map<number, Broadcast>();
   private broadcastsStarted = 0;
+  /** When the last broadcast started is delivered: later ones are not delivered before it. */
+  private lastDeliveryAt = 0;
   private readonly inboxes: (readonly number[])[][];
   private readonly lastBroadcast: (Broadcast | null)[];
   private readonly deliverKind: number;
@@ -150,14 +152,21 @@ export class ControlNetwork {
 
   // ---- broadcasts (Appendix A 4.4) --------------------------------------------------
 
-  /** `node` broadcasts `words`; every other node's inbox gets them a fixed latency later. */
+  /**
+   * `node` broadcasts `words`; every other node's inbox gets them a fixed latency
+   * later, but not before the broadcasts started ahead of it: the network carries one
+   * broadcast at a time. A vector takes 49 cycles a word longer than a word (Table 1),
+   * and a word sent just after a 10-word vector was delivered first.
+   */
   startBroadcast(node: number, words: readonly number[]): void {
     const b: Broadcast = { from: node, words, delivered: false };
     this.lastBroadcast[node] = b;
     this.inFlight.set(this.broadcastsStarted, b);
     const p = this.params;
     const latency = this.latency(p.broadcastCycles) + Math.max(0, words.length - 1) * p.broadcastVectorCyclesPerWord;
-    this.sim.schedule(latency, this.deliverKind, this.broadcastsStarted++);
+    const at = Math.max(this.sim.now + latency, this.lastDeliveryAt);
+    this.lastDeliveryAt = at;
+    this.sim.schedule(at - this.sim.now, this.deliverKind, this.broadcastsStarted++);
   }
 
   private deliver(id: number): void {

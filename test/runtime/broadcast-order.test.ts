@@ -1,7 +1,8 @@
 /**
- * Broadcasts on the data-network platforms (thesis 6.2) arrive in the order their
- * root sent them (Appendix A 4.4: each ReceiveBroadcast takes the next broadcast),
- * even when a later broadcast's messages overtake an earlier one's in the network.
+ * Broadcasts arrive in the order their root sent them (Appendix A 4.4: each
+ * ReceiveBroadcast takes the next broadcast): on the data-network platforms (thesis
+ * 6.2) even when a later broadcast's messages overtake an earlier one's, and on the
+ * CM-5's control network even when a later broadcast is shorter.
  */
 import { describe, expect, it } from 'vitest';
 import { runInline } from '../support/inline-app.ts';
@@ -34,5 +35,31 @@ describe('broadcasts from one root, back to back, on the packet network', () => 
       { network: 'packet' },
     );
     for (const r of results.slice(1)) expect(r).toEqual([-1, -1.25e300, 0xffffffff, 7, 42]);
+  });
+});
+
+describe("the CM-5 control network's broadcasts", () => {
+  // A vector takes 49 cycles a word longer than a word (Table 1), and a word broadcast
+  // just after a 10-word vector was delivered first: "receiveBroadcastVector expected 10
+  // words but the broadcast carried 1".
+  it.each([2, 64])('are delivered in the order they were sent, a long one before a short one, on %i nodes', (nodes) => {
+    const { results } = runInline(
+      'cm5',
+      nodes,
+      function* (rt) {
+        const vector = Array.from({ length: 10 }, (_, i) => i * 3);
+        if (rt.self === 0) {
+          yield* rt.broadcastVector(vector.slice(), vector);
+          yield* rt.broadcastDouble(2.5);
+          yield* rt.broadcast(7);
+          return [];
+        }
+        const to = new Array<number>(10).fill(0);
+        yield* rt.receiveBroadcastVector(to);
+        return [...to, yield* rt.receiveBroadcastDouble(), yield* rt.receiveBroadcast()];
+      },
+      { network: 'packet' },
+    );
+    for (const r of results.slice(1)) expect(r).toEqual([0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 2.5, 7]);
   });
 });
