@@ -6,7 +6,8 @@
  * int and long are 32 bits (-1 prints as 4294967295 with %u, 0xffffffff as -1 with
  * %d), hh and h cut to 8 and 16 bits, ll, q and j are 64 bits; a fraction passed to
  * an integer conversion is cut to its integer part. A conversion without an argument,
- * or one C does not define, is left as written. Widths and precisions above
+ * one C does not define, and %n and C99's %a (no output to write, and newer than
+ * Strata's C library) are left as written. Widths and precisions above
  * MAX_FIELD are refused (a RangeError): %.999999999f would build a billion digits.
  */
 
