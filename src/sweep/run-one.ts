@@ -81,7 +81,7 @@ export async function runOne(run: SweepRun, resolver: InputResolver, stop?: Abor
  * Why a run stopped at a limit of this host rather than of its inputs, or null: the
  * JavaScript heap's (its size and the event it stopped at are the host's and its
  * collector's: 176 MB at event 131,072 under one heap, 208 MB at 180,224 under
- * another) or an allocation the host refused. Such a stop is not a result: recorded,
+ * another), an allocation the host refused, or the thread's stack. Such a stop is not a result: recorded,
  * the same key's line differed between machines, and the sweep never ran it again.
  */
 function hostLimit(e: unknown): string | null {
@@ -91,6 +91,12 @@ function hostLimit(e: unknown): string | null {
   const cause = e instanceof RunFailure ? e.cause : e;
   if (cause instanceof RangeError && /allocation failed/i.test(cause.message)) {
     return `${(e as Error).message.split('\n')[0]}: a limit of this host, not of the run, so not recorded; run it where the host can allocate that much, and run again`;
+  }
+  // How deep a thread's stack reaches is its size (about 1 MB in the main thread, --workers 1;
+  // 4 MB in a worker thread) and how much of the code the JIT has compiled: an app recursing
+  // 20,000 deep failed with --workers 1 and verified with --workers 2.
+  if (cause instanceof RangeError && /call stack size exceeded/i.test(cause.message)) {
+    return `${(e as Error).message.split('\n')[0]}: how deep a run may recurse is the host thread's stack, not the run's, so not recorded; make the app recurse less deeply (a worker thread, --workers 2 or more, has a larger stack)`;
   }
   return null;
 }
