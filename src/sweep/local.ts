@@ -47,7 +47,7 @@ export interface LocalOptions {
   workerModule: WorkerModule;
   recorder: Recorder;
   onDone?: (outcome: RunOutcome) => void;
-  /** A run this host could not finish (its heap), not recorded: why, one line. */
+  /** A run this host could not finish (its heap, stack or memory), not recorded: why, one line. */
   onUnrecorded?: (why: string) => void;
   /** Aborted (by SIGINT or SIGTERM): start no more runs and give up those under way; what finished stays recorded. */
   stop?: AbortSignal;

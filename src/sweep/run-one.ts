@@ -3,7 +3,8 @@
  * tinypool thread, or a BullMQ sandbox on another machine): loads the platform and
  * app through the resolver, refuses inputs made from other files or another
  * simulator version, and returns the result line. A failed run is data (status
- * `failed` with its error), never an exception; only a refusal throws.
+ * `failed` with its error), never an exception; only a refusal throws. A run the host
+ * stopped (its heap, stack or memory) comes back unrecorded, with no line.
  */
 import { InputError, RunFailure, RunLimitError } from '../kernel/errors.ts';
 import { AppRun, DEFAULT_RUN_LIMITS } from '../runtime/run-app.ts';
@@ -81,8 +82,9 @@ export async function runOne(run: SweepRun, resolver: InputResolver, stop?: Abor
  * Why a run stopped at a limit of this host rather than of its inputs, or null: the
  * JavaScript heap's (its size and the event it stopped at are the host's and its
  * collector's: 176 MB at event 131,072 under one heap, 208 MB at 180,224 under
- * another), an allocation the host refused, or the thread's stack. Such a stop is not a result: recorded,
- * the same key's line differed between machines, and the sweep never ran it again.
+ * another), an allocation the host refused, or the thread's stack. Such a stop is
+ * not a result: recorded, the same key's line differed between machines (and between
+ * --workers 1 and 2), and the sweep never ran it again.
  */
 function hostLimit(e: unknown): string | null {
   if (e instanceof RunLimitError && e.limit === 'heap') {
