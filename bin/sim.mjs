@@ -20,6 +20,17 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
+// Every command names files relative to the working directory. One deleted under a shell
+// that stayed in it ended a run in "internal error (a bug in the simulator): ENOENT ...
+// uv_cwd" with a stack, and loading TypeScript (a user's app, the sources) in esbuild's
+// uncaught exception: one line, status 2, before anything loads.
+try {
+  process.cwd();
+} catch (e) {
+  process.stderr.write(`sim: the working directory is gone (${e.code ?? e.message}: it was deleted or moved after the shell entered it); expected one that exists: cd to it and run again\n`);
+  process.exit(2);
+}
+
 const main = await loadCliMain(join(dirname(fileURLToPath(import.meta.url)), '..'));
 const status = await main(process.argv.slice(2));
 // A failed write is reported on a later tick: let it come.

@@ -73,6 +73,7 @@ export async function executeSweep(sweep: ExpandedSweep, out: string, e: Executo
     // part keeps what finished, and the command reports and exits 130 / 143.
     const stop = new SignalStop();
     let ran = 0;
+    const refused: string[] = [];
     try {
       await runLocal({
         runs: todo,
@@ -84,6 +85,7 @@ export async function executeSweep(sweep: ExpandedSweep, out: string, e: Executo
           ran++;
           bar.update(mine - todo.length + ran);
         },
+        onUnrecorded: (why) => refused.push(why),
         stop: stop.signal,
       });
     } finally {
@@ -91,7 +93,7 @@ export async function executeSweep(sweep: ExpandedSweep, out: string, e: Executo
       bar.stop();
       recorder.close();
     }
-    outcome = { ran, refused: [], interrupted: stop.interrupted };
+    outcome = { ran, refused, interrupted: stop.interrupted };
   }
   const after = todo.length === 0 ? before : recordedFor(out, sweep);
   const shardMissing = after.missing.filter((i) => inShard(i, shard)).length;

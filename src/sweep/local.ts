@@ -47,15 +47,18 @@ export interface LocalOptions {
   workerModule: WorkerModule;
   recorder: Recorder;
   onDone?: (outcome: RunOutcome) => void;
+  /** A run this host could not finish (its heap, stack or memory), not recorded: why, one line. */
+  onUnrecorded?: (why: string) => void;
   /** Aborted (by SIGINT or SIGTERM): start no more runs and give up those under way; what finished stays recorded. */
   stop?: AbortSignal;
 }
 
 /** Runs every run of `options.runs` (until `stop`), recording each as it finishes. */
 export async function runLocal(options: LocalOptions): Promise<void> {
-  const { runs, workers, resolver, recorder, onDone, stop } = options;
+  const { runs, workers, resolver, recorder, onDone, onUnrecorded, stop } = options;
   const done = (run: SweepRun, outcome: RunOutcome): void => {
-    recorder.record(run.i, outcome);
+    if (outcome.unrecorded !== undefined) onUnrecorded?.(outcome.unrecorded);
+    else recorder.record(run.i, outcome);
     onDone?.(outcome);
   };
   if (workers <= 1 || runs.length <= 1) {

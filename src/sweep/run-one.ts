@@ -3,9 +3,10 @@
  * tinypool thread, or a BullMQ sandbox on another machine): loads the platform and
  * app through the resolver, refuses inputs made from other files or another
  * simulator version, and returns the result line. A failed run is data (status
- * `failed` with its error), never an exception; only a refusal throws.
+ * `failed` with its error), never an exception; only a refusal throws. A run the host
+ * stopped (its heap, stack or memory) comes back unrecorded, with no line.
  */
-import { InputError, RunFailure } from '../kernel/errors.ts';
+import { InputError, RunFailure, RunLimitError } from '../kernel/errors.ts';
 import { AppRun, DEFAULT_RUN_LIMITS } from '../runtime/run-app.ts';
 import { advanceToEnd, RunStopped } from '../runtime/stoppable-run.ts';
 import { runConfig } from '../runtime/run-config.ts';
@@ -17,11 +18,15 @@ export class InputsMismatch extends Error {
   override name = 'InputsMismatch';
 }
 
-/** What an executor gets back from a run: the canonical line and the wall time it took. */
+/**
+ * What an executor gets back from a run: the canonical line and the wall time it took;
+ * or, for a run this host could not finish, `unrecorded` (why, one line) and no line.
+ */
 export interface RunOutcome {
   key: string;
   line: string;
   wallMs: number;
+  unrecorded?: string;
 }
 
 /** Throws InputsMismatch unless this process's simulator, platform and app hash as the run's inputs say. */
@@ -66,9 +71,36 @@ export async function runOne(run: SweepRun, resolver: InputResolver, stop?: Abor
     line = { i: run.i, key: run.key, inputs, status: summary.verified ? 'verified' : 'unverified', summary, error: null };
   } catch (e) {
     if (e instanceof RunStopped) throw e;
+    const host = hostLimit(e);
+    if (host !== null) return { key: run.key, line: '', wallMs: resolver.wallMs() - start, unrecorded: `run ${run.i} (${run.key}): ${host}` };
     line = { i: run.i, key: run.key, inputs, status: 'failed', summary: null, error: runError(e) };
   }
   return { key: run.key, line: lineText(line), wallMs: resolver.wallMs() - start };
+}
+
+/**
+ * Why a run stopped at a limit of this host rather than of its inputs, or null: the
+ * JavaScript heap's (its size and the event it stopped at are the host's and its
+ * collector's: 176 MB at event 131,072 under one heap, 208 MB at 180,224 under
+ * another), an allocation the host refused, or the thread's stack. Such a stop is
+ * not a result: recorded, the same key's line differed between machines (and between
+ * --workers 1 and 2), and the sweep never ran it again.
+ */
+function hostLimit(e: unknown): string | null {
+  if (e instanceof RunLimitError && e.limit === 'heap') {
+    return `${e.message.split('\n')[0]}: a limit of this host, not of the run, so not recorded; give Node a larger heap (NODE_OPTIONS=--max-old-space-size=<MB>) and run again`;
+  }
+  const cause = e instanceof RunFailure ? e.cause : e;
+  if (cause instanceof RangeError && /allocation failed/i.test(cause.message)) {
+    return `${(e as Error).message.split('\n')[0]}: a limit of this host, not of the run, so not recorded; run it where the host can allocate that much, and run again`;
+  }
+  // How deep a thread's stack reaches is its size (about 1 MB in the main thread, --workers 1;
+  // 4 MB in a worker thread) and how much of the code the JIT has compiled: an app recursing
+  // 20,000 deep failed with --workers 1 and verified with --workers 2.
+  if (cause instanceof RangeError && /call stack size exceeded/i.test(cause.message)) {
+    return `${(e as Error).message.split('\n')[0]}: how deep a run may recurse is the host thread's stack, not the run's, so not recorded; make the app recurse less deeply (a worker thread, --workers 2 or more, has a larger stack)`;
+  }
+  return null;
 }
 
 /** A failure as data: its kind and first message line (no stack: paths differ between machines). */

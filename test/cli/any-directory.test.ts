@@ -4,6 +4,7 @@
  * when `sim study extra-rows` run outside the checkout stopped at its first run with
  * "app apps/stencil: no such file or folder".
  */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,5 +64,20 @@ describe.concurrent('a shipped app named apps/<name> runs from any directory', (
     const r = await sim(['--platform', 'cm5', 'apps/nothing'], mkdtempSync(join(tmpdir(), 'sim-elsewhere-')));
     expect(r.code).toBe(2);
     expect(r.stderr).toBe("sim: app apps/nothing: no such file or folder (here or among the simulator's apps)\n");
+  });
+
+  it.each([
+    ['a shipped app from the build', 'apps/cshift', {}],
+    ['a TypeScript app of its own', 'test/fixtures/throwing-app', {}],
+    ['the sources', 'apps/cshift', { SIM_FROM_SOURCES: '1' }],
+  ])('in a working directory deleted under it, says so in one line, exit 2: %s', (_, app: string, env: Record<string, string>) => {
+    // It was "internal error (a bug in the simulator): ENOENT ... uv_cwd" with a stack, or
+    // esbuild's uncaught exception loading TypeScript.
+    const dir = join(mkdtempSync(join(tmpdir(), 'sim-gone-')), 'gone');
+    mkdirSync(dir);
+    const script = 'cd "$1" && rmdir "$1" && exec "$2" "$3" --platform cm5 --nodes 4 "$4"';
+    const r = spawnSync('sh', ['-c', script, 'sh', dir, process.execPath, join(ROOT, 'bin/sim.mjs'), join(ROOT, app)], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ...env } });
+    expect(r.stderr).toBe('sim: the working directory is gone (ENOENT: it was deleted or moved after the shell entered it); expected one that exists: cd to it and run again\n');
+    expect(r.status).toBe(2);
   });
 });

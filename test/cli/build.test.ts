@@ -4,7 +4,7 @@
  * build's runtime. (`npm test` builds first, so the other CLI tests run the build.)
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -67,7 +67,7 @@ describe.concurrent('a TypeScript app outside the build', () => {
 });
 
 /** Runs, on 4 CM-5 nodes, a TypeScript app written into a new temp dir outside any package (a barrier; verified when 4 nodes return). */
-async function runTinyApp(prefix: string, env: Record<string, string>): Promise<CliResult> {
+async function runTinyApp(prefix: string, env: Record<string, string>, killAfterMs = 0): Promise<CliResult> {
   const cwd = mkdtempSync(join(tmpdir(), prefix));
   const runtime = join(import.meta.dirname, '../../src/runtime/index.ts');
   writeFileSync(
@@ -75,7 +75,7 @@ async function runTinyApp(prefix: string, env: Record<string, string>): Promise<
     `import { defineApp } from ${JSON.stringify(runtime)};\n` +
       `export default defineApp({ name: 'tiny', description: 'an app in a temp dir', params: {}, *main(rt) { yield* rt.barrier(); return rt.self; }, verify: ({ results }) => ({ ok: results.length === 4, detail: 'four nodes' }) });\n`,
   );
-  const r = await sim(['--platform', 'cm5', '--nodes', '4', 'app.ts'], cwd, env);
+  const r = await sim(['--platform', 'cm5', '--nodes', '4', 'app.ts'], cwd, env, killAfterMs);
   rmSync(cwd, { recursive: true, force: true });
   return r;
 }
@@ -104,6 +104,27 @@ describe.concurrent('with the OS temp dir read-only, where tsx cannot keep its c
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^verified +yes: four nodes$/m);
   });
+});
+
+describe.concurrent('with an OS temp dir that does not exist', () => {
+  // Under /proc, Node's recursive mkdir of <TMPDIR>/tsx-<uid> never returned: sim spun a core
+  // for ever, saying nothing. Elsewhere it made the missing folders, TMPDIR's parents too.
+  it.each([
+    ['the build', {}],
+    ['the sources', { SIM_FROM_SOURCES: '1' }],
+  ])('sim runs a TypeScript app from %s without the compile cache, making no folder', async (_, env: Record<string, string>) => {
+    const missing = join(mkdtempSync(join(tmpdir(), 'sim-missing-tmp-')), 'not', 'made');
+    const [proc, elsewhere] = await Promise.all([
+      runTinyApp('sim-proc-tmp-', { ...env, TMPDIR: '/proc/sim-no-such-folder' }, 30_000),
+      runTinyApp('sim-missing-tmp-', { ...env, TMPDIR: missing }, 30_000),
+    ]);
+    for (const r of [proc, elsewhere]) {
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/^verified +yes: four nodes$/m);
+    }
+    expect(existsSync(join(missing, '..'))).toBe(false);
+  }, 60_000);
 });
 
 describe("a checkout under a path with a '?', where tsx cannot compile the sources", () => {

@@ -29,10 +29,13 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `sim args` in `cwd`; `env` adds to the environment (SIM_FROM_SOURCES=1 skips the build). */
-export function sim(args: string[], cwd = ROOT, env: Record<string, string> = {}): Promise<CliResult> {
+/**
+ * Runs `sim args` in `cwd`; `env` adds to the environment (SIM_FROM_SOURCES=1 skips the build).
+ * `killAfterMs` SIGKILLs a `sim` that has not ended by then (one that hangs, for a test of a hang).
+ */
+export function sim(args: string[], cwd = ROOT, env: Record<string, string> = {}, killAfterMs = 0): Promise<CliResult> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [SIM, ...args], { cwd, env: { ...process.env, NO_COLOR: '1', ...env } }, (error, stdout, stderr) => {
+    execFile(process.execPath, [SIM, ...args], { cwd, env: { ...process.env, NO_COLOR: '1', ...env }, timeout: killAfterMs, killSignal: 'SIGKILL' }, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
       resolve({ code, stdout, stderr });
     });

@@ -3,7 +3,8 @@
  * deadlock, an exception in the app and a run that never ends (stopped at the default
  * limits) are all result lines (data, never thrown); a
  * run whose inputs name another checkout's app is refused, and the queue worker turns
- * that refusal into an error BullMQ will not retry.
+ * that refusal into an error BullMQ will not retry; so does it a run the host's stack
+ * stopped, which is no line.
  */
 import { describe, expect, it } from 'vitest';
 import { checkoutInputs } from '../../src/cli/sweep-inputs.ts';
@@ -42,5 +43,14 @@ describe('runOne', () => {
     const error = await runQueuedJob({ ...run, inputs: { ...run.inputs, simulator: '9.9.9' } }, inputs).catch((e: unknown) => e as Error);
     expect(error).toMatchObject({ name: 'UnrecoverableError', message: expect.stringContaining(`${REFUSED}run 0`) });
     expect((error as Error).message).toContain('simulator');
+  });
+
+  it("returns a run stopped by the host's stack as unrecorded, no line, and the queue job refuses it as unrecoverable", async () => {
+    // Ten million frames overflow any thread's stack; where a shallower recursion stops is the thread's.
+    const [run] = await runsOf([{ app: 'test/fixtures/deep-recursion-app', platform: 'cm5', nodes: 2, params: { n: 10_000_000 } }]);
+    const outcome = await runOne(run, inputs);
+    expect(outcome).toMatchObject({ key: run.key, line: '', unrecorded: expect.stringMatching(/^run 0 \(run-[0-9a-f]{64}\): node 0 at cycle \d+: RangeError: Maximum call stack size exceeded: how deep a run may recurse is the host thread's stack/) });
+    const error = await runQueuedJob(run, inputs).catch((e: unknown) => e as Error);
+    expect(error).toMatchObject({ name: 'UnrecoverableError', message: `${REFUSED}${outcome.unrecorded}` });
   });
 });
