@@ -7,10 +7,11 @@
  * of the samples' radix sort. The digit widths
  * searched are those calibrated (apps/calibration/apps.spec: 2 to 12 bits), capped at
  * the key width; the thesis's fixed 4-, 10- and 14-bit variants (Table 4-4) are
- * radixWithDigits(bits).
+ * radixWithDigits(bits). A variant's preconditions are its app's checks: nodes x keys
+ * the host can hold, and for sample sort a room of 2 n/p keys that block transfers address.
  */
-import { MAX_KEYS_PER_NODE } from '../../apps/radix-sort/keys.ts';
-import { SAMPLE_DIGIT_BITS } from '../../apps/sample-sort/index.ts';
+import { checkKeyCount, MAX_KEYS_PER_NODE } from '../../apps/radix-sort/keys.ts';
+import { roomProblem, SAMPLE_DIGIT_BITS, SAMPLE_MEMORY } from '../../apps/sample-sort/index.ts';
 import { bestDigitBits } from './digit-width.ts';
 import { frozenModule, modelCycles, type Inputs, type LibraryModule, type SelectContext, type Variant } from './module.ts';
 
@@ -63,7 +64,7 @@ export const RADIX: Variant = {
   fixed: {},
   model: 'RadixSort',
   tunables: ['digitBits'],
-  problem: () => null,
+  problem: (x, ctx) => checkKeyCount(ctx.nodes, x.keys),
   tune(x: Inputs, ctx: SelectContext) {
     const { lo, hi } = digitRange(x.keyBits);
     const d = bestDigitBits(x.keyBits, lo, hi, (bpd) => modelCycles(RADIX, ctx, radixColumns(x.keys, bpd, x.keyBits, ctx.nodes, ctx.combineWords)));
@@ -84,7 +85,7 @@ export function radixWithDigits(bits: number): Variant {
     fixed: { digitBits: bits },
     model: 'RadixSort',
     tunables: [],
-    problem: () => null,
+    problem: (x, ctx) => checkKeyCount(ctx.nodes, x.keys),
     predict: (x, _tuned, ctx) => modelCycles(v, ctx, radixColumns(x.keys, bits, x.keyBits, ctx.nodes, ctx.combineWords)),
   };
   return v;
@@ -96,7 +97,10 @@ export const SAMPLE: Variant = {
   fixed: {},
   model: 'SampleSort',
   tunables: [],
-  problem: () => null,
+  // The app's own checks (4.4.2: a variant that cannot take the input predicts Infinity): it
+  // runs with its default room, 2 n/p keys, which block transfers address only up to 262,143
+  // keys per node; the selector chose it up to the module's 524,288, and the run was refused.
+  problem: (x, ctx) => checkKeyCount(ctx.nodes, x.keys) ?? roomProblem(SAMPLE_MEMORY, x.keys),
   predict: (x, _tuned, ctx) => modelCycles(SAMPLE, ctx, sampleColumns(x.keys, x.keyBits, ctx.nodes)),
 };
 

@@ -4,7 +4,10 @@ import { evaluate, ModelSet } from '../../src/library/model-set.ts';
 import { loadModelSet } from '../../src/cli/model-files.ts';
 import { modelCycles, select, selectContext, variantNamed, type LibraryModule, type Variant } from '../../src/library/module.ts';
 import { chainCosts } from '../../src/calibrate/stencil-chain.ts';
+import { SORT_MODULE } from '../../src/library/sort-module.ts';
 import { STENCIL_MODULE, stencilColumns } from '../../src/library/stencil-module.ts';
+import { parseParams } from '../../src/runtime/app.ts';
+import sampleSort from '../../apps/sample-sort/index.ts';
 import { loadTestPlatform } from '../support/platforms.ts';
 
 /** A platform's stencil chain costs, for hand-made contexts (the CM-5's: its models and these tests' count no tree). */
@@ -105,6 +108,25 @@ describe('a given tunable', () => {
     expect(choice.variant).toBe('uni');
     // Tuned instead, rect takes the grid on 2 x 8 processors.
     expect(select(STENCIL_MODULE, { width: 3, height: 16, iters: 2 }, ctx).predictions.find((p) => p.variant === 'rect')!.params.aspect).toBe(0.25);
+  });
+});
+
+describe('the sort module', () => {
+  it('chooses no variant its app refuses: sample sort\'s room of 2 n/p keys holds at most 262,143 keys per node, and the host 2^26 keys', () => {
+    const platform = loadTestPlatform('cm5');
+    const ctx = selectContext(platform, 16, loadModelSet(platform, 16));
+    // Sample sort is predicted the faster at 300,000 keys per node, yet its app refuses them: it was the choice, and the run was refused.
+    const choice = select(SORT_MODULE, { keys: 300_000, keyBits: 32 }, ctx);
+    const sample = choice.predictions.find((p) => p.variant === 'sample')!;
+    expect(sample.problem).toBe('memory 2 x keys 300000 = 600000 keys of room per node; block transfers address at most 524287 words, so expected at most that');
+    expect(sample.problem).toBe(sampleSort.check!(parseParams(sampleSort, ['keys=300000']) as never, { nodes: 16 } as never));
+    expect(choice.variant).toBe('radix');
+    // At 262,143 it fits and is the choice.
+    expect(select(SORT_MODULE, { keys: 262_143, keyBits: 32 }, ctx).variant).toBe('sample');
+    // On 1024 nodes neither app takes 70,000 keys per node: one line naming both reasons.
+    const big = { ...ctx, nodes: 1024 };
+    expect(() => select(SORT_MODULE, { keys: 70_000, keyBits: 32 }, big)).toThrow(InputError);
+    expect(() => select(SORT_MODULE, { keys: 70_000, keyBits: 32 }, big)).toThrow(/^module sort: no variant covers keys=70000 keyBits=32 \(radix: 1024 nodes x 70000 keys = 71680000 keys; .*; sample: 1024 nodes x 70000 keys/);
   });
 });
 
