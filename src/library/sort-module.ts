@@ -10,6 +10,7 @@
  * radixWithDigits(bits). A variant's preconditions are its app's checks: nodes x keys
  * the host can hold, and for sample sort a room of 2 n/p keys that block transfers address.
  */
+import radixSortApp from '../../apps/radix-sort/index.ts';
 import { checkKeyCount, MAX_KEYS_PER_NODE } from '../../apps/radix-sort/keys.ts';
 import { roomProblem, SAMPLE_DIGIT_BITS, SAMPLE_MEMORY } from '../../apps/sample-sort/index.ts';
 import { bestDigitBits } from './digit-width.ts';
@@ -113,4 +114,5 @@ export const SORT_MODULE: LibraryModule = frozenModule({
     { name: 'keyBits', doc: 'bits per key', min: 1, max: 32 },
   ],
   variants: [RADIX, SAMPLE],
+  tunableSpecs: { digitBits: radixSortApp.params.digitBits },
 });
