@@ -96,6 +96,8 @@ export interface LibraryModule {
   apps: readonly string[];
   inputs: readonly InterfaceInput[];
   variants: readonly Variant[];
+  /** Why no variant can take these inputs on this machine, or null: what every variant's app refuses (a grid or key count beyond what the host holds). */
+  inputProblem?(x: Inputs, ctx: SelectContext): string | null;
   /** The tunables' parameter specs in their apps (an integer digitBits from 1 to 16), which a pinned value must meet. */
   tunableSpecs?: Readonly<Record<string, IntParam | FloatParam>>;
 }
@@ -173,6 +175,9 @@ export function modelCycles(v: Variant, ctx: SelectContext, columns: Columns): n
 export function select(mod: LibraryModule, x: Inputs, ctx: SelectContext, pinned: Params = {}, requested: readonly string[] = [], withAdvice = true): Choice {
   checkSelectArguments(mod, ctx, pinned, requested);
   checkInputs(mod, x);
+  // A choice every app refuses was printed as the choice (a 65536 x 65536 grid), and only its run refused it.
+  const inputProblem = mod.inputProblem?.(x, ctx) ?? null;
+  if (inputProblem !== null) throw new InputError(`module ${mod.name}: ${inputProblem}`);
   const predictions = mod.variants.map((v): Prediction => {
     const inputProblem = v.problem(x, ctx);
     const adviceOnly = v.tunables.every((t) => (v.advisory ?? []).includes(t) && !requested.includes(t) && pinned[t] === undefined);

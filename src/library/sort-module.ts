@@ -7,8 +7,8 @@
  * of the samples' radix sort. The digit widths
  * searched are those calibrated (apps/calibration/apps.spec: 2 to 12 bits), capped at
  * the key width; the thesis's fixed 4-, 10- and 14-bit variants (Table 4-4) are
- * radixWithDigits(bits). A variant's preconditions are its app's checks: nodes x keys
- * the host can hold, and for sample sort a room of 2 n/p keys that block transfers address.
+ * radixWithDigits(bits). The apps' checks are the preconditions: nodes x keys the host
+ * can hold (the module's), and for sample sort a room of 2 n/p keys that block transfers address.
  */
 import radixSortApp from '../../apps/radix-sort/index.ts';
 import { checkKeyCount, MAX_KEYS_PER_NODE } from '../../apps/radix-sort/keys.ts';
@@ -65,7 +65,7 @@ export const RADIX: Variant = {
   fixed: {},
   model: 'RadixSort',
   tunables: ['digitBits'],
-  problem: (x, ctx) => checkKeyCount(ctx.nodes, x.keys),
+  problem: () => null,
   tune(x: Inputs, ctx: SelectContext) {
     const { lo, hi } = digitRange(x.keyBits);
     const d = bestDigitBits(x.keyBits, lo, hi, (bpd) => modelCycles(RADIX, ctx, radixColumns(x.keys, bpd, x.keyBits, ctx.nodes, ctx.combineWords)));
@@ -86,7 +86,7 @@ export function radixWithDigits(bits: number): Variant {
     fixed: { digitBits: bits },
     model: 'RadixSort',
     tunables: [],
-    problem: (x, ctx) => checkKeyCount(ctx.nodes, x.keys),
+    problem: () => null,
     predict: (x, _tuned, ctx) => modelCycles(v, ctx, radixColumns(x.keys, bits, x.keyBits, ctx.nodes, ctx.combineWords)),
   };
   return v;
@@ -98,10 +98,10 @@ export const SAMPLE: Variant = {
   fixed: {},
   model: 'SampleSort',
   tunables: [],
-  // The app's own checks (4.4.2: a variant that cannot take the input predicts Infinity): it
+  // The app's own check (4.4.2: a variant that cannot take the input predicts Infinity): it
   // runs with its default room, 2 n/p keys, which block transfers address only up to 262,143
   // keys per node; the selector chose it up to the module's 524,288, and the run was refused.
-  problem: (x, ctx) => checkKeyCount(ctx.nodes, x.keys) ?? roomProblem(SAMPLE_MEMORY, x.keys),
+  problem: (x) => roomProblem(SAMPLE_MEMORY, x.keys),
   predict: (x, _tuned, ctx) => modelCycles(SAMPLE, ctx, sampleColumns(x.keys, x.keyBits, ctx.nodes)),
 };
 
@@ -114,5 +114,6 @@ export const SORT_MODULE: LibraryModule = frozenModule({
     { name: 'keyBits', doc: 'bits per key', min: 1, max: 32 },
   ],
   variants: [RADIX, SAMPLE],
+  inputProblem: (x, ctx) => checkKeyCount(ctx.nodes, x.keys),
   tunableSpecs: { digitBits: radixSortApp.params.digitBits },
 });

@@ -19,7 +19,7 @@
  * predicted benefit. They are applied only when asked for with extraRows=auto / extraCols=auto.
  */
 import { partition, processorGrid } from '../../apps/stencil/grid.ts';
-import stencilApp from '../../apps/stencil/index.ts';
+import stencilApp, { gridSizeProblem } from '../../apps/stencil/index.ts';
 import { chainCosts, chainCycles, type ChainCosts } from '../calibrate/stencil-chain.ts';
 import { InputError } from '../kernel/errors.ts';
 import { packetFacts, type PacketFacts } from '../platform/packets.ts';
@@ -307,5 +307,6 @@ export const STENCIL_MODULE: LibraryModule = frozenModule({
   ],
   // Declaration order breaks ties: square first ("the best overall", 4.4.2), uni last (the fallback).
   variants: [square, fixedLayout('vstrips'), fixedLayout('hstrips'), rect, fixedLayout('uni')],
+  inputProblem: (x) => gridSizeProblem(x.width, x.height),
   tunableSpecs: { extraRows: stencilApp.params.extraRows, extraCols: stencilApp.params.extraCols, aspect: stencilApp.params.aspect },
 });
