@@ -9,8 +9,9 @@
  * the app already takes, so the run itself is an ordinary run. A value given
  * explicitly is kept and pinned in the prediction.
  */
+import { roomProblem } from '../../apps/sample-sort/index.ts';
 import { InputError } from '../kernel/errors.ts';
-import { select, variantNamed, type Choice, type LibraryModule, type Params, type SelectContext } from './module.ts';
+import { select, variantNamed, type Choice, type LibraryModule, type Params, type SelectContext, type Variant } from './module.ts';
 import { RADIX, SAMPLE, SORT_MODULE } from './sort-module.ts';
 import { STENCIL_MODULE } from './stencil-module.ts';
 
@@ -65,7 +66,10 @@ export function resolveAuto(app: string, values: Readonly<Record<string, number 
     const inputs = Object.fromEntries(mod.inputs.map((i) => [i.name, num(i.name)]));
     const selectorAuto = rule.selector !== null && values[rule.selector] === 'auto';
     const only = rule.selector === null ? RADIX.name : selectorAuto ? null : String(values[rule.selector]);
-    const variants = only === null ? mod.variants : [variantNamed(mod, only)];
+    // apps/sort's sample sort runs with the run's memory, whose room is its precondition (the
+    // variant's own is the default's: memory=1.5 with 300,000 keys per node was refused, though it runs).
+    const withRoom = (v: Variant): Variant => (app === 'apps/sort' && v === SAMPLE ? { ...SAMPLE, problem: (x) => roomProblem(num('memory'), x.keys) } : v);
+    const variants = (only === null ? mod.variants : [variantNamed(mod, only)]).map(withRoom);
     // Explicit values of tunables are kept and pinned: the prediction uses them.
     const pinned: Params = {};
     for (const v of variants) for (const t of v.tunables) if (values[t] !== undefined && values[t] !== 'auto') pinned[t] = values[t] as number;

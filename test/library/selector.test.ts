@@ -8,6 +8,8 @@ import { SORT_MODULE } from '../../src/library/sort-module.ts';
 import { STENCIL_MODULE, stencilColumns } from '../../src/library/stencil-module.ts';
 import { parseParams } from '../../src/runtime/app.ts';
 import sampleSort from '../../apps/sample-sort/index.ts';
+import sortApp from '../../apps/sort/index.ts';
+import { resolveAuto } from '../../src/library/auto.ts';
 import { loadTestPlatform } from '../support/platforms.ts';
 
 /** A platform's stencil chain costs, for hand-made contexts (the CM-5's: its models and these tests' count no tree). */
@@ -139,6 +141,25 @@ describe('the sort module', () => {
     const big = { ...ctx, nodes: 1024 };
     expect(() => select(SORT_MODULE, { keys: 70_000, keyBits: 32 }, big)).toThrow(InputError);
     expect(() => select(SORT_MODULE, { keys: 70_000, keyBits: 32 }, big)).toThrow(/^module sort: 1024 nodes x 70000 keys = 71680000 keys; the simulator holds 28 to 41 bytes of host memory per key, so expected nodes x keys at most 67108864 \(2\^26, 2 to 3 GB\)$/);
+  });
+});
+
+describe('auto values of apps/sort', () => {
+  const platform = loadTestPlatform('cm5');
+  const ctx = selectContext(platform, 16, loadModelSet(platform, 16));
+  const values = (given: string[], autos: string[]) => ({ ...parseParams(sortApp, given), ...Object.fromEntries(autos.map((k) => [k, 'auto'])) });
+
+  it('take sample sort\'s room from the run\'s memory: memory=1.5 with 300,000 keys per node runs, and was refused for the default memory\'s room', () => {
+    const r = resolveAuto('apps/sort', values(['algorithm=sample', 'memory=1.5', 'keys=300000', 'keyBits=8'], ['digitBits']), ctx)!;
+    expect(r.resolution.variant).toBe('sample');
+    expect(sortApp.check!(parseParams(sortApp, Object.entries(r.values).map(([k, v]) => `${k}=${v}`)) as never, { nodes: 16 } as never)).toBeNull();
+  });
+
+  it('choose no sample sort whose room the run\'s memory makes too large: memory=4 with 200,000 keys per node', () => {
+    const r = resolveAuto('apps/sort', values(['memory=4', 'keys=200000', 'keyBits=32'], ['algorithm']), ctx)!;
+    // With the default memory's room (400,000 keys) sample sort is predicted the faster; with memory 4's (800,000) it cannot run.
+    expect(select(SORT_MODULE, { keys: 200_000, keyBits: 32 }, ctx).variant).toBe('sample');
+    expect(r.resolution.variant).toBe('radix');
   });
 });
 
