@@ -57,11 +57,22 @@ export const SAMPLE_MEMORY = 2;
 const MAX_KEYS = Math.floor(STRATA_MAX_XFER_OFFSET / MIN_MEMORY);
 const MAX_PASSES = 32;
 
-/** Why a node's room of `memory` x `keys` keys is more than block transfers address, or null (the sort module's sample variant asks it too). */
-export function roomProblem(memory: number, keys: number): string | null {
+/**
+ * Why a node's room of `memory` x `keys` keys cannot hold keys of `dist`, or null: more
+ * than block transfers address, or with four distinct keys (dist=few) less than 2 n/p
+ * (the sort module's sample variant asks it too).
+ */
+export function roomProblem(memory: number, keys: number, dist = 'uniform'): string | null {
   const room = Math.ceil(memory * keys);
-  if (room <= STRATA_MAX_XFER_OFFSET) return null;
-  return `memory ${memory} x keys ${keys} = ${room} keys of room per node; block transfers address at most ${STRATA_MAX_XFER_OFFSET} words, so expected at most that`;
+  if (room > STRATA_MAX_XFER_OFFSET) return `memory ${memory} x keys ${keys} = ${room} keys of room per node; block transfers address at most ${STRATA_MAX_XFER_OFFSET} words, so expected at most that`;
+  // With four distinct keys, the nodes a value's splitters bound share its keys, and a
+  // node where two values meet takes a share of each: up to 2 n/p keys, the thesis's
+  // room (4.5.2). With less, every pass overflows the same way and the sort never
+  // settles (issue 23, case 209), so such a run is refused before it starts.
+  if (dist === 'few' && memory < 2) {
+    return `dist=few with memory ${memory}: a node where two of the four key values meet holds up to 2 x n/p keys, so every pass overflows; expected memory >= 2 for dist=few`;
+  }
+  return null;
 }
 
 function* splitterArrived(rt: Runtime<Globals>, j: number, key: number): Op {
@@ -115,16 +126,7 @@ export default defineApp({
   check(p, machine) {
     const tooMany = checkKeyCount(machine.nodes, p.keys);
     if (tooMany !== null) return tooMany;
-    const room = roomProblem(p.memory, p.keys);
-    if (room !== null) return room;
-    // With four distinct keys, the nodes a value's splitters bound share its keys, and a
-    // node where two values meet takes a share of each: up to 2 n/p keys, the thesis's
-    // room (4.5.2). With less, every pass overflows the same way and the sort never
-    // settles (issue 23, case 209), so such a run is refused before it starts.
-    if (p.dist === 'few' && p.memory < 2) {
-      return `dist=few with memory ${p.memory}: a node where two of the four key values meet holds up to 2 x n/p keys, so every pass overflows; expected memory >= 2 for dist=few`;
-    }
-    return null;
+    return roomProblem(p.memory, p.keys, p.dist);
   },
   setup({ params, machine, random }): Uint32Array[] {
     return makeKeys(params.dist as Distribution, machine.nodes, params.keys, params.keyBits, random);

@@ -67,9 +67,10 @@ export function resolveAuto(app: string, values: Readonly<Record<string, number 
     const inputs = Object.fromEntries(mod.inputs.map((i) => [i.name, num(i.name)]));
     const selectorAuto = rule.selector !== null && values[rule.selector] === 'auto';
     const only = rule.selector === null ? RADIX.name : selectorAuto ? null : String(values[rule.selector]);
-    // apps/sort's sample sort runs with the run's memory, whose room is its precondition (the
-    // variant's own is the default's: memory=1.5 with 300,000 keys per node was refused, though it runs).
-    const withRoom = (v: Variant): Variant => (app === 'apps/sort' && v === SAMPLE ? { ...SAMPLE, problem: (x) => roomProblem(num('memory'), x.keys) } : v);
+    // apps/sort's sample sort runs with the run's memory and keys, whose room is its precondition (the
+    // variant's own is the default's: memory=1.5 with 300,000 keys per node was refused, though it runs;
+    // and algorithm=auto chose a sample sort of dist=few keys with memory 1.5, which the app refuses).
+    const withRoom = (v: Variant): Variant => (app === 'apps/sort' && v === SAMPLE ? { ...SAMPLE, problem: (x) => roomProblem(num('memory'), x.keys, String(values.dist)) } : v);
     const variants = (only === null ? mod.variants : [variantNamed(mod, only)]).map(withRoom);
     // Values of tunables not set to auto, given or the app's defaults, are kept and pinned: the prediction uses them.
     const pinned: Params = {};

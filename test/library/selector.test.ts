@@ -161,6 +161,12 @@ describe('auto values of apps/sort', () => {
     expect(select(SORT_MODULE, { keys: 200_000, keyBits: 32 }, ctx).variant).toBe('sample');
     expect(r.resolution.variant).toBe('radix');
   });
+
+  it('choose no sample sort of dist=few keys with memory under 2, which the app refuses (every pass would overflow): radix sort runs them', () => {
+    expect(select(SORT_MODULE, { keys: 3000, keyBits: 32 }, ctx).variant).toBe('sample');
+    const r = resolveAuto('apps/sort', values(['dist=few', 'memory=1.5', 'keys=3000'], ['algorithm']), ctx)!;
+    expect(r.resolution.variant).toBe('radix');
+  });
 });
 
 describe('advice nobody asked for', () => {
