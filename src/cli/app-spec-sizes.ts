@@ -1,7 +1,7 @@
 /**
  * Whether the shipped app calibration spec (apps/calibration/apps.spec) can sample a
- * machine size: its grids are laid out for the processor grids of 12 to 64 nodes (the
- * shipped models are of 16, 32 and 64), and at other sizes its planning refuses a
+ * machine size: its grids fit the processor grids of some sizes from 12 to 64 nodes only
+ * (the shipped models are of 16, 32 and 64), and at other sizes its planning refuses a
  * sample (a grid the layout cannot split, a division by zero). The "no app models"
  * message suggested calibrating it at any size, a command that then failed.
  */
