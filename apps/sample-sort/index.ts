@@ -51,9 +51,29 @@ export const SAMPLE_DIGIT_BITS = 4;
 const DATA_PORT = 2;
 /** memory's least value: the room per node is at least 1.5 n/p keys. */
 const MIN_MEMORY = 1.5;
+/** memory's default: the thesis's room of 2 n/p keys (4.5.2). */
+export const SAMPLE_MEMORY = 2;
 /** The most keys per node whose room (memory x keys, at the least memory) block transfers can address. */
 const MAX_KEYS = Math.floor(STRATA_MAX_XFER_OFFSET / MIN_MEMORY);
 const MAX_PASSES = 32;
+
+/**
+ * Why a node's room of `memory` x `keys` keys cannot hold keys of `dist`, or null: more
+ * than block transfers address, or with four distinct keys (dist=few) less than 2 n/p
+ * (the sort module's sample variant asks it too).
+ */
+export function roomProblem(memory: number, keys: number, dist = 'uniform'): string | null {
+  const room = Math.ceil(memory * keys);
+  if (room > STRATA_MAX_XFER_OFFSET) return `memory ${memory} x keys ${keys} = ${room} keys of room per node; block transfers address at most ${STRATA_MAX_XFER_OFFSET} words, so expected at most that`;
+  // With four distinct keys, the nodes a value's splitters bound share its keys, and a
+  // node where two values meet takes a share of each: up to 2 n/p keys, the thesis's
+  // room (4.5.2). With less, every pass overflows the same way and the sort never
+  // settles (issue 23, case 209), so such a run is refused before it starts.
+  if (dist === 'few' && memory < 2) {
+    return `dist=few with memory ${memory}: a node where two of the four key values meet holds up to 2 x n/p keys, so every pass overflows; expected memory >= 2 for dist=few`;
+  }
+  return null;
+}
 
 function* splitterArrived(rt: Runtime<Globals>, j: number, key: number): Op {
   rt.globals.splitters[j - 1] = key | 0;
@@ -101,23 +121,12 @@ export default defineApp({
     oversample: { type: 'int', default: 64, min: 1, max: 4096, doc: 'samples per node (thesis: 64)' },
     digitBits: { type: 'int', default: SAMPLE_DIGIT_BITS, min: 1, max: 16, doc: 'digit width of the radix sort of the samples (small samples favour narrow digits)' },
     bufferKeys: { type: 'int', default: 256, min: 1, max: 65536, doc: 'keys per transfer buffer (1 KB)' },
-    memory: { type: 'float', default: 2, min: MIN_MEMORY, max: 64, doc: 'room per node, in multiples of the average n/p keys (thesis: 2; below 2, keys with few distinct values can fail to fit)' },
+    memory: { type: 'float', default: SAMPLE_MEMORY, min: MIN_MEMORY, max: 64, doc: 'room per node, in multiples of the average n/p keys (thesis: 2; below 2, keys with few distinct values can fail to fit)' },
   },
   check(p, machine) {
     const tooMany = checkKeyCount(machine.nodes, p.keys);
     if (tooMany !== null) return tooMany;
-    const room = Math.ceil(p.memory * p.keys);
-    if (room > STRATA_MAX_XFER_OFFSET) {
-      return `memory ${p.memory} x keys ${p.keys} = ${room} keys of room per node; block transfers address at most ${STRATA_MAX_XFER_OFFSET} words, so expected at most that`;
-    }
-    // With four distinct keys, the nodes a value's splitters bound share its keys, and a
-    // node where two values meet takes a share of each: up to 2 n/p keys, the thesis's
-    // room (4.5.2). With less, every pass overflows the same way and the sort never
-    // settles (issue 23, case 209), so such a run is refused before it starts.
-    if (p.dist === 'few' && p.memory < 2) {
-      return `dist=few with memory ${p.memory}: a node where two of the four key values meet holds up to 2 x n/p keys, so every pass overflows; expected memory >= 2 for dist=few`;
-    }
-    return null;
+    return roomProblem(p.memory, p.keys, p.dist);
   },
   setup({ params, machine, random }): Uint32Array[] {
     return makeKeys(params.dist as Distribution, machine.nodes, params.keys, params.keyBits, random);

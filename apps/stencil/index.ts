@@ -24,6 +24,12 @@ import { gatherRow, initialGrid, partition, scatterRow, solveSequential, starts,
 /** Largest grid, in points (see check); the shipped experiments stay within 4096 x 4096 (2^24). */
 const MAX_POINTS = 1 << 26;
 
+/** Why the host cannot hold a width x height grid (see check), or null; the stencil module asks it too. */
+export function gridSizeProblem(width: number, height: number): string | null {
+  if (width * height <= MAX_POINTS) return null;
+  return `a ${width} x ${height} grid has ${width * height} points; the simulator holds 32 bytes of host memory per point, so expected width x height at most ${MAX_POINTS} (2^26, 2 GiB)`;
+}
+
 interface Input {
   grid: Grid;
   part: Partition;
@@ -70,9 +76,8 @@ export default defineApp({
     // The simulator holds the grid four times in the host's memory (the input, the
     // nodes' blocks, their results and the sequential reference: 32 bytes a point), so
     // a grid the host cannot hold is refused here instead of failing to allocate.
-    if (p.width * p.height > MAX_POINTS) {
-      return `a ${p.width} x ${p.height} grid has ${p.width * p.height} points; the simulator holds 32 bytes of host memory per point, so expected width x height at most ${MAX_POINTS} (2^26, 2 GiB)`;
-    }
+    const size = gridSizeProblem(p.width, p.height);
+    if (size !== null) return size;
     const part = partition(p.layout as Layout, machine.nodes, p.width, p.height, p.aspect, p.extraCols, p.extraRows);
     return typeof part === 'string' ? part : null;
   },

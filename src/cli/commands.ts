@@ -91,7 +91,7 @@ export const COMMANDS: Readonly<Record<string, CommandDecl>> = {
   explore: {
     usage: ['explore <app> --runs <N> --platform <p> [--repros <K>] [run options] [--json]'],
     summary: 'run an app under N schedule perturbations and list the failing ones',
-    about: 'Runs the app under perturbation seeds 1..N (with a progress bar on a terminal) and lists the failing seeds; the first --repros of them (10 by default) get a repro file in the working directory and the command that replays it, the rest only their seed (sim --perturb <S> --record <file> with the same options records one). SIGINT or SIGTERM stops it with the seeds tried so far (exit 130 / 143).',
+    about: 'Runs the app under perturbation seeds 1..N (with a progress bar on a terminal) and lists the failing seeds; the first --repros of them (10 by default) get a repro file in the working directory and the command that replays it, the rest only their seed (sim --perturb <S> --record <file> with the same options records one). auto parameters are resolved once, before the first seed, and it says to what. SIGINT or SIGTERM stops it with the seeds tried so far (exit 130 / 143).',
     options: {
       ...Object.fromEntries(Object.entries(RUN_OPTIONS).filter(([k]) => !['perturb', 'trace', 'trace-network', 'trace-messages', 'log', 'loglast', 'record', 'json'].includes(k))),
       runs: { type: 'string', arg: '<N>', help: 'how many perturbation seeds to try (1..N)' },

@@ -10,7 +10,7 @@
 import { InputError, RunFailure, RunInterrupted, RunLimitError } from '../kernel/errors.ts';
 import { nodeCountProblem } from '../network/build-topology.ts';
 import { AppRun } from '../runtime/run-app.ts';
-import { resolveAutoParams } from './auto-params.ts';
+import { formatResolution, resolveAutoParams } from './auto-params.ts';
 import { refuseOverridden, unusedOptionsNote } from './unused-options.ts';
 import type { Io } from './io.ts';
 import { loadPlatform } from './load-inputs.ts';
@@ -106,10 +106,12 @@ export async function exploreCommand(run: RunArgs, runs: number, repros: number,
   const cut = interrupted === null ? null : `stopped by ${interrupted} after ${tried} of ${runs} seeds`;
   if (note !== null) io.err(note);
   if (run.json) {
-    io.out(JSON.stringify({ app: app.name, platform: platform.name, nodes, seed: run.seed, runs, tried, repros, failed, ...(cut === null ? {} : { interrupted: cut }) }));
+    // What `auto` values ran, as a run's JSON says it: explore said nothing of them, and a layout=auto exploration did not say which layout it tried.
+    io.out(JSON.stringify({ app: app.name, platform: platform.name, nodes, seed: run.seed, ...(resolution === null ? {} : { auto: resolution }), runs, tried, repros, failed, ...(cut === null ? {} : { interrupted: cut }) }));
     return code;
   }
   if (cut !== null) io.err(`sim explore: ${cut}`);
+  if (resolution !== null) io.out(`sim explore: auto ${formatResolution(resolution)}`);
   io.out(`sim explore: ${tried} perturbed runs of ${app.name} on ${platform.name}, ${failed.length} failed${failed.length > 0 ? ':' : ''}`);
   // Within the first `repros`, a seed without a file is one whose file could not be written.
   const again = (perturb: number) => `no repro file; run it again with sim --perturb ${perturb} --record <file> and the same options`;

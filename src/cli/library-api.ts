@@ -9,6 +9,7 @@
 import { InputError, kindOf } from '../kernel/errors.ts';
 import { select, selectContext, type Choice, type Inputs, type LibraryModule, type SelectContext } from '../library/module.ts';
 import type { Platform } from '../platform/schema.ts';
+import { nodeCountProblem } from '../network/build-topology.ts';
 import { DEFAULT_RUN_LIMITS, runApp, type RunSummary } from '../runtime/run-app.ts';
 import { loadPlatform, projectPath } from './load-inputs.ts';
 import { parseCommunication } from './communication-option.ts';
@@ -33,7 +34,7 @@ export interface ImplementationRequest {
 
 /**
  * Every variant's prediction and the choice.
- * @throws InputError for an unknown module, platform or input, missing models, or an input no variant covers
+ * @throws InputError for an unknown module, platform or input, a machine size the platform cannot build, missing models, or an input no variant covers
  */
 export async function chooseImplementation(r: ImplementationRequest): Promise<Choice> {
   checkRequest(r);
@@ -56,7 +57,7 @@ export interface Selection {
  * The module and selection context a request names, for calling `select` yourself (to
  * pin a tunable, or ask for advisory ones): `select(s.module, inputs, s.context, { extraRows: 2 })`.
  * chooseImplementation is `select(s.module, r.inputs, s.context)`.
- * @throws InputError for an unknown module or platform, or missing models
+ * @throws InputError for an unknown module or platform, a machine size it cannot build, or missing models
  */
 export async function loadSelection(r: Omit<ImplementationRequest, 'inputs'>): Promise<Selection> {
   checkRequest(r, false);
@@ -66,6 +67,10 @@ export async function loadSelection(r: Omit<ImplementationRequest, 'inputs'>): P
 async function selection(r: Omit<ImplementationRequest, 'inputs'>): Promise<Selection> {
   const platform = typeof r.platform === 'string' ? await loadPlatform(r.platform) : r.platform;
   const nodes = r.nodes ?? platform.defaultNodes;
+  // As sim select checks it: a CM-5 of 3 nodes was told to calibrate models for 3 nodes, and with models
+  // taken at any size it got a choice for a machine that cannot be built (runImplementation then refused it).
+  const problem = nodeCountProblem(platform.network, nodes);
+  if (problem !== null) throw new InputError(`nodes ${nodes}: ${problem} (platform ${platform.name})`);
   const comm = parseCommunication(r.communication, r.hybridModels);
   return { module: moduleNamed(r.module), context: selectContext(platform, nodes, loadModelSet(platform, nodes, r.models, comm), comm.communication) };
 }

@@ -19,6 +19,7 @@ import { SORT_MODULE } from '../library/sort-module.ts';
 import { STENCIL_MODULE } from '../library/stencil-module.ts';
 import type { Platform } from '../platform/schema.ts';
 import { shellQuote } from '../sweep/slurm.ts';
+import { appSpecSizeProblem } from './app-spec-sizes.ts';
 import { lookupPath, projectPath } from './load-inputs.ts';
 
 export const MODULES: readonly LibraryModule[] = [STENCIL_MODULE, SORT_MODULE];
@@ -126,11 +127,12 @@ export function loadModelSet(platform: Platform, nodes: number, dir?: string, co
   const file = join(appDir, `${platform.name}.json`);
   const calibrate = `sim calibrate --platform ${platformOption(platform)} apps/calibration/apps.spec -o <samples> --nodes ${nodes} --fit <dir>`;
   if (!existsSync(file)) {
-    throw new InputError(
-      dir === undefined
-        ? `no app models for ${platform.name} on ${nodes} nodes (expected ${shownDir}/${platform.name}.json; shipped sizes are 16, 32 and 64 nodes); calibrate them with ${calibrate}, then pass --models <dir>`
-        : `--models ${dir}: no ${platform.name}.json there (expected the directory sim calibrate --fit writes, with one <platform>.json per platform)`,
-    );
+    if (dir !== undefined) throw new InputError(`--models ${dir}: no ${platform.name}.json there (expected the directory sim calibrate --fit writes, with one <platform>.json per platform)`);
+    const missing = `no app models for ${platform.name} on ${nodes} nodes (expected ${shownDir}/${platform.name}.json; shipped sizes are 16, 32 and 64 nodes)`;
+    // At a size the shipped spec cannot sample (128 nodes, or 7), the command suggested failed in its turn.
+    const cannot = appSpecSizeProblem(platform, nodes);
+    if (cannot !== null) throw new InputError(`${missing}, and apps/calibration/apps.spec cannot sample this size (${cannot}); calibrate a spec of your own whose grids ${nodes} nodes can split, then pass --models <dir>`);
+    throw new InputError(`${missing}; calibrate them with ${calibrate}, then pass --models <dir>`);
   }
   const shown = join(shownDir, `${platform.name}.json`);
   const { text, fittedOn, sizes } = readModelsFile(file, shown, platform.name);

@@ -34,6 +34,6 @@ export function refuseOverridden(params: readonly string[], resolution: AutoReso
   for (const a of params) {
     const key = a.slice(0, a.indexOf('='));
     if (a.endsWith('=auto') || !Object.hasOwn(resolution.resolved, key)) continue;
-    throw new InputError(`--param ${a}: ${autoKeys.map((k) => `${k}=auto`).join(' and ')} sets ${key} (to ${String(resolution.resolved[key])}) on this run; give ${key} or the auto value, not both`);
+    throw new InputError(`--param ${a}: ${autoKeys.map((k) => `${k}=auto`).join(' and ')} ${autoKeys.length === 1 ? 'sets' : 'set'} ${key} (to ${String(resolution.resolved[key])}) on this run; give ${key} or the auto value, not both`);
   }
 }

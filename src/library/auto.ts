@@ -6,11 +6,13 @@
  * (apps/radix-sort, apps/sort; on apps/sample-sort the digit width of the samples'
  * radix sort, oversample keys per node) or `algorithm=auto` (apps/sort) has those
  * values resolved from the platform's models before the run, to the concrete values
- * the app already takes, so the run itself is an ordinary run. A value given
- * explicitly is kept and pinned in the prediction.
+ * the app already takes, so the run itself is an ordinary run. A tunable not set
+ * to auto keeps its value, given or the app's default, pinned in the prediction: layout=auto
+ * alone weighs rect at the default aspect (sim select tunes it, as aspect=auto does).
  */
+import { roomProblem } from '../../apps/sample-sort/index.ts';
 import { InputError } from '../kernel/errors.ts';
-import { select, variantNamed, type Choice, type LibraryModule, type Params, type SelectContext } from './module.ts';
+import { select, variantNamed, type Choice, type LibraryModule, type Params, type SelectContext, type Variant } from './module.ts';
 import { RADIX, SAMPLE, SORT_MODULE } from './sort-module.ts';
 import { STENCIL_MODULE } from './stencil-module.ts';
 
@@ -65,8 +67,12 @@ export function resolveAuto(app: string, values: Readonly<Record<string, number 
     const inputs = Object.fromEntries(mod.inputs.map((i) => [i.name, num(i.name)]));
     const selectorAuto = rule.selector !== null && values[rule.selector] === 'auto';
     const only = rule.selector === null ? RADIX.name : selectorAuto ? null : String(values[rule.selector]);
-    const variants = only === null ? mod.variants : [variantNamed(mod, only)];
-    // Explicit values of tunables are kept and pinned: the prediction uses them.
+    // apps/sort's sample sort runs with the run's memory and keys, whose room is its precondition (the
+    // variant's own is the default's: memory=1.5 with 300,000 keys per node was refused, though it runs;
+    // and algorithm=auto chose a sample sort of dist=few keys with memory 1.5, which the app refuses).
+    const withRoom = (v: Variant): Variant => (app === 'apps/sort' && v === SAMPLE ? { ...SAMPLE, problem: (x) => roomProblem(num('memory'), x.keys, String(values.dist)) } : v);
+    const variants = (only === null ? mod.variants : [variantNamed(mod, only)]).map(withRoom);
+    // Values of tunables not set to auto, given or the app's defaults, are kept and pinned: the prediction uses them.
     const pinned: Params = {};
     for (const v of variants) for (const t of v.tunables) if (values[t] !== undefined && values[t] !== 'auto') pinned[t] = values[t] as number;
     choice = select({ ...mod, variants }, inputs, ctx, pinned, autos);

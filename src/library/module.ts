@@ -12,6 +12,7 @@ import { chainCosts, type ChainCosts } from '../calibrate/stencil-chain.ts';
 import { InputError, kindOf } from '../kernel/errors.ts';
 import { packetFacts, type PacketFacts } from '../platform/packets.ts';
 import type { Platform } from '../platform/schema.ts';
+import type { FloatParam, IntParam } from '../runtime/index.ts';
 import type { Communication } from './extra-lines.ts';
 import { evaluate, type Columns, type ModelSet } from './model-set.ts';
 
@@ -95,6 +96,10 @@ export interface LibraryModule {
   apps: readonly string[];
   inputs: readonly InterfaceInput[];
   variants: readonly Variant[];
+  /** Why no variant can take these inputs on this machine, or null: what every variant's app refuses (a grid or key count beyond what the host holds). */
+  inputProblem?(x: Inputs, ctx: SelectContext): string | null;
+  /** The tunables' parameter specs in their apps (an integer digitBits from 1 to 16), which a pinned value must meet. */
+  tunableSpecs?: Readonly<Record<string, IntParam | FloatParam>>;
 }
 
 export interface Prediction {
@@ -151,6 +156,7 @@ export function frozenModule(m: LibraryModule): LibraryModule {
   Object.freeze(m.inputs);
   Object.freeze(m.apps);
   Object.freeze(m.variants);
+  if (m.tunableSpecs !== undefined) Object.freeze(m.tunableSpecs);
   return Object.freeze(m);
 }
 
@@ -169,6 +175,9 @@ export function modelCycles(v: Variant, ctx: SelectContext, columns: Columns): n
 export function select(mod: LibraryModule, x: Inputs, ctx: SelectContext, pinned: Params = {}, requested: readonly string[] = [], withAdvice = true): Choice {
   checkSelectArguments(mod, ctx, pinned, requested);
   checkInputs(mod, x);
+  // A choice every app refuses was printed as the choice (a 65536 x 65536 grid), and only its run refused it.
+  const inputProblem = mod.inputProblem?.(x, ctx) ?? null;
+  if (inputProblem !== null) throw new InputError(`module ${mod.name}: ${inputProblem}`);
   const predictions = mod.variants.map((v): Prediction => {
     const inputProblem = v.problem(x, ctx);
     const adviceOnly = v.tunables.every((t) => (v.advisory ?? []).includes(t) && !requested.includes(t) && pinned[t] === undefined);
@@ -230,8 +239,24 @@ function checkSelectArguments(mod: LibraryModule, ctx: SelectContext, pinned: Pa
   for (const [name, value] of Object.entries(pinned)) {
     if (!tunables.includes(name)) throw new InputError(`select: pinned ${name}: not a tunable of module ${m.name} (expected ${tunables.join(', ') || 'none: it has no tunables'})`);
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new InputError(`select: pinned ${name} ${typeof value === 'string' ? JSON.stringify(value) : String(value)}: expected a finite number of 0 or more`);
+    // As the app takes it: digitBits 17 or 2.5 was predicted as if a radix sort could run with it, 0 blamed the models
+    // ("predicts Infinity cycles ... refit it"), and extraRows 1.5 or aspect 0 went into the parameters of the choice.
+    const spec = m.tunableSpecs !== undefined && Object.hasOwn(m.tunableSpecs, name) ? m.tunableSpecs[name] : undefined;
+    if (spec !== undefined && !takes(spec, value)) throw new InputError(`select: pinned ${name} ${value}: expected ${spec.type === 'int' ? 'an integer' : 'a number'}${rangeText(spec)}`);
   }
   if (!Array.isArray(requested)) throw new InputError(`select: expected the requested tunables as a list, got ${kindOf(requested)}`);
+}
+
+/** Whether an int or float app parameter takes `value`, as parseParams checks it. */
+function takes(spec: IntParam | FloatParam, value: number): boolean {
+  return (spec.type === 'float' || Number.isInteger(value)) && !(spec.min !== undefined && value < spec.min) && !(spec.max !== undefined && value > spec.max);
+}
+
+/** A parameter's range as parseParams words it: ' from 1 to 16', ' >= 0', or ''. */
+function rangeText(spec: IntParam | FloatParam): string {
+  if (spec.min !== undefined && spec.max !== undefined) return ` from ${spec.min} to ${spec.max}`;
+  if (spec.min !== undefined) return ` >= ${spec.min}`;
+  return spec.max !== undefined ? ` <= ${spec.max}` : '';
 }
 
 /** The variant called `name`, or an InputError listing the module's variants. */

@@ -7,10 +7,12 @@
  * of the samples' radix sort. The digit widths
  * searched are those calibrated (apps/calibration/apps.spec: 2 to 12 bits), capped at
  * the key width; the thesis's fixed 4-, 10- and 14-bit variants (Table 4-4) are
- * radixWithDigits(bits).
+ * radixWithDigits(bits). The apps' checks are the preconditions: nodes x keys the host
+ * can hold (the module's), and for sample sort a room of 2 n/p keys that block transfers address.
  */
-import { MAX_KEYS_PER_NODE } from '../../apps/radix-sort/keys.ts';
-import { SAMPLE_DIGIT_BITS } from '../../apps/sample-sort/index.ts';
+import radixSortApp from '../../apps/radix-sort/index.ts';
+import { checkKeyCount, MAX_KEYS_PER_NODE } from '../../apps/radix-sort/keys.ts';
+import { roomProblem, SAMPLE_DIGIT_BITS, SAMPLE_MEMORY } from '../../apps/sample-sort/index.ts';
 import { bestDigitBits } from './digit-width.ts';
 import { frozenModule, modelCycles, type Inputs, type LibraryModule, type SelectContext, type Variant } from './module.ts';
 
@@ -96,7 +98,10 @@ export const SAMPLE: Variant = {
   fixed: {},
   model: 'SampleSort',
   tunables: [],
-  problem: () => null,
+  // The app's own check (4.4.2: a variant that cannot take the input predicts Infinity): it
+  // runs with its default room, 2 n/p keys, which block transfers address only up to 262,143
+  // keys per node; the selector chose it up to the module's 524,288, and the run was refused.
+  problem: (x) => roomProblem(SAMPLE_MEMORY, x.keys),
   predict: (x, _tuned, ctx) => modelCycles(SAMPLE, ctx, sampleColumns(x.keys, x.keyBits, ctx.nodes)),
 };
 
@@ -109,4 +114,6 @@ export const SORT_MODULE: LibraryModule = frozenModule({
     { name: 'keyBits', doc: 'bits per key', min: 1, max: 32 },
   ],
   variants: [RADIX, SAMPLE],
+  inputProblem: (x, ctx) => checkKeyCount(ctx.nodes, x.keys),
+  tunableSpecs: { digitBits: radixSortApp.params.digitBits },
 });

@@ -19,6 +19,7 @@
  * predicted benefit. They are applied only when asked for with extraRows=auto / extraCols=auto.
  */
 import { partition, processorGrid } from '../../apps/stencil/grid.ts';
+import stencilApp, { gridSizeProblem } from '../../apps/stencil/index.ts';
 import { chainCosts, chainCycles, type ChainCosts } from '../calibrate/stencil-chain.ts';
 import { InputError } from '../kernel/errors.ts';
 import { packetFacts, type PacketFacts } from '../platform/packets.ts';
@@ -280,7 +281,13 @@ const rect: Variant = {
     };
   },
   // The app's default aspect, pinned under layout=auto, crashed the prediction on a grid it does not fit (3 x 16 over 8 x 2).
-  tunedProblem: (x, tuned, ctx) => layoutProblem('rect', x, ctx.nodes, Number(tuned.aspect)),
+  // A given aspect whose processor grid has no rect model (aspect 1: square's) predicted Infinity with no reason given.
+  tunedProblem: (x, tuned, ctx) => {
+    const aspect = Number(tuned.aspect);
+    const { px, py } = processorGrid('rect', ctx.nodes, aspect);
+    if (rectModel(px, py) === null) return `aspect ${aspect} gives ${px} x ${py} processors, for which rect has no model (its models: 2 or 4 processor columns or rows)`;
+    return layoutProblem('rect', x, ctx.nodes, aspect);
+  },
   predict(x, tuned, ctx) {
     const aspect = Number(tuned.aspect);
     const { px } = processorGrid('rect', ctx.nodes, aspect);
@@ -300,4 +307,6 @@ export const STENCIL_MODULE: LibraryModule = frozenModule({
   ],
   // Declaration order breaks ties: square first ("the best overall", 4.4.2), uni last (the fallback).
   variants: [square, fixedLayout('vstrips'), fixedLayout('hstrips'), rect, fixedLayout('uni')],
+  inputProblem: (x) => gridSizeProblem(x.width, x.height),
+  tunableSpecs: { extraRows: stencilApp.params.extraRows, extraCols: stencilApp.params.extraCols, aspect: stencilApp.params.aspect },
 });

@@ -89,11 +89,17 @@ describe('sim explore', () => {
     expect(wallMs).toBeLessThan(10_000);
   }, 20_000);
 
-  it('resolves auto parameters from the platform models once, as a run does', async () => {
-    const r = await sim(['explore', 'apps/stencil', '--runs', '2', '--platform', 'alewife', '--nodes', '16', '--param', 'layout=auto', '--param', 'extraRows=auto', '--param', 'extraCols=auto', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2', '--json']);
+  it('resolves auto parameters from the platform models once, as a run does, and says to what (it said nothing of them: which layout was explored?)', async () => {
+    const args = ['explore', 'apps/stencil', '--runs', '2', '--platform', 'alewife', '--nodes', '16', '--param', 'layout=auto', '--param', 'extraRows=auto', '--param', 'extraCols=auto', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2'];
+    const r = await sim([...args, '--json']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ app: 'stencil', tried: 2, failed: [] });
+    const out = JSON.parse(r.stdout) as { auto: { module: string; resolved: Record<string, string | number> } };
+    expect(out).toMatchObject({ app: 'stencil', tried: 2, failed: [], auto: { module: 'stencil' } });
+    const run = await sim(['--platform', 'alewife', '--nodes', '16', 'apps/stencil', ...args.slice(6), '--json']);
+    expect(out.auto).toEqual((JSON.parse(run.stdout) as { auto: unknown }).auto);
+    const text = await sim(args);
+    expect(text.stdout).toMatch(new RegExp(`^sim explore: auto layout=${out.auto.resolved.layout} extraCols=\\d+ extraRows=\\d+ \\(module stencil: ${out.auto.resolved.layout} predicted [\\d,]+ cycles = [\\d.]+ us\\)$`, 'm'));
   });
 
   it('refuses a missing --runs and a --perturb it is meant to vary', async () => {

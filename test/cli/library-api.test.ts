@@ -6,7 +6,7 @@
  * input, a missing file name too.
  */
 import { describe, expect, it } from 'vitest';
-import { chooseImplementation, runImplementation, type ImplementationRequest } from '../../src/cli/library-api.ts';
+import { chooseImplementation, loadSelection, runImplementation, type ImplementationRequest } from '../../src/cli/library-api.ts';
 import { loadApp, loadPlatform } from '../../src/cli/load-inputs.ts';
 import { fitSamples } from '../../src/calibrate/models.ts';
 import { readSamples } from '../../src/calibrate/samples-file.ts';
@@ -40,6 +40,17 @@ describe('chooseImplementation and runImplementation', () => {
       const error = await call(request as unknown as ImplementationRequest).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(InputError);
       expect((error as Error).message).toMatch(message);
+    }
+  });
+
+  it('refuse a machine size the platform cannot build, as sim select does (a 3-node CM-5 was told to calibrate models for 3 nodes)', async () => {
+    for (const [platform, nodes, why] of [['cm5', 3, 'a power of two for a fat-tree network'], ['alewife', 5, 'a near-square mesh size'], ['atm', 2000, 'at most 1024 nodes for this switch network']] as const) {
+      const request = { ...stencil, platform, nodes };
+      for (const call of [() => chooseImplementation(request), () => runImplementation(request), () => loadSelection({ platform, module: 'sort', nodes })]) {
+        const error = await call().catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(InputError);
+        expect((error as Error).message).toMatch(new RegExp(`^nodes ${nodes}: expected ${why}.*\\(platform ${platform}\\)$`));
+      }
     }
   });
 

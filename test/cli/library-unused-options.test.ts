@@ -64,6 +64,9 @@ describe.concurrent('options of the library that change nothing', () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe('sim: --param sampleDigitBits=5: digitBits=auto sets sampleDigitBits (to 4) on this run; give sampleDigitBits or the auto value, not both\n');
+    // Two auto values that set it together: "digitBits=auto and algorithm=auto sets".
+    const both = await sim([...sort.map((a) => (a === 'keys=100' ? 'keys=3000' : a)), '--param', 'algorithm=auto']);
+    expect(both.stderr).toBe('sim: --param sampleDigitBits=5: digitBits=auto and algorithm=auto set sampleDigitBits (to 4) on this run; give sampleDigitBits or the auto value, not both\n');
     // Under radix sort digitBits=auto sets digitBits alone: the sample sort's width is the user's, unused by a radix sort.
     const radix = await sim([...sort, '--param', 'algorithm=radix', '--json']);
     expect(radix.code).toBe(0);

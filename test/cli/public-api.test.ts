@@ -177,6 +177,24 @@ describe('select through the public entry', () => {
     // Pinned as the module takes it, every prediction is a number.
     expect(select(module, inputs, context, { extraRows: 0 }).predictions.every((p) => Number.isFinite(p.cycles))).toBe(true);
   });
+
+  it('refuses a pinned value its app would not take (digitBits 17 was predicted, 0 blamed on the models, extraRows 1.5 and aspect 0 went into the choice\'s parameters), and says why a given aspect has no rect model', async () => {
+    const sort = await loadSelection({ platform: 'cm5', module: 'sort', nodes: 16 });
+    const keys = { keys: 100, keyBits: 32 };
+    await refused(() => select(sort.module, keys, sort.context, { digitBits: 17 }), /^select: pinned digitBits 17: expected an integer from 1 to 16$/);
+    await refused(() => select(sort.module, keys, sort.context, { digitBits: 0 }), /^select: pinned digitBits 0: expected an integer from 1 to 16$/);
+    await refused(() => select(sort.module, keys, sort.context, { digitBits: 2.5 }), /^select: pinned digitBits 2.5: expected an integer from 1 to 16$/);
+    expect(select(sort.module, keys, sort.context, { digitBits: 16 }).predictions[0].params.digitBits).toBe(16);
+    const { module, context } = await loadSelection({ platform: 'cm5', module: 'stencil', nodes: 16 });
+    const inputs = { width: 64, height: 64, iters: 2 };
+    await refused(() => select(module, inputs, context, { extraRows: 1.5 }), /^select: pinned extraRows 1.5: expected an integer >= 0$/);
+    await refused(() => select(module, inputs, context, { aspect: 0 }), /^select: pinned aspect 0: expected a number from 0.000244140625 to 4096$/);
+    // aspect 1 on 64 nodes is square's 8 x 8, which rect has no model for: it predicted Infinity with no reason.
+    const n64 = await loadSelection({ platform: 'cm5', module: 'stencil', nodes: 64 });
+    const rect = select(n64.module, inputs, n64.context, { aspect: 1 }).predictions.find((p) => p.variant === 'rect')!;
+    expect(rect.cycles).toBe(Infinity);
+    expect(rect.problem).toBe('aspect 1 gives 8 x 8 processors, for which rect has no model (its models: 2 or 4 processor columns or rows)');
+  });
 });
 
 describe('runs through the public entry', () => {

@@ -4,7 +4,12 @@ import { evaluate, ModelSet } from '../../src/library/model-set.ts';
 import { loadModelSet } from '../../src/cli/model-files.ts';
 import { modelCycles, select, selectContext, variantNamed, type LibraryModule, type Variant } from '../../src/library/module.ts';
 import { chainCosts } from '../../src/calibrate/stencil-chain.ts';
+import { SORT_MODULE } from '../../src/library/sort-module.ts';
 import { STENCIL_MODULE, stencilColumns } from '../../src/library/stencil-module.ts';
+import { parseParams } from '../../src/runtime/app.ts';
+import sampleSort from '../../apps/sample-sort/index.ts';
+import sortApp from '../../apps/sort/index.ts';
+import { resolveAuto } from '../../src/library/auto.ts';
 import { loadTestPlatform } from '../support/platforms.ts';
 
 /** A platform's stencil chain costs, for hand-made contexts (the CM-5's: its models and these tests' count no tree). */
@@ -105,6 +110,62 @@ describe('a given tunable', () => {
     expect(choice.variant).toBe('uni');
     // Tuned instead, rect takes the grid on 2 x 8 processors.
     expect(select(STENCIL_MODULE, { width: 3, height: 16, iters: 2 }, ctx).predictions.find((p) => p.variant === 'rect')!.params.aspect).toBe(0.25);
+  });
+});
+
+describe('the stencil module', () => {
+  it('refuses a grid no layout\'s app takes, as the app says it: a 65536 x 65536 grid was printed as the choice, and only its run was refused', () => {
+    const platform = loadTestPlatform('cm5');
+    const ctx = selectContext(platform, 16, loadModelSet(platform, 16));
+    const refusal = 'module stencil: a 65536 x 65536 grid has 4294967296 points; the simulator holds 32 bytes of host memory per point, so expected width x height at most 67108864 (2^26, 2 GiB)';
+    expect(() => select(STENCIL_MODULE, { width: 65536, height: 65536, iters: 1 }, ctx)).toThrow(refusal);
+    expect(() => select(STENCIL_MODULE, { width: 65536, height: 65536, iters: 1 }, ctx)).toThrow(InputError);
+    // 65536 x 1024 is the most the host holds: chosen.
+    expect(select(STENCIL_MODULE, { width: 65536, height: 1024, iters: 1 }, ctx).variant).toBeTruthy();
+  });
+});
+
+describe('the sort module', () => {
+  it('chooses no variant its app refuses: sample sort\'s room of 2 n/p keys holds at most 262,143 keys per node, and the host 2^26 keys', () => {
+    const platform = loadTestPlatform('cm5');
+    const ctx = selectContext(platform, 16, loadModelSet(platform, 16));
+    // Sample sort is predicted the faster at 300,000 keys per node, yet its app refuses them: it was the choice, and the run was refused.
+    const choice = select(SORT_MODULE, { keys: 300_000, keyBits: 32 }, ctx);
+    const sample = choice.predictions.find((p) => p.variant === 'sample')!;
+    expect(sample.problem).toBe('memory 2 x keys 300000 = 600000 keys of room per node; block transfers address at most 524287 words, so expected at most that');
+    expect(sample.problem).toBe(sampleSort.check!(parseParams(sampleSort, ['keys=300000']) as never, { nodes: 16 } as never));
+    expect(choice.variant).toBe('radix');
+    // At 262,143 it fits and is the choice.
+    expect(select(SORT_MODULE, { keys: 262_143, keyBits: 32 }, ctx).variant).toBe('sample');
+    // On 1024 nodes neither app takes 70,000 keys per node: one line, as the apps say it.
+    const big = { ...ctx, nodes: 1024 };
+    expect(() => select(SORT_MODULE, { keys: 70_000, keyBits: 32 }, big)).toThrow(InputError);
+    expect(() => select(SORT_MODULE, { keys: 70_000, keyBits: 32 }, big)).toThrow(/^module sort: 1024 nodes x 70000 keys = 71680000 keys; the simulator holds 28 to 41 bytes of host memory per key, so expected nodes x keys at most 67108864 \(2\^26, 2 to 3 GB\)$/);
+  });
+});
+
+describe('auto values of apps/sort', () => {
+  const platform = loadTestPlatform('cm5');
+  const ctx = selectContext(platform, 16, loadModelSet(platform, 16));
+  const values = (given: string[], autos: string[]) => ({ ...parseParams(sortApp, given), ...Object.fromEntries(autos.map((k) => [k, 'auto'])) });
+
+  it('take sample sort\'s room from the run\'s memory: memory=1.5 with 300,000 keys per node runs, and was refused for the default memory\'s room', () => {
+    const r = resolveAuto('apps/sort', values(['algorithm=sample', 'memory=1.5', 'keys=300000', 'keyBits=8'], ['digitBits']), ctx)!;
+    expect(r.resolution.variant).toBe('sample');
+    expect(sortApp.check!(parseParams(sortApp, Object.entries(r.values).map(([k, v]) => `${k}=${v}`)) as never, { nodes: 16 } as never)).toBeNull();
+  });
+
+  it('choose no sample sort whose room the run\'s memory makes too large: memory=4 with 200,000 keys per node', () => {
+    const r = resolveAuto('apps/sort', values(['memory=4', 'keys=200000', 'keyBits=32'], ['algorithm']), ctx)!;
+    // With the default memory's room (400,000 keys) sample sort is predicted the faster; with memory 4's (800,000) it cannot run.
+    expect(select(SORT_MODULE, { keys: 200_000, keyBits: 32 }, ctx).variant).toBe('sample');
+    expect(r.resolution.variant).toBe('radix');
+  });
+
+  it('choose no sample sort of dist=few keys with memory under 2, which the app refuses (every pass would overflow): radix sort runs them', () => {
+    expect(select(SORT_MODULE, { keys: 3000, keyBits: 32 }, ctx).variant).toBe('sample');
+    const r = resolveAuto('apps/sort', values(['dist=few', 'memory=1.5', 'keys=3000'], ['algorithm']), ctx)!;
+    expect(r.resolution.variant).toBe('radix');
   });
 });
 
