@@ -32,7 +32,8 @@ export async function resolveAutoParams(app: string, params: readonly string[], 
   const { appFolder, loadModelSet, refuseNegativeChoice } = await import('./model-files.ts');
   const folder = appFolder(app) ?? app;
   const ctx = selectContext(platform, nodes, loadModelSet(platform, nodes, modelsDir, communication), communication.communication);
-  const resolved = resolveAuto(folder, values, ctx);
+  const given = new Set(others.map((a) => a.slice(0, a.indexOf('='))));
+  const resolved = resolveAuto(folder, values, ctx, given);
   if (resolved === null) return { params: [...params], resolution: null };
   const r = resolved.resolution;
   refuseNegativeChoice(r.module, r.variant, r.predictedCycles, values, ctx.models.sources);

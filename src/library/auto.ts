@@ -47,9 +47,10 @@ export function moduleOfApp(app: string): LibraryModule | undefined {
 /**
  * Resolves the `auto` values among `values` (every parameter of the app, defaults
  * filled in) for the app folder `app`; returns the values to run with and what was
- * decided, or null when nothing was `auto`.
+ * decided, or null when nothing was `auto`. `given` names the parameters the run set
+ * itself: a pinned tunable outside it is the app's default, and its note says so.
  */
-export function resolveAuto(app: string, values: Readonly<Record<string, number | string | boolean>>, ctx: SelectContext): { values: Record<string, number | string | boolean>; resolution: AutoResolution } | null {
+export function resolveAuto(app: string, values: Readonly<Record<string, number | string | boolean>>, ctx: SelectContext, given: ReadonlySet<string>): { values: Record<string, number | string | boolean>; resolution: AutoResolution } | null {
   const autos = Object.keys(values).filter((k) => values[k] === 'auto');
   if (autos.length === 0) return null;
   const rule = Object.hasOwn(AUTO_APPS, app) ? AUTO_APPS[app] : undefined;
@@ -59,6 +60,7 @@ export function resolveAuto(app: string, values: Readonly<Record<string, number 
   }
   const num = (k: string) => Number(values[k]);
   let choice: Choice;
+  const pinned: Params = {};
   if (app === 'apps/sample-sort') {
     // The samples' radix sort: oversample keys per node of the same width.
     choice = select({ ...SORT_MODULE, variants: [RADIX] }, { keys: num('oversample'), keyBits: num('keyBits') }, ctx);
@@ -73,7 +75,6 @@ export function resolveAuto(app: string, values: Readonly<Record<string, number 
     const withRoom = (v: Variant): Variant => (app === 'apps/sort' && v === SAMPLE ? { ...SAMPLE, problem: (x) => roomProblem(num('memory'), x.keys, String(values.dist)) } : v);
     const variants = (only === null ? mod.variants : [variantNamed(mod, only)]).map(withRoom);
     // Values of tunables not set to auto, given or the app's defaults, are kept and pinned: the prediction uses them.
-    const pinned: Params = {};
     for (const v of variants) for (const t of v.tunables) if (values[t] !== undefined && values[t] !== 'auto') pinned[t] = values[t] as number;
     choice = select({ ...mod, variants }, inputs, ctx, pinned, autos);
     const chosen = variantNamed(mod, choice.variant);
@@ -88,7 +89,11 @@ export function resolveAuto(app: string, values: Readonly<Record<string, number 
     }
   }
   const winner = choice.predictions.find((p) => p.variant === choice.variant)!;
-  const notes = [...winner.notes];
+  // select() calls every pinned value given; one the run did not set is the app's default ('aspect 4: given' under layout=auto alone).
+  const notes = winner.notes.map((n) => {
+    const t = Object.keys(pinned).find((k) => !given.has(k) && n === `${k} ${pinned[k]}: given`);
+    return t === undefined ? n : `${t} ${pinned[t]}: the app's default, not tuned (${t}=auto tunes it)`;
+  });
   // apps/sort choosing sample sort: its digitBits is the samples' radix sort's, tuned as apps/sample-sort's is.
   let samplesDigits: number | undefined;
   if (app === 'apps/sort' && choice.variant === SAMPLE.name && autos.includes('digitBits')) {

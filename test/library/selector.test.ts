@@ -9,6 +9,7 @@ import { STENCIL_MODULE, stencilColumns } from '../../src/library/stencil-module
 import { parseParams } from '../../src/runtime/app.ts';
 import sampleSort from '../../apps/sample-sort/index.ts';
 import sortApp from '../../apps/sort/index.ts';
+import stencilApp from '../../apps/stencil/index.ts';
 import { resolveAuto } from '../../src/library/auto.ts';
 import { loadTestPlatform } from '../support/platforms.ts';
 
@@ -148,15 +149,16 @@ describe('auto values of apps/sort', () => {
   const platform = loadTestPlatform('cm5');
   const ctx = selectContext(platform, 16, loadModelSet(platform, 16));
   const values = (given: string[], autos: string[]) => ({ ...parseParams(sortApp, given), ...Object.fromEntries(autos.map((k) => [k, 'auto'])) });
+  const run = (given: string[], autos: string[]) => resolveAuto('apps/sort', values(given, autos), ctx, new Set(given.map((a) => a.split('=')[0])))!;
 
   it('take sample sort\'s room from the run\'s memory: memory=1.5 with 300,000 keys per node runs, and was refused for the default memory\'s room', () => {
-    const r = resolveAuto('apps/sort', values(['algorithm=sample', 'memory=1.5', 'keys=300000', 'keyBits=8'], ['digitBits']), ctx)!;
+    const r = run(['algorithm=sample', 'memory=1.5', 'keys=300000', 'keyBits=8'], ['digitBits']);
     expect(r.resolution.variant).toBe('sample');
     expect(sortApp.check!(parseParams(sortApp, Object.entries(r.values).map(([k, v]) => `${k}=${v}`)) as never, { nodes: 16 } as never)).toBeNull();
   });
 
   it('choose no sample sort whose room the run\'s memory makes too large: memory=4 with 200,000 keys per node', () => {
-    const r = resolveAuto('apps/sort', values(['memory=4', 'keys=200000', 'keyBits=32'], ['algorithm']), ctx)!;
+    const r = run(['memory=4', 'keys=200000', 'keyBits=32'], ['algorithm']);
     // With the default memory's room (400,000 keys) sample sort is predicted the faster; with memory 4's (800,000) it cannot run.
     expect(select(SORT_MODULE, { keys: 200_000, keyBits: 32 }, ctx).variant).toBe('sample');
     expect(r.resolution.variant).toBe('radix');
@@ -164,8 +166,23 @@ describe('auto values of apps/sort', () => {
 
   it('choose no sample sort of dist=few keys with memory under 2, which the app refuses (every pass would overflow): radix sort runs them', () => {
     expect(select(SORT_MODULE, { keys: 3000, keyBits: 32 }, ctx).variant).toBe('sample');
-    const r = resolveAuto('apps/sort', values(['dist=few', 'memory=1.5', 'keys=3000'], ['algorithm']), ctx)!;
+    const r = run(['dist=few', 'memory=1.5', 'keys=3000'], ['algorithm']);
     expect(r.resolution.variant).toBe('radix');
+  });
+});
+
+describe('auto values of apps/stencil', () => {
+  const platform = loadTestPlatform('cm5');
+  const ctx = selectContext(platform, 64, loadModelSet(platform, 64));
+  const run = (given: string[]) => resolveAuto('apps/stencil', { ...parseParams(stencilApp, given), layout: 'auto' }, ctx, new Set(given.map((a) => a.split('=')[0])))!;
+
+  it("call a tunable the run left at the app's default by that name, and one it set given: layout=auto alone weighs rect at aspect 4 untuned", () => {
+    const plain = run(['width=400', 'height=100']);
+    expect(plain.resolution.variant).toBe('rect');
+    expect(plain.resolution.notes).toContain("aspect 4: the app's default, not tuned (aspect=auto tunes it)");
+    const set = run(['width=400', 'height=100', 'aspect=4']);
+    expect(set.resolution.notes).toContain('aspect 4: given');
+    expect(set.resolution.predictedCycles).toBe(plain.resolution.predictedCycles);
   });
 });
 
