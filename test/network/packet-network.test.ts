@@ -134,3 +134,25 @@ describe('fat tree (CM-5) packet network', () => {
     expect(lone).toBeLessThanOrEqual(20);
   });
 });
+
+describe('channel busy cycles (link utilization)', () => {
+  it('keeps the exact sum of transmitting cycles past 2^30 on one channel', () => {
+    // A lone link: two hosts on one ATM crossbar, 0.59 bytes a cycle. Two packets of 2^29
+    // cycles each take host 0's uplink to 2^30 busy cycles, where the count moves from
+    // the channel's integer record to its double: both packets' cycles must be in it.
+    const atm = loadTestPlatform('atm');
+    if (atm.network.kind !== 'switch') throw new Error('atm.json: expected a switch network');
+    const { sim, net } = harness(atm, 2);
+    const half = 2 ** 29;
+    const bytes = Math.floor(half * atm.network.linkBytesPerCycle);
+    for (let i = 0; i < 2; i++) {
+      expect(net.tryInject(new Packet(0, 1, 0, bytes, null, []))).toBe(true);
+      sim.run();
+      expect(net.receive(1, 0)).not.toBeNull();
+    }
+    const busy = net.channelBusyCycles(0);
+    expect(Math.max(...busy)).toBe(2 * half);
+    expect(busy.reduce((a, b) => a + b, 0)).toBe(2 * 2 * half); // the uplink and the switch's port to host 1
+    expect(net.channelBusyCycles(1).every((b) => b === 0)).toBe(true);
+  });
+});
