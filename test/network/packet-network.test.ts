@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { RandomStream } from '../../src/kernel/random-stream.ts';
 import { Simulation } from '../../src/kernel/simulation.ts';
 import { buildTopology } from '../../src/network/build-topology.ts';
+import { PERTURB_DELIVERY_CYCLES } from '../../src/network/data-network.ts';
 import { Packet } from '../../src/network/packet.ts';
 import { PacketNetwork } from '../../src/network/packet-network.ts';
 import type { Platform } from '../../src/platform/schema.ts';
@@ -39,6 +41,23 @@ describe.each(PLATFORM_NAMES)('packet network on %s', (name) => {
       expect(arrivals).toEqual([[start + topology.zeroLoadLatencyCycles(src, dst, PACKET_BYTES), dst, 0]]);
       expect(net.receive(dst, 0)).not.toBeNull();
     }
+  });
+
+  it('under --perturb delays each lone packet by 0 to PERTURB_DELIVERY_CYCLES cycles, every one of them taken', () => {
+    const { sim, topology, net, arrivals } = harness(platform, 4);
+    net.perturbation = new RandomStream(7, 'perturb/network');
+    const delays = new Set<number>();
+    for (let i = 0; i < 300; i++) {
+      arrivals.length = 0;
+      const start = sim.now;
+      expect(net.tryInject(new Packet(0, 3, 0, PACKET_BYTES, null, []))).toBe(true);
+      sim.run();
+      expect(net.receive(3, 0)).not.toBeNull();
+      delays.add(arrivals[0][0] - start - topology.zeroLoadLatencyCycles(0, 3, PACKET_BYTES));
+    }
+    // The README's "packets 0-8".
+    expect(PERTURB_DELIVERY_CYCLES).toBe(8);
+    expect([...delays].sort((a, b) => a - b)).toEqual(Array.from({ length: PERTURB_DELIVERY_CYCLES + 1 }, (_, j) => j));
   });
 
   it('delivers every packet of a 64-node all-to-all exchange exactly once', () => {
