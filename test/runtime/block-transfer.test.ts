@@ -193,6 +193,34 @@ describe('block transfers (Appendix A 7)', () => {
     ).toThrow(/an Xfer packet of 5 data words: expected 1 to 4/);
   });
 
+  it("charges a single Xfer packet the platform's xferSendOverheadCycles, also where that is below sendInjectionCycles", () => {
+    // The try at the network takes the first min(sendInjectionCycles, overhead) cycles of
+    // the overhead, not sendInjectionCycles whatever the overhead (24 on the CM-5).
+    const sendCycles = (xferSendOverheadCycles: number) => {
+      const platform = parsePlatform(
+        editedPlatformText('cm5', (p) => {
+          p.messaging.xferSendOverheadCycles = xferSendOverheadCycles;
+          p.timerInterrupt = null;
+        }),
+        'cm5-edited.json',
+      );
+      return runInline(platform, 2, function* (rt) {
+        if (rt.self === 1) rt.port(9).setBase(new Uint32Array(4));
+        yield* rt.barrier();
+        let cycles = 0;
+        if (rt.self === 0) {
+          const start = rt.currentCycle64();
+          yield* rt.sendXferBothLRPollBoth(1, portAndOffsetCons(9, 0), 1, 2, 3, 4);
+          cycles = rt.currentCycle64() - start;
+        }
+        yield* rt.barrier();
+        return cycles;
+      }).results[0];
+    };
+    expect(sendCycles(10) - sendCycles(6)).toBe(4);
+    expect(sendCycles(40) - sendCycles(10)).toBe(30);
+  });
+
   it('packs ports and signed offsets into one word and checks their ranges', () => {
     for (const [port, offset] of [[0, 0], [4095, STRATA_MAX_XFER_OFFSET], [7, STRATA_MIN_XFER_OFFSET], [123, -1]]) {
       const w = portAndOffsetCons(port, offset);
