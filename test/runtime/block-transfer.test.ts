@@ -221,6 +221,37 @@ describe('block transfers (Appendix A 7)', () => {
     expect(sendCycles(40) - sendCycles(10)).toBe(30);
   });
 
+  it('SendBlockXferPollRight paces by polling the right network only, leaving a waiting left message alone', () => {
+    // Node 1's left-network message reaches node 0 before node 0 sends a block with
+    // PollRight: none of the block's pacing polls may run its handler (Appendix A 7).
+    const { results } = runInline(
+      'cm5',
+      4,
+      function* (rt: Runtime<{ gotLeft: boolean; memory: Uint32Array; completions: number }>): Op<boolean> {
+        const g = rt.globals;
+        if (rt.self === 2) {
+          rt.port(9).setBase(g.memory);
+          rt.port(9).count = 64;
+          rt.port(9).handler = ((r: Runtime<{ completions: number }>) => void r.globals.completions++) as PortHandler;
+        }
+        yield* rt.barrier();
+        let leftDuringBlock = false;
+        if (rt.self === 1) yield* rt.sendLeftPollBoth(0, (r: Runtime<{ gotLeft: boolean }>) => void (r.globals.gotLeft = true));
+        if (rt.self === 0) {
+          rt.compute(5000);
+          yield* rt.sendBlockXferPollRight(2, 9, 0, Uint32Array.from({ length: 64 }, (_, i) => i));
+          leftDuringBlock = g.gotLeft;
+          yield* rt.pollBothUntil(() => g.gotLeft);
+        }
+        if (rt.self === 2) yield* rt.pollBothUntil(() => g.completions === 1);
+        yield* rt.barrier();
+        return leftDuringBlock;
+      },
+      { globals: () => ({ gotLeft: false, memory: new Uint32Array(64), completions: 0 }), network: 'packet' },
+    );
+    expect(results[0]).toBe(false);
+  });
+
   it('packs ports and signed offsets into one word and checks their ranges', () => {
     for (const [port, offset] of [[0, 0], [4095, STRATA_MAX_XFER_OFFSET], [7, STRATA_MIN_XFER_OFFSET], [123, -1]]) {
       const w = portAndOffsetCons(port, offset);
