@@ -56,6 +56,21 @@ describe('active-message costs on the CM-5 (Appendix A Table 1)', () => {
     expect(results[0]).toEqual([5, 0, 0]);
   });
 
+  it('counts the messages of each PollBoth round: one per network that had one', () => {
+    const { results } = runInline('cm5', 2, function* (rt) {
+      if (rt.self === 1) {
+        for (let i = 0; i < 3; i++) yield* rt.sendLeftPollBoth(0, noop);
+        for (let i = 0; i < 2; i++) yield* rt.sendBothRLPollRight(0, noop);
+        return [];
+      }
+      rt.compute(10_000); // let all five arrive: three on the left, two on the right
+      const rounds: number[] = [];
+      for (let i = 0; i < 4; i++) rounds.push(yield* rt.pollBoth());
+      return rounds;
+    });
+    expect(results[0]).toEqual([2, 2, 1, 0]);
+  });
+
   it('delivers each send variant on its network and polls as Appendix A 6.1 says', () => {
     const arrivals: string[] = [];
     const { results } = runInline('alewife', 2, function* (rt) {
