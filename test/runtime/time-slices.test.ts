@@ -72,6 +72,24 @@ describe('time slices (thesis 3.4.2: all-fall-down costs grow with the packets i
     expect(run).toThrow(/^at cycle \d+ a time slice costs \d+ cycles \(50300 per packet, [\d.]+ packets per node in the network\), more than the 10000 between slices: the nodes could never run again; expected a platform whose timeSlice\.cyclesPerPacketPerNode x packets per node stays below timeSlice\.periodCycles$/);
   });
 
+  it('exactly as long as the period fail the run too (it ran for ever: the nodes never had a cycle between slices)', () => {
+    // Node 1's one packet waits for node 0, which computes: 20,000 cycles per packet over
+    // two nodes is a 10,000-cycle slice every 10,000 cycles.
+    const run = () =>
+      runInline(slicedCm5(20_000), 2, function* (rt) {
+        if (rt.self === 1) yield* rt.sendLeftPollBoth(0, noop);
+        else rt.compute(40_000);
+        yield* rt.pollBothTilEmpty();
+      });
+    expect(run).toThrow(/^at cycle \d+ a time slice costs 10000 cycles \(20000 per packet, 0\.5 packets per node in the network\), as long as the 10000 between slices: the nodes could never run again; expected a platform whose timeSlice\.cyclesPerPacketPerNode x packets per node stays below timeSlice\.periodCycles$/);
+    // A cycle shorter, the nodes get one cycle in 10,000 and the run ends.
+    expect(() => runInline(slicedCm5(19_998), 2, function* (rt) {
+      if (rt.self === 1) yield* rt.sendLeftPollBoth(0, noop);
+      else rt.compute(40_000);
+      yield* rt.pollBothTilEmpty();
+    })).not.toThrow();
+  });
+
   it('are the CM-5 only: 0.1 s slices (3.4.1) that make a full-network timing 21% longer (Table 3-5)', () => {
     const slice = loadTestPlatform('cm5').timeSlice!;
     expect(slice.periodCycles).toBe(3_300_000); // 33 MHz / 10
