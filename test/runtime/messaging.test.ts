@@ -71,6 +71,26 @@ describe('active-message costs on the CM-5 (Appendix A Table 1)', () => {
     expect(results[0]).toEqual([2, 2, 1, 0]);
   });
 
+  it('counts messages whose handlers are generators as any other, the right network\'s alone too', () => {
+    function* slow(rt: Runtime): Op {
+      rt.compute(5);
+    }
+    const { results } = runInline('cm5', 2, function* (rt) {
+      if (rt.self === 1) {
+        for (let i = 0; i < 2; i++) yield* rt.sendBothRLPollRight(0, slow);
+        yield* rt.barrier();
+        for (let i = 0; i < 3; i++) yield* rt.sendLeftPollBoth(0, slow);
+        return [];
+      }
+      rt.compute(10_000); // let both arrive, on the right
+      const right = yield* rt.pollBothTilEmpty();
+      yield* rt.barrier();
+      rt.compute(10_000); // three on the left
+      return [right, yield* rt.pollBothTilEmpty()];
+    });
+    expect(results[0]).toEqual([2, 3]);
+  });
+
   it('delivers each send variant on its network and polls as Appendix A 6.1 says', () => {
     const arrivals: string[] = [];
     const { results } = runInline('alewife', 2, function* (rt) {
