@@ -271,6 +271,26 @@ describe('block transfers (Appendix A 7)', () => {
     ).toThrow(/offset 524285 \+ size 4 exceeds STRATA_MAX_XFER_OFFSET/);
     expect(() =>
       runInline('cm5', 2, function* (rt) {
+        if (rt.self === 1) yield* rt.sendBlockXferPollBoth(0, 1, STRATA_MAX_XFER_OFFSET - 3, [1, 2, 3, 4]);
+      }),
+    ).toThrow(/offset 524284 \+ size 4 exceeds STRATA_MAX_XFER_OFFSET/);
+    // "offset + size must be no larger than STRATA_MAX_XFER_OFFSET" (Appendix A 7): a sum
+    // of exactly that is a transfer (into a port whose base puts those offsets in memory).
+    const { results } = runInline('cm5', 2, function* (rt: Runtime<{ memory: Uint32Array; completions: number }>): Op<number[]> {
+      const g = rt.globals;
+      if (rt.self === 0) {
+        rt.port(1).setBase(g.memory, -(STRATA_MAX_XFER_OFFSET - 8));
+        rt.port(1).count = 4;
+        rt.port(1).handler = done as PortHandler;
+      }
+      yield* rt.barrier();
+      if (rt.self === 1) yield* rt.sendBlockXferPollBoth(0, 1, STRATA_MAX_XFER_OFFSET - 4, [1, 2, 3, 4]);
+      else yield* rt.pollBothUntil(() => g.completions === 1);
+      return Array.from(g.memory);
+    }, { globals: () => ({ memory: new Uint32Array(8), completions: 0 }) });
+    expect(results[0]).toEqual([0, 0, 0, 0, 1, 2, 3, 4]);
+    expect(() =>
+      runInline('cm5', 2, function* (rt) {
         if (rt.self === 1) yield* rt.sendBlockXferPollBoth(0, 9, 0, [1, 2, 3, 4]);
         else yield* rt.pollBothUntil(() => false);
       }),
