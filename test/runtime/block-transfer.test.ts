@@ -191,6 +191,11 @@ describe('block transfers (Appendix A 7)', () => {
         yield* rt.sendXferBothRLPollBoth(1, 0, 1, 2, 3, 4, 5);
       }),
     ).toThrow(/an Xfer packet of 5 data words: expected 1 to 4/);
+    expect(() =>
+      runInline('cm5', 2, function* (rt) {
+        yield* rt.sendXferBothRLPollBoth(1, 0);
+      }),
+    ).toThrow(/an Xfer packet of 0 data words: expected 1 to 4/);
   });
 
   it("charges a single Xfer packet the platform's xferSendOverheadCycles, also where that is below sendInjectionCycles", () => {
