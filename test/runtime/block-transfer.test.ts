@@ -312,6 +312,8 @@ describe('block transfers (Appendix A 7)', () => {
       });
     expect(run(-1)).not.toThrow(); // words 0..3: inside
     expect(run(-2)).toThrow(/node 0: block data for port 2 falls outside its memory \(words -1\.\.2 of 8\)/);
+    expect(run(3)).not.toThrow(); // words 4..7: the last four
+    expect(run(4)).toThrow(/falls outside its memory \(words 5\.\.8 of 8\)/);
     expect(run(5)).toThrow(/falls outside its memory \(words 6\.\.9 of 8\)/);
   });
 
