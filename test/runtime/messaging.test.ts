@@ -269,6 +269,7 @@ describe('waiting', () => {
       runInline('alewife', 4, function* (rt) {
         if (rt.self === 2) yield* rt.pollBothUntil(() => false, 'waitForGhost');
         if (rt.self === 3) yield* rt.barrier();
+        if (rt.self === 1) yield* rt.pollBothUntil(() => false, 'waiting for a ghost');
       });
     } catch (e) {
       error = e;
@@ -276,8 +277,10 @@ describe('waiting', () => {
     expect(error).toBeInstanceOf(DeadlockError);
     expect(error).toBeInstanceOf(RunFailure);
     const message = (error as Error).message;
-    expect(message).toMatch(/^deadlock at cycle \d+: 2 node\(s\) waiting with nothing left to happen\n/);
-    expect(message).toContain('  nodes 0-1: exited');
+    expect(message).toMatch(/^deadlock at cycle \d+: 3 node\(s\) waiting with nothing left to happen\n/);
+    expect(message).toContain('  node 0: exited');
+    // A label that says 'waiting' itself is shown as it is.
+    expect(message).toContain('  node 1: waiting for a ghost\n');
     expect(message).toContain('  node 2: waiting in waitForGhost');
     expect(message).toContain('  node 3: waiting in completeBarrier');
   });
