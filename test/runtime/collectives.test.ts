@@ -282,6 +282,16 @@ describe('misuse of the collectives fails the run with a clear message', () => {
     ).toThrow(/^node 0: combineVector\(to, from, op, count\?\): expected arrays for to and from, got number and object/);
   });
 
+  it('a vector combine longer than a combining tree\'s header can announce (2^19 - 1 elements), where there is no control network', () => {
+    // One more, and the header word passed 2^32: a child's message was refused as not a word.
+    expect(() =>
+      runInline('alewife', 2, function* (rt) {
+        const v = new Int32Array(524_288);
+        yield* rt.combineVector(v, v, CombineOp.ReduceAdd);
+      }),
+    ).toThrow(/^node 0: a vector combine of 524288 elements; at most 524287 here$/);
+  });
+
   it('a receive broadcast that expects a different length', () => {
     expect(() =>
       runInline('atm', 3, function* (rt) {
