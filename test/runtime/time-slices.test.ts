@@ -43,6 +43,8 @@ describe('time slices (thesis 3.4.2: all-fall-down costs grow with the packets i
     expect(new Set(three).size).toBe(2); // the phase comes from the seed
     expect(seeds.map((s) => lost(3, s))).toEqual(three);
     expect(seeds.map((s) => lost(3, s, 200))).toEqual(three.map((x) => 2 * x));
+    // One packet at 101 cycles over two nodes: 50.5 cycles a slice, rounded to 51.
+    for (const extra of seeds.map((s) => lost(1, s, 101))) expect([5 * 51, 6 * 51]).toContain(extra);
   });
 
   it('run in the background: a stuck run still reports the cycle it got stuck at', () => {
