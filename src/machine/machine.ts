@@ -123,12 +123,13 @@ export class Machine {
         let inNetwork = 0;
         for (const n of this.nodes) inNetwork += n.packetsSent - n.packetsReceived;
         const cycles = Math.round((slice.cyclesPerPacketPerNode * inNetwork) / this.nodes.length);
-        // A slice that lasts past the next one leaves the nodes no time to poll: the
-        // packets stay in the network and every later slice is as long, to the cycle
-        // limit (a platform file with a 10,000-cycle period ran 10^10 cycles for nothing).
-        if (cycles > slice.periodCycles) {
+        // A slice that lasts to the next one or past it leaves the nodes no time to poll:
+        // the packets stay in the network and every later slice is as long, to the cycle
+        // limit (a platform file with a 10,000-cycle period ran 10^10 cycles for nothing;
+        // one exactly as long as the period ran for ever too).
+        if (cycles >= slice.periodCycles) {
           throw new RunFailure(
-            `at cycle ${sim.now} a time slice costs ${cycles} cycles (${slice.cyclesPerPacketPerNode} per packet, ${(inNetwork / this.nodes.length).toFixed(1)} packets per node in the network), more than the ${slice.periodCycles} between slices: the nodes could never run again; expected a platform whose timeSlice.cyclesPerPacketPerNode x packets per node stays below timeSlice.periodCycles`,
+            `at cycle ${sim.now} a time slice costs ${cycles} cycles (${slice.cyclesPerPacketPerNode} per packet, ${(inNetwork / this.nodes.length).toFixed(1)} packets per node in the network), ${cycles === slice.periodCycles ? 'as long as' : 'more than'} the ${slice.periodCycles} between slices: the nodes could never run again; expected a platform whose timeSlice.cyclesPerPacketPerNode x packets per node stays below timeSlice.periodCycles`,
           );
         }
         if (cycles > 0) for (const n of this.nodes) n.pause(sim.now, cycles);

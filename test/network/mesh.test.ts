@@ -24,5 +24,7 @@ describe('mesh (Alewife, Paragon)', () => {
       'expected a near-square mesh size, width x height with height <= width <= 2 x height (e.g. 6 or 8)',
     );
     expect(nodeCountProblem(alewife, 3)).toMatch(/e\.g\. 2 or 4\)$/);
+    // 12 is found before 9 (one above, two below): the suggestions are listed in order.
+    expect(nodeCountProblem(alewife, 11)).toMatch(/e\.g\. 9 or 12\)$/);
   });
 });

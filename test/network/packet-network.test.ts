@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { RandomStream } from '../../src/kernel/random-stream.ts';
 import { Simulation } from '../../src/kernel/simulation.ts';
 import { buildTopology } from '../../src/network/build-topology.ts';
+import { PERTURB_DELIVERY_CYCLES } from '../../src/network/data-network.ts';
 import { Packet } from '../../src/network/packet.ts';
 import { PacketNetwork } from '../../src/network/packet-network.ts';
 import type { Platform } from '../../src/platform/schema.ts';
@@ -39,6 +41,23 @@ describe.each(PLATFORM_NAMES)('packet network on %s', (name) => {
       expect(arrivals).toEqual([[start + topology.zeroLoadLatencyCycles(src, dst, PACKET_BYTES), dst, 0]]);
       expect(net.receive(dst, 0)).not.toBeNull();
     }
+  });
+
+  it('under --perturb delays each lone packet by 0 to PERTURB_DELIVERY_CYCLES cycles, every one of them taken', () => {
+    const { sim, topology, net, arrivals } = harness(platform, 4);
+    net.perturbation = new RandomStream(7, 'perturb/network');
+    const delays = new Set<number>();
+    for (let i = 0; i < 300; i++) {
+      arrivals.length = 0;
+      const start = sim.now;
+      expect(net.tryInject(new Packet(0, 3, 0, PACKET_BYTES, null, []))).toBe(true);
+      sim.run();
+      expect(net.receive(3, 0)).not.toBeNull();
+      delays.add(arrivals[0][0] - start - topology.zeroLoadLatencyCycles(0, 3, PACKET_BYTES));
+    }
+    // The README's "packets 0-8".
+    expect(PERTURB_DELIVERY_CYCLES).toBe(8);
+    expect([...delays].sort((a, b) => a - b)).toEqual(Array.from({ length: PERTURB_DELIVERY_CYCLES + 1 }, (_, j) => j));
   });
 
   it('delivers every packet of a 64-node all-to-all exchange exactly once', () => {
@@ -132,5 +151,27 @@ describe('fat tree (CM-5) packet network', () => {
     const [lone] = capacity(() => 1, [0]);
     expect(lone).toBeGreaterThanOrEqual(5);
     expect(lone).toBeLessThanOrEqual(20);
+  });
+});
+
+describe('channel busy cycles (link utilization)', () => {
+  it('keeps the exact sum of transmitting cycles past 2^30 on one channel', () => {
+    // A lone link: two hosts on one ATM crossbar, 0.59 bytes a cycle. Two packets of 2^29
+    // cycles each take host 0's uplink to 2^30 busy cycles, where the count moves from
+    // the channel's integer record to its double: both packets' cycles must be in it.
+    const atm = loadTestPlatform('atm');
+    if (atm.network.kind !== 'switch') throw new Error('atm.json: expected a switch network');
+    const { sim, net } = harness(atm, 2);
+    const half = 2 ** 29;
+    const bytes = Math.floor(half * atm.network.linkBytesPerCycle);
+    for (let i = 0; i < 2; i++) {
+      expect(net.tryInject(new Packet(0, 1, 0, bytes, null, []))).toBe(true);
+      sim.run();
+      expect(net.receive(1, 0)).not.toBeNull();
+    }
+    const busy = net.channelBusyCycles(0);
+    expect(Math.max(...busy)).toBe(2 * half);
+    expect(busy.reduce((a, b) => a + b, 0)).toBe(2 * 2 * half); // the uplink and the switch's port to host 1
+    expect(net.channelBusyCycles(1).every((b) => b === 0)).toBe(true);
   });
 });

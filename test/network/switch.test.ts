@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { Simulation } from '../../src/kernel/simulation.ts';
 import { buildTopology, nodeCountProblem } from '../../src/network/build-topology.ts';
+import { Packet } from '../../src/network/packet.ts';
+import { PacketNetwork } from '../../src/network/packet-network.ts';
 import { runInline } from '../support/inline-app.ts';
 import { loadTestPlatform } from '../support/platforms.ts';
 
@@ -37,5 +40,31 @@ describe('switch (ATM)', () => {
     const extra = arrival(20) - arrival(1);
     expect(extra).toBeGreaterThan(2 * atm.hopLatencyCycles - round);
     expect(extra).toBeLessThan(2 * atm.hopLatencyCycles + round);
+  });
+});
+
+describe('switch (ATM) packet routing', () => {
+  it("carries traffic from two switches to a third through the root's one port down to it, where it queues", () => {
+    // 48 hosts: three leaf switches. Hosts 0 and 16 (switches 0 and 1) each send a
+    // packet at once to hosts 32 and 33 (switch 2): their uplinks are their own, but
+    // both cross the root's port down to switch 2, so one waits for the other's tail.
+    if (atm.kind !== 'switch') throw new Error('atm.json: expected a switch network');
+    const sim = new Simulation(1);
+    const topology = buildTopology(atm, 48);
+    const arrivals: number[] = [];
+    const net = new PacketNetwork(
+      sim,
+      topology,
+      topology.packetRouting(),
+      { routerPackets: atm.bufferPackets, injectionPackets: atm.injectionBufferPackets, receivePackets: atm.receiveBufferPackets, interfaceLatencyCycles: atm.interfaceLatencyCycles },
+      () => arrivals.push(sim.now),
+      () => {},
+    );
+    const bytes = 200;
+    expect(net.tryInject(new Packet(0, 32, 0, bytes, null, []))).toBe(true);
+    expect(net.tryInject(new Packet(16, 33, 0, bytes, null, []))).toBe(true);
+    sim.run();
+    const alone = topology.zeroLoadLatencyCycles(0, 32, bytes);
+    expect(arrivals).toEqual([alone, alone + Math.ceil(bytes / atm.linkBytesPerCycle)]);
   });
 });

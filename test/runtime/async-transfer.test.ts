@@ -109,4 +109,15 @@ describe('asynchronous block transfers (Appendix A 8)', () => {
     // A void function's type takes any return value, as TypeScript allows: let be.
     expect(transfer(() => 3)).not.toThrow();
   });
+
+  it('refuses a number of rounds below -1 (-1 is all of them)', () => {
+    const service = (rounds: number) => () =>
+      runInline('cm5', 2, function* (rt) {
+        yield* rt.serviceAllTransfers(rounds);
+      });
+    expect(service(-1)).not.toThrow();
+    expect(service(0)).not.toThrow();
+    expect(service(-2)).toThrow(/^node 0: serviceAllTransfers\(-2\): expected a number of rounds, or -1 for all$/);
+    expect(service(1.5)).toThrow(/serviceAllTransfers\(1\.5\): expected a number of rounds/);
+  });
 });

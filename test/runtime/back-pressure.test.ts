@@ -11,6 +11,7 @@ const count: Handler<{ got: number }> = (rt) => {
 
 describe.each(PLATFORM_NAMES)('back-pressure on %s', (platform) => {
   it('stalls a sender while its receiver does not poll, and completes once it does', () => {
+    let machine: Machine | null = null;
     const run = runInline(
       platform,
       4,
@@ -25,12 +26,16 @@ describe.each(PLATFORM_NAMES)('back-pressure on %s', (platform) => {
         }
         return rt.globals.got;
       },
-      { globals: () => ({ got: 0 }), network: 'packet' },
+      { globals: () => ({ got: 0 }), network: 'packet', inspect: (m) => (machine = m) },
     );
     expect(run.results[1]).toBe(60);
     // Node 0 could not finish its sends before node 1 started receiving.
     expect(run.results[0]).toBeGreaterThan(200_000);
     expect(run.summary.packetsSent).toBe(60);
+    // Every cycle of each node's clock is filed under one counter, the stalled sender's
+    // refused tries under stall cycles.
+    for (const n of machine!.nodes) expect(n.busyCycles + n.spinCycles + n.stallCycles + n.interruptCycles).toBe(n.time);
+    expect(machine!.nodes[0].stallCycles).toBeGreaterThan(0);
   });
 });
 

@@ -191,6 +191,70 @@ describe('block transfers (Appendix A 7)', () => {
         yield* rt.sendXferBothRLPollBoth(1, 0, 1, 2, 3, 4, 5);
       }),
     ).toThrow(/an Xfer packet of 5 data words: expected 1 to 4/);
+    expect(() =>
+      runInline('cm5', 2, function* (rt) {
+        yield* rt.sendXferBothRLPollBoth(1, 0);
+      }),
+    ).toThrow(/an Xfer packet of 0 data words: expected 1 to 4/);
+  });
+
+  it("charges a single Xfer packet the platform's xferSendOverheadCycles, also where that is below sendInjectionCycles", () => {
+    // The try at the network takes the first min(sendInjectionCycles, overhead) cycles of
+    // the overhead, not sendInjectionCycles whatever the overhead (24 on the CM-5).
+    const sendCycles = (xferSendOverheadCycles: number) => {
+      const platform = parsePlatform(
+        editedPlatformText('cm5', (p) => {
+          p.messaging.xferSendOverheadCycles = xferSendOverheadCycles;
+          p.timerInterrupt = null;
+        }),
+        'cm5-edited.json',
+      );
+      return runInline(platform, 2, function* (rt) {
+        if (rt.self === 1) rt.port(9).setBase(new Uint32Array(4));
+        yield* rt.barrier();
+        let cycles = 0;
+        if (rt.self === 0) {
+          const start = rt.currentCycle64();
+          yield* rt.sendXferBothLRPollBoth(1, portAndOffsetCons(9, 0), 1, 2, 3, 4);
+          cycles = rt.currentCycle64() - start;
+        }
+        yield* rt.barrier();
+        return cycles;
+      }).results[0];
+    };
+    expect(sendCycles(10) - sendCycles(6)).toBe(4);
+    expect(sendCycles(40) - sendCycles(10)).toBe(30);
+  });
+
+  it('SendBlockXferPollRight paces by polling the right network only, leaving a waiting left message alone', () => {
+    // Node 1's left-network message reaches node 0 before node 0 sends a block with
+    // PollRight: none of the block's pacing polls may run its handler (Appendix A 7).
+    const { results } = runInline(
+      'cm5',
+      4,
+      function* (rt: Runtime<{ gotLeft: boolean; memory: Uint32Array; completions: number }>): Op<boolean> {
+        const g = rt.globals;
+        if (rt.self === 2) {
+          rt.port(9).setBase(g.memory);
+          rt.port(9).count = 64;
+          rt.port(9).handler = ((r: Runtime<{ completions: number }>) => void r.globals.completions++) as PortHandler;
+        }
+        yield* rt.barrier();
+        let leftDuringBlock = false;
+        if (rt.self === 1) yield* rt.sendLeftPollBoth(0, (r: Runtime<{ gotLeft: boolean }>) => void (r.globals.gotLeft = true));
+        if (rt.self === 0) {
+          rt.compute(5000);
+          yield* rt.sendBlockXferPollRight(2, 9, 0, Uint32Array.from({ length: 64 }, (_, i) => i));
+          leftDuringBlock = g.gotLeft;
+          yield* rt.pollBothUntil(() => g.gotLeft);
+        }
+        if (rt.self === 2) yield* rt.pollBothUntil(() => g.completions === 1);
+        yield* rt.barrier();
+        return leftDuringBlock;
+      },
+      { globals: () => ({ gotLeft: false, memory: new Uint32Array(64), completions: 0 }), network: 'packet' },
+    );
+    expect(results[0]).toBe(false);
   });
 
   it('packs ports and signed offsets into one word and checks their ranges', () => {
@@ -212,6 +276,26 @@ describe('block transfers (Appendix A 7)', () => {
     ).toThrow(/offset 524285 \+ size 4 exceeds STRATA_MAX_XFER_OFFSET/);
     expect(() =>
       runInline('cm5', 2, function* (rt) {
+        if (rt.self === 1) yield* rt.sendBlockXferPollBoth(0, 1, STRATA_MAX_XFER_OFFSET - 3, [1, 2, 3, 4]);
+      }),
+    ).toThrow(/offset 524284 \+ size 4 exceeds STRATA_MAX_XFER_OFFSET/);
+    // "offset + size must be no larger than STRATA_MAX_XFER_OFFSET" (Appendix A 7): a sum
+    // of exactly that is a transfer (into a port whose base puts those offsets in memory).
+    const { results } = runInline('cm5', 2, function* (rt: Runtime<{ memory: Uint32Array; completions: number }>): Op<number[]> {
+      const g = rt.globals;
+      if (rt.self === 0) {
+        rt.port(1).setBase(g.memory, -(STRATA_MAX_XFER_OFFSET - 8));
+        rt.port(1).count = 4;
+        rt.port(1).handler = done as PortHandler;
+      }
+      yield* rt.barrier();
+      if (rt.self === 1) yield* rt.sendBlockXferPollBoth(0, 1, STRATA_MAX_XFER_OFFSET - 4, [1, 2, 3, 4]);
+      else yield* rt.pollBothUntil(() => g.completions === 1);
+      return Array.from(g.memory);
+    }, { globals: () => ({ memory: new Uint32Array(8), completions: 0 }) });
+    expect(results[0]).toEqual([0, 0, 0, 0, 1, 2, 3, 4]);
+    expect(() =>
+      runInline('cm5', 2, function* (rt) {
         if (rt.self === 1) yield* rt.sendBlockXferPollBoth(0, 9, 0, [1, 2, 3, 4]);
         else yield* rt.pollBothUntil(() => false);
       }),
@@ -228,6 +312,8 @@ describe('block transfers (Appendix A 7)', () => {
       });
     expect(run(-1)).not.toThrow(); // words 0..3: inside
     expect(run(-2)).toThrow(/node 0: block data for port 2 falls outside its memory \(words -1\.\.2 of 8\)/);
+    expect(run(3)).not.toThrow(); // words 4..7: the last four
+    expect(run(4)).toThrow(/falls outside its memory \(words 5\.\.8 of 8\)/);
     expect(run(5)).toThrow(/falls outside its memory \(words 6\.\.9 of 8\)/);
   });
 

@@ -56,6 +56,41 @@ describe('active-message costs on the CM-5 (Appendix A Table 1)', () => {
     expect(results[0]).toEqual([5, 0, 0]);
   });
 
+  it('counts the messages of each PollBoth round: one per network that had one', () => {
+    const { results } = runInline('cm5', 2, function* (rt) {
+      if (rt.self === 1) {
+        for (let i = 0; i < 3; i++) yield* rt.sendLeftPollBoth(0, noop);
+        for (let i = 0; i < 2; i++) yield* rt.sendBothRLPollRight(0, noop);
+        return [];
+      }
+      rt.compute(10_000); // let all five arrive: three on the left, two on the right
+      const rounds: number[] = [];
+      for (let i = 0; i < 4; i++) rounds.push(yield* rt.pollBoth());
+      return rounds;
+    });
+    expect(results[0]).toEqual([2, 2, 1, 0]);
+  });
+
+  it('counts messages whose handlers are generators as any other, the right network\'s alone too', () => {
+    function* slow(rt: Runtime): Op {
+      rt.compute(5);
+    }
+    const { results } = runInline('cm5', 2, function* (rt) {
+      if (rt.self === 1) {
+        for (let i = 0; i < 2; i++) yield* rt.sendBothRLPollRight(0, slow);
+        yield* rt.barrier();
+        for (let i = 0; i < 3; i++) yield* rt.sendLeftPollBoth(0, slow);
+        return [];
+      }
+      rt.compute(10_000); // let both arrive, on the right
+      const right = yield* rt.pollBothTilEmpty();
+      yield* rt.barrier();
+      rt.compute(10_000); // three on the left
+      return [right, yield* rt.pollBothTilEmpty()];
+    });
+    expect(results[0]).toEqual([2, 3]);
+  });
+
   it('delivers each send variant on its network and polls as Appendix A 6.1 says', () => {
     const arrivals: string[] = [];
     const { results } = runInline('alewife', 2, function* (rt) {
@@ -234,6 +269,7 @@ describe('waiting', () => {
       runInline('alewife', 4, function* (rt) {
         if (rt.self === 2) yield* rt.pollBothUntil(() => false, 'waitForGhost');
         if (rt.self === 3) yield* rt.barrier();
+        if (rt.self === 1) yield* rt.pollBothUntil(() => false, 'waiting for a ghost');
       });
     } catch (e) {
       error = e;
@@ -241,8 +277,10 @@ describe('waiting', () => {
     expect(error).toBeInstanceOf(DeadlockError);
     expect(error).toBeInstanceOf(RunFailure);
     const message = (error as Error).message;
-    expect(message).toMatch(/^deadlock at cycle \d+: 2 node\(s\) waiting with nothing left to happen\n/);
-    expect(message).toContain('  nodes 0-1: exited');
+    expect(message).toMatch(/^deadlock at cycle \d+: 3 node\(s\) waiting with nothing left to happen\n/);
+    expect(message).toContain('  node 0: exited');
+    // A label that says 'waiting' itself is shown as it is.
+    expect(message).toContain('  node 1: waiting for a ghost\n');
     expect(message).toContain('  node 2: waiting in waitForGhost');
     expect(message).toContain('  node 3: waiting in completeBarrier');
   });

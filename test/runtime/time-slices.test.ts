@@ -43,6 +43,8 @@ describe('time slices (thesis 3.4.2: all-fall-down costs grow with the packets i
     expect(new Set(three).size).toBe(2); // the phase comes from the seed
     expect(seeds.map((s) => lost(3, s))).toEqual(three);
     expect(seeds.map((s) => lost(3, s, 200))).toEqual(three.map((x) => 2 * x));
+    // One packet at 101 cycles over two nodes: 50.5 cycles a slice, rounded to 51.
+    for (const extra of seeds.map((s) => lost(1, s, 101))) expect([5 * 51, 6 * 51]).toContain(extra);
   });
 
   it('run in the background: a stuck run still reports the cycle it got stuck at', () => {
@@ -70,6 +72,24 @@ describe('time slices (thesis 3.4.2: all-fall-down costs grow with the packets i
         yield* rt.barrier();
       });
     expect(run).toThrow(/^at cycle \d+ a time slice costs \d+ cycles \(50300 per packet, [\d.]+ packets per node in the network\), more than the 10000 between slices: the nodes could never run again; expected a platform whose timeSlice\.cyclesPerPacketPerNode x packets per node stays below timeSlice\.periodCycles$/);
+  });
+
+  it('exactly as long as the period fail the run too (it ran for ever: the nodes never had a cycle between slices)', () => {
+    // Node 1's one packet waits for node 0, which computes: 20,000 cycles per packet over
+    // two nodes is a 10,000-cycle slice every 10,000 cycles.
+    const run = () =>
+      runInline(slicedCm5(20_000), 2, function* (rt) {
+        if (rt.self === 1) yield* rt.sendLeftPollBoth(0, noop);
+        else rt.compute(40_000);
+        yield* rt.pollBothTilEmpty();
+      });
+    expect(run).toThrow(/^at cycle \d+ a time slice costs 10000 cycles \(20000 per packet, 0\.5 packets per node in the network\), as long as the 10000 between slices: the nodes could never run again; expected a platform whose timeSlice\.cyclesPerPacketPerNode x packets per node stays below timeSlice\.periodCycles$/);
+    // A cycle shorter, the nodes get one cycle in 10,000 and the run ends.
+    expect(() => runInline(slicedCm5(19_998), 2, function* (rt) {
+      if (rt.self === 1) yield* rt.sendLeftPollBoth(0, noop);
+      else rt.compute(40_000);
+      yield* rt.pollBothTilEmpty();
+    })).not.toThrow();
   });
 
   it('are the CM-5 only: 0.1 s slices (3.4.1) that make a full-network timing 21% longer (Table 3-5)', () => {
