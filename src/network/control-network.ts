@@ -48,6 +48,8 @@ interface Broadcast {
   from: number;
   words: readonly number[];
   delivered: boolean;
+  /** The cycle it reaches every node. */
+  at: number;
 }
 
 export class ControlNetwork {
@@ -59,8 +61,6 @@ export class ControlNetwork {
   /** Broadcasts in flight by number; each node's inbox holds the delivered ones it has not received. */
   private readonly inFlight = new Map<number, Broadcast>();
   private broadcastsStarted = 0;
-  /** When the last broadcast started is delivered: later ones are not delivered before it. */
-  private lastDeliveryAt = 0;
   private readonly inboxes: (readonly number[])[][];
   private readonly lastBroadcast: (Broadcast | null)[];
   private readonly deliverKind: number;
@@ -154,18 +154,19 @@ export class ControlNetwork {
 
   /**
    * `node` broadcasts `words`; every other node's inbox gets them a fixed latency
-   * later, but not before the broadcasts started ahead of it: the network carries one
-   * broadcast at a time. A vector takes 49 cycles a word longer than a word (Table 1),
-   * and a word sent just after a 10-word vector was delivered first.
+   * later, but not before the broadcasts the same node started ahead of it: its words
+   * enter the network in order. A vector takes 49 cycles a word longer than a word
+   * (Table 1), and a word a node sent just after its 10-word vector was delivered
+   * first. Broadcasts of different nodes keep their own latencies (a shorter one
+   * started later may arrive first).
    */
   startBroadcast(node: number, words: readonly number[]): void {
-    const b: Broadcast = { from: node, words, delivered: false };
-    this.lastBroadcast[node] = b;
-    this.inFlight.set(this.broadcastsStarted, b);
     const p = this.params;
     const latency = this.latency(p.broadcastCycles) + Math.max(0, words.length - 1) * p.broadcastVectorCyclesPerWord;
-    const at = Math.max(this.sim.now + latency, this.lastDeliveryAt);
-    this.lastDeliveryAt = at;
+    const at = Math.max(this.sim.now + latency, this.lastBroadcast[node]?.at ?? 0);
+    const b: Broadcast = { from: node, words, delivered: false, at };
+    this.lastBroadcast[node] = b;
+    this.inFlight.set(this.broadcastsStarted, b);
     this.sim.schedule(at - this.sim.now, this.deliverKind, this.broadcastsStarted++);
   }
 
