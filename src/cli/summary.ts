@@ -35,6 +35,8 @@ export function formatSummary(s: RunSummary, wall: WallClock, extra: SummaryExtr
       `${grouped(s.packetsSent)} packets, ${grouped(s.bytesSent)} bytes` +
         (s.network === 'packet' ? `; link utilization mean ${pct(s.linkUtilization.mean)}, max ${pct(s.linkUtilization.max)}` : ''),
     ],
+    // Appendix A 3.5: StrataExit(0) serves messages only until every node has reached it.
+    ...(s.unreceivedPackets === undefined ? [] : [['unreceived', `${grouped(s.unreceivedPackets)} packet${s.unreceivedPackets === 1 ? ' was' : 's were'} still in the network when every node had exited: ${s.unreceivedPackets === 1 ? 'its handler' : 'their handlers'} never ran (StrataExit handles messages only until all nodes reach it)`] as [string, string]]),
     ['events', `${grouped(s.events)} in ${grouped(wall.wallMs)} ms wall (${grouped(eventsPerSec)} events/s)`],
     ['fingerprint', s.fingerprint],
   ];
@@ -66,6 +68,7 @@ export function summaryJson(s: RunSummary, wall: WallClock, simulatorVersion: st
     linkUtilization: s.linkUtilization,
     packetsSent: s.packetsSent,
     bytesSent: s.bytesSent,
+    ...(s.unreceivedPackets === undefined ? {} : { unreceivedPackets: s.unreceivedPackets }),
     events: s.events,
     wallMs: Math.round(wall.wallMs * 1000) / 1000,
     eventsPerSec: Math.round(eventsPerSecond(s, wall)),

@@ -100,6 +100,14 @@ export interface RunSummary {
   linkUtilization: { mean: number; max: number };
   packetsSent: number;
   bytesSent: number;
+  /**
+   * Packets still in the network when every node had exited, whose handlers never ran:
+   * StrataExit(0) handles messages only until every node has reached it, then the
+   * application exits (Appendix A 3.5). Present only when some were (an app's last
+   * message sent without waiting for its receiver, a verify that then fails for no
+   * visible reason).
+   */
+  unreceivedPackets?: number;
   verified: boolean;
   verification: string;
   metrics: Metrics;
@@ -402,12 +410,20 @@ export class AppRun {
       linkUtilization: linkUtilization(machine, cycles),
       packetsSent: machine.nodes.reduce((s, n) => s + n.packetsSent, 0),
       bytesSent: machine.nodes.reduce((s, n) => s + n.bytesSent, 0),
+      ...unreceived(machine),
       verified: verification.ok,
       verification: verification.detail,
       metrics: verification.metrics ?? {},
       lastLog: output.lastEntries(),
     };
   }
+}
+
+/** The summary's unreceivedPackets: sent and never taken by a poll, when there are any. */
+function unreceived(machine: Machine): { unreceivedPackets?: number } {
+  let n = 0;
+  for (const node of machine.nodes) n += node.packetsSent - node.packetsReceived;
+  return n === 0 ? {} : { unreceivedPackets: n };
 }
 
 /**

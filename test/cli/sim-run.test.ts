@@ -79,6 +79,18 @@ describe.concurrent('sim runs apps', () => {
     expect(r.stdout).toMatch(/^verified +NO$/m);
   });
 
+  it('says how many messages were still in the network when every node had exited, in the summary and in --json', async () => {
+    const { r } = await failingRun(['--platform', 'cm5', 'test/fixtures/last-message-lost.ts', '--nodes', '2']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^unreceived +1 packet was still in the network when every node had exited: its handler never ran \(StrataExit handles messages only until all nodes reach it\)$/m);
+    expect(r.stdout).toMatch(/^verified +NO: node 0 handled 0 of 1 message$/m);
+    const j = JSON.parse((await failingRun(['--platform', 'cm5', 'test/fixtures/last-message-lost.ts', '--nodes', '2', '--json'])).r.stdout) as Record<string, unknown>;
+    expect(j).toMatchObject({ packetsSent: 1, unreceivedPackets: 1, verified: false });
+    // A run whose messages were all handled has neither.
+    const ok = await sim(['--platform', 'cm5', 'apps/ping-pong', '--json']);
+    expect(JSON.parse(ok.stdout)).not.toHaveProperty('unreceivedPackets');
+  });
+
   it('keeps the repros of failed runs that differ in node count or network (the later wrote over the earlier)', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'sim-fail-'));
     for (const extra of [['--nodes', '4'], ['--nodes', '8'], ['--nodes', '4', '--network', 'analytic']]) {

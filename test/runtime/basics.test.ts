@@ -55,6 +55,34 @@ describe('StrataFail, assert and StrataExit (Appendix A 3.5, 9.2)', () => {
       }),
     ).toThrow(/^node 1 at cycle 0: StrataExit\(3\)$/);
   });
+
+  it('counts the messages still in the network when every node has exited: their handlers never run, and the summary says how many', () => {
+    const count: Handler<{ got: number }> = (rt) => {
+      rt.globals.got++;
+    };
+    // Node 1 sends twice and exits at once; node 0 has exited already, so the run ends with both in flight.
+    const lost = runInline(
+      'cm5',
+      2,
+      function* (rt) {
+        if (rt.self === 1) for (let i = 0; i < 2; i++) yield* rt.sendLeftPollBoth(0, count);
+        return rt.globals.got;
+      },
+      { globals: () => ({ got: 0 }) },
+    );
+    expect(lost.results).toEqual([0, 0]);
+    expect(lost.summary.packetsSent).toBe(2);
+    expect(lost.summary.unreceivedPackets).toBe(2);
+    // Waiting for them (a barrier after the sends, while node 0 polls in it) leaves none, and no field.
+    const kept = runInline('cm5', 2, function* (rt) {
+      if (rt.self === 1) for (let i = 0; i < 2; i++) yield* rt.sendLeftPollBoth(0, count);
+      yield* rt.barrier();
+      yield* rt.pollBothTilEmpty();
+      return rt.globals.got;
+    }, { globals: () => ({ got: 0 }) });
+    expect(kept.results).toEqual([2, 0]);
+    expect(kept.summary).not.toHaveProperty('unreceivedPackets');
+  });
 });
 
 describe('computeOps', () => {
