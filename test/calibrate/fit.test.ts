@@ -69,6 +69,32 @@ describe('the model fitter (thesis 3.6.2, Fig. 3-9)', () => {
     expect(fit.halfWidths[0]).toBeCloseTo(t * Math.sqrt(s2 * (1 / n + xbar ** 2 / sxx)), 6);
   });
 
+  it('keeps a term whose interval excludes zero however narrowly (eq. 30: |beta / h| above 1), and drops one whose does not', () => {
+    const xs = [0, 1, 2, 3, 4, 5];
+    const fitOf = (ys: number[]) => fitModel(['x'], xs.map((x, i) => ({ x: [x], y: ys[i] })), false);
+    // Slope 0.714 +- 0.458 (textbook, t = 2.776 at 4 degrees of freedom): |beta / h| = 1.56, kept.
+    const kept = fitOf([10, 11, 11, 13, 12, 14]);
+    expect(kept.relevant).toEqual([true, true]);
+    expect(kept.coefficients[1]).toBeCloseTo(5 / 7, 9);
+    // Slope 0.657 +- 0.762: |beta / h| = 0.86, dropped, leaving the mean.
+    const dropped = fitOf([10, 12, 10, 13, 12, 14]);
+    expect(dropped.relevant).toEqual([true, false]);
+    expect(dropped.coefficients[0]).toBeCloseTo(71 / 6, 9);
+  });
+
+  it("with relative error, judges the terms by the weighted residuals (eq. 27): a constant's half-width as weighted least squares gives it", () => {
+    const ys = [100, 110, 95, 400, 380, 420];
+    const fit = fitModel([], ys.map((y) => ({ x: [], y })), true);
+    const m = ys.reduce((a, b) => a + b) / ys.length;
+    const w = ys.map((y) => y / m);
+    const sw = w.reduce((a, x) => a + 1 / x ** 2, 0);
+    const c = ys.reduce((a, y, i) => a + y / w[i] ** 2, 0) / sw;
+    const chi2 = ys.reduce((a, y, i) => a + ((y - c) / w[i]) ** 2, 0);
+    const t = 2.5705818366147395; // Student's t, 0.975 quantile, 5 degrees of freedom
+    expect(fit.coefficients[0]).toBeCloseTo(c, 9);
+    expect(fit.halfWidths[0]).toBeCloseTo(t * Math.sqrt(chi2 / 5 / sw), 6);
+  });
+
   it('prunes a term that contributes nothing even to an exact fit (the simulator has no timing noise)', () => {
     const fit = fitModel(['length', 'junk'], [1, 2, 4, 8, 16].flatMap((len) => [0, 1, 2].map((j) => ({ x: [len, j], y: 69 + len }))), true);
     expect(fit.relevant).toEqual([true, true, false]);

@@ -56,6 +56,12 @@ describe('expressions and loops', () => {
     expect(compileExpression('1+2<<i', known, 'e')(v)).toBe(24);
     expect(compileExpression('(length-1)&6|1', known, 'e')(v)).toBe(7);
     expect(compileExpression('log2(length)*-2', known, 'e')(v)).toBe(-6);
+    // Left to right within a level, shifts below + and -, % a remainder, comparisons 1 or 0 (C).
+    expect(compileExpression('length-i-1', known, 'e')(v)).toBe(4);
+    expect(compileExpression('length/2/2', known, 'e')(v)).toBe(2);
+    expect(compileExpression('i<<1+1', known, 'e')(v)).toBe(12);
+    expect(compileExpression('length%i', known, 'e')(v)).toBe(2);
+    expect([compileExpression('i>=3', known, 'e')(v), compileExpression('i>3', known, 'e')(v), compileExpression('i<=2', known, 'e')(v)]).toEqual([1, 0, 0]);
   });
 
   it('take ceil and floor, as thesis 4.5.5 needs for iter = ceiling(width/bpd)', () => {

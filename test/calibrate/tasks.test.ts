@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { APP_TASKS } from '../../src/calibrate/app-tasks.ts';
+import { APP_TASKS, median } from '../../src/calibrate/app-tasks.ts';
 import { runUnit } from '../../src/calibrate/samples.ts';
 import { parseSpecs } from '../../src/calibrate/spec.ts';
 import { loadTestPlatform, type PlatformName } from '../support/platforms.ts';
@@ -55,5 +55,12 @@ describe('calibration tasks: custom collection (thesis 6.3) and data that drive 
     expect(APP_TASKS.StencilRectCols4.params([64, 32, 2], 64)).toEqual({ layout: 'rect', width: 64, height: 32, iters: 2, aspect: 4 / 16 });
     expect(APP_TASKS.StencilRectRows2.params([64, 32, 2], 64)).toEqual({ layout: 'rect', width: 64, height: 32, iters: 2, aspect: 32 / 2 });
     expect(() => APP_TASKS.StencilRectRows4.params([64, 32, 2], 6)).toThrow(/StencilRectRows4 on 6 nodes: 1.5 processor columns do not divide P = 6/);
+  });
+});
+
+describe("a noisy sample's median", () => {
+  it('is the middle timing, or the mean of the middle two for an even count', () => {
+    expect(median([30, 10, 20])).toBe(20);
+    expect(median([40, 10, 30, 20])).toBe(25);
   });
 });

@@ -71,4 +71,20 @@ describe('the hybrid Communication', () => {
     }
     expect(hybrid.extraRows).not.toBe(factored.extraRows);
   });
+
+  it("balances eq. 38's whole edges (ceil(width / px) doubles, two per iteration) and keeps to the range when nothing balances them", async () => {
+    const platform = await loadPlatform('atm');
+    const models = loadModelSet(platform, 64, undefined, { communication: 'factored' });
+    const bt = (words: number) => evaluate(models.get('BlockTransfer', 'test'), { words });
+    // 50 columns on 8 processors: the busiest hold 7, an edge of 14 words; 45 rows: 6, 12 words.
+    const square = (w: number, h: number, iter: number) => evaluate(models.get('StencilSquare', 'test'), stencilColumns(w, h, iter, 8, 8, stencilFactsOf(platform)));
+    const e = extraLines(50, 45, 8, 8, square, models, 'factored');
+    expect(e.rowComm).toBe(2 * bt(14));
+    expect(e.colComm).toBe(2 * bt(12));
+    // A square whose time does not grow with the grid: extra lines never cost their transfer, so IntegerRoot
+    // finds no root (top + 1) and the answer is the most the range allows, (lines - processors) / 2 rounded down.
+    const flat = extraLines(50, 45, 8, 8, () => 1e6, models, 'factored');
+    expect([flat.rowTop, flat.colTop]).toEqual([18, 21]);
+    expect([flat.extraRows, flat.extraCols]).toEqual([18, 21]);
+  });
 });
