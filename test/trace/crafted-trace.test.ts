@@ -31,6 +31,7 @@ describe('a crafted trace header', () => {
     ['gives a state id twice', (h: Record<string, any>) => (h.states[9].id = 8), /key "states": expected every state id once/],
     // Read, then sim graph crashed: "Cannot read properties of undefined (reading 'replace')".
     ['lists no states', (h: Record<string, any>) => (h.states = []), /bad header: its states list no state 0, every node's state before its first record$/],
+    ['is of another format version', (h: Record<string, any>) => (h.version = 999), /: trace format version 999; this simulator reads version \d+$/],
     ['lists 5000 states', (h: Record<string, any>) => (h.states = Array.from({ length: 5000 }, (_, id) => ({ id, name: 's', color: '#000000' }))), /key "states": expected array to have <=1024 items/],
   ])('that %s is refused by sim graph and sim export with one line and exit 2', async (_what, edit, message) => {
     const file = join(dir, `${_what.replace(/\W+/g, '-')}.trace`);
@@ -116,6 +117,12 @@ describe('crafted trace records', () => {
     expect(() => readTrace(cut(3), 'crafted')).toThrow(/^crafted: corrupt: END gives an unknown reason 3 for cutting the run short$/);
     expect(() => readTrace(cut(0), 'crafted')).toThrow(/^crafted: corrupt: END gives an unknown reason 0 for cutting the run short$/);
     expect(() => readTrace(Buffer.concat([withRecords([[TAG_STATE, 0, 10, 1]], 20), Buffer.from([0, 0])]), 'crafted')).toThrow(/^crafted: corrupt: 2 bytes after the END record$/);
+  });
+
+  it('refuse an END that counts other than the records before it (a record lost or added in the middle)', () => {
+    const bytes = withRecords([[TAG_STATE, 0, 10, 1], [TAG_STATE, 0, 5, 2]], 20);
+    bytes[bytes.length - 2] = 3; // END, 2 records, cycle 20: say 3
+    expect(() => readTrace(bytes, 'crafted')).toThrow(/^crafted: corrupt: END counts 3 records, the file holds 2$/);
   });
 
   it('refuse an END whose last cycle is past 2^53 (it was drawn, the axis running to 2^55)', () => {
