@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { TAG_END, TAG_END_CUT, TAG_IN_FLIGHT, TAG_MESSAGE, TAG_STATE } from '../../src/trace/format.ts';
 import { readTrace } from '../../src/trace/reader.ts';
 import { renderHtml } from '../../src/trace/html-graph.ts';
+import { toPerfetto } from '../../src/trace/perfetto.ts';
 import { dominantStates, renderCongestionSvg, renderSvg } from '../../src/trace/state-graph.ts';
 import { SCRIPT_NAME, smallTrace, withHeader } from '../support/crafted-trace.ts';
 import { sim } from '../support/sim-cli.ts';
@@ -77,9 +78,26 @@ describe('crafted trace records', () => {
     expect(t.cutShort).toBeNull();
   });
 
+  it('are exported and drawn as the run went: the last state to the run\'s end, a message from its sender to its receiver, in microseconds', () => {
+    const t = readTrace(withRecords([[TAG_STATE, 0, 10, 1], [TAG_MESSAGE, 3, 30, 2, 10]], 50), 'flows');
+    const us = (cycles: number) => cycles / t.header.clockMHz;
+    const events = toPerfetto(t).traceEvents;
+    expect(events.filter((e) => e.cat === 'state').map((e) => [e.tid, e.ts, e.dur, e.args?.state])).toEqual([[0, us(10), us(40), 1]]);
+    expect(events.filter((e) => e.cat === 'message').map((e) => [e.name, e.ph, e.tid, e.ts])).toEqual([
+      ['send', 'X', 2, us(20)],
+      ['message', 's', 2, us(20)],
+      ['receive', 'X', 3, us(30)],
+      ['message', 'f', 3, us(30)],
+    ]);
+    // Five columns of 10 cycles: idle, then state 1 to the end.
+    const one = t.header.states.findIndex((st) => st.id === 1);
+    expect([...dominantStates(t, 5).grid[0]]).toEqual([0, one, one, one, one]);
+  });
+
   it.each([
     // Each was drawn as it came.
     ['a state setState cannot set', [[TAG_STATE, 0, 10, 300]], /corrupt: node 0 enters state 300; states are 0 to 255$/],
+    ['the state one past the last', [[TAG_STATE, 0, 10, 256]], /corrupt: node 0 enters state 256; states are 0 to 255$/],
     ['a cycle past 2^53', [[TAG_STATE, 0, 2 ** 54, 1]], /corrupt: node 0's state record at cycle 18014398509481984, past 2\^53$/],
     ['a message sent before cycle 0', [[TAG_MESSAGE, 1, 10, 0, 50]], /corrupt: a message received at cycle 10 after 50 cycles in the network, sent before cycle 0$/],
     // The good trace has 4 nodes: node 4 is past the last.
