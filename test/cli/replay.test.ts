@@ -128,6 +128,8 @@ describe.concurrent('repro files and sim replay', () => {
     ['gives a parameter with an escape', (r: Record<string, any>) => (r.params = ['rounds=1\u001b[31m']), /bad repro file: key "params\.0": expected one line of text, without control characters/],
     ['gives an app path with an escape', (r: Record<string, any>) => (r.app.path = 'apps/ping-pong\u001b[2J/index.ts'), /bad repro file: key "app\.path": expected one line of text, without control characters/],
     // The run refused it: "limits.maxEvents 0: expected a whole number from 1 to 2^53 - 1", naming neither file nor key.
+    ['is of another repro format version', (r: Record<string, any>) => (r.version = 2), /p\.json: repro format version 2; this simulator reads version 1$/],
+    ['digests more events than the run had', (r: Record<string, any>) => (r.digestedEvents = r.outcome.events + 1), /p\.json: digestedEvents (\d+) is more than the run's \d+ events$/],
     ['stops at event 0', (r: Record<string, any>) => (r.stop = { maxEvents: 0 }), /p\.json: bad repro file: key "stop\.maxEvents": expected number to be >=1, got 0$/],
     // V8 quotes the text around a stray character, newline included: it came out as two lines.
     // Replay compared only the first 10 events and the event count: "reproduced the recorded run", exit 0.
