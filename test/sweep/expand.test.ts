@@ -97,6 +97,12 @@ describe('sweep expansion', () => {
       { name: 'x', runs: [{ app: 'apps/cshift', platform: 'cm5' }, { app: 'apps/cshift', platform: 'cm5', params: { messages: thousand, shift: thousand }, seeds: { from: 1, count: 1000 } }] },
       /test\.json: makes 1000000001 runs \(runs\[1\] alone 1000000000\); .* expected at most 1000000: split it into several sweep files$/,
     ],
+    // One past the limit: the limit is at most 1,000,000, not "at most 1,000,001".
+    [
+      '1,000,001 runs',
+      { name: 'x', runs: [{ app: 'apps/cshift', platform: 'cm5' }, { app: 'apps/cshift', platform: 'cm5', seeds: { from: 1, count: 1_000_000 } }] },
+      /test\.json: makes 1000001 runs \(runs\[1\] alone 1000000\); .* expected at most 1000000: split it into several sweep files$/,
+    ],
   ])('refuses %s with one line naming it', async (_what, value, message) => {
     const error = await expand(value).then(
       () => null,
