@@ -11,7 +11,7 @@ import { TAG_END, TAG_END_CUT, TAG_IN_FLIGHT, TAG_MESSAGE, TAG_STATE } from '../
 import { readTrace } from '../../src/trace/reader.ts';
 import { renderHtml } from '../../src/trace/html-graph.ts';
 import { toPerfetto } from '../../src/trace/perfetto.ts';
-import { dominantStates, renderCongestionSvg, renderSvg } from '../../src/trace/state-graph.ts';
+import { congestionLevels, dominantStates, renderCongestionSvg, renderSvg } from '../../src/trace/state-graph.ts';
 import { SCRIPT_NAME, smallTrace, withHeader } from '../support/crafted-trace.ts';
 import { sim } from '../support/sim-cli.ts';
 
@@ -92,6 +92,16 @@ describe('crafted trace records', () => {
     // Five columns of 10 cycles: idle, then state 1 to the end.
     const one = t.header.states.findIndex((st) => st.id === 1);
     expect([...dominantStates(t, 5).grid[0]]).toEqual([0, one, one, one, one]);
+  });
+
+  it('draw one packet in flight darker than none, however many another node has', () => {
+    const t = readTrace(withRecords([[TAG_IN_FLIGHT, 0, 10, 1], [TAG_IN_FLIGHT, 1, 0, 20]], 50), 'congestion');
+    const { grid, max } = congestionLevels(t, 5);
+    expect(max).toBe(20);
+    expect(grid.slice(0, 2).map((row) => [...row])).toEqual([
+      [0, 1, 1, 1, 1],
+      [0, 8, 8, 8, 8],
+    ]);
   });
 
   it.each([
