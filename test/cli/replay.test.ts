@@ -25,6 +25,10 @@ describe.concurrent('repro files and sim replay', () => {
     expect(replay.code).toBe(1);
     expect(replay.stdout).toMatch(/^sim replay: reproduced the recorded run event for event \(\d+ events\)$/m);
     expect(replay.stdout).toMatch(/^sim replay: the run fails as recorded, at event \d+: deadlock at cycle \d+/m);
+    // --json says it reproduced, and still exits 1: the run it reproduced failed.
+    const json = await sim(['replay', 'sim-repro-deadlock-cm5-n8-s1.json', '--json'], dir);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({ reproduced: true, eventByEvent: true, divergence: null, failure: expect.stringMatching(/^deadlock at cycle \d+/) });
   });
 
   it('--record writes a repro of a good run, which replays event for event, embedding the platform', async () => {
