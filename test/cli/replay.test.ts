@@ -25,6 +25,10 @@ describe.concurrent('repro files and sim replay', () => {
     expect(replay.code).toBe(1);
     expect(replay.stdout).toMatch(/^sim replay: reproduced the recorded run event for event \(\d+ events\)$/m);
     expect(replay.stdout).toMatch(/^sim replay: the run fails as recorded, at event \d+: deadlock at cycle \d+/m);
+    // --json says it reproduced, and still exits 1: the run it reproduced failed.
+    const json = await sim(['replay', 'sim-repro-deadlock-cm5-n8-s1.json', '--json'], dir);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({ reproduced: true, eventByEvent: true, divergence: null, failure: expect.stringMatching(/^deadlock at cycle \d+/) });
   });
 
   it('--record writes a repro of a good run, which replays event for event, embedding the platform', async () => {
@@ -128,6 +132,8 @@ describe.concurrent('repro files and sim replay', () => {
     ['gives a parameter with an escape', (r: Record<string, any>) => (r.params = ['rounds=1\u001b[31m']), /bad repro file: key "params\.0": expected one line of text, without control characters/],
     ['gives an app path with an escape', (r: Record<string, any>) => (r.app.path = 'apps/ping-pong\u001b[2J/index.ts'), /bad repro file: key "app\.path": expected one line of text, without control characters/],
     // The run refused it: "limits.maxEvents 0: expected a whole number from 1 to 2^53 - 1", naming neither file nor key.
+    ['is of another repro format version', (r: Record<string, any>) => (r.version = 2), /p\.json: repro format version 2; this simulator reads version 1$/],
+    ['digests more events than the run had', (r: Record<string, any>) => (r.digestedEvents = r.outcome.events + 1), /p\.json: digestedEvents (\d+) is more than the run's \d+ events$/],
     ['stops at event 0', (r: Record<string, any>) => (r.stop = { maxEvents: 0 }), /p\.json: bad repro file: key "stop\.maxEvents": expected number to be >=1, got 0$/],
     // V8 quotes the text around a stray character, newline included: it came out as two lines.
     // Replay compared only the first 10 events and the event count: "reproduced the recorded run", exit 0.

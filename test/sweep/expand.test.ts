@@ -97,6 +97,12 @@ describe('sweep expansion', () => {
       { name: 'x', runs: [{ app: 'apps/cshift', platform: 'cm5' }, { app: 'apps/cshift', platform: 'cm5', params: { messages: thousand, shift: thousand }, seeds: { from: 1, count: 1000 } }] },
       /test\.json: makes 1000000001 runs \(runs\[1\] alone 1000000000\); .* expected at most 1000000: split it into several sweep files$/,
     ],
+    // One past the limit: the limit is at most 1,000,000, not "at most 1,000,001".
+    [
+      '1,000,001 runs',
+      { name: 'x', runs: [{ app: 'apps/cshift', platform: 'cm5' }, { app: 'apps/cshift', platform: 'cm5', seeds: { from: 1, count: 1_000_000 } }] },
+      /test\.json: makes 1000001 runs \(runs\[1\] alone 1000000\); .* expected at most 1000000: split it into several sweep files$/,
+    ],
   ])('refuses %s with one line naming it', async (_what, value, message) => {
     const error = await expand(value).then(
       () => null,
@@ -178,6 +184,20 @@ describe('result parts', () => {
       [0, 'cc', 'unverified', true],
       [1, 'dd', 'verified', true],
     ]);
+  });
+
+  it('refuses a part of another results format, one whose header gives no runs, and a line whose index is past the last run', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-parts-'));
+    const part = (name: string, head: object, lines: string[] = []) => {
+      const out = join(dir, name);
+      writeFileSync(`${out}.part-1-of-1`, `${canonicalJson(head)}\n${lines.map((l) => `${l}\n`).join('')}`);
+      return out;
+    };
+    expect(() => readParts(part('format', { ...header, format: 2 }))).toThrow(/part-1-of-1:1: results format 2, this simulator reads format 1$/);
+    expect(() => readParts(part('none', { ...header, runs: 0 }))).toThrow(/part-1-of-1:1: the header gives 0 runs; expected 1 to 1000000, the most a sweep makes$/);
+    // Runs 0 to 2 of 3: a line for run 3 is no run of this sweep (read fast or in full).
+    expect(readParts(part('last', header, [line(2, 'a')])).byKey.size).toBe(1);
+    expect(() => readParts(part('past', header, [line(3, 'a')]))).toThrow(/part-1-of-1:2: expected "i", a run index from 0 to 2$/);
   });
 
   it('refuses parts of another sweep', () => {

@@ -4,10 +4,11 @@
  * lines, give the bytes sim sweep export gives (a file over 512 MB, a sweep of a million
  * runs, was "cannot read the results (ERR_STRING_TOO_LONG)" when read as one string).
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { canonicalJson } from '../../src/sweep/canonical.ts';
 import { resultsCsv } from '../../src/sweep/export-csv.ts';
 import { openResults, resultLines } from '../../src/sweep/results-file.ts';
 import { sim } from '../support/sim-cli.ts';
@@ -39,6 +40,23 @@ describe('a results file read in windows', () => {
     const entries = [...resultLines(file, longest)];
     expect(entries.map((e) => [e.i, e.line.i, e.where])).toEqual(entries.map((_, k) => [k, k, `${results}:${k + 2}`]));
     expect(entries.map((e) => JSON.stringify(e.line))).toEqual(readFileSync(results, 'utf8').trimEnd().split('\n').slice(1));
+  });
+
+  it('quotes a cell holding a quote, comma or line break, doubling its quotes (RFC 4180)', () => {
+    const lines = readFileSync(results, 'utf8').split('\n');
+    const run0 = JSON.parse(lines[1]) as Record<string, unknown>;
+    lines[1] = canonicalJson({ ...run0, status: 'failed', error: { kind: 'run', message: 'node 3 said "no", then\nstopped' } });
+    lines[2] = canonicalJson({ ...(JSON.parse(lines[2]) as object), status: 'failed', error: { kind: 'run', message: 'two\rlines' } });
+    const edited = join(dir, 'edited.jsonl');
+    writeFileSync(edited, lines.join('\n'));
+    const csv = [...resultsCsv(edited, ['i', 'error.message', 'status'])].join('');
+    expect(csv.split('\n').slice(0, 4)).toEqual(['i,error.message,status', '0,"node 3 said ""no"", then', 'stopped",failed', '1,"two\rlines",failed']);
+  });
+
+  it('refuses a results file whose last line has no newline as incomplete', () => {
+    const cut = join(dir, 'cut.jsonl');
+    writeFileSync(cut, readFileSync(results, 'utf8').trimEnd());
+    expect(() => openResults(cut, 'run sim sweep merge')).toThrow(`${cut}: the last line is incomplete (not a final results file; run sim sweep merge)`);
   });
 
   it('refuses a line longer than a window, naming it', () => {

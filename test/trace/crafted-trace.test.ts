@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { TAG_END, TAG_END_CUT, TAG_IN_FLIGHT, TAG_MESSAGE, TAG_STATE } from '../../src/trace/format.ts';
 import { readTrace } from '../../src/trace/reader.ts';
 import { renderHtml } from '../../src/trace/html-graph.ts';
-import { dominantStates, renderCongestionSvg, renderSvg } from '../../src/trace/state-graph.ts';
+import { toPerfetto } from '../../src/trace/perfetto.ts';
+import { congestionLevels, dominantStates, renderCongestionSvg, renderSvg } from '../../src/trace/state-graph.ts';
 import { SCRIPT_NAME, smallTrace, withHeader } from '../support/crafted-trace.ts';
 import { sim } from '../support/sim-cli.ts';
 
@@ -31,6 +32,7 @@ describe('a crafted trace header', () => {
     ['gives a state id twice', (h: Record<string, any>) => (h.states[9].id = 8), /key "states": expected every state id once/],
     // Read, then sim graph crashed: "Cannot read properties of undefined (reading 'replace')".
     ['lists no states', (h: Record<string, any>) => (h.states = []), /bad header: its states list no state 0, every node's state before its first record$/],
+    ['is of another format version', (h: Record<string, any>) => (h.version = 999), /: trace format version 999; this simulator reads version \d+$/],
     ['lists 5000 states', (h: Record<string, any>) => (h.states = Array.from({ length: 5000 }, (_, id) => ({ id, name: 's', color: '#000000' }))), /key "states": expected array to have <=1024 items/],
   ])('that %s is refused by sim graph and sim export with one line and exit 2', async (_what, edit, message) => {
     const file = join(dir, `${_what.replace(/\W+/g, '-')}.trace`);
@@ -76,9 +78,36 @@ describe('crafted trace records', () => {
     expect(t.cutShort).toBeNull();
   });
 
+  it('are exported and drawn as the run went: the last state to the run\'s end, a message from its sender to its receiver, in microseconds', () => {
+    const t = readTrace(withRecords([[TAG_STATE, 0, 10, 1], [TAG_MESSAGE, 3, 30, 2, 10]], 50), 'flows');
+    const us = (cycles: number) => cycles / t.header.clockMHz;
+    const events = toPerfetto(t).traceEvents;
+    expect(events.filter((e) => e.cat === 'state').map((e) => [e.tid, e.ts, e.dur, e.args?.state])).toEqual([[0, us(10), us(40), 1]]);
+    expect(events.filter((e) => e.cat === 'message').map((e) => [e.name, e.ph, e.tid, e.ts])).toEqual([
+      ['send', 'X', 2, us(20)],
+      ['message', 's', 2, us(20)],
+      ['receive', 'X', 3, us(30)],
+      ['message', 'f', 3, us(30)],
+    ]);
+    // Five columns of 10 cycles: idle, then state 1 to the end.
+    const one = t.header.states.findIndex((st) => st.id === 1);
+    expect([...dominantStates(t, 5).grid[0]]).toEqual([0, one, one, one, one]);
+  });
+
+  it('draw one packet in flight darker than none, however many another node has', () => {
+    const t = readTrace(withRecords([[TAG_IN_FLIGHT, 0, 10, 1], [TAG_IN_FLIGHT, 1, 0, 20]], 50), 'congestion');
+    const { grid, max } = congestionLevels(t, 5);
+    expect(max).toBe(20);
+    expect(grid.slice(0, 2).map((row) => [...row])).toEqual([
+      [0, 1, 1, 1, 1],
+      [0, 8, 8, 8, 8],
+    ]);
+  });
+
   it.each([
     // Each was drawn as it came.
     ['a state setState cannot set', [[TAG_STATE, 0, 10, 300]], /corrupt: node 0 enters state 300; states are 0 to 255$/],
+    ['the state one past the last', [[TAG_STATE, 0, 10, 256]], /corrupt: node 0 enters state 256; states are 0 to 255$/],
     ['a cycle past 2^53', [[TAG_STATE, 0, 2 ** 54, 1]], /corrupt: node 0's state record at cycle 18014398509481984, past 2\^53$/],
     ['a message sent before cycle 0', [[TAG_MESSAGE, 1, 10, 0, 50]], /corrupt: a message received at cycle 10 after 50 cycles in the network, sent before cycle 0$/],
     // The good trace has 4 nodes: node 4 is past the last.
@@ -116,6 +145,12 @@ describe('crafted trace records', () => {
     expect(() => readTrace(cut(3), 'crafted')).toThrow(/^crafted: corrupt: END gives an unknown reason 3 for cutting the run short$/);
     expect(() => readTrace(cut(0), 'crafted')).toThrow(/^crafted: corrupt: END gives an unknown reason 0 for cutting the run short$/);
     expect(() => readTrace(Buffer.concat([withRecords([[TAG_STATE, 0, 10, 1]], 20), Buffer.from([0, 0])]), 'crafted')).toThrow(/^crafted: corrupt: 2 bytes after the END record$/);
+  });
+
+  it('refuse an END that counts other than the records before it (a record lost or added in the middle)', () => {
+    const bytes = withRecords([[TAG_STATE, 0, 10, 1], [TAG_STATE, 0, 5, 2]], 20);
+    bytes[bytes.length - 2] = 3; // END, 2 records, cycle 20: say 3
+    expect(() => readTrace(bytes, 'crafted')).toThrow(/^crafted: corrupt: END counts 3 records, the file holds 2$/);
   });
 
   it('refuse an END whose last cycle is past 2^53 (it was drawn, the axis running to 2^55)', () => {

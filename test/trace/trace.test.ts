@@ -72,6 +72,31 @@ describe('state traces', () => {
   });
 });
 
+describe('a trace written and read back', () => {
+  const write = (cut: 'interrupted' | 'limit' | null) => {
+    const output = new MemoryTraceOutput();
+    const header = traceHeader({ simulatorVersion: 'test', platform: { name: 'p', contentHash: 'h', clockMHz: 10 }, nodes: 2, network: 'packet', app: { name: 'a' }, params: {}, seed: 1, networkCounters: false, messages: true });
+    const writer = new TraceWriter(header, output);
+    writer.state(1, 40, 1);
+    writer.message?.(0, 1, 5, 20);
+    writer.message?.(0, 1, 25, 70);
+    // The run's clock stopped before its last record's cycle: END gives the later one.
+    writer.finish('abc', 60, cut);
+    return readTrace(output.bytes(), 'written');
+  };
+
+  it('gives back each message of a receiver, the last cycle the records reach, the fingerprint, and why the run was cut short', () => {
+    const t = write(null);
+    expect(t.messages).toEqual([
+      { src: 0, dst: 1, sent: 5, received: 20 },
+      { src: 0, dst: 1, sent: 25, received: 70 },
+    ]);
+    expect([t.lastCycle, t.cutShort, t.header.fingerprint]).toEqual([70, null, '0000000000000abc']);
+    expect(write('interrupted').cutShort).toBe('interrupted');
+    expect(write('limit').cutShort).toBe('limit');
+  });
+});
+
 describe('the time axis', () => {
   it('labels microseconds to the digits its ticks need, on a 100 GHz platform as on the CM-5', () => {
     // The schema allows clocks to 10^5 MHz: ticks 1000 cycles apart read 0, 0, 0, 0, 0.1, 0.1 us.
