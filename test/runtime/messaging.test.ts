@@ -39,36 +39,38 @@ describe('active-message costs on the CM-5 (Appendix A Table 1)', () => {
     expect(results[0]).toBe(5 * (cm5.receiveOverheadCycles + 7) + 2 * cm5.pollEmptyCycles + 5 * cm5.pollEmptyCycles);
   });
 
-  it('counts every message the poll-then-both variants and PollBothTilEmpty handle, the first poll\'s included', () => {
+  /** Node 1 sends node 0 three messages on the left network and two on the right; what node 0's `receive` returns once all five have arrived. */
+  function threeLeftTwoRight(receive: (rt: Runtime) => Op<number[]>): number[] {
     const { results } = runInline('cm5', 2, function* (rt) {
       if (rt.self === 1) {
         for (let i = 0; i < 3; i++) yield* rt.sendLeftPollBoth(0, noop);
         for (let i = 0; i < 2; i++) yield* rt.sendBothRLPollRight(0, noop);
         return [];
       }
-      rt.compute(10_000); // let all five arrive: three on the left, two on the right
+      rt.compute(10_000); // let all five arrive
+      return yield* receive(rt);
+    });
+    return results[0];
+  }
+
+  it('counts every message the poll-then-both variants and PollBothTilEmpty handle, the first poll\'s included', () => {
+    const counts = threeLeftTwoRight(function* (rt) {
       const first = yield* rt.pollLeftThenBothTilEmpty();
       const nothing = yield* rt.pollRightThenBothTilEmpty();
       // PollBothTilEmpty with nothing pending handles none: 0, a number like any count.
       const none = yield* rt.pollBothTilEmpty();
       return [first, nothing, none];
     });
-    expect(results[0]).toEqual([5, 0, 0]);
+    expect(counts).toEqual([5, 0, 0]);
   });
 
   it('counts the messages of each PollBoth round: one per network that had one', () => {
-    const { results } = runInline('cm5', 2, function* (rt) {
-      if (rt.self === 1) {
-        for (let i = 0; i < 3; i++) yield* rt.sendLeftPollBoth(0, noop);
-        for (let i = 0; i < 2; i++) yield* rt.sendBothRLPollRight(0, noop);
-        return [];
-      }
-      rt.compute(10_000); // let all five arrive: three on the left, two on the right
+    const counts = threeLeftTwoRight(function* (rt) {
       const rounds: number[] = [];
       for (let i = 0; i < 4; i++) rounds.push(yield* rt.pollBoth());
       return rounds;
     });
-    expect(results[0]).toEqual([2, 2, 1, 0]);
+    expect(counts).toEqual([2, 2, 1, 0]);
   });
 
   it('counts messages whose handlers are generators as any other, the right network\'s alone too', () => {
