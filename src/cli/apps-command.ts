@@ -11,11 +11,15 @@ import type { Io } from './io.ts';
 import { loadApp, projectPath } from './load-inputs.ts';
 import { parseOptions } from './parse-options.ts';
 
-/** The app folders under apps/ (one level, and one more for groups such as apps/examples), in name order. */
+/**
+ * The app folders under apps/ (one level, and one more for groups such as apps/examples),
+ * in name order: by code unit, as everywhere in the simulator, not localeCompare's,
+ * whose order is the host's locale's (LANG).
+ */
 function appFolders(): string[] {
   const found: string[] = [];
   const visit = (rel: string, depth: number): void => {
-    for (const entry of readdirSync(projectPath(rel), { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    for (const entry of readdirSync(projectPath(rel), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
       if (!entry.isDirectory()) continue;
       const folder = `${rel}/${entry.name}`;
       if (existsSync(join(projectPath(folder), 'index.ts'))) found.push(folder);

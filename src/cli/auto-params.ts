@@ -11,7 +11,7 @@ import type { Platform } from '../platform/schema.ts';
 import type { CommunicationChoice } from './communication-option.ts';
 import { parseParams, type ParamSpecs } from '../runtime/app.ts';
 import { loadApp } from './load-inputs.ts';
-import { grouped } from './numbers.ts';
+import { grouped } from '../kernel/numbers.ts';
 
 /** The run's `--param` assignments with every `auto` resolved, and what was decided (null if nothing was auto). */
 export async function resolveAutoParams(app: string, params: readonly string[], platform: Platform, nodes: number, modelsDir: string | undefined, communication: CommunicationChoice = {}): Promise<{ params: string[]; resolution: AutoResolution | null }> {

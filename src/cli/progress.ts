@@ -9,7 +9,7 @@ import type { SingleBar } from 'cli-progress';
 import { createRequire } from 'node:module';
 import { InputError } from '../kernel/errors.ts';
 import type { Io } from './io.ts';
-import { grouped } from './numbers.ts';
+import { grouped } from '../kernel/numbers.ts';
 
 /**
  * cli-progress, loaded when a bar is first drawn: every run imports this file, and the

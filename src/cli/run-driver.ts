@@ -13,7 +13,7 @@ import type { AppRun, RunLimits } from '../runtime/run-app.ts';
 import { formatNodeClocks } from '../runtime/run-stop.ts';
 import type { RunStatus } from './progress.ts';
 import { StuckWatch } from './stuck-watch.ts';
-import { grouped } from './numbers.ts';
+import { grouped } from '../kernel/numbers.ts';
 
 /** Events per chunk: a few tenths of a second of simulation at most between looks at the outside world. */
 const CHUNK_EVENTS = 1 << 18;

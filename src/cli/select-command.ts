@@ -25,7 +25,7 @@ import { loadPlatform, projectPath } from './load-inputs.ts';
 import { parseCommunication, type CommunicationChoice } from './communication-option.ts';
 import { loadModelSet, moduleNamed, refuseNegativeChoice } from './model-files.ts';
 import { loadRun } from './run-setup.ts';
-import { grouped } from './numbers.ts';
+import { grouped } from '../kernel/numbers.ts';
 
 interface SelectArgs {
   platform: string;

@@ -5,7 +5,7 @@
 import type { AutoResolution } from '../library/auto.ts';
 import { formatParams } from '../runtime/app.ts';
 import { formatResolution } from './auto-params.ts';
-import { grouped, significant } from './numbers.ts';
+import { grouped, significant } from '../kernel/numbers.ts';
 import type { RunSummary } from '../runtime/run-app.ts';
 
 export interface WallClock {

@@ -30,6 +30,7 @@
  * touched six cache lines where it now touches one or two.
  */
 import { InputError } from '../kernel/errors.ts';
+import { grouped } from '../kernel/numbers.ts';
 import type { RandomStream } from '../kernel/random-stream.ts';
 import type { Simulation } from '../kernel/simulation.ts';
 import { BufferTable } from './buffer-table.ts';
@@ -53,7 +54,7 @@ function checkBufferSlots(nodes: number, routerInputs: number, buffers: { router
   const slots = 2 * nodes * (buffers.injectionPackets + buffers.receivePackets) + 2 * routerInputs * buffers.routerPackets;
   if (slots <= MAX_BUFFER_SLOTS) return;
   throw new InputError(
-    `network buffers of ${slots.toLocaleString('en-US')} packets in all on ${nodes} nodes (2 networks x (${nodes} nodes x (injectionBufferPackets ${buffers.injectionPackets} + receiveBufferPackets ${buffers.receivePackets}) + ${routerInputs} router inputs x bufferPackets ${buffers.routerPackets})); expected at most ${MAX_BUFFER_SLOTS.toLocaleString('en-US')}, which the simulator holds from the start: lower the platform's network buffer sizes`,
+    `network buffers of ${grouped(slots)} packets in all on ${nodes} nodes (2 networks x (${nodes} nodes x (injectionBufferPackets ${buffers.injectionPackets} + receiveBufferPackets ${buffers.receivePackets}) + ${routerInputs} router inputs x bufferPackets ${buffers.routerPackets})); expected at most ${grouped(MAX_BUFFER_SLOTS)}, which the simulator holds from the start: lower the platform's network buffer sizes`,
   );
 }
 

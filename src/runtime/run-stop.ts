@@ -6,6 +6,7 @@
  * and the heap limit a run stops at before Node would abort.
  */
 import { getHeapStatistics } from 'node:v8';
+import { grouped } from '../kernel/numbers.ts';
 import type { Machine } from '../machine/machine.ts';
 import type { NodeEngines } from './engines.ts';
 import type { RunOutput } from './printing.ts';
@@ -103,5 +104,5 @@ export function heapNearLimit(): number | null {
 
 /** Bytes as megabytes for a message: "3,712 MB". */
 export function megabytes(bytes: number): string {
-  return `${Math.round(bytes / 2 ** 20).toLocaleString('en-US')} MB`;
+  return `${grouped(bytes / 2 ** 20)} MB`;
 }

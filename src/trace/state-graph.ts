@@ -5,6 +5,7 @@
  * and readable for 1024 nodes and millions of changes.
  */
 import { InputError, kindOf } from '../kernel/errors.ts';
+import { grouped } from '../kernel/numbers.ts';
 import type { StateInfo } from './format.ts';
 import { checkTrace, type Trace } from './reader.ts';
 
@@ -225,8 +226,8 @@ function svgFrame(trace: Trace, title: string, grid: Int16Array[], colors: strin
   for (let t = 0; t <= end; t += step) {
     const x = left + (t / end) * columns;
     out.push(`<line x1="${x}" y1="${top + plotHeight}" x2="${x}" y2="${top + plotHeight + 5}" stroke="#000000"/>`);
-    out.push(`<text x="${x}" y="${top + plotHeight + 17}" text-anchor="middle">${t.toLocaleString('en-US')}</text>`);
-    out.push(`<text x="${x}" y="${top + plotHeight + 30}" text-anchor="middle" fill="#555555">${(t / h.clockMHz).toLocaleString('en-US', { maximumFractionDigits: usDigits })} us</text>`);
+    out.push(`<text x="${x}" y="${top + plotHeight + 17}" text-anchor="middle">${grouped(t)}</text>`);
+    out.push(`<text x="${x}" y="${top + plotHeight + 30}" text-anchor="middle" fill="#555555">${grouped(t / h.clockMHz, usDigits)} us</text>`);
   }
   out.push(`<text x="${left + columns / 2}" y="${top + plotHeight + 45}" text-anchor="middle">time (cycles; microseconds at ${h.clockMHz} MHz)</text>`);
   legend.forEach(([color, label], i) => {

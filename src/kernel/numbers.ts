@@ -1,11 +1,16 @@
 /**
- * English number formatting for the CLI's human output ("1,234,567", "310.4", "0.123"),
- * written out instead of Intl.NumberFormat: making the first Intl.NumberFormat (or
- * calling toLocaleString) loads ICU's locale data, about 12 ms here, which every `sim`
- * run paid to print its summary — 3% of the README's first command.
+ * English number formatting ("1,234,567", "310.4", "0.123") for every number the
+ * simulator writes for people: the CLI's output, messages, and files such as a state
+ * graph's axis labels. Written out instead of Intl.NumberFormat, for two reasons:
+ * making the first Intl.NumberFormat (or calling toLocaleString) loads ICU's locale
+ * data, about 12 ms here, which every `sim` run paid to print its summary (3% of the
+ * README's first command); and toLocaleString('en-US') answers after the Node build's
+ * ICU, so a Node built without it writes "1234" where this writes "1,234", and a
+ * state graph's bytes would depend on the build. It lives in the kernel layer,
+ * beneath everything that prints.
  *
  * The output is Intl.NumberFormat('en-US')'s for the options these functions stand
- * for, digit for digit (test/cli/numbers.test.ts compares them over 200,000 values):
+ * for, digit for digit (test/kernel/numbers.test.ts compares them over 200,000 values):
  * a number is taken as its shortest round-trip decimal (as ICU takes a double), rounded
  * half away from zero (ECMA-402's default halfExpand), with a comma every three integer
  * digits and no trailing fraction zeros beyond the minimum; a negative number or -0

@@ -1,12 +1,13 @@
 /**
- * The CLI's number formatting (src/cli/numbers.ts) says every number as
- * Intl.NumberFormat('en-US') would, which it replaces to spare every run ICU's start-up.
+ * The simulator's number formatting (src/kernel/numbers.ts) says every number as
+ * Intl.NumberFormat('en-US') would, which it replaces to spare every run ICU's start-up
+ * and to keep what it writes independent of the Node build's ICU.
  */
 import { describe, expect, it } from 'vitest';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
-import { grouped, significant } from '../../src/cli/numbers.ts';
+import { grouped, significant } from '../../src/kernel/numbers.ts';
 
 /** Each formatter beside the Intl.NumberFormat it stands for. */
 const PAIRS: [string, (x: number) => string, Intl.NumberFormat][] = [
@@ -51,4 +52,5 @@ describe('number formatting without ICU', () => {
     }
     expect(misses).toEqual([]);
   });
+
 });
