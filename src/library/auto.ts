@@ -8,13 +8,15 @@
  * values resolved from the platform's models before the run, to the concrete values
  * the app already takes, so the run itself is an ordinary run. A tunable not set
  * to auto keeps its value, given or the app's default, pinned in the prediction: layout=auto
- * alone weighs rect at the default aspect (sim select tunes it, as aspect=auto does).
+ * alone weighs rect at the default aspect (sim select tunes it, as aspect=auto does). The
+ * stencil's extra rows and columns so given reach every layout's edge processors, and
+ * every layout is weighed with them (stencil-module.ts givenExtraLines).
  */
 import { roomProblem } from '../../apps/sample-sort/index.ts';
 import { InputError } from '../kernel/errors.ts';
 import { select, variantNamed, type Choice, type LibraryModule, type Params, type SelectContext, type Variant } from './module.ts';
 import { RADIX, SAMPLE, SORT_MODULE } from './sort-module.ts';
-import { STENCIL_MODULE } from './stencil-module.ts';
+import { givenExtraLines, STENCIL_MODULE } from './stencil-module.ts';
 
 /** What resolving `auto` values decided, for the summary and --json. */
 export interface AutoResolution {
@@ -73,7 +75,12 @@ export function resolveAuto(app: string, values: Readonly<Record<string, number 
     // variant's own is the default's: memory=1.5 with 300,000 keys per node was refused, though it runs;
     // and algorithm=auto chose a sample sort of dist=few keys with memory 1.5, which the app refuses).
     const withRoom = (v: Variant): Variant => (app === 'apps/sort' && v === SAMPLE ? { ...SAMPLE, problem: (x) => roomProblem(num('memory'), x.keys, String(values.dist)) } : v);
-    const variants = (only === null ? mod.variants : [variantNamed(mod, only)]).map(withRoom);
+    // apps/stencil gives every layout's edge processors the extra lines the run sets, so every layout is weighed
+    // with them (an auto one is the square's alone: another layout runs with 0). Only the square's counted: with
+    // extraCols=50 on a 150 x 8 grid, vstrips was chosen and its run refused (64 strips cannot take 50 extra columns).
+    const extraOf = (k: string) => (values[k] === 'auto' ? 0 : num(k));
+    const withExtraLines = (v: Variant): Variant => (app === 'apps/stencil' ? givenExtraLines(v, extraOf('extraRows'), extraOf('extraCols')) : v);
+    const variants = (only === null ? mod.variants : [variantNamed(mod, only)]).map(withRoom).map(withExtraLines);
     // Values of tunables not set to auto, given or the app's defaults, are kept and pinned: the prediction uses them.
     for (const v of variants) for (const t of v.tunables) if (values[t] !== undefined && values[t] !== 'auto') pinned[t] = values[t] as number;
     choice = select({ ...mod, variants }, inputs, ctx, pinned, autos);

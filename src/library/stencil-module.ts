@@ -26,7 +26,7 @@ import { packetFacts, type PacketFacts } from '../platform/packets.ts';
 import type { Platform } from '../platform/schema.ts';
 import { chainExtraLines, chainSaving, extraLines } from './extra-lines.ts';
 import { evaluate } from './model-set.ts';
-import { frozenModule, modelCycles, type Inputs, type LibraryModule, type SelectContext, type Variant } from './module.ts';
+import { frozenModule, modelCycles, type Inputs, type LibraryModule, type Params, type SelectContext, type Variant } from './module.ts';
 import { minimize } from './optimize.ts';
 
 /**
@@ -164,7 +164,12 @@ type Layout = 'square' | 'vstrips' | 'hstrips' | 'uni';
 const MODEL_NAMES: Record<Layout, string> = { square: 'StencilSquare', vstrips: 'StencilVstrips', hstrips: 'StencilHstrips', uni: 'StencilUni' };
 
 function layoutProblem(layout: Layout | 'rect', x: Inputs, nodes: number, aspect = 1): string | null {
-  const p = partition(layout, nodes, x.width, x.height, aspect, 0, 0);
+  return extraLinesProblem(layout, x, nodes, aspect, 0, 0);
+}
+
+/** Why the layout's split cannot give its edge processors these extra lines (apps/stencil/grid.ts), or null. */
+function extraLinesProblem(layout: Layout | 'rect', x: Inputs, nodes: number, aspect: number, extraRows: number, extraCols: number): string | null {
+  const p = partition(layout, nodes, x.width, x.height, aspect, extraCols, extraRows);
   return typeof p === 'string' ? p : null;
 }
 
@@ -194,6 +199,9 @@ const square: Variant = {
   // `npm run bench extra-lines` compare them with the measured optimum).
   advisory: ['extraRows', 'extraCols'],
   problem: (x, ctx) => layoutProblem('square', x, ctx.nodes),
+  // Extra lines given (pinned) that the grid cannot take: the square cannot run them (4.4.2: it
+  // predicts Infinity), and layout=auto picks among the layouts that can (givenExtraLines).
+  tunedProblem: (x, tuned, ctx) => extraLinesProblem('square', x, ctx.nodes, 1, Number(tuned.extraRows ?? 0), Number(tuned.extraCols ?? 0)),
   tune(x, ctx) {
     const { px, py } = processorGrid('square', ctx.nodes, 1);
     const communication = ctx.communication ?? 'chain';
@@ -226,9 +234,9 @@ const square: Variant = {
     const r = Number(tuned.extraRows ?? 0);
     const c = Number(tuned.extraCols ?? 0);
     const { px, py } = processorGrid('square', ctx.nodes, 1);
-    // Extra lines given (pinned) that the grid cannot take are bad input, not a split to predict.
-    const problem = r === 0 && c === 0 ? null : partition('square', ctx.nodes, x.width, x.height, 1, c, r);
-    if (typeof problem === 'string') throw new InputError(`extraRows=${r} extraCols=${c}: ${problem}`);
+    // Extra lines the grid cannot take are not a split to predict (select() asks tunedProblem first).
+    const problem = extraLinesProblem('square', x, ctx.nodes, 1, r, c);
+    if (problem !== null) throw new InputError(`extraRows=${r} extraCols=${c}: ${problem}`);
     return stencilCycles((columns) => modelCycles(square, ctx, columns), x.width, x.height, x.iters, px, py, ctx) - x.iters * chainSaving(x.width, x.height, px, py, r, c, ctx);
   },
 };
@@ -295,6 +303,31 @@ const rect: Variant = {
     return rectCycles(x, ctx, px);
   },
 };
+
+/**
+ * A layout as a run of apps/stencil with `extraRows` and `extraCols` given takes it
+ * (layout=auto, auto.ts). The app gives every layout's edge processors the extra lines
+ * (apps/stencil/grid.ts: vstrips the columns, hstrips the rows, rect both, uni neither),
+ * not only the square's, so the selector compares the layouts at those (4.2: each
+ * variant's predicted time for the run it would be): a layout whose split cannot take
+ * them cannot run (Infinity, with the app's reason), and its model, fitted on splits
+ * without extra lines, is less what its critical chain says they save (chainSaving),
+ * as the square's is. The square takes them pinned, as its tunables, and is returned as it is.
+ */
+export function givenExtraLines(v: Variant, extraRows: number, extraCols: number): Variant {
+  if (v === square || (extraRows === 0 && extraCols === 0)) return v;
+  const layout = v.fixed.layout as Layout | 'rect';
+  const gridOf = (tuned: Params, nodes: number) => processorGrid(layout, nodes, layout === 'rect' ? Number(tuned.aspect) : 1);
+  return {
+    ...v,
+    tunedProblem: (x, tuned, ctx) => v.tunedProblem?.(x, tuned, ctx) ?? extraLinesProblem(layout, x, ctx.nodes, layout === 'rect' ? Number(tuned.aspect) : 1, extraRows, extraCols),
+    predict(x, tuned, ctx) {
+      const { px, py } = gridOf(tuned, ctx.nodes);
+      // One processor column (row) has no edge to give extra columns (rows) to.
+      return v.predict(x, tuned, ctx) - x.iters * chainSaving(x.width, x.height, px, py, py > 1 ? extraRows : 0, px > 1 ? extraCols : 0, ctx);
+    },
+  };
+}
 
 export const STENCIL_MODULE: LibraryModule = frozenModule({
   name: 'stencil',

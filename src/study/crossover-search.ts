@@ -9,7 +9,8 @@
  * at both, step right by 2, 4, 8, ... keys until R wins (or the range ends); if L loses
  * at p, step left likewise until L wins (or key 1); then bisect to adjacent keys. The
  * actual crossover is the last key at which L was measured faster: 0 when R wins
- * from key 1, `top` when L wins to the end.
+ * from key 1, `top` when L wins to the end. A prediction of 0 (L never wins) probes
+ * key 1 alone and, if L wins there, steps right from it like any other.
  */
 
 /** Whether L was faster at k: true, false, undefined (not measured yet) or null (a run failed). */
@@ -26,9 +27,11 @@ export function searchCrossover(p: number, top: number, wins: Wins): SearchState
   if (bad !== undefined) return { status: 'failed', at: bad };
   let lo: number;
   let hi: number;
-  const at = (k: number) => w0[first.indexOf(k)];
-  if (p >= 1 && at(p) === true && (p + 1 > top || at(p + 1) === false)) return { status: 'done', actual: p };
-  if (p >= 1 && at(p) === true) {
+  // Key 0 counts as won: a prediction that L never wins (p = 0) still measures key 1
+  // and steps right from it if L wins there.
+  const at = (k: number) => (k < 1 ? true : w0[first.indexOf(k)]);
+  if (at(p) === true && (p + 1 > top || at(p + 1) === false)) return { status: 'done', actual: Math.max(0, p) };
+  if (at(p) === true) {
     // L still wins at p + 1: the crossover lies to the right.
     lo = p + 1;
     for (let d = 2; ; d *= 2) {

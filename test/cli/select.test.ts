@@ -103,6 +103,25 @@ describe('auto parameters', () => {
     expect(run.auto.variant).toBe('uni');
   });
 
+  it('layout=auto weighs every layout at the extra lines the run gives, as the app gives them to every layout: vstrips is predicted with its 20 extra columns, and passed over where it cannot take 50', async () => {
+    const run = async (extraCols: number) => {
+      const r = await sim(['--platform', 'cm5', '--nodes', '64', 'apps/stencil', '--param', 'layout=auto', '--param', `extraCols=${extraCols}`, '--param', 'width=150', '--param', 'height=8', '--param', 'iters=4', '--json']);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      return JSON.parse(r.stdout);
+    };
+    // Only the square's prediction counted them: vstrips was predicted at 13,192 cycles, the even split's, and ran 22,010.
+    const twenty = await run(20);
+    expect(twenty.auto.variant).toBe('vstrips');
+    expect(twenty.params).toMatchObject({ layout: 'vstrips', extraCols: 20 });
+    expect(Math.abs(twenty.auto.predictedCycles / twenty.metrics.cycles - 1)).toBeLessThan(0.1);
+    // 64 strips of 150 columns cannot give the edge ones 50 more: vstrips was chosen, and its run refused.
+    const fifty = await run(50);
+    expect(fifty.auto.variant).toBe('square');
+    expect(fifty.params).toMatchObject({ layout: 'square', extraCols: 50 });
+    expect(fifty.verified).toBe(true);
+  });
+
   it('layout=auto with extraRows=auto tunes the square layout (the shortest critical chain)', async () => {
     const r = await sim(['--platform', 'alewife', 'apps/stencil', '--param', 'layout=auto', '--param', 'extraRows=auto', '--param', 'extraCols=auto', '--param', 'width=200', '--param', 'height=200', '--param', 'iters=2']);
     expect(r.code).toBe(0);
@@ -272,7 +291,8 @@ describe('bad input to the library gives one line and exit 2', () => {
     ['auto from hybrid models whose Communication is negative', ['--platform', 'cm5', 'apps/stencil', '--nodes', '64', '--param', 'layout=square', '--param', 'width=200', '--param', 'height=200', '--param', 'iters=2', '--param', 'extraRows=auto', '--communication', 'hybrid', '--hybrid-models', negatedHybrid], /^sim: model StencilRowComm in .*cm5\.json predicts -3375 cycles at factored=/],
     ['no hybrid models for the machine size', ['select', '--platform', 'cm5', 'stencil', '--nodes', '128', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2', '--communication', 'hybrid', '--models', anySize], /^sim: --communication hybrid: no hybrid models for cm5 on 128 nodes/],
     ['auto for a tunable the layout lacks', ['--platform', 'cm5', 'apps/stencil', '--param', 'layout=vstrips', '--param', 'extraRows=auto'], /^sim: extraRows=auto: layout=vstrips has no model for extraRows/],
-    ['extra lines given with layout=auto that the grid cannot take', ['--platform', 'alewife', 'apps/stencil', '--param', 'layout=auto', '--param', 'extraRows=40', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2'], /^sim: extraRows=40 extraCols=0: layout square puts 8 processors down 64 rows with 40 extra on each edge; expected at least one row each$/],
+    // With layout=auto the square is passed over and another layout runs them (vstrips: its one band has no edge rows).
+    ['extra lines given that the square cannot take, with layout=square', ['--platform', 'alewife', 'apps/stencil', '--param', 'layout=square', '--param', 'extraRows=40', '--param', 'extraCols=auto', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2'], /^sim: module stencil: no variant covers width=64 height=64 iters=2 \(square: layout square puts 8 processors down 64 rows with 40 extra on each edge; expected at least one row each\)$/],
   ];
   it('takes models fitted at the machine size asked for', async () => {
     const r = await sim(['select', '--platform', 'cm5', 'stencil', '--param', 'width=100', '--param', 'height=100', '--param', 'iters=2', '--nodes', '16', '--models', 'platforms/models/apps/n16']);

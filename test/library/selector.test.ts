@@ -4,6 +4,7 @@ import { evaluate, ModelSet } from '../../src/library/model-set.ts';
 import { loadModelSet } from '../../src/cli/model-files.ts';
 import { modelCycles, select, selectContext, variantNamed, type LibraryModule, type Variant } from '../../src/library/module.ts';
 import { chainCosts } from '../../src/calibrate/stencil-chain.ts';
+import { chainSaving } from '../../src/library/extra-lines.ts';
 import { SORT_MODULE } from '../../src/library/sort-module.ts';
 import { STENCIL_MODULE, stencilColumns } from '../../src/library/stencil-module.ts';
 import { parseParams } from '../../src/runtime/app.ts';
@@ -183,6 +184,36 @@ describe('auto values of apps/stencil', () => {
     const set = run(['width=400', 'height=100', 'aspect=4']);
     expect(set.resolution.notes).toContain('aspect 4: given');
     expect(set.resolution.predictedCycles).toBe(plain.resolution.predictedCycles);
+  });
+
+  // The app gives every layout's edge processors the extra lines a run sets (apps/stencil/grid.ts), and only the
+  // square's prediction counted them: vstrips was weighed without the columns it then ran with, or could not take.
+  const accepts = (r: ReturnType<typeof run>) => stencilApp.check!(parseParams(stencilApp, Object.entries(r.values).map(([k, v]) => `${k}=${v}`)) as never, { nodes: 64 } as never);
+  const vstrips = variantNamed(STENCIL_MODULE, 'vstrips');
+  const x = { width: 150, height: 8, iters: 4 };
+
+  it('weigh vstrips at the extra columns the run gives it: its model less what its critical chain says they save', () => {
+    const r = run(['width=150', 'height=8', 'iters=4', 'extraCols=20']);
+    expect(r.resolution.variant).toBe('vstrips');
+    expect(r.values).toMatchObject({ layout: 'vstrips', extraCols: 20 });
+    // 64 strips of 150 columns, the edge ones 20 more: a longer chain than the even split's (the run: 22,010 cycles against 12,224).
+    const saving = chainSaving(150, 8, 64, 1, 0, 20, ctx);
+    expect(saving).toBeLessThan(0);
+    expect(r.resolution.predictedCycles).toBe(vstrips.predict(x, {}, ctx) - 4 * saving);
+  });
+
+  it('choose no layout that cannot take the extra lines the run gives it, columns or rows', () => {
+    // 64 strips cannot take 50 extra columns on each edge of 150, nor 64 bands 50 extra rows of 150: they were chosen, and the run refused.
+    for (const given of [['width=150', 'height=8', 'extraCols=50'], ['width=8', 'height=150', 'extraRows=50']]) {
+      const r = run([...given, 'iters=4']);
+      expect(r.resolution.variant).toBe('square');
+      expect(accepts(r)).toBeNull();
+    }
+    // And a square that cannot take them is passed over as well: 40 extra rows of 64 on 8 processor rows. Vstrips runs them (their one band has no edge).
+    const r = run(['width=64', 'height=64', 'iters=2', 'extraRows=40']);
+    expect(r.resolution.variant).toBe('vstrips');
+    expect(r.values).toMatchObject({ layout: 'vstrips', extraRows: 40 });
+    expect(accepts(r)).toBeNull();
   });
 });
 

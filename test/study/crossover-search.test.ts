@@ -47,6 +47,15 @@ describe('the sort study finds a measured crossover by bisection', () => {
     expect(run(5, 1000, 0)).toEqual({ actual: 0, probed: [5, 6, 4, 3, 1] });
   });
 
+  it('measures key 1 when the model says L never wins (p = 0), and steps right if L wins there', () => {
+    // The crossover must come from the measurements: L losing at key 1 gives 0 ...
+    expect(run(0, 1000, 0)).toEqual({ actual: 0, probed: [1] });
+    // ... L winning at 1 alone gives 1, and winning through 5 is found by the usual steps (2, 4, 8) and bisection.
+    expect(run(0, 1000, 1)).toEqual({ actual: 1, probed: [1, 2] });
+    expect(run(0, 1000, 5)).toEqual({ actual: 5, probed: [1, 2, 4, 8, 6, 5] });
+    expect(run(0, 3, 1000)).toEqual({ actual: 3, probed: [1, 2, 3] });
+  });
+
   it('reports the key of a failed run', () => {
     expect(searchCrossover(50, 1000, (k) => (k === 51 ? null : true))).toEqual({ status: 'failed', at: 51 });
   });
