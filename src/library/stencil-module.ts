@@ -26,7 +26,7 @@ import { packetFacts, type PacketFacts } from '../platform/packets.ts';
 import type { Platform } from '../platform/schema.ts';
 import { chainExtraLines, chainSaving, extraLines } from './extra-lines.ts';
 import { evaluate } from './model-set.ts';
-import { frozenModule, modelCycles, type Inputs, type LibraryModule, type Params, type SelectContext, type Variant } from './module.ts';
+import { frozenModule, modelCycles, type Inputs, type LibraryModule, type Params, type SelectContext, type Tuned, type Variant } from './module.ts';
 import { minimize } from './optimize.ts';
 
 /**
@@ -245,14 +245,15 @@ const square: Variant = {
  * Processor columns of the px x py factorizations rect tries: those that fit the grid
  * and have a model (rectModel), less the ones the other layouts are (px = P, px = 1 and
  * square's), so that every variant is a different partition and the selector compares
- * each partition once.
+ * each partition once; with extra lines given (givenExtraLines), those whose split can
+ * give its edge processors `extraRows` and `extraCols` more.
  */
-function rectCandidates(x: Inputs, nodes: number): number[] {
+function rectCandidates(x: Inputs, nodes: number, extraRows = 0, extraCols = 0): number[] {
   const squarePx = processorGrid('square', nodes, 1).px;
   const out: number[] = [];
   for (let px = 2; px < nodes; px++) {
     if (nodes % px !== 0 || px === squarePx || rectModel(px, nodes / px) === null) continue;
-    if (layoutProblem('rect', x, nodes, px / (nodes / px)) === null) out.push(px);
+    if (extraLinesProblem('rect', x, nodes, px / (nodes / px), extraRows, extraCols) === null) out.push(px);
   }
   return out;
 }
@@ -264,12 +265,41 @@ function rectCycles(x: Inputs, ctx: SelectContext, px: number): number {
   return stencilCycles((c) => evaluate(model, c), x.width, x.height, x.iters, px, py, ctx);
 }
 
-/** The rect layout's processor columns minimizing its models, by enumeration over the factorizations. */
-function bestRect(x: Inputs, ctx: SelectContext): { px: number; cycles: number; disagree: boolean } {
-  const pxs = rectCandidates(x, ctx.nodes);
-  const f = (k: number) => rectCycles(x, ctx, pxs[k]);
+/**
+ * What `extraRows` and `extraCols` extra lines on each edge save a layout's run on px x py
+ * processors over `x.iters` iterations, by its critical chain (negative when they cost):
+ * what its model, fitted on splits without them, is less with them (givenExtraLines). One
+ * processor column (row) has no edge to give extra columns (rows) to.
+ */
+function linesSaving(x: Inputs, ctx: SelectContext, px: number, py: number, extraRows: number, extraCols: number): number {
+  return x.iters * chainSaving(x.width, x.height, px, py, py > 1 ? extraRows : 0, px > 1 ? extraCols : 0, ctx);
+}
+
+/**
+ * Rect's aspect: the factorization its models predict fastest, by enumeration. With extra
+ * lines given (givenExtraLines) only the factorizations that can take them are tried, each
+ * less what the lines save, so aspect=auto is the best rect the run can be: the best split
+ * without them could not always take them (Alewife, 64 nodes, 64 x 16 with extraCols=20:
+ * 32 x 2 processors cannot, and rect was passed over where 4 x 16 ran 16,200 cycles against
+ * the chosen square's 17,480). When none takes them the plain best is returned, and its
+ * tunedProblem gives the app's reason.
+ */
+function tuneRect(x: Inputs, ctx: SelectContext, extraRows: number, extraCols: number): Tuned {
+  const given = extraRows > 0 || extraCols > 0;
+  const taking = given ? rectCandidates(x, ctx.nodes, extraRows, extraCols) : [];
+  const withLines = taking.length > 0;
+  const pxs = withLines ? taking : rectCandidates(x, ctx.nodes);
+  const f = (k: number) => rectCycles(x, ctx, pxs[k]) - (withLines ? linesSaving(x, ctx, pxs[k], ctx.nodes / pxs[k], extraRows, extraCols) : 0);
   const found = minimize(0, pxs.length - 1, f);
-  return { px: pxs[found.value], cycles: f(found.value), disagree: found.disagree };
+  const px = pxs[found.value];
+  const py = ctx.nodes / px;
+  const lines = `extraRows=${extraRows} extraCols=${extraCols}`;
+  const taken = withLines ? ` that take ${lines}` : '';
+  const less = !given ? '' : withLines ? ', less what its critical chain says they save' : ` (none takes ${lines})`;
+  return {
+    params: { aspect: px / py },
+    notes: [`aspect ${px}/${py}: ${px} x ${py} processors, the best of ${pxs.length} rectangular factorizations${taken} by enumeration, each by its own model${less}${found.disagree ? ' (IntegerMinimum would have missed it: several minima)' : ''}`],
+  };
 }
 
 const rect: Variant = {
@@ -280,14 +310,7 @@ const rect: Variant = {
   model: 'StencilRect<Cols|Rows><2|4>',
   tunables: ['aspect'],
   problem: (x, ctx) => (rectCandidates(x, ctx.nodes).length === 0 ? `no px x py factorization of ${ctx.nodes} with 2 or 4 processor columns or rows, besides square's, fits a ${x.width} x ${x.height} grid` : null),
-  tune(x, ctx) {
-    const b = bestRect(x, ctx);
-    const py = ctx.nodes / b.px;
-    return {
-      params: { aspect: b.px / py },
-      notes: [`aspect ${b.px}/${py}: ${b.px} x ${py} processors, the best of ${rectCandidates(x, ctx.nodes).length} rectangular factorizations by enumeration, each by its own model${b.disagree ? ' (IntegerMinimum would have missed it: several minima)' : ''}`],
-    };
-  },
+  tune: (x, ctx) => tuneRect(x, ctx, 0, 0),
   // The app's default aspect, pinned under layout=auto, crashed the prediction on a grid it does not fit (3 x 16 over 8 x 2).
   // A given aspect whose processor grid has no rect model (aspect 1: square's) predicted Infinity with no reason given.
   tunedProblem: (x, tuned, ctx) => {
@@ -312,7 +335,8 @@ const rect: Variant = {
  * variant's predicted time for the run it would be): a layout whose split cannot take
  * them cannot run (Infinity, with the app's reason), and its model, fitted on splits
  * without extra lines, is less what its critical chain says they save (chainSaving),
- * as the square's is. The square takes them pinned, as its tunables, and is returned as it is.
+ * as the square's is; rect's aspect is tuned among the factorizations that take them
+ * (tuneRect). The square takes them pinned, as its tunables, and is returned as it is.
  */
 export function givenExtraLines(v: Variant, extraRows: number, extraCols: number): Variant {
   if (v === square || (extraRows === 0 && extraCols === 0)) return v;
@@ -320,11 +344,12 @@ export function givenExtraLines(v: Variant, extraRows: number, extraCols: number
   const gridOf = (tuned: Params, nodes: number) => processorGrid(layout, nodes, layout === 'rect' ? Number(tuned.aspect) : 1);
   return {
     ...v,
+    // Rect's aspect is tuned among the factorizations that take them (tuneRect).
+    ...(layout === 'rect' ? { tune: (x: Inputs, ctx: SelectContext) => tuneRect(x, ctx, extraRows, extraCols) } : {}),
     tunedProblem: (x, tuned, ctx) => v.tunedProblem?.(x, tuned, ctx) ?? extraLinesProblem(layout, x, ctx.nodes, layout === 'rect' ? Number(tuned.aspect) : 1, extraRows, extraCols),
     predict(x, tuned, ctx) {
       const { px, py } = gridOf(tuned, ctx.nodes);
-      // One processor column (row) has no edge to give extra columns (rows) to.
-      return v.predict(x, tuned, ctx) - x.iters * chainSaving(x.width, x.height, px, py, py > 1 ? extraRows : 0, px > 1 ? extraCols : 0, ctx);
+      return v.predict(x, tuned, ctx) - linesSaving(x, ctx, px, py, extraRows, extraCols);
     },
   };
 }

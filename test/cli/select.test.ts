@@ -122,6 +122,27 @@ describe('auto parameters', () => {
     expect(fifty.verified).toBe(true);
   });
 
+  it('aspect=auto with extra lines given tunes rect among the factorizations that take them: the best rect the run can be', async () => {
+    // Alewife, 64 nodes, 64 x 16 with 20 extra columns on each edge: rect's best split without them, 32 x 2 processors,
+    // cannot take them (32 strips of 64 columns), so rect was passed over (layout=rect refused, "no variant covers") and
+    // layout=auto chose the square, predicted 17,655 cycles, which runs 17,480; 4 x 16 takes them and runs 16,200.
+    const run = async (layout: string) => {
+      const r = await sim(['--platform', 'alewife', '--nodes', '64', 'apps/stencil', '--param', `layout=${layout}`, '--param', 'aspect=auto', '--param', 'extraCols=20', '--param', 'width=64', '--param', 'height=16', '--param', 'iters=4', '--json']);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      return JSON.parse(r.stdout);
+    };
+    for (const layout of ['auto', 'rect']) {
+      const j = await run(layout);
+      expect(j.auto.variant).toBe('rect');
+      expect(j.params).toMatchObject({ layout: 'rect', aspect: 0.25, extraCols: 20 });
+      expect(j.verified).toBe(true);
+      expect(j.metrics.cycles).toBeLessThan(17_480);
+      expect(Math.abs(j.auto.predictedCycles / j.metrics.cycles - 1)).toBeLessThan(0.05);
+      expect(j.auto.notes).toEqual(['aspect 4/16: 4 x 16 processors, the best of 2 rectangular factorizations that take extraRows=0 extraCols=20 by enumeration, each by its own model, less what its critical chain says they save']);
+    }
+  });
+
   it('layout=auto with extraRows=auto tunes the square layout (the shortest critical chain)', async () => {
     const r = await sim(['--platform', 'alewife', 'apps/stencil', '--param', 'layout=auto', '--param', 'extraRows=auto', '--param', 'extraCols=auto', '--param', 'width=200', '--param', 'height=200', '--param', 'iters=2']);
     expect(r.code).toBe(0);
