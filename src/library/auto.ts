@@ -16,7 +16,7 @@ import { roomProblem } from '../../apps/sample-sort/index.ts';
 import { InputError } from '../kernel/errors.ts';
 import { select, variantNamed, type Choice, type LibraryModule, type Params, type SelectContext, type Variant } from './module.ts';
 import { RADIX, SAMPLE, SORT_MODULE } from './sort-module.ts';
-import { givenExtraLines, STENCIL_MODULE } from './stencil-module.ts';
+import { givenExtraLines, givenExtraLinesNotes, STENCIL_MODULE } from './stencil-module.ts';
 
 /** What resolving `auto` values decided, for the summary and --json. */
 export interface AutoResolution {
@@ -61,6 +61,8 @@ export function resolveAuto(app: string, values: Readonly<Record<string, number 
     if (!rule.params.includes(k)) throw new InputError(`${k}=auto: ${app} takes auto only for ${rule.params.join(', ')}`);
   }
   const num = (k: string) => Number(values[k]);
+  // apps/stencil's extra lines as the run gives them to every layout (an auto one is the square's alone: another layout runs with 0).
+  const extraOf = (k: string) => (values[k] === 'auto' ? 0 : num(k));
   let choice: Choice;
   const pinned: Params = {};
   if (app === 'apps/sample-sort') {
@@ -78,7 +80,6 @@ export function resolveAuto(app: string, values: Readonly<Record<string, number 
     // apps/stencil gives every layout's edge processors the extra lines the run sets, so every layout is weighed
     // with them (an auto one is the square's alone: another layout runs with 0). Only the square's counted: with
     // extraCols=50 on a 150 x 8 grid, vstrips was chosen and its run refused (64 strips cannot take 50 extra columns).
-    const extraOf = (k: string) => (values[k] === 'auto' ? 0 : num(k));
     const withExtraLines = (v: Variant): Variant => (app === 'apps/stencil' ? givenExtraLines(v, extraOf('extraRows'), extraOf('extraCols')) : v);
     const variants = (only === null ? mod.variants : [variantNamed(mod, only)]).map(withRoom).map(withExtraLines);
     // Values of tunables not set to auto, given or the app's defaults, are kept and pinned: the prediction uses them.
@@ -101,6 +102,8 @@ export function resolveAuto(app: string, values: Readonly<Record<string, number 
     const t = Object.keys(pinned).find((k) => !given.has(k) && n === `${k} ${pinned[k]}: given`);
     return t === undefined ? n : `${t} ${pinned[t]}: the app's default, not tuned (${t}=auto tunes it)`;
   });
+  // A layout other than the square weighed with given extra lines said nothing of them (the square's notes say "given").
+  if (app === 'apps/stencil') notes.push(...givenExtraLinesNotes(choice.variant, choice.params, ctx.nodes, extraOf('extraRows'), extraOf('extraCols')));
   // apps/sort choosing sample sort: its digitBits is the samples' radix sort's, tuned as apps/sample-sort's is.
   let samplesDigits: number | undefined;
   if (app === 'apps/sort' && choice.variant === SAMPLE.name && autos.includes('digitBits')) {

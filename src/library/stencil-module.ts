@@ -354,6 +354,24 @@ export function givenExtraLines(v: Variant, extraRows: number, extraCols: number
   };
 }
 
+/**
+ * What the layout `name` chosen with `extraRows` and `extraCols` given was weighed with, for
+ * the auto notes: each line count it gives its edge processors is "given", as the square's
+ * pinned ones are (select()), and one it has no edge for (vstrips' rows, hstrips' columns,
+ * uni's both) says so. The square's own notes already say it: none here.
+ */
+export function givenExtraLinesNotes(name: string, tuned: Params, nodes: number, extraRows: number, extraCols: number): string[] {
+  if (name === 'square') return [];
+  const layout = name as Layout | 'rect';
+  const { px, py } = processorGrid(layout, nodes, layout === 'rect' ? Number(tuned.aspect) : 1);
+  const notes: string[] = [];
+  for (const [key, value, parts, lines, across] of [['extraRows', extraRows, py, 'rows', 'row'], ['extraCols', extraCols, px, 'columns', 'column']] as const) {
+    if (value === 0) continue;
+    notes.push(parts > 1 ? `${key} ${value}: given` : `${key} ${value}: given, but ${name} has one processor ${across}: no edge ${lines} to take them`);
+  }
+  return notes;
+}
+
 export const STENCIL_MODULE: LibraryModule = frozenModule({
   name: 'stencil',
   description: 'red-black SOR on a width x height grid (thesis 4.4): square, vstrips, hstrips, rect (aspect tuned) and uni layouts',

@@ -115,6 +115,8 @@ describe('auto parameters', () => {
     expect(twenty.auto.variant).toBe('vstrips');
     expect(twenty.params).toMatchObject({ layout: 'vstrips', extraCols: 20 });
     expect(Math.abs(twenty.auto.predictedCycles / twenty.metrics.cycles - 1)).toBeLessThan(0.1);
+    // The notes said "given" for the square's extra lines alone, and nothing where vstrips was weighed with them.
+    expect(twenty.auto.notes).toEqual(['extraCols 20: given']);
     // 64 strips of 150 columns cannot give the edge ones 50 more: vstrips was chosen, and its run refused.
     const fifty = await run(50);
     expect(fifty.auto.variant).toBe('square');
@@ -139,7 +141,7 @@ describe('auto parameters', () => {
       expect(j.verified).toBe(true);
       expect(j.metrics.cycles).toBeLessThan(17_480);
       expect(Math.abs(j.auto.predictedCycles / j.metrics.cycles - 1)).toBeLessThan(0.05);
-      expect(j.auto.notes).toEqual(['aspect 4/16: 4 x 16 processors, the best of 2 rectangular factorizations that take extraRows=0 extraCols=20 by enumeration, each by its own model, less what its critical chain says they save']);
+      expect(j.auto.notes).toEqual(['aspect 4/16: 4 x 16 processors, the best of 2 rectangular factorizations that take extraRows=0 extraCols=20 by enumeration, each by its own model, less what its critical chain says they save', 'extraCols 20: given']);
     }
   });
 

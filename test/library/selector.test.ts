@@ -214,6 +214,19 @@ describe('auto values of apps/stencil', () => {
     expect(r.resolution.variant).toBe('vstrips');
     expect(r.values).toMatchObject({ layout: 'vstrips', extraRows: 40 });
     expect(accepts(r)).toBeNull();
+    // The notes said nothing of the rows given to a layout with no edge rows.
+    expect(r.resolution.notes).toEqual(['extraRows 40: given, but vstrips has one processor row: no edge rows to take them']);
+  });
+
+  it('say which given extra lines the chosen layout was weighed with, whichever it is', () => {
+    // Rect takes both: 400 x 100 with 3 extra columns, at the default aspect 4 (16 x 4 processors).
+    const r = run(['width=400', 'height=100', 'iters=2', 'extraRows=1', 'extraCols=3']);
+    expect(r.resolution.variant).toBe('rect');
+    expect(r.resolution.notes).toEqual(["aspect 4: the app's default, not tuned (aspect=auto tunes it)", 'extraRows 1: given', 'extraCols 3: given']);
+    // And the square's are its pinned tunables' notes, once.
+    const sq = run(['width=200', 'height=200', 'iters=2', 'extraCols=2']);
+    expect(sq.resolution.variant).toBe('square');
+    expect(sq.resolution.notes).toEqual(["extraRows 0: the app's default, not tuned (extraRows=auto tunes it)", 'extraCols 2: given']);
   });
 
   it('tune rect with aspect=auto among the factorizations that take the given extra lines, less what they save', () => {
