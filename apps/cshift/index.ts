@@ -2,7 +2,8 @@
  * cshift: a cyclic shift of active messages (thesis 7.2, eq. 49). Every node sends
  * `messages` active messages to node (self + shift) mod P, each carrying its sender,
  * sequence number and a payload word; every node checks it received each message
- * from (self - shift) mod P exactly once with the right payload.
+ * from (self - shift) mod P exactly once with the right payload, and the run checks that
+ * this sender is the shift partner the parameters name.
  */
 import { defineApp, type Handler, type Op } from '../../src/runtime/index.ts';
 
@@ -17,6 +18,8 @@ interface Globals {
 }
 
 interface Result {
+  /** The node whose messages this one accepted (the others count as wrongSender). */
+  from: number;
   received: number;
   missing: number;
   duplicates: number;
@@ -79,6 +82,7 @@ export default defineApp({
     const cycles = rt.elapsedCycles(start);
     yield* rt.barrier();
     return {
+      from: g.expectedSender,
       received: g.received,
       missing: p.messages - g.received,
       duplicates: g.duplicates,
@@ -90,7 +94,13 @@ export default defineApp({
 
   verify({ params, results }) {
     const problems: string[] = [];
+    const P = results.length;
+    const shift = params.shift % P;
     results.forEach((r, i) => {
+      // Each node checks its messages against the sender it expects: a shift every node got
+      // wrong the same way (node i sending to i + shift + 1) was "received from its shift partner".
+      const partner = (i - shift + P) % P;
+      if (r.from !== partner) problems.push(`node ${i} received from node ${r.from}, expected node ${partner} (shift ${params.shift} on ${P} nodes)`);
       if (r.missing > 0) problems.push(`node ${i} is missing ${r.missing} messages`);
       if (r.duplicates > 0) problems.push(`node ${i} got ${r.duplicates} duplicates`);
       if (r.wrongSender > 0) problems.push(`node ${i} got ${r.wrongSender} messages from the wrong sender`);

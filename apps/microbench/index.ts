@@ -26,6 +26,8 @@ interface Globals {
   partner: number;
   hasReply: boolean;
   badReplies: number;
+  /** Node 0 in Roundtrip: replies handled. */
+  replies: number;
 }
 
 interface Result {
@@ -34,6 +36,8 @@ interface Result {
   /** Roundtrip, node 0: [hops, mean cycles] per partner. */
   trips: [number, number][];
   received: number;
+  /** Node 0 in Roundtrip: replies handled before it finished. */
+  replies: number;
   /** What the operation produced that the run checks (combine results, cleared words). */
   check: number[];
 }
@@ -45,6 +49,7 @@ const sink: Handler<Globals> = (rt) => {
 const reply: Handler<Globals> = (rt, token) => {
   const g = rt.globals;
   if (token !== g.partner * 7 + 1) g.badReplies++;
+  g.replies++;
   g.hasReply = true;
 };
 
@@ -99,11 +104,11 @@ export default defineApp({
     }
     return null;
   },
-  globals: (): Globals => ({ received: 0, partner: 0, hasReply: false, badReplies: 0 }),
+  globals: (): Globals => ({ received: 0, partner: 0, hasReply: false, badReplies: 0, replies: 0 }),
 
   *main(rt, p): Op<Result> {
     const g = rt.globals;
-    const result: Result = { cycles: 0, trips: [], received: 0, check: [] };
+    const result: Result = { cycles: 0, trips: [], received: 0, replies: 0, check: [] };
     switch (p.model) {
       case 'SendRequest':
       case 'SendRPC': {
@@ -176,6 +181,7 @@ export default defineApp({
       }
     }
     result.received = g.received;
+    result.replies = g.replies;
     result.check.push(g.badReplies);
     return result;
   },
@@ -195,6 +201,9 @@ export default defineApp({
           if (results[i].received !== params.reps) problems.push(`node ${i} answered ${results[i].received} of ${params.reps} requests`);
         }
         if (results[0].check[0] > 0) problems.push(`node 0 got ${results[0].check[0]} wrong replies`);
+        // Timing a round trip without waiting for its reply verified, the times the sends' alone.
+        const trips = (P - 1) * params.reps;
+        if (results[0].replies !== trips) problems.push(`node 0 handled ${results[0].replies} replies before it finished, expected ${trips} (one per round trip timed)`);
         const [intercept, slope] = line(results[0].trips);
         metrics.intercept = round2(intercept);
         metrics.slope = round2(slope);

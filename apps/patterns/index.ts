@@ -85,6 +85,24 @@ function* receivingBarrier(rt: Runtime<Globals>): Op {
   while (!(yield* rt.queryBarrier())) yield* rt.pollBothTilEmpty();
 }
 
+/**
+ * Why `targets` (targets[round][node]) is not `pattern` on P nodes, or null: the blocks
+ * are checked at the targets setup drew, so a pattern drawn wrong (a cshift by
+ * shift + 1, a transpose that missed an offset) arrived intact and verified.
+ */
+function patternProblem(p: { pattern: string; shift: number }, P: number, targets: readonly (readonly number[])[]): string | null {
+  for (let r = 0; r < targets.length; r++) {
+    for (let i = 0; i < P; i++) {
+      const t = targets[r][i];
+      const want = p.pattern === 'cshift' ? (i + (p.shift % P)) % P : p.pattern === 'exchange' ? i ^ 2 : p.pattern === 'transpose' ? (i + r) % P : null;
+      if (want === null ? !(Number.isInteger(t) && t >= 0 && t < P) : t !== want) {
+        return `round ${r} sends node ${i}'s block to node ${t}, expected ${want === null ? `a node from 0 to ${P - 1}` : `node ${want}`} (pattern ${p.pattern})`;
+      }
+    }
+  }
+  return null;
+}
+
 export default defineApp({
   name: 'patterns',
   description: 'rounds of block transfers to targets chosen by a pattern (thesis chapter 7)',
@@ -239,6 +257,8 @@ export default defineApp({
 
   verify({ params, machine, input, results }) {
     const problems: string[] = [];
+    const drawn = patternProblem(params, machine.nodes, input.targets);
+    if (drawn !== null) problems.push(drawn);
     const words = params.blockBytes / 4;
     results.forEach((r, node) => {
       const got = new Map(r.memory);
