@@ -20,4 +20,20 @@ describe('sort: the sorting module as an app (thesis 4.5.3)', () => {
     expect(viaSample.fingerprint).toBe(sample.fingerprint);
     expect(viaSample.verified).toBe(true);
   });
+
+  it("hands sample sort the run's oversample, memory and bufferKeys: each changes the run, and a delegate that dropped one still sorted and verified", () => {
+    const platform = loadTestPlatform('cm5');
+    const options = { nodes: 16, seed: 5, network: 'packet' as const };
+    const given = ['keys=200', 'oversample=1', 'memory=1.75', 'bufferKeys=8'];
+    const viaSort = runApp(runConfig(platform, sort, { ...options, params: ['algorithm=sample', ...given] }));
+    const direct = runApp(runConfig(platform, sampleSort, { ...options, params: given }));
+    expect(viaSort.fingerprint).toBe(direct.fingerprint);
+    expect(viaSort.verified).toBe(true);
+    // One sample a node overflows (forwarded keys, several passes), so each parameter shows in the fingerprint.
+    expect(direct.metrics.keysForwarded).toBeGreaterThan(0);
+    for (const [k, v] of [['oversample', 64], ['memory', 2], ['bufferKeys', 256]] as const) {
+      const other = runApp(runConfig(platform, sampleSort, { ...options, params: [...given.filter((g) => !g.startsWith(`${k}=`)), `${k}=${v}`] }));
+      expect(other.fingerprint, k).not.toBe(direct.fingerprint);
+    }
+  });
 });
