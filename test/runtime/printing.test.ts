@@ -223,6 +223,16 @@ describe('StrataLog and the loglast report (Appendix A 9.3)', () => {
     const logged = runInline('atm', 4, program, { log: () => {} });
     expect(logged.summary.fingerprint).toBe(quiet.summary.fingerprint);
     expect(logged.summary.simulatedCycles).toBe(quiet.summary.simulatedCycles);
+    // Unobserved, the global operations are not logged: the last entries are the app's own.
+    expect(quiet.summary.lastLog).toEqual([0, 1, 2, 3].map((n) => `cycle 0 node ${n}: start`));
+    expect(logged.summary.lastLog.every((line) => line.endsWith(': completeCombineInt: done'))).toBe(true);
+  });
+
+  it('keeps an entry with newlines and backslashes on one line, its backslashes and newlines escaped', () => {
+    const { summary } = runInline('cm5', 1, function* (rt) {
+      rt.strataLog('a\\b\nc %s', 'd\ne');
+    });
+    expect(summary.lastLog).toEqual(['cycle 0 node 0: a\\\\b\\nc d\\ne']);
   });
 
   it("a failed run carries every node's last entry", () => {
