@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Op, type PortHandler, type Runtime } from '../../src/runtime/index.ts';
+import { type Handler, type Op, type PortHandler, type Runtime } from '../../src/runtime/index.ts';
 import { runInline } from '../support/inline-app.ts';
 
 interface G {
@@ -114,6 +114,45 @@ describe('asynchronous block transfers (Appendix A 8)', () => {
       yield* rt.barrier();
     });
     expect(seen).toEqual(['to 1 port 2 at 4, 0 left']);
+  });
+
+  // Finished by a handler's CompleteTransfer while ServiceAllTransfers ran, transfer 2 was
+  // finished again when the round reached it: its completion ran twice and splice(-1)
+  // dropped transfer 1, whose receiver then waited forever (a deadlock).
+  it('a transfer a handler completes during ServiceAllTransfers finishes once, and the others still go', () => {
+    interface H { ids: number[]; done: number[]; memory: Uint32Array; arrived: number }
+    const completeSecond: Handler<H> = function* (rt) {
+      yield* rt.completeTransfer(rt.globals.ids[1]);
+    };
+    const { results } = runInline(
+      'cm5',
+      4,
+      function* (rt: Runtime<H>): Op<H> {
+        const g = rt.globals;
+        if (rt.self === 1 || rt.self === 2) {
+          const p = rt.port(2);
+          p.setBase(g.memory);
+          p.count = WORDS;
+          p.handler = ((r: Runtime<H>) => {
+            r.globals.arrived++;
+          }) as PortHandler;
+        }
+        yield* rt.barrier();
+        if (rt.self === 0) {
+          g.ids = [1, 2].map((dest) => rt.asyncBlockXfer(dest, 2, 0, new Uint32Array(WORDS).fill(dest), WORDS, (r, id) => void r.globals.done.push(id)));
+          yield* rt.serviceAllTransfers(-1);
+        } else if (rt.self !== 3) {
+          if (rt.self === 1) yield* rt.sendBothLRPollBoth(0, completeSecond);
+          yield* rt.pollBothUntil(() => rt.globals.arrived === 1);
+        }
+        yield* rt.barrier();
+        return g;
+      },
+      { globals: () => ({ ids: [], done: [], memory: new Uint32Array(WORDS), arrived: 0 }), network: 'packet' },
+    );
+    expect(results[0].done).toEqual([2, 1]);
+    expect(Array.from(results[1].memory)).toEqual(new Array(WORDS).fill(1));
+    expect(Array.from(results[2].memory)).toEqual(new Array(WORDS).fill(2));
   });
 
   it('fixes a pseudo-random service order at queue time, reproducible for a seed', () => {
