@@ -63,10 +63,9 @@ export class AsyncTransfers {
   *serviceAll(rounds: number): Op {
     for (let r = 0; (rounds < 0 || r < rounds) && this.pending.length > 0; r++) {
       for (const t of [...this.pending]) {
+        yield* this.sender.sendPackets(t, false, 2); // none, if it has finished meanwhile
         // A handler's CompleteTransfer may have finished it meanwhile: finished twice, it
         // ran its completion again and dropped another transfer (splice at index -1).
-        if (this.finished.has(t.id)) continue;
-        yield* this.sender.sendPackets(t, false, 2);
         if (t.remaining === 0 && !this.finished.has(t.id)) this.finish(t);
       }
     }

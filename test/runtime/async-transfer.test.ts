@@ -102,27 +102,34 @@ describe('asynchronous block transfers (Appendix A 8)', () => {
 
   it('lets a completion describe its own transfer', () => {
     const seen: string[] = [];
+    const block = [1, 2, 3, 4];
     runInline('cm5', 2, function* (rt) {
       if (rt.self === 1) rt.port(2).setBase(new Uint32Array(8));
       yield* rt.barrier();
       if (rt.self === 0) {
-        rt.asyncBlockXfer(1, 2, 4, [1, 2, 3, 4], 4, (r, id) => {
-          seen.push(`to ${r.getAbxProc(id)} port ${r.getAbxPort(id)} at ${r.getAbxOffset(id)}, ${r.getAbxRemaining(id)} left`);
+        rt.asyncBlockXfer(1, 2, 4, block, 4, (r, id, buffer) => {
+          seen.push(`to ${r.getAbxProc(id)} port ${r.getAbxPort(id)} at ${r.getAbxOffset(id)}, ${r.getAbxRemaining(id)} left, ${buffer === block ? 'its' : 'another'} buffer`);
         });
+        // A block of no words is sent at once, and its completion runs as any other's.
+        rt.asyncBlockXfer(1, 2, 0, block, 0, (r, id, buffer) => void seen.push(`empty, ${r.getAbxRemaining(id)} left, ${buffer === block ? 'its' : 'another'} buffer`));
         yield* rt.serviceAllTransfers(-1);
       }
       yield* rt.barrier();
     });
-    expect(seen).toEqual(['to 1 port 2 at 4, 0 left']);
+    expect([...seen].sort()).toEqual(['empty, 0 left, its buffer', 'to 1 port 2 at 4, 0 left, its buffer']);
   });
 
   // Finished by a handler's CompleteTransfer while ServiceAllTransfers ran, transfer 2 was
   // finished again when the round reached it: its completion ran twice and splice(-1)
   // dropped transfer 1, whose receiver then waited forever (a deadlock).
-  it('a transfer a handler completes during ServiceAllTransfers finishes once, and the others still go', () => {
+  it.each([
+    ['ServiceAllTransfers', 'CompleteTransfer'],
+    ['CompleteTransfer', 'ServiceAllTransfers'],
+  ] as const)('a transfer a handler finishes during %s (by %s) finishes once, and the others still go', (outer, inner) => {
     interface H { ids: number[]; done: number[]; memory: Uint32Array; arrived: number }
-    const completeSecond: Handler<H> = function* (rt) {
-      yield* rt.completeTransfer(rt.globals.ids[1]);
+    const nested: Handler<H> = function* (rt) {
+      if (inner === 'CompleteTransfer') yield* rt.completeTransfer(rt.globals.ids[1]);
+      else yield* rt.serviceAllTransfers(-1);
     };
     const { results } = runInline(
       'cm5',
@@ -140,9 +147,13 @@ describe('asynchronous block transfers (Appendix A 8)', () => {
         yield* rt.barrier();
         if (rt.self === 0) {
           g.ids = [1, 2].map((dest) => rt.asyncBlockXfer(dest, 2, 0, new Uint32Array(WORDS).fill(dest), WORDS, (r, id) => void r.globals.done.push(id)));
-          yield* rt.serviceAllTransfers(-1);
+          if (outer === 'ServiceAllTransfers') yield* rt.serviceAllTransfers(-1);
+          else {
+            yield* rt.completeTransfer(g.ids[1]);
+            yield* rt.serviceAllTransfers(-1);
+          }
         } else if (rt.self !== 3) {
-          if (rt.self === 1) yield* rt.sendBothLRPollBoth(0, completeSecond);
+          if (rt.self === 1) yield* rt.sendBothLRPollBoth(0, nested);
           yield* rt.pollBothUntil(() => rt.globals.arrived === 1);
         }
         yield* rt.barrier();
@@ -162,6 +173,9 @@ describe('asynchronous block transfers (Appendix A 8)', () => {
     expect(order(1)).toBe(order(1));
     const orders = new Set([1, 2, 3, 4, 5, 6, 7, 8].map(order));
     expect(orders.size).toBeGreaterThan(1);
+    // Each new transfer may go anywhere, the end too: all six orders of three come up.
+    const many = new Set(Array.from({ length: 40 }, (_, i) => order(i + 1)));
+    expect([...many].sort()).toEqual(['1,2,3', '1,3,2', '2,1,3', '2,3,1', '3,1,2', '3,2,1']);
   });
 
   // A function* completion made a generator that never ran (the run verified); 5 failed
@@ -178,11 +192,55 @@ describe('asynchronous block transfers (Appendix A 8)', () => {
         yield* rt.barrier();
       });
     const announced = function* announce(): Op {};
+    const later = async function later(): Promise<void> {};
+    expect(transfer(later)).toThrow(/^node 0: asynchronous transfer \d+'s completion later is an async function \(its body runs after the run has gone on\); a completion is a plain function /);
     expect(transfer(announced)).toThrow(/^node 0: asynchronous transfer \d+'s completion announce is a function\* \(its body never ran\); a completion is a plain function /);
     expect(transfer(5)).toThrow(/^node 0: asyncBlockXfer's completion 5: expected a function, or null for none$/);
     expect(transfer(() => undefined)).not.toThrow();
     // A void function's type takes any return value, as TypeScript allows: let be.
     expect(transfer(() => 3)).not.toThrow();
+  });
+
+  it('CompleteTransfer handles arrivals on both networks while it sends (as SendBlockXferPollBoth)', () => {
+    interface H { heard: boolean; heardBeforeDone: boolean; memory: Uint32Array; arrived: number }
+    const hello: Handler<H> = (rt) => {
+      rt.globals.heard = true;
+    };
+    const { results } = runInline(
+      'cm5',
+      4,
+      function* (rt: Runtime<H>): Op<H> {
+        const g = rt.globals;
+        if (rt.self === 2) {
+          const p = rt.port(2);
+          p.setBase(g.memory);
+          p.count = 400;
+          p.handler = ((r: Runtime<H>) => {
+            r.globals.arrived++;
+          }) as PortHandler;
+        }
+        yield* rt.barrier();
+        if (rt.self === 0) {
+          yield* rt.completeTransfer(rt.asyncBlockXfer(2, 2, 0, new Uint32Array(400).fill(7), 400));
+          g.heardBeforeDone = g.heard;
+          yield* rt.pollBothUntil(() => g.heard);
+        } else if (rt.self === 1) yield* rt.sendLeftPollBoth(0, hello);
+        else if (rt.self === 2) yield* rt.pollBothUntil(() => g.arrived === 1);
+        yield* rt.barrier();
+        return g;
+      },
+      { globals: () => ({ heard: false, heardBeforeDone: false, memory: new Uint32Array(400), arrived: 0 }), network: 'packet' },
+    );
+    expect(results[0].heardBeforeDone).toBe(true);
+  });
+
+  // Checked when queued, where the app's line is: nothing sends a transfer never serviced.
+  it('refuses a transfer to a node that does not exist when it is queued', () => {
+    expect(() =>
+      runInline('cm5', 2, function* (rt) {
+        if (rt.self === 0) rt.asyncBlockXfer(5, 2, 0, [1, 2, 3, 4]);
+      }),
+    ).toThrow(/^node 0: message to node 5: expected a node number from 0 to 1$/);
   });
 
   it('refuses a number of rounds below -1 (-1 is all of them)', () => {
