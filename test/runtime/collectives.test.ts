@@ -193,6 +193,26 @@ describe.each(PLATFORM_NAMES)('broadcasts on %s (Appendix A 4.4)', (platform) =>
     const expected = [0, 3, 5].flatMap((root) => [root * 100 - 7, Math.PI * root, ...vector]);
     for (const r of results) expect(r).toEqual(expected);
   });
+
+  it('deliver a word as a C int (0xffffffff arrives as -1), and wait in state 5 (Broadcasting) while traced', () => {
+    const states: number[] = [];
+    const { results } = runInline(
+      platform,
+      2,
+      function* (rt) {
+        rt.setState(9);
+        if (rt.self === 0) {
+          rt.compute(1000);
+          yield* rt.broadcast(0xffffffff);
+          return 0;
+        }
+        return yield* rt.receiveBroadcast();
+      },
+      { trace: { state: (node, _cycle, state) => void (node === 1 && states.push(state)) } },
+    );
+    expect(results[1]).toBe(-1);
+    expect(states).toEqual([9, 5, 9]);
+  });
 });
 
 /** Direct statistics over all nodes' values, as Appendix A 5 defines them. */
@@ -317,6 +337,29 @@ describe('misuse of the collectives fails the run with a clear message', () => {
         else yield* rt.receiveBroadcastVector(new Int32Array(3));
       }),
     ).toThrow(/receiveBroadcastVector expected 3 words but the broadcast carried 2/);
+    expect(() =>
+      runInline('cm5', 2, function* (rt) {
+        if (rt.self === 0) yield* rt.broadcastVector([0, 0, 0], [1, 2, 3]);
+        else yield* rt.receiveBroadcastVector([0, 0]);
+      }),
+    ).toThrow(/^node 1: receiveBroadcastVector expected 2 words but the broadcast carried 3$/);
+  });
+
+  it('a broadcast of what is not a 32-bit word, or a double that is not a number', () => {
+    const cases: [(rt: Runtime) => Op, RegExp][] = [
+      [(rt) => rt.broadcast(1.5), /^node 0: broadcast value 1\.5 is not a 32-bit word$/],
+      [(rt) => rt.broadcast(2 ** 32), /^node 0: broadcast value 4294967296 is not a 32-bit word$/],
+      [(rt) => rt.broadcastVector([0, 0], [1, 1.5]), /^node 0: broadcast value 1\.5 is not a 32-bit word$/],
+      [(rt) => rt.broadcastDouble('x' as never), /^node 0: broadcastDouble\(x\): expected a number$/],
+    ];
+    for (const [call, message] of cases) {
+      expect(() =>
+        runInline('atm', 2, function* (rt) {
+          if (rt.self === 0) yield* call(rt);
+          else yield* rt.receiveBroadcast();
+        }),
+      ).toThrow(message);
+    }
   });
 
   // It said "Composite: -1 is not a unsigned value".
