@@ -39,6 +39,23 @@ describe('broadcasts from one root, back to back, on the packet network', () => 
   });
 });
 
+describe('broadcasts on the combining trees, past their 16-bit sequence numbers', () => {
+  // Numbered modulo 2^16 per root: the receiver's count, had it not wrapped too, or an
+  // assembly of the first broadcast left behind, would have stopped the 65,537th.
+  it('take every broadcast of a root that sends 65,537', () => {
+    const count = 65_537;
+    const { results } = runInline('atm', 2, function* (rt) {
+      let last = -1;
+      for (let i = 0; i < count; i++) {
+        if (rt.self === 0) yield* rt.broadcast(i);
+        else last = yield* rt.receiveBroadcast();
+      }
+      return last;
+    });
+    expect(results[1]).toBe(count - 1);
+  });
+});
+
 describe("the CM-5 control network's broadcasts", () => {
   // A vector takes 49 cycles a word longer than a word (Table 1), and a word broadcast
   // just after a 10-word vector was delivered first: "receiveBroadcastVector expected 10

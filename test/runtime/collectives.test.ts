@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { combineAll, COMBINE_OP_NAMES, CombineOp, SegmentType } from '../../src/network/combine.ts';
 import { CompositeOp, type Op, type Runtime } from '../../src/runtime/index.ts';
+import { COMBINE_HEADER_WORDS } from '../../src/platform/packets.ts';
 import { runInline } from '../support/inline-app.ts';
-import { PLATFORM_NAMES, type PlatformName } from '../support/platforms.ts';
+import { loadTestPlatform, PLATFORM_NAMES, type PlatformName } from '../support/platforms.ts';
 
 const { NoBoundary: N, ElementBoundary: E, ArrayBoundary: A } = SegmentType;
 
@@ -192,6 +193,37 @@ describe.each(PLATFORM_NAMES)('broadcasts on %s (Appendix A 4.4)', (platform) =>
     });
     const expected = [0, 3, 5].flatMap((root) => [root * 100 - 7, Math.PI * root, ...vector]);
     for (const r of results) expect(r).toEqual(expected);
+  });
+
+  // Without a control network these are local: QueryBroadcast a call, GetAsyncGlobalOR a
+  // load, SetAsyncGlobalOR of the bit it holds a call and a store (none was checked).
+  it('charge QueryBroadcast and the asynchronous global OR their local costs', () => {
+    const p = loadTestPlatform(platform);
+    const { results } = runInline(platform, 2, function* (rt) {
+      const took: number[] = [];
+      for (const call of [() => rt.queryBroadcast(), () => rt.getAsyncGlobalOR(), () => rt.setAsyncGlobalOR(true)]) {
+        const start = rt.cycleCount();
+        yield* call();
+        took.push(rt.elapsedCycles(start));
+      }
+      return took;
+    });
+    const c = p.controlNetwork;
+    expect(results[0]).toEqual(c == null ? [p.cpu.callCycles, p.cpu.loadCycles, p.cpu.callCycles + p.cpu.storeCycles] : [c.queryCycles, c.queryCycles, c.startCycles]);
+  });
+
+  // Taken when all but one word had come, a vector one word longer than a message carries
+  // ended in 0 (a mutation audit: nothing caught it).
+  it('deliver a vector whose last message carries one word', () => {
+    const { results } = runInline(platform, 2, function* (rt) {
+      const length = rt.maxArgWords - COMBINE_HEADER_WORDS + 1;
+      const from = Array.from({ length }, (_, i) => i + 1);
+      const to = new Array<number>(length).fill(0);
+      if (rt.self === 0) yield* rt.broadcastVector(to, from);
+      else yield* rt.receiveBroadcastVector(to);
+      return to.at(-1);
+    });
+    expect(results[1]).toBe(results[0]);
   });
 
   it('deliver a word as a C int (0xffffffff arrives as -1), and wait in state 5 (Broadcasting) while traced', () => {
