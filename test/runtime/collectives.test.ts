@@ -226,6 +226,23 @@ describe.each(PLATFORM_NAMES)('broadcasts on %s (Appendix A 4.4)', (platform) =>
     expect(results[1]).toBe(results[0]);
   });
 
+  it('wait in state 7 (Barrier) for a barrier and 6 (Combine) for a combine while traced, then go back', () => {
+    const states: number[] = [];
+    runInline(
+      platform,
+      2,
+      function* (rt) {
+        rt.setState(9);
+        if (rt.self === 0) rt.compute(1000);
+        yield* rt.barrier();
+        if (rt.self === 0) rt.compute(1000);
+        yield* rt.combineInt(1, CombineOp.ReduceAdd);
+      },
+      { trace: { state: (node, _cycle, state) => void (node === 1 && states.push(state)) } },
+    );
+    expect(states).toEqual([9, 7, 9, 6, 9]);
+  });
+
   it('deliver a word as a C int (0xffffffff arrives as -1), and wait in state 5 (Broadcasting) while traced', () => {
     const states: number[] = [];
     const { results } = runInline(
@@ -437,6 +454,18 @@ describe('misuse of the collectives fails the run with a clear message', () => {
     expect(run(3, 3)).not.toThrow();
     expect(run(3, 0)).toThrow(/^node 0: combineVector\(0 elements\): expected 1 to 3 \(the arrays' lengths\)/);
     expect(run(2, 3)).toThrow(/^node 0: combineVector\(3 elements\): expected 1 to 2 \(the arrays' lengths\)/);
+    // Not refused, a count of 1.5 made "RangeError: Invalid array length" (a mutation audit).
+    expect(run(3, 1.5)).toThrow(/^node 0: combineVector\(1\.5 elements\): expected 1 to 3 \(the arrays' lengths\)/);
+  });
+
+  it('a split-phase combine of what is not a word, or with an op that is not one of the fifteen', () => {
+    const start = (value: number, op: number) => () =>
+      runInline('atm', 2, function* (rt) {
+        yield* rt.startCombineInt(value, op as CombineOp);
+        yield* rt.completeCombineInt();
+      });
+    expect(start(1.5, CombineOp.ReduceAdd)).toThrow(/^node 0: combine value 1\.5 is not a 32-bit word$/);
+    expect(start(1, 99)).toThrow(/^node 0: combine op 99 is not one of the fifteen CombineOps$/);
   });
 
   // An empty vector (count defaults to its length) said "expected 1 to 0".

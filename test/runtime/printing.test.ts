@@ -208,6 +208,7 @@ describe('StrataLog and the loglast report (Appendix A 9.3)', () => {
       [2, 'value 20'],
       [3, 'value 30'],
     ]);
+    expect(entries.filter((e) => e.node === 0 && !e.text.startsWith('value')).map((e) => e.text)).toEqual(['startBarrier', 'completeBarrier: waiting', 'completeBarrier: done']);
     expect(entries.filter((e) => e.text === 'completeBarrier: done')).toHaveLength(4);
     expect(summary.lastLog).toHaveLength(4);
     for (const line of summary.lastLog) expect(line).toMatch(/^cycle \d+ node \d: completeBarrier: done$/);
