@@ -158,11 +158,12 @@ export class ControlNetwork {
    * enter the network in order. A vector takes 49 cycles a word longer than a word
    * (Table 1), and a word a node sent just after its 10-word vector was delivered
    * first. Broadcasts of different nodes keep their own latencies (a shorter one
-   * started later may arrive first).
+   * started later may arrive first). `units`: how many words' time it takes, one for a
+   * double (Table 1: BroadcastDouble 90 cycles, as Broadcast; BroadcastVector 49 a word).
    */
-  startBroadcast(node: number, words: readonly number[]): void {
+  startBroadcast(node: number, words: readonly number[], units = words.length): void {
     const p = this.params;
-    const latency = this.latency(p.broadcastCycles) + Math.max(0, words.length - 1) * p.broadcastVectorCyclesPerWord;
+    const latency = this.latency(p.broadcastCycles) + Math.max(0, units - 1) * p.broadcastVectorCyclesPerWord;
     const at = Math.max(this.sim.now + latency, this.lastBroadcast[node]?.at ?? 0);
     const b: Broadcast = { from: node, words, delivered: false, at };
     this.lastBroadcast[node] = b;

@@ -14,6 +14,12 @@ import { shownArgument } from './words.ts';
 
 export class AsyncTransfers {
   private readonly pending: Transfer[] = [];
+  /**
+   * Transfers whose last word has gone, by id: Appendix A 8's GetABX... accessors describe
+   * "the named transfer", and a completion is handed its id, so a finished transfer stays
+   * nameable (remaining 0) rather than vanishing (one record per transfer; the buffer is the app's).
+   */
+  private readonly finished = new Map<number, Transfer>();
   private readonly self: number;
   private readonly sender: BlockSender;
   private readonly messaging: Messaging;
@@ -57,28 +63,32 @@ export class AsyncTransfers {
   *serviceAll(rounds: number): Op {
     for (let r = 0; (rounds < 0 || r < rounds) && this.pending.length > 0; r++) {
       for (const t of [...this.pending]) {
-        yield* this.sender.sendPackets(t, false, 2);
-        if (t.remaining === 0) this.finish(t);
+        yield* this.sender.sendPackets(t, false, 2); // none, if it has finished meanwhile
+        // A handler's CompleteTransfer may have finished it meanwhile: finished twice, it
+        // ran its completion again and dropped another transfer (splice at index -1).
+        if (t.remaining === 0 && !this.finished.has(t.id)) this.finish(t);
       }
     }
   }
 
-  /** CompleteTransfer: sends the rest of one transfer now. */
+  /** CompleteTransfer: sends the rest of one transfer now (nothing, if it has finished). */
   *completeOne(id: number): Op {
     const t = this.find(id);
+    if (this.finished.has(id)) return;
     yield* this.sender.sendPackets(t, false, Infinity);
     if (this.pending.includes(t)) this.finish(t);
   }
 
-  /** The queued transfer with this id (GetABX... accessors). */
+  /** The transfer with this id, pending or finished (GetABX... accessors). */
   find(id: number): Transfer {
-    const t = this.pending.find((x) => x.id === id);
-    if (t === undefined) throw new RunFailure(`node ${this.self}: no pending asynchronous transfer ${id}`);
+    const t = this.finished.get(id) ?? this.pending.find((x) => x.id === id);
+    if (t === undefined) throw new RunFailure(`node ${this.self}: no asynchronous transfer ${id}: expected an id asyncBlockXfer returned on this node`);
     return t;
   }
 
   private finish(t: Transfer): void {
     this.pending.splice(this.pending.indexOf(t), 1);
+    this.finished.set(t.id, t);
     const complete = t.complete as ((rt: unknown, id: number, buffer: ArrayLike<number>) => unknown) | null;
     if (complete === null) return;
     // A function* completion made a generator that never ran, and the run went on as if it

@@ -53,7 +53,9 @@ export class Broadcasts {
   broadcastDouble(value: number): Op {
     if (typeof value !== 'number') throw new RunFailure(`node ${this.self}: broadcastDouble(${String(value)}): expected a number`);
     this.output.logGlobal(`broadcastDouble(${value})`);
-    return this.engine.broadcast(doubleToWords(value));
+    // One broadcast's time, not a two-word vector's: Table 1 gives BroadcastDouble 90
+    // cycles, as Broadcast (it charged 90 + 49).
+    return this.engine.broadcast(doubleToWords(value), 1);
   }
 
   receiveBroadcastDouble(): Op<number> {

@@ -44,9 +44,9 @@ export class ControlOps implements CombineEngine, BroadcastEngine {
     return this.control.result(channel, this.node.id);
   }
 
-  *broadcast(words: readonly number[]): Op {
+  *broadcast(words: readonly number[], units = words.length): Op {
     yield* this.begin();
-    this.control.startBroadcast(this.node.id, words);
+    this.control.startBroadcast(this.node.id, words, units);
   }
 
   *queryBroadcast(): Op<boolean> {

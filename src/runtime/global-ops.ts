@@ -25,8 +25,11 @@ export interface CombineEngine {
 
 /** Broadcasts (Appendix A 4.4) and the asynchronous global OR (4.2). */
 export interface BroadcastEngine {
-  /** Sends `words` to every other node. */
-  broadcast(words: readonly number[]): Op;
+  /**
+   * Sends `words` to every other node. `units`: how many broadcasts' worth they are on
+   * the control network, a word each but a double one (Table 1); the trees ignore it.
+   */
+  broadcast(words: readonly number[], units?: number): Op;
   /** Whether this node's last broadcast has completed. */
   queryBroadcast(): Op<boolean>;
   /** Waits for the next broadcast from another node and returns its words. */

@@ -181,13 +181,13 @@ export class Runtime<G = unknown> {
     return this.#op(this.#e.asyncTransfers.serviceAll(rounds));
   }
 
-  /** Sends the rest of transfer `id` now. */
+  /** Sends the rest of transfer `id` now (nothing, if it has finished). */
   completeTransfer(id: number): Op {
     this.#e.asyncTransfers.find(id);
     return this.#op(this.#e.asyncTransfers.completeOne(id));
   }
 
-  /** GetABXproc / GetABXport / GetABXoffset / GetABXbuffer / GetABXremaining. */
+  /** GetABXproc / GetABXport / GetABXoffset / GetABXbuffer / GetABXremaining: of a pending or finished transfer (remaining 0). */
   getAbxProc(id: number): number { return this.#e.asyncTransfers.find(id).proc; }
   getAbxPort(id: number): number { return this.#e.asyncTransfers.find(id).port; }
   getAbxOffset(id: number): number { return this.#e.asyncTransfers.find(id).offset; }

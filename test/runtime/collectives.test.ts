@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { combineAll, COMBINE_OP_NAMES, CombineOp, SegmentType } from '../../src/network/combine.ts';
 import { CompositeOp, type Op, type Runtime } from '../../src/runtime/index.ts';
+import { COMBINE_HEADER_WORDS } from '../../src/platform/packets.ts';
 import { runInline } from '../support/inline-app.ts';
-import { PLATFORM_NAMES, type PlatformName } from '../support/platforms.ts';
+import { loadTestPlatform, PLATFORM_NAMES, type PlatformName } from '../support/platforms.ts';
 
 const { NoBoundary: N, ElementBoundary: E, ArrayBoundary: A } = SegmentType;
 
@@ -139,13 +140,31 @@ describe.each(PLATFORM_NAMES)('global OR on %s (Appendix A 4.2)', (platform) => 
       }
       yield* rt.barrier();
       if (rt.self === 3) yield* rt.setAsyncGlobalOR(true);
-      while (!(yield* rt.getAsyncGlobalOR())) {
+      // Bounded, as the first: a wrong count at node 0 left this loop spinning forever.
+      let again = 0;
+      while (!(yield* rt.getAsyncGlobalOR()) && again < 10_000) {
         yield* rt.pollBothTilEmpty();
         rt.compute(20);
+        again++;
       }
-      return [initially, polls > 0 && polls < 10_000];
+      return [initially, polls > 0 && polls < 10_000, again < 10_000];
     });
-    for (const r of results) expect(r).toEqual([true, true]);
+    for (const r of results) expect(r).toEqual([true, true, true]);
+  });
+
+  it('the asynchronous global OR tells the nodes only when it changes', () => {
+    const { results, summary } = runInline(platform, 4, function* (rt) {
+      if (rt.self !== 0) yield* rt.setAsyncGlobalOR(false);
+      for (let i = 0; i < 50; i++) {
+        yield* rt.pollBothTilEmpty();
+        rt.compute(100);
+      }
+      return yield* rt.getAsyncGlobalOR();
+    });
+    expect(results).toEqual([true, true, true, true]);
+    // Three nodes' bits cleared, node 0's still set: the OR stays true, and on the data
+    // network the only packets are the three changes reported to node 0.
+    expect(summary.packetsSent).toBe(platform === 'cm5' ? 0 : 3);
   });
 
   // C's Bool is an int, True (1) or False (0). On the data-network platforms setting 1 over
@@ -192,6 +211,74 @@ describe.each(PLATFORM_NAMES)('broadcasts on %s (Appendix A 4.4)', (platform) =>
     });
     const expected = [0, 3, 5].flatMap((root) => [root * 100 - 7, Math.PI * root, ...vector]);
     for (const r of results) expect(r).toEqual(expected);
+  });
+
+  // Without a control network these are local: QueryBroadcast a call, GetAsyncGlobalOR a
+  // load, SetAsyncGlobalOR of the bit it holds a call and a store (none was checked).
+  it('charge QueryBroadcast and the asynchronous global OR their local costs', () => {
+    const p = loadTestPlatform(platform);
+    const { results } = runInline(platform, 2, function* (rt) {
+      const took: number[] = [];
+      for (const call of [() => rt.queryBroadcast(), () => rt.getAsyncGlobalOR(), () => rt.setAsyncGlobalOR(true)]) {
+        const start = rt.cycleCount();
+        yield* call();
+        took.push(rt.elapsedCycles(start));
+      }
+      return took;
+    });
+    const c = p.controlNetwork;
+    expect(results[0]).toEqual(c == null ? [p.cpu.callCycles, p.cpu.loadCycles, p.cpu.callCycles + p.cpu.storeCycles] : [c.queryCycles, c.queryCycles, c.startCycles]);
+  });
+
+  // Taken when all but one word had come, a vector one word longer than a message carries
+  // ended in 0 (a mutation audit: nothing caught it).
+  it('deliver a vector whose last message carries one word', () => {
+    const { results } = runInline(platform, 2, function* (rt) {
+      const length = rt.maxArgWords - COMBINE_HEADER_WORDS + 1;
+      const from = Array.from({ length }, (_, i) => i + 1);
+      const to = new Array<number>(length).fill(0);
+      if (rt.self === 0) yield* rt.broadcastVector(to, from);
+      else yield* rt.receiveBroadcastVector(to);
+      return to.at(-1);
+    });
+    expect(results[1]).toBe(results[0]);
+  });
+
+  it('wait in state 7 (Barrier) for a barrier and 6 (Combine) for a combine while traced, then go back', () => {
+    const states: number[] = [];
+    runInline(
+      platform,
+      2,
+      function* (rt) {
+        rt.setState(9);
+        if (rt.self === 0) rt.compute(1000);
+        yield* rt.barrier();
+        if (rt.self === 0) rt.compute(1000);
+        yield* rt.combineInt(1, CombineOp.ReduceAdd);
+      },
+      { trace: { state: (node, _cycle, state) => void (node === 1 && states.push(state)) } },
+    );
+    expect(states).toEqual([9, 7, 9, 6, 9]);
+  });
+
+  it('deliver a word as a C int (0xffffffff arrives as -1), and wait in state 5 (Broadcasting) while traced', () => {
+    const states: number[] = [];
+    const { results } = runInline(
+      platform,
+      2,
+      function* (rt) {
+        rt.setState(9);
+        if (rt.self === 0) {
+          rt.compute(1000);
+          yield* rt.broadcast(0xffffffff);
+          return 0;
+        }
+        return yield* rt.receiveBroadcast();
+      },
+      { trace: { state: (node, _cycle, state) => void (node === 1 && states.push(state)) } },
+    );
+    expect(results[1]).toBe(-1);
+    expect(states).toEqual([9, 5, 9]);
   });
 });
 
@@ -317,6 +404,29 @@ describe('misuse of the collectives fails the run with a clear message', () => {
         else yield* rt.receiveBroadcastVector(new Int32Array(3));
       }),
     ).toThrow(/receiveBroadcastVector expected 3 words but the broadcast carried 2/);
+    expect(() =>
+      runInline('cm5', 2, function* (rt) {
+        if (rt.self === 0) yield* rt.broadcastVector([0, 0, 0], [1, 2, 3]);
+        else yield* rt.receiveBroadcastVector([0, 0]);
+      }),
+    ).toThrow(/^node 1: receiveBroadcastVector expected 2 words but the broadcast carried 3$/);
+  });
+
+  it('a broadcast of what is not a 32-bit word, or a double that is not a number', () => {
+    const cases: [(rt: Runtime) => Op, RegExp][] = [
+      [(rt) => rt.broadcast(1.5), /^node 0: broadcast value 1\.5 is not a 32-bit word$/],
+      [(rt) => rt.broadcast(2 ** 32), /^node 0: broadcast value 4294967296 is not a 32-bit word$/],
+      [(rt) => rt.broadcastVector([0, 0], [1, 1.5]), /^node 0: broadcast value 1\.5 is not a 32-bit word$/],
+      [(rt) => rt.broadcastDouble('x' as never), /^node 0: broadcastDouble\(x\): expected a number$/],
+    ];
+    for (const [call, message] of cases) {
+      expect(() =>
+        runInline('atm', 2, function* (rt) {
+          if (rt.self === 0) yield* call(rt);
+          else yield* rt.receiveBroadcast();
+        }),
+      ).toThrow(message);
+    }
   });
 
   // It said "Composite: -1 is not a unsigned value".
@@ -362,6 +472,18 @@ describe('misuse of the collectives fails the run with a clear message', () => {
     expect(run(3, 3)).not.toThrow();
     expect(run(3, 0)).toThrow(/^node 0: combineVector\(0 elements\): expected 1 to 3 \(the arrays' lengths\)/);
     expect(run(2, 3)).toThrow(/^node 0: combineVector\(3 elements\): expected 1 to 2 \(the arrays' lengths\)/);
+    // Not refused, a count of 1.5 made "RangeError: Invalid array length" (a mutation audit).
+    expect(run(3, 1.5)).toThrow(/^node 0: combineVector\(1\.5 elements\): expected 1 to 3 \(the arrays' lengths\)/);
+  });
+
+  it('a split-phase combine of what is not a word, or with an op that is not one of the fifteen', () => {
+    const start = (value: number, op: number) => () =>
+      runInline('atm', 2, function* (rt) {
+        yield* rt.startCombineInt(value, op as CombineOp);
+        yield* rt.completeCombineInt();
+      });
+    expect(start(1.5, CombineOp.ReduceAdd)).toThrow(/^node 0: combine value 1\.5 is not a 32-bit word$/);
+    expect(start(1, 99)).toThrow(/^node 0: combine op 99 is not one of the fifteen CombineOps$/);
   });
 
   // An empty vector (count defaults to its length) said "expected 1 to 0".

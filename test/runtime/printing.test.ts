@@ -91,6 +91,12 @@ describe("Qprintf's formats are C printf's (Appendix A 9.1)", () => {
     ['[%g|%g|%g|%g|%g|%G|%.3g|%.10g|%#g]', [0.5, 0.0001, 1e-5, 1e10, 100000, 1e-10, 3.14159, 1 / 3, 1], '[0.5|0.0001|1e-05|1e+10|100000|1E-10|3.14|0.3333333333|1.00000]'],
     ['[%f|%F|%f|%g]', [Infinity, -Infinity, NaN, 1e22], '[inf|-INF|nan|1e+22]'],
     ['[100%%|%5.1f%%|%d|%y]', [99.44], '[100%| 99.4%|%d|%y]'],
+    // Flags and corners that changing one rule of the formatter left unnoticed (a mutation
+    // audit). A %c of a string takes its first character, a %d of NaN is 0, and a BigInt is
+    // exact: gcc printed the same for 'x', 0 and 9007199254740993LL.
+    ['[%*d|%.f|%c|%c|%+x|% x|%#o|%#x|%05.3d|%-+5d]', [-4, 3, 2.7, 321, 'xyz', 255, 255, 0, 0, 7, 7], '[3   |3|A|x|ff|ff|0|0|  007|+7   ]'],
+    ['[%f|% f|%05f|%-6f|%.0g|%g|%e|%#.0e|%.20e]', [-0, 1, Infinity, -Infinity, 123, 1234567, 5e-324, 3, 1e23], '[-0.000000| 1.000000|  inf|-inf  |1e+02|1.23457e+06|4.940656e-324|3.e+00|9.99999999999999916114e+22]'],
+    ['[%jd|%lld|%d|%05s]', [-1099511627776, 9007199254740993n, NaN, 'ab'], '[-1099511627776|9007199254740993|0|   ab]'],
   ];
 
   it('formats each conversion, flag, width, precision and length as gcc does', () => {
@@ -118,6 +124,20 @@ describe("Qprintf's formats are C printf's (Appendix A 9.1)", () => {
         rt.qprintf('%.999999999f', 1);
       }),
     ).toThrow(/^node 0: qprintf: "%.999999999f" asks for 999999999 characters; expected a width and precision of at most 10000$/);
+    expect(() =>
+      runInline('atm', 2, function* (rt) {
+        rt.qprintf('%10001d', 1);
+      }),
+    ).toThrow(/"%10001d" asks for 10001 characters/);
+    const { results } = runInline(
+      'atm',
+      1,
+      function* (rt) {
+        return rt.qprintf('%10000.10000d', 1);
+      },
+      { output: () => {} },
+    );
+    expect(results).toEqual([10000]);
   });
 });
 
@@ -188,6 +208,7 @@ describe('StrataLog and the loglast report (Appendix A 9.3)', () => {
       [2, 'value 20'],
       [3, 'value 30'],
     ]);
+    expect(entries.filter((e) => e.node === 0 && !e.text.startsWith('value')).map((e) => e.text)).toEqual(['startBarrier', 'completeBarrier: waiting', 'completeBarrier: done']);
     expect(entries.filter((e) => e.text === 'completeBarrier: done')).toHaveLength(4);
     expect(summary.lastLog).toHaveLength(4);
     for (const line of summary.lastLog) expect(line).toMatch(/^cycle \d+ node \d: completeBarrier: done$/);
@@ -203,6 +224,16 @@ describe('StrataLog and the loglast report (Appendix A 9.3)', () => {
     const logged = runInline('atm', 4, program, { log: () => {} });
     expect(logged.summary.fingerprint).toBe(quiet.summary.fingerprint);
     expect(logged.summary.simulatedCycles).toBe(quiet.summary.simulatedCycles);
+    // Unobserved, the global operations are not logged: the last entries are the app's own.
+    expect(quiet.summary.lastLog).toEqual([0, 1, 2, 3].map((n) => `cycle 0 node ${n}: start`));
+    expect(logged.summary.lastLog.every((line) => line.endsWith(': completeCombineInt: done'))).toBe(true);
+  });
+
+  it('keeps an entry with newlines and backslashes on one line, its backslashes and newlines escaped', () => {
+    const { summary } = runInline('cm5', 1, function* (rt) {
+      rt.strataLog('a\\b\nc %s', 'd\ne');
+    });
+    expect(summary.lastLog).toEqual(['cycle 0 node 0: a\\\\b\\nc d\\ne']);
   });
 
   it("a failed run carries every node's last entry", () => {

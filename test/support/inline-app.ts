@@ -3,7 +3,7 @@ import type { Op, Runtime } from '../../src/runtime/index.ts';
 import { defineApp } from '../../src/runtime/app.ts';
 import { runApp, type RunSummary } from '../../src/runtime/run-app.ts';
 import { runConfig } from '../../src/runtime/run-config.ts';
-import type { Machine, NetworkMode } from '../../src/machine/machine.ts';
+import type { Machine, NetworkMode, TraceSink } from '../../src/machine/machine.ts';
 import type { LogSink, OutputSink } from '../../src/runtime/printing.ts';
 import type { Platform } from '../../src/platform/schema.ts';
 import { loadTestPlatform, type PlatformName } from './platforms.ts';
@@ -30,6 +30,8 @@ export function runInline<R, G = undefined>(
     log?: LogSink;
     /** Sees the machine before it runs (to read node or network counters from `main`). */
     inspect?: (machine: Machine) => void;
+    /** Records state changes (a traced run: Strata's own calls show as states 2-7). */
+    trace?: TraceSink;
   } = {},
 ): InlineRun<R> {
   let results: R[] = [];
@@ -53,6 +55,7 @@ export function runInline<R, G = undefined>(
       output: options.output,
       log: options.log,
       inspect: options.inspect,
+      trace: options.trace,
     }),
   );
   return { summary, results };
