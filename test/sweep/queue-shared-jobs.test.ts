@@ -1,0 +1,83 @@
+/**
+ * A queue job shared by two sweeps (on a real Redis, started here and stopped by PID):
+ * a job's id is its run key, which names neither the sweep, nor the run's index in it,
+ * nor the names its platform and app go by, so a job another sweep queued is the job
+ * this sweep's coordinator waits for. Its line comes back with the other sweep's index
+ * and names; the coordinator records it with its own, and the results are the local
+ * run's bytes.
+ */
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Queue } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectRedis, QUEUE_NAME } from '../../src/sweep/queue-connection.ts';
+import { ROOT, sim } from '../support/sim-cli.ts';
+import { freePort, missingServers, start, startRedis, stop, waitFor, type Started } from '../support/servers.ts';
+
+const SIM = join(ROOT, 'bin/sim.mjs');
+const missing = missingServers(['redis-server'], 'sim sweep --queue tests');
+
+/** A sweep of ping-pong on `platform` (the CM-5) with `rounds` in this order (the runs' keys depend on neither). */
+const sweepText = (name: string, platform: string, rounds: number[]) => `${JSON.stringify({ name, runs: [{ app: 'apps/ping-pong', platform, nodes: 4, params: { rounds } }] })}\n`;
+
+describe.skipIf(missing.length > 0)('sim sweep --queue with jobs another sweep queued', () => {
+  let dir: string;
+  let redis: Started;
+  let url: string;
+  const started: Started[] = [];
+  const run = (...args: string[]) => {
+    const p = start(process.execPath, [SIM, ...args], { cwd: ROOT });
+    started.push(p);
+    return p;
+  };
+  const queuedJobs = async (): Promise<number> => {
+    const connection = await connectRedis(url);
+    const queue = new Queue(QUEUE_NAME, { connection });
+    try {
+      return (await queue.getJobCountByTypes('waiting', 'delayed', 'prioritized'));
+    } finally {
+      await queue.close();
+      connection.disconnect();
+    }
+  };
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'sim-queue-shared-'));
+    const port = await freePort();
+    url = `redis://127.0.0.1:${port}/0`;
+    redis = await startRedis(port, dir, ['--maxmemory-policy', 'noeviction']);
+  }, 30_000);
+
+  afterAll(async () => {
+    for (const p of started) await stop(p);
+    await stop(redis);
+  }, 30_000);
+
+  it("records a job queued by another sweep, where the run has another index and platform name, with this sweep's", { timeout: 120_000 }, async () => {
+    writeFileSync(join(dir, 'a.json'), sweepText('a', 'cm5', [1, 2, 3]));
+    writeFileSync(join(dir, 'b.json'), sweepText('b', join(ROOT, 'platforms/cm5.json'), [3, 2, 1]));
+    const local = await sim(['sweep', join(dir, 'a.json'), '--out', join(dir, 'local.jsonl')]);
+    expect(local.code).toBe(0);
+
+    // Sweep b's coordinator queues its three jobs (no worker yet) and is stopped: they stay, with b's indices.
+    const b = run('sweep', join(dir, 'b.json'), '--out', join(dir, 'b.jsonl'), '--queue', url);
+    await waitFor("sweep b's three jobs", async () => (await queuedJobs()) === 3, 30_000);
+    process.kill(b.pid, 'SIGINT');
+    expect(await b.exited).toBe(130);
+
+    // Sweep a's coordinator adds nothing (the jobs exist) and waits for b's jobs.
+    const out = join(dir, 'a.jsonl');
+    const a = run('sweep', join(dir, 'a.json'), '--out', out, '--queue', url, '--json');
+    await waitFor("sweep a's part", () => existsSync(`${out}.part-queue`), 30_000);
+    expect(await queuedJobs()).toBe(3);
+    const worker = run('worker', '--queue', url, '--idle-exit', '2');
+    expect(await a.exited).toBe(0);
+    await a.closed;
+    expect(JSON.parse(a.stdout())).toMatchObject({ runs: 3, ran: 3, refused: [] });
+    // Rounds 1 and 3 ran as b's runs 2 and 0 on b's platform path: the lines say a's 0 and 2 (they
+    // said 2 and 0, and sweep a refused its own part, exit 2) and cm5 (they said b's path).
+    expect(readFileSync(out, 'utf8')).toBe(readFileSync(join(dir, 'local.jsonl'), 'utf8'));
+    expect(await worker.exited).toBe(0);
+  });
+});
