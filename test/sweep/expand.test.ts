@@ -116,6 +116,9 @@ describe('sweep expansion', () => {
   it('assigns runs to shards round-robin and refuses shard specs like 3/2', () => {
     const shard = parseShard('2/3');
     expect([0, 1, 2, 3, 4, 5, 6, 7].filter((i) => inShard(i, shard))).toEqual([1, 4, 7]);
+    // The last shard and the whole are shards too.
+    expect([0, 1, 2, 3, 4, 5, 6, 7].filter((i) => inShard(i, parseShard('3/3')))).toEqual([2, 5]);
+    expect(parseShard('1/1')).toEqual({ index: 1, count: 1 });
     for (const bad of ['3/2', '0/2', '1/0', 'a/b', '1/2/3', '']) expect(() => parseShard(bad)).toThrow(/expected i\/n with 1 <= i <= n/);
   });
 

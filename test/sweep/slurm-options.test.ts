@@ -42,6 +42,34 @@ describe('sim sweep slurm --tasks and --max-running', () => {
     expect(readdirSync(outDir)).toEqual([]);
   });
 
+  it.each([
+    [slurm('--tasks', '4', '--time', '1:2:3:4'), 'sim: --time 1:2:3:4: expected a Slurm time limit (minutes, MM:SS, HH:MM:SS, D-HH or D-HH:MM:SS)'],
+    [slurm('--tasks', '4', '--time', '1-'), 'sim: --time 1-: expected a Slurm time limit (minutes, MM:SS, HH:MM:SS, D-HH or D-HH:MM:SS)'],
+    [slurm('--tasks', '4', '--partition', 'a b'), 'sim: --partition a b: expected a partition name (letters, digits, . _ -)'],
+    [slurm('--tasks', '4', '--partition', 'a,'), 'sim: --partition a,: expected a partition name (letters, digits, . _ -)'],
+    [slurm('--tasks', '4', '--cpus', '0'), 'sim: --cpus 0: expected an integer from 1 to 1024'],
+  ])('refuses %j with one line, exit 2', async (args, message) => {
+    const outDir = mkdtempSync(join(tmpdir(), 'sim-slurm-options-'));
+    const r = await simHere(args.map((a) => (a === 'OUT' ? join(outDir, 'OUT') : a)));
+    expect(r.stderr).toBe(`${message}\n`);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+  });
+
+  it.each(['90', '30:00', '01:00:00', '2-12', '2-12:30', '1-00:00:00'])('takes --time %s (a form sbatch takes) into the script', async (time) => {
+    const outDir = mkdtempSync(join(tmpdir(), 'sim-slurm-options-'));
+    const r = await simHere(slurm('--tasks', '4', '--time', time).map((a) => (a === 'OUT' ? join(outDir, 'r.jsonl') : a)));
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain(`\n#SBATCH --time=${time}\n`);
+  });
+
+  it("writes README's example options into the script: CPUs, time, partitions and the running limit", async () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'sim-slurm-options-'));
+    const r = await simHere(['sweep', 'slurm', SMALL, '--out', join(outDir, 'r.jsonl'), '--tasks', '8', '--cpus', '4', '--time', '01:00:00', '--partition', 'short,long', '--max-running', '2']);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain('\n#SBATCH --array=1-8%2\n#SBATCH --cpus-per-task=4\n#SBATCH --time=01:00:00\n#SBATCH --partition=short,long\n#SBATCH --requeue\n');
+  });
+
   it('takes as many tasks as runs, and --max-running equal to --tasks', async () => {
     const outDir = mkdtempSync(join(tmpdir(), 'sim-slurm-options-'));
     const all = await simHere(['sweep', 'slurm', SMALL, '--out', join(outDir, 'r.jsonl'), '--tasks', '24', '--max-running', '24']);
