@@ -11,7 +11,7 @@ import { checkoutInputs } from '../../src/cli/sweep-inputs.ts';
 import { InputError } from '../../src/kernel/errors.ts';
 import { canonicalJson } from '../../src/sweep/canonical.ts';
 import { expandSweep } from '../../src/sweep/expand.ts';
-import { KeyConflict, PartWriter, readParts } from '../../src/sweep/parts.ts';
+import { KeyConflict, PartWriter, readParts, readPieces } from '../../src/sweep/parts.ts';
 import { checkSweep } from '../../src/sweep/sweep-file.ts';
 import { runKey } from '../../src/sweep/run-model.ts';
 import { inShard, parseShard } from '../../src/sweep/shard.ts';
@@ -154,6 +154,15 @@ describe('result parts', () => {
     again.append(line(1, 'b'));
     again.close();
     expect(readFileSync(`${out}.part-1-of-1`, 'utf8')).toBe(`${canonicalJson(header)}\n${line(0, 'a')}\n${line(1, 'b')}\n`);
+  });
+
+  it('reads a part in pieces that each end at a line end (a part past 1 GiB is read so), and refuses a line longer than a piece', () => {
+    const part = join(mkdtempSync(join(tmpdir(), 'sim-parts-')), 'r.jsonl.part-1-of-1');
+    writeFileSync(part, 'aaaa\nbb\ncccccc\ndd');
+    // At most 8 bytes a piece: a piece ends after its last whole line, and the torn tail comes last.
+    expect(readPieces(part, 'the part', 8).map(String)).toEqual(['aaaa\nbb\n', 'cccccc\n', 'dd']);
+    writeFileSync(part, 'aaaa\nbbbbbbbbbbbb\n');
+    expect(() => readPieces(part, 'the part', 8)).toThrow(`${part}: a line of more than 8 bytes at byte 5; expected result lines (one JSON object of a run per line)`);
   });
 
   it('accepts a key recorded twice only with byte-identical lines', () => {
