@@ -79,6 +79,8 @@ describe('sweep expansion', () => {
 
   it.each([
     ['a missing name', { runs: [{ app: 'apps/cshift', platform: 'cm5' }] }, /test\.json: not a sweep file at name: missing \(expected string\); a sweep file is \{ name, runs: /],
+    // The name goes into the Slurm job name and every message about the results.
+    ['a name of 201 characters', { name: 'n'.repeat(201), runs: [{ app: 'apps/cshift', platform: 'cm5' }] }, /test\.json: not a sweep file at name: .*200/],
     ['an unknown key', { name: 'x', runs: [{ app: 'apps/cshift', platform: 'cm5', nodez: [4] }] }, /at runs\[0\]: .*nodez/],
     // JSON reads 1e400 as Infinity; the message named only the union's first form, "expected string".
     ['a parameter value JSON reads as Infinity', { name: 'x', runs: [{ app: 'apps/cshift', platform: 'cm5', params: { messages: Infinity } }] }, /at runs\[0\]\.params\.messages: expected a string, a finite number, true or false; a sweep file is /],
