@@ -1,17 +1,22 @@
 /**
- * A queue job shared by two sweeps (on a real Redis, started here and stopped by PID):
+ * Jobs on the queue that the coordinator did not make as it would (on a real Redis,
+ * started here and stopped by PID). A queue job shared by two sweeps (on a real Redis, started here and stopped by PID):
  * a job's id is its run key, which names neither the sweep, nor the run's index in it,
  * nor the names its platform and app go by, so a job another sweep queued is the job
  * this sweep's coordinator waits for. Its line comes back with the other sweep's index
  * and names; the coordinator records it with its own, and the results are the local
- * run's bytes.
+ * run's bytes. A job a worker refused (another checkout) is reported, and a coordinator
+ * started again queues it again, for a worker that takes it.
  */
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Queue } from 'bullmq';
+import { Queue, Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkoutInputs } from '../../src/cli/sweep-inputs.ts';
 import { connectRedis, QUEUE_NAME } from '../../src/sweep/queue-connection.ts';
+import { runQueuedJob } from '../../src/sweep/queue-job.ts';
+import type { SweepRun } from '../../src/sweep/run-model.ts';
 import { ROOT, sim } from '../support/sim-cli.ts';
 import { freePort, missingServers, start, startRedis, stop, waitFor, type Started } from '../support/servers.ts';
 
@@ -78,6 +83,36 @@ describe.skipIf(missing.length > 0)('sim sweep --queue with jobs another sweep q
     // Rounds 1 and 3 ran as b's runs 2 and 0 on b's platform path: the lines say a's 0 and 2 (they
     // said 2 and 0, and sweep a refused its own part, exit 2) and cm5 (they said b's path).
     expect(readFileSync(out, 'utf8')).toBe(readFileSync(join(dir, 'local.jsonl'), 'utf8'));
+    expect(await worker.exited).toBe(0);
+  });
+
+  it("reports the jobs a worker of another checkout refused, and queues them again when started again", { timeout: 120_000 }, async () => {
+    writeFileSync(join(dir, 'c.json'), sweepText('c', 'cm5', [4, 5]));
+    const local = await sim(['sweep', join(dir, 'c.json'), '--out', join(dir, 'local-c.jsonl')]);
+    expect(local.code).toBe(0);
+    // Database 3, which the other test leaves alone. A worker (here, in this process) whose simulator is another version refuses every job.
+    const db3 = url.replace(/\/0$/, '/3');
+    const connection = await connectRedis(db3);
+    const otherVersion = { ...checkoutInputs(), simulator: '9.9.9' };
+    const refuser = new Worker(QUEUE_NAME, (job) => runQueuedJob(job.data as SweepRun, otherVersion), { connection });
+    const out = join(dir, 'c.jsonl');
+    let c = run('sweep', join(dir, 'c.json'), '--out', out, '--queue', db3);
+    try {
+      expect(await c.exited).toBe(1);
+    } finally {
+      await refuser.close();
+      connection.disconnect();
+    }
+    await c.closed;
+    const refusals = c.stderr().trimEnd().split('\n').filter((l) => l.startsWith('sim sweep: refused: '));
+    expect(refusals.sort()).toEqual([0, 1].map((i) => expect.stringMatching(new RegExp(`^sim sweep: refused: run ${i} \\(run-[0-9a-f]{64}\\): this checkout's simulator 9\\.9\\.9, the run wants `))));
+    // The refused jobs stay failed in Redis; a coordinator started again retries them, and a worker of this checkout runs them.
+    const worker = run('worker', '--queue', db3, '--idle-exit', '2');
+    c = run('sweep', join(dir, 'c.json'), '--out', out, '--queue', db3, '--json');
+    expect(await c.exited).toBe(0);
+    await c.closed;
+    expect(JSON.parse(c.stdout())).toMatchObject({ runs: 2, ran: 2, refused: [] });
+    expect(readFileSync(out, 'utf8')).toBe(readFileSync(join(dir, 'local-c.jsonl'), 'utf8'));
     expect(await worker.exited).toBe(0);
   });
 });
