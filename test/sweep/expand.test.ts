@@ -53,6 +53,12 @@ describe('sweep expansion', () => {
     for (const run of runs) expect(run.key).toBe(runKey(run.inputs));
   });
 
+  it("takes a platform's default node count, seed 1, the packet network and no perturbation when an entry gives none", async () => {
+    const [run] = await expand({ name: 'x', runs: [{ app: 'apps/cshift', platform: 'paragon' }] });
+    const { defaultNodes } = JSON.parse(readFileSync(join(import.meta.dirname, '../../platforms/paragon.json'), 'utf8')) as { defaultNodes: number };
+    expect(run.inputs).toMatchObject({ nodes: defaultNodes, seed: 1, network: 'packet', perturb: null });
+  });
+
   it('varies the first parameter key outermost when several keys list values', async () => {
     const runs = await expand({ name: 'p', runs: [{ app: 'apps/cshift', platform: 'cm5', nodes: 4, params: { shift: [1, 2], messages: [8, 16, 32] } }] });
     expect(runs.map((r) => `${String(r.inputs.params.shift)}/${String(r.inputs.params.messages)}`)).toEqual(['1/8', '1/16', '1/32', '2/8', '2/16', '2/32']);
