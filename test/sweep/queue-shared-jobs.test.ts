@@ -86,6 +86,34 @@ describe.skipIf(missing.length > 0)('sim sweep --queue with jobs another sweep q
     expect(await worker.exited).toBe(0);
   });
 
+  it('queues again, after 10 s without progress, the jobs of the sweep that someone removed from Redis', { timeout: 120_000 }, async () => {
+    writeFileSync(join(dir, 'd.json'), sweepText('d', 'cm5', [6, 7]));
+    const local = await sim(['sweep', join(dir, 'd.json'), '--out', join(dir, 'local-d.jsonl')]);
+    expect(local.code).toBe(0);
+    const db4 = url.replace(/\/0$/, '/4');
+    const out = join(dir, 'd.jsonl');
+    const c = run('sweep', join(dir, 'd.json'), '--out', out, '--queue', db4, '--json');
+    const connection = await connectRedis(db4);
+    const queue = new Queue(QUEUE_NAME, { connection });
+    try {
+      await waitFor("sweep d's two jobs", async () => (await queue.getJobCountByTypes('waiting')) === 2, 30_000);
+      // Someone empties the queue (no worker has taken the jobs yet).
+      await queue.obliterate({ force: true });
+      expect(await queue.getJobCountByTypes('waiting', 'active', 'completed', 'failed')).toBe(0);
+    } finally {
+      await queue.close();
+      connection.disconnect();
+    }
+    const worker = run('worker', '--queue', db4, '--idle-exit', '15');
+    // It waited for the removed jobs for ever.
+    await waitFor('the coordinator to queue the jobs again and record them', () => c.child.exitCode !== null, 40_000);
+    expect(await c.exited).toBe(0);
+    await c.closed;
+    expect(JSON.parse(c.stdout())).toMatchObject({ runs: 2, ran: 2, refused: [] });
+    expect(readFileSync(out, 'utf8')).toBe(readFileSync(join(dir, 'local-d.jsonl'), 'utf8'));
+    await stop(worker);
+  });
+
   it("reports the jobs a worker of another checkout refused, and queues them again when started again", { timeout: 120_000 }, async () => {
     writeFileSync(join(dir, 'c.json'), sweepText('c', 'cm5', [4, 5]));
     const local = await sim(['sweep', join(dir, 'c.json'), '--out', join(dir, 'local-c.jsonl')]);
