@@ -15,7 +15,7 @@ import { KeyConflict, PartWriter, readParts, readPieces } from '../../src/sweep/
 import { checkSweep } from '../../src/sweep/sweep-file.ts';
 import { runKey } from '../../src/sweep/run-model.ts';
 import { inShard, parseShard } from '../../src/sweep/shard.ts';
-import { ranges, shardsWithGaps } from '../../src/sweep/merge.ts';
+import { collectParts, finalPieces, ranges, shardsWithGaps } from '../../src/sweep/merge.ts';
 
 const thousand = Array.from({ length: 1000 }, (_, k) => k + 1);
 const expand = async (value: unknown) => expandSweep(checkSweep(value, 'test.json'), 'test.json', checkoutInputs());
@@ -218,6 +218,18 @@ describe('result parts', () => {
     // Runs 0 to 2 of 3: a line for run 3 is no run of this sweep (read fast or in full).
     expect(readParts(part('last', header, [line(2, 'a')])).byKey.size).toBe(1);
     expect(() => readParts(part('past', header, [line(3, 'a')]))).toThrow(/part-1-of-1:2: expected "i", a run index from 0 to 2$/);
+  });
+
+  it('refuses, when merging, a run recorded under two keys and a line without inputs, summary or error', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-parts-'));
+    const twoKeys = join(dir, 'two.jsonl');
+    const other = canonicalJson({ i: 0, key: `run-${'e'.repeat(64)}`, inputs: {}, status: 'verified', summary: { fingerprint: 'a' }, error: null });
+    writeFileSync(`${twoKeys}.part-1-of-1`, `${canonicalJson(header)}\n${line(0, 'a')}\n${other}\n`);
+    expect(() => collectParts(twoKeys)).toThrow(`run 0 is recorded under two keys (run-${'0'.repeat(64)} and run-${'e'.repeat(64)}); the parts mix different sweeps`);
+    const bare = join(dir, 'bare.jsonl');
+    const noInputs = `{"error":null,"i":1,"key":"run-${'1'.repeat(64)}","status":"verified","summary":{"fingerprint":"${'f'.repeat(40)}"}}`;
+    writeFileSync(`${bare}.part-1-of-1`, `${canonicalJson(header)}\n${line(0, 'a')}\n${noInputs}\n${line(2, 'c')}\n`);
+    expect(() => [...finalPieces(collectParts(bare), bare)]).toThrow(`${bare}.part-1-of-1:3: expected "inputs", "summary" and "error"`);
   });
 
   it('refuses parts of another sweep', () => {
