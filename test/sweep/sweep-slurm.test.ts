@@ -158,7 +158,8 @@ describe.skipIf(missing.length > 0)('sim sweep slurm (a real Slurm array)', () =
   it('takes a script whose --out is in a folder named with blanks, quotes and %', { timeout: 120_000 }, async () => {
     // sbatch refused it ("Invalid directive found in batch script: dir"): the #SBATCH
     // --output line held the path as it was, and a % in it would start a pattern.
-    const folder = join(dir, `out dir 'q' "d" 100%`);
+    // A % before a letter is a pattern to sbatch (%a: the task's index) unless doubled.
+    const folder = join(dir, `out dir 'q' "d" 100%a`);
     mkdirSync(folder);
     const out = join(folder, 'r.jsonl');
     const job = await firstTaskOf(['sweep', 'slurm', SMALL, '--out', out, '--tasks', '24'], ROOT, folder);
