@@ -36,8 +36,8 @@ describe.skipIf(missing.length > 0)('sim sweep --queue with jobs another sweep q
     started.push(p);
     return p;
   };
-  const queuedJobs = async (): Promise<number> => {
-    const connection = await connectRedis(url);
+  const queuedJobs = async (on = url): Promise<number> => {
+    const connection = await connectRedis(on);
     const queue = new Queue(QUEUE_NAME, { connection });
     try {
       return (await queue.getJobCountByTypes('waiting', 'delayed', 'prioritized'));
@@ -112,6 +112,25 @@ describe.skipIf(missing.length > 0)('sim sweep --queue with jobs another sweep q
     expect(JSON.parse(c.stdout())).toMatchObject({ runs: 2, ran: 2, refused: [] });
     expect(readFileSync(out, 'utf8')).toBe(readFileSync(join(dir, 'local-d.jsonl'), 'utf8'));
     await stop(worker);
+  });
+
+  it('a worker with --idle-exit is not idle while one of its runs is under way', { timeout: 120_000 }, async () => {
+    // A long run (a few seconds) and a short one, taken at once by a worker of two threads.
+    const long = { app: 'apps/cshift', platform: 'cm5', nodes: 16, params: { messages: 160000 } };
+    const short = { app: 'apps/ping-pong', platform: 'cm5', nodes: 4, params: { rounds: 1 } };
+    writeFileSync(join(dir, 'e.json'), JSON.stringify({ name: 'e', runs: [long, short] }));
+    const db5 = url.replace(/\/0$/, '/5');
+    const out = join(dir, 'e.jsonl');
+    const c = run('sweep', join(dir, 'e.json'), '--out', out, '--queue', db5, '--json');
+    await waitFor("sweep e's two jobs", async () => (await queuedJobs(db5)) === 2, 30_000);
+    const worker = run('worker', '--queue', db5, '--workers', '2', '--idle-exit', '1');
+    expect(await c.exited).toBe(0);
+    expect(await worker.exited).toBe(0);
+    await worker.closed;
+    const log = worker.stderr();
+    // Idle only after the long run (it said so a second after the short one, the long one still running, and took no more jobs).
+    expect(log.indexOf('idle for 1 s, exiting')).toBeGreaterThan(log.search(/run 0 run-[0-9a-f]{64} done/));
+    expect(log.search(/run 0 run-[0-9a-f]{64} done/)).toBeGreaterThan(log.search(/run 1 run-[0-9a-f]{64} done/));
   });
 
   it("reports the jobs a worker of another checkout refused, and queues them again when started again", { timeout: 120_000 }, async () => {
