@@ -22,8 +22,13 @@ describe('mapInPool', () => {
     expect(seen.sort((a, b) => a[0] - b[0])).toEqual([[0, 2], [1, 4], [2, 6], [3, 8], [4, 10]]);
   });
 
-  it('rejects with the error a worker throws', async () => {
+  it('rejects with the error a worker throws, and starts no item after it', async () => {
     await expect(mapInPool(WORKER, [1, { throw: 'item 1 is bad' }, 3, 4], 2, () => {})).rejects.toThrow('item 1 is bad');
+    // Two threads hold at most four items (two running, two queued): after the first fails, the three others may finish, no more start.
+    const seen: number[] = [];
+    const items = [{ throw: 'item 0 is bad' }, ...Array.from({ length: 20 }, (_, k) => k + 1)];
+    await expect(mapInPool<unknown, number>(WORKER, items, 2, (_, i) => seen.push(i))).rejects.toThrow('item 0 is bad');
+    expect(seen.length).toBeLessThanOrEqual(3);
   });
 
   it('rejects with a SimError when a worker thread exits (it waited for ever, and the process ended with exit code 13)', { timeout: 20_000 }, async () => {

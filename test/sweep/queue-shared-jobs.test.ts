@@ -6,7 +6,8 @@
  * this sweep's coordinator waits for. Its line comes back with the other sweep's index
  * and names; the coordinator records it with its own, and the results are the local
  * run's bytes. A job a worker refused (another checkout) is reported, and a coordinator
- * started again queues it again, for a worker that takes it.
+ * started again queues it again, for a worker that takes it; jobs someone removed are
+ * queued again. And a worker's --idle-exit waits for the runs under way.
  */
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
