@@ -33,6 +33,19 @@ describe('runOne', () => {
     expect(badVerify).toMatchObject({ status: 'failed', summary: null, error: { kind: 'input', message: expect.stringContaining('verify must return') } });
   });
 
+  it("runs each run with its own parameters, seed, network and perturbation: four cshifts give four fingerprints, race's perturbations differ", async () => {
+    const runs = await runsOf([
+      { app: 'apps/cshift', platform: 'cm5', nodes: 4, seeds: [1, 2], network: ['packet', 'analytic'] },
+      { app: 'apps/examples/race', platform: 'cm5', nodes: 4, perturb: [1, 2] },
+      { app: 'apps/cshift', platform: 'cm5', nodes: 4, params: { messages: 7 } },
+    ]);
+    const lines = await Promise.all(runs.map(async (run) => JSON.parse((await runOne(run, inputs)).line) as ResultLine));
+    expect(new Set(lines.slice(0, 4).map((l) => l.summary?.fingerprint)).size).toBe(4);
+    // Perturbation 1 lets the race pass; 2 loses it (StrataFail).
+    expect(lines.slice(4, 6).map((l) => l.status)).toEqual(['verified', 'failed']);
+    expect(lines[6].summary?.params).toMatchObject({ messages: 7 });
+  });
+
   it('ends a run that never finishes at the default cycle limit, as a failed run', async () => {
     const runaway = await lineOf({ app: 'test/fixtures/runaway-app', platform: 'cm5', nodes: 4 });
     expect(runaway).toMatchObject({ status: 'failed', summary: null, error: { kind: 'run', message: expect.stringContaining('limit of 10000000000 simulated cycles') } });
