@@ -98,9 +98,12 @@ describe.skipIf(missing.length > 0)('sim sweep --queue with jobs another sweep q
     const queue = new Queue(QUEUE_NAME, { connection });
     try {
       await waitFor("sweep d's two jobs", async () => (await queue.getJobCountByTypes('waiting')) === 2, 30_000);
+      const status = ['sweep', 'status', join(dir, 'd.json'), '--out', out, '--queue', db4];
+      expect((await sim(status)).stdout).toBe('sim sweep status: d: 2 runs: 0 verified, 0 unverified, 0 failed, 2 missing\nmissing runs: 0-1\nqueue: of the missing runs, 2 waiting\n');
       // Someone empties the queue (no worker has taken the jobs yet).
       await queue.obliterate({ force: true });
       expect(await queue.getJobCountByTypes('waiting', 'active', 'completed', 'failed')).toBe(0);
+      expect((await sim(status)).stdout).toContain('\nqueue: of the missing runs, 2 not queued\n');
     } finally {
       await queue.close();
       connection.disconnect();
