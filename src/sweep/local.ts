@@ -11,7 +11,7 @@ import { timingPath } from './part-names.ts';
 import { PartWriter } from './parts.ts';
 import type { ResultsHeader } from './result-line.ts';
 import { RunStopped } from '../runtime/stoppable-run.ts';
-import { runOne, type RunOutcome } from './run-one.ts';
+import { runLocalOne, type RunOutcome } from './run-one.ts';
 import type { InputResolver, SweepRun } from './run-model.ts';
 
 /** Appends outcomes to a part and their timing to its sidecar. */
@@ -66,7 +66,7 @@ export async function runLocal(options: LocalOptions): Promise<void> {
       if (stop?.aborted === true) return;
       let outcome: RunOutcome;
       try {
-        outcome = await runOne(run, resolver, stop);
+        outcome = await runLocalOne(run, resolver, stop);
       } catch (e) {
         if (e instanceof RunStopped) return;
         throw e;

@@ -6,6 +6,7 @@
  * through load-sibling.mjs).
  */
 import Tinypool from 'tinypool';
+import { SimError } from '../kernel/errors.ts';
 
 /** A worker-thread module (a `*.mjs` entry point) and the name of the function it exports. */
 export interface WorkerModule {
@@ -16,7 +17,8 @@ export interface WorkerModule {
 /**
  * Runs the worker module's function on every item in `workers` threads; `onResult`
  * sees each result (in completion order) with its item's index. Rejects with the
- * first error a worker throws (its thread dying included), after the pool is gone.
+ * first error a worker throws (its thread dying included; one that exits, by
+ * process.exit in it, is a SimError), after the pool is gone.
  * Once `stop` is aborted it starts no more items and ends the threads at once, their
  * items unfinished (no error); it resolves when they are gone.
  */
@@ -26,15 +28,39 @@ export async function mapInPool<T, R>(worker: WorkerModule, items: readonly T[],
   let next = 0;
   let failure: unknown = null;
   const stopped = (): boolean => stop?.aborted === true;
+  // A thread that exits by itself (process.exit in it) settles none of its items: tinypool
+  // hears of a thread's error, not of its exit, and its destroy waits for that exit again.
+  // The lanes and the destroy waited for ever: with the threads unref'd, the process
+  // ended at once (exit code 13) without a word. Now its exit fails the map.
+  const exitedThreads = new Set<unknown>();
+  let threadExited: (e: Error) => void = () => {};
+  const exited = new Promise<never>((_, reject) => {
+    threadExited = reject;
+  });
+  exited.catch(() => {});
   let destroyed: Promise<void> | null = null;
-  const destroy = (): Promise<void> => (destroyed ??= pool.destroy());
+  for (const thread of pool.threads) {
+    thread.once('exit', (code: number) => {
+      exitedThreads.add(thread);
+      if (destroyed === null) threadExited(new SimError(`a worker thread exited (exit code ${code}) before its work was done, which is lost (code that calls process.exit ends its thread)`));
+    });
+  }
+  const destroy = (): Promise<void> => {
+    if (destroyed !== null) return destroyed;
+    if (exitedThreads.size === 0) return (destroyed = pool.destroy());
+    // Ends the live threads; the wait for the exited one's exit would never end.
+    const live = pool.threads.filter((t) => !exitedThreads.has(t));
+    destroyed = Promise.all(live.map((t) => new Promise<void>((resolve) => t.once('exit', () => resolve())))).then(() => {});
+    void pool.destroy();
+    return destroyed;
+  };
   const onStop = (): void => void destroy();
   stop?.addEventListener('abort', onStop, { once: true });
   const lane = async (): Promise<void> => {
     while (failure === null && !stopped() && next < items.length) {
       const index = next++;
       try {
-        onResult((await pool.run(items[index])) as R, index);
+        onResult((await Promise.race([pool.run(items[index]), exited])) as R, index);
       } catch (e) {
         // The threads ended by a stop reject their items: not a failure.
         if (!stopped()) failure ??= e;

@@ -98,8 +98,10 @@ export async function coordinate(o: CoordinateOptions): Promise<CoordinateResult
       const run = job?.id === undefined ? undefined : wanted.get(job.id);
       if (job === undefined || run === undefined || abandoned) continue;
       const result = job.returnvalue as QueueResult;
-      // A job shared with another sweep carries that sweep's index: the line takes ours.
-      const line = { ...(JSON.parse(result.outcome.line) as ResultLine), i: run.i };
+      // A job shared with another sweep (same key) carries that sweep's index and names of
+      // its platform and app (a name or a path to the same file): the line takes ours, as
+      // a local run of this sweep writes it.
+      const line = { ...(JSON.parse(result.outcome.line) as ResultLine), i: run.i, inputs: run.inputs };
       o.recorder.record(run.i, { ...result.outcome, line: lineText(line) }, result.host);
       wanted.delete(run.key);
       ran++;

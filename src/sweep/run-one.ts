@@ -79,6 +79,22 @@ export async function runOne(run: SweepRun, resolver: InputResolver, stop?: Abor
 }
 
 /**
+ * runOne for the local executor (the main thread and its worker threads): a run whose
+ * inputs are not this checkout's (a platform or app edited since the sweep was
+ * expanded; a worker thread loads them afresh) comes back unrecorded, as the queue's
+ * workers refuse it, and the sweep goes on. It was thrown: across a thread it lost its
+ * class and was reported as "internal error (a bug in the simulator)" with a stack.
+ */
+export async function runLocalOne(run: SweepRun, resolver: InputResolver, stop?: AbortSignal): Promise<RunOutcome> {
+  try {
+    return await runOne(run, resolver, stop);
+  } catch (e) {
+    if (!(e instanceof InputsMismatch)) throw e;
+    return { key: run.key, line: '', wallMs: 0, unrecorded: `${e.message}: not the files the sweep was started with (edited since?), so not recorded; run the sweep again` };
+  }
+}
+
+/**
  * Why a run stopped at a limit of this host rather than of its inputs, or null: the
  * JavaScript heap's (its size and the event it stopped at are the host's and its
  * collector's: 176 MB at event 131,072 under one heap, 208 MB at 180,224 under

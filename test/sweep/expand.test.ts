@@ -11,11 +11,11 @@ import { checkoutInputs } from '../../src/cli/sweep-inputs.ts';
 import { InputError } from '../../src/kernel/errors.ts';
 import { canonicalJson } from '../../src/sweep/canonical.ts';
 import { expandSweep } from '../../src/sweep/expand.ts';
-import { KeyConflict, PartWriter, readParts } from '../../src/sweep/parts.ts';
+import { KeyConflict, PartWriter, readParts, readPieces } from '../../src/sweep/parts.ts';
 import { checkSweep } from '../../src/sweep/sweep-file.ts';
 import { runKey } from '../../src/sweep/run-model.ts';
 import { inShard, parseShard } from '../../src/sweep/shard.ts';
-import { ranges, shardsWithGaps } from '../../src/sweep/merge.ts';
+import { collectParts, finalPieces, ranges, shardsWithGaps } from '../../src/sweep/merge.ts';
 
 const thousand = Array.from({ length: 1000 }, (_, k) => k + 1);
 const expand = async (value: unknown) => expandSweep(checkSweep(value, 'test.json'), 'test.json', checkoutInputs());
@@ -53,6 +53,12 @@ describe('sweep expansion', () => {
     for (const run of runs) expect(run.key).toBe(runKey(run.inputs));
   });
 
+  it("takes a platform's default node count, seed 1, the packet network and no perturbation when an entry gives none", async () => {
+    const [run] = await expand({ name: 'x', runs: [{ app: 'apps/cshift', platform: 'paragon' }] });
+    const { defaultNodes } = JSON.parse(readFileSync(join(import.meta.dirname, '../../platforms/paragon.json'), 'utf8')) as { defaultNodes: number };
+    expect(run.inputs).toMatchObject({ nodes: defaultNodes, seed: 1, network: 'packet', perturb: null });
+  });
+
   it('varies the first parameter key outermost when several keys list values', async () => {
     const runs = await expand({ name: 'p', runs: [{ app: 'apps/cshift', platform: 'cm5', nodes: 4, params: { shift: [1, 2], messages: [8, 16, 32] } }] });
     expect(runs.map((r) => `${String(r.inputs.params.shift)}/${String(r.inputs.params.messages)}`)).toEqual(['1/8', '1/16', '1/32', '2/8', '2/16', '2/32']);
@@ -79,6 +85,8 @@ describe('sweep expansion', () => {
 
   it.each([
     ['a missing name', { runs: [{ app: 'apps/cshift', platform: 'cm5' }] }, /test\.json: not a sweep file at name: missing \(expected string\); a sweep file is \{ name, runs: /],
+    // The name goes into the Slurm job name and every message about the results.
+    ['a name of 201 characters', { name: 'n'.repeat(201), runs: [{ app: 'apps/cshift', platform: 'cm5' }] }, /test\.json: not a sweep file at name: .*200/],
     ['an unknown key', { name: 'x', runs: [{ app: 'apps/cshift', platform: 'cm5', nodez: [4] }] }, /at runs\[0\]: .*nodez/],
     // JSON reads 1e400 as Infinity; the message named only the union's first form, "expected string".
     ['a parameter value JSON reads as Infinity', { name: 'x', runs: [{ app: 'apps/cshift', platform: 'cm5', params: { messages: Infinity } }] }, /at runs\[0\]\.params\.messages: expected a string, a finite number, true or false; a sweep file is /],
@@ -116,7 +124,10 @@ describe('sweep expansion', () => {
   it('assigns runs to shards round-robin and refuses shard specs like 3/2', () => {
     const shard = parseShard('2/3');
     expect([0, 1, 2, 3, 4, 5, 6, 7].filter((i) => inShard(i, shard))).toEqual([1, 4, 7]);
-    for (const bad of ['3/2', '0/2', '1/0', 'a/b', '1/2/3', '']) expect(() => parseShard(bad)).toThrow(/expected i\/n with 1 <= i <= n/);
+    // The last shard and the whole are shards too.
+    expect([0, 1, 2, 3, 4, 5, 6, 7].filter((i) => inShard(i, parseShard('3/3')))).toEqual([2, 5]);
+    expect(parseShard('1/1')).toEqual({ index: 1, count: 1 });
+    for (const bad of ['3/2', '0/2', '1/0', 'a/b', '1/2/3', '', '1/1000000000']) expect(() => parseShard(bad)).toThrow(/expected i\/n with 1 <= i <= n/);
   });
 
   it('writes missing runs as ranges of consecutive indexes, and the shards with gaps in order', () => {
@@ -151,6 +162,15 @@ describe('result parts', () => {
     again.append(line(1, 'b'));
     again.close();
     expect(readFileSync(`${out}.part-1-of-1`, 'utf8')).toBe(`${canonicalJson(header)}\n${line(0, 'a')}\n${line(1, 'b')}\n`);
+  });
+
+  it('reads a part in pieces that each end at a line end (a part past 1 GiB is read so), and refuses a line longer than a piece', () => {
+    const part = join(mkdtempSync(join(tmpdir(), 'sim-parts-')), 'r.jsonl.part-1-of-1');
+    writeFileSync(part, 'aaaa\nbb\ncccccc\ndd');
+    // At most 8 bytes a piece: a piece ends after its last whole line, and the torn tail comes last.
+    expect(readPieces(part, 'the part', 8).map(String)).toEqual(['aaaa\nbb\n', 'cccccc\n', 'dd']);
+    writeFileSync(part, 'aaaa\nbbbbbbbbbbbb\n');
+    expect(() => readPieces(part, 'the part', 8)).toThrow(`${part}: a line of more than 8 bytes at byte 5; expected result lines (one JSON object of a run per line)`);
   });
 
   it('accepts a key recorded twice only with byte-identical lines', () => {
@@ -198,6 +218,18 @@ describe('result parts', () => {
     // Runs 0 to 2 of 3: a line for run 3 is no run of this sweep (read fast or in full).
     expect(readParts(part('last', header, [line(2, 'a')])).byKey.size).toBe(1);
     expect(() => readParts(part('past', header, [line(3, 'a')]))).toThrow(/part-1-of-1:2: expected "i", a run index from 0 to 2$/);
+  });
+
+  it('refuses, when merging, a run recorded under two keys and a line without inputs, summary or error', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-parts-'));
+    const twoKeys = join(dir, 'two.jsonl');
+    const other = canonicalJson({ i: 0, key: `run-${'e'.repeat(64)}`, inputs: {}, status: 'verified', summary: { fingerprint: 'a' }, error: null });
+    writeFileSync(`${twoKeys}.part-1-of-1`, `${canonicalJson(header)}\n${line(0, 'a')}\n${other}\n`);
+    expect(() => collectParts(twoKeys)).toThrow(`run 0 is recorded under two keys (run-${'0'.repeat(64)} and run-${'e'.repeat(64)}); the parts mix different sweeps`);
+    const bare = join(dir, 'bare.jsonl');
+    const noInputs = `{"error":null,"i":1,"key":"run-${'1'.repeat(64)}","status":"verified","summary":{"fingerprint":"${'f'.repeat(40)}"}}`;
+    writeFileSync(`${bare}.part-1-of-1`, `${canonicalJson(header)}\n${line(0, 'a')}\n${noInputs}\n${line(2, 'c')}\n`);
+    expect(() => [...finalPieces(collectParts(bare), bare)]).toThrow(`${bare}.part-1-of-1:3: expected "inputs", "summary" and "error"`);
   });
 
   it('refuses parts of another sweep', () => {

@@ -30,6 +30,10 @@ describe('a results file read in windows', () => {
     const rows = cli.stdout.trimEnd().split('\n');
     expect(rows).toHaveLength(25);
     expect(rows.slice(1).map((r) => Number(r.split(',')[0]))).toEqual([...Array(24).keys()]);
+    // The summary's copies of the inputs and its per-node log lines are no columns: each column once, none lastLog.
+    const columns = rows[0].split(',');
+    expect(new Set(columns).size).toBe(columns.length);
+    expect(columns.filter((c) => c.startsWith('lastLog'))).toEqual([]);
     for (const window of [longest, 3 * longest]) expect([...resultsCsv(results, undefined, window)].join('')).toBe(cli.stdout);
     const picked = await sim(['sweep', 'export', results, '--format', 'csv', '--columns', 'status,i']);
     expect([...resultsCsv(results, ['status', 'i'], longest)].join('')).toBe(picked.stdout);
@@ -57,6 +61,17 @@ describe('a results file read in windows', () => {
     const cut = join(dir, 'cut.jsonl');
     writeFileSync(cut, readFileSync(results, 'utf8').trimEnd());
     expect(() => openResults(cut, 'run sim sweep merge')).toThrow(`${cut}: the last line is incomplete (not a final results file; run sim sweep merge)`);
+  });
+
+  it('refuses a results file with a line missing, or two lines swapped, as no final results file', () => {
+    const lines = readFileSync(results, 'utf8').trimEnd().split('\n');
+    const short = join(dir, 'short.jsonl');
+    writeFileSync(short, `${lines.filter((_, k) => k !== 5).join('\n')}\n`);
+    expect(() => openResults(short, 'run sim sweep merge')).toThrow(`${short}: 23 result lines for 24 runs (not a final results file; run sim sweep merge)`);
+    const swapped = join(dir, 'swapped.jsonl');
+    [lines[3], lines[4]] = [lines[4], lines[3]];
+    writeFileSync(swapped, `${lines.join('\n')}\n`);
+    expect(() => [...resultsCsv(swapped, undefined)]).toThrow(`${swapped}:4: run 3 where run 2 belongs (not in sweep order); run sim sweep merge`);
   });
 
   it('refuses a line longer than a window, naming it', () => {

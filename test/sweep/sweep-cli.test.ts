@@ -202,6 +202,13 @@ describe('sim sweep', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(`sim: -o ${join(dir, 'one.jsonl.part-1-of-1')}: the name of a sweep's results part, which only the sweep writes; expected another file name\n`);
     expect(lines(join(dir, 'one.jsonl.part-1-of-1'))[0]).toMatch(/^\{"format"/);
+    // So is its timing sidecar.
+    const timing = join(dir, 'one.jsonl.part-1-of-1.timing.jsonl');
+    const kept = readFileSync(timing, 'utf8');
+    const t = await simHere(['sweep', 'export', join(dir, 'one.jsonl'), '--format', 'csv', '-o', timing]);
+    expect(t.code).toBe(2);
+    expect(t.stderr).toBe(`sim: -o ${timing}: the name of a sweep's results part, which only the sweep writes; expected another file name\n`);
+    expect(readFileSync(timing, 'utf8')).toBe(kept);
   });
 
   it('refuses a malformed results part with its file and line', async () => {

@@ -132,10 +132,34 @@ describe.skipIf(missing.length > 0)('sim sweep slurm (a real Slurm array)', () =
     expect(readFileSync(out, 'utf8')).toBe(readFileSync(join(dir, 'local.jsonl'), 'utf8'));
   });
 
+  it('runs no more than --max-running tasks at once, though the node has room for more', { timeout: 180_000 }, async () => {
+    // The node has 2 CPUs and each task asks for 1: without the %1 of --max-running 1, two ran at once.
+    const folder = join(dir, 'max-running');
+    mkdirSync(folder);
+    const out = join(folder, 'r.jsonl');
+    const generated = await sim(['sweep', 'slurm', SMALL, '--out', out, '--tasks', '3', '--cpus', '1', '--max-running', '1']);
+    expect(generated.code).toBe(0);
+    expect(generated.stdout).toContain('#SBATCH --array=1-3%1\n');
+    writeFileSync(join(folder, 'sweep.sbatch'), generated.stdout);
+    const job = slurm('sbatch', '--parsable', join(folder, 'sweep.sbatch')).trim().split(';')[0];
+    let mostRunning = 0;
+    const reasons = new Set<string>();
+    await waitFor('the array to finish', () => {
+      const rows = slurm('squeue', '-h', '-j', job, '-o', '%T %r').trim().split('\n').filter((l) => l !== '');
+      mostRunning = Math.max(mostRunning, rows.filter((l) => l.startsWith('RUNNING')).length);
+      for (const l of rows) if (l.startsWith('PENDING')) reasons.add(l.split(' ')[1]);
+      return rows.length === 0;
+    }, 150_000);
+    expect(mostRunning).toBe(1);
+    expect(reasons).toContain('JobArrayTaskLimit');
+    expect((await sim(['sweep', 'merge', out])).code).toBe(0);
+  });
+
   it('takes a script whose --out is in a folder named with blanks, quotes and %', { timeout: 120_000 }, async () => {
     // sbatch refused it ("Invalid directive found in batch script: dir"): the #SBATCH
     // --output line held the path as it was, and a % in it would start a pattern.
-    const folder = join(dir, `out dir 'q' "d" 100%`);
+    // A % before a letter is a pattern to sbatch (%a: the task's index) unless doubled.
+    const folder = join(dir, `out dir 'q' "d" 100%a`);
     mkdirSync(folder);
     const out = join(folder, 'r.jsonl');
     const job = await firstTaskOf(['sweep', 'slurm', SMALL, '--out', out, '--tasks', '24'], ROOT, folder);
