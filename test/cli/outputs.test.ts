@@ -148,6 +148,26 @@ describe.concurrent('output files are checked before any work', () => {
     expect(r.stderr).toBe('sim: --log a.log: more than 40 symbolic links in a row (a loop?); expected a file name\n');
   });
 
+  it('writes through a chain of symbolic links to a file not made yet, keeping every link (the limit is a loop, not a chain)', async () => {
+    const dir = scratch();
+    symlinkSync('two.log', join(dir, 'one.log'));
+    symlinkSync('three.log', join(dir, 'two.log'));
+    symlinkSync('real.log', join(dir, 'three.log'));
+    const r = await sim(['--platform', 'cm5', '--nodes', '4', join(ROOT, 'apps/cshift'), '--log', 'one.log'], dir);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    for (const link of ['one.log', 'two.log', 'three.log']) expect(lstatSync(join(dir, link)).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(dir, 'real.log'), 'utf8')).toMatch(/^cycle 0 node 0: startBarrier$/m);
+  });
+
+  it('bad input found once the run has opened its files (a main that is no generator) leaves none of them, not even a temporary file', async () => {
+    const dir = scratch();
+    const r = await sim(['--platform', 'cm5', '--nodes', '4', join(ROOT, 'test/fixtures/main-not-generator.ts'), '--log', 'l.log', '--trace', 't.trace', '--record', 'r.json'], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^sim: app not-generator: main must be a function\* .*\n$/);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   it('writes through a symbolic link and into a device or FIFO, never renaming over them (as root it replaced /dev/null with a file)', async () => {
     const dir = scratch();
     const trace = join(dir, 'good.trace');

@@ -1,0 +1,31 @@
+/**
+ * The commands' own arguments (sim graph, export, replay, explore): a missing or extra
+ * argument, or a value out of range, is one line on stderr naming it, exit 2, nothing
+ * written. A mutation audit found these checks unpinned: dropping any of them still
+ * passed, each command then failing later with another message, or running.
+ */
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT, sim } from '../support/sim-cli.ts';
+
+describe.concurrent("a command's arguments", () => {
+  it.each([
+    ['sim graph without -o', ['graph', 't.trace'], 'sim graph: missing -o <file.svg>: where to write the graph'],
+    ['sim graph --kind that is no graph', ['graph', 't.trace', '-o', 'g.svg', '--kind', 'latency'], 'sim graph: --kind latency: expected states or congestion'],
+    ['sim export without -o', ['export', '--format', 'perfetto', 't.trace'], 'sim export: missing -o <file.json>: where to write the export'],
+    ['sim replay of no file', ['replay'], 'sim replay: expected one repro file: sim replay <file> [--stop-at <cycle>|event:<n>]'],
+    ['sim replay of two files', ['replay', 'a.json', 'b.json'], 'sim replay: expected one repro file: sim replay <file> [--stop-at <cycle>|event:<n>]'],
+    // --runs 0 explored nothing and said "0 perturbed runs ..., 0 failed", exit 0.
+    ['sim explore on a machine size the network cannot build', ['explore', join(ROOT, 'apps/examples/race'), '--platform', 'cm5', '--nodes', '48', '--runs', '2'], 'sim: --nodes 48: expected a power of two for a fat-tree network (platform cm5)'],
+    ['sim explore --runs 0', ['explore', join(ROOT, 'apps/examples/race'), '--platform', 'cm5', '--nodes', '4', '--runs', '0'], 'sim: --runs 0: expected an integer from 1 to 1000000'],
+  ])('%s: one line, exit 2, nothing written', async (_what, args, line) => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-command-args-'));
+    const r = await sim(args, dir);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`${line}\n`);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
