@@ -18,6 +18,12 @@ describe.concurrent("a command's arguments", () => {
     ['sim replay of no file', ['replay'], 'sim replay: expected one repro file: sim replay <file> [--stop-at <cycle>|event:<n>]'],
     ['sim replay of two files', ['replay', 'a.json', 'b.json'], 'sim replay: expected one repro file: sim replay <file> [--stop-at <cycle>|event:<n>]'],
     // --runs 0 explored nothing and said "0 perturbed runs ..., 0 failed", exit 0.
+    ['sim calibrate without --platform', ['calibrate', 'x.spec', '-o', 's.samples'], 'sim calibrate: missing --platform <name|all>'],
+    ['sim calibrate --workers past 64', ['calibrate', '--platform', 'cm5', 'x.spec', '-o', 's.samples', '--workers', '65'], 'sim: --workers 65: expected an integer from 1 to 64'],
+    ['sim fit of no samples file', ['fit', '-o', 'm.json'], 'sim fit: expected one samples file: sim fit <samples> [--relative] -o <models.json>'],
+    ['sim fit without -o', ['fit', 's.samples'], 'sim fit: missing -o <models.json>: where to write the models'],
+    // Its module and residuals are named by replacing .json: m.txt named all three m.txt.
+    ['sim fit -o not ending in .json', ['fit', 's.samples', '-o', 'm.txt'], 'sim fit: -o m.txt: expected a name ending in .json (the models; the .ts module and .residuals go beside it)'],
     ['sim explore on a machine size the network cannot build', ['explore', join(ROOT, 'apps/examples/race'), '--platform', 'cm5', '--nodes', '48', '--runs', '2'], 'sim: --nodes 48: expected a power of two for a fat-tree network (platform cm5)'],
     ['sim explore --runs 0', ['explore', join(ROOT, 'apps/examples/race'), '--platform', 'cm5', '--nodes', '4', '--runs', '0'], 'sim: --runs 0: expected an integer from 1 to 1000000'],
   ])('%s: one line, exit 2, nothing written', async (_what, args, line) => {

@@ -66,6 +66,19 @@ describe.concurrent('the CLI surface (issue 23, item 7)', () => {
     expect(params.stdout).toMatch(/^ {2}width +int, default 256, from 3 to 65536: grid columns$/m);
     expect(params.stdout).toMatch(/^ {2}layout +one of square\|vstrips\|hstrips\|uni\|rect, default square: /m);
     expect(JSON.parse(paramsJson.stdout).params.iters).toMatchObject({ type: 'int', default: 20 });
+    // In name order, by code unit, whatever the host's locale.
+    const listed = JSON.parse(appsJson.stdout).map((a: { folder: string }) => a.folder) as string[];
+    expect(listed).toEqual([...listed].sort());
+  });
+
+  it('sim params shows a bound of one side and an app without parameters; sim apps and sim params refuse the wrong number of arguments', async () => {
+    const [cshift, none, appsExtra, paramsNone] = await Promise.all([sim(['params', 'apps/cshift']), sim(['params', 'test/fixtures/deadlock-app']), sim(['apps', 'apps/stencil']), sim(['params'])]);
+    expect(cshift.stdout).toMatch(/^ {2}shift +int, default 1, at least 0: /m);
+    expect(none.stdout).toBe('deadlock: node 0 never enters the barrier\n  (no parameters)\n');
+    expect(appsExtra.code).toBe(2);
+    expect(appsExtra.stderr).toBe('sim apps: unexpected argument "apps/stencil" (sim params <app> lists an app\'s parameters)\n');
+    expect(paramsNone.code).toBe(2);
+    expect(paramsNone.stderr).toBe('sim params: expected one app: sim params <app-folder|app-file>\n');
   });
 
   it('refuses conflicting options: --trace-network with the analytic network (case 8), writing nothing', async () => {
