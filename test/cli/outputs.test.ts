@@ -20,6 +20,9 @@ describe.concurrent('output files are checked before any work', () => {
     ['--record in a read-only folder', ['--record', `${READ_ONLY}/x.json`], /^sim: --record \/sys\/x\.json: cannot create files in \/sys \(E[A-Z]+\); expected a writable folder$/],
     ['--trace into a missing folder', ['--trace', 'nodir/t.trace'], /^sim: --trace nodir\/t\.trace: no such folder/],
     ['--log naming a folder', ['--log', 'w'], /^sim: --log w: is a folder; expected a file name$/],
+    // A name ending in a slash names a folder: it wrote the log to a file named out, the trace to t.trace.
+    ['--log naming a folder not made yet', ['--log', 'out/'], /^sim: --log out\/: ends with a slash, which names a folder; expected a file name$/],
+    ['--trace ending in a slash', ['--trace', 't.trace/'], /^sim: --trace t\.trace\/: ends with a slash, which names a folder; expected a file name$/],
     // The run went ahead, then the trace failed with ENOENT: both shared the temporary file beside the target.
     ['--trace and --log naming one file', ['--trace', 'x.out', '--log', './x.out'], /^sim: --log \.\/x\.out: the same file as --trace x\.out; expected a different file$/],
   ])('%s: one line, exit 2, no summary, nothing written', async (_what, extra, message) => {
