@@ -51,6 +51,12 @@ describe.concurrent('sim runs apps', () => {
     const r = await sim(['--platform', 'platforms/atm.json', 'apps/cshift/index.ts', '--nodes', '5']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^run +cshift on atm .*5 nodes/m);
+    // A bare name ending in .json is a file in the working directory, not a shipped platform.
+    const dir = mkdtempSync(join(tmpdir(), 'sim-platform-file-'));
+    writeFileSync(join(dir, 'mine.json'), readFileSync(join(ROOT, 'platforms/atm.json')));
+    const here = await sim(['--platform', 'mine.json', join(ROOT, 'apps/cshift'), '--nodes', '5'], dir);
+    expect(here.stderr).toBe('');
+    expect(here.stdout).toMatch(/^run +cshift on atm .*5 nodes/m);
   });
 
   it('shows a run shorter than a microsecond to three digits (it said "= 0 us")', async () => {
@@ -174,7 +180,7 @@ describe.concurrent('sim runs apps', () => {
   it('notes --models given to a failed run with no auto parameter too, before the failure report', async () => {
     const { r } = await failingRun(['--platform', 'cm5', 'test/fixtures/deadlock-app', '--nodes', '4', '--models', '/nonexistent']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^sim: note: --models \/nonexistent (is|are) used only to resolve auto parameters .*\n(.*\n)*sim: run failed: deadlock at cycle/);
+    expect(r.stderr).toMatch(/^sim: note: --models \/nonexistent is used only to resolve auto parameters .*\n(.*\n)*sim: run failed: deadlock at cycle/);
   });
 
   it('runs with the largest seed, 2^32 - 1, as with any other', async () => {
@@ -197,5 +203,6 @@ describe.concurrent('sim runs apps', () => {
     expect(help.stdout).toContain('alewife, atm, cm5, paragon');
     const version = await sim(['--version']);
     expect(version.stdout.trim()).toMatch(/^sim \d+\.\d+\.\d+$/);
+    expect((await sim(['-v'])).stdout).toBe(version.stdout);
   });
 });
