@@ -20,6 +20,9 @@ describe.concurrent("a command's arguments", () => {
     // --runs 0 explored nothing and said "0 perturbed runs ..., 0 failed", exit 0.
     ['sim calibrate without --platform', ['calibrate', 'x.spec', '-o', 's.samples'], 'sim calibrate: missing --platform <name|all>'],
     ['sim calibrate --workers past 64', ['calibrate', '--platform', 'cm5', 'x.spec', '-o', 's.samples', '--workers', '65'], 'sim: --workers 65: expected an integer from 1 to 64'],
+    // Refused before the queue is reached (port 1 has no Redis).
+    ['sim worker --lock 1', ['worker', '--queue', 'redis://127.0.0.1:1/0', '--lock', '1'], 'sim: --lock 1: expected an integer from 2 to 3600'],
+    ['sim worker --workers 0', ['worker', '--queue', 'redis://127.0.0.1:1/0', '--workers', '0'], 'sim: --workers 0: expected an integer from 1 to 256'],
     ['sim fit of no samples file', ['fit', '-o', 'm.json'], 'sim fit: expected one samples file: sim fit <samples> [--relative] -o <models.json>'],
     ['sim fit without -o', ['fit', 's.samples'], 'sim fit: missing -o <models.json>: where to write the models'],
     // Its module and residuals are named by replacing .json: m.txt named all three m.txt.

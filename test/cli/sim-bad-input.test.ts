@@ -56,6 +56,8 @@ const CASES: [string, string[], RegExp][] = [
   ['unknown --network', ['--platform', 'cm5', 'apps/ping-pong', '--network', 'wormhole'], /^sim: --network wormhole: expected packet or analytic$/],
   ['unknown option', ['--platform', 'cm5', 'apps/ping-pong', '--fast'], /^sim: unknown option --fast \(see sim --help\)$/],
   ['option without its value', ['--platform', 'cm5', 'apps/ping-pong', '--nodes'], /^sim: --nodes: expected a value$/],
+  ['--hybrid-models without --communication', ['--platform', 'cm5', 'apps/ping-pong', '--hybrid-models', 'models'], /^sim: --hybrid-models models: the hybrid models are used only with --communication hybrid$/],
+  ['--hybrid-models with --communication chain', ['--platform', 'cm5', 'apps/ping-pong', '--communication', 'chain', '--hybrid-models', 'models'], /^sim: --hybrid-models models: the hybrid models are used only with --communication hybrid$/],
   ['two apps', ['--platform', 'cm5', 'apps/ping-pong', 'apps/cshift'], /^sim: unexpected argument "apps\/cshift": a run takes one app$/],
 ];
 
