@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/commands.ts';
-import { commandHelp, helpText } from '../../src/cli/help.ts';
+import { commandHelp, helpText, wrap } from '../../src/cli/help.ts';
 import { parseOptions } from '../../src/cli/parse-options.ts';
 import { InputError } from '../../src/kernel/errors.ts';
 import { STUDIES } from '../../src/study/index.ts';
@@ -23,6 +23,20 @@ describe('the options are declared once (src/cli/commands.ts), and the help is w
     }
     expect(() => parseOptions(name, ['--no-such-option'])).toThrow(InputError);
     expect(helpText(['cm5'])).toContain(`sim ${COMMANDS[name].usage[0]}`);
+    // An option the command refuses (explore's --perturb) has no line of its own.
+    for (const [option, o] of Object.entries(COMMANDS[name].options)) {
+      if (o.refused !== undefined) expect(help).not.toMatch(new RegExp(`^ +(-\\w, )?--${option}\\b`, 'm'));
+    }
+  });
+
+  it('wraps option help at 80 columns, indented, filling each line', () => {
+    const text = wrap(Array.from({ length: 60 }, (_, i) => `w${i}`).join(' '), 26);
+    const lines = text.split('\n');
+    for (const line of lines) {
+      expect(line.length).toBeLessThanOrEqual(80);
+      expect(line.startsWith(' '.repeat(26))).toBe(true);
+    }
+    for (const line of lines.slice(0, -1)) expect(line.length).toBeGreaterThan(75);
   });
 
   it("sim study's --max-grid and --max-keys give the default of every study that takes them (--max-grid said 4096 alone; extra-rows' is 400)", () => {
