@@ -18,6 +18,7 @@ describe.concurrent("a command's arguments", () => {
     ['sim replay of no file', ['replay'], 'sim replay: expected one repro file: sim replay <file> [--stop-at <cycle>|event:<n>]'],
     ['sim replay of two files', ['replay', 'a.json', 'b.json'], 'sim replay: expected one repro file: sim replay <file> [--stop-at <cycle>|event:<n>]'],
     // --runs 0 explored nothing and said "0 perturbed runs ..., 0 failed", exit 0.
+    ['sim calibrate of a spec module exporting no specs', ['calibrate', '--platform', 'cm5', join(ROOT, 'test/fixtures/empty-specs.ts'), '-o', 's.samples'], `sim: ${join(ROOT, 'test/fixtures/empty-specs.ts')}: expected a default export that is a non-empty list of model specifications ({ name, loops, setup, task, cleanup, inputs, terms })`],
     ['sim calibrate without --platform', ['calibrate', 'x.spec', '-o', 's.samples'], 'sim calibrate: missing --platform <name|all>'],
     ['sim calibrate --workers past 64', ['calibrate', '--platform', 'cm5', 'x.spec', '-o', 's.samples', '--workers', '65'], 'sim: --workers 65: expected an integer from 1 to 64'],
     // Refused before the queue is reached (port 1 has no Redis).
