@@ -24,6 +24,9 @@ describe.concurrent("a command's arguments", () => {
     // Refused before the queue is reached (port 1 has no Redis).
     ['sim worker --lock 1', ['worker', '--queue', 'redis://127.0.0.1:1/0', '--lock', '1'], 'sim: --lock 1: expected an integer from 2 to 3600'],
     ['sim worker --workers 0', ['worker', '--queue', 'redis://127.0.0.1:1/0', '--workers', '0'], 'sim: --workers 0: expected an integer from 1 to 256'],
+    ['sim worker --queue with no host', ['worker', '--queue', 'redis:///0'], 'sim: --queue redis:///0: no host; expected a Redis URL, redis://host[:port][/db] (e.g. redis://127.0.0.1:6379/0)'],
+    ['sim worker --queue port 65536', ['worker', '--queue', 'redis://127.0.0.1:65536/0'], 'sim: --queue redis://127.0.0.1:65536/0: port 65536; expected a port from 1 to 65535'],
+    ['sim sweep --out of an empty name', ['sweep', 's.json', '--out', ''], 'sim sweep: missing --out <results.jsonl>'],
     ['sim fit of no samples file', ['fit', '-o', 'm.json'], 'sim fit: expected one samples file: sim fit <samples> [--relative] -o <models.json>'],
     ['sim fit without -o', ['fit', 's.samples'], 'sim fit: missing -o <models.json>: where to write the models'],
     // Its module and residuals are named by replacing .json: m.txt named all three m.txt.
