@@ -5,6 +5,7 @@
  * command lives in its own file (run-command.ts, graph-command.ts, ...).
  */
 import { InputError, RunFailure, SimError } from '../kernel/errors.ts';
+import { escapeLineBreaking } from '../kernel/one-line.ts';
 import { reportFailure } from './failure-report.ts';
 import { processIo, type Io } from './io.ts';
 import { simulatorVersion } from './project.ts';
@@ -16,7 +17,9 @@ export async function main(argv: readonly string[], io: Io = processIo): Promise
   } catch (e) {
     if (e instanceof InputError) {
       // A command's own messages name it already ("sim graph: ..."); others get "sim: ".
-      io.err(e.message.startsWith('sim ') ? e.message : `sim: ${e.message}`);
+      // On its one line: a file name with a newline (--log $'a\nb/x.log') split it in two.
+      const line = escapeLineBreaking(e.message);
+      io.err(line.startsWith('sim ') ? line : `sim: ${line}`);
       return 2;
     }
     if (e instanceof RunFailure) {

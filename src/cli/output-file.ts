@@ -40,6 +40,8 @@ export function checkOutputFile(option: string, path: string): void {
   if (path === '') throw new InputError(`${option}: an empty name; expected a file name`);
   const full = resolve(path);
   if (existsSync(full) && statSync(full).isDirectory()) throw new InputError(`${option} ${path}: is a folder; expected a file name`);
+  // resolve() drops a final slash: `--log out/` wrote a file named out.
+  if (path.endsWith('/') || path.endsWith(sep)) throw new InputError(`${option} ${path}: ends with a slash, which names a folder; expected a file name`);
   // A part holds a sweep's recorded runs (sim sweep export -o r.jsonl.part-1-of-1 wrote CSV over them).
   if (isPartFile(full)) throw new InputError(`${option} ${path}: the name of a sweep's results part, which only the sweep writes; expected another file name`);
   // Where the writing goes, not the name given: a device or FIFO is written directly, so

@@ -54,6 +54,26 @@ describe.concurrent("errors in the user's app carry its file and line", () => {
   });
 });
 
+describe('an exception deep in the app', () => {
+  it('names the four innermost of its frames, not all of them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-app-deep-'));
+    writeFileSync(
+      join(dir, 'deep.ts'),
+      `import { defineApp } from ${rootImport('src/runtime/index.ts')};\n` +
+        `function down(n: number): number {\n  if (n === 0) throw new Error('at the bottom');\n  return down(n - 1) + 1;\n}\n` +
+        `export default defineApp({ name: 'deep', description: 'throws 8 calls deep', params: {}, *main(rt) { yield* rt.barrier(); return down(8); }, verify: () => ({ ok: true, detail: '' }) });\n`,
+    );
+    const r = await sim(['--platform', 'cm5', '--nodes', '4', 'deep.ts'], dir);
+    expect(r.code).toBe(1);
+    const lines = r.stderr.split('\n');
+    expect(lines[0]).toMatch(/^sim: run failed: node \d at cycle \d+: Error: at the bottom$/);
+    const frames = lines.filter((l) => l.startsWith('  at '));
+    expect(frames).toHaveLength(4);
+    expect(frames[0]).toMatch(/^ {2}at down \(.*deep\.ts:3:\d+\)$/);
+    for (const f of frames.slice(1)) expect(f).toMatch(/^ {2}at down \(.*deep\.ts:4:\d+\)$/);
+  });
+});
+
 describe("an app in TypeScript under a path with a '?'", () => {
   it('is refused in one line naming the path (tsx compiled it as JavaScript), and runs from a path without one', async () => {
     const app = `import { defineApp } from ${rootImport('src/runtime/index.ts')};

@@ -4,7 +4,7 @@
  * build's runtime. (`npm test` builds first, so the other CLI tests run the build.)
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -146,5 +146,21 @@ describe.concurrent('a shipped platform', () => {
     const a = JSON.parse(byName.stdout) as Record<string, unknown>;
     const b = JSON.parse(byPath.stdout) as Record<string, unknown>;
     for (const key of ['fingerprint', 'platformHash', 'simulatedCycles', 'events', 'metrics']) expect(a[key], key).toEqual(b[key]);
+  });
+
+  it('edited after the build is read from its file, not from the build’s checked copy', () => {
+    // A copy of the checkout with its build current (the sources' times kept), whose cm5.json is then edited.
+    const copy = mkdtempSync(join(tmpdir(), 'sim-checkout-'));
+    for (const entry of ['bin', 'dist', 'src', 'apps', 'platforms', 'scripts', 'package.json', 'tsconfig.json', 'tsconfig.build.json']) {
+      cpSync(join(ROOT, entry), join(copy, entry), { recursive: true, preserveTimestamps: true });
+    }
+    symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
+    expect(isBuildCurrent(copy)).toBe(true);
+    const file = join(copy, 'platforms/cm5.json');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"title": "Thinking Machines CM-5"', '"title": "An edited CM-5"'));
+    const r = spawnSync(process.execPath, [join(copy, 'bin/sim.mjs'), '--platform', 'cm5', 'apps/ping-pong', '--nodes', '4', '--param', 'rounds=1'], { cwd: copy, encoding: 'utf8' });
+    rmSync(copy, { recursive: true, force: true });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/^run +ping-pong on cm5 \(An edited CM-5\), 4 nodes/m);
   });
 });

@@ -147,6 +147,20 @@ describe.concurrent('sim calibrate', () => {
     expect(columns.stderr).toBe('sim: --columns i,,status: has two commas in a row (entry 2 is empty); expected column names separated by commas\n');
   });
 
+  it('takes --vcount 0, sampling no verification samples, and refuses -1', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-cal-'));
+    writeFileSync(join(dir, 's.spec'), '{{ i 1 2 ++ @ @ ClearMemory(length) @ @ length:100*i @ }}\n');
+    const r = await sim(['calibrate', '--platform', 'cm5', 's.spec', '--nodes', '4', '--vcount', '0', '-o', 's.samples'], dir);
+    expect(r.code).toBe(0);
+    const text = readFileSync(join(dir, 's.samples'), 'utf8');
+    expect(text).toMatch(/^# seed 1 nodes 4 vcount 0$/m);
+    expect(text.split('\n').filter((l) => l.startsWith('ClearMemory '))).toHaveLength(2);
+    expect(text).not.toMatch(/^@/m);
+    const negative = await sim(['calibrate', '--platform', 'cm5', 's.spec', '--nodes', '4', '--vcount', '-1', '-o', 'n.samples'], dir);
+    expect(negative.code).toBe(2);
+    expect(negative.stderr).toBe('sim: --vcount -1: expected an integer from 0 to 100000\n');
+  });
+
   it('reports a run that fails in a worker as a failed run (exit 1), not an internal error, and writes nothing', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sim-cal-'));
     const file = join(dir, 'rt.spec');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../src/cli/commands.ts';
-import { commandHelp, helpText } from '../../src/cli/help.ts';
+import { commandHelp, helpText, wrap } from '../../src/cli/help.ts';
 import { parseOptions } from '../../src/cli/parse-options.ts';
 import { InputError } from '../../src/kernel/errors.ts';
 import { STUDIES } from '../../src/study/index.ts';
@@ -23,6 +23,20 @@ describe('the options are declared once (src/cli/commands.ts), and the help is w
     }
     expect(() => parseOptions(name, ['--no-such-option'])).toThrow(InputError);
     expect(helpText(['cm5'])).toContain(`sim ${COMMANDS[name].usage[0]}`);
+    // An option the command refuses (explore's --perturb) has no line of its own.
+    for (const [option, o] of Object.entries(COMMANDS[name].options)) {
+      if (o.refused !== undefined) expect(help).not.toMatch(new RegExp(`^ +(-\\w, )?--${option}\\b`, 'm'));
+    }
+  });
+
+  it('wraps option help at 80 columns, indented, filling each line', () => {
+    const text = wrap(Array.from({ length: 60 }, (_, i) => `w${i}`).join(' '), 26);
+    const lines = text.split('\n');
+    for (const line of lines) {
+      expect(line.length).toBeLessThanOrEqual(80);
+      expect(line.startsWith(' '.repeat(26))).toBe(true);
+    }
+    for (const line of lines.slice(0, -1)) expect(line.length).toBeGreaterThan(75);
   });
 
   it("sim study's --max-grid and --max-keys give the default of every study that takes them (--max-grid said 4096 alone; extra-rows' is 400)", () => {
@@ -66,6 +80,19 @@ describe.concurrent('the CLI surface (issue 23, item 7)', () => {
     expect(params.stdout).toMatch(/^ {2}width +int, default 256, from 3 to 65536: grid columns$/m);
     expect(params.stdout).toMatch(/^ {2}layout +one of square\|vstrips\|hstrips\|uni\|rect, default square: /m);
     expect(JSON.parse(paramsJson.stdout).params.iters).toMatchObject({ type: 'int', default: 20 });
+    // In name order, by code unit, whatever the host's locale.
+    const listed = JSON.parse(appsJson.stdout).map((a: { folder: string }) => a.folder) as string[];
+    expect(listed).toEqual([...listed].sort());
+  });
+
+  it('sim params shows a bound of one side and an app without parameters; sim apps and sim params refuse the wrong number of arguments', async () => {
+    const [cshift, none, appsExtra, paramsNone] = await Promise.all([sim(['params', 'apps/cshift']), sim(['params', 'test/fixtures/deadlock-app']), sim(['apps', 'apps/stencil']), sim(['params'])]);
+    expect(cshift.stdout).toMatch(/^ {2}shift +int, default 1, at least 0: /m);
+    expect(none.stdout).toBe('deadlock: node 0 never enters the barrier\n  (no parameters)\n');
+    expect(appsExtra.code).toBe(2);
+    expect(appsExtra.stderr).toBe('sim apps: unexpected argument "apps/stencil" (sim params <app> lists an app\'s parameters)\n');
+    expect(paramsNone.code).toBe(2);
+    expect(paramsNone.stderr).toBe('sim params: expected one app: sim params <app-folder|app-file>\n');
   });
 
   it('refuses conflicting options: --trace-network with the analytic network (case 8), writing nothing', async () => {

@@ -57,6 +57,10 @@ describe('sim explore', () => {
     const text = await sim(['explore', join(ROOT, 'apps/examples/race'), '--runs', '12', '--platform', 'cm5', '--nodes', '16', '--repros', '0'], mkdtempSync(join(tmpdir(), 'sim-explore-')));
     expect(text.stdout).not.toMatch(/replay:/);
     expect(text.stdout).toMatch(new RegExp(`^sim explore: repro files for the first 0 failing seeds only \\(--repros 0\\); .* records any of the other ${out.failed.length}$`, 'm'));
+    // Exactly one failing seed past --repros is still said: the seeds up to the second failing one, with --repros 1.
+    const runs = String(out.failed[1].perturb);
+    const one = await sim(['explore', join(ROOT, 'apps/examples/race'), '--runs', runs, '--platform', 'cm5', '--nodes', '16', '--repros', '1'], mkdtempSync(join(tmpdir(), 'sim-explore-')));
+    expect(one.stdout).toMatch(/^sim explore: repro files for the first 1 failing seeds only \(--repros 1\); .* records any of the other 1$/m);
     expect((await sim(['explore', 'apps/examples/race', '--runs', '2', '--platform', 'cm5', '--repros', '-1'])).stderr).toBe('sim: --repros -1: expected an integer from 0 to 1000000\n');
   });
 

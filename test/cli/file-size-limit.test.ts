@@ -37,6 +37,16 @@ describe.concurrent('an output file larger than the disk takes', () => {
     expect(readdirSync(dir).filter((f) => f.startsWith('big-repro'))).toEqual([]);
   }, 20_000);
 
+  it('sim export: one line, exit 2, neither the export nor its temporary file left', async () => {
+    // A 9 kB trace of 400 messages exports to more than the limit.
+    const made = await sim(['--platform', 'cm5', '--nodes', '4', 'apps/ping-pong', '--param', 'rounds=200', '--trace', join(dir, 'pp.trace'), '--trace-messages']);
+    expect(made.code).toBe(0);
+    const r = await simLimited(['export', '--format', 'perfetto', 'pp.trace', '-o', 'pp.json']);
+    expect(r.stderr).toBe('sim: -o pp.json: cannot write the file (EFBIG)\n');
+    expect(r.code).toBe(2);
+    expect(readdirSync(dir).filter((f) => f.includes('pp.json'))).toEqual([]);
+  }, 20_000);
+
   it('a sweep: one line naming the part, exit 2; without the limit the sweep resumes and completes', async () => {
     const file = join(dir, 'fill.json');
     writeFileSync(file, JSON.stringify({ name: 'fill', runs: [{ app: 'apps/ping-pong', platform: 'cm5', nodes: [4], params: { rounds: 1 }, seeds: { from: 1, count: 60 } }] }));

@@ -24,6 +24,11 @@ describe.concurrent('an output over an input is refused, the input left as it wa
     expect(e.stdout).toBe('');
     expect(e.stderr).toBe('sim: -o e.json: the same file as trace t.trace; expected a different file\n');
     expect(readFileSync(join(dir, 't.trace'))).toEqual(trace);
+    symlinkSync('t.trace', join(dir, 'g.svg'));
+    const g = await sim(['graph', 't.trace', '-o', 'g.svg'], dir);
+    expect(g.code).toBe(2);
+    expect(g.stderr).toBe('sim: -o g.svg: the same file as trace t.trace; expected a different file\n');
+    expect(readFileSync(join(dir, 't.trace'))).toEqual(trace);
 
     const sweep = `${JSON.stringify({ name: 's', runs: [{ app: 'apps/ping-pong', platform: 'cm5', nodes: 4, params: { rounds: 1 } }] })}\n`;
     writeFileSync(join(dir, 's.json'), sweep);
@@ -32,7 +37,7 @@ describe.concurrent('an output over an input is refused, the input left as it wa
     expect(s.code).toBe(2);
     expect(s.stderr).toBe('sim: --out r.jsonl: the same file as sweep s.json; expected a different file\n');
     expect(readFileSync(join(dir, 's.json'), 'utf8')).toBe(sweep);
-    expect(readdirSync(dir).sort()).toEqual(['e.json', 'r.jsonl', 's.json', 't.trace']);
+    expect(readdirSync(dir).sort()).toEqual(['e.json', 'g.svg', 'r.jsonl', 's.json', 't.trace']);
   });
 
   it('an output over the shipped platform file a bare --platform name reads: --log emptied it, --fit wrote the models over it', async () => {

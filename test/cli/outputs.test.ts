@@ -20,6 +20,9 @@ describe.concurrent('output files are checked before any work', () => {
     ['--record in a read-only folder', ['--record', `${READ_ONLY}/x.json`], /^sim: --record \/sys\/x\.json: cannot create files in \/sys \(E[A-Z]+\); expected a writable folder$/],
     ['--trace into a missing folder', ['--trace', 'nodir/t.trace'], /^sim: --trace nodir\/t\.trace: no such folder/],
     ['--log naming a folder', ['--log', 'w'], /^sim: --log w: is a folder; expected a file name$/],
+    // A name ending in a slash names a folder: it wrote the log to a file named out, the trace to t.trace.
+    ['--log naming a folder not made yet', ['--log', 'out/'], /^sim: --log out\/: ends with a slash, which names a folder; expected a file name$/],
+    ['--trace ending in a slash', ['--trace', 't.trace/'], /^sim: --trace t\.trace\/: ends with a slash, which names a folder; expected a file name$/],
     // The run went ahead, then the trace failed with ENOENT: both shared the temporary file beside the target.
     ['--trace and --log naming one file', ['--trace', 'x.out', '--log', './x.out'], /^sim: --log \.\/x\.out: the same file as --trace x\.out; expected a different file$/],
   ])('%s: one line, exit 2, no summary, nothing written', async (_what, extra, message) => {
@@ -146,6 +149,26 @@ describe.concurrent('output files are checked before any work', () => {
     const r = await sim(['--platform', 'cm5', '--nodes', '4', join(ROOT, 'apps/cshift'), '--log', 'a.log'], dir);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('sim: --log a.log: more than 40 symbolic links in a row (a loop?); expected a file name\n');
+  });
+
+  it('writes through a chain of symbolic links to a file not made yet, keeping every link (the limit is a loop, not a chain)', async () => {
+    const dir = scratch();
+    symlinkSync('two.log', join(dir, 'one.log'));
+    symlinkSync('three.log', join(dir, 'two.log'));
+    symlinkSync('real.log', join(dir, 'three.log'));
+    const r = await sim(['--platform', 'cm5', '--nodes', '4', join(ROOT, 'apps/cshift'), '--log', 'one.log'], dir);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    for (const link of ['one.log', 'two.log', 'three.log']) expect(lstatSync(join(dir, link)).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(dir, 'real.log'), 'utf8')).toMatch(/^cycle 0 node 0: startBarrier$/m);
+  });
+
+  it('bad input found once the run has opened its files (a main that is no generator) leaves none of them, not even a temporary file', async () => {
+    const dir = scratch();
+    const r = await sim(['--platform', 'cm5', '--nodes', '4', join(ROOT, 'test/fixtures/main-not-generator.ts'), '--log', 'l.log', '--trace', 't.trace', '--record', 'r.json'], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^sim: app not-generator: main must be a function\* .*\n$/);
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   it('writes through a symbolic link and into a device or FIFO, never renaming over them (as root it replaced /dev/null with a file)', async () => {

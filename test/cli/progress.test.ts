@@ -52,6 +52,17 @@ describe('--progress', () => {
     c.stop();
     expect(err).toEqual(['sim calibrate: 0/12 models (0%), 0 s elapsed']);
     expect([duration(42_000), duration(300_000), duration(7_500_000)]).toEqual(['42 s', '5 min', '2 h 05 min']);
+    // At the edges: a minute is "1 min", an hour "1 h 00 min".
+    expect([duration(59_400), duration(60_000), duration(3_540_000), duration(3_600_000)]).toEqual(['59 s', '1 min', '59 min', '1 h 00 min']);
+  });
+
+  it('never says 100% before everything is done: the percentage is rounded down', () => {
+    const { io, err } = capture();
+    const c = counter({ kind: 'lines', everyMs: 0, io }, 'sim sweep', 'runs', 200, 0);
+    c.update(199);
+    c.update(200);
+    c.stop();
+    expect(err.map((l) => /\((\d+)%\)/.exec(l)?.[1])).toEqual(['99', '100']);
   });
 
   it('writes a run\'s status line every period as a plain line (no carriage return), off a terminal', { timeout: 60_000 }, async () => {

@@ -169,5 +169,16 @@ describe.concurrent('repro files and sim replay', () => {
     const r = await sim(['replay', join(dir, 'p.json'), '--stop-at', 'soon']);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('sim: --stop-at soon: expected a cycle (e.g. 50000) or an event number (e.g. event:1200)\n');
+    // Digits past 2^53 are no cycle a run can name exactly.
+    const huge = await sim(['replay', join(dir, 'p.json'), '--stop-at', 'event:99999999999999999999']);
+    expect(huge.code).toBe(2);
+    expect(huge.stderr).toBe('sim: --stop-at event:99999999999999999999: expected a cycle (e.g. 50000) or an event number (e.g. event:1200)\n');
+  });
+
+  it('notes a recording made with another simulator version, and replays it', async () => {
+    const r = await replayEdited((repro) => (repro.simulatorVersion = '0.0.1'));
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^sim replay: note: recorded with simulator 0\.0\.1, replaying with \S+\n$/);
+    expect(r.stdout).toMatch(/^sim replay: reproduced the recorded run event for event/m);
   });
 });

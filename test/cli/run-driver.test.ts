@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { driveRun, SignalWatch } from '../../src/cli/run-driver.ts';
+import { progressStyle, runStatus } from '../../src/cli/progress.ts';
 import { RunInterrupted, RunLimitError } from '../../src/kernel/errors.ts';
 import { AppRun } from '../../src/runtime/run-app.ts';
 import { runConfig } from '../../src/runtime/run-config.ts';
@@ -16,6 +17,19 @@ describe('the CLI drives a run in chunks', () => {
     expect(lines.length).toBeGreaterThan(1);
     expect(lines[0]).toMatch(/^sim: cycle [\d,]+, [\d,]+ events, [\d.]+ [kM]? ?events\/s, \d+ s$/);
     expect(lines.at(-1)).toBeNull();
+  });
+
+  it('shows no line before the run has taken its afterMs, and so clears none', async () => {
+    const lines: (string | null)[] = [];
+    await expect(driveRun(new AppRun(config(1_000_000)), new SignalWatch(), { afterMs: 3_600_000, everyMs: 0, show: (l) => lines.push(l) })).rejects.toBeInstanceOf(RunLimitError);
+    expect(lines).toEqual([]);
+  });
+
+  it("a terminal's status line starts once a run has taken 2 s (README), redrawn four times a second; --progress lines from their first period", () => {
+    const io = { out: () => {}, err: () => {}, write: () => {}, status: () => {} };
+    expect(runStatus(progressStyle(null, true, io), io)).toMatchObject({ afterMs: 2000, everyMs: 250 });
+    expect(runStatus(progressStyle(30, true, io), io)).toMatchObject({ afterMs: 30_000, everyMs: 30_000 });
+    expect(runStatus(progressStyle(null, false, io), io)).toBeNull();
   });
 
   it('a caught SIGINT stops the run between chunks with every node in the report, and the handlers go away after', async () => {

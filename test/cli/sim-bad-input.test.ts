@@ -56,6 +56,12 @@ const CASES: [string, string[], RegExp][] = [
   ['unknown --network', ['--platform', 'cm5', 'apps/ping-pong', '--network', 'wormhole'], /^sim: --network wormhole: expected packet or analytic$/],
   ['unknown option', ['--platform', 'cm5', 'apps/ping-pong', '--fast'], /^sim: unknown option --fast \(see sim --help\)$/],
   ['option without its value', ['--platform', 'cm5', 'apps/ping-pong', '--nodes'], /^sim: --nodes: expected a value$/],
+  ['--hybrid-models without --communication', ['--platform', 'cm5', 'apps/ping-pong', '--hybrid-models', 'models'], /^sim: --hybrid-models models: the hybrid models are used only with --communication hybrid$/],
+  ['--hybrid-models with --communication chain', ['--platform', 'cm5', 'apps/ping-pong', '--communication', 'chain', '--hybrid-models', 'models'], /^sim: --hybrid-models models: the hybrid models are used only with --communication hybrid$/],
+  // A name with a newline, a tab or an escape split the line or steered the terminal: written as \u escapes.
+  ['a --log name with a newline', ['--platform', 'cm5', 'apps/ping-pong', '--log', 'no\ndir/x.log'], /^sim: --log no\\u000adir\/x\.log: no such folder .*\/no\\u000adir; expected an existing folder$/],
+  ['an app name with a tab and an escape', ['--platform', 'cm5', 'apps/x\ty\u001b[2J'], /^sim: app apps\/x\\u0009y\\u001b\[2J: no such file or folder \(here or among the simulator's apps\)$/],
+  ['--param of no such key set to auto', ['--platform', 'cm5', 'apps/ping-pong', '--param', 'speed=auto'], /^sim: --param speed=auto: app ping-pong has no parameter speed \(it has: rounds\)$/],
   ['two apps', ['--platform', 'cm5', 'apps/ping-pong', 'apps/cshift'], /^sim: unexpected argument "apps\/cshift": a run takes one app$/],
 ];
 

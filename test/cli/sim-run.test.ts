@@ -32,11 +32,12 @@ describe.concurrent('sim runs apps', () => {
     const r = await sim(['--platform', 'alewife', 'apps/cshift', '--nodes', '16', '--seed', '7', '--param', 'shift=3', '--json']);
     expect(r.code).toBe(0);
     const j = JSON.parse(r.stdout) as Record<string, unknown>;
-    for (const key of ['platform', 'nodes', 'seed', 'app', 'params', 'simulatedCycles', 'simulatedMicros', 'events', 'wallMs', 'eventsPerSec', 'fingerprint', 'verified', 'metrics']) {
+    for (const key of ['platform', 'platformHash', 'nodes', 'topology', 'network', 'seed', 'app', 'params', 'simulatedCycles', 'simulatedMicros', 'busyCycles', 'spinCycles', 'stallCycles', 'interruptCycles', 'linkUtilization', 'packetsSent', 'bytesSent', 'events', 'wallMs', 'eventsPerSec', 'fingerprint', 'verified', 'verification', 'metrics', 'simulatorVersion']) {
       expect(j, key).toHaveProperty(key);
     }
     expect(j).toMatchObject({ platform: 'alewife', nodes: 16, seed: 7, app: 'cshift', params: { shift: 3, messages: 64 }, verified: true });
     expect(j.fingerprint).toMatch(/^[0-9a-f]{16}$/);
+    expect(j.verification).toMatch(/\S/);
   });
 
   it('prints the same fingerprint on every run, with the fat tree routing adaptively', async () => {
@@ -50,6 +51,12 @@ describe.concurrent('sim runs apps', () => {
     const r = await sim(['--platform', 'platforms/atm.json', 'apps/cshift/index.ts', '--nodes', '5']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^run +cshift on atm .*5 nodes/m);
+    // A bare name ending in .json is a file in the working directory, not a shipped platform.
+    const dir = mkdtempSync(join(tmpdir(), 'sim-platform-file-'));
+    writeFileSync(join(dir, 'mine.json'), readFileSync(join(ROOT, 'platforms/atm.json')));
+    const here = await sim(['--platform', 'mine.json', join(ROOT, 'apps/cshift'), '--nodes', '5'], dir);
+    expect(here.stderr).toBe('');
+    expect(here.stdout).toMatch(/^run +cshift on atm .*5 nodes/m);
   });
 
   it('shows a run shorter than a microsecond to three digits (it said "= 0 us")', async () => {
@@ -162,6 +169,20 @@ describe.concurrent('sim runs apps', () => {
     expect(printed.stderr.split('\n').filter((l) => l.endsWith(' starting')).sort()).toEqual(['node 0 starting', 'node 1 starting', 'node 2 starting', 'node 3 starting']);
   });
 
+  it('with --json, --loglast of a verified run goes to stderr, and stdout stays one JSON object', async () => {
+    const { r, cwd } = await failingRun(['--platform', 'cm5', 'apps/stencil', '--nodes', '4', '--param', 'iters=1', '--log', 'run.log', '--loglast', '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ app: 'stencil', verified: true });
+    expect(r.stderr).toMatch(/^last log entry of each node \(loglast\):\n {2}cycle \d+ node 0: completeBarrier: done$/m);
+    expect(readdirSync(cwd)).toEqual(['run.log']);
+  });
+
+  it('notes --models given to a failed run with no auto parameter too, before the failure report', async () => {
+    const { r } = await failingRun(['--platform', 'cm5', 'test/fixtures/deadlock-app', '--nodes', '4', '--models', '/nonexistent']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^sim: note: --models \/nonexistent is used only to resolve auto parameters .*\n(.*\n)*sim: run failed: deadlock at cycle/);
+  });
+
   it('runs with the largest seed, 2^32 - 1, as with any other', async () => {
     const r = await sim(['--platform', 'cm5', 'apps/ping-pong', '--nodes', '2', '--param', 'rounds=1', '--seed', '4294967295', '--json']);
     expect(r.stderr).toBe('');
@@ -182,5 +203,6 @@ describe.concurrent('sim runs apps', () => {
     expect(help.stdout).toContain('alewife, atm, cm5, paragon');
     const version = await sim(['--version']);
     expect(version.stdout.trim()).toMatch(/^sim \d+\.\d+\.\d+$/);
+    expect((await sim(['-v'])).stdout).toBe(version.stdout);
   });
 });

@@ -1,0 +1,24 @@
+/**
+ * The run summary (src/cli/summary.ts) of a run that took no measurable wall time: its
+ * event rate is 0, not Infinity (JSON has no Infinity: it became null) or NaN.
+ */
+import { describe, expect, it } from 'vitest';
+import pingPong from '../../apps/ping-pong/index.ts';
+import { formatSummary, summaryJson } from '../../src/cli/summary.ts';
+import { runApp } from '../../src/runtime/run-app.ts';
+import { runConfig } from '../../src/runtime/run-config.ts';
+import { loadTestPlatform } from '../support/platforms.ts';
+
+describe('a run summary', () => {
+  const s = runApp(runConfig(loadTestPlatform('cm5'), pingPong, { nodes: 2, params: { rounds: 1 } }));
+
+  it('of 0 ms of wall time gives 0 events/s', () => {
+    expect(s.events).toBeGreaterThan(0);
+    expect(JSON.parse(summaryJson(s, { wallMs: 0 }, 'test'))).toMatchObject({ wallMs: 0, eventsPerSec: 0 });
+    expect(formatSummary(s, { wallMs: 0 })).toMatch(/^events +\d+ in 0 ms wall \(0 events\/s\)$/m);
+  });
+
+  it('gives the rate of the wall time measured', () => {
+    expect(JSON.parse(summaryJson(s, { wallMs: 1000 }, 'test')).eventsPerSec).toBe(s.events);
+  });
+});
