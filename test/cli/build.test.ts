@@ -149,12 +149,16 @@ describe.concurrent('a shipped platform', () => {
   });
 
   it('edited after the build is read from its file, not from the build’s checked copy', () => {
-    // A copy of the checkout with its build current (the sources' times kept), whose cm5.json is then edited.
+    // A copy of the checkout whose build is current, then its cm5.json edited. The build's
+    // record is made the copy's sources' own: a copy keeps times only to the microsecond
+    // (cpSync's preserveTimestamps), so a record of the originals' finer times would not match.
     const copy = mkdtempSync(join(tmpdir(), 'sim-checkout-'));
     for (const entry of ['bin', 'dist', 'src', 'apps', 'platforms', 'scripts', 'package.json', 'tsconfig.json', 'tsconfig.build.json']) {
-      cpSync(join(ROOT, entry), join(copy, entry), { recursive: true, preserveTimestamps: true });
+      cpSync(join(ROOT, entry), join(copy, entry), { recursive: true });
     }
     symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'));
+    const record = join(copy, 'dist', 'build.json');
+    writeFileSync(record, JSON.stringify({ ...(JSON.parse(readFileSync(record, 'utf8')) as object), sources: sourceState(copy) }));
     expect(isBuildCurrent(copy)).toBe(true);
     const file = join(copy, 'platforms/cm5.json');
     writeFileSync(file, readFileSync(file, 'utf8').replace('"title": "Thinking Machines CM-5"', '"title": "An edited CM-5"'));
