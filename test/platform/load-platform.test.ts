@@ -89,6 +89,21 @@ describe('platform validation', () => {
     expect(text).not.toContain('\n');
   });
 
+  // one-line.ts: the C0 controls and DEL, C1, the line and paragraph separators, and the
+  // direction overrides and isolates, each class at both ends; the characters beside them pass.
+  it.each([
+    ['NUL', '\u0000'], ['a unit separator', '\u001f'], ['DEL', '\u007f'], ['U+009F', '\u009f'],
+    ['a line separator', '\u2028'], ['a paragraph separator', '\u2029'],
+    ['a left-to-right embedding', '\u202a'], ['a pop directional formatting', '\u202c'], ['a left-to-right isolate', '\u2066'], ['a pop directional isolate', '\u2069'],
+  ])('refuses a title with %s in it', (_what, c) => {
+    expect(problem(editedPlatformText('cm5', (p) => (p.title = `CM-5${c}x`)))).toMatch(/^bad\.json: key "title": expected one line of text, without control characters/);
+  });
+
+  it('takes a title with characters beside the refused ones: a space, a no-break space, accents, dashes, U+202F and U+206A', () => {
+    const title = 'CM-5 \u00a0Zürich \u2014 \u2027\u202f\u2065\u206a 33 MHz ~';
+    expect(parsePlatform(editedPlatformText('cm5', (p) => (p.title = title)), 'cm5.json').title).toBe(title);
+  });
+
   it('refuses a key given twice, naming it and both lines (JSON.parse would keep the second)', () => {
     const text = platformText('cm5').replace('"hopLatencyCycles": 7,', '"hopLatencyCycles": 7,\n    "hopLatencyCycles": 9,');
     expect(problem(text)).toMatch(/^bad\.json: key "network\.hopLatencyCycles" is given twice \(lines 32 and 33\); expected each key once$/);
