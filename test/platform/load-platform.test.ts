@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/kernel/errors.ts';
 import { parsePlatform } from '../../src/platform/load-platform.ts';
+import { packetFacts } from '../../src/platform/packets.ts';
 import { editedPlatformText, loadTestPlatform, PLATFORM_NAMES, platformText } from '../support/platforms.ts';
 
 function problem(text: string): string {
@@ -146,6 +147,19 @@ describe('platform validation', () => {
   it('refuses a key given twice when one is spelled with an escape (JSON reads both as one key)', () => {
     const text = platformText('cm5').replace('"hopLatencyCycles": 7,', '"hopLatencyCycles": 7,\n    "hop\\u004catencyCycles": 9,');
     expect(problem(text)).toMatch(/^bad\.json: key "network\.hopLatencyCycles" is given twice \(lines 32 and 33\)/);
+  });
+
+  it('takes a value that reads as a key of its object (a title "name" is no second name)', () => {
+    expect(parsePlatform(editedPlatformText('cm5', (p) => (p.title = 'name')), 'cm5.json').title).toBe('name');
+  });
+
+  it("says a mesh's fractional hop latency is a number, as its own schema has it (a fat tree's is an integer)", () => {
+    expect(problem(editedPlatformText('alewife', (p) => (p.network.hopLatencyCycles = 'x')))).toBe('bad.json: key "network.hopLatencyCycles": expected a number, got "x"');
+  });
+
+  it("prices a DMA word at 4 bytes over a fat tree's node link, its lowest level", () => {
+    const p = parsePlatform(editedPlatformText('cm5', (q) => ((q.messaging.packetWords = 16), (q.messaging.dma = { dataWordsPerPacket: 15, sendCycles: 10, receiveCycles: 3 }))), 'dma.json');
+    expect(packetFacts(p)).toMatchObject({ xferWords: 15, dmaWordCycles: 4 / 0.758, dmaReceiveCycles: p.messaging.receiveOverheadCycles + 3 });
   });
 
   it('refuses a key given twice, naming it and both lines (JSON.parse would keep the second)', () => {
