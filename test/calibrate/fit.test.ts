@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fitModel, mrePercent, predict, type Sample } from '../../src/calibrate/fit.ts';
-import { fitSamples, modelsModule, summaryLine, type FittedModel } from '../../src/calibrate/models.ts';
+import { fitSamples, modelsModule, summaryLine, verificationWarning, type FittedModel } from '../../src/calibrate/models.ts';
 import { fig66Report } from '../../src/calibrate/fig-6-6.ts';
 import { noisyTime } from '../../src/calibrate/samples.ts';
 import { RandomStream } from '../../src/kernel/random-stream.ts';
@@ -172,6 +172,16 @@ describe('the summary line sim fit prints', () => {
     };
     expect(summaryLine(m)).toBe('cm5 Foo: 5  R^2 0.0000, MRE 1.00% building, no verification samples');
     expect(summaryLine({ ...m, rSquared: -0.25 })).toContain('R^2 -0.2500');
+  });
+
+  it('warns of a model that misses its verification samples by more than 10% (3.6.3), and only then', () => {
+    const m: FittedModel = {
+      platform: 'cm5', name: 'Foo', terms: ['1'], coefficients: [5], halfWidths: [1], relevant: [true],
+      rSquared: 1, mreBuildingPercent: 1, mreVerificationPercent: 10.5, samples: 5, verificationSamples: 3,
+    };
+    expect(verificationWarning(m)).toBe('warning: cm5 Foo misses its verification samples by 10.5% (more than 10%)');
+    expect(verificationWarning({ ...m, mreVerificationPercent: 10 })).toBeNull();
+    expect(verificationWarning({ ...m, mreVerificationPercent: null })).toBeNull();
   });
 });
 
