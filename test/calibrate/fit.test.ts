@@ -223,6 +223,21 @@ describe('fitSamples', () => {
   });
 });
 
+describe('fitSamples on a hand-written samples file', () => {
+  const fit = (text: string) => () => fitSamples(text, 's', false);
+  it('refuses each malformed line with one line naming it', () => {
+    expect(fit('# platform\n# model Foo a\nFoo 10 1\n')).toThrow(/^s:1: "# platform" needs a platform name$/);
+    expect(fit('# platform cm5\n# model\nFoo 10 1\n')).toThrow(/^s:2: "# model" needs a model name$/);
+    expect(fit('# platform cm5\n# model Foo a\nFoo -1 1\n')).toThrow(/^s:3: Foo takes -1 cycles; expected a cycle count of 0 or more$/);
+  });
+
+  it('refuses a model whose units disagree on its columns, and one with only verification samples', () => {
+    const sized = (nodes: number, column: string) => `# platform cm5 h nodes ${nodes}\n# model Foo ${column}\nFoo 10 1\nFoo 12 2\nFoo 14 3\n`;
+    expect(fit(sized(16, 'a') + sized(32, 'b'))).toThrow(/^s:7: model Foo on cm5 has columns b here but a before$/);
+    expect(fit('# platform cm5\n# model Foo a\n@Foo 10 1\n')).toThrow(/^s: model Foo on cm5 has no building samples$/);
+  });
+});
+
 describe('fig66Report', () => {
   it('says which MRE it shows: the verification samples\', or without any the building samples\' (shown as verification)', () => {
     const unit = (verify: string) => `# platform cm5 h nodes 4\n# model ClearMemory length\nClearMemory 70 1\nClearMemory 71 2\nClearMemory 73 4\nClearMemory 78 8\n${verify}`;
