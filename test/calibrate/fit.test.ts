@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fitModel, mrePercent, predict, type Sample } from '../../src/calibrate/fit.ts';
-import { fitSamples, modelsModule, summaryLine, type FittedModel } from '../../src/calibrate/models.ts';
+import { fitSamples, modelsModule, summaryLine, verificationWarning, type FittedModel } from '../../src/calibrate/models.ts';
 import { fig66Report } from '../../src/calibrate/fig-6-6.ts';
 import { noisyTime } from '../../src/calibrate/samples.ts';
 import { RandomStream } from '../../src/kernel/random-stream.ts';
@@ -173,6 +173,16 @@ describe('the summary line sim fit prints', () => {
     expect(summaryLine(m)).toBe('cm5 Foo: 5  R^2 0.0000, MRE 1.00% building, no verification samples');
     expect(summaryLine({ ...m, rSquared: -0.25 })).toContain('R^2 -0.2500');
   });
+
+  it('warns of a model that misses its verification samples by more than 10% (3.6.3), and only then', () => {
+    const m: FittedModel = {
+      platform: 'cm5', name: 'Foo', terms: ['1'], coefficients: [5], halfWidths: [1], relevant: [true],
+      rSquared: 1, mreBuildingPercent: 1, mreVerificationPercent: 10.5, samples: 5, verificationSamples: 3,
+    };
+    expect(verificationWarning(m)).toBe('warning: cm5 Foo misses its verification samples by 10.5% (more than 10%)');
+    expect(verificationWarning({ ...m, mreVerificationPercent: 10 })).toBeNull();
+    expect(verificationWarning({ ...m, mreVerificationPercent: null })).toBeNull();
+  });
 });
 
 describe('the measurement-noise model (thesis 3.4, Fig. 3-6)', () => {
@@ -189,6 +199,14 @@ describe('the measurement-noise model (thesis 3.4, Fig. 3-6)', () => {
     }
     expect(interrupted / n).toBeCloseTo(t / (33e6 / 60), 2);
     expect(sliced / n).toBeCloseTo(t / (33e6 / 10), 2);
+  });
+
+  it('adds no timer interrupt on a platform whose nodes take their own (the timing holds them already), only the time slice', () => {
+    const random = new RandomStream(11, 'noise-test');
+    const extras = new Set<number>();
+    for (let i = 0; i < 5000; i++) extras.add(noisyTime(200_000, 33, random, true) - 200_000);
+    // 200,000 cycles would hold an interrupt (every 550,000) about a third of the time: none is added.
+    expect([...extras].sort((a, b) => a - b)).toEqual([0, 33e6 / 10]);
   });
 });
 
@@ -210,6 +228,21 @@ describe('fitSamples', () => {
         new RegExp(`^s:1: "nodes ${size}" is not a machine size; expected "# platform <name> \\[<content hash>\\] \\[nodes <P>\\]" with P a whole number of nodes from 1$`),
       );
     }
+  });
+});
+
+describe('fitSamples on a hand-written samples file', () => {
+  const fit = (text: string) => () => fitSamples(text, 's', false);
+  it('refuses each malformed line with one line naming it', () => {
+    expect(fit('# platform\n# model Foo a\nFoo 10 1\n')).toThrow(/^s:1: "# platform" needs a platform name$/);
+    expect(fit('# platform cm5\n# model\nFoo 10 1\n')).toThrow(/^s:2: "# model" needs a model name$/);
+    expect(fit('# platform cm5\n# model Foo a\nFoo -1 1\n')).toThrow(/^s:3: Foo takes -1 cycles; expected a cycle count of 0 or more$/);
+  });
+
+  it('refuses a model whose units disagree on its columns, and one with only verification samples', () => {
+    const sized = (nodes: number, column: string) => `# platform cm5 h nodes ${nodes}\n# model Foo ${column}\nFoo 10 1\nFoo 12 2\nFoo 14 3\n`;
+    expect(fit(sized(16, 'a') + sized(32, 'b'))).toThrow(/^s:7: model Foo on cm5 has columns b here but a before$/);
+    expect(fit('# platform cm5\n# model Foo a\n@Foo 10 1\n')).toThrow(/^s: model Foo on cm5 has no building samples$/);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileExpression, loopValues, parseSpecs } from '../../src/calibrate/spec.ts';
+import { compileExpression, loopValues, onceEach, parseSpecs } from '../../src/calibrate/spec.ts';
 import { InputError } from '../../src/kernel/errors.ts';
 
 describe('the one-line model-specification grammar (thesis Fig. 3-3)', () => {
@@ -38,6 +38,8 @@ describe('the one-line model-specification grammar (thesis Fig. 3-3)', () => {
     ['{{ i 1 4 ++, i 1 2 ++ @ @ Foo(i) @ @ x:i @ }}', /^f\.spec:1:4: loop variable "i" is given twice; expected each loop variable once$/],
     ['{{ i 1 4 ++ @ @ Foo(i) @ @ x:i, x:2 @ }}', /^f\.spec:1:28: "x" is named twice among the inputs and terms/],
     ['{{ i 1 4 ++ @ @ Foo(i) @ @ x:i @ x:x*x }}', /^f\.spec:1:34: "x" is named twice among the inputs and terms/],
+    ['{{ 2i 1 4 ++ @ @ Foo(i) @ @ x:i @ }}', /^f\.spec:1:4: loop variable "2i" is not an identifier$/],
+    ['{{ @ @ Foo() @ @ x:1 @ }}', /^f\.spec:1:4: the loop nest is empty: expected at least one "ID Start Stop Update"$/],
     // It said the value had spaces.
     ['{{ i 1 4 ++ @ @ Foo(i) @ @ länge:i @ }}', /^f\.spec:1:28: the name "länge" is not an identifier; expected letters, digits and _/],
   ])('reports %s with file, line and column', (text, message) => {
@@ -104,6 +106,32 @@ describe('expressions and loops', () => {
     expect(() => compileExpression('2*BlockTransfer(i)', known, 'w')).toThrow(/unknown function "BlockTransfer" \(known: .*; a Strata model of one variable is one where platforms\/models\/<platform>\.json, fitted on this platform file, holds it\)/);
     // A variable before a parenthesis is still a misplaced "(".
     expect(() => compileExpression('i(2)', known, 'w')).toThrow(/^w: unexpected "\(" in the expression "i\(2\)"$/);
+  });
+
+  it('take ~ and ^ as C does: a complement and an exclusive or', () => {
+    const v = { i: 3, length: 8, logP: 6 };
+    expect(compileExpression('~i', known, 'e')(v)).toBe(-4);
+    expect(compileExpression('i^1', known, 'e')(v)).toBe(2);
+    expect(compileExpression('(0-length)>>1', known, 'e')(v)).toBe(-4);
+  });
+
+  it('call toString an unknown function, not the object prototype\'s', () => {
+    expect(() => compileExpression('toString(i)', known, 'w')).toThrow(/^w: unknown function "toString"/);
+  });
+
+  it('refuse an expression of 1001 tokens and take one of 999', () => {
+    expect(() => compileExpression(`i${'+i'.repeat(500)}`, known, 'w')).toThrow(/^w: the expression is longer than 1000 tokens/);
+    expect(compileExpression(`i${'+i'.repeat(499)}`, known, 'w')({ i: 1 })).toBe(500);
+  });
+
+  it('refuse a model specified twice, naming both specifications', () => {
+    const specs = parseSpecs('{{ i 1 4 ++ @ @ Foo(i) @ @ x:i @ }}\n{{ i 1 4 ++ @ @ Foo(100*i) @ @ x:i @ }}', 'f.spec');
+    expect(() => onceEach(specs, 'f.spec')).toThrow(/^f\.spec: model Foo is specified twice \(specifications 1 and 2; a model is named by its task\); expected each model once$/);
+  });
+
+  it('shift a negative loop variable arithmetically and stop where the shift stands still', () => {
+    expect(loopValues(-64, -1, '>>=1', 'l')).toEqual([-64, -32, -16, -8, -4, -2, -1]);
+    expect(() => loopValues(1, 200_000, '++', 'f.spec: loop i')).toThrow(/^f\.spec: loop i: the loop from 1 to 200000 with \+\+ does not end \(over 100000 values\)$/);
   });
 
   it('run loops with their updates and refuse empty ones', () => {

@@ -85,6 +85,18 @@ describe('EventQueue seq renumbering', () => {
     while (q.pop()) order.push(q.popA0);
     expect(order).toEqual([-1, -1, -1, -1, -1, ...Array.from({ length: 25 }, (_, i) => i)]);
   });
+
+  it('numbers the first event after a renumbering past every pending one, whatever slot it reuses', () => {
+    const q = new EventQueue(16, 4); // renumber at the fifth push
+    q.push(1, 0, -1, 0, undefined); // takes the lowest slot, freed below
+    for (const id of [0, 1, 2]) q.push(100, 0, id, 0, undefined);
+    q.pop();
+    // Renumbered 0..2, the pending three leave seq 3 to this one, in the slot the first left.
+    q.push(100, 0, 3, 0, undefined);
+    const order: number[] = [];
+    while (q.pop()) order.push(q.popA0);
+    expect(order).toEqual([0, 1, 2, 3]);
+  });
 });
 
 describe("the event queue's times and V8's small integers", () => {

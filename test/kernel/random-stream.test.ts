@@ -27,6 +27,14 @@ describe('RandomStream', () => {
     expect(expSum / 20_000).toBeLessThan(105);
   });
 
+  it('draws unsigned 32-bit integers, half of them at or above 2^31', () => {
+    const draws = take(new RandomStream(5, 'keys'), 2000);
+    expect(draws.every((k) => Number.isInteger(k) && k >= 0 && k < 2 ** 32)).toBe(true);
+    const high = draws.filter((k) => k >= 2 ** 31).length;
+    expect(high).toBeGreaterThan(900);
+    expect(high).toBeLessThan(1100);
+  });
+
   it('rejects seeds outside the unsigned 32-bit range', () => {
     expect(() => new RandomStream(-1, 'x')).toThrow(/seed/);
     expect(() => new RandomStream(2 ** 32, 'x')).toThrow(/seed/);

@@ -178,6 +178,44 @@ describe('Simulation', () => {
     expect(b.pendingEvents).toBe(0);
   });
 
+  it('starts a process spawned with a delay that many cycles from now', () => {
+    const sim = new Simulation(1);
+    const starts: number[] = [];
+    sim.spawn('late', (function* (): SimProcess {
+      starts.push(sim.now);
+    })(), 7);
+    sim.run();
+    expect(starts).toEqual([7]);
+  });
+
+  it('shows an observer each event with its first argument and 16 bits of the fingerprint', () => {
+    const sim = new Simulation(1);
+    const kind = sim.defineEventKind('e', () => {});
+    for (let i = 0; i < 200; i++) sim.schedule(i, kind, 1000 + i, 5);
+    const seen: [number, number][] = [];
+    const digests: number[] = [];
+    sim.observer = (index, _time, _kind, a0, digest) => {
+      seen.push([index, a0]);
+      digests.push(digest);
+    };
+    sim.run();
+    expect(seen.slice(0, 2)).toEqual([[1, 1000], [2, 1001]]);
+    expect(digests.every((d) => d >= 0 && d < 65536)).toBe(true);
+    expect(digests.some((d) => d >= 256)).toBe(true);
+  });
+
+  it('names no process when an event handler throws after a process ran', () => {
+    const sim = new Simulation(1);
+    const kind = sim.defineEventKind('fails', () => {
+      throw new Error('handler');
+    });
+    sim.spawn('calm', (function* (): SimProcess {
+      sim.schedule(1, kind);
+    })());
+    expect(() => sim.run()).toThrow('handler');
+    expect(sim.currentProcess).toBe(-1);
+  });
+
   it('names the process that threw', () => {
     const sim = new Simulation(1);
     sim.spawn('calm', (function* (): SimProcess {})());

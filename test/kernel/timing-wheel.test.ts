@@ -70,4 +70,30 @@ describe('TimingWheelQueue', () => {
     q.pop();
     expect([q.size, q.peekTime()]).toEqual([1, 9000]);
   });
+
+  it('reports a far event as the earliest when a near one pushed since is due after it', () => {
+    const q = new TimingWheelQueue(16);
+    q.push(5000, 0, 0, 0, undefined); // far from cycle 0
+    q.push(1000, 0, 1, 0, undefined);
+    q.pop(); // now 1000: 5050 is within the window, 5000 stays in the heap
+    q.push(5050, 0, 2, 0, undefined);
+    expect(q.peekTime()).toBe(5000);
+    q.pop();
+    expect([q.popTime, q.popA0, q.peekTime()]).toEqual([5000, 0, 5050]);
+  });
+
+  it('hands out more than 2^24 events over its life, two pending at a time (its records are reused)', () => {
+    const q = new TimingWheelQueue(16);
+    q.push(0, 0, 0, 0, undefined);
+    q.push(0, 0, 0, 0, undefined);
+    const rounds = 2 ** 24 + 2;
+    for (let i = 1; i <= rounds; i++) {
+      q.pop();
+      q.pop(); // both records freed before either is taken again
+      q.push(q.popTime + 1, 0, i, 0, undefined);
+      q.push(q.popTime + 1, 0, i, 0, undefined);
+    }
+    expect(q.pop() && q.pop()).toBe(true);
+    expect([q.popTime, q.popA0, q.size]).toEqual([rounds, rounds, 0]);
+  });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/kernel/errors.ts';
 import { parsePlatform } from '../../src/platform/load-platform.ts';
+import { packetFacts } from '../../src/platform/packets.ts';
 import { editedPlatformText, loadTestPlatform, PLATFORM_NAMES, platformText } from '../support/platforms.ts';
 
 function problem(text: string): string {
@@ -87,6 +88,78 @@ describe('platform validation', () => {
     const text = problem(editedPlatformText('cm5', edit));
     expect(text).toMatch(message);
     expect(text).not.toContain('\n');
+  });
+
+  // one-line.ts: the C0 controls and DEL, C1, the line and paragraph separators, and the
+  // direction overrides and isolates, each class at both ends; the characters beside them pass.
+  it.each([
+    ['NUL', '\u0000'], ['a unit separator', '\u001f'], ['DEL', '\u007f'], ['U+009F', '\u009f'],
+    ['a line separator', '\u2028'], ['a paragraph separator', '\u2029'],
+    ['a left-to-right embedding', '\u202a'], ['a pop directional formatting', '\u202c'], ['a left-to-right isolate', '\u2066'], ['a pop directional isolate', '\u2069'],
+  ])('refuses a title with %s in it', (_what, c) => {
+    expect(problem(editedPlatformText('cm5', (p) => (p.title = `CM-5${c}x`)))).toMatch(/^bad\.json: key "title": expected one line of text, without control characters/);
+  });
+
+  it('takes a title with characters beside the refused ones: a space, a no-break space, accents, dashes, U+202F and U+206A', () => {
+    const title = 'CM-5 \u00a0Zürich \u2014 \u2027\u202f\u2065\u206a 33 MHz ~';
+    expect(parsePlatform(editedPlatformText('cm5', (p) => (p.title = title)), 'cm5.json').title).toBe(title);
+  });
+
+  // Each cross-key rule and range at its bound: the bound itself is taken, one step past it refused.
+  it.each([
+    ['an injection at the end of the send', 'cm5', (p: any) => (p.messaging.sendInjectionCycles = p.messaging.sendOverheadCycles)],
+    ['a timer interrupt of exactly half its period', 'cm5', (p: any) => (p.timerInterrupt = { periodCycles: 2000, cycles: 1000 })],
+    ['a default machine as large as the network', 'cm5', (p: any) => (p.defaultNodes = p.network.maxNodes)],
+    ['4 argument words without a control network', 'cm5', (p: any) => ((p.controlNetwork = null), (p.messaging.packetWords = 5), (p.messaging.handlerArgWords = 4))],
+    ['packets wider than an active message with DMA', 'cm5', (p: any) => ((p.messaging.packetWords = 16), (p.messaging.dma = { dataWordsPerPacket: 15, sendCycles: 10, receiveCycles: 0 }))],
+    ['the smallest packets, arity and level growth', 'cm5', (p: any) => ((p.messaging.packetWords = 2), (p.messaging.handlerArgWords = 1), (p.controlNetwork.barrierCycles = 16), (p.network.arity = 2), (p.network.upperLevelGrowth = 1))],
+  ])('takes %s', (_what, name, edit) => {
+    expect(() => parsePlatform(editedPlatformText(name as 'cm5', edit), 'edge.json')).not.toThrow();
+  });
+
+  it.each([
+    ['a control-network barrier no longer than its start and query', (p: any) => (p.controlNetwork.barrierCycles = 15), /key "controlNetwork\.barrierCycles": expected more than startCycles \+ queryCycles \(15\), got 15$/],
+    ['a control-network broadcast no longer than its start and query', (p: any) => (p.controlNetwork.broadcastCycles = 15), /key "controlNetwork\.broadcastCycles": expected more than startCycles \+ queryCycles \(15\), got 15$/],
+    ['a packet one word wider than an active message without DMA', (p: any) => (p.messaging.packetWords = 6), /key "messaging\.handlerArgWords": expected messaging\.packetWords - 1 \(5\) without DMA/],
+    ['packets of 1 word', (p: any) => (p.messaging.packetWords = 1), /key "messaging\.packetWords": expected a number >= 2, got 1$/],
+    ['no argument words', (p: any) => (p.messaging.handlerArgWords = 0), /key "messaging\.handlerArgWords": expected a number >= 1, got 0$/],
+    ['a network of 4097 nodes', (p: any) => (p.network.maxNodes = 4097), /key "network\.maxNodes": expected a number <= 4096, got 4097$/],
+    ['a fat tree of arity 1', (p: any) => (p.network.arity = 1), /key "network\.arity": expected a number >= 2, got 1$/],
+    ['upper levels that shrink', (p: any) => (p.network.upperLevelGrowth = 0.5), /key "network\.upperLevelGrowth": expected a number >= 1, got 0\.5$/],
+    ['an empty title', (p: any) => (p.title = ''), /key "title": expected a string with length >= 1, got ""$/],
+    ['a default machine of 0 nodes', (p: any) => (p.defaultNodes = 0), /key "defaultNodes": expected a number >= 1, got 0$/],
+    ['an operation of negative cycles', (p: any) => (p.cpu.intOpCycles = -1), /key "cpu\.intOpCycles": expected a number >= 0, got -1$/],
+    ['a time slice that costs nothing per packet', (p: any) => (p.timeSlice.cyclesPerPacketPerNode = 0), /key "timeSlice\.cyclesPerPacketPerNode": expected a number > 0, got 0$/],
+    ['an interface latency of a fraction of a cycle', (p: any) => (p.network.interfaceLatencyCycles = 1.5), /key "network\.interfaceLatencyCycles": expected an integer, got 1\.5$/],
+    ['DMA packets of no data', (p: any) => (p.messaging.dma = { dataWordsPerPacket: 0, sendCycles: 10, receiveCycles: 0 }), /key "messaging\.dma\.dataWordsPerPacket": expected a number >= 1, got 0$/],
+    ['a name starting with a dash', (p: any) => (p.name = '-cm5'), /key "name": expected lowercase letters, digits and dashes, got "-cm5"$/],
+  ])('refuses %s', (_what, edit, message) => {
+    expect(problem(editedPlatformText('cm5', edit))).toMatch(message);
+  });
+
+  it.each([
+    ['a switch serving 1 host', 'atm', (p: any) => (p.network.hostsPerSwitch = 1), /key "network\.hostsPerSwitch": expected a number >= 2, got 1$/],
+    ['a mesh hop of negative cycles', 'alewife', (p: any) => (p.network.hopLatencyCycles = -1), /key "network\.hopLatencyCycles": expected a number >= 0, got -1$/],
+  ])('refuses %s', (_what, name, edit, message) => {
+    expect(problem(editedPlatformText(name as 'cm5', edit))).toMatch(message);
+  });
+
+  it('refuses a key given twice when one is spelled with an escape (JSON reads both as one key)', () => {
+    const text = platformText('cm5').replace('"hopLatencyCycles": 7,', '"hopLatencyCycles": 7,\n    "hop\\u004catencyCycles": 9,');
+    expect(problem(text)).toMatch(/^bad\.json: key "network\.hopLatencyCycles" is given twice \(lines 32 and 33\)/);
+  });
+
+  it('takes a value that reads as a key of its object (a title "name" is no second name)', () => {
+    expect(parsePlatform(editedPlatformText('cm5', (p) => (p.title = 'name')), 'cm5.json').title).toBe('name');
+  });
+
+  it("says a mesh's fractional hop latency is a number, as its own schema has it (a fat tree's is an integer)", () => {
+    expect(problem(editedPlatformText('alewife', (p) => (p.network.hopLatencyCycles = 'x')))).toBe('bad.json: key "network.hopLatencyCycles": expected a number, got "x"');
+  });
+
+  it("prices a DMA word at 4 bytes over a fat tree's node link, its lowest level", () => {
+    const p = parsePlatform(editedPlatformText('cm5', (q) => ((q.messaging.packetWords = 16), (q.messaging.dma = { dataWordsPerPacket: 15, sendCycles: 10, receiveCycles: 3 }))), 'dma.json');
+    expect(packetFacts(p)).toMatchObject({ xferWords: 15, dmaWordCycles: 4 / 0.758, dmaReceiveCycles: p.messaging.receiveOverheadCycles + 3 });
   });
 
   it('refuses a key given twice, naming it and both lines (JSON.parse would keep the second)', () => {
