@@ -327,6 +327,11 @@ const rect: Variant = {
   },
 };
 
+/** The processor grid's aspect a layout's tuned values give: rect's own, 1 for the others. */
+function aspectOf(layout: Layout | 'rect', tuned: Params): number {
+  return layout === 'rect' ? Number(tuned.aspect) : 1;
+}
+
 /**
  * A layout as a run of apps/stencil with `extraRows` and `extraCols` given takes it
  * (layout=auto, auto.ts). The app gives every layout's edge processors the extra lines
@@ -341,14 +346,13 @@ const rect: Variant = {
 export function givenExtraLines(v: Variant, extraRows: number, extraCols: number): Variant {
   if (v === square || (extraRows === 0 && extraCols === 0)) return v;
   const layout = v.fixed.layout as Layout | 'rect';
-  const gridOf = (tuned: Params, nodes: number) => processorGrid(layout, nodes, layout === 'rect' ? Number(tuned.aspect) : 1);
   return {
     ...v,
     // Rect's aspect is tuned among the factorizations that take them (tuneRect).
     ...(layout === 'rect' ? { tune: (x: Inputs, ctx: SelectContext) => tuneRect(x, ctx, extraRows, extraCols) } : {}),
-    tunedProblem: (x, tuned, ctx) => v.tunedProblem?.(x, tuned, ctx) ?? extraLinesProblem(layout, x, ctx.nodes, layout === 'rect' ? Number(tuned.aspect) : 1, extraRows, extraCols),
+    tunedProblem: (x, tuned, ctx) => v.tunedProblem?.(x, tuned, ctx) ?? extraLinesProblem(layout, x, ctx.nodes, aspectOf(layout, tuned), extraRows, extraCols),
     predict(x, tuned, ctx) {
-      const { px, py } = gridOf(tuned, ctx.nodes);
+      const { px, py } = processorGrid(layout, ctx.nodes, aspectOf(layout, tuned));
       return v.predict(x, tuned, ctx) - linesSaving(x, ctx, px, py, extraRows, extraCols);
     },
   };
@@ -363,7 +367,7 @@ export function givenExtraLines(v: Variant, extraRows: number, extraCols: number
 export function givenExtraLinesNotes(name: string, tuned: Params, nodes: number, extraRows: number, extraCols: number): string[] {
   if (name === 'square') return [];
   const layout = name as Layout | 'rect';
-  const { px, py } = processorGrid(layout, nodes, layout === 'rect' ? Number(tuned.aspect) : 1);
+  const { px, py } = processorGrid(layout, nodes, aspectOf(layout, tuned));
   const notes: string[] = [];
   for (const [key, value, parts, lines, across] of [['extraRows', extraRows, py, 'rows', 'row'], ['extraCols', extraCols, px, 'columns', 'column']] as const) {
     if (value === 0) continue;
