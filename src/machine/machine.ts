@@ -14,7 +14,7 @@ import { ControlNetwork } from '../network/control-network.ts';
 import type { DataNetwork } from '../network/data-network.ts';
 import type { Topology } from '../network/topology.ts';
 import type { Platform, TimeSliceParams } from '../platform/schema.ts';
-import { Node, WAKE_CONTROL, WAKE_INJECT_LEFT, WAKE_LEFT, type Op } from './node.ts';
+import { type CycleLimit, Node, WAKE_CONTROL, WAKE_INJECT_LEFT, WAKE_LEFT, type Op } from './node.ts';
 
 /** `packet`: finite buffers and back-pressure (the default); `analytic`: contention-free latency. */
 export type NetworkMode = 'packet' | 'analytic';
@@ -59,6 +59,8 @@ export class Machine {
   readonly perturbation: RandomStream | null;
   private exitedCount = 0;
   private cycleLimitReached = false;
+  /** The limit limitCycles set, shared by the nodes (see Node.cycleLimit). */
+  private readonly cycleLimit: CycleLimit = { cycles: -1 };
 
   /** @throws InputError when the node count does not suit the platform's topology */
   constructor(platform: Platform, options: MachineOptions) {
@@ -72,7 +74,7 @@ export class Machine {
       // A literal, not a spread of the platform's object: V8's spread gives each clone past
       // the first few dozen a map of its own (4,049 maps on 4,096 nodes, measured).
       const own = interrupts === null ? null : { periodCycles: interrupts.periodCycles, cycles: interrupts.cycles, phase: phases.int(interrupts.periodCycles) };
-      this.nodes.push(new Node(this.sim, i, own));
+      this.nodes.push(new Node(this.sim, i, own, this.cycleLimit));
     }
     const onArrival = (node: number, net: number): void => this.nodes[node].notify(WAKE_LEFT << net);
     const n = platform.network;
@@ -218,7 +220,7 @@ export class Machine {
       { background: true },
     );
     this.sim.scheduleAt(limit + 1, kind);
-    for (const node of this.nodes) node.cycleLimit = limit;
+    this.cycleLimit.cycles = limit;
   }
 
   /** Cycle at which the last node exited. */

@@ -16,6 +16,7 @@
  * Pauses (the CM-5's time slices, thesis 3.4.2) come from outside, at a global time:
  * see `pause`.
  */
+import { smallInteger } from '../kernel/event-queue.ts';
 import { BLOCK, type Simulation } from '../kernel/simulation.ts';
 
 /** A runtime operation: a generator run with `yield*`, yielding kernel requests. */
@@ -46,6 +47,11 @@ function leastMultiple(span: number, step: number): number {
   return k;
 }
 
+/** A machine's cycle limit, shared by its nodes; `cycles` -1: none. */
+export interface CycleLimit {
+  cycles: number;
+}
+
 export class Node {
   readonly id: number;
   /** This node's clock in cycles. */
@@ -66,10 +72,13 @@ export class Node {
   packetsReceived = 0;
 
   /**
-   * The run's cycle limit (Machine.limitCycles), or Infinity: local work that takes the
-   * clock past it stops the run (LocalWork), as a loop of it never reaches the kernel.
+   * The run's cycle limit (Machine.limitCycles): local work that takes the clock past it
+   * stops the run (LocalWork), as a loop of it never reaches the kernel. One record for
+   * all the machine's nodes, not a field of each: a number field that holds a
+   * non-integer or a large one (the default limit is 10^10) keeps it in a number object
+   * of its own, a cache miss of its own on each read on a 4096-node machine.
    */
-  cycleLimit = Infinity;
+  readonly cycleLimit: CycleLimit;
 
   /** The runtime call this node is waiting in, while it waits (for deadlock reports). */
   waitingIn: string | null = null;
@@ -84,14 +93,19 @@ export class Node {
   private pausedUntil = 0;
   private readonly sim: Simulation;
   private readonly interrupts: TimerInterrupts | null;
-  /** Cycle of the next timer interrupt on this node's clock. */
+  /**
+   * Cycle of the next timer interrupt on this node's clock; 0 and unused without
+   * interrupts (not Infinity: see cycleLimit), a small integer while it is one (see
+   * smallInteger).
+   */
   private nextInterrupt: number;
 
-  constructor(sim: Simulation, id: number, interrupts: TimerInterrupts | null = null) {
+  constructor(sim: Simulation, id: number, interrupts: TimerInterrupts | null = null, cycleLimit: CycleLimit = { cycles: -1 }) {
     this.sim = sim;
     this.id = id;
     this.interrupts = interrupts;
-    this.nextInterrupt = interrupts?.phase ?? Infinity;
+    this.cycleLimit = cycleLimit;
+    this.nextInterrupt = interrupts === null ? 0 : smallInteger(interrupts.phase);
   }
 
   /** Charges `cycles` of useful work to this node's clock. */
@@ -119,8 +133,8 @@ export class Node {
   advance(cycles: number, isWork: boolean): void {
     let end = this.time + cycles;
     const first = this.nextInterrupt;
-    if (first < end) {
-      // Only a node with interrupts has a finite next interrupt. Work is lengthened by
+    if (this.interrupts !== null && first < end) {
+      // Work is lengthened by
       // each interrupt that falls inside it, so it takes the k interrupts at first,
       // first + period, ... for the least k >= 1 with first + k period >= end + k length;
       // a wait takes those before its end and lasts at least to the last one's end. In
@@ -130,7 +144,7 @@ export class Node {
       const k = leastMultiple(end - first, isWork ? periodCycles - length : periodCycles);
       if (isWork) end += k * length;
       else end = Math.max(end, first + (k - 1) * periodCycles + length);
-      this.nextInterrupt = first + k * periodCycles;
+      this.nextInterrupt = smallInteger(first + k * periodCycles);
       this.interruptCycles += end - this.time - cycles;
     }
     this.time = end;
@@ -167,7 +181,8 @@ export class Node {
       this.time += cycles;
       this.interruptCycles += cycles;
       // Timer interrupts due during the pause are the operating system's own business.
-      while (this.nextInterrupt < this.time) this.nextInterrupt += this.interrupts!.periodCycles;
+      const interrupts = this.interrupts;
+      if (interrupts !== null) while (this.nextInterrupt < this.time) this.nextInterrupt += interrupts.periodCycles;
     }
   }
 

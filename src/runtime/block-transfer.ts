@@ -16,16 +16,34 @@ import { BlockSendOp, type BlockSenderParts } from './block-send-op.ts';
 import { portAndOffsetCons, STRATA_MAX_XFER_OFFSET, strataXferPutHandler } from './ports.ts';
 import { SendOp, type SendPath } from './send-op.ts';
 import type { SendSteps } from './send-steps.ts';
-import { firstNonWord, notAWord } from './words.ts';
+import { firstNonWord, notAWord, shownArgument } from './words.ts';
 
-/** How SendBlockXfer paces itself (thesis 6.1.3). */
+/** How SendBlockXfer paces itself (thesis 6.1.3); set as a whole (rt.blockTransferOptions = ...), read-only once set. */
 export interface BlockTransferOptions {
   /** Wait after a packet when nothing has arrived (bandwidth matching). */
-  bandwidthMatching: boolean;
+  readonly bandwidthMatching: boolean;
   /** The wait, in cycles (the platform's two-way delay by default). */
-  delayCycles: number;
+  readonly delayCycles: number;
   /** After a packet, handle one round of arrivals, or poll until both networks are empty. */
-  poll: 'once' | 'empty';
+  readonly poll: 'once' | 'empty';
+}
+
+/**
+ * Options records by value, frozen, so that nodes setting the same options share one:
+ * a block sender reads its options after every packet, and a record of each node's own
+ * is a cache miss per packet on a 4096-node machine. Bounded: past that many distinct
+ * records each is its own (still frozen), which changes nothing but memory.
+ */
+const sharedOptions = new Map<string, BlockTransferOptions>();
+const MAX_SHARED_OPTIONS = 1024;
+
+function frozenOptions(bandwidthMatching: boolean, delayCycles: number, poll: 'once' | 'empty'): BlockTransferOptions {
+  const key = `${bandwidthMatching} ${delayCycles} ${poll}`;
+  const known = sharedOptions.get(key);
+  if (known !== undefined) return known;
+  const made = Object.freeze({ bandwidthMatching, delayCycles, poll });
+  if (sharedOptions.size < MAX_SHARED_OPTIONS) sharedOptions.set(key, made);
+  return made;
 }
 
 /** Called on the sender when an asynchronous transfer has sent its last word. */
@@ -73,15 +91,20 @@ export class BlockSender implements BlockSenderParts {
     this.messaging = messaging;
     this.guard = guard;
     this.costs = costs;
-    this.options = { bandwidthMatching: true, delayCycles: costs.bandwidthMatchDelayCycles, poll: 'empty' }; // Strata's released default (6.1.3)
+    this.options = frozenOptions(true, costs.bandwidthMatchDelayCycles, 'empty'); // Strata's released default (6.1.3)
   }
 
-  /** Sets the pacing options, checking the delay. */
+  /** Sets the pacing options, checking each. */
   setOptions(options: BlockTransferOptions): void {
-    if (!Number.isInteger(options.delayCycles) || options.delayCycles < 0) {
-      throw new RunFailure(`node ${this.node.id}: bandwidth-matching delay ${options.delayCycles}: expected a non-negative integer`);
+    const self = this.node.id;
+    if (options === null || typeof options !== 'object') throw new RunFailure(`node ${self}: block-transfer options: expected { bandwidthMatching, delayCycles, poll }, got ${shownArgument(options)}`);
+    const { bandwidthMatching, delayCycles, poll } = options;
+    if (!Number.isInteger(delayCycles) || delayCycles < 0) {
+      throw new RunFailure(`node ${self}: bandwidth-matching delay ${shownArgument(delayCycles)}: expected a non-negative integer`);
     }
-    this.options = { ...options };
+    if (typeof bandwidthMatching !== 'boolean') throw new RunFailure(`node ${self}: block-transfer option bandwidthMatching ${shownArgument(bandwidthMatching)}: expected true or false`);
+    if (poll !== 'once' && poll !== 'empty') throw new RunFailure(`node ${self}: block-transfer option poll ${shownArgument(poll)}: expected 'once' or 'empty'`);
+    this.options = frozenOptions(bandwidthMatching, delayCycles, poll);
   }
 
   /** Checks a transfer's arguments (Appendix A 7 ranges) and describes it. */

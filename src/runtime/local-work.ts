@@ -121,6 +121,12 @@ export class LocalWork {
    * call), and is stopped here. Counting them, not stopping at the first, leaves where
    * every other run stops as it was.
    */
+  /** Whether this node's clock is past the run's cycle limit (Node.cycleLimit). */
+  private isPastLimit(): boolean {
+    const limit = this.node.cycleLimit.cycles;
+    return limit >= 0 && this.node.time > limit;
+  }
+
   private pastLimit(call: string): void {
     if (++this.callsPastLimit >= WORK_PAST_LIMIT) throw new WorkPastLimit(this.node.id, call, this.callsPastLimit);
   }
@@ -133,7 +139,7 @@ export class LocalWork {
       throw new RunFailure(`node ${this.node.id}: compute(${shownArgument(cycles)}): expected a non-negative integer number of cycles, at most 2^53 - 1`);
     }
     this.node.charge(cycles);
-    if (this.node.time > this.node.cycleLimit) this.pastLimit('compute');
+    if (this.isPastLimit()) this.pastLimit('compute');
   }
 
   /**
@@ -153,7 +159,7 @@ export class LocalWork {
     const cycles = this.cost(ops);
     if (cycles > Number.MAX_SAFE_INTEGER) throw new RunFailure(`node ${this.node.id}: computeOps: the counts cost ${cycles} cycles; expected at most 2^53 - 1`);
     this.node.charge(cycles);
-    if (this.node.time > this.node.cycleLimit) this.pastLimit('computeOps');
+    if (this.isPastLimit()) this.pastLimit('computeOps');
   }
 
   /**
@@ -164,7 +170,7 @@ export class LocalWork {
     if (!Number.isInteger(lengthBytes) || lengthBytes < 0 || Math.ceil(lengthBytes / 4) > region.length) return false;
     region.fill(0, 0, Math.ceil(lengthBytes / 4));
     this.node.charge(Math.round(this.cpu.clearMemoryStartCycles + lengthBytes * this.cpu.clearMemoryCyclesPerByte));
-    if (this.node.time > this.node.cycleLimit) this.pastLimit('clearMemory');
+    if (this.isPastLimit()) this.pastLimit('clearMemory');
     return true;
   }
 

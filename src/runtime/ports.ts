@@ -6,7 +6,7 @@
  */
 import { RunFailure } from '../kernel/errors.ts';
 import type { Op } from '../machine/node.ts';
-import type { MessagingCosts } from '../platform/schema.ts';
+import type { CpuCosts, MessagingCosts } from '../platform/schema.ts';
 import { engineHandler, withArrayForm, type HandlerTable } from './handler-table.ts';
 import type { LocalWork } from './local-work.ts';
 import { GuardedHandler, type OpGuard } from './op-guard.ts';
@@ -74,15 +74,6 @@ export class PortTable {
   /** The entry used last, and its number: block data comes packet after packet to one port. */
   private lastPort: StrataPort | null = null;
   private lastPortNum = -1;
-  /**
-   * What storing n Xfer words costs the processor: n stores, 2 loads, 2 integer ops and
-   * a branch, as opCycles sums them (the same additions in the same order, so the same
-   * cycles): round(putHead + n x putStore + putBranch). Numbers on the table rather
-   * than a list by n per node, which came to 0.8 MB on a 4096-node machine.
-   */
-  private readonly putHead: number;
-  private readonly putStore: number;
-  private readonly putBranch: number;
   private readonly self: number;
   private readonly handlers: HandlerTable;
   private readonly work: LocalWork;
@@ -98,10 +89,6 @@ export class PortTable {
     this.handlers = handlers;
     this.work = work;
     this.dma = dma;
-    const cpu = work.cpu;
-    this.putHead = 2 * cpu.intOpCycles + 2 * cpu.loadCycles;
-    this.putStore = cpu.storeCycles;
-    this.putBranch = cpu.branchCycles;
   }
 
   setAppTarget(app: unknown): void {
@@ -150,7 +137,7 @@ export class PortTable {
     p.count -= n;
     // A DMA interface stores the words itself: the processor pays only its per-packet cost.
     if (isDma) this.work.compute(this.dma?.receiveCycles ?? 0);
-    else this.work.compute(Math.round(this.putHead + n * this.putStore + this.putBranch));
+    else this.work.compute(putCycles(this.work.cpu, n));
     return p.count === 0 ? portNum : -1;
   }
 
@@ -175,6 +162,17 @@ export class PortTable {
  * The block-data handlers are engine handlers: their first argument is the receiving
  * node's engines (typed `unknown` so that apps can send them like their own handlers).
  */
+/**
+ * What storing n Xfer words costs the processor: n stores, 2 loads, 2 integer ops and
+ * a branch, as opCycles sums them (the same additions in the same order, so the same
+ * cycles). Read from the platform's table, which all nodes share, rather than copied
+ * to each node's: a copy of a fractional cost (the CM-5's 1.5-cycle branch) is a
+ * number object per node, a cache miss per packet on a 4096-node machine.
+ */
+function putCycles(cpu: CpuCosts, n: number): number {
+  return Math.round(2 * cpu.intOpCycles + 2 * cpu.loadCycles + n * cpu.storeCycles + cpu.branchCycles);
+}
+
 function portsOf(engines: unknown): PortTable {
   return (engines as { readonly ports: PortTable }).ports;
 }

@@ -317,6 +317,29 @@ describe('block transfers (Appendix A 7)', () => {
     expect(run(5)).toThrow(/falls outside its memory \(words 6\.\.9 of 8\)/);
   });
 
+  // A node's options were a copy it could edit in place: `rt.blockTransferOptions.delayCycles = -5`
+  // went past the setter's check, and any poll but 'once' polled until empty.
+  it('checks block-transfer options as a whole, and the record set is read-only (nodes setting the same share it)', () => {
+    const withOptions = (edit: (rt: Runtime<undefined>) => void) =>
+      runInline('cm5', 2, function* (rt) {
+        edit(rt);
+        yield* rt.barrier();
+        return rt.blockTransferOptions;
+      });
+    const { results } = withOptions((rt) => {
+      rt.blockTransferOptions = { ...rt.blockTransferOptions, delayCycles: 35, poll: 'once' };
+    });
+    expect(results[0]).toEqual({ bandwidthMatching: true, delayCycles: 35, poll: 'once' });
+    expect(results[1]).toBe(results[0]);
+    expect(Object.isFrozen(results[0])).toBe(true);
+    expect(() => withOptions((rt) => ((rt.blockTransferOptions as { delayCycles: number }).delayCycles = -5))).toThrow(/read only property 'delayCycles'/);
+    const refused = (options: unknown) => () => withOptions((rt) => (rt.blockTransferOptions = options as Runtime['blockTransferOptions']));
+    expect(refused({ bandwidthMatching: true, delayCycles: -5, poll: 'once' })).toThrow(/^node 0: bandwidth-matching delay -5: expected a non-negative integer$/);
+    expect(refused({ bandwidthMatching: true, delayCycles: 28, poll: 'sometimes' })).toThrow(/^node 0: block-transfer option poll "sometimes" \(a string\): expected 'once' or 'empty'$/);
+    expect(refused({ bandwidthMatching: 'yes', delayCycles: 28, poll: 'once' })).toThrow(/^node 0: block-transfer option bandwidthMatching "yes" \(a string\): expected true or false$/);
+    expect(refused(null)).toThrow(/^node 0: block-transfer options: expected \{ bandwidthMatching, delayCycles, poll \}, got null$/);
+  });
+
   it("keeps a port's own handler when a header names another (the header sets one only if the port has none)", () => {
     const other: PortHandler<Receiver> = (rt) => {
       rt.globals.completions += 100;
