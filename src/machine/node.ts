@@ -133,14 +133,14 @@ export class Node {
   advance(cycles: number, isWork: boolean): void {
     let end = this.time + cycles;
     const first = this.nextInterrupt;
-    if (this.interrupts !== null && first < end) {
-      // Work is lengthened by
-      // each interrupt that falls inside it, so it takes the k interrupts at first,
-      // first + period, ... for the least k >= 1 with first + k period >= end + k length;
-      // a wait takes those before its end and lasts at least to the last one's end. In
-      // closed form: a loop over the interrupts took years for compute(1e20) (a period
-      // of 550,000 cycles), and --max-cycles could not stop it.
-      const { periodCycles, cycles: length } = this.interrupts!;
+    const interrupts = this.interrupts;
+    if (interrupts !== null && first < end) {
+      // Work is lengthened by each interrupt that falls inside it, so it takes the k
+      // interrupts at first, first + period, ... for the least k >= 1 with
+      // first + k period >= end + k length; a wait takes those before its end and lasts at
+      // least to the last one's end. In closed form: a loop over the interrupts took years
+      // for compute(1e20) (a period of 550,000 cycles), and --max-cycles could not stop it.
+      const { periodCycles, cycles: length } = interrupts;
       const k = leastMultiple(end - first, isWork ? periodCycles - length : periodCycles);
       if (isWork) end += k * length;
       else end = Math.max(end, first + (k - 1) * periodCycles + length);
