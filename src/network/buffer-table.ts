@@ -2,8 +2,8 @@
  * Every packet buffer of the packet-level network (packet-network.ts) in one table:
  * injection buffers, receive buffers and router buffers, each a fixed-capacity FIFO
  * of packets. A buffer is a record of eight integers in one Int32Array (slots taken,
- * capacity, ring head, packets held, ring base, injecting node and network, and its
- * range in the feeder list) and a ring of `capacity` entries in one shared array of
+ * capacity, ring head, packets held, ring base, injecting node and network or its
+ * blocked feeders, and its range in the feeder list) and a ring of `capacity` entries in one shared array of
  * packets, so the network's hot path touches a few adjacent words per buffer instead
  * of a buffer object, a queue object and the queue's array (on a 4096-node fat tree,
  * hundreds of thousands of small objects spread over the heap: the cache misses that
@@ -20,7 +20,13 @@ const CAPACITY = 1;
 const HEAD = 2; // ring index of the oldest packet
 const SIZE = 3; // packets in the ring
 const BASE = 4; // first ring entry in `slots`
-const INJECTING = 5; // an injection buffer: node * 2 + net, to tell when it frees; else -1
+/**
+ * An injection buffer: node * 2 + net (>= 0), to tell when it frees. Any other buffer:
+ * -1 - its blocked feeders (channels into it with packets waiting to cross), so that
+ * freeing a slot need not read every feeder's record to find none waiting. Nothing
+ * feeds an injection buffer, so the two never meet.
+ */
+const INJECTING = 5;
 const FEED_START = 6; // its feeders: channels feeders[FEED_START .. FEED_END)
 const FEED_END = 7;
 const STRIDE = 8;
@@ -109,9 +115,24 @@ export class BufferTable {
     return this.rec[b * STRIDE + SIZE];
   }
 
-  /** node * 2 + net for an injection buffer, else -1. */
+  /** node * 2 + net for an injection buffer, else negative. */
   injecting(b: number): number {
     return this.rec[b * STRIDE + INJECTING];
+  }
+
+  /** Whether a feeder of `b`, not an injection buffer, has packets waiting to cross it (see INJECTING). */
+  isBlocking(b: number): boolean {
+    return this.rec[b * STRIDE + INJECTING] < -1;
+  }
+
+  /** A feeder of `b`, not an injection buffer, now has packets waiting to cross it. */
+  block(b: number): void {
+    this.rec[b * STRIDE + INJECTING]--;
+  }
+
+  /** A feeder of `b` no longer has packets waiting to cross it. */
+  unblock(b: number): void {
+    this.rec[b * STRIDE + INJECTING]++;
   }
 
   feedStart(b: number): number {

@@ -201,8 +201,12 @@ export class PacketNetwork implements DataNetwork {
     buffers.release(b);
     this.inFlightTo[node]--;
     this.onInFlight?.(node, this.inFlightTo[node]);
-    const end = buffers.feedEnd(b);
-    for (let i = buffers.feedStart(b); i < end; i++) this.tryStart(buffers.feeders[i]);
+    // Only a feeder with packets waiting can start (tryStart): with none, the freed slot
+    // is no news, and their records (a cache miss each on a big machine) stay unread.
+    if (buffers.isBlocking(b)) {
+      const end = buffers.feedEnd(b);
+      for (let i = buffers.feedStart(b); i < end; i++) this.tryStart(buffers.feeders[i]);
+    }
     return p;
   }
 
@@ -251,7 +255,8 @@ export class PacketNetwork implements DataNetwork {
       if (tail === null) waiters[2 * chosen] = p;
       else tail.nextWaiter = p;
       waiters[2 * chosen + 1] = p;
-      this.ch[chosen * CH_STRIDE + WAITERS]++;
+      const r = chosen * CH_STRIDE;
+      if (this.ch[r + WAITERS]++ === 0) this.buffers.block(this.ch[r + OUT]);
     }
   }
 
@@ -297,6 +302,9 @@ export class PacketNetwork implements DataNetwork {
     p.isReady = false;
     this.sim.schedule(serialization, this.tailKind, spec, p.net);
     if (ch[r + DELIVERS] >= 0) {
+      // Out of the routers now (Packet.at), said while the packet is at hand: delivered, a
+      // hundred cycles on, would miss the cache on it on a big machine.
+      p.at = -1;
       // Visible to polls once the tail is in and the interface has handled it.
       const jitter = this.perturbation === null ? 0 : this.perturbation.int(PERTURB_DELIVERY_CYCLES + 1);
       this.sim.schedule(head + serialization + this.interfaceLatency + jitter, this.deliverKind, p.dst, p.net, p);
@@ -324,16 +332,19 @@ export class PacketNetwork implements DataNetwork {
     buffers.shift(from);
     buffers.release(from);
     const injecting = buffers.injecting(from);
-    if (injecting >= 0) this.onInjectReady(injecting >> 1, injecting & 1);
-    const end = buffers.feedEnd(from);
-    for (let i = buffers.feedStart(from); i < end; i++) this.tryStart(buffers.feeders[i]);
+    if (injecting >= 0) {
+      this.onInjectReady(injecting >> 1, injecting & 1);
+    } else if (buffers.isBlocking(from)) {
+      // As in receive: only feeders with packets waiting can start.
+      const end = buffers.feedEnd(from);
+      for (let i = buffers.feedStart(from); i < end; i++) this.tryStart(buffers.feeders[i]);
+    }
     const next = buffers.front(from);
     if (next !== undefined && next.isReady) this.route(next);
     this.tryStart(c);
   }
 
   private delivered(dst: number, net: number, p: Packet): void {
-    p.at = -1;
     this.buffers.push(this.receiveBuffer(dst, net), p);
     this.stats.packetsDelivered++;
     this.onArrival(dst, net);
@@ -350,7 +361,7 @@ export class PacketNetwork implements DataNetwork {
     waiters[2 * c] = next;
     if (next === null) waiters[2 * c + 1] = null;
     p.nextWaiter = null;
-    ch[r + WAITERS]--;
+    if (--ch[r + WAITERS] === 0) this.buffers.unblock(ch[r + OUT]);
     this.start(c, p);
   }
 }

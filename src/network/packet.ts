@@ -16,8 +16,9 @@ export class Packet {
   injectedAt = 0;
   /**
    * Routing state in the packet-level network (packet-network.ts), kept here so a
-   * packet in flight needs no side table: the id of the buffer its head is in, the
-   * hops it has made, and whether its head has arrived in that buffer.
+   * packet in flight needs no side table: the id of the buffer its head is in (-1 from
+   * the start of its last hop, into a receive buffer), the hops it has made, and
+   * whether its head has arrived in that buffer.
    */
   at = -1;
   hop = 0;

@@ -51,4 +51,21 @@ describe('buffer table', () => {
     expect(feedersOf(1)).toEqual([]);
     expect(feedersOf(2)).toEqual([0, 2]);
   });
+
+  it('counts the blocked feeders of a buffer apart from the injection buffers\' owners', () => {
+    const t = new BufferTable(2);
+    const router = t.add(2);
+    const injection = t.add(1, 2 * 5 + 1);
+    expect(t.isBlocking(router)).toBe(false);
+    // Two feeders get packets waiting, one of them is served: the buffer still blocks one.
+    t.block(router);
+    t.block(router);
+    t.unblock(router);
+    expect(t.isBlocking(router)).toBe(true);
+    t.unblock(router);
+    expect(t.isBlocking(router)).toBe(false);
+    expect(t.injecting(router)).toBeLessThan(0);
+    expect(t.injecting(injection)).toBe(11);
+    expect(t.isBlocking(injection)).toBe(false);
+  });
 });
