@@ -458,3 +458,8 @@ export const OPERATIONS: Record<string, Operation> = {
     },
   },
 };
+
+/** The Strata operation a spec names, or undefined (a name every object has, such as toString, is none). */
+export function operation(name: string): Operation | undefined {
+  return Object.hasOwn(OPERATIONS, name) ? OPERATIONS[name] : undefined;
+}

@@ -39,6 +39,9 @@ describe.concurrent('sim calibrate', () => {
   it.each([
     ['a malformed spec', '{{ i 1 10 ++ @ @ ClearMemory(i) @ @ length:i }}', /bad\.spec:1:3: expected 6 components/],
     ['an unknown task', '{{ i 1 10 ++ @ @ Teleport(i) @ @ length:i @ }}', /model Teleport: unknown task operation Teleport \(known: Barrier, ClearMemory/],
+    // Object's own members passed for operations: "toString takes undefined argument(s): undefined".
+    ['a task named like an object member', '{{ i 1 2 ++ @ @ toString() @ @ @ }}', /bad\.spec:1: model toString: unknown task operation toString \(known: Barrier, ClearMemory/],
+    ['a setup named like an object member', '{{ i 1 2 ++ @ constructor() @ Barrier() @ @ @ }}', /bad\.spec:1: model Barrier: unknown setup operation constructor \(known: Barrier, ClearMemory/],
     ['an unknown variable', '{{ i 1 10 ++ @ @ ClearMemory(i) @ @ length:k @ }}', /model ClearMemory: input length: unknown variable "k"/],
     // Which of the specs: the message named the model only.
     ['an unknown variable in the second spec', '{{ i 1 4 ++ @ @ ClearMemory(i) @ @ @ t:i }}\n\n{{ i 1 4 ++ @ @ Barrier() @ @ @ u:j }}', /bad\.spec:3: model Barrier: term u: unknown variable "j"/],
