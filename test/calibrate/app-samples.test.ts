@@ -1,6 +1,6 @@
 /**
- * App-level calibration units (src/calibrate/app-tasks.ts, app-units.ts) against the
- * shipped samples: apps/calibration/apps.spec's own lines, cut down to a few points each,
+ * App-level calibration units (src/calibrate/app-tasks.ts, app-units.ts, edge-exchange.ts)
+ * against the shipped samples: apps/calibration/apps.spec's own lines, cut down to a few points each,
  * calibrated again with the real CLI must give exactly the shipped lines at those points
  * (the CM-5's the median of three seeds, its nodes taking timer interrupts; Alewife's one
  * run, SampleSort's three anywhere). Nothing else pins the parameters a task gives its
@@ -53,6 +53,23 @@ describe('an app calibration', () => {
       // Four points a unit: a line whose loops apps.spec changed would be sampled whole.
       expect(lines.length, model).toBe(4);
       for (const line of lines) expect(shipped.get(model), `${platform} ${model}`).toContain(line);
+    }
+  });
+
+  it.each(['paragon', 'cm5'])("on %s at 16 nodes gives the shipped hybrid samples (eq. 54's edge exchange, measured) at the points it samples again", { timeout: 120_000 }, async (platform) => {
+    // Each sample is the second iteration's work alone (edge-exchange.ts): nothing else pinned which runs it subtracts.
+    const dir = mkdtempSync(join(tmpdir(), 'sim-hybrid-samples-'));
+    const spec = readFileSync(join(ROOT, 'apps/calibration/hybrid.spec'), 'utf8').replaceAll('{{ a 2 16 +=2 @', '{{ a 2 6 +=2 @');
+    writeFileSync(join(dir, 'few.spec'), spec);
+    const r = await sim(['calibrate', '--platform', platform, join(dir, 'few.spec'), '--nodes', '16', '--vcount', '0', '-o', join(dir, 'few.samples')]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const fresh = unitLines(readFileSync(join(dir, 'few.samples'), 'utf8'));
+    const shipped = unitLines(readFileSync(join(ROOT, `platforms/models/hybrid/n16/${platform}.samples`), 'utf8'));
+    expect([...fresh.keys()]).toEqual(['StencilRowComm', 'StencilColComm']);
+    for (const [model, lines] of fresh) {
+      expect(lines, model).toHaveLength(3);
+      expect(shipped.get(model)!.slice(0, 3), `${platform} ${model}`).toEqual(lines);
     }
   });
 });
