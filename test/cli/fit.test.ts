@@ -34,6 +34,14 @@ describe.concurrent('sim fit', () => {
     expect(generated.cm5_ClearMemory(4096)).toBeCloseTo(clear.coefficients[0] + clear.coefficients[1] * 4096, 6);
     expect(generated.cm5_SendRPC()).toBeCloseTo(43, 9);
     expect(existsSync(join(dir, 'models.residuals'))).toBe(true);
+    // "platform model measured predicted residual", one per building sample: the prediction is the model's, measured - predicted the residual.
+    const residuals = readFileSync(join(dir, 'models.residuals'), 'utf8').trim().split('\n').filter((l) => l.startsWith('cm5 ClearMemory '));
+    expect(residuals).toHaveLength(13);
+    for (const line of residuals) {
+      const [measured, predicted, residual] = line.split(' ').slice(2).map(Number);
+      expect(predicted).toBeCloseTo(generated.cm5_ClearMemory(2 ** residuals.indexOf(line)), 2);
+      expect(measured - predicted).toBeCloseTo(residual, 2);
+    }
   });
 
   it('over several machine sizes keeps log P terms for the combining trees and prunes them on the CM-5 (Fig. 6-6)', async () => {
