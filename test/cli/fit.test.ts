@@ -130,6 +130,14 @@ describe.concurrent('sim fit', () => {
     expect(few.code).toBe(2);
     expect(few.stderr).toMatch(/^sim: .*few\.samples: model StencilSquare on cm5: 4 building samples for 62 unknowns \(the constant and width, height, iter, wh, iter_w, iter_h, iter_wh, iter_colPackets, \.\.\. \(53 more\)\); expected at least 63, so the fit has a degree of freedom to judge its terms by\n$/);
     expect(existsSync(join(dir, 'm.json'))).toBe(false);
+    // Eight columns are named whole (StencilUni's seven and one more), not as eight and "... (0 more)".
+    const eight = readFileSync(join(ROOT, 'platforms/models/apps/n16/cm5.samples'), 'utf8').split('\n');
+    const uni = eight.findIndex((l) => l.startsWith('# model StencilUni '));
+    eight[uni] += ' c0';
+    writeFileSync(join(dir, 'eight.samples'), eight.join('\n'));
+    const named = await sim(['fit', join(dir, 'eight.samples'), '-o', join(dir, 'm.json')]);
+    expect(named.code).toBe(2);
+    expect(named.stderr).toBe(`sim: ${join(dir, 'eight.samples')}:${uni + 2}: StencilUni has 8 columns (width height iter wh iter_w iter_h iter_wh c0) but this line has 7 values after the time\n`);
   });
 
   it.each([
