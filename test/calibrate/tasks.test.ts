@@ -97,6 +97,8 @@ describe('calibration tasks: custom collection (thesis 6.3) and data that drive 
     expect(APP_TASKS.StencilRectCols4.params([64, 32, 2], 64)).toEqual({ layout: 'rect', width: 64, height: 32, iters: 2, aspect: 4 / 16 });
     expect(APP_TASKS.StencilRectRows2.params([64, 32, 2], 64)).toEqual({ layout: 'rect', width: 64, height: 32, iters: 2, aspect: 32 / 2 });
     expect(() => APP_TASKS.StencilRectRows4.params([64, 32, 2], 6)).toThrow(/StencilRectRows4 on 6 nodes: 1.5 processor columns do not divide P = 6/);
+    // A whole number of columns that does not divide P either: aspect 4 / 1.5 would have picked another grid.
+    expect(() => APP_TASKS.StencilRectCols4.params([64, 32, 2], 6)).toThrow(/StencilRectCols4 on 6 nodes: 4 processor columns do not divide P = 6/);
   });
 });
 
