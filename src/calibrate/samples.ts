@@ -24,7 +24,7 @@ import { APP_TASKS, appTask } from './app-tasks.ts';
 import { chainCosts, chainCycles } from './stencil-chain.ts';
 import { compileExpression, loopValues, type Expression, type ExpressionFunctions, type ModelSpec } from './spec.ts';
 import { MAX_COLUMNS } from './samples-file.ts';
-import { argProblem, calibrationGlobals, OPERATIONS, preparePorts, type CalibrationGlobals } from './tasks.ts';
+import { argProblem, calibrationGlobals, operation, OPERATIONS, preparePorts, type CalibrationGlobals } from './tasks.ts';
 
 export interface UnitConfig {
   platform: Platform;
@@ -157,7 +157,7 @@ export function planUnit(config: UnitConfig): PlannedSample[] {
   const inputs = spec.inputs.map((v) => ({ id: v.id, f: compileExpression(v.value, loopNames, `${where}: input ${v.id}`, functions) }));
   const terms = spec.terms.map((v) => ({ id: v.id, f: compileExpression(v.value, inputNames, `${where}: term ${v.id}`, functions) }));
   const compileCall = (c: { name: string; args: string[] }, role: string) => {
-    const op = role === 'task' ? (appTask(c.name) ?? OPERATIONS[c.name]) : OPERATIONS[c.name];
+    const op = role === 'task' ? (appTask(c.name) ?? operation(c.name)) : operation(c.name);
     if (op === undefined) {
       throw new InputError(`${where}: unknown ${role} operation ${c.name} (known: ${Object.keys(OPERATIONS).join(', ')}; tasks may also run an app: ${Object.keys(APP_TASKS).join(', ')})`);
     }

@@ -1,9 +1,12 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fitModel, mrePercent, predict, type Sample } from '../../src/calibrate/fit.ts';
 import { fitSamples, modelsModule, summaryLine, verificationWarning, type FittedModel } from '../../src/calibrate/models.ts';
 import { fig66Report } from '../../src/calibrate/fig-6-6.ts';
 import { noisyTime } from '../../src/calibrate/samples.ts';
 import { RandomStream } from '../../src/kernel/random-stream.ts';
+import { ROOT } from '../support/sim-cli.ts';
 
 function grid(f: (a: number, b: number) => number, noise: (y: number) => number = (y) => y): Sample[] {
   const out: Sample[] = [];
@@ -251,6 +254,18 @@ describe('fig66Report', () => {
     const unit = (verify: string) => `# platform cm5 h nodes 4\n# model ClearMemory length\nClearMemory 70 1\nClearMemory 71 2\nClearMemory 73 4\nClearMemory 78 8\n${verify}`;
     expect(fig66Report(fitSamples(unit('@ClearMemory 72 3\n'), 's', false).models)[3]).toMatch(/^ {4}here {4}[\d.]+ \+ [\d.]+\*length {2}\(MRE \d+\.\d\d%\)$/);
     expect(fig66Report(fitSamples(unit(''), 's', false).models)[3]).toMatch(/^ {4}here {4}[\d.]+ \+ [\d.]+\*length {2}\(MRE \d+\.\d\d% building\)$/);
+  });
+
+  it("of the shipped Strata models is the shipped fig-6-6.txt: the thesis's coefficients and MREs as the figure gives them, each term's difference signed", () => {
+    // Only the whole-platform calibration (strata-models.test.ts, minutes) wrote the file again and compared it.
+    const models = ['cm5', 'alewife', 'paragon', 'atm'].flatMap((p) => JSON.parse(readFileSync(join(ROOT, 'platforms/models', `${p}.json`), 'utf8')).models as FittedModel[]);
+    const report = `${fig66Report(models).join('\n')}\n`;
+    expect(report).toBe(readFileSync(join(ROOT, 'platforms/models/fig-6-6.txt'), 'utf8'));
+    // Fig. 6-6's CM-5 Roundtrip, 404.2 + 14.4 hops (MRE 0.41%), and a term the fit pruned or added.
+    expect(report).toContain('    thesis  404.2 + 14.4*hops  (MRE 0.41%)\n');
+    expect(report).toMatch(/^ {4}terms {3}.*\b(pruned here|here only)\b/m);
+    // sim fit of one platform's samples: that platform's part alone, no empty headings for the others.
+    expect(fig66Report(models.filter((m) => m.platform === 'alewife')).filter((l) => !l.startsWith(' '))).toEqual(['Thesis Fig. 6-6 beside this calibration (cycles; MRE here is on the verification samples)', 'alewife:']);
   });
 });
 

@@ -5,7 +5,7 @@
  * prediction, and the fit gives alpha and beta.
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -57,6 +57,11 @@ describe('the hybrid model of eq. 54 from a tiny calibration', () => {
     const eight = await sim(['calibrate', '--platform', 'paragon', join(dir, 'tiny.spec'), '--nodes', '8', '-o', join(dir, 'a.samples')]);
     expect(eight.code).toBe(2);
     expect(eight.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/model StencilRowComm on paragon with 8 nodes: StencilRowComm needs at least 9 nodes$/)]);
+    // Nine nodes and more, but no interior: the square layout puts 10 nodes of the ATM 5 x 2.
+    const ten = await sim(['calibrate', '--platform', 'atm', join(dir, 'tiny.spec'), '--nodes', '10', '-o', join(dir, 'a.samples')]);
+    expect(ten.code).toBe(2);
+    expect(ten.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/model StencilRowComm on atm with 10 nodes: .*the square layout's 5 x 2 processor grid has no interior node; expected at least 3 x 3 processors \(9, 12, 16, \.\.\. nodes\), at sample a=2$/)]);
+    expect(existsSync(join(dir, 'a.samples'))).toBe(false);
     // An edited Paragon: the shipped Strata models describe the other one.
     const platform = JSON.parse(readFileSync(join(ROOT, 'platforms/paragon.json'), 'utf8'));
     platform.clockMHz *= 2;

@@ -39,6 +39,9 @@ describe.concurrent('sim calibrate', () => {
   it.each([
     ['a malformed spec', '{{ i 1 10 ++ @ @ ClearMemory(i) @ @ length:i }}', /bad\.spec:1:3: expected 6 components/],
     ['an unknown task', '{{ i 1 10 ++ @ @ Teleport(i) @ @ length:i @ }}', /model Teleport: unknown task operation Teleport \(known: Barrier, ClearMemory/],
+    // Object's own members passed for operations: "toString takes undefined argument(s): undefined".
+    ['a task named like an object member', '{{ i 1 2 ++ @ @ toString() @ @ @ }}', /bad\.spec:1: model toString: unknown task operation toString \(known: Barrier, ClearMemory/],
+    ['a setup named like an object member', '{{ i 1 2 ++ @ constructor() @ Barrier() @ @ @ }}', /bad\.spec:1: model Barrier: unknown setup operation constructor \(known: Barrier, ClearMemory/],
     ['an unknown variable', '{{ i 1 10 ++ @ @ ClearMemory(i) @ @ length:k @ }}', /model ClearMemory: input length: unknown variable "k"/],
     // Which of the specs: the message named the model only.
     ['an unknown variable in the second spec', '{{ i 1 4 ++ @ @ ClearMemory(i) @ @ @ t:i }}\n\n{{ i 1 4 ++ @ @ Barrier() @ @ @ u:j }}', /bad\.spec:3: model Barrier: term u: unknown variable "j"/],
@@ -51,6 +54,10 @@ describe.concurrent('sim calibrate', () => {
     ['a stencil chain of a grid its processors cannot split', '{{ i 1 2 ++ @ Barrier() @ Barrier() @ @ @ c:stencilChain(2,2,4,1) }}', /term c is NaN at sample i=1; .*stencilChain\(\) of a grid its processors cannot split/],
     ['a stencil chain called with two arguments', '{{ i 1 2 ++ @ Barrier() @ Barrier() @ @ @ c:stencilChain(2,2) }}', /term c: stencilChain\(\.\.\.\) takes 4 arguments, got 2/],
     ['a hop count beyond the machine', '{{ n 1 P ++ @ Barrier() @ Roundtrip(n) @ Release() @ hops:hops(n) @ }}', /Roundtrip node 4: expected an integer from 1 to 3, at sample n=4\n$/],
+    // Each ran: a fractional count, an empty vector, and a median search past what the data allow (it timed the longest search again, as one step more).
+    ['a fractional byte count', '{{ i 1 2 ++ @ @ ClearMemory(i/2) @ @ @ }}', /ClearMemory bytes 0\.5: expected an integer from 0 to 16777216, at sample i=1\n$/],
+    ['an empty vector', '{{ i 0 1 ++ @ Barrier() @ CombineVector(i) @ @ length:i @ }}', /CombineVector length 0: expected an integer from 1 to 262144, at sample i=0\n$/],
+    ['a median search longer than the values allow (P - ceil(P/2) steps)', '{{ s 0 3 ++ @ Barrier() @ CompositeMedian(s) @ @ steps:s @ }}', /CompositeMedian steps 3: expected an integer from 0 to 2, at sample s=3\n$/],
     ['a block beyond the limit', '{{ i 1 2 ++ @ Barrier() @ BlockTransfer(100000000) @ Barrier() @ @ }}', /BlockTransfer words 100000000: expected an integer from 1 to 65536, at sample i=1\n$/],
     ['an app task with a parameter the app refuses', '{{ w 1 2 ++ @ @ StencilSquare(16*w, 16, 0) @ @ width:16*w @ }}', /model StencilSquare on cm5 with 4 nodes: stencil --param iters=0: expected an integer from 1 to \d+, at sample w=1\n$/],
     // Met only when the sample ran, after the units before it, as "app stencil: layout rect puts 4 processors down 3 rows; ...", naming no spec or sample.

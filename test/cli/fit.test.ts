@@ -34,6 +34,14 @@ describe.concurrent('sim fit', () => {
     expect(generated.cm5_ClearMemory(4096)).toBeCloseTo(clear.coefficients[0] + clear.coefficients[1] * 4096, 6);
     expect(generated.cm5_SendRPC()).toBeCloseTo(43, 9);
     expect(existsSync(join(dir, 'models.residuals'))).toBe(true);
+    // "platform model measured predicted residual", one per building sample: the prediction is the model's, measured - predicted the residual.
+    const residuals = readFileSync(join(dir, 'models.residuals'), 'utf8').trim().split('\n').filter((l) => l.startsWith('cm5 ClearMemory '));
+    expect(residuals).toHaveLength(13);
+    for (const line of residuals) {
+      const [measured, predicted, residual] = line.split(' ').slice(2).map(Number);
+      expect(predicted).toBeCloseTo(generated.cm5_ClearMemory(2 ** residuals.indexOf(line)), 2);
+      expect(measured - predicted).toBeCloseTo(residual, 2);
+    }
   });
 
   it('over several machine sizes keeps log P terms for the combining trees and prunes them on the CM-5 (Fig. 6-6)', async () => {
@@ -122,6 +130,14 @@ describe.concurrent('sim fit', () => {
     expect(few.code).toBe(2);
     expect(few.stderr).toMatch(/^sim: .*few\.samples: model StencilSquare on cm5: 4 building samples for 62 unknowns \(the constant and width, height, iter, wh, iter_w, iter_h, iter_wh, iter_colPackets, \.\.\. \(53 more\)\); expected at least 63, so the fit has a degree of freedom to judge its terms by\n$/);
     expect(existsSync(join(dir, 'm.json'))).toBe(false);
+    // Eight columns are named whole (StencilUni's seven and one more), not as eight and "... (0 more)".
+    const eight = readFileSync(join(ROOT, 'platforms/models/apps/n16/cm5.samples'), 'utf8').split('\n');
+    const uni = eight.findIndex((l) => l.startsWith('# model StencilUni '));
+    eight[uni] += ' c0';
+    writeFileSync(join(dir, 'eight.samples'), eight.join('\n'));
+    const named = await sim(['fit', join(dir, 'eight.samples'), '-o', join(dir, 'm.json')]);
+    expect(named.code).toBe(2);
+    expect(named.stderr).toBe(`sim: ${join(dir, 'eight.samples')}:${uni + 2}: StencilUni has 8 columns (width height iter wh iter_w iter_h iter_wh c0) but this line has 7 values after the time\n`);
   });
 
   it.each([

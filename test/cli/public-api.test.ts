@@ -105,6 +105,8 @@ describe('the public entry refuses what is not its input', () => {
     // A real fit: 10 + 2 n on four samples, then predictions with it.
     const [model] = fitSamples('# platform cm5 h nodes 4\n# model M n\nM 12 1\nM 14 2\nM 16 3\nM 20 5\n', 'm.samples', false).models;
     expect(formula(model)).toBe('10 + 2*n');
+    // A model cut short (one relevance for two terms) read as "10", the term dropped in silence.
+    await refused(() => formula({ ...model, relevant: [true] }), /^formula: model M: expected lists terms, coefficients and relevant of one length \(fitSamples gives them\), got a list of 2, a list of 2 and a list of 1$/);
     expect(predict(model.coefficients, [4])).toBeCloseTo(18, 9);
     expect(mrePercent([18, 20], [18, 20])).toBe(0);
     await refused(() => predict(model.coefficients, []), /^predict: 2 coefficients and 0 term values; expected the constant's coefficient and one per term value \(1 coefficients\)$/);

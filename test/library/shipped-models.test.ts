@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fitSamples } from '../../src/calibrate/models.ts';
+import { fitSamples, modelsJson, modelsModule } from '../../src/calibrate/models.ts';
 import { ROOT } from '../support/sim-cli.ts';
 
 const PLATFORMS = ['alewife', 'atm', 'cm5', 'paragon'];
@@ -26,6 +26,19 @@ describe('shipped app models', () => {
         expect(text).toContain(`nodes ${nodes}\n`);
         expect(fitSamples(text, samplesPath, true).models).toEqual(shipped.models);
         expect(shipped.models.map((m: { name: string }) => m.name)).toEqual(MODELS);
+      });
+
+      it.runIf(nodes === 64 || existsSync(file))(`${dir}/${platform}.json and .ts are the texts sim fit writes for its samples`, () => {
+        // Only the models' values were compared: the file's format version, a formula's "- " for a
+        // negative coefficient and the module's rounding in its comments could change unseen.
+        const json = readFileSync(file, 'utf8');
+        const samplesPath = `${dir}/${platform}.samples`;
+        const { models } = fitSamples(readFileSync(join(ROOT, samplesPath), 'utf8'), samplesPath, true);
+        const provenance = JSON.parse(json).provenance;
+        expect(modelsJson(models, provenance)).toBe(json);
+        const module = modelsModule(models, provenance);
+        expect(module).toBe(readFileSync(join(ROOT, dir, `${platform}.ts`), 'utf8'));
+        expect(module).toMatch(/^\/\*\* \w+ on \w+: [\d.e+-]+( [+-] [\d.e+-]+\*\w+)* \(verification MRE \d+\.\d\d%\) \*\/$/m);
       });
     }
   }
