@@ -38,15 +38,19 @@ function unitLines(text: string): Map<string, string[]> {
   return units;
 }
 
+/** `spec` calibrated on `platform` at 16 nodes by the real CLI, without verification runs: its sample lines by model. */
+async function calibrated(platform: string, spec: string): Promise<Map<string, string[]>> {
+  const dir = mkdtempSync(join(tmpdir(), 'sim-app-samples-'));
+  writeFileSync(join(dir, 'few.spec'), spec);
+  const r = await sim(['calibrate', '--platform', platform, join(dir, 'few.spec'), '--nodes', '16', '--vcount', '0', '-o', join(dir, 'few.samples')]);
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  return unitLines(readFileSync(join(dir, 'few.samples'), 'utf8'));
+}
+
 describe('an app calibration', () => {
   it.each(['cm5', 'alewife'])('on %s at 16 nodes gives the shipped samples of apps.spec at the points it samples again', { timeout: 180_000 }, async (platform) => {
-    const dir = mkdtempSync(join(tmpdir(), 'sim-app-samples-'));
-    const spec = fewPoints();
-    writeFileSync(join(dir, 'few.spec'), spec);
-    const r = await sim(['calibrate', '--platform', platform, join(dir, 'few.spec'), '--nodes', '16', '--vcount', '0', '-o', join(dir, 'few.samples')]);
-    expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
-    const fresh = unitLines(readFileSync(join(dir, 'few.samples'), 'utf8'));
+    const fresh = await calibrated(platform, fewPoints());
     const shipped = unitLines(readFileSync(join(ROOT, `platforms/models/apps/n16/${platform}.samples`), 'utf8'));
     expect([...fresh.keys()]).toEqual([...shipped.keys()]);
     for (const [model, lines] of fresh) {
@@ -58,13 +62,7 @@ describe('an app calibration', () => {
 
   it.each(['paragon', 'cm5'])("on %s at 16 nodes gives the shipped hybrid samples (eq. 54's edge exchange, measured) at the points it samples again", { timeout: 120_000 }, async (platform) => {
     // Each sample is the second iteration's work alone (edge-exchange.ts): nothing else pinned which runs it subtracts.
-    const dir = mkdtempSync(join(tmpdir(), 'sim-hybrid-samples-'));
-    const spec = readFileSync(join(ROOT, 'apps/calibration/hybrid.spec'), 'utf8').replaceAll('{{ a 2 16 +=2 @', '{{ a 2 6 +=2 @');
-    writeFileSync(join(dir, 'few.spec'), spec);
-    const r = await sim(['calibrate', '--platform', platform, join(dir, 'few.spec'), '--nodes', '16', '--vcount', '0', '-o', join(dir, 'few.samples')]);
-    expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
-    const fresh = unitLines(readFileSync(join(dir, 'few.samples'), 'utf8'));
+    const fresh = await calibrated(platform, readFileSync(join(ROOT, 'apps/calibration/hybrid.spec'), 'utf8').replaceAll('{{ a 2 16 +=2 @', '{{ a 2 6 +=2 @'));
     const shipped = unitLines(readFileSync(join(ROOT, `platforms/models/hybrid/n16/${platform}.samples`), 'utf8'));
     expect([...fresh.keys()]).toEqual(['StencilRowComm', 'StencilColComm']);
     for (const [model, lines] of fresh) {
