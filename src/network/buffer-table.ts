@@ -41,9 +41,14 @@ export class BufferTable {
   /** Channel ids feeding each buffer, buffer by buffer (set by setFeeders). */
   feeders: Int32Array = new Int32Array(0);
 
-  /** @param expected buffers the table will hold (it grows if more are added) */
-  constructor(expected: number) {
+  /**
+   * @param expected buffers the table will hold (it grows if more are added)
+   * @param expectedSlots their capacities summed, when known: the rings' entries are
+   *   then made once, at that size (it grows if more are added)
+   */
+  constructor(expected: number, expectedSlots = 0) {
     this.rec = new Int32Array(Math.max(1, expected) * STRIDE);
+    if (expectedSlots > 0) this.slots = new Array<Packet | undefined>(expectedSlots).fill(undefined);
   }
 
   /**

@@ -104,11 +104,15 @@ export class FatTree implements Topology {
         bytesPerCycle: this.linkBytesPerCycle(l - 1) / m,
         deliversTo,
       });
+      // The level's router channels are alike: one spec serves them all (a 4096-node
+      // tree has about 40,000 channels, and an object each was garbage to collect
+      // while the machine was built).
+      const router = spec(-1);
       parallel.push(m);
       upBase.push(channels.length);
-      for (let i = 0; i < groups * m; i++) channels.push(spec(-1));
+      for (let i = 0; i < groups * m; i++) channels.push(router);
       downBase.push(channels.length);
-      for (let g = 0; g < groups; g++) for (let i = 0; i < m; i++) channels.push(spec(l === 1 ? g : -1));
+      for (let g = 0; g < groups; g++) for (let i = 0; i < m; i++) channels.push(l === 1 ? spec(g) : router);
     }
     const loopBase = channels.length;
     for (let n = 0; n < P; n++) channels.push({ latencyCycles: 0, bytesPerCycle: base, deliversTo: n });

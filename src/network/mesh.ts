@@ -72,9 +72,9 @@ export class Mesh implements Topology {
     const w = this.width;
     const P = this.nodes;
     const channels: ChannelSpec[] = [];
-    for (let n = 0; n < 4 * P; n++) {
-      channels.push({ latencyCycles: this.params.hopLatencyCycles, bytesPerCycle: this.params.linkBytesPerCycle, deliversTo: -1 });
-    }
+    // The router links are alike: one spec serves them all (ChannelSpec is read only).
+    const link: ChannelSpec = { latencyCycles: this.params.hopLatencyCycles, bytesPerCycle: this.params.linkBytesPerCycle, deliversTo: -1 };
+    for (let n = 0; n < 4 * P; n++) channels.push(link);
     for (let n = 0; n < P; n++) channels.push({ latencyCycles: 0, bytesPerCycle: this.params.linkBytesPerCycle, deliversTo: n });
     return {
       channels,

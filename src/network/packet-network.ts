@@ -49,10 +49,13 @@ export type InjectReadyListener = (node: number, net: number) => void;
  */
 export const MAX_BUFFER_SLOTS = 1 << 24;
 
-/** Refuses buffers the machine could not hold: the slots of each node's two interfaces per network and of each router input per network. */
-function checkBufferSlots(nodes: number, routerInputs: number, buffers: { routerPackets: number; injectionPackets: number; receivePackets: number }): void {
+/**
+ * The packet slots of each node's two interfaces per network and of each router input
+ * per network; refuses buffers the machine could not hold.
+ */
+function bufferSlots(nodes: number, routerInputs: number, buffers: { routerPackets: number; injectionPackets: number; receivePackets: number }): number {
   const slots = 2 * nodes * (buffers.injectionPackets + buffers.receivePackets) + 2 * routerInputs * buffers.routerPackets;
-  if (slots <= MAX_BUFFER_SLOTS) return;
+  if (slots <= MAX_BUFFER_SLOTS) return slots;
   throw new InputError(
     `network buffers of ${grouped(slots)} packets in all on ${nodes} nodes (2 networks x (${nodes} nodes x (injectionBufferPackets ${buffers.injectionPackets} + receiveBufferPackets ${buffers.receivePackets}) + ${routerInputs} router inputs x bufferPackets ${buffers.routerPackets})); expected at most ${grouped(MAX_BUFFER_SLOTS)}, which the simulator holds from the start: lower the platform's network buffer sizes`,
   );
@@ -143,8 +146,9 @@ export class PacketNetwork implements DataNetwork {
     this.ch = new Int32Array(2 * C * CH_STRIDE);
     this.chF = new Float64Array(2 * C * CH_STRIDE_F);
     this.waiters = new Array<Packet | null>(4 * C).fill(null);
-    checkBufferSlots(P, specs.filter((c) => c.deliversTo < 0).length, buffers);
-    const table = new BufferTable(4 * P + 2 * C);
+    let routerInputs = 0;
+    for (let id = 0; id < C; id++) if (specs[id].deliversTo < 0) routerInputs++;
+    const table = new BufferTable(4 * P + 2 * routerInputs, bufferSlots(P, routerInputs, buffers));
     for (let net = 0; net < 2; net++) for (let n = 0; n < P; n++) table.add(buffers.injectionPackets, 2 * n + net);
     for (let net = 0; net < 2; net++) for (let n = 0; n < P; n++) table.add(buffers.receivePackets);
     for (let net = 0; net < 2; net++) {

@@ -56,10 +56,12 @@ export class SwitchNetwork implements Topology {
     const S = this.switches;
     const { hopLatencyCycles: hop, linkBytesPerCycle: bw } = this.params;
     const channels: ChannelSpec[] = [];
-    for (let n = 0; n < P; n++) channels.push({ latencyCycles: hop, bytesPerCycle: bw, deliversTo: -1 });
+    // Router links are alike: one spec serves them all (ChannelSpec is read only).
+    const link: ChannelSpec = { latencyCycles: hop, bytesPerCycle: bw, deliversTo: -1 };
+    for (let n = 0; n < P; n++) channels.push(link);
     for (let n = 0; n < P; n++) channels.push({ latencyCycles: hop, bytesPerCycle: bw, deliversTo: n });
     for (let n = 0; n < P; n++) channels.push({ latencyCycles: 0, bytesPerCycle: bw, deliversTo: n });
-    for (let s = 0; s < 2 * S; s++) channels.push({ latencyCycles: hop, bytesPerCycle: bw, deliversTo: -1 });
+    for (let s = 0; s < 2 * S; s++) channels.push(link);
     return {
       channels,
       nextChannels: (src, dst, hop, out) => {

@@ -6,13 +6,13 @@
  */
 import type { NetworkParams } from '../platform/schema.ts';
 
-/** A directed link as a topology describes it. */
+/** A directed link as a topology describes it; alike channels may share one (read only). */
 export interface ChannelSpec {
   /** Cycles for a packet's head to cross; may be fractional (see hopCycles in packet-network.ts). */
-  latencyCycles: number;
-  bytesPerCycle: number;
+  readonly latencyCycles: number;
+  readonly bytesPerCycle: number;
   /** Node whose receive buffer the channel feeds, or -1 for a router buffer. */
-  deliversTo: number;
+  readonly deliversTo: number;
 }
 
 /**
