@@ -23,7 +23,7 @@ const NO_WORDS: readonly number[] = [];
 class Channel {
   /** Episode each node last joined (-1: none yet). */
   readonly joined: Int32Array;
-  /** Result vector each node received from the last completed episode it joined. */
+  /** Result vector each node received from the last completed episode it joined (NO_WORDS before one). */
   readonly results: (readonly number[])[];
   /** Episodes completed so far. */
   completed = 0;
@@ -37,7 +37,7 @@ class Channel {
 
   constructor(nodes: number) {
     this.joined = new Int32Array(nodes).fill(-1);
-    this.results = Array.from({ length: nodes }, () => []);
+    this.results = new Array<readonly number[]>(nodes).fill(NO_WORDS);
     this.values = new Array<readonly number[]>(nodes).fill(NO_WORDS);
     this.segments = new Uint8Array(nodes);
   }
@@ -61,7 +61,8 @@ export class ControlNetwork {
   /** Broadcasts in flight by number; each node's inbox holds the delivered ones it has not received. */
   private readonly inFlight = new Map<number, Broadcast>();
   private broadcastsStarted = 0;
-  private readonly inboxes: (readonly number[])[][];
+  /** Each node's inbox, made at its first broadcast (null until then: most runs broadcast nothing). */
+  private readonly inboxes: ((readonly number[])[] | null)[];
   private readonly lastBroadcast: (Broadcast | null)[];
   private readonly deliverKind: number;
   /** Asynchronous global OR: each node's bit as the network sees it, and how many are set. */
@@ -75,7 +76,7 @@ export class ControlNetwork {
     this.onComplete = onComplete;
     this.channels = [new Channel(nodes), new Channel(nodes), new Channel(nodes)];
     this.doneKind = sim.defineEventKind('control-done', (channel) => this.complete(channel));
-    this.inboxes = Array.from({ length: nodes }, () => []);
+    this.inboxes = new Array<(readonly number[])[] | null>(nodes).fill(null);
     this.lastBroadcast = new Array<Broadcast | null>(nodes).fill(null);
     this.deliverKind = sim.defineEventKind('control-broadcast', (index) => this.deliver(index));
     // Appendix A 4.2: during StrataInit every node's asynchronous-global-OR bit is set.
@@ -176,7 +177,7 @@ export class ControlNetwork {
     this.inFlight.delete(id);
     b.delivered = true;
     for (let i = 0; i < this.inboxes.length; i++) {
-      if (i !== b.from) this.inboxes[i].push(b.words);
+      if (i !== b.from) (this.inboxes[i] ??= []).push(b.words);
     }
     for (let i = 0; i < this.inboxes.length; i++) this.onComplete(i);
   }
@@ -188,12 +189,12 @@ export class ControlNetwork {
 
   /** Whether a broadcast is waiting in `node`'s inbox. */
   hasBroadcast(node: number): boolean {
-    return this.inboxes[node].length > 0;
+    return (this.inboxes[node]?.length ?? 0) > 0;
   }
 
   /** Takes the oldest delivered broadcast from `node`'s inbox. */
   takeBroadcast(node: number): readonly number[] {
-    const words = this.inboxes[node].shift();
+    const words = this.inboxes[node]?.shift();
     if (words === undefined) throw new RunFailure(`node ${node}: no broadcast to receive`);
     return words;
   }
