@@ -39,8 +39,12 @@ export class Collectives {
   private segment: SegmentType = SegmentType.NoBoundary;
   /** Where completeCombineVector writes. */
   private pendingVector: WordArray | null = null;
-  /** Whether this node has started an episode of each channel (a completion before any has no result). */
-  private readonly hasStarted = [false, false, false];
+  /**
+   * Bit `ch` set once this node has started an episode of channel `ch` (a completion
+   * before any has no result). A number, not an array of three booleans: an object
+   * less per node to build and collect on a 4096-node machine.
+   */
+  private started = 0;
 
   constructor(self: number, engine: CombineEngine, guard: OpGuard, output: NodeOutput, states: NodeStates) {
     this.self = self;
@@ -121,7 +125,7 @@ export class Collectives {
    * one episode again returns its result again.
    */
   private checkStarted(ch: CombineChannel, what: string, start: string): void {
-    if (!this.hasStarted[ch]) throw new RunFailure(`node ${this.self}: ${what} before any ${start} on this node`);
+    if (((this.started >> ch) & 1) === 0) throw new RunFailure(`node ${this.self}: ${what} before any ${start} on this node`);
   }
 
   combineInt(value: number, op: CombineOp): Op<number> {
@@ -212,7 +216,7 @@ export class Collectives {
   /** Joins an episode: logs the step when called (before the operation starts), then the engine's start. */
   private start(ch: CombineChannel, op: ReduceOp, words: readonly number[], segment: SegmentType, what: string): Op {
     this.output.logGlobal(what);
-    this.hasStarted[ch] = true;
+    this.started |= 1 << ch;
     return this.engine.start(ch, op, words, segment);
   }
 

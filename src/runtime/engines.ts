@@ -45,7 +45,10 @@ export class NodeEngines {
   readonly messaging: Messaging;
   readonly ports: PortTable;
   readonly blocks: BlockSender;
-  readonly asyncTransfers: AsyncTransfers;
+  /** The asynchronous transfers (see asyncTransfers), made at first use. */
+  private async: AsyncTransfers | null = null;
+  /** What app callbacks receive, once connected (the asynchronous transfers are handed it when made). */
+  private appTarget: unknown = null;
   /** The machinery of global ORs and combines; its tree handlers find it here. */
   readonly combines: CombineEngine;
   /** The machinery of broadcasts and the asynchronous global OR; likewise. */
@@ -72,8 +75,6 @@ export class NodeEngines {
     this.messaging = new Messaging(node, this.nodes, machine.network, costs, machine.perturbation, machine.trace, this.guard);
     this.ports = new PortTable(node.id, handlers, this.work, costs.dma, this.guard);
     this.blocks = new BlockSender(node, this.messaging, this.guard, costs);
-    // The stream is derived from (seed, name) alone, so making it at first use draws the same numbers.
-    this.asyncTransfers = new AsyncTransfers(node.id, this.blocks, this.messaging, () => machine.sim.stream(`node/${node.id}/transfer-order`));
     const control = machine.control;
     const controlParams = platform.controlNetwork;
     if (control !== null && controlParams !== null) {
@@ -100,7 +101,24 @@ export class NodeEngines {
   connect(app: unknown): void {
     this.messaging.setTargets(app, this);
     this.ports.setAppTarget(app);
-    this.asyncTransfers.setAppTarget(app);
+    this.appTarget = app;
+    this.async?.setAppTarget(app);
+  }
+
+  /**
+   * The node's asynchronous block transfers (Appendix A 8), made at the first call that
+   * needs them: most runs queue none, and on a 4096-node machine an engine per node (its
+   * queue, its map of finished transfers) was build-time garbage for the collector.
+   */
+  get asyncTransfers(): AsyncTransfers {
+    if (this.async === null) {
+      const id = this.self;
+      const sim = this.machine.sim;
+      // The stream is derived from (seed, name) alone, so making it at first use draws the same numbers.
+      this.async = new AsyncTransfers(id, this.blocks, this.messaging, () => sim.stream(`node/${id}/transfer-order`));
+      this.async.setAppTarget(this.appTarget);
+    }
+    return this.async;
   }
 
   /** EmptyPrintQ: outputs the queued messages, then polls until empty; returns how many there were. */

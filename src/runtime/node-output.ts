@@ -15,7 +15,11 @@ import { State, type NodeStates } from './states.ts';
 import { shownArgument } from './words.ts';
 
 export class NodeOutput implements PrintQueue {
-  private readonly queue: { stream: OutputStream; text: string }[] = [];
+  /**
+   * Queued text, or null until the first Qprintf: most nodes print nothing, and whether
+   * it is empty is asked before every operation (no array to read then).
+   */
+  private queue: { stream: OutputStream; text: string }[] | null = null;
   private readonly node: Node;
   private readonly output: RunOutput;
   private readonly states: NodeStates;
@@ -29,11 +33,11 @@ export class NodeOutput implements PrintQueue {
   }
 
   get isEmpty(): boolean {
-    return this.queue.length === 0;
+    return this.queue === null || this.queue.length === 0;
   }
 
   get queued(): number {
-    return this.queue.length;
+    return this.queue === null ? 0 : this.queue.length;
   }
 
   /** Qfprintf: queues formatted text for `stream`, charging a call and a store per word; returns its length. */
@@ -42,7 +46,7 @@ export class NodeOutput implements PrintQueue {
       throw new RunFailure(`node ${this.node.id}: qfprintf to ${String(stream)}: expected 'stdout' or 'stderr'`);
     }
     const text = this.format('qprintf', format, args);
-    this.queue.push({ stream, text });
+    (this.queue ??= []).push({ stream, text });
     const previous = this.states.enter(State.Qprintf);
     this.work.computeOps({ calls: 1, stores: Math.ceil(text.length / 4) });
     this.states.leave(previous);
@@ -52,7 +56,7 @@ export class NodeOutput implements PrintQueue {
 
   /** Writes the queued output to the run's output, charging a call per message. */
   flush(): void {
-    const queued = this.queue.length;
+    const queued = this.queued;
     this.print();
     this.work.computeOps({ calls: queued });
   }
@@ -68,6 +72,7 @@ export class NodeOutput implements PrintQueue {
   }
 
   private print(): void {
+    if (this.queue === null) return;
     for (const { stream, text } of this.queue) this.output.print(stream, text);
     this.queue.length = 0;
   }
