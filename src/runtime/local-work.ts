@@ -101,7 +101,11 @@ export class LocalWork {
   /** The platform's CPU table (what each operation costs). */
   readonly cpu: CpuCosts;
   private readonly runSeed: number;
-  private readonly rng: ParkMiller;
+  /**
+   * The node's generator (seeded node + 1, Appendix A 3.6), made at its first use: most
+   * programs draw nothing, and its seed, a double past 2^30, is a number object per node.
+   */
+  private rngMade: ParkMiller | null = null;
   /** Where currentCycle counts from (ResetCurrentCycle). */
   private cycleBase = 0;
   /** Calls of local work made with the clock past the run's cycle limit (see pastLimit). */
@@ -111,7 +115,10 @@ export class LocalWork {
     this.node = node;
     this.cpu = cpu;
     this.runSeed = runSeed;
-    this.rng = new ParkMiller(node.id + 1);
+  }
+
+  private get rng(): ParkMiller {
+    return (this.rngMade ??= new ParkMiller(this.node.id + 1));
   }
 
   /**

@@ -7,6 +7,7 @@
  * Nothing of the machine is reachable from here: the engines sit in a private field.
  */
 import { RunFailure, StrataFailure } from '../kernel/errors.ts';
+import { smallInteger } from '../kernel/event-queue.ts';
 import type { Op } from '../machine/node.ts';
 import { COMBINE_CHANNEL, GLOBAL_OR_CHANNEL, type CombineOp, type SegmentType } from '../network/combine.ts';
 import { LEFT, RIGHT } from '../network/packet.ts';
@@ -59,8 +60,9 @@ export class Runtime<G = unknown> {
     this.globals = globals;
     this.self = engines.self;
     this.partitionSize = engines.nodes;
-    this.logP = Math.ceil(Math.log2(engines.nodes));
-    this.partitionMask = 2 ** this.logP - 1;
+    // As small integers: Math.log2's result kept in a field is a number object per node.
+    this.logP = smallInteger(Math.ceil(Math.log2(engines.nodes)));
+    this.partitionMask = smallInteger(2 ** this.logP - 1);
     engines.connect(this);
   }
 
