@@ -256,10 +256,12 @@ export const OPERATIONS: Record<string, Operation> = {
     // Custom collection: the partner first tells node 0 it is waiting, so no sample
     // includes what it still had to do for the setup (on the combining trees, passing
     // a barrier's release down its subtree); node 0 then reports the mean of
-    // ROUNDTRIP_TRIPS trips back to back. A single trip ends on the poll that finds the
-    // reply, so it is rounded up to the polling loop's period (22 cycles on the CM-5)
-    // at a phase fixed by the setup; later trips start at other phases where the
-    // period allows, so their mean is rounded less.
+    // ROUNDTRIP_TRIPS trips back to back. A trip ends on the poll that finds the reply,
+    // so it is rounded up to the polling loop's period (22 cycles on the CM-5) at a
+    // phase fixed by the setup. On a quiet machine every trip then takes a whole
+    // number of periods, so the next starts at the same phase and the mean is rounded
+    // as one trip is (partners at the same distance can differ by up to a period:
+    // 319 and 327 cycles on a 16-node Paragon).
     *run(rt, [node]) {
       const partner = wholeArg(rt, 'Roundtrip', ROUNDTRIP_NODE, node);
       let mean: number | undefined;
