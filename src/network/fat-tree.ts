@@ -80,7 +80,11 @@ export class FatTree implements Topology {
    * parallel channels as the level's bandwidth is a multiple of the node link's (the
    * CM-5 switches are built of equivalent chips, thesis 7.1): 1, 2, 4, ... on the
    * CM-5. Up-routing picks among them pseudo-randomly (adaptive); down-routing is
-   * deterministic (channel dst mod count). Self-sends use a loopback channel.
+   * deterministic (channel dst mod count). That is a simplification: on the CM-5 "on
+   * the way down there is one logical path and also one physical path" (thesis 7.1),
+   * from the switch chip the climb reached, so one node's packets come down all the
+   * parallel links, not one (issue 22 measures what that changes). Self-sends use a
+   * loopback channel.
    * A group never has more parallel channels than nodes (k^(l-1) at level l): a
    * level faster than that (a growth above the arity, or a listed level many times
    * the node link's) gets as many channels as its group has nodes, each carrying its
