@@ -8,7 +8,6 @@
  * in two of the 64-node transpose, W1). BlockSender.sendPackets makes one; every block
  * packet of every app runs through it, which is why it is not a generator.
  */
-import type { Node } from '../machine/node.ts';
 import { LEFT, RIGHT } from '../network/packet.ts';
 import { blockTransferWords } from '../platform/packets.ts';
 import type { MessagingCosts } from '../platform/schema.ts';
@@ -36,7 +35,6 @@ export interface BlockInTransit {
 /** What the loop needs of the node's BlockSender. */
 export interface BlockSenderParts {
   readonly options: { readonly bandwidthMatching: boolean; readonly delayCycles: number; readonly poll: 'once' | 'empty' };
-  readonly node: Node;
   readonly messaging: Messaging;
   readonly guard: OpGuard;
   readonly costs: MessagingCosts;
@@ -59,50 +57,78 @@ const NEXT = SEND_STATES + 7; // on to the next packet
  */
 const NO_LIMIT = -1;
 
+/**
+ * What a block packet's send takes from the platform, the same for every node of a
+ * machine: one record all of them share (blockPlan), not copies in each operation. Each
+ * field of an operation's own is room in its object, which a 4096-node machine reads
+ * from memory, line by line, at every step of every node.
+ */
+interface BlockPlan {
+  readonly dma: MessagingCosts['dma'];
+  /** Data words per packet (blockTransferWords). */
+  readonly perPacket: number;
+  /** The send overhead of a packet: the DMA launch, or the Xfer send's. */
+  readonly overheadCycles: number;
+  /** The receiver's handler of a packet. */
+  readonly handler: PacketHandler;
+}
+
+const plans = new WeakMap<MessagingCosts, BlockPlan>();
+
+/** The platform's BlockPlan, made at its first block (costs are read-only once loaded). */
+function blockPlan(costs: MessagingCosts): BlockPlan {
+  let plan = plans.get(costs);
+  if (plan === undefined) {
+    const dma = costs.dma;
+    plan = {
+      dma,
+      perPacket: blockTransferWords(costs),
+      overheadCycles: dma !== null ? dma.sendCycles : costs.xferSendOverheadCycles,
+      handler: dma !== null ? strataDmaPutHandler : strataXferPutHandler,
+    };
+    plans.set(costs, plan);
+  }
+  return plan;
+}
+
 export class BlockSendOp extends SendRoundsOp {
-  private readonly s: BlockSenderParts;
-  private readonly makeTransfer: BlockInTransit | (() => BlockInTransit);
-  private readonly pollRightOnly: boolean;
-  /** The most packets to send, or NO_LIMIT. */
-  private readonly count: number;
-  // From the sender and the platform, held here: every step of the node uses them.
-  private readonly node: Node;
-  private readonly messaging: Messaging;
-  private readonly dma: MessagingCosts['dma'];
-  private readonly perPacket: number;
-  private readonly handler: PacketHandler;
   private t: BlockInTransit | null = null;
   private k = 0;
   /** The packet being sent: its data words (its steps and injection cycles are the rounds' fields). */
   private n = 0;
   private words: number[] = [];
   /** Pacing after the packet: options as they were, arrivals handled, the most to handle (or NO_LIMIT). */
-  private options: BlockSenderParts['options'];
   private arrivals = 0;
   private max = 1;
+  private options: BlockSenderParts['options'];
+  private readonly plan: BlockPlan;
+  private readonly s: BlockSenderParts;
+  private readonly pollRightOnly: boolean;
+  /** The most packets to send, or NO_LIMIT. */
+  private readonly count: number;
+  private readonly makeTransfer: BlockInTransit | (() => BlockInTransit);
 
   /** @param transfer the transfer, or makes it (checking its arguments) at the first step */
   constructor(s: BlockSenderParts, transfer: BlockInTransit | (() => BlockInTransit), pollRightOnly: boolean, count: number) {
     super(s.messaging);
     this.state = START;
+    this.options = s.options;
+    const plan = blockPlan(s.costs);
+    this.plan = plan;
     this.s = s;
-    this.makeTransfer = transfer;
     this.pollRightOnly = pollRightOnly;
     this.count = count === Infinity ? NO_LIMIT : count;
-    this.options = s.options;
-    this.node = s.node;
-    this.messaging = s.messaging;
-    const dma = s.costs.dma;
-    this.dma = dma;
-    this.perPacket = blockTransferWords(s.costs);
-    this.overheadCycles = dma !== null ? dma.sendCycles : s.costs.xferSendOverheadCycles;
-    this.handler = dma !== null ? strataDmaPutHandler : strataXferPutHandler;
+    this.makeTransfer = transfer;
+    this.overheadCycles = plan.overheadCycles;
   }
 
   protected step(): number {
-    const m = this.messaging;
-    const node = this.node;
-    const dma = this.dma;
+    // The rounds' SendPath is the node's Messaging (the constructor's s.messaging), and
+    // the node is read from it: no field of this object's own for either.
+    const m = this.m as Messaging;
+    const node = m.node;
+    const plan = this.plan;
+    const dma = plan.dma;
     for (;;) {
       if (this.state < SEND_STATES) {
         // A refused packet's send, until it is out.
@@ -120,7 +146,7 @@ export class BlockSendOp extends SendRoundsOp {
           const remaining = t.size - t.sent;
           if (this.k === this.count || remaining <= 0) return END;
           const at = t.sent;
-          const perPacket = this.perPacket;
+          const perPacket = plan.perPacket;
           if (dma === null && remaining < perPacket) {
             const tail = packetWords(t, at, t.size - at);
             t.sent = t.size;
@@ -142,7 +168,7 @@ export class BlockSendOp extends SendRoundsOp {
           if (node.ahead > 0) return node.ahead;
           const t = this.t!;
           const overhead = this.overheadCycles;
-          const handler = this.handler;
+          const handler = plan.handler;
           this.state = SENT;
           const packet = m.packet(t.proc, this.steps[0][0], handler, this.words);
           if (!m.finishInjection(packet, this.injection, overhead)) {

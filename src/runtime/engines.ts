@@ -73,7 +73,7 @@ export class NodeEngines {
     this.output = new NodeOutput(node, output, this.states, this.work);
     this.guard = new NodeProgram(node.id, this.output, () => this.exit());
     this.messaging = new Messaging(node, this.nodes, machine.network, costs, machine.perturbation, machine.trace, this.guard);
-    this.ports = new PortTable(node.id, handlers, this.work, costs.dma, this.guard);
+    this.ports = new PortTable(node, handlers, this.work, costs.dma, this.guard);
     this.blocks = new BlockSender(node, this.messaging, this.guard, costs);
     const control = machine.control;
     const controlParams = platform.controlNetwork;
@@ -99,7 +99,7 @@ export class NodeEngines {
 
   /** Hands `app` (the node's Runtime) to the engines that call app code: handlers, port handlers, completions. */
   connect(app: unknown): void {
-    this.messaging.setTargets(app, this);
+    this.messaging.setTargets(app, this, this.ports);
     this.ports.setAppTarget(app);
     this.appTarget = app;
     this.async?.setAppTarget(app);

@@ -27,14 +27,18 @@ export function engineHandler<F extends PacketHandler>(handler: F): F {
 
 const ARRAY_FORM = Symbol('array form');
 
-/** A handler's array form: the same work, with the argument words as the packet carries them. */
-export type ArrayFormHandler = (target: unknown, args: readonly number[]) => void | Op;
+/**
+ * A handler's array form: the same work, with the argument words as the packet carries
+ * them; its first argument is the receiving node's port table, not its engines.
+ */
+export type ArrayFormHandler = (ports: unknown, args: readonly number[]) => void | Op;
 
 /**
- * Gives `handler` an array form that messaging calls instead of spreading the packet's
- * words into arguments (for the per-packet block-data handlers: no rest array per
- * packet, and no boxed number per word that does not fit a small integer). The array
- * form must do exactly what `handler` does with the same words.
+ * Gives `handler` (an engine handler) an array form that messaging calls instead of
+ * spreading the packet's words into arguments (for the per-packet block-data handlers:
+ * no rest array per packet, and no boxed number per word that does not fit a small
+ * integer). The array form must do exactly what `handler` does with the same words,
+ * given the port table the engines hold.
  */
 export function withArrayForm<F extends PacketHandler>(handler: F, arrayForm: ArrayFormHandler): F {
   (handler as F & { [ARRAY_FORM]?: ArrayFormHandler })[ARRAY_FORM] = arrayForm;

@@ -138,6 +138,11 @@ export class LocalWork {
     if (++this.callsPastLimit >= WORK_PAST_LIMIT) throw new WorkPastLimit(this.node.id, call, this.callsPastLimit);
   }
 
+  /** After a charge made for compute's sake elsewhere (the port table's puts) took the clock past the cycle limit. */
+  computedPastLimit(): void {
+    this.pastLimit('compute');
+  }
+
   /** Charges `cycles` (a non-negative integer) of computation. */
   compute(cycles: number): void {
     // Infinity passed (it is its own floor), and on the CM-5 its timer interrupts were counted

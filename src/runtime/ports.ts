@@ -5,7 +5,7 @@
  * header message) and run a port's handler when its count reaches zero.
  */
 import { RunFailure } from '../kernel/errors.ts';
-import type { Op } from '../machine/node.ts';
+import type { Node, Op } from '../machine/node.ts';
 import type { CpuCosts, MessagingCosts } from '../platform/schema.ts';
 import { engineHandler, withArrayForm, type HandlerTable } from './handler-table.ts';
 import type { LocalWork } from './local-work.ts';
@@ -65,30 +65,42 @@ function checkPort(port: number): void {
 
 /** One node's StrataPortTable and what its block-data handlers need. */
 export class PortTable {
+  // The fields a packet's put reads come first, so that they share the object's first
+  // cache lines (every line of a node's that a packet reads is a miss of its own on a
+  // 4096-node machine).
+  /** The entry used last, and its number: block data comes packet after packet to one port. */
+  private lastPort: StrataPort | null = null;
+  private lastPortNum = -1;
+  /**
+   * The node and the platform's CPU table, held here as well as by the local work: a
+   * put charges its cycles to the node itself (as LocalWork.compute does), rather than
+   * reading them through the LocalWork object, one more line per packet.
+   */
+  private readonly node: Node;
+  private readonly cpu: CpuCosts;
+  private readonly dma: MessagingCosts['dma'];
+  private readonly work: LocalWork;
   /**
    * Entries by port number, made on first use. A Map, not an array: an app that gives
    * each sender its own port (port = sender) would leave a holey array of up to 4096
    * slots per node, in V8's slow dictionary form past about 1024.
    */
   private readonly ports = new Map<number, StrataPort>();
-  /** The entry used last, and its number: block data comes packet after packet to one port. */
-  private lastPort: StrataPort | null = null;
-  private lastPortNum = -1;
   private readonly self: number;
   private readonly handlers: HandlerTable;
-  private readonly work: LocalWork;
-  private readonly dma: MessagingCosts['dma'];
   /** The node's guard, which port handlers answer to as other handlers do. */
   private readonly guard: OpGuard;
   /** What port handlers receive: the node's Runtime (set once it exists). */
   private appTarget: unknown = null;
 
-  constructor(self: number, handlers: HandlerTable, work: LocalWork, dma: MessagingCosts['dma'], guard: OpGuard) {
-    this.self = self;
+  constructor(node: Node, handlers: HandlerTable, work: LocalWork, dma: MessagingCosts['dma'], guard: OpGuard) {
+    this.node = node;
+    this.cpu = work.cpu;
+    this.dma = dma;
+    this.work = work;
+    this.self = node.id;
     this.guard = guard;
     this.handlers = handlers;
-    this.work = work;
-    this.dma = dma;
   }
 
   setAppTarget(app: unknown): void {
@@ -136,9 +148,19 @@ export class PortTable {
     for (let i = 0; i < n; i++) memory[at + i] = words[first + i];
     p.count -= n;
     // A DMA interface stores the words itself: the processor pays only its per-packet cost.
-    if (isDma) this.work.compute(this.dma?.receiveCycles ?? 0);
-    else this.work.compute(putCycles(this.work.cpu, n));
+    // LocalWork.compute's charge and limit check (the cycles are whole: the platform's
+    // schema makes the DMA cost an integer, and putCycles rounds).
+    const node = this.node;
+    node.charge(isDma ? (this.dma?.receiveCycles ?? 0) : putCycles(this.cpu, n));
+    const limit = node.cycleLimit.cycles;
+    if (limit >= 0 && node.time > limit) this.work.computedPastLimit();
     return p.count === 0 ? portNum : -1;
+  }
+
+  /** The put handlers' work: stores `words` from `first` on; the port handler's run if the port is now complete. */
+  putWords(portAndOffset: number, words: readonly number[], first: number, isDma: boolean): Op | undefined {
+    const done = this.put(portAndOffset, words, first, isDma);
+    return done >= 0 ? this.complete(done) : undefined;
   }
 
   /**
@@ -191,14 +213,14 @@ export const strataXferHeaderHandler = engineHandler(function* strataXferHeaderH
  * them down, and run the port's handler when the count reaches zero. A plain
  * function that returns the port handler's run only when there is one (no generator
  * per packet otherwise); messaging runs a returned generator as a handler's own.
- * Messaging calls its array form (the packet's words as they are, port-and-offset
- * first), which does the same.
+ * Messaging calls its array form (the receiving node's port table, and the packet's
+ * words as they are, port-and-offset first), which does the same.
  */
 export const strataXferPutHandler = withArrayForm(
   engineHandler(function strataXferPutHandler(e: unknown, portAndOffset: number, ...words: number[]): Op | undefined {
-    return putWords(e, portAndOffset, words, 0, false);
+    return portsOf(e).putWords(portAndOffset, words, 0, false);
   }),
-  (e, args) => putWords(e, args[0], args, 1, false),
+  (ports, args) => (ports as PortTable).putWords(args[0], args, 1, false),
 );
 
 /**
@@ -208,14 +230,8 @@ export const strataXferPutHandler = withArrayForm(
  */
 export const strataDmaPutHandler = withArrayForm(
   engineHandler(function strataDmaPutHandler(e: unknown, portAndOffset: number, ...words: number[]): Op | undefined {
-    return putWords(e, portAndOffset, words, 0, true);
+    return portsOf(e).putWords(portAndOffset, words, 0, true);
   }),
-  (e, args) => putWords(e, args[0], args, 1, true),
+  (ports, args) => (ports as PortTable).putWords(args[0], args, 1, true),
 );
 
-/** The put handlers' work: stores `words` from `first` on; the port handler's run if the port is now complete. */
-function putWords(e: unknown, portAndOffset: number, words: readonly number[], first: number, isDma: boolean): Op | undefined {
-  const ports = portsOf(e);
-  const done = ports.put(portAndOffset, words, first, isDma);
-  return done >= 0 ? ports.complete(done) : undefined;
-}
