@@ -158,6 +158,12 @@ export class Node {
     while (this.ahead > 0) yield this.ahead;
   }
 
+  /** Whether this node's clock is past the run's cycle limit (machine.limitCycles; never without one). */
+  get isPastCycleLimit(): boolean {
+    const limit = this.cycleLimit.cycles;
+    return limit >= 0 && this.time > limit;
+  }
+
   /**
    * Cycles this node's clock is ahead of global time. Hot paths wait with
    * `while (node.ahead > 0) yield node.ahead`, sync's loop without a generator per call.

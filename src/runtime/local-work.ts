@@ -129,11 +129,6 @@ export class LocalWork {
    * every other run stops as it was.
    */
   /** Whether this node's clock is past the run's cycle limit (Node.cycleLimit). */
-  private isPastLimit(): boolean {
-    const limit = this.node.cycleLimit.cycles;
-    return limit >= 0 && this.node.time > limit;
-  }
-
   private pastLimit(call: string): void {
     if (++this.callsPastLimit >= WORK_PAST_LIMIT) throw new WorkPastLimit(this.node.id, call, this.callsPastLimit);
   }
@@ -151,7 +146,7 @@ export class LocalWork {
       throw new RunFailure(`node ${this.node.id}: compute(${shownArgument(cycles)}): expected a non-negative integer number of cycles, at most 2^53 - 1`);
     }
     this.node.charge(cycles);
-    if (this.isPastLimit()) this.pastLimit('compute');
+    if (this.node.isPastCycleLimit) this.pastLimit('compute');
   }
 
   /**
@@ -171,7 +166,7 @@ export class LocalWork {
     const cycles = this.cost(ops);
     if (cycles > Number.MAX_SAFE_INTEGER) throw new RunFailure(`node ${this.node.id}: computeOps: the counts cost ${cycles} cycles; expected at most 2^53 - 1`);
     this.node.charge(cycles);
-    if (this.isPastLimit()) this.pastLimit('computeOps');
+    if (this.node.isPastCycleLimit) this.pastLimit('computeOps');
   }
 
   /**
@@ -182,7 +177,7 @@ export class LocalWork {
     if (!Number.isInteger(lengthBytes) || lengthBytes < 0 || Math.ceil(lengthBytes / 4) > region.length) return false;
     region.fill(0, 0, Math.ceil(lengthBytes / 4));
     this.node.charge(Math.round(this.cpu.clearMemoryStartCycles + lengthBytes * this.cpu.clearMemoryCyclesPerByte));
-    if (this.isPastLimit()) this.pastLimit('clearMemory');
+    if (this.node.isPastCycleLimit) this.pastLimit('clearMemory');
     return true;
   }
 

@@ -152,8 +152,7 @@ export class PortTable {
     // schema makes the DMA cost an integer, and putCycles rounds).
     const node = this.node;
     node.charge(isDma ? (this.dma?.receiveCycles ?? 0) : putCycles(this.cpu, n));
-    const limit = node.cycleLimit.cycles;
-    if (limit >= 0 && node.time > limit) this.work.computedPastLimit();
+    if (node.isPastCycleLimit) this.work.computedPastLimit();
     return p.count === 0 ? portNum : -1;
   }
 
