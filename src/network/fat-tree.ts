@@ -79,12 +79,14 @@ export class FatTree implements Topology {
    * Packet routing. Between level l-1 and level l, each group of nodes has as many
    * parallel channels as the level's bandwidth is a multiple of the node link's (the
    * CM-5 switches are built of equivalent chips, thesis 7.1): 1, 2, 4, ... on the
-   * CM-5. Up-routing picks among them pseudo-randomly (adaptive); down-routing is
-   * deterministic (channel dst mod count). That is a simplification: on the CM-5 "on
-   * the way down there is one logical path and also one physical path" (thesis 7.1),
-   * from the switch chip the climb reached, so one node's packets come down all the
-   * parallel links, not one (issue 22 measures what that changes). Self-sends use a
-   * loopback channel.
+   * CM-5. Up-routing picks among them pseudo-randomly (adaptive). "On the way down
+   * there is one logical path and also one physical path" (thesis 7.1): the one from
+   * the chip the climb reached. The packet's lane (the position of the channel it
+   * took at its last choice, at the top of its climb) names that chip, and each level
+   * down takes the channel at lane mod its parallel count, so a node's packets to one
+   * destination come down as many links as they went up. (The thesis does not give
+   * the wiring between chips; lane mod count is the simplest that keeps one path per
+   * chip.) Self-sends use a loopback channel.
    * A group never has more parallel channels than nodes (k^(l-1) at level l): a
    * level faster than that (a growth above the arity, or a listed level many times
    * the node link's) gets as many channels as its group has nodes, each carrying its
@@ -132,7 +134,7 @@ export class FatTree implements Topology {
       const down = Int32Array.from(downBase);
       return {
         channels,
-        nextChannels: (src, dst, hop, out) => {
+        nextChannels: (src, dst, hop, lane, out) => {
           if (src === dst) {
             out[0] = loopBase + src;
             return 1;
@@ -147,7 +149,7 @@ export class FatTree implements Topology {
           }
           const l = 2 * top - hop;
           const n = m[l];
-          out[0] = down[l] + (dst >> shifts[l]) * n + (dst & (n - 1));
+          out[0] = down[l] + (dst >> shifts[l]) * n + (lane & (n - 1));
           return 1;
         },
       };
@@ -155,7 +157,7 @@ export class FatTree implements Topology {
     const powers = Array.from({ length: this.levels + 1 }, (_, i) => k ** i);
     return {
       channels,
-      nextChannels: (src, dst, hop, out) => {
+      nextChannels: (src, dst, hop, lane, out) => {
         if (src === dst) {
           out[0] = loopBase + src;
           return 1;
@@ -170,7 +172,7 @@ export class FatTree implements Topology {
         }
         const l = 2 * top - hop;
         const m = parallel[l];
-        out[0] = downBase[l] + Math.floor(dst / powers[l - 1]) * m + (dst % m);
+        out[0] = downBase[l] + Math.floor(dst / powers[l - 1]) * m + (lane % m);
         return 1;
       },
     };

@@ -78,7 +78,7 @@ export class Mesh implements Topology {
     for (let n = 0; n < P; n++) channels.push({ latencyCycles: 0, bytesPerCycle: this.params.linkBytesPerCycle, deliversTo: n });
     return {
       channels,
-      nextChannels: (src, dst, hop, out) => {
+      nextChannels: (src, dst, hop, _lane, out) => {
         const sx = src % w;
         const sy = Math.floor(src / w);
         const tx = dst % w;

@@ -115,6 +115,8 @@ export class PacketNetwork implements DataNetwork {
   /** Injection buffer of (net, node): net * nodes + node; receive buffer: 2 * nodes + net * nodes + node. */
   private readonly buffers: BufferTable;
   private readonly candidates: number[] = [];
+  /** Positions among `candidates` of the channels free now (route's adaptive choice). */
+  private readonly freeLanes: number[] = [];
   private readonly random: RandomStream;
   private readonly onArrival: ArrivalListener;
   private readonly onInjectReady: InjectReadyListener;
@@ -188,6 +190,7 @@ export class PacketNetwork implements DataNetwork {
     buffers.push(b, packet);
     packet.at = b;
     packet.hop = 0;
+    packet.lane = 0;
     packet.isReady = true;
     if (buffers.size(b) === 1) this.route(packet);
     return true;
@@ -236,19 +239,20 @@ export class PacketNetwork implements DataNetwork {
   /** Routes a packet at the head of its buffer: starts it across a channel or queues it for one. */
   private route(p: Packet): void {
     const candidates = this.candidates;
-    const n = this.routing.nextChannels(p.src, p.dst, p.hop, candidates);
+    const n = this.routing.nextChannels(p.src, p.dst, p.hop, p.lane, candidates);
     const first = p.net * this.channelCount;
     let chosen: number;
     if (n === 1) {
       chosen = first + candidates[0];
     } else {
       // Adaptive choice: a random free channel if any, else a random one to wait for.
-      let free = 0;
-      for (let i = 0; i < n; i++) {
-        const c = candidates[i];
-        if (this.canStartNow(first + c)) candidates[free++] = c;
-      }
-      chosen = first + candidates[this.random.int(free > 0 ? free : n)];
+      // The packet keeps the position it took (its lane) for the routes that follow.
+      const free = this.freeLanes;
+      let nFree = 0;
+      for (let i = 0; i < n; i++) if (this.canStartNow(first + candidates[i])) free[nFree++] = i;
+      const lane = nFree > 0 ? free[this.random.int(nFree)] : this.random.int(n);
+      p.lane = lane;
+      chosen = first + candidates[lane];
     }
     if (this.canStartNow(chosen)) {
       this.start(chosen, p);

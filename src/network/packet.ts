@@ -17,11 +17,13 @@ export class Packet {
   /**
    * Routing state in the packet-level network (packet-network.ts), kept here so a
    * packet in flight needs no side table: the id of the buffer its head is in (-1 from
-   * the start of its last hop, into a receive buffer), the hops it has made, and
-   * whether its head has arrived in that buffer.
+   * the start of its last hop, into a receive buffer), the hops it has made, the
+   * lane of its last adaptive choice (PacketRouting.nextChannels), and whether its
+   * head has arrived in that buffer.
    */
   at = -1;
   hop = 0;
+  lane = 0;
   isReady = false;
   /** The next packet waiting for the same channel (packet-network.ts), while this one waits. */
   nextWaiter: Packet | null = null;

@@ -64,7 +64,7 @@ export class SwitchNetwork implements Topology {
     for (let s = 0; s < 2 * S; s++) channels.push(link);
     return {
       channels,
-      nextChannels: (src, dst, hop, out) => {
+      nextChannels: (src, dst, hop, _lane, out) => {
         if (src === dst) out[0] = 2 * P + dst;
         else if (hop === 0) out[0] = src;
         else if (this.switchOf(src) === this.switchOf(dst) || hop === 3) out[0] = P + dst;

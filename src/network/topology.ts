@@ -23,10 +23,12 @@ export interface PacketRouting {
   readonly channels: readonly ChannelSpec[];
   /**
    * Writes the candidate channel ids for the packet's next hop into `out` and
-   * returns how many; more than one means an adaptive choice. Only called while the
-   * packet has not reached its destination's receive buffer.
+   * returns how many; more than one means an adaptive choice. `lane` is the position,
+   * among its candidates, of the channel the packet took at its last adaptive choice
+   * (0 before any): a route may depend on it (the fat tree's way down does). Only
+   * called while the packet has not reached its destination's receive buffer.
    */
-  nextChannels(src: number, dst: number, hop: number, out: number[]): number;
+  nextChannels(src: number, dst: number, hop: number, lane: number, out: number[]): number;
 }
 
 /** One machine's network shape, built for a node count by build-topology.ts. */

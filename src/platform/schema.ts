@@ -17,7 +17,7 @@ import { LINE_BREAKING_WORDS, ONE_LINE } from '../kernel/one-line.ts';
 /**
  * A fixed latency or overhead: at most 10^6 cycles (30 ms at 33 MHz). The slowest
  * thing the thesis prices is the CM-5's timer interrupt (1000 cycles, 3.4.1) and its
- * time slice (50,300 per packet per node, Table 3-5); the ATM switch's hop is 31.
+ * time slice (48,200 per packet per node, Table 3-5); the ATM switch's hop is 31.
  */
 const MAX_LATENCY_CYCLES = 1_000_000;
 const cycles = z.int().min(0).max(MAX_LATENCY_CYCLES);
@@ -192,7 +192,7 @@ const timeSliceSchema = z.strictObject({
    * 0.1 s, 3,300,000 cycles, thesis 3.4.2) and at most 10^10.
    */
   periodCycles: z.int().min(10_000).max(10_000_000_000),
-  /** At most 10^6 (the CM-5's 50,300, Table 3-5, times the 11.4 packets per node of a full network is a slice's cost). */
+  /** At most 10^6 (the CM-5's 48,200, Table 3-5, times the 11.9 packets per node of a full network is a slice's cost). */
   cyclesPerPacketPerNode: z.number().positive().max(MAX_LATENCY_CYCLES),
 });
 

@@ -64,22 +64,49 @@ describe('fat tree (CM-5)', () => {
           if (src === dst) continue;
           const top = t.lcaLevel(src, dst);
           for (let hop = 0; hop < 2 * top; hop++) {
-            const n = routing.nextChannels(src, dst, hop, out);
-            const got = out.slice(0, n);
-            let want: number[];
-            if (hop < top) {
-              const l = hop + 1;
-              const first = upBase[l] + Math.floor(src / arity ** (l - 1)) * parallel[l];
-              want = Array.from({ length: parallel[l] }, (_, i) => first + i);
-            } else {
-              const l = 2 * top - hop;
-              want = [downBase[l] + Math.floor(dst / arity ** (l - 1)) * parallel[l] + (dst % parallel[l])];
+            for (const lane of [0, 1, 2, 5]) {
+              const n = routing.nextChannels(src, dst, hop, lane, out);
+              const got = out.slice(0, n);
+              let want: number[];
+              if (hop < top) {
+                const l = hop + 1;
+                const first = upBase[l] + Math.floor(src / arity ** (l - 1)) * parallel[l];
+                want = Array.from({ length: parallel[l] }, (_, i) => first + i);
+              } else {
+                const l = 2 * top - hop;
+                want = [downBase[l] + Math.floor(dst / arity ** (l - 1)) * parallel[l] + (lane % parallel[l])];
+              }
+              if (got.join() !== want.join()) expect({ arity, growth, src, dst, hop, lane, got }).toEqual({ arity, growth, src, dst, hop, lane, got: want });
             }
-            if (got.join() !== want.join()) expect({ arity, growth, src, dst, hop, got }).toEqual({ arity, growth, src, dst, hop, got: want });
           }
         }
       }
     }
+  });
+
+  it('brings packets down from the chip their climb reached: one sender to one receiver uses every top link', () => {
+    // Thesis 7.1: random chips on the way up, one physical path down from the chip reached.
+    // Down-routing by destination alone sent all of node 0's packets to node 63 down one
+    // of the four links into 63's quarter of the machine.
+    const t = buildTopology(cm5, 64) as FatTree;
+    const routing = t.packetRouting();
+    const sim = new Simulation(1);
+    let sent = 0;
+    const inject = (): void => {
+      while (sent < 64 && net.tryInject(new Packet(0, 63, 0, 20, null, []))) sent++;
+    };
+    const net = new PacketNetwork(sim, t, routing, { routerPackets: 2, injectionPackets: 1, receivePackets: 64, interfaceLatencyCycles: 0 }, () => {}, inject);
+    inject();
+    sim.run();
+    expect(net.waiting(63, 0)).toBe(64);
+    const busy = net.channelBusyCycles(0);
+    const out: number[] = [];
+    const downLinks = (hop: number, lanes: number): number[] =>
+      Array.from({ length: lanes }, (_, lane) => (routing.nextChannels(0, 63, hop, lane, out), out[0]));
+    // Hop 3 comes down from the root (4 chips), hop 4 from level 2 (2 chips), hop 5 from level 1 (1).
+    expect(downLinks(3, 4).map((c) => busy[c] > 0)).toEqual([true, true, true, true]);
+    expect(downLinks(4, 2).map((c) => busy[c] > 0)).toEqual([true, true]);
+    expect(new Set(downLinks(5, 4)).size).toBe(1);
   });
 
   it('gives a group no more parallel channels than it has nodes, however fast the level above it', () => {

@@ -141,12 +141,14 @@ describe('fat tree (CM-5) packet network', () => {
   }
 
   it('holds about ten packets per node when no node receives (thesis 7.1, Fig. 7-2)', () => {
-    // Measured: 11.4 with the CM-5's 4-packet interface FIFO and 3-packet router buffers.
+    // With the CM-5's 4-packet interface FIFO and 3-packet router buffers. The CM-5's time
+    // slice charge per packet per node is derived from this number (platforms/README.md:
+    // 0.1739 x 3,300,000 / 11.9 = 48,200): a routing or buffer change that moves it moves
+    // that constant too.
     const all = Array.from({ length: 64 }, (_, i) => i);
     const perNode = capacity((src) => (src + 32) % 64, all);
     const mean = perNode.reduce((a, b) => a + b, 0) / 64;
-    expect(mean).toBeGreaterThanOrEqual(8);
-    expect(mean).toBeLessThanOrEqual(14);
+    expect(mean).toBeCloseTo(11.9, 1);
     // A lone sender to a neighbour under the same switch fills only its short path.
     const [lone] = capacity(() => 1, [0]);
     expect(lone).toBeGreaterThanOrEqual(5);
