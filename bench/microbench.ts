@@ -12,30 +12,27 @@ import { loadRun } from '../src/cli/run-setup.ts';
 import { runApp } from '../src/runtime/run-app.ts';
 import { fmt2, printRows } from './harness.ts';
 
-/** A Fig. 6-6 CombineVector model: its text and its value for `len` words at log2 P = `logP`. */
+/** A Fig. 6-6 CombineVector model's coefficients (cycles): constant, per word, per log2 P, per word x log2 P. */
 interface CombineModel {
-  text: string;
-  at(len: number, logP: number): number;
+  c: number;
+  len: number;
+  logP: number;
+  lenLogP: number;
 }
+
+const TERM_NAMES: [keyof CombineModel, string][] = [['c', ''], ['len', ' len'], ['logP', ' logP'], ['lenLogP', ' len logP']];
+
+/** The model as Fig. 6-6 writes it, its zero terms left out. */
+const combineText = (m: CombineModel) => TERM_NAMES.filter(([k]) => m[k] !== 0).map(([k, name]) => `${m[k]}${name}`).join(' + ');
+
+const combineAt = (m: CombineModel, len: number, logP: number) => m.c + m.len * len + m.logP * logP + m.lenLogP * len * logP;
 
 /** Fig. 6-6 (cycles). */
 const THESIS: Record<string, { request: number; rpc: number; rtIntercept: number; rtSlope: number; cv: CombineModel }> = {
-  cm5: { request: 68, rpc: 44, rtIntercept: 404.2, rtSlope: 14.4, cv: { text: '110.1 + 47.5 len', at: (len) => 110.1 + 47.5 * len } },
-  alewife: {
-    request: 33,
-    rpc: 33,
-    rtIntercept: 207.6,
-    rtSlope: 2.552,
-    cv: { text: '181.5 + 75.98 len + 288.3 logP + 89.05 len logP', at: (len, logP) => 181.5 + 75.98 * len + 288.3 * logP + 89.05 * len * logP },
-  },
-  paragon: {
-    request: 143,
-    rpc: 142.3,
-    rtIntercept: 302.5,
-    rtSlope: 11.23,
-    cv: { text: '203.9 + 78.23 len + 332.7 logP + 89.82 len logP', at: (len, logP) => 203.9 + 78.23 * len + 332.7 * logP + 89.82 * len * logP },
-  },
-  atm: { request: 1130, rpc: 1131, rtIntercept: 2032, rtSlope: 61.89, cv: { text: '2678 + 68.51 len + 122.7 len logP', at: (len, logP) => 2678 + 68.51 * len + 122.7 * len * logP } },
+  cm5: { request: 68, rpc: 44, rtIntercept: 404.2, rtSlope: 14.4, cv: { c: 110.1, len: 47.5, logP: 0, lenLogP: 0 } },
+  alewife: { request: 33, rpc: 33, rtIntercept: 207.6, rtSlope: 2.552, cv: { c: 181.5, len: 75.98, logP: 288.3, lenLogP: 89.05 } },
+  paragon: { request: 143, rpc: 142.3, rtIntercept: 302.5, rtSlope: 11.23, cv: { c: 203.9, len: 78.23, logP: 332.7, lenLogP: 89.82 } },
+  atm: { request: 1130, rpc: 1131, rtIntercept: 2032, rtSlope: 61.89, cv: { c: 2678, len: 68.51, logP: 0, lenLogP: 122.7 } },
 };
 
 async function measure(platform: string, nodes: number, params: string[]): Promise<Record<string, number>> {
@@ -63,9 +60,9 @@ export async function microBench(): Promise<void> {
       ['Roundtrip intercept', vs(rt.intercept, t.rtIntercept)],
       ['Roundtrip slope per hop', vs(rt.slope, t.rtSlope)],
       [`CombineVector per word, P = ${smallP}`, fmt2.format(small)],
-      ['CombineVector per word, P = 64', `${fmt2.format(large)}  (x${fmt2.format(large / small)}; thesis model ${t.cv.text})`],
-      ['CombineVector, 1 word, P = 64', vs(one64, t.cv.at(1, 6))],
-      ['CombineVector, 64 words, P = 64', vs(words64, t.cv.at(64, 6))],
+      ['CombineVector per word, P = 64', `${fmt2.format(large)}  (x${fmt2.format(large / small)}; thesis model ${combineText(t.cv)})`],
+      ['CombineVector, 1 word, P = 64', vs(one64, combineAt(t.cv, 1, 6))],
+      ['CombineVector, 64 words, P = 64', vs(words64, combineAt(t.cv, 64, 6))],
     ]);
   }
 }
