@@ -11,7 +11,7 @@ export const POINT_OPS = { floatAdds: 6, floatMuls: 2, loads: 5, stores: 1, bran
 /** Per column of the block an update walks (its loop bounds and colour test). */
 export const COLUMN_OPS = { intOps: 4, branches: 2 } as const;
 
-/** Per word of a row edge copied out before it is sent, or in after it arrives. */
+/** Per point of a row edge copied out before it is sent, or in after it arrives. */
 export const ROW_COPY_OPS = { loads: 1, stores: 1 } as const;
 
 /** Integers in lo..hi (inclusive) of the given parity (0 even, 1 odd); 0 for an empty range. */
@@ -19,6 +19,15 @@ function ofParity(lo: number, hi: number, parity: number): number {
   if (hi < lo) return 0;
   const first = (lo & 1) === parity ? lo : lo + 1;
   return first > hi ? 0 : Math.floor((hi - first) / 2) + 1;
+}
+
+/**
+ * The points of colour `color` in row y of the w columns from x0: those with
+ * (x + y) & 1 = color, every other one (apps/stencil sends a row edge one colour at a
+ * time: eq. 38's "divided by two because of red-black ordering").
+ */
+export function rowPointsOfColour(x0: number, w: number, y: number, color: number): number {
+  return ((x0 + y) & 1) === (color & 1) ? (w + 1) >> 1 : w >> 1;
 }
 
 /**

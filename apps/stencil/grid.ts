@@ -132,14 +132,29 @@ export function updateBlock(local: Float64Array, b: BlockPlace, color: number, o
   return { points, maxDelta };
 }
 
-/** Copies row `ly` of the block's columns 1..w into `row` (an edge row to send). */
-export function gatherRow(local: Float64Array, hh: number, w: number, ly: number, row: Float64Array): void {
-  for (let lx = 1; lx <= w; lx++) row[lx - 1] = local[lx * hh + ly];
+/**
+ * The first block column (1-based) of row `ly` whose point has colour `color`: block
+ * column lx is grid column x0 + lx - 1, and (x, y) has colour (x + y) & 1.
+ */
+export function firstOfColour(b: BlockPlace, ly: number, color: number): number {
+  return 1 + ((b.x0 + b.y0 + ly - 1 + color) & 1);
 }
 
-/** Copies `row` into row `ly` of the block's columns 1..w (a neighbour's edge into the ghost ring). */
-export function scatterRow(local: Float64Array, hh: number, w: number, ly: number, row: Float64Array): void {
-  for (let lx = 1; lx <= w; lx++) local[lx * hh + ly] = row[lx - 1];
+/**
+ * Copies the points of row `ly` in columns first, first + 2, ... up to w (one colour of
+ * an edge row, to send) into `row`; returns how many.
+ */
+export function gatherRow(local: Float64Array, hh: number, w: number, ly: number, first: number, row: Float64Array): number {
+  let n = 0;
+  for (let lx = first; lx <= w; lx += 2) row[n++] = local[lx * hh + ly];
+  return n;
+}
+
+/** Copies `row` into row `ly`'s columns first, first + 2, ... up to w (a neighbour's edge of one colour into the ghost ring); returns how many. */
+export function scatterRow(local: Float64Array, hh: number, w: number, ly: number, first: number, row: Float64Array): number {
+  let n = 0;
+  for (let lx = first; lx <= w; lx += 2) local[lx * hh + ly] = row[n++];
+  return n;
 }
 
 /** How a layout splits the grid: processor columns (px) by processor rows (py). */

@@ -8,8 +8,12 @@
  * `aspect`); boundary processors take `extraCols` / `extraRows` more grid lines.
  * Each node keeps its block column-major with a one-point ghost ring. After each
  * half-iteration it sends its updated edges to its neighbours by Strata block
- * transfer: columns go straight from the block (they are contiguous), rows are
- * gathered into a buffer first and scattered by the receiver (they are strided).
+ * transfer: columns go whole, straight from the block (they are contiguous: "a single
+ * block transfer to move the entire boundary region", 4.4); rows are strided, so only
+ * the points of the colour just updated are gathered into a buffer and sent, and the
+ * receiver scatters them (eq. 38's row edge, "divided by two because of red-black
+ * ordering", 5.2.1; the other colour's ghost points have not changed since the last
+ * half-iteration sent them).
  * Each node has one port per neighbour and half-iteration parity, so a neighbour
  * one half-iteration ahead cannot disturb the current one. Computation is charged
  * from the platform's CPU table per point updated.
@@ -18,8 +22,8 @@
  * same initial grid (grid.ts documents it) with the same number of iterations.
  */
 import { CompositeOp, defineApp, State, type Op } from '../../src/runtime/index.ts';
-import { COLUMN_OPS, POINT_OPS, ROW_COPY_OPS } from './costs.ts';
-import { gatherRow, initialGrid, partition, scatterRow, solveSequential, starts, updateBlock, type BlockPlace, type Grid, type Layout, type Partition } from './grid.ts';
+import { COLUMN_OPS, POINT_OPS, ROW_COPY_OPS, rowPointsOfColour } from './costs.ts';
+import { firstOfColour, gatherRow, initialGrid, partition, scatterRow, solveSequential, starts, updateBlock, type BlockPlace, type Grid, type Layout, type Partition } from './grid.ts';
 
 /** Largest grid, in points (see check); the shipped experiments stay within 4096 x 4096 (2^24). */
 const MAX_POINTS = 1 << 26;
@@ -126,9 +130,11 @@ export default defineApp({
       iy > 0 ? rt.self - px : -1,
       iy < py - 1 ? rt.self + px : -1,
     ];
-    // Rows arrive in staging buffers (one per parity) and are scattered into the ghost rows.
-    const staging = [UP, DOWN].map(() => [new Float64Array(w), new Float64Array(w)]);
-    const sendRow = new Float64Array(w);
+    // Rows arrive, one colour at a time, in staging buffers (one per parity) and are
+    // scattered into the ghost rows.
+    const half = (w + 1) >> 1;
+    const staging = [UP, DOWN].map(() => [new Float64Array(half), new Float64Array(half)]);
+    const sendRow = new Float64Array(half);
     for (let parity = 0; parity < 2; parity++) {
       if (neighbour[LEFT] >= 0) rt.port(2 * LEFT + parity).setBase(words, 2 * 1);
       if (neighbour[RIGHT] >= 0) rt.port(2 * RIGHT + parity).setBase(words, 2 * ((w + 1) * hh + 1));
@@ -138,7 +144,11 @@ export default defineApp({
     // first may send its edges at once, and on a DMA platform (Alewife) they land
     // without a header, straight into the port.
     yield* rt.barrier();
-    const expectedWords = [2 * h, 2 * h, 2 * w, 2 * w];
+    // Words expected on each port in the half-iteration of colour c: a whole column, or
+    // the colour's points of the neighbour's edge row (ghost row 0 or h + 1: grid row
+    // y0 - 1 or y0 + h), 2 words a double.
+    const expectedWords = (d: number, color: number): number =>
+      d === LEFT || d === RIGHT ? 2 * h : 2 * rowPointsOfColour(x0, w, d === UP ? y0 - 1 : y0 + h, color);
     const directions = [LEFT, RIGHT, UP, DOWN].filter((d) => neighbour[d] >= 0);
 
     /** Sends this node's updated edges to every neighbour for half-iteration `parity`. */
@@ -152,9 +162,10 @@ export default defineApp({
           yield* rt.sendBlockXferPollBoth(dest, port, 0, words.subarray(2 * (lx * hh + 1), 2 * (lx * hh + 1 + h)));
         } else {
           const ly = d === UP ? 1 : h;
-          gatherRow(local, hh, w, ly, sendRow);
-          rt.computeOps({ loads: w * ROW_COPY_OPS.loads, stores: w * ROW_COPY_OPS.stores });
-          yield* rt.sendBlockXferPollBoth(dest, port, 0, new Uint32Array(sendRow.buffer));
+          const n = gatherRow(local, hh, w, ly, firstOfColour(place, ly, parity), sendRow);
+          rt.computeOps({ loads: n * ROW_COPY_OPS.loads, stores: n * ROW_COPY_OPS.stores });
+          // A one-column block has no point of one colour in the row: nothing to send.
+          if (n > 0) yield* rt.sendBlockXferPollBoth(dest, port, 0, new Uint32Array(sendRow.buffer, 0, 2 * n));
         }
       }
     }
@@ -172,7 +183,7 @@ export default defineApp({
       let maxDelta = 0;
       for (let color = 0; color < 2; color++) {
         const parity = color;
-        for (const d of directions) rt.port(2 * d + parity).count += expectedWords[d];
+        for (const d of directions) rt.port(2 * d + parity).count += expectedWords(d, color);
         rt.setState(State.Busy);
         maxDelta = Math.max(maxDelta, update(color));
         rt.setState(SENDING);
@@ -182,9 +193,8 @@ export default defineApp({
         for (const d of [UP, DOWN]) {
           if (neighbour[d] < 0) continue;
           const ly = d === UP ? 0 : h + 1;
-          const rows = staging[d - UP][parity];
-          scatterRow(local, hh, w, ly, rows);
-          rt.computeOps({ loads: w * ROW_COPY_OPS.loads, stores: w * ROW_COPY_OPS.stores });
+          const n = scatterRow(local, hh, w, ly, firstOfColour(place, ly, parity), staging[d - UP][parity]);
+          rt.computeOps({ loads: n * ROW_COPY_OPS.loads, stores: n * ROW_COPY_OPS.stores });
         }
       }
       iterations++;

@@ -26,7 +26,9 @@
  * (every node the slowest block, slowestLines) is predicted with RMS errors of 67, 127
  * and 594 cycles an iteration by 'levels' and 79, 98 and 261 by 'sends' (147, 276 and
  * 1,269 for the tree levels the slowest blocks are spared times their best per-level
- * charge, the term the models had before either). The stencil models' term counts
+ * charge, the term the models had before either; all measured while the app still sent
+ * its rows whole, test/library/stencil-chain.test.ts has a comparison of today's). The
+ * stencil models' term counts
  * 'levels' (chainCycles): fitted with 'sends' they lost a near tie on Alewife (bench
  * selection 19 -> 18 of 20: 241 x 27, vstrips 1.88% slower than rect 32 x 2) and moved
  * out-of-sample accuracy by -3 to +2 points per platform and size, where Alewife, the
@@ -103,6 +105,15 @@ function popcount(n: number): number {
 function edgeCycles(words: number, packetWords: number, c: ChainCosts): number {
   const packets = Math.ceil(words / packetWords);
   return packets * (c.chainSendCycles + c.chainReceiveCycles) + words * c.chainReceiveWordCycles;
+}
+
+/**
+ * Sending `sent` points of a row edge and receiving `received` (2 words each, in packets
+ * of `packetWords`), each copied out or in; a half with no point to send sends nothing
+ * (apps/stencil).
+ */
+function rowExchangeCycles(sent: number, received: number, packetWords: number, c: ChainCosts): number {
+  return Math.ceil((2 * sent) / packetWords) * c.chainSendCycles + Math.ceil((2 * received) / packetWords) * c.chainReceiveCycles + 2 * received * c.chainReceiveWordCycles + (sent + received) * c.chainRowCopyCycles;
 }
 
 /**
@@ -201,22 +212,27 @@ export function longestChain(s: ChainSplit, packetWords: number, c: ChainCosts):
   // (likewise), so each is worked out once per column and per row and the nodes only
   // add them up, in the same order as a node-by-node count would (a study's planning
   // evaluates hundreds of thousands of chains).
-  // Edges: a column of h lines (2h words) to each left and right neighbour, a row of w
-  // lines (2w words, copied out and in) to each one above and below (apps/stencil).
+  // Edges (apps/stencil): a whole column of h lines (2h words) to and from each left and
+  // right neighbour; to and from each one above and below, the points of the half's
+  // colour in the edge row (2 words each, copied out and in). Of a row's w points one
+  // colour has ceil(w / 2) and the other floor(w / 2), and the row received (the
+  // neighbour's, one grid row further out) has its colours the other way round:
+  // rowEdge[ix][1] is the exchange where the row sent has the larger half.
   const columnEdge = heights.map((h) => edgeCycles(2 * h, packetWords, c));
-  const rowEdge = widths.map((w) => edgeCycles(2 * w, packetWords, c) + 2 * w * c.chainRowCopyCycles);
+  const rowEdge = widths.map((w) => [rowExchangeCycles(w >> 1, (w + 1) >> 1, packetWords, c), rowExchangeCycles((w + 1) >> 1, w >> 1, packetWords, c)]);
   const xs = widths.map((w, ix) => interiorByParity(x0[ix], w, width));
   const ys = heights.map((h, iy) => interiorByParity(y0[iy], h, height));
   const { first, second, up, secondEnds } = scratchFor(n);
   for (let iy = 0, i = 0; iy < py; iy++) {
-    const rowEdges = (iy > 0 ? 1 : 0) + (iy < py - 1 ? 1 : 0);
+    // The grid rows sent up and down (-1: no neighbour there).
+    const upRow = iy > 0 ? y0[iy] : -1;
+    const downRow = iy < py - 1 ? y0[iy] + heights[iy] - 1 : -1;
     for (let ix = 0; ix < px; ix++, i++) {
       const columnEdges = (ix > 0 ? 1 : 0) + (ix < px - 1 ? 1 : 0);
-      const edges = columnEdges * columnEdge[iy] + rowEdges * rowEdge[ix];
-      // An update: the points of its colour, and every column walked.
-      const columns = widths[ix] * c.chainColumnCycles + edges;
-      first[i] = pointsOfColour(xs[ix], ys[iy], 0) * c.chainPointCycles + columns;
-      second[i] = pointsOfColour(xs[ix], ys[iy], 1) * c.chainPointCycles + columns;
+      // An update: the points of its colour, every column walked, and the edges.
+      const columns = widths[ix] * c.chainColumnCycles + columnEdges * columnEdge[iy];
+      first[i] = pointsOfColour(xs[ix], ys[iy], 0) * c.chainPointCycles + columns + rowEdges(rowEdge[ix], x0[ix], upRow, downRow, 0);
+      second[i] = pointsOfColour(xs[ix], ys[iy], 1) * c.chainPointCycles + columns + rowEdges(rowEdge[ix], x0[ix], upRow, downRow, 1);
     }
   }
   // The longest chain, in two sweeps: the latest a node k can end its second half (after
@@ -234,6 +250,18 @@ export function longestChain(s: ChainSplit, packetWords: number, c: ChainCosts):
     else if (work === most) busiest++;
   }
   return { cycles: longest, most, busiest };
+}
+
+/**
+ * A node's row exchanges in the half of colour `color`: for each of the rows it sends
+ * (upRow, downRow; -1 where it has no neighbour), the exchange whose sent half is the
+ * larger where the row's first point, (x0, row), has that colour.
+ */
+function rowEdges(exchange: readonly number[], x0: number, upRow: number, downRow: number, color: number): number {
+  let cycles = 0;
+  if (upRow >= 0) cycles += exchange[(x0 + upRow + color) & 1 ? 0 : 1];
+  if (downRow >= 0) cycles += exchange[(x0 + downRow + color) & 1 ? 0 : 1];
+  return cycles;
 }
 
 /**

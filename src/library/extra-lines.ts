@@ -10,14 +10,16 @@
  * extraLines, the thesis's: the composite model of eqs. 38-40, generalized from the
  * thesis's 8 x 8 processor grid to this machine's px x py:
  *
- *   Communication      = 2 BlockTransfer(2 ceil(width / px))     (eq. 38, per iteration)
+ *   Communication      = 2 BlockTransfer(2 ceil(ceil(width / px) / 2))   (eq. 38, per iteration)
  *   Computation(x)     = (Square(w, h + py x, I) - Square(w, h, I)) / I,  I = 1000   (eq. 39)
  *   f(x)               = Communication - Computation(x),  r = IntegerRoot(0, top, f)  (eq. 40)
  *
  * A row edge is ceil(width/px) doubles, 2 words each (our BlockTransfer model is in
- * words), and our stencil sends its edges every half-iteration (red and black), so
- * two per iteration where the thesis's sent half an edge once (selection.md 4.2).
- * Columns likewise with ceil(height/py) and Square(w + px c, h, I). The hybrid model of
+ * words), and our stencil sends one colour of it every half-iteration (red, then black),
+ * at most half the points each time: eq. 38's "divided by two because of red-black
+ * ordering", twice an iteration. Columns go whole (apps/stencil: contiguous, "a single
+ * block transfer to move the entire boundary region", 4.4), so theirs is
+ * 2 BlockTransfer(2 ceil(height / py)), with Square(w + px c, h, I). The hybrid model of
  * eq. 54 (8.1.3) is its option: Communication = alpha + beta x the factored value
  * above, alpha and beta fitted by the toolkit (StencilRowComm and StencilColComm,
  * apps/calibration/hybrid.spec) on what the factored model stands for, measured: the
@@ -79,7 +81,7 @@ export function extraLines(width: number, height: number, px: number, py: number
   const rowTop = topOf(height, py);
   const colTop = topOf(width, px);
   const base = square(width, height, MARGINAL_ITERS);
-  const rowComm = comm(HYBRID_MODELS.rows, 2 * bt(2 * Math.ceil(width / px)));
+  const rowComm = comm(HYBRID_MODELS.rows, 2 * bt(2 * Math.ceil(Math.ceil(width / px) / 2)));
   const colComm = comm(HYBRID_MODELS.cols, 2 * bt(2 * Math.ceil(height / py)));
   const rows = integerRoot(0, rowTop, (x) => rowComm - (square(width, height + py * x, MARGINAL_ITERS) - base) / MARGINAL_ITERS);
   const cols = integerRoot(0, colTop, (c) => colComm - (square(width + px * c, height, MARGINAL_ITERS) - base) / MARGINAL_ITERS);

@@ -93,8 +93,10 @@ function edgeQueueCycles(words: number, platform: StencilFacts): number {
  * block's edges: a column edge of h lines is 2h words (doubles) sent whole to each left
  * and right neighbour every half-iteration (apps/stencil), ceil(2h / xferWords) packets
  * (Appendix A 7.2), so iter_colPackets = iter x that where there are such neighbours
- * (px > 1), 0 otherwise, and iter_rowPackets likewise for the rows sent up and down
- * (py > 1). iter_colQueue = iter x edgeQueueCycles of a column edge where interior
+ * (px > 1), 0 otherwise; a row edge of w lines is sent one colour a half-iteration,
+ * ceil(w / 2) doubles in one half and floor(w / 2) in the other (eq. 38), so
+ * iter_rowPackets = iter x (ceil(2 ceil(w / 2) / xferWords) + ceil(2 floor(w / 2) /
+ * xferWords)), both halves' packets, where there are rows above or below (py > 1). iter_colQueue = iter x edgeQueueCycles of a column edge where interior
  * nodes have both a left and a right neighbour (px >= 3), 0 otherwise. iter_chain = iter
  * x what the true grid's critical chain (src/calibrate/stencil-chain.ts) is shorter than
  * that of the grid the models see, where reductions climb a tree, 0 with a control
@@ -106,7 +108,7 @@ export function stencilColumns(width: number, height: number, iter: number, px =
   const columns: Record<string, number> = { width: w, height: h, iter, wh: w * h, iter_w: iter * w, iter_h: iter * h, iter_wh: iter * w * h };
   if (platform !== undefined) {
     columns.iter_colPackets = px === 1 ? 0 : iter * Math.ceil((2 * h) / py / platform.xferWords);
-    columns.iter_rowPackets = py === 1 ? 0 : iter * Math.ceil((2 * w) / px / platform.xferWords);
+    columns.iter_rowPackets = py === 1 ? 0 : iter * (Math.ceil((2 * Math.ceil(w / px / 2)) / platform.xferWords) + Math.ceil((2 * Math.floor(w / px / 2)) / platform.xferWords));
     columns.iter_colQueue = px < 3 ? 0 : iter * edgeQueueCycles((2 * h) / py, platform);
     columns.iter_chain = platform.combineTree ? iter * (chainCycles(w, h, px, py, platform.xferWords, platform) - chainCycles(width, height, px, py, platform.xferWords, platform)) : 0;
   }

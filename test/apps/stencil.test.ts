@@ -37,6 +37,17 @@ describe('stencil layouts (thesis 4.4, 5.2)', () => {
     expect(() => run('cm5', 16, ['layout=hstrips', 'height=10'])).toThrow(/puts 16 processors down 10 rows/);
   });
 
+  it('sends a column edge whole and a row edge one colour at a time (4.4; eq. 38, "divided by two because of red-black ordering")', () => {
+    // Two Paragon nodes, one iteration (two halves). Two more lines along the edge: a
+    // column edge grows by 2 points, a row edge's colour by 1 each half (of 5 points one
+    // colour has 3 and the other 2; of 7, 4 and 3). Each is one packet either way.
+    const bytes = (layout: string, along: number) =>
+      run('paragon', 2, [`layout=${layout}`, layout === 'vstrips' ? `height=${along}` : `width=${along}`, layout === 'vstrips' ? 'width=10' : 'height=10', 'iters=1']).bytesSent;
+    const perPoint = 8 * 2 * 2; // a double, from each of the two nodes, in each half
+    expect(bytes('vstrips', 7) - bytes('vstrips', 5)).toBe(2 * perPoint);
+    expect(bytes('hstrips', 7) - bytes('hstrips', 5)).toBe(1 * perPoint);
+  });
+
   it('sets every port up before the first barrier, so DMA edges from a node that left it first have somewhere to land', () => {
     // 2 x 2 blocks on a 64-node Alewife: a neighbour's DMA'd edge used to reach node 57
     // before it had given its ports a base ("block data arrived at port 0, which has no base").

