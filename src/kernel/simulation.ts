@@ -188,8 +188,9 @@ export class Simulation {
       this.events++;
       fp.add(time, kind, a0, a1);
       if (observer !== null) observer(this.events, time, kind, a0, fp.digest16(), this);
+      const obj = q.takeObj();
       if (kind === RESUME) this.resume(a0);
-      else handlers[kind](a0, a1, q.popObj);
+      else handlers[kind](a0, a1, obj);
       if (this.stopRequested) return 'stopped';
     }
     return 'idle';

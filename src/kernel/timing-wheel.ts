@@ -32,6 +32,14 @@ const STRIDE = 4;
 
 export class TimingWheelQueue {
   private readonly far: EventQueue;
+  /**
+   * farHead[0]: the time of the earliest far event, Infinity when there is none. Every
+   * pop compares it with the wheel's next time; a machine with timer interrupts or time
+   * slices always has a far event, and asking the heap (its size, then its first time)
+   * at every pop cost more than this one read. A typed array's element, so that the
+   * double never changes a field's representation (see smallInteger).
+   */
+  private readonly farHead = new Float64Array(1).fill(Infinity);
   /** Time of the event popped last: the wheel covers [current, current + WINDOW). */
   private current = 0;
   private nearCount = 0;
@@ -52,12 +60,18 @@ export class TimingWheelQueue {
   private freeRec = NONE;
   private recUsed = 0;
 
-  // Fields of the event most recently removed by pop().
+  // Fields of the event most recently removed by pop(); its obj is takeObj()'s.
   popTime = 0;
   popKind = 0;
   popA0 = 0;
   popA1 = 0;
-  popObj: unknown = undefined;
+  /**
+   * The record of the near event popped last, whose obj stays in recObj until takeObj,
+   * or NONE after a far one (the heap's popObj holds it). Not a popObj field: storing a
+   * young object (a packet) into this long-lived queue at every pop ran V8's write
+   * barrier, a call each time, where an integer field needs none.
+   */
+  private popRec = NONE;
 
   /** @param initialCapacity near events before the record arrays first grow */
   constructor(initialCapacity = 1024, farSeqLimit?: number) {
@@ -73,7 +87,7 @@ export class TimingWheelQueue {
 
   /** Time of the earliest pending event; only meaningful when size > 0. */
   peekTime(): number {
-    const farTime = this.far.size > 0 ? this.far.peekTime() : Infinity;
+    const farTime = this.farHead[0];
     if (this.nearCount === 0) return farTime;
     return Math.min(farTime, this.slotTime(this.nextSlot()));
   }
@@ -82,6 +96,7 @@ export class TimingWheelQueue {
   push(time: number, kind: number, a0: number, a1: number, obj: unknown): void {
     if (time - this.current >= WINDOW) {
       this.far.push(time, kind, a0, a1, obj);
+      this.farHead[0] = this.far.peekTime();
       return;
     }
     let r = this.freeRec;
@@ -117,15 +132,14 @@ export class TimingWheelQueue {
     const r = this.first[s];
     const time = this.slotTime(s);
     // On equal times the far event was scheduled first (see the file comment).
-    if (this.far.size > 0 && this.far.peekTime() <= time) return this.popFar();
+    if (this.farHead[0] <= time) return this.popFar();
     const rec = this.rec;
     const at = r * STRIDE;
     this.popTime = time;
     this.popKind = rec[at + KIND];
     this.popA0 = rec[at + A0];
     this.popA1 = rec[at + A1];
-    this.popObj = this.recObj[r];
-    this.recObj[r] = undefined;
+    this.popRec = r;
     const next = rec[at + NEXT];
     this.first[s] = next;
     if (next === NONE) {
@@ -139,14 +153,30 @@ export class TimingWheelQueue {
     return true;
   }
 
+  /** The obj of the event popped last (before any push since); the queue lets go of it. */
+  takeObj(): unknown {
+    const r = this.popRec;
+    if (r === NONE) return this.far.popObj;
+    const obj = this.recObj[r];
+    this.recObj[r] = undefined;
+    return obj;
+  }
+
+  /** The obj of the event popped last, kept (takeObj lets go of it); for tests. */
+  get popObj(): unknown {
+    const r = this.popRec;
+    return r === NONE ? this.far.popObj : this.recObj[r];
+  }
+
   private popFar(): boolean {
     const far = this.far;
     if (!far.pop()) return false;
+    this.farHead[0] = far.size > 0 ? far.peekTime() : Infinity;
     this.popTime = far.popTime;
     this.popKind = far.popKind;
     this.popA0 = far.popA0;
     this.popA1 = far.popA1;
-    this.popObj = far.popObj;
+    this.popRec = NONE;
     this.current = far.popTime;
     return true;
   }

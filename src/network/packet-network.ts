@@ -241,31 +241,39 @@ export class PacketNetwork implements DataNetwork {
     const candidates = this.candidates;
     const n = this.routing.nextChannels(p.src, p.dst, p.hop, p.lane, candidates);
     const first = p.net * this.channelCount;
-    let chosen: number;
     if (n === 1) {
-      chosen = first + candidates[0];
-    } else {
-      // Adaptive choice: a random free channel if any, else a random one to wait for.
-      // The packet keeps the position it took (its lane) for the routes that follow.
-      const free = this.freeLanes;
-      let nFree = 0;
-      for (let i = 0; i < n; i++) if (this.canStartNow(first + candidates[i])) free[nFree++] = i;
-      const lane = nFree > 0 ? free[this.random.int(nFree)] : this.random.int(n);
+      const chosen = first + candidates[0];
+      if (this.canStartNow(chosen)) this.start(chosen, p);
+      else this.wait(chosen, p);
+      return;
+    }
+    // Adaptive choice: a random free channel if any, else a random one to wait for.
+    // The packet keeps the position it took (its lane) for the routes that follow.
+    // A channel found free here is free still: start it without asking again.
+    const free = this.freeLanes;
+    let nFree = 0;
+    for (let i = 0; i < n; i++) if (this.canStartNow(first + candidates[i])) free[nFree++] = i;
+    if (nFree > 0) {
+      const lane = free[this.random.int(nFree)];
       p.lane = lane;
-      chosen = first + candidates[lane];
-    }
-    if (this.canStartNow(chosen)) {
-      this.start(chosen, p);
+      this.start(first + candidates[lane], p);
     } else {
-      p.nextWaiter = null;
-      const waiters = this.waiters;
-      const tail = waiters[2 * chosen + 1];
-      if (tail === null) waiters[2 * chosen] = p;
-      else tail.nextWaiter = p;
-      waiters[2 * chosen + 1] = p;
-      const r = chosen * CH_STRIDE;
-      if (this.ch[r + WAITERS]++ === 0) this.buffers.block(this.ch[r + OUT]);
+      const lane = this.random.int(n);
+      p.lane = lane;
+      this.wait(first + candidates[lane], p);
     }
+  }
+
+  /** Queues `p` for channel `c`, which cannot start it now. */
+  private wait(c: number, p: Packet): void {
+    p.nextWaiter = null;
+    const waiters = this.waiters;
+    const tail = waiters[2 * c + 1];
+    if (tail === null) waiters[2 * c] = p;
+    else tail.nextWaiter = p;
+    waiters[2 * c + 1] = p;
+    const r = c * CH_STRIDE;
+    if (this.ch[r + WAITERS]++ === 0) this.buffers.block(this.ch[r + OUT]);
   }
 
   private canStartNow(c: number): boolean {
