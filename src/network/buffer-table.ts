@@ -1,7 +1,7 @@
 /**
  * Every packet buffer of the packet-level network (packet-network.ts) in one table:
  * injection buffers, receive buffers and router buffers, each a fixed-capacity FIFO
- * of packets. A buffer is a record of eight integers in one Int32Array (slots taken,
+ * of packets, each named by its id (the network's packet table: packet-network.ts). A buffer is a record of eight integers in one Int32Array (slots taken,
  * capacity, ring head, packets held, ring base, injecting node and network or its
  * blocked feeders, and its range in the feeder list) and a ring of `capacity` entries in one shared array of
  * packets, so the network's hot path touches a few adjacent words per buffer instead
@@ -11,8 +11,11 @@
  *
  * A buffer never holds more packets than its capacity: a packet enters a buffer only
  * after a slot was reserved for it (`reserved < capacity`), so the rings never grow.
+ *
+ * The rings hold packet ids, not packets: a packet is young when it crosses the network
+ * and the table is old, so storing the packet itself at every hop ran V8's write
+ * barrier (a call each time) where an integer store needs none.
  */
-import type { Packet } from './packet.ts';
 
 /** Record fields (offsets into a buffer's eight integers). */
 const RESERVED = 0; // slots taken: packets in it plus packets on their way in
@@ -35,7 +38,7 @@ export class BufferTable {
   /** Buffers made so far (ids 0 .. count - 1). */
   count = 0;
   private rec: Int32Array;
-  private slots: (Packet | undefined)[] = [];
+  private slots = new Int32Array(0);
   /** Ring entries the buffers use (slots may hold more, unused). */
   private slotCount = 0;
   /** Channel ids feeding each buffer, buffer by buffer (set by setFeeders). */
@@ -48,7 +51,7 @@ export class BufferTable {
    */
   constructor(expected: number, expectedSlots = 0) {
     this.rec = new Int32Array(Math.max(1, expected) * STRIDE);
-    if (expectedSlots > 0) this.slots = new Array<Packet | undefined>(expectedSlots).fill(undefined);
+    if (expectedSlots > 0) this.slots = new Int32Array(expectedSlots);
   }
 
   /**
@@ -68,12 +71,13 @@ export class BufferTable {
     this.rec[r + BASE] = base;
     this.rec[r + INJECTING] = injecting;
     this.slotCount = base + capacity;
-    // The rings' entries grow by doubling, filled by the array's own fill rather than a push
-    // per entry (a 4096-node fat tree has about 100,000 buffers, all added before the run).
+    // The rings' entries grow by doubling (a 4096-node fat tree has about 100,000
+    // buffers, all added before the run).
     const had = this.slots.length;
     if (this.slotCount > had) {
-      this.slots.length = Math.max(this.slotCount, 2 * had);
-      this.slots.fill(undefined, had);
+      const grown = new Int32Array(Math.max(this.slotCount, 2 * had));
+      grown.set(this.slots);
+      this.slots = grown;
     }
     return id;
   }
@@ -148,14 +152,14 @@ export class BufferTable {
     return this.rec[b * STRIDE + FEED_END];
   }
 
-  /** The oldest packet, or undefined when empty. */
-  front(b: number): Packet | undefined {
+  /** The oldest packet's id, or -1 when empty. */
+  front(b: number): number {
     const r = b * STRIDE;
-    return this.rec[r + SIZE] === 0 ? undefined : this.slots[this.rec[r + BASE] + this.rec[r + HEAD]];
+    return this.rec[r + SIZE] === 0 ? -1 : this.slots[this.rec[r + BASE] + this.rec[r + HEAD]];
   }
 
-  /** Appends a packet (its slot was reserved). */
-  push(b: number, p: Packet): void {
+  /** Appends packet `p` (an id; its slot was reserved). */
+  push(b: number, p: number): void {
     const rec = this.rec;
     const r = b * STRIDE;
     const size = rec[r + SIZE];
@@ -166,27 +170,26 @@ export class BufferTable {
     rec[r + SIZE] = size + 1;
   }
 
-  /** Removes and returns the oldest packet, or undefined when empty. */
-  shift(b: number): Packet | undefined {
+  /** Removes the oldest packet and returns its id, or -1 when empty. */
+  shift(b: number): number {
     const rec = this.rec;
     const r = b * STRIDE;
     const size = rec[r + SIZE];
-    if (size === 0) return undefined;
+    if (size === 0) return -1;
     const head = rec[r + HEAD];
     const at = rec[r + BASE] + head;
     const p = this.slots[at];
-    this.slots[at] = undefined;
     rec[r + HEAD] = head + 1 === rec[r + CAPACITY] ? 0 : head + 1;
     rec[r + SIZE] = size - 1;
     return p;
   }
 
-  /** The packets, oldest first (a copy). */
-  list(b: number): Packet[] {
+  /** The packets' ids, oldest first (a copy). */
+  list(b: number): number[] {
     const r = b * STRIDE;
-    const out: Packet[] = [];
+    const out: number[] = [];
     const cap = this.rec[r + CAPACITY];
-    for (let i = 0; i < this.rec[r + SIZE]; i++) out.push(this.slots[this.rec[r + BASE] + ((this.rec[r + HEAD] + i) % cap)]!);
+    for (let i = 0; i < this.rec[r + SIZE]; i++) out.push(this.slots[this.rec[r + BASE] + ((this.rec[r + HEAD] + i) % cap)]);
     return out;
   }
 }

@@ -23,8 +23,8 @@
  * latency in whole cycles; the serialization cycles of its last packet size; busy
  * cycles), and its doubles (busy cycles past 2^30, head latency, bandwidth), read
  * only off the common path, sit apart in a Float64Array; the first and last packet
- * waiting for it sit side by side in one array, and the waiters are linked through
- * the packets themselves. The buffers live in a BufferTable. A 4096-node fat tree has
+ * waiting for it (packet ids) sit side by side in one array, and the waiters are linked
+ * through the packets themselves. The buffers live in a BufferTable. A 4096-node fat tree has
  * about 40,000 channels and 45,000 buffers: as objects they spread over the heap and
  * every event missed the cache on them, and as six arrays a channel's crossing
  * touched six cache lines where it now touches one or two.
@@ -109,9 +109,18 @@ export class PacketNetwork implements DataNetwork {
   private readonly chF: Float64Array;
   /**
    * Per channel c: the first (2c) and last (2c + 1) packet waiting to cross it, in
-   * request order, linked by Packet.nextWaiter.
+   * request order, linked by Packet.nextWaiter (packet ids, -1 for none).
    */
-  private readonly waiters: (Packet | null)[];
+  private readonly waiters: Int32Array;
+  /**
+   * The packets in this network by id (Packet.id), from injection until a poll takes
+   * them. The buffers, the waiters and the head and delivery events name a packet by its
+   * id: a packet is young while it crosses the network and those tables are old, and
+   * storing the packet itself in them, several times per hop, ran V8's write barrier
+   * (a call each time) where an integer store needs none. Ids are reused.
+   */
+  private readonly packets: (Packet | null)[] = [];
+  private readonly freeIds: number[] = [];
   /** Injection buffer of (net, node): net * nodes + node; receive buffer: 2 * nodes + net * nodes + node. */
   private readonly buffers: BufferTable;
   private readonly candidates: number[] = [];
@@ -147,7 +156,7 @@ export class PacketNetwork implements DataNetwork {
     this.random = sim.stream(`network/${topology.kind}/adaptive-routing`);
     this.ch = new Int32Array(2 * C * CH_STRIDE);
     this.chF = new Float64Array(2 * C * CH_STRIDE_F);
-    this.waiters = new Array<Packet | null>(4 * C).fill(null);
+    this.waiters = new Int32Array(4 * C).fill(-1);
     let routerInputs = 0;
     for (let id = 0; id < C; id++) if (specs[id].deliversTo < 0) routerInputs++;
     const table = new BufferTable(4 * P + 2 * routerInputs, bufferSlots(P, routerInputs, buffers));
@@ -172,9 +181,9 @@ export class PacketNetwork implements DataNetwork {
     // Each channel feeds the buffer at its far end (OUT): the table lists them by buffer.
     table.setFeeders(this.ch, OUT, CH_STRIDE);
     this.buffers = table;
-    this.headKind = sim.defineEventKind('packet-head', (ch, net, obj) => this.headArrived(net * C + ch, obj as Packet));
+    this.headKind = sim.defineEventKind('packet-head', (ch, net, id) => this.headArrived(net * C + ch, id as number));
     this.tailKind = sim.defineEventKind('packet-tail', (ch, net) => this.tailLeft(net * C + ch));
-    this.deliverKind = sim.defineEventKind('packet-deliver', (dst, net, obj) => this.delivered(dst, net, obj as Packet));
+    this.deliverKind = sim.defineEventKind('packet-deliver', (dst, net, id) => this.delivered(dst, net, id as number));
   }
 
   tryInject(packet: Packet): boolean {
@@ -187,7 +196,15 @@ export class PacketNetwork implements DataNetwork {
     this.inFlightTo[packet.dst]++;
     this.onInFlight?.(packet.dst, this.inFlightTo[packet.dst]);
     buffers.reserve(b);
-    buffers.push(b, packet);
+    let id = this.freeIds.pop();
+    if (id === undefined) {
+      id = this.packets.length;
+      this.packets.push(packet);
+    } else {
+      this.packets[id] = packet;
+    }
+    packet.id = id;
+    buffers.push(b, id);
     packet.at = b;
     packet.hop = 0;
     packet.lane = 0;
@@ -197,14 +214,18 @@ export class PacketNetwork implements DataNetwork {
   }
 
   waitingList(node: number, net: number): Packet[] {
-    return this.buffers.list(this.receiveBuffer(node, net));
+    return this.buffers.list(this.receiveBuffer(node, net)).map((id) => this.packets[id]!);
   }
 
   receive(node: number, net: number): Packet | null {
     const buffers = this.buffers;
     const b = this.receiveBuffer(node, net);
-    const p = buffers.shift(b);
-    if (p === undefined) return null;
+    const id = buffers.shift(b);
+    if (id < 0) return null;
+    const p = this.packets[id]!;
+    this.packets[id] = null;
+    this.freeIds.push(id);
+    p.id = -1;
     buffers.release(b);
     this.inFlightTo[node]--;
     this.onInFlight?.(node, this.inFlightTo[node]);
@@ -266,12 +287,12 @@ export class PacketNetwork implements DataNetwork {
 
   /** Queues `p` for channel `c`, which cannot start it now. */
   private wait(c: number, p: Packet): void {
-    p.nextWaiter = null;
+    p.nextWaiter = -1;
     const waiters = this.waiters;
     const tail = waiters[2 * c + 1];
-    if (tail === null) waiters[2 * c] = p;
-    else tail.nextWaiter = p;
-    waiters[2 * c + 1] = p;
+    if (tail < 0) waiters[2 * c] = p.id;
+    else this.packets[tail]!.nextWaiter = p.id;
+    waiters[2 * c + 1] = p.id;
     const r = c * CH_STRIDE;
     if (this.ch[r + WAITERS]++ === 0) this.buffers.block(this.ch[r + OUT]);
   }
@@ -323,19 +344,20 @@ export class PacketNetwork implements DataNetwork {
       p.at = -1;
       // Visible to polls once the tail is in and the interface has handled it.
       const jitter = this.perturbation === null ? 0 : this.perturbation.int(PERTURB_DELIVERY_CYCLES + 1);
-      this.sim.schedule(head + serialization + this.interfaceLatency + jitter, this.deliverKind, p.dst, p.net, p);
+      this.sim.schedule(head + serialization + this.interfaceLatency + jitter, this.deliverKind, p.dst, p.net, p.id);
     } else {
-      this.buffers.push(out, p);
-      this.sim.schedule(head, this.headKind, spec, p.net, p);
+      this.buffers.push(out, p.id);
+      this.sim.schedule(head, this.headKind, spec, p.net, p.id);
     }
   }
 
   /** A packet's head reached the router buffer at the far end of channel `c`. */
-  private headArrived(c: number, p: Packet): void {
+  private headArrived(c: number, id: number): void {
     const out = this.ch[c * CH_STRIDE + OUT];
+    const p = this.packets[id]!;
     p.at = out;
     p.isReady = true;
-    if (this.buffers.front(out) === p) this.route(p);
+    if (this.buffers.front(out) === id) this.route(p);
   }
 
   /** The tail of the packet crossing channel `c` has left its buffer: free that slot and the link. */
@@ -355,13 +377,16 @@ export class PacketNetwork implements DataNetwork {
       const end = buffers.feedEnd(from);
       for (let i = buffers.feedStart(from); i < end; i++) this.tryStart(buffers.feeders[i]);
     }
-    const next = buffers.front(from);
-    if (next !== undefined && next.isReady) this.route(next);
+    const id = buffers.front(from);
+    if (id >= 0) {
+      const next = this.packets[id]!;
+      if (next.isReady) this.route(next);
+    }
     this.tryStart(c);
   }
 
-  private delivered(dst: number, net: number, p: Packet): void {
-    this.buffers.push(this.receiveBuffer(dst, net), p);
+  private delivered(dst: number, net: number, id: number): void {
+    this.buffers.push(this.receiveBuffer(dst, net), id);
     this.stats.packetsDelivered++;
     this.onArrival(dst, net);
   }
@@ -372,11 +397,11 @@ export class PacketNetwork implements DataNetwork {
     const r = c * CH_STRIDE;
     if (ch[r + FROM] >= 0 || ch[r + WAITERS] === 0 || !this.buffers.hasRoom(ch[r + OUT])) return;
     const waiters = this.waiters;
-    const p = waiters[2 * c]!;
+    const p = this.packets[waiters[2 * c]]!;
     const next = p.nextWaiter;
     waiters[2 * c] = next;
-    if (next === null) waiters[2 * c + 1] = null;
-    p.nextWaiter = null;
+    if (next < 0) waiters[2 * c + 1] = -1;
+    p.nextWaiter = -1;
     if (--ch[r + WAITERS] === 0) this.buffers.unblock(ch[r + OUT]);
     this.start(c, p);
   }

@@ -25,8 +25,10 @@ export class Packet {
   hop = 0;
   lane = 0;
   isReady = false;
-  /** The next packet waiting for the same channel (packet-network.ts), while this one waits. */
-  nextWaiter: Packet | null = null;
+  /** Its id in the packet-level network's packet table while it is in that network, else -1. */
+  id = -1;
+  /** The id of the next packet waiting for the same channel (packet-network.ts) while this one waits, or -1. */
+  nextWaiter = -1;
 
   constructor(src: number, dst: number, net: number, sizeBytes: number, handler: unknown, args: readonly number[]) {
     this.src = src;
