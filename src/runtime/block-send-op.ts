@@ -94,9 +94,13 @@ function blockPlan(costs: MessagingCosts): BlockPlan {
 export class BlockSendOp extends SendRoundsOp {
   private t: BlockInTransit | null = null;
   private k = 0;
-  /** The packet being sent: its data words (its steps and injection cycles are the rounds' fields). */
+  /**
+   * The packet being sent: its count of data words (its steps and injection cycles are the
+   * rounds' fields). Its words are made with the packet, at the try, and not kept in a field
+   * of this operation: storing the young array into an operation already promoted to the
+   * old generation ran V8's write barrier (a call) once per packet.
+   */
   private n = 0;
-  private words: number[] = [];
   /** Pacing after the packet: options as they were, arrivals handled, the most to handle (or NO_LIMIT). */
   private arrivals = 0;
   private max = 1;
@@ -157,7 +161,6 @@ export class BlockSendOp extends SendRoundsOp {
             return SUB;
           }
           this.n = Math.min(remaining, perPacket);
-          this.words = packetWords(t, at, this.n);
           this.steps = xferSteps(t.packets % 2 === 0 ? LEFT : RIGHT, this.pollRightOnly);
           // The steps' first try, inline; the rest of the steps only if the network refuses.
           this.injection = m.startInjection(this.overheadCycles);
@@ -170,7 +173,7 @@ export class BlockSendOp extends SendRoundsOp {
           const overhead = this.overheadCycles;
           const handler = plan.handler;
           this.state = SENT;
-          const packet = m.packet(t.proc, this.steps[0][0], handler, this.words);
+          const packet = m.packet(t.proc, this.steps[0][0], handler, packetWords(t, t.sent, this.n));
           if (!m.finishInjection(packet, this.injection, overhead)) {
             // Refused: the send's rounds go on from its second step, as a SendOp from step 1 would.
             this.packet = packet;
