@@ -1,20 +1,22 @@
 /**
  * Every packet buffer of the packet-level network (packet-network.ts) in one table:
  * injection buffers, receive buffers and router buffers, each a fixed-capacity FIFO
- * of packets, each named by its id (the network's packet table: packet-network.ts). A buffer is a record of eight integers in one Int32Array (slots taken,
+ * of packets. A buffer is a record of eight integers in one Int32Array (slots taken,
  * capacity, ring head, packets held, ring base, injecting node and network or its
- * blocked feeders, and its range in the feeder list) and a ring of `capacity` entries in one shared array of
- * packets, so the network's hot path touches a few adjacent words per buffer instead
- * of a buffer object, a queue object and the queue's array (on a 4096-node fat tree,
- * hundreds of thousands of small objects spread over the heap: the cache misses that
- * made an event cost 4x more there than on 64 nodes).
+ * blocked feeders, and its range in the feeder list) and a ring of `capacity` entries
+ * in one shared Int32Array of packet ids (below), so the network's hot path touches a
+ * few adjacent words per buffer instead of a buffer object, a queue object and the
+ * queue's array (on a 4096-node fat tree, hundreds of thousands of small objects spread
+ * over the heap: the cache misses that made an event cost 4x more there than on 64
+ * nodes).
  *
  * A buffer never holds more packets than its capacity: a packet enters a buffer only
  * after a slot was reserved for it (`reserved < capacity`), so the rings never grow.
  *
- * The rings hold packet ids, not packets: a packet is young when it crosses the network
- * and the table is old, so storing the packet itself at every hop ran V8's write
- * barrier (a call each time) where an integer store needs none.
+ * The rings hold packet ids (the network's packet table, packet-network.ts), not
+ * packets: a packet is young when it crosses the network and the table is old, so
+ * storing the packet itself at every hop ran V8's write barrier (a call each time)
+ * where an integer store needs none.
  */
 
 /** Record fields (offsets into a buffer's eight integers). */
