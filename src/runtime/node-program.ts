@@ -52,8 +52,7 @@ export class NodeProgram extends OpGuard implements SimProcess {
   }
 
   next(): IteratorResult<number, void> {
-    const waiting = this.waiting;
-    this.waiting = null;
+    const waiting = this.takeWaiting();
     if (waiting !== null) {
       // Straight to the innermost waiting operation (see GuardedOp, StepOp); when it has ended,
       // the whole chain below takes its outcome.

@@ -97,7 +97,7 @@ export abstract class StepOp implements Op, WaitingOp, StartCounting {
     // on as null): the chain around it takes its outcome from here.
     if (this.isDone) return this.doneResult();
     const r = this.advance();
-    if (r.done !== true && this.guard !== null && this.guard.waiting === null) this.guard.waiting = this;
+    if (r.done !== true && this.guard !== null) this.guard.waitOn(this);
     return r;
   }
 
@@ -116,7 +116,7 @@ export abstract class StepOp implements Op, WaitingOp, StartCounting {
       return null;
     }
     if (r.done === true) return null;
-    if (this.guard !== null && this.guard.waiting === null) this.guard.waiting = this;
+    if (this.guard !== null) this.guard.waitOn(this);
     return r;
   }
 
@@ -129,8 +129,7 @@ export abstract class StepOp implements Op, WaitingOp, StartCounting {
           // A StepOp running another (a block packet's send retries) is the one the node
           // resumes: when the inner one ends, this one goes on at once, where the inner
           // one as the waiting operation would have the node step the whole chain.
-          const guard = this.guard;
-          if (guard !== null && guard.waiting === (sub as unknown)) guard.waiting = null;
+          if (this.guard !== null) this.guard.release(sub);
           return r as IteratorResult<number, void>;
         }
         this.sub = null;
