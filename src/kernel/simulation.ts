@@ -42,10 +42,10 @@ export type ProcessState = 'scheduled' | 'running' | 'blocked' | 'done';
 
 const RESUME = 0; // event kind reserved for resuming a process (a0 = pid)
 const SCHEDULED = 0;
-const RUNNING = 1;
-const BLOCKED = 2;
-const DONE = 3;
-const STATE_NAMES: ProcessState[] = ['scheduled', 'running', 'blocked', 'done'];
+const BLOCKED = 1;
+const DONE = 2;
+/** A process's state by its code; a running one is the current process (see processState). */
+const STATE_NAMES: ProcessState[] = ['scheduled', 'blocked', 'done'];
 
 export class Simulation {
   /** Current simulated time in cycles (an integer). */
@@ -137,7 +137,7 @@ export class Simulation {
   }
 
   processState(pid: number): ProcessState {
-    return STATE_NAMES[this.procStates[pid]];
+    return pid === this.currentProcess ? 'running' : STATE_NAMES[this.procStates[pid]];
   }
 
   processName(pid: number): string {
@@ -198,7 +198,9 @@ export class Simulation {
 
   private resume(pid: number): void {
     const proc = this.procs[pid] as SimProcess;
-    this.procStates[pid] = RUNNING;
+    // Its state stays SCHEDULED while it runs (currentProcess says it is running, and wake
+    // wakes only a BLOCKED process): a resume that yields a delay, most of a machine's,
+    // then writes no state at all.
     this.currentProcess = pid;
     const r = proc.next();
     this.currentProcess = -1;
@@ -208,11 +210,7 @@ export class Simulation {
       return;
     }
     const v = r.value;
-    if (v === BLOCK) {
-      this.procStates[pid] = BLOCKED;
-    } else {
-      this.procStates[pid] = SCHEDULED;
-      this.schedule(v, RESUME, pid);
-    }
+    if (v === BLOCK) this.procStates[pid] = BLOCKED;
+    else this.schedule(v, RESUME, pid);
   }
 }

@@ -55,6 +55,30 @@ describe('Simulation', () => {
     expect(sim.processState(sleeper)).toBe('done');
   });
 
+  it('tells a process it is running, the others scheduled, and a running process cannot be woken', () => {
+    const sim = new Simulation(1);
+    const seen: string[] = [];
+    let other = -1;
+    const self = sim.spawn(
+      'self',
+      (function* (): SimProcess {
+        seen.push(`self ${sim.processState(self)}, other ${sim.processState(other)}, wake self ${sim.wake(self)}`);
+        yield 5;
+        seen.push(`self ${sim.processState(self)}, other ${sim.processState(other)}`);
+      })(),
+    );
+    other = sim.spawn(
+      'other',
+      (function* (): SimProcess {
+        yield 3;
+      })(),
+    );
+    expect(sim.processState(self)).toBe('scheduled');
+    sim.run();
+    expect(seen).toEqual(['self running, other scheduled, wake self false', 'self running, other done']);
+    expect(sim.processState(self)).toBe('done');
+  });
+
   it('dispatches registered event kinds with their arguments', () => {
     const sim = new Simulation(1);
     const seen: [number, number, number, unknown][] = [];
