@@ -35,10 +35,22 @@
  * one platform 'sends' fits worse, is the one whose edges contend (below). The extra
  * lines are chosen by 'sends' (src/library/extra-lines.ts), where on the ATM and the
  * Paragon it decides: a node that must forward the result first is slower to start.
- * What both leave out: contention of edges on shared links (on Alewife a mesh row's
- * last node gets its right neighbour's one-packet DMA edge across the whole row, and
- * so enters the reduction late), messages of the next half-iteration handled while
- * waiting, and the finite receive buffers.
+ * 'sends' also counts the climb's receives one after another (climbInTurn): a parent
+ * handles one child's value at a time, so values that come together wait (ATM, 50 x 50
+ * with 6 extra columns: nodes 60 and 56 each got two children's values within 170
+ * cycles, 320 of receive overhead each; the chain through the interior was 450 cycles
+ * short of the measured iteration against 75 through the boundary columns, and chose 6
+ * extra columns where 8 to 11 are 0.8% faster; counted in turn it is 125 short against
+ * -50 to 85, and chooses 10). Over the extra-rows study's grids it brings the spread of
+ * the measured iteration less the chain about each grid's mean from 232, 40 and 46
+ * cycles to 156, 35 and 44 (ATM, Paragon, Alewife); 'levels', the models' term, is as
+ * it was. What both leave out: contention of edges on shared links (on Alewife a mesh
+ * row's last node gets its right neighbour's one-packet DMA edge across the whole row,
+ * and so enters the reduction late), the ATM's tree levels between switches (four
+ * links, not two: about 65 cycles more a level), messages of the next half-iteration
+ * handled while waiting, the finite receive buffers, and that a neighbour's edge leaves
+ * before the neighbour ends its half (its left and right edges go first; the chain
+ * waits for the whole half).
  */
 import { COLUMN_OPS, POINT_OPS, ROW_COPY_OPS, interiorByParity, pointsOfColour } from '../../apps/stencil/costs.ts';
 import { split, starts } from '../../apps/stencil/grid.ts';
@@ -60,12 +72,17 @@ export interface ChainCosts {
   chainHopCycles: number;
   /** Processor cycles a node spends on each message it sends down the tree: its send overhead and the poll after it (send-steps.ts). */
   chainTreeSendCycles: number;
+  /** Processor cycles a node spends on each value a child sends up the tree: the receive overhead and the handler (the tree level's receiving end). */
+  chainTreeReceiveCycles: number;
   /** Processor cycles per edge packet sent: its send overhead and the pacing after it, a poll and (without DMA) the bandwidth-matching delay (6.1.3; block-send-op.ts). */
   chainSendCycles: number;
   /** Receiving an edge packet, and (without DMA) each data word it stores (src/runtime/ports.ts). */
   chainReceiveCycles: number;
   chainReceiveWordCycles: number;
 }
+
+/** The costs a count of tree 'levels' or 'none' reads (the stencil models' chainCycles): all but the climb's receives, which only 'sends' counts. */
+export type LevelCosts = Omit<ChainCosts, 'chainTreeReceiveCycles'>;
 
 /**
  * The chain's costs on `platform` (Appendix A 7; its messaging, network and CPU tables).
@@ -77,6 +94,7 @@ export interface ChainCosts {
 export function chainCosts(platform: Pick<Platform, 'cpu' | 'messaging' | 'network'>): ChainCosts {
   const { cpu, messaging: m, network } = platform;
   const dma = m.dma;
+  const treeReceive = m.receiveOverheadCycles + opCycles(cpu, { stores: 3, intOps: 1 });
   return {
     chainPointCycles: opCycles(cpu, POINT_OPS),
     chainColumnCycles: opCycles(cpu, COLUMN_OPS),
@@ -86,9 +104,9 @@ export function chainCosts(platform: Pick<Platform, 'cpu' | 'messaging' | 'netwo
       network.interfaceLatencyCycles +
       Math.ceil(20 / nodeLinkBytesPerCycle(network)) +
       2 * network.hopLatencyCycles +
-      m.receiveOverheadCycles +
-      opCycles(cpu, { stores: 3, intOps: 1 }),
+      treeReceive,
     chainTreeSendCycles: m.sendOverheadCycles + m.pollEmptyCycles,
+    chainTreeReceiveCycles: treeReceive,
     chainSendCycles: (dma !== null ? dma.sendCycles : m.xferSendOverheadCycles + m.bandwidthMatchDelayCycles) + m.pollEmptyCycles,
     chainReceiveCycles: m.receiveOverheadCycles + (dma !== null ? dma.receiveCycles : opCycles(cpu, { loads: 2, intOps: 2, branches: 1 })),
     chainReceiveWordCycles: dma !== null ? 0 : opCycles(cpu, { stores: 1 }),
@@ -102,7 +120,7 @@ function popcount(n: number): number {
 }
 
 /** Sending and receiving one edge of `words` data words in packets of `packetWords`, at both ends' processors. */
-function edgeCycles(words: number, packetWords: number, c: ChainCosts): number {
+function edgeCycles(words: number, packetWords: number, c: LevelCosts): number {
   const packets = Math.ceil(words / packetWords);
   return packets * (c.chainSendCycles + c.chainReceiveCycles) + words * c.chainReceiveWordCycles;
 }
@@ -112,7 +130,7 @@ function edgeCycles(words: number, packetWords: number, c: ChainCosts): number {
  * of `packetWords`), each copied out or in; a half with no point to send sends nothing
  * (apps/stencil).
  */
-function rowExchangeCycles(sent: number, received: number, packetWords: number, c: ChainCosts): number {
+function rowExchangeCycles(sent: number, received: number, packetWords: number, c: LevelCosts): number {
   return Math.ceil((2 * sent) / packetWords) * c.chainSendCycles + Math.ceil((2 * received) / packetWords) * c.chainReceiveCycles + 2 * received * c.chainReceiveWordCycles + (sent + received) * c.chainRowCopyCycles;
 }
 
@@ -123,7 +141,7 @@ function rowExchangeCycles(sent: number, received: number, packetWords: number, 
  * stencil models' iter_chain term) or, with `hasTree` false, a control network's 'none'
  * (stencil-module.ts controlNetworkChain).
  */
-export function chainCycles(width: number, height: number, px: number, py: number, packetWords: number, c: ChainCosts, hasTree = true): number {
+export function chainCycles(width: number, height: number, px: number, py: number, packetWords: number, c: LevelCosts, hasTree = true): number {
   // A selection asks for the same few grids many times over (each model evaluation, the
   // bound's even grid, the tuners' trial sizes): remember them per costs object, by
   // number rather than by a string made afresh for each question.
@@ -147,7 +165,7 @@ export function chainCycles(width: number, height: number, px: number, py: numbe
   return cycles;
 }
 
-function chainOf(width: number, height: number, px: number, py: number, packetWords: number, c: ChainCosts, hasTree: boolean): number {
+function chainOf(width: number, height: number, px: number, py: number, packetWords: number, c: LevelCosts, hasTree: boolean): number {
   return longestChain({ width, height, px, py, extraRows: 0, extraCols: 0, tree: hasTree ? 'levels' : 'none' }, packetWords, c).cycles;
 }
 
@@ -155,7 +173,7 @@ function chainOf(width: number, height: number, px: number, py: number, packetWo
 const REMEMBERED_GRIDS = 4096;
 /** The largest grid side, processor count and packet size a remembered key holds (the stencil module's inputs go to 2^16). */
 const MAX_KEYED = 1 << 16;
-const remembered = new WeakMap<ChainCosts, { grids: number; byShape: Map<number, Map<number, number>> }>();
+const remembered = new WeakMap<LevelCosts, { grids: number; byShape: Map<number, Map<number, number>> }>();
 
 function keyable(n: number): boolean {
   return Number.isInteger(n) && n >= 0 && n <= MAX_KEYED;
@@ -198,7 +216,7 @@ export interface Chain {
 }
 
 /** The longest chain of one iteration of `s` (see the file's comment). */
-export function longestChain(s: ChainSplit, packetWords: number, c: ChainCosts): Chain {
+export function longestChain(s: ChainSplit, packetWords: number, c: LevelCosts & Partial<Pick<ChainCosts, 'chainTreeReceiveCycles'>>): Chain {
   const { width, height, px, py } = s;
   const widths = split(width, px, s.extraCols);
   const heights = split(height, py, s.extraRows);
@@ -240,16 +258,49 @@ export function longestChain(s: ChainSplit, packetWords: number, c: ChainCosts):
   const begins = s.tree === 'sends' ? resultStarts(n, c) : null;
   for (let j = 0; j < n; j++) up[j] = (begins !== null ? begins[j] : popcount(j) * hop) + first[j];
   for (let k = 0; k < n; k++) secondEnds[k] = latestAround(up, k, px, n) + second[k];
+  // 'sends' climbs the tree receiving each value in turn (climbInTurn; up[] is free now).
+  const inTurn = s.tree === 'sends';
   let longest = 0;
   let most = 0;
   let busiest = 0;
   for (let i = 0; i < n; i++) {
-    longest = Math.max(longest, latestAround(secondEnds, i, px, n) + popcount(i) * hop);
+    if (inTurn) up[i] = latestAround(secondEnds, i, px, n);
+    else longest = Math.max(longest, latestAround(secondEnds, i, px, n) + popcount(i) * hop);
     const work = first[i] + second[i];
     if (work > most) (most = work), (busiest = 1);
     else if (work === most) busiest++;
   }
+  if (inTurn) {
+    if (c.chainTreeReceiveCycles === undefined) throw new RangeError("a chain counting the tree's 'sends' needs chainTreeReceiveCycles (chainCosts gives it)");
+    longest = climbInTurn(up, n, c.chainHopCycles, c.chainTreeReceiveCycles);
+  }
   return { cycles: longest, most, busiest };
+}
+
+/**
+ * When the root has every node's value, counting the tree's receives one after another
+ * ('sends'): node i enters the reduction at entries[i] (overwritten with when it has its
+ * subtree's value), and each child's value comes a level (hop) after the child had its
+ * own; the processor handles one message at a time (receive overhead and handler,
+ * `receive`, the hop's receiving end), so a value that comes while it handles a
+ * sibling's waits, and one that comes before the node has entered was handled in a poll
+ * of its own work, which ends that much later (src/runtime/tree-combine.ts; Strata's
+ * handlers run to completion, thesis 6.2). Without the wait this is the count of levels:
+ * the latest entries[i] + popcount(i) hops.
+ */
+function climbInTurn(entries: Float64Array, n: number, hop: number, receive: number): number {
+  const arrivals: number[] = [];
+  // Children come after their parents (i + 2^k > i): one pass backwards.
+  for (let i = n - 1; i >= 0; i--) {
+    const low = i === 0 ? n : i & -i;
+    arrivals.length = 0;
+    for (let step = 1; step < low && i + step < n; step *= 2) arrivals.push(entries[i + step] + hop);
+    arrivals.sort((a, b) => a - b);
+    let busy = entries[i];
+    for (const done of arrivals) busy = Math.max(busy, done - receive) + receive;
+    entries[i] = busy;
+  }
+  return entries[0];
 }
 
 /**
@@ -288,7 +339,7 @@ function scratchFor(n: number): typeof scratch {
  * 1,110 cycles a send it starts 5,550 cycles later than a count of levels says, and the
  * root itself 6,660 cycles after it had the result.
  */
-function resultStarts(n: number, c: ChainCosts): Float64Array {
+function resultStarts(n: number, c: LevelCosts): Float64Array {
   const reached = new Float64Array(n);
   const begins = new Float64Array(n);
   // Parents come before their children (i + 2^k > i), so one pass in node order.

@@ -140,10 +140,11 @@ export interface ChainExtraLines {
  * measured 0.7, 2.2 and 2.7% faster than none, as 6, 5 and 3 interior processor rows
  * keep 12 lines against 11). The chain counts the tree's sends one after another
  * ('sends'): a node that must forward a reduction's result to its children first is
- * slower to start (on the ATM, 1,110 cycles a send). Over the extra-rows study's 68
- * grids (studies/extra-rows) this is optimal or within 0.5% of it for the rows in all
- * 68 and for the columns in 66 (59 and 57 counting 'levels' and no bandwidth-matching
- * delay in chainSendCycles), against 42 and 45 for eq. 40 with the hybrid Communication.
+ * slower to start (on the ATM, 1,110 cycles a send), and its receives up the tree one
+ * after another, so that values coming together wait (stencil-chain.ts climbInTurn).
+ * In the extra-rows study's 17 grids a platform, that makes the pick optimal or within
+ * 0.5% for the ATM's rows in 17 and columns in 15 (17 and 12 counting the receives
+ * apart), the Paragon's in 17 and 17 (16 and 16), Alewife's in 14 and 17 (16 and 17).
  */
 export function chainExtraLines(width: number, height: number, px: number, py: number, facts: ChainFacts): ChainExtraLines {
   const chainOf = (extraRows: number, extraCols: number): Chain => splitChain(width, height, px, py, extraRows, extraCols, facts);

@@ -20,7 +20,7 @@
  */
 import { partition, processorGrid } from '../../apps/stencil/grid.ts';
 import stencilApp, { gridSizeProblem } from '../../apps/stencil/index.ts';
-import { chainCosts, chainCycles, type ChainCosts } from '../calibrate/stencil-chain.ts';
+import { chainCosts, chainCycles, type LevelCosts } from '../calibrate/stencil-chain.ts';
 import { InputError } from '../kernel/errors.ts';
 import { packetFacts, type PacketFacts } from '../platform/packets.ts';
 import type { Platform } from '../platform/schema.ts';
@@ -43,7 +43,7 @@ export function slowestLines(total: number, parts: number): number {
 }
 
 /** The packet facts and the critical chain's costs the stencil models count with (a SelectContext has them all). */
-export type StencilFacts = Pick<PacketFacts, 'xferWords' | 'combineTree' | 'dmaWordCycles' | 'dmaReceiveCycles'> & ChainCosts;
+export type StencilFacts = Pick<PacketFacts, 'xferWords' | 'combineTree' | 'dmaWordCycles' | 'dmaReceiveCycles'> & LevelCosts;
 
 /** The stencil models' facts of a platform: its packet facts and the critical chain's costs. */
 export function stencilFactsOf(platform: Pick<Platform, 'cpu' | 'messaging' | 'network' | 'controlNetwork'>): StencilFacts {
