@@ -59,7 +59,8 @@ describe('Simulation', () => {
     const sim = new Simulation(1);
     const seen: string[] = [];
     let other = -1;
-    const self = sim.spawn(
+    let self = -1;
+    self = sim.spawn(
       'self',
       (function* (): SimProcess {
         seen.push(`self ${sim.processState(self)}, other ${sim.processState(other)}, wake self ${sim.wake(self)}`);
