@@ -50,7 +50,14 @@
  * links, not two: about 65 cycles more a level), messages of the next half-iteration
  * handled while waiting, the finite receive buffers, and that a neighbour's edge leaves
  * before the neighbour ends its half (its left and right edges go first; the chain
- * waits for the whole half).
+ * waits for the whole half). Costing each level by its pair's own path (the topology's
+ * zero-load latency: the ATM's three between-switch levels 62 cycles more, a mesh's
+ * children 1 to 4 hops away) was tried: on the ATM 50 x 50 the chain went from 110-142
+ * cycles short of the measured iteration at 0-7 extra columns to 106-138 long (costed
+ * up only, or down only, -14 to +18), the study's choices were as good (rows 48, columns
+ * 49 optimal or within 0.5% over the ATM, Paragon and Alewife), so something the chain
+ * counts is longer than the run by about one crossing each way; not adopted until that
+ * is found.
  */
 import { COLUMN_OPS, POINT_OPS, ROW_COPY_OPS, interiorByParity, pointsOfColour } from '../../apps/stencil/costs.ts';
 import { split, starts } from '../../apps/stencil/grid.ts';
