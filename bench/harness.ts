@@ -31,3 +31,5 @@ export function printRows(title: string, rows: [string, string][]): void {
 
 export const fmt = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 export const fmt2 = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2, minimumFractionDigits: 2 });
+/** Three decimals: for a ratio checked against a target it sits near (0.596 is not 0.60). */
+export const fmt3 = new Intl.NumberFormat('en-US', { maximumFractionDigits: 3, minimumFractionDigits: 3 });
