@@ -56,8 +56,16 @@
  * cycles short of the measured iteration at 0-7 extra columns to 106-138 long (costed
  * up only, or down only, -14 to +18), the study's choices were as good (rows 48, columns
  * 49 optimal or within 0.5% over the ATM, Paragon and Alewife), so something the chain
- * counts is longer than the run by about one crossing each way; not adopted until that
- * is found.
+ * counts is longer than the run by about one crossing each way. Found in a trace (ATM
+ * 50 x 50, 4 extra columns, the path 46, 54, 62, 60, 56, 48, 32, 0): a node enters once
+ * its neighbour's edge has reached it, not once the neighbour has ended its half (54's
+ * edge to 62, its fourth send, left at injection, 183 cycles in the network, 372 more to
+ * receive and scatter: 334 cycles before the chain's entry), and the chain leaves out
+ * the tree's own work (tree-combine.ts: the root's 44 cycles before its first send, a
+ * parent's 4n + 2 before its sends down and 3n to compose going up), about 170-250
+ * cycles along the path. The three together (path per pair, entry by the edge's
+ * arrival, the tree's work) are the faithful change; the per-pair path alone is not
+ * adopted.
  */
 import { COLUMN_OPS, POINT_OPS, ROW_COPY_OPS, interiorByParity, pointsOfColour } from '../../apps/stencil/costs.ts';
 import { split, starts } from '../../apps/stencil/grid.ts';
