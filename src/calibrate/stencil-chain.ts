@@ -14,7 +14,8 @@
  *
  * where N[x] is x and its grid neighbours, a_j the first half's work of node j (update
  * and edges, sent and received) and b_k the second's, and hop one level of the tree: a
- * 20-byte active message injected, crossing one link and received. With a control
+ * 20-byte active message injected, crossing the network and received: two links for
+ * 'levels' (chainHopCycles), the pair's own path for 'sends' (treeHops). With a control
  * network (the CM-5's) every node enters at once and start_j and the climb are 0.
  *
  * start_j is counted two ways (ChainTree). 'levels': the result reaches node j
@@ -44,34 +45,26 @@
  * -50 to 85, and chooses 10). Over the extra-rows study's grids it brings the spread of
  * the measured iteration less the chain about each grid's mean from 232, 40 and 46
  * cycles to 156, 35 and 44 (ATM, Paragon, Alewife); 'levels', the models' term, is as
- * it was. What both leave out: contention of edges on shared links (on Alewife a mesh
- * row's last node gets its right neighbour's one-packet DMA edge across the whole row,
- * and so enters the reduction late), the ATM's tree levels between switches (four
- * links, not two: about 65 cycles more a level), messages of the next half-iteration
- * handled while waiting, the finite receive buffers, and that a neighbour's edge leaves
- * before the neighbour ends its half (its left and right edges go first; the chain
- * waits for the whole half). Costing each level by its pair's own path (the topology's
- * zero-load latency: the ATM's three between-switch levels 62 cycles more, a mesh's
- * children 1 to 4 hops away) was tried: on the ATM 50 x 50 the chain went from 110-142
- * cycles short of the measured iteration at 0-7 extra columns to 106-138 long (costed
- * up only, or down only, -14 to +18), the study's choices were as good (rows 48, columns
- * 49 optimal or within 0.5% over the ATM, Paragon and Alewife), so something the chain
- * counts is longer than the run by about one crossing each way. Found in a trace (ATM
- * 50 x 50, 4 extra columns, the path 46, 54, 62, 60, 56, 48, 32, 0): a node enters once
- * its neighbour's edge has reached it, not once the neighbour has ended its half (54's
- * edge to 62, its fourth send, left at injection, 183 cycles in the network, 372 more to
- * receive and scatter: 334 cycles before the chain's entry), and the chain leaves out
- * the tree's own work (tree-combine.ts: the root's 44 cycles before its first send, a
- * parent's 4n + 2 before its sends down and 3n to compose going up), about 170-250
- * cycles along the path. The three together (path per pair, entry by the edge's
- * arrival, the tree's work) are the faithful change; the per-pair path alone is not
- * adopted.
+ * it was. 'sends' also costs each tree level by the links between the pair
+ * (treeHops): on the ATM a level between switches crosses four, 62 cycles more than
+ * two (16 -> 0, 32 -> 0, 48 -> 32), on a mesh node i + 2^k is 1 to 4 hops from its
+ * parent. At 50 x 50 on the ATM that makes the chain 248 cycles longer (two such levels
+ * up, two down): 106 to 138 cycles longer than the measured iteration at 0 to 7 extra
+ * columns where it was 110 to 142 shorter; the study's spread per grid and kind (the
+ * measured 4-iteration run over 4, less the chain) goes from 151, 34 and 42 to 161, 32
+ * and 42, and the choice of extra lines gets better (extra-lines.ts). What both leave
+ * out: contention of edges on shared links (on Alewife a mesh row's last node gets its
+ * right neighbour's one-packet DMA edge across the whole row, and so enters the
+ * reduction late), messages of the next half-iteration handled while waiting, the
+ * finite receive buffers, and that a neighbour's edge leaves before the neighbour ends
+ * its half (its left and right edges go first; the chain waits for the whole half).
  */
 import { COLUMN_OPS, POINT_OPS, ROW_COPY_OPS, interiorByParity, pointsOfColour } from '../../apps/stencil/costs.ts';
 import { split, starts } from '../../apps/stencil/grid.ts';
 import { opCycles } from '../runtime/index.ts';
+import { buildTopology, nodeCountProblem } from '../network/build-topology.ts';
 import { nodeLinkBytesPerCycle } from '../platform/packets.ts';
-import type { Platform } from '../platform/schema.ts';
+import type { NetworkParams, Platform } from '../platform/schema.ts';
 
 /**
  * The platform's costs the chain is made of, in cycles (flat, so that a study's rows can
@@ -94,10 +87,24 @@ export interface ChainCosts {
   /** Receiving an edge packet, and (without DMA) each data word it stores (src/runtime/ports.ts). */
   chainReceiveCycles: number;
   chainReceiveWordCycles: number;
+  /**
+   * The platform's data network, whose topology (src/network/build-topology.ts, as the
+   * simulator builds it) 'sends' asks for each tree level's own link crossing
+   * (treeHops); not a number, so study rows leave it out.
+   */
+  chainNetwork: NetworkParams;
 }
 
-/** The costs a count of tree 'levels' or 'none' reads (the stencil models' chainCycles): all but the climb's receives, which only 'sends' counts. */
-export type LevelCosts = Omit<ChainCosts, 'chainTreeReceiveCycles'>;
+/** The costs a count of tree 'levels' or 'none' reads (the stencil models' chainCycles): all but the climb's receives and the network's pairs, which only 'sends' counts. */
+export type LevelCosts = Omit<ChainCosts, 'chainTreeReceiveCycles' | 'chainNetwork'>;
+
+/** A tree message's bytes on the wire, as chainHopCycles counts them: its 20 bytes. */
+const TREE_MESSAGE_BYTES = 20;
+
+/** chainHopCycles's network part: the interface latency, the message's serialization on a node's link and two hops (a switch's host-switch-host; Appendix A 7). */
+function flatNetworkCycles(network: NetworkParams): number {
+  return network.interfaceLatencyCycles + Math.ceil(TREE_MESSAGE_BYTES / nodeLinkBytesPerCycle(network)) + 2 * network.hopLatencyCycles;
+}
 
 /**
  * The chain's costs on `platform` (Appendix A 7; its messaging, network and CPU tables).
@@ -114,17 +121,13 @@ export function chainCosts(platform: Pick<Platform, 'cpu' | 'messaging' | 'netwo
     chainPointCycles: opCycles(cpu, POINT_OPS),
     chainColumnCycles: opCycles(cpu, COLUMN_OPS),
     chainRowCopyCycles: opCycles(cpu, ROW_COPY_OPS),
-    chainHopCycles:
-      Math.min(m.sendInjectionCycles, m.sendOverheadCycles) +
-      network.interfaceLatencyCycles +
-      Math.ceil(20 / nodeLinkBytesPerCycle(network)) +
-      2 * network.hopLatencyCycles +
-      treeReceive,
+    chainHopCycles: Math.min(m.sendInjectionCycles, m.sendOverheadCycles) + flatNetworkCycles(network) + treeReceive,
     chainTreeSendCycles: m.sendOverheadCycles + m.pollEmptyCycles,
     chainTreeReceiveCycles: treeReceive,
     chainSendCycles: (dma !== null ? dma.sendCycles : m.xferSendOverheadCycles + m.bandwidthMatchDelayCycles) + m.pollEmptyCycles,
     chainReceiveCycles: m.receiveOverheadCycles + (dma !== null ? dma.receiveCycles : opCycles(cpu, { loads: 2, intOps: 2, branches: 1 })),
     chainReceiveWordCycles: dma !== null ? 0 : opCycles(cpu, { stores: 1 }),
+    chainNetwork: network,
   };
 }
 
@@ -231,7 +234,7 @@ export interface Chain {
 }
 
 /** The longest chain of one iteration of `s` (see the file's comment). */
-export function longestChain(s: ChainSplit, packetWords: number, c: LevelCosts & Partial<Pick<ChainCosts, 'chainTreeReceiveCycles'>>): Chain {
+export function longestChain(s: ChainSplit, packetWords: number, c: LevelCosts & Partial<Pick<ChainCosts, 'chainTreeReceiveCycles' | 'chainNetwork'>>): Chain {
   const { width, height, px, py } = s;
   const widths = split(width, px, s.extraCols);
   const heights = split(height, py, s.extraRows);
@@ -270,7 +273,8 @@ export function longestChain(s: ChainSplit, packetWords: number, c: LevelCosts &
   }
   // The longest chain, in two sweeps: the latest a node k can end its second half (after
   // the first half of j, k or a neighbour of k), then the latest climb from each i.
-  const begins = s.tree === 'sends' ? resultStarts(n, c) : null;
+  const hops = s.tree === 'sends' ? treeHops(n, c) : null;
+  const begins = hops !== null ? resultStarts(n, c, hops) : null;
   for (let j = 0; j < n; j++) up[j] = (begins !== null ? begins[j] : popcount(j) * hop) + first[j];
   for (let k = 0; k < n; k++) secondEnds[k] = latestAround(up, k, px, n) + second[k];
   // 'sends' climbs the tree receiving each value in turn (climbInTurn; up[] is free now).
@@ -285,9 +289,9 @@ export function longestChain(s: ChainSplit, packetWords: number, c: LevelCosts &
     if (work > most) (most = work), (busiest = 1);
     else if (work === most) busiest++;
   }
-  if (inTurn) {
+  if (hops !== null) {
     if (c.chainTreeReceiveCycles === undefined) throw new RangeError("a chain counting the tree's 'sends' needs chainTreeReceiveCycles (chainCosts gives it)");
-    longest = climbInTurn(up, n, c.chainHopCycles, c.chainTreeReceiveCycles);
+    longest = climbInTurn(up, n, hops, c.chainTreeReceiveCycles);
   }
   return { cycles: longest, most, busiest };
 }
@@ -295,21 +299,21 @@ export function longestChain(s: ChainSplit, packetWords: number, c: LevelCosts &
 /**
  * When the root has every node's value, counting the tree's receives one after another
  * ('sends'): node i enters the reduction at entries[i] (overwritten with when it has its
- * subtree's value), and each child's value comes a level (hop) after the child had its
- * own; the processor handles one message at a time (receive overhead and handler,
+ * subtree's value), and each child's value comes a level (hops[child], treeHops) after
+ * the child had its own; the processor handles one message at a time (receive overhead and handler,
  * `receive`, the hop's receiving end), so a value that comes while it handles a
  * sibling's waits, and one that comes before the node has entered was handled in a poll
  * of its own work, which ends that much later (src/runtime/tree-combine.ts; Strata's
  * handlers run to completion, thesis 6.2). Without the wait this is the count of levels:
  * the latest entries[i] + popcount(i) hops.
  */
-function climbInTurn(entries: Float64Array, n: number, hop: number, receive: number): number {
+function climbInTurn(entries: Float64Array, n: number, hops: Float64Array, receive: number): number {
   const arrivals: number[] = [];
   // Children come after their parents (i + 2^k > i): one pass backwards.
   for (let i = n - 1; i >= 0; i--) {
     const low = i === 0 ? n : i & -i;
     arrivals.length = 0;
-    for (let step = 1; step < low && i + step < n; step *= 2) arrivals.push(entries[i + step] + hop);
+    for (let step = 1; step < low && i + step < n; step *= 2) arrivals.push(entries[i + step] + hops[i + step]);
     arrivals.sort((a, b) => a - b);
     let busy = entries[i];
     for (const done of arrivals) busy = Math.max(busy, done - receive) + receive;
@@ -348,13 +352,13 @@ function scratchFor(n: number): typeof scratch {
  * the children of node i are i + 2^k for every 2^k below i's lowest set bit, every 2^k
  * below n for the root), each node to its children largest subtree first, one message
  * after another, in the handler that received it; so a node's q-th child (from 0) has
- * it q sends after its parent's first, plus a level, and a node goes on with its own
+ * it q sends after its parent's first, plus its level (hops[child], treeHops), and a node goes on with its own
  * work once it has sent to all its children. Node 63 of 64 is 6 levels down, first in
  * every send and a leaf; node 1 is 1 level down but the root's sixth: with the ATM's
  * 1,110 cycles a send it starts 5,550 cycles later than a count of levels says, and the
  * root itself 6,660 cycles after it had the result.
  */
-function resultStarts(n: number, c: LevelCosts): Float64Array {
+function resultStarts(n: number, c: LevelCosts, hops: Float64Array): Float64Array {
   const reached = new Float64Array(n);
   const begins = new Float64Array(n);
   // Parents come before their children (i + 2^k > i), so one pass in node order.
@@ -363,11 +367,46 @@ function resultStarts(n: number, c: LevelCosts): Float64Array {
     let children = 0;
     for (let step = 1; step < low && i + step < n; step *= 2) children++;
     // Child k (ascending) is sent to after the children - 1 - k larger ones.
-    for (let k = 0, step = 1; k < children; k++, step *= 2) reached[i + step] = reached[i] + (children - 1 - k) * c.chainTreeSendCycles + c.chainHopCycles;
+    for (let k = 0, step = 1; k < children; k++, step *= 2) reached[i + step] = reached[i] + (children - 1 - k) * c.chainTreeSendCycles + hops[i + step];
     begins[i] = reached[i] + children * c.chainTreeSendCycles;
   }
   return begins;
 }
+
+/**
+ * The tree level between node i and its parent (i less its lowest set bit,
+ * src/runtime/tree-combine.ts), for every i in 1..n-1 of an n-node machine, as 'sends'
+ * counts it: chainHopCycles with its network part (flatNetworkCycles, two links) put
+ * back by the topology's zero-load latency of the 20-byte message from child to parent
+ * (Topology.zeroLoadLatencyCycles: the interface latency, the pair's hops at
+ * hopLatencyCycles each, the serialization on a link), the topology the simulator
+ * builds for the platform at n nodes (build-topology.ts). The way down crosses the same
+ * links backwards: every topology's distance is the same both ways (hops(src, dst),
+ * switch.ts, mesh.ts, fat-tree.ts). On the ATM (16 hosts a switch) a level between
+ * switches crosses four links, 62 cycles more than two (measured in the simulator's
+ * packet network: 223 to 230 cycles from injection to arrival against 157 to 171
+ * within a switch); on a mesh node i + 2^k is |dx| + |dy| hops away (node 4 of an 8 x 8
+ * Paragon mesh is 4 hops, 10 cycles more than two; node 8 one, 5 less). A node count the
+ * topology has no shape for (nodeCountProblem) keeps the flat level. Remembered per
+ * costs object and node count.
+ */
+function treeHops(n: number, c: LevelCosts & Partial<Pick<ChainCosts, 'chainNetwork'>>): Float64Array {
+  let known = rememberedHops.get(c);
+  if (known === undefined) rememberedHops.set(c, (known = new Map()));
+  const hit = known.get(n);
+  if (hit !== undefined) return hit;
+  const hops = new Float64Array(n).fill(c.chainHopCycles);
+  const network = c.chainNetwork;
+  if (network !== undefined && nodeCountProblem(network, n) === null) {
+    const topology = buildTopology(network, n);
+    const ends = c.chainHopCycles - flatNetworkCycles(network);
+    for (let i = 1; i < n; i++) hops[i] = ends + topology.zeroLoadLatencyCycles(i, i - (i & -i), TREE_MESSAGE_BYTES);
+  }
+  known.set(n, hops);
+  return hops;
+}
+
+const rememberedHops = new WeakMap<object, Map<number, Float64Array>>();
 
 /** The largest of `values` at node x and its grid neighbours on a px-wide grid of n nodes. */
 function latestAround(values: Float64Array, x: number, px: number, n: number): number {
