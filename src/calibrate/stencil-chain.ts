@@ -14,55 +14,56 @@
  *
  * where N[x] is x and its grid neighbours, a_j the first half's work of node j (update
  * and edges, sent and received) and b_k the second's, and hop one level of the tree: a
- * 20-byte active message injected, crossing the network and received: two links for
- * 'levels' (chainHopCycles), the pair's own path for 'sends' (treeHops). With a control
- * network (the CM-5's) every node enters at once and start_j and the climb are 0.
+ * 20-byte active message injected, crossing two links and received (chainHopCycles).
+ * With a control network (the CM-5's) every node enters at once and start_j and the
+ * climb are 0. That is the count of 'levels' (ChainTree), the stencil models' term
+ * (chainCycles): the result reaches node j popcount(j) levels down and j goes on at
+ * once. Fitted with the 'sends' count below the models lost a near tie on Alewife
+ * (bench selection 19 -> 18 of 20: 241 x 27, vstrips 1.88% slower than rect 32 x 2) and
+ * moved out-of-sample accuracy by -3 to +2 points per platform and size, so they keep
+ * 'levels'.
  *
- * start_j is counted two ways (ChainTree). 'levels': the result reaches node j
- * popcount(j) levels down and j goes on at once. 'sends' (resultStarts): each node
- * sends the result to its children one after another, largest subtree first, and goes
- * on when it has sent them all, as the runtime does. Measured against the simulator at
- * 64 nodes on Alewife, the Paragon and the ATM (34 uneven grids each over every layout,
- * with their even neighbours), the time an uneven grid saves against the models' grid
- * (every node the slowest block, slowestLines) is predicted with RMS errors of 67, 127
- * and 594 cycles an iteration by 'levels' and 79, 98 and 261 by 'sends' (147, 276 and
- * 1,269 for the tree levels the slowest blocks are spared times their best per-level
- * charge, the term the models had before either; all measured while the app still sent
- * its rows whole, test/library/stencil-chain.test.ts has a comparison of today's). The
- * stencil models' term counts
- * 'levels' (chainCycles): fitted with 'sends' they lost a near tie on Alewife (bench
- * selection 19 -> 18 of 20: 241 x 27, vstrips 1.88% slower than rect 32 x 2) and moved
- * out-of-sample accuracy by -3 to +2 points per platform and size, where Alewife, the
- * one platform 'sends' fits worse, is the one whose edges contend (below). The extra
- * lines are chosen by 'sends' (src/library/extra-lines.ts), where on the ATM and the
- * Paragon it decides: a node that must forward the result first is slower to start.
- * 'sends' also counts the climb's receives one after another (climbInTurn): a parent
- * handles one child's value at a time, so values that come together wait (ATM, 50 x 50
- * with 6 extra columns: nodes 60 and 56 each got two children's values within 170
- * cycles, 320 of receive overhead each; the chain through the interior was 450 cycles
- * short of the measured iteration against 75 through the boundary columns, and chose 6
- * extra columns where 8 to 11 are 0.8% faster; counted in turn it is 125 short against
- * -50 to 85, and chooses 10). Over the extra-rows study's grids it brings the spread of
- * the measured iteration less the chain about each grid's mean from 232, 40 and 46
- * cycles to 156, 35 and 44 (ATM, Paragon, Alewife); 'levels', the models' term, is as
- * it was. 'sends' also costs each tree level by the links between the pair
- * (treeHops): on the ATM a level between switches crosses four, 62 cycles more than
- * two (16 -> 0, 32 -> 0, 48 -> 32), on a mesh node i + 2^k is 1 to 4 hops from its
- * parent. At 50 x 50 on the ATM that makes the chain 248 cycles longer (two such levels
- * up, two down): 106 to 138 cycles longer than the measured iteration at 0 to 7 extra
- * columns where it was 110 to 142 shorter; the study's spread per grid and kind (the
- * measured 4-iteration run over 4, less the chain) goes from 151, 34 and 42 to 161, 32
- * and 42, and the choice of extra lines gets better (extra-lines.ts). What both leave
- * out: contention of edges on shared links (on Alewife a mesh row's last node gets its
- * right neighbour's one-packet DMA edge across the whole row, and so enters the
- * reduction late), messages of the next half-iteration handled while waiting, the
- * finite receive buffers, and that a neighbour's edge leaves before the neighbour ends
- * its half (its left and right edges go first; the chain waits for the whole half).
+ * The extra lines are chosen by 'sends' (src/library/extra-lines.ts), which counts the
+ * iteration message by message, as the runtime does, from the root's having one
+ * reduction's result to its having the next (sendsChain):
+ *  - the result comes down (chain-tree.ts resultStarts): each node distributes it and
+ *    sends it to its children one after another, largest subtree first, and goes on
+ *    when it has sent them all (on the ATM, 1,110 cycles a send: node 1 starts 5,550
+ *    cycles later than a count of levels says);
+ *  - each half ends when the node's neighbours' edges are in (chain-edges.ts halfEnds),
+ *    not when its neighbours have ended their halves: each packet is injected into its
+ *    send, crosses the network and is handled when its receiver polls, and a node's own
+ *    sends are paced by the packets it handles meanwhile (traced on the ATM, 50 x 50, 4
+ *    extra columns: node 54's edge to 62, its fourth send, was in 334 cycles before the
+ *    count of 54's whole half let 62 enter the reduction);
+ *  - the values climb with each parent handling one child's value at a time
+ *    (chain-tree.ts climbInTurn; ATM, 50 x 50, 6 extra columns: nodes 60 and 56 each got
+ *    two children's values within 170 cycles, 320 of receive overhead each);
+ *  - every tree level and edge packet crosses its own pair's links in the topology the
+ *    simulator builds (chain-network.ts: on the ATM a level between switches, 16 -> 0,
+ *    32 -> 0 and 48 -> 32, crosses four links, 62 cycles more than two; on a mesh node
+ *    i + 2^k is 1 to 4 hops from its parent), a node's own link carrying its packets one
+ *    after another (Alewife's DMA injects a 64-word packet in 20 cycles, its link takes
+ *    130);
+ *  - and the tree's own work is counted (chain-tree.ts: the start, composing the
+ *    children's values, distributing what comes down, the polls that end a wait: on the
+ *    ATM the root's 44 cycles before its first send).
+ * On the ATM at 50 x 50 with 0 to 11 extra columns that is 16 to 49 cycles shorter than
+ * the measured iteration (4 iterations less 1, over 3), where counting a neighbour's whole
+ * half, two links a level and no tree work was 75 to 142 short or 34 to 65 long (12
+ * columns: 83 short, it was 21). In the extra-rows study's 17 grids a platform the pick
+ * is optimal or within 0.5% for rows and columns in 17 and 17 (ATM), 17 and 17
+ * (Paragon), 16 and 17 (Alewife), where it was 17 and 15, 17 and 17, 14 and 17. What it
+ * leaves out: contention on links between the ends (on Alewife a mesh row's last node
+ * gets its right neighbour's one-packet DMA edge across the whole row), the finite
+ * buffers, and messages of the next half or the tree handled while a node waits.
  */
 import { COLUMN_OPS, POINT_OPS, ROW_COPY_OPS, interiorByParity, pointsOfColour } from '../../apps/stencil/costs.ts';
 import { split, starts } from '../../apps/stencil/grid.ts';
 import { opCycles } from '../runtime/index.ts';
-import { buildTopology, nodeCountProblem } from '../network/build-topology.ts';
+import { halfEnds, type HalfWork } from './chain-edges.ts';
+import { flatNetworkCycles, pairLatency, TREE_MESSAGE_BYTES, treeHops } from './chain-network.ts';
+import { climbInTurn, resultStarts, treeWork, type TreeWork } from './chain-tree.ts';
 import { nodeLinkBytesPerCycle } from '../platform/packets.ts';
 import type { NetworkParams, Platform } from '../platform/schema.ts';
 
@@ -88,23 +89,27 @@ export interface ChainCosts {
   chainReceiveCycles: number;
   chainReceiveWordCycles: number;
   /**
-   * The platform's data network, whose topology (src/network/build-topology.ts, as the
-   * simulator builds it) 'sends' asks for each tree level's own link crossing
-   * (treeHops); not a number, so study rows leave it out.
+   * What only 'sends' counts besides: the data network whose topology gives each tree
+   * level and edge packet its own path (chain-network.ts), an edge packet's injection
+   * and the tree's own work (chain-edges.ts, chain-tree.ts); not a number, so study
+   * rows leave it out.
    */
-  chainNetwork: NetworkParams;
+  chainSends: SendsCosts;
 }
 
-/** The costs a count of tree 'levels' or 'none' reads (the stencil models' chainCycles): all but the climb's receives and the network's pairs, which only 'sends' counts. */
-export type LevelCosts = Omit<ChainCosts, 'chainTreeReceiveCycles' | 'chainNetwork'>;
-
-/** A tree message's bytes on the wire, as chainHopCycles counts them: its 20 bytes. */
-const TREE_MESSAGE_BYTES = 20;
-
-/** chainHopCycles's network part: the interface latency, the message's serialization on a node's link and two hops (a switch's host-switch-host; Appendix A 7). */
-function flatNetworkCycles(network: NetworkParams): number {
-  return network.interfaceLatencyCycles + Math.ceil(TREE_MESSAGE_BYTES / nodeLinkBytesPerCycle(network)) + 2 * network.hopLatencyCycles;
+/** What the 'sends' chain counts beyond the flat costs (see ChainCosts.chainSends). */
+export interface SendsCosts extends TreeWork {
+  network: NetworkParams;
+  /** How far into an edge packet's send it is injected: the smaller of sendInjectionCycles and the packet's send overhead (messaging.ts startInjection). */
+  edgeInjectionCycles: number;
+  /** Bytes a short edge packet carries more on the wire (chain-edges.ts EdgeCosts). */
+  shortPacketBytes: number;
+  /** The end of a wait for edges that handled one (chain-edges.ts EdgeCosts). */
+  waitEndCycles: number;
 }
+
+/** The costs a count of tree 'levels' or 'none' reads (the stencil models' chainCycles): all but the climb's receives and what only 'sends' counts. */
+export type LevelCosts = Omit<ChainCosts, 'chainTreeReceiveCycles' | 'chainSends'>;
 
 /**
  * The chain's costs on `platform` (Appendix A 7; its messaging, network and CPU tables).
@@ -121,13 +126,19 @@ export function chainCosts(platform: Pick<Platform, 'cpu' | 'messaging' | 'netwo
     chainPointCycles: opCycles(cpu, POINT_OPS),
     chainColumnCycles: opCycles(cpu, COLUMN_OPS),
     chainRowCopyCycles: opCycles(cpu, ROW_COPY_OPS),
-    chainHopCycles: Math.min(m.sendInjectionCycles, m.sendOverheadCycles) + flatNetworkCycles(network) + treeReceive,
+    chainHopCycles: Math.min(m.sendInjectionCycles, m.sendOverheadCycles) + flatNetworkCycles(network, TREE_MESSAGE_BYTES) + treeReceive,
     chainTreeSendCycles: m.sendOverheadCycles + m.pollEmptyCycles,
     chainTreeReceiveCycles: treeReceive,
     chainSendCycles: (dma !== null ? dma.sendCycles : m.xferSendOverheadCycles + m.bandwidthMatchDelayCycles) + m.pollEmptyCycles,
     chainReceiveCycles: m.receiveOverheadCycles + (dma !== null ? dma.receiveCycles : opCycles(cpu, { loads: 2, intOps: 2, branches: 1 })),
     chainReceiveWordCycles: dma !== null ? 0 : opCycles(cpu, { stores: 1 }),
-    chainNetwork: network,
+    chainSends: {
+      network,
+      edgeInjectionCycles: Math.min(m.sendInjectionCycles, dma !== null ? dma.sendCycles : m.xferSendOverheadCycles),
+      shortPacketBytes: dma !== null ? 0 : 4,
+      waitEndCycles: 3 * m.pollEmptyCycles,
+      ...treeWork(cpu, m),
+    },
   };
 }
 
@@ -234,7 +245,7 @@ export interface Chain {
 }
 
 /** The longest chain of one iteration of `s` (see the file's comment). */
-export function longestChain(s: ChainSplit, packetWords: number, c: LevelCosts & Partial<Pick<ChainCosts, 'chainTreeReceiveCycles' | 'chainNetwork'>>): Chain {
+export function longestChain(s: ChainSplit, packetWords: number, c: LevelCosts & Partial<Pick<ChainCosts, 'chainTreeReceiveCycles' | 'chainSends'>>): Chain {
   const { width, height, px, py } = s;
   const widths = split(width, px, s.extraCols);
   const heights = split(height, py, s.extraRows);
@@ -271,55 +282,77 @@ export function longestChain(s: ChainSplit, packetWords: number, c: LevelCosts &
       second[i] = pointsOfColour(xs[ix], ys[iy], 1) * c.chainPointCycles + columns + rowEdges(rowEdge[ix], x0[ix], upRow, downRow, 1);
     }
   }
-  // The longest chain, in two sweeps: the latest a node k can end its second half (after
-  // the first half of j, k or a neighbour of k), then the latest climb from each i.
-  const hops = s.tree === 'sends' ? treeHops(n, c) : null;
-  const begins = hops !== null ? resultStarts(n, c, hops) : null;
-  for (let j = 0; j < n; j++) up[j] = (begins !== null ? begins[j] : popcount(j) * hop) + first[j];
-  for (let k = 0; k < n; k++) secondEnds[k] = latestAround(up, k, px, n) + second[k];
-  // 'sends' climbs the tree receiving each value in turn (climbInTurn; up[] is free now).
-  const inTurn = s.tree === 'sends';
-  let longest = 0;
   let most = 0;
   let busiest = 0;
   for (let i = 0; i < n; i++) {
-    if (inTurn) up[i] = latestAround(secondEnds, i, px, n);
-    else longest = Math.max(longest, latestAround(secondEnds, i, px, n) + popcount(i) * hop);
     const work = first[i] + second[i];
     if (work > most) (most = work), (busiest = 1);
     else if (work === most) busiest++;
   }
-  if (hops !== null) {
-    if (c.chainTreeReceiveCycles === undefined) throw new RangeError("a chain counting the tree's 'sends' needs chainTreeReceiveCycles (chainCosts gives it)");
-    longest = climbInTurn(up, n, hops, c.chainTreeReceiveCycles);
+  if (s.tree === 'sends') {
+    const { chainTreeReceiveCycles: receive, chainSends: sends } = c;
+    if (receive === undefined || sends === undefined) throw new RangeError("a chain counting the tree's 'sends' needs chainTreeReceiveCycles and chainSends (chainCosts gives them)");
+    return { cycles: sendsChain(s, widths, heights, x0, y0, xs, ys, packetWords, c, receive, sends), most, busiest };
   }
+  // The longest chain, in two sweeps: the latest a node k can end its second half (after
+  // the first half of j, k or a neighbour of k), then the latest climb from each i.
+  for (let j = 0; j < n; j++) up[j] = popcount(j) * hop + first[j];
+  for (let k = 0; k < n; k++) secondEnds[k] = latestAround(up, k, px, n) + second[k];
+  let longest = 0;
+  for (let i = 0; i < n; i++) longest = Math.max(longest, latestAround(secondEnds, i, px, n) + popcount(i) * hop);
   return { cycles: longest, most, busiest };
 }
 
 /**
- * When the root has every node's value, counting the tree's receives one after another
- * ('sends'): node i enters the reduction at entries[i] (overwritten with when it has its
- * subtree's value), and each child's value comes a level (hops[child], treeHops) after
- * the child had its own; the processor handles one message at a time (receive overhead and handler,
- * `receive`, the hop's receiving end), so a value that comes while it handles a
- * sibling's waits, and one that comes before the node has entered was handled in a poll
- * of its own work, which ends that much later (src/runtime/tree-combine.ts; Strata's
- * handlers run to completion, thesis 6.2). Without the wait this is the count of levels:
- * the latest entries[i] + popcount(i) hops.
+ * The 'sends' chain of one iteration (see the file's comment): every node begins its
+ * first half when the result of the last reduction reaches it and it has sent it on
+ * (resultStarts), ends each half when its neighbours' edges are in (halfEnds), and its
+ * value climbs the tree in turn (climbInTurn); the iteration is the time from the root's
+ * having one result to its having the next.
  */
-function climbInTurn(entries: Float64Array, n: number, hops: Float64Array, receive: number): number {
-  const arrivals: number[] = [];
-  // Children come after their parents (i + 2^k > i): one pass backwards.
-  for (let i = n - 1; i >= 0; i--) {
-    const low = i === 0 ? n : i & -i;
-    arrivals.length = 0;
-    for (let step = 1; step < low && i + step < n; step *= 2) arrivals.push(entries[i + step] + hops[i + step]);
-    arrivals.sort((a, b) => a - b);
-    let busy = entries[i];
-    for (const done of arrivals) busy = Math.max(busy, done - receive) + receive;
-    entries[i] = busy;
+function sendsChain(s: ChainSplit, widths: readonly number[], heights: readonly number[], x0: readonly number[], y0: readonly number[], xs: ReturnType<typeof interiorByParity>[], ys: ReturnType<typeof interiorByParity>[], packetWords: number, c: LevelCosts, receive: number, sends: SendsCosts): number {
+  const { px, py } = s;
+  const n = px * py;
+  const halves = [0, 1].map((): HalfWork => ({ update: new Float64Array(n), words: new Float64Array(4 * n), rowPoints: new Float64Array(4 * n) }));
+  for (let iy = 0, i = 0; iy < py; iy++) {
+    const rows = [iy > 0 ? y0[iy] : -1, iy < py - 1 ? y0[iy] + heights[iy] - 1 : -1];
+    for (let ix = 0; ix < px; ix++, i++) {
+      const w = widths[ix];
+      for (let color = 0; color < 2; color++) {
+        const half = halves[color];
+        half.update[i] = pointsOfColour(xs[ix], ys[iy], color) * c.chainPointCycles + w * c.chainColumnCycles;
+        // Left and right: the whole column, 2h words; up and down: the half's colour's
+        // points of the edge row, 2 words each (rowEdges: the larger half where the row's
+        // first point has the colour).
+        if (ix > 0) half.words[4 * i] = 2 * heights[iy];
+        if (ix < px - 1) half.words[4 * i + 1] = 2 * heights[iy];
+        for (let r = 0; r < 2; r++) {
+          if (rows[r] < 0) continue;
+          const points = (x0[ix] + rows[r] + color) & 1 ? w >> 1 : (w + 1) >> 1;
+          half.words[4 * i + 2 + r] = 2 * points;
+          half.rowPoints[4 * i + 2 + r] = points;
+        }
+      }
+    }
   }
-  return entries[0];
+  const edges = {
+    packetWords,
+    sendCycles: c.chainSendCycles,
+    injectionCycles: sends.edgeInjectionCycles,
+    receiveCycles: c.chainReceiveCycles,
+    receiveWordCycles: c.chainReceiveWordCycles,
+    rowCopyCycles: c.chainRowCopyCycles,
+    shortPacketBytes: sends.shortPacketBytes,
+    latency: pairLatency(sends.network, n),
+    linkBytesPerCycle: nodeLinkBytesPerCycle(sends.network),
+    waitEndCycles: sends.waitEndCycles,
+  };
+  const hops = treeHops(n, c.chainHopCycles, sends.network);
+  const firstEnds = new Float64Array(n);
+  const entries = new Float64Array(n);
+  halfEnds(resultStarts(n, hops, c.chainTreeSendCycles, sends), halves[0], px, n, edges, firstEnds);
+  halfEnds(firstEnds, halves[1], px, n, edges, entries);
+  return climbInTurn(entries, n, hops, receive, sends);
 }
 
 /**
@@ -345,68 +378,6 @@ function scratchFor(n: number): typeof scratch {
   if (scratch.first.length < n) scratch = { first: new Float64Array(n), second: new Float64Array(n), up: new Float64Array(n), secondEnds: new Float64Array(n) };
   return scratch;
 }
-
-/**
- * When each node can begin its next half-iteration, counted from the root's having the
- * reduction's result: the root sends it down the binomial tree (src/runtime/tree-combine.ts:
- * the children of node i are i + 2^k for every 2^k below i's lowest set bit, every 2^k
- * below n for the root), each node to its children largest subtree first, one message
- * after another, in the handler that received it; so a node's q-th child (from 0) has
- * it q sends after its parent's first, plus its level (hops[child], treeHops), and a node goes on with its own
- * work once it has sent to all its children. Node 63 of 64 is 6 levels down, first in
- * every send and a leaf; node 1 is 1 level down but the root's sixth: with the ATM's
- * 1,110 cycles a send it starts 5,550 cycles later than a count of levels says, and the
- * root itself 6,660 cycles after it had the result.
- */
-function resultStarts(n: number, c: LevelCosts, hops: Float64Array): Float64Array {
-  const reached = new Float64Array(n);
-  const begins = new Float64Array(n);
-  // Parents come before their children (i + 2^k > i), so one pass in node order.
-  for (let i = 0; i < n; i++) {
-    const low = i === 0 ? n : i & -i;
-    let children = 0;
-    for (let step = 1; step < low && i + step < n; step *= 2) children++;
-    // Child k (ascending) is sent to after the children - 1 - k larger ones.
-    for (let k = 0, step = 1; k < children; k++, step *= 2) reached[i + step] = reached[i] + (children - 1 - k) * c.chainTreeSendCycles + hops[i + step];
-    begins[i] = reached[i] + children * c.chainTreeSendCycles;
-  }
-  return begins;
-}
-
-/**
- * The tree level between node i and its parent (i less its lowest set bit,
- * src/runtime/tree-combine.ts), for every i in 1..n-1 of an n-node machine, as 'sends'
- * counts it: chainHopCycles with its network part (flatNetworkCycles, two links) put
- * back by the topology's zero-load latency of the 20-byte message from child to parent
- * (Topology.zeroLoadLatencyCycles: the interface latency, the pair's hops at
- * hopLatencyCycles each, the serialization on a link), the topology the simulator
- * builds for the platform at n nodes (build-topology.ts). The way down crosses the same
- * links backwards: every topology's distance is the same both ways (hops(src, dst),
- * switch.ts, mesh.ts, fat-tree.ts). On the ATM (16 hosts a switch) a level between
- * switches crosses four links, 62 cycles more than two (measured in the simulator's
- * packet network: 223 to 230 cycles from injection to arrival against 157 to 171
- * within a switch); on a mesh node i + 2^k is |dx| + |dy| hops away (node 4 of an 8 x 8
- * Paragon mesh is 4 hops, 10 cycles more than two; node 8 one, 5 less). A node count the
- * topology has no shape for (nodeCountProblem) keeps the flat level. Remembered per
- * costs object and node count.
- */
-function treeHops(n: number, c: LevelCosts & Partial<Pick<ChainCosts, 'chainNetwork'>>): Float64Array {
-  let known = rememberedHops.get(c);
-  if (known === undefined) rememberedHops.set(c, (known = new Map()));
-  const hit = known.get(n);
-  if (hit !== undefined) return hit;
-  const hops = new Float64Array(n).fill(c.chainHopCycles);
-  const network = c.chainNetwork;
-  if (network !== undefined && nodeCountProblem(network, n) === null) {
-    const topology = buildTopology(network, n);
-    const ends = c.chainHopCycles - flatNetworkCycles(network);
-    for (let i = 1; i < n; i++) hops[i] = ends + topology.zeroLoadLatencyCycles(i, i - (i & -i), TREE_MESSAGE_BYTES);
-  }
-  known.set(n, hops);
-  return hops;
-}
-
-const rememberedHops = new WeakMap<object, Map<number, Float64Array>>();
 
 /** The largest of `values` at node x and its grid neighbours on a px-wide grid of n nodes. */
 function latestAround(values: Float64Array, x: number, px: number, n: number): number {

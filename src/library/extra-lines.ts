@@ -145,13 +145,13 @@ export interface ChainExtraLines {
  * In the extra-rows study's 17 grids a platform, that makes the pick optimal or within
  * 0.5% for the ATM's rows in 17 and columns in 15 (17 and 12 counting the receives
  * apart), the Paragon's in 17 and 17 (16 and 16), Alewife's in 14 and 17 (16 and 17).
- * Each tree level is costed by the links between its two nodes in the platform's
- * topology (stencil-chain.ts treeHops; four on the ATM between switches, not two):
- * the same counts, optimal in 12 and 9 (10 before) on the ATM, 17 and 15 (14) on the
- * Paragon, 10 and 16 on Alewife (ATM 67 x 54 columns 8 where 11 is best, 0.1% slower;
- * Paragon 116 x 179 columns 3, the best, where it was 2); in the extra-lines bench
- * (8 iterations) ATM 100 x 100 rows 7, the best, where two links a level tied 7 with
- * 8 (0.7% slower) and the tie rule took 8.
+ * Since, a node enters the reduction once its neighbours' edges are in, each tree
+ * level and edge crosses its own pair's links and the tree's own work is counted
+ * (stencil-chain.ts 'sends'): optimal or within 0.5% in 17 and 17 on the ATM (optimal
+ * 13 and 15, where it was 12 and 10), 17 and 17 on the Paragon (17 and 16), 16 and 17 on
+ * Alewife (14 and 17; 64 x 63 rows 2 where 1 is best); in the extra-lines bench (8
+ * iterations) rows optimal in 15 of 20 and columns in 17 (14 before), at worst 0.1%
+ * slower than the best (0.7%: ATM 100 x 100 rows 8, where 7 is best).
  */
 export function chainExtraLines(width: number, height: number, px: number, py: number, facts: ChainFacts): ChainExtraLines {
   const chainOf = (extraRows: number, extraCols: number): Chain => splitChain(width, height, px, py, extraRows, extraCols, facts);
