@@ -54,7 +54,7 @@ describe('sim sweep --workers 2 with an app that ends its worker thread', () => 
     const wallMs = readFileSync(join(dir, 'k.jsonl.part-1-of-1.timing.jsonl'), 'utf8').trimEnd().split('\n').slice(1).map((l) => (JSON.parse(l) as { wallMs: number }).wallMs);
     expect(wallMs).toHaveLength(3);
     // As written: at most three decimals. (ms * 1000 compared with its rounding failed now and
-    // then: 12.345 * 1000 is 12344.999999999998 in binary floating point.)
+    // then: 1.001 * 1000 is 1000.9999999999999 in binary floating point.)
     expect(wallMs.every((ms) => /^\d+(\.\d{1,3})?$/.test(String(ms)))).toBe(true);
     expect(wallMs.some((ms) => !Number.isInteger(ms))).toBe(true);
   });
