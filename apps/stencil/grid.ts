@@ -235,6 +235,21 @@ export function partition(
   return { px, py, widths, heights };
 }
 
+/** Directions a node's neighbours lie in, in the order a node sends its edges (index.ts sendEdges). */
+export const LEFT = 0;
+export const RIGHT = 1;
+export const UP = 2;
+export const DOWN = 3;
+
+/** Node `node`'s neighbour in direction d on a processor grid px wide of `nodes` nodes (row by row), or -1. */
+export function neighbourOf(node: number, d: number, px: number, nodes: number): number {
+  const ix = node % px;
+  if (d === LEFT) return ix > 0 ? node - 1 : -1;
+  if (d === RIGHT) return ix < px - 1 ? node + 1 : -1;
+  if (d === UP) return node >= px ? node - px : -1;
+  return node + px < nodes ? node + px : -1;
+}
+
 /** Prefix sums: where each part starts. */
 export function starts(sizes: readonly number[]): number[] {
   const out = [0];

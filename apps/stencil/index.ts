@@ -23,7 +23,7 @@
  */
 import { CompositeOp, defineApp, State, type Op } from '../../src/runtime/index.ts';
 import { COLUMN_OPS, POINT_OPS, ROW_COPY_OPS, rowPointsOfColour } from './costs.ts';
-import { firstOfColour, gatherRow, initialGrid, partition, scatterRow, solveSequential, starts, updateBlock, type BlockPlace, type Grid, type Layout, type Partition } from './grid.ts';
+import { DOWN, firstOfColour, gatherRow, initialGrid, LEFT, neighbourOf, partition, RIGHT, scatterRow, solveSequential, starts, UP, updateBlock, type BlockPlace, type Grid, type Layout, type Partition } from './grid.ts';
 
 /** Largest grid, in points (see check); the shipped experiments stay within 4096 x 4096 (2^24). */
 const MAX_POINTS = 1 << 26;
@@ -52,11 +52,7 @@ interface Result {
   cycles: number;
 }
 
-/** Directions a node's neighbours lie in; data from direction d lands in port 2d + parity. */
-const LEFT = 0;
-const RIGHT = 1;
-const UP = 2;
-const DOWN = 3;
+// Data from direction d (grid.ts LEFT, RIGHT, UP, DOWN) lands in port 2d + parity.
 
 /** State-graph state while sending edges (Busy while updating, Idle while waiting). */
 const SENDING = 8;
@@ -124,12 +120,7 @@ export default defineApp({
     }
     const words = new Uint32Array(local.buffer);
 
-    const neighbour = [
-      ix > 0 ? rt.self - 1 : -1,
-      ix < px - 1 ? rt.self + 1 : -1,
-      iy > 0 ? rt.self - px : -1,
-      iy < py - 1 ? rt.self + px : -1,
-    ];
+    const neighbour = [LEFT, RIGHT, UP, DOWN].map((d) => neighbourOf(rt.self, d, px, px * py));
     // Rows arrive, one colour at a time, in staging buffers (one per parity) and are
     // scattered into the ghost rows.
     const half = (w + 1) >> 1;

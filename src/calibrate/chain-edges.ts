@@ -16,6 +16,7 @@
  * the receiver's later sends. What it leaves out: contention of packets on shared links
  * and the finite buffers, and messages of the next half or the tree handled meanwhile.
  */
+import { neighbourOf } from '../../apps/stencil/grid.ts';
 import { serializationCycles } from '../network/topology.ts';
 import type { PairLatency } from './chain-network.ts';
 
@@ -57,19 +58,6 @@ export interface EdgeCosts {
   waitEndCycles: number;
   /** Bytes a cycle of a node's own link, which carries its packets one after another, each for its serialization (topology.ts serializationCycles, packet-network.ts). */
   linkBytesPerCycle: number;
-}
-
-const LEFT = 0;
-const RIGHT = 1;
-const UP = 2;
-
-/** Node x's neighbour in direction d on a px-wide grid of n nodes, or -1 (apps/stencil). */
-function neighbourOf(x: number, d: number, px: number, n: number): number {
-  const ix = x % px;
-  if (d === LEFT) return ix > 0 ? x - 1 : -1;
-  if (d === RIGHT) return ix < px - 1 ? x + 1 : -1;
-  if (d === UP) return x >= px ? x - px : -1;
-  return x + px < n ? x + px : -1;
 }
 
 /** A node's next edge direction from d on (4: none left). */
@@ -143,10 +131,11 @@ interface Arrival {
 
 /** Puts a packet into a node's inbox, kept in order of arrival. */
 function deliver(box: Arrival[], at: number, cost: number): void {
+  const arrival = { at, cost };
   let k = box.length;
-  box.push({ at, cost });
+  box.push(arrival);
   while (k > 0 && box[k - 1].at > at) (box[k] = box[k - 1]), k--;
-  box[k] = { at, cost };
+  box[k] = arrival;
 }
 
 /** Nodes by their next event's time (then by node, so that the order is the same every run). */
