@@ -19,13 +19,13 @@
  * differences between neighbouring values being judged.
  */
 import { partition } from '../../apps/stencil/grid.ts';
-import { median, NOISY_SEEDS } from '../calibrate/app-tasks.ts';
+import { median } from '../calibrate/app-tasks.ts';
 import { RandomStream } from '../kernel/random-stream.ts';
 import { variantNamed } from '../library/module.ts';
 import { STENCIL_MODULE } from '../library/stencil-module.ts';
 import { logUniform } from './stencil-grids.ts';
 import type { Check } from './stencil-scoring.ts';
-import { STENCIL_ITERS, usesStencilModel } from './stencil-selection.ts';
+import { seedsOf, STENCIL_ITERS, usesStencilModel } from './stencil-selection.ts';
 import { groupBy, pct } from './stats.ts';
 import { cyclesOf, runId, unmeasured, type Measurements, type Row, type Study, type StudyOptions, type StudyRun, type Summary } from './study.ts';
 import { COLORS, f2, legend, Plot, svgDocument } from '../library/svg.ts';
@@ -75,7 +75,7 @@ function configsOf(options: StudyOptions): Config[] {
         const height = logUniform(random, MIN_SIDE, options.maxGrid);
         if (feasible(nodes, width, height) && !grids.some((g) => g.width === width && g.height === height)) grids.push({ width, height, thesis: false });
       }
-      const seeds = Array.from({ length: p.timerInterrupts ? NOISY_SEEDS : 1 }, (_, k) => k + 1);
+      const seeds = seedsOf(p);
       grids.forEach((g, config) => {
         const tuned = square.tune!({ width: g.width, height: g.height, iters: STENCIL_ITERS }, ctx);
         out.push({ platform: p.name, spec: p.spec, nodes, config, thesis: g.thesis, width: g.width, height: g.height, rows: Number(tuned.params.extraRows), cols: Number(tuned.params.extraCols), benefit: tuned.benefit ?? 0, seeds });
@@ -215,7 +215,7 @@ export const EXTRA_ROWS: Study = {
   reproduces: 'Table 5-1',
   usesModel: usesStencilModel,
   about: 'Per platform, the thesis\'s configuration (Alewife, CM-5, Paragon 200 x 200; ATM 50 x 50) and 16 more grids (--trials) in [32, max-grid]² (default 400): the square layout\'s predicted extra rows and columns (the shortest critical chain) against the measured optimum over 0..15 of each (4 iterations), and the predicted benefit (the square\'s model less what the chain saves) against the measured. On the CM-5, whose nodes take timer interrupts, each point is the median of three seeds (thesis 3.4.1). Figure: predicted against measured benefit.',
-  defaults: { takes: ['trials', 'max-grid'], trials: 16, minTrials: 0, maxGrid: 400, maxKeys: null, nodes: [64], inRounds: true, mostRunsPerTrial: (p) => MOST_POINTS * (p.timerInterrupts ? NOISY_SEEDS : 1) },
+  defaults: { takes: ['trials', 'max-grid'], trials: 16, minTrials: 0, maxGrid: 400, maxKeys: null, nodes: [64], inRounds: true, mostRunsPerTrial: (p) => MOST_POINTS * seedsOf(p).length },
   columns: EXTRA_COLUMNS,
   next: (options, measured) => unmeasured(configsOf(options).flatMap((c) => planOf(c, measured).flatMap((x) => c.seeds.map((seed) => run(c, x.r, x.c, seed)))), measured),
   rows(options, measured) {

@@ -5,8 +5,8 @@
  * `study/stencil-selection/<platform>/n<nodes>`: two thirds within 15% of a boundary
  * of the predicted-winner map, one third log-uniform in [8, max-grid]² (300 at 64
  * nodes, 100 at 16 and 32 by default). Every layout that can take the grid runs once
- * (seed 1, 4 iterations: the calibrated range is 1-4, apps.spec), rect with its
- * aspect as the selector tuned it. "Correct" means no layout measured fewer cycles
+ * (seed 1, 4 iterations: the calibrated range is 1-4, apps.spec; on the CM-5 the median
+ * of seeds 1-3, seedsOf), rect with its aspect as the selector tuned it. "Correct" means no layout measured fewer cycles
  * than the choice (strict argmin, no tolerance, 4.4.2; exact ties are counted apart).
  * For wrong picks: the penalty T_selected / T_best - 1 (mean, expected = mean x
  * P(wrong), worst: Table 4-2), the gap between the two best measured layouts and the
@@ -16,13 +16,14 @@
  * three's own map (the misses' Fig. 4-8 argument, and the accuracy near those
  * boundaries, where the thesis concentrated its grids).
  */
+import { median, NOISY_SEEDS } from '../calibrate/app-tasks.ts';
 import { RandomStream } from '../kernel/random-stream.ts';
 import { select } from '../library/module.ts';
 import { STENCIL_MODULE, stencilFacts, type StencilFacts } from '../library/stencil-module.ts';
 import { drawGrids, nearestBoundary, winnerFunction, type Boundary, type DrawnGrid } from './stencil-grids.ts';
 import { selectionFigure } from './stencil-figure.ts';
 import { scoreTrials, selectionText, type Scored } from './stencil-scoring.ts';
-import { cyclesOf, unmeasured, type Measurements, type Row, type Study, type StudyOptions, type StudyRun, type Summary } from './study.ts';
+import { cyclesOf, unmeasured, type Measurements, type Row, type Study, type StudyOptions, type StudyPlatform, type StudyRun, type Summary } from './study.ts';
 
 /** Iterations of every run: the models' calibrated range is 1-4 (apps.spec). */
 export const STENCIL_ITERS = 4;
@@ -54,8 +55,26 @@ export interface StencilTrial {
   boundary: Boundary | null;
   /** The nearest boundary of the map among the thesis's layouts alone, when the study asks for it (selection does: its misses among those three are judged by it). */
   thesisBoundary?: Boundary | null;
-  runs: { variant: string; predicted: number; chosen: boolean; thesisChoice: boolean; aspect: number | null; run: StudyRun }[];
+  /** Per layout: its prediction, whether it was chosen, and its runs, one per seed (seedsOf). */
+  runs: { variant: string; predicted: number; chosen: boolean; thesisChoice: boolean; aspect: number | null; seeds: StudyRun[] }[];
 }
+
+/**
+ * The seeds a stencil study repeats each run with (a layout here, a point of
+ * extra-rows): on a platform whose nodes take timer interrupts (the
+ * CM-5) seeds 1-3, its measurement the median, the thesis's rule for a robust CM-5 timing
+ * (3.4.1) and the one its models were calibrated with (calibrate/app-tasks.ts
+ * NOISY_SEEDS); elsewhere seed 1 alone. One CM-5 run of a small grid lasts a few
+ * thousand cycles, and whether a node's timer interrupt falls into it moves it by up
+ * to a fifth (16 x 24, square: 7,640 cycles with seed 1, 9,115 and 9,344 with seeds 2
+ * and 3, each with a node interrupted), more than the layouts' differences being judged.
+ */
+export function seedsOf(p: Pick<StudyPlatform, 'timerInterrupts'>): number[] {
+  return Array.from({ length: p.timerInterrupts ? NOISY_SEEDS : 1 }, (_, k) => k + 1);
+}
+
+/** Every run of the trials, each once per seed. */
+export const runsOf = (trials: readonly StencilTrial[]): StudyRun[] => trials.flatMap((t) => t.runs.flatMap((r) => r.seeds));
 
 const defaultTrials = (nodes: number) => (nodes === 64 ? 300 : 100);
 
@@ -69,6 +88,7 @@ export function stencilTrials(study: string, options: StudyOptions, count: (node
       const winner = winnerFunction(ctx, STENCIL_ITERS);
       const thesisWinner = withThesisBoundary ? winnerFunction(ctx, STENCIL_ITERS, THESIS_LAYOUTS) : null;
       const random = new RandomStream(options.seed, `study/${study}/${p.name}/n${nodes}`);
+      const seeds = seedsOf(p);
       const grids = drawGrids(random, winner, options.trials ?? count(nodes), nearShare, SPREAD, MIN_GRID, options.maxGrid);
       grids.forEach((grid, trial) => {
         // Without the square's extra-lines advice (withAdvice false): a trial runs the layouts
@@ -93,7 +113,7 @@ export function stencilTrials(study: string, options: StudyOptions, count: (node
             chosen: q.variant === choice.variant,
             thesisChoice: q.variant === threeChoice.variant,
             aspect: q.variant === 'rect' ? Number(q.params.aspect) : null,
-            run: { platform: p.spec, nodes, app: q.app, params: q.params, seed: 1 },
+            seeds: seeds.map((seed) => ({ platform: p.spec, nodes, app: q.app, params: q.params, seed })),
           })),
         });
         options.onPlanned?.(out.length, total);
@@ -125,7 +145,7 @@ export function stencilRows(trials: readonly StencilTrial[], measured: Measureme
       variant: r.variant,
       aspect: r.aspect,
       predicted: r.predicted,
-      measured: cyclesOf(measured, r.run),
+      measured: medianCycles(measured, r.seeds),
       chosen: r.chosen,
       thesisChoice: r.thesisChoice,
       ...(t.thesisBoundary === undefined
@@ -133,6 +153,12 @@ export function stencilRows(trials: readonly StencilTrial[], measured: Measureme
         : { thesisBoundaryDistance: t.thesisBoundary?.distance ?? null, thesisBoundaryBetween: t.thesisBoundary === null ? null : `${t.thesisBoundary.from}/${t.thesisBoundary.to}` }),
     })),
   );
+}
+
+/** A layout's measurement: the median over its seeds' runs, or null if one failed. */
+function medianCycles(measured: Measurements, runs: readonly StudyRun[]): number | null {
+  const cycles = runs.map((r) => cyclesOf(measured, r));
+  return cycles.some((c) => c === null) ? null : median(cycles as number[]);
 }
 
 const cache = new WeakMap<StudyOptions, StencilTrial[]>();
@@ -150,11 +176,11 @@ export const STENCIL_SELECTION: Study = {
   reproduces: 'Tables 4-1 and 4-2, Fig. 4-8',
   usesModel: usesStencilModel,
   about:
-    'Per platform and machine size, grid sizes two thirds within 15% of a predicted layout boundary and one third log-uniform in [8, max-grid]² (300 at 64 nodes, 100 at 16 and 32; --trials sets them all); every layout runs once (4 iterations). Reports the percentage of choices that were the fastest measured, the penalty of wrong picks (mean, expected, worst), each miss with the gap between the two best layouts and its distance to the nearest predicted boundary, and the same for a choice among the thesis\'s three layouts (square, vstrips, uni), its misses placed on those three layouts\' own map, with its accuracy on the trials near that map\'s boundaries; and what the misses are made of: the share of near ties (the two best layouts within 0.5% or 1%) and the in-sample ceiling (the models\' terms fitted to these runs, then choosing). Figure: the predicted-winner map with the trials, misses marked.',
-  defaults: { takes: ['trials', 'max-grid'], trials: null, minTrials: 1, maxGrid: 4096, maxKeys: null, nodes: [16, 32, 64], inRounds: false, mostRunsPerTrial: () => STENCIL_MODULE.variants.length },
+    'Per platform and machine size, grid sizes two thirds within 15% of a predicted layout boundary and one third log-uniform in [8, max-grid]² (300 at 64 nodes, 100 at 16 and 32; --trials sets them all); every layout runs once (4 iterations; on the CM-5, whose nodes take timer interrupts, the median of three seeds, thesis 3.4.1, as its models were calibrated). Reports the percentage of choices that were the fastest measured, the penalty of wrong picks (mean, expected, worst), each miss with the gap between the two best layouts and its distance to the nearest predicted boundary, and the same for a choice among the thesis\'s three layouts (square, vstrips, uni), its misses placed on those three layouts\' own map, with its accuracy on the trials near that map\'s boundaries; and what the misses are made of: the share of near ties (the two best layouts within 0.5% or 1%) and the in-sample ceiling (the models\' terms fitted to these runs, then choosing). Figure: the predicted-winner map with the trials, misses marked.',
+  defaults: { takes: ['trials', 'max-grid'], trials: null, minTrials: 1, maxGrid: 4096, maxKeys: null, nodes: [16, 32, 64], inRounds: false, mostRunsPerTrial: (p) => STENCIL_MODULE.variants.length * seedsOf(p).length },
   columns: SELECTION_COLUMNS,
   next(options, measured) {
-    return unmeasured(trialsOf(options).flatMap((t) => t.runs.map((r) => r.run)), measured);
+    return unmeasured(runsOf(trialsOf(options)), measured);
   },
   rows(options, measured) {
     return stencilRows(trialsOf(options), measured);

@@ -18,7 +18,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** 500 stencil-gain trials on the CM-5: a few seconds of planning. */
 const ARGS = ['study', 'stencil-gain', '--platform', 'cm5', '--trials', '500', '--dry-run', '--out', 'out'];
-const LINE = 'sim study stencil-gain: round 1 would run 2141 of its 2141 runs (0 recorded)';
+const LINE = 'sim study stencil-gain: round 1 would run 6423 of its 6423 runs (0 recorded)';
 const hasScript = spawnSync('script', ['--version']).status === 0;
 const quote = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
 

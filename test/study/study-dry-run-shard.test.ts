@@ -13,12 +13,12 @@ const STUDY = ['study', 'stencil-gain', '--platform', 'cm5', '--nodes', '16', '-
 describe('sim study --dry-run with --shard', () => {
   it("says what this shard would run, before and after it ran, and the rest of the round's", { timeout: 120_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sim-study-dry-shard-'));
-    expect((await sim([...STUDY, '--dry-run'], dir)).stdout).toBe('sim study stencil-gain: round 1 would run 9 of its 9 runs (0 recorded)\n');
-    expect((await sim([...STUDY, '--dry-run', '--shard', '1/2'], dir)).stdout).toBe('sim study stencil-gain: round 1 would run 5 of the 5 of its 9 runs in shard 1/2 (0 recorded)\n');
+    expect((await sim([...STUDY, '--dry-run'], dir)).stdout).toBe('sim study stencil-gain: round 1 would run 27 of its 27 runs (0 recorded)\n');
+    expect((await sim([...STUDY, '--dry-run', '--shard', '1/2'], dir)).stdout).toBe('sim study stencil-gain: round 1 would run 14 of the 14 of its 27 runs in shard 1/2 (0 recorded)\n');
     expect((await sim([...STUDY, '--shard', '1/2'], dir)).code).toBe(0);
-    expect((await sim([...STUDY, '--dry-run', '--shard', '1/2'], dir)).stdout).toBe('sim study stencil-gain: round 1 would run 0 of the 5 of its 9 runs in shard 1/2 (5 recorded)\n');
+    expect((await sim([...STUDY, '--dry-run', '--shard', '1/2'], dir)).stdout).toBe('sim study stencil-gain: round 1 would run 0 of the 14 of its 27 runs in shard 1/2 (14 recorded)\n');
     const other = await sim([...STUDY, '--dry-run', '--shard', '2/2', '--json'], dir);
-    expect(JSON.parse(other.stdout)).toEqual({ study: 'stencil-gain', round: 1, runs: 9, shard: '2/2', inShard: 4, recorded: 0, complete: false });
-    expect((await sim([...STUDY, '--dry-run'], dir)).stdout).toBe('sim study stencil-gain: round 1 would run 4 of its 9 runs (5 recorded)\n');
+    expect(JSON.parse(other.stdout)).toEqual({ study: 'stencil-gain', round: 1, runs: 27, shard: '2/2', inShard: 13, recorded: 0, complete: false });
+    expect((await sim([...STUDY, '--dry-run'], dir)).stdout).toBe('sim study stencil-gain: round 1 would run 13 of its 27 runs (14 recorded)\n');
   });
 });
