@@ -25,9 +25,9 @@ import { variantNamed } from '../library/module.ts';
 import { STENCIL_MODULE } from '../library/stencil-module.ts';
 import { logUniform } from './stencil-grids.ts';
 import type { Check } from './stencil-scoring.ts';
-import { seedsOf, STENCIL_ITERS, usesStencilModel } from './stencil-selection.ts';
+import { STENCIL_ITERS, usesStencilModel } from './stencil-selection.ts';
 import { groupBy, pct } from './stats.ts';
-import { cyclesOf, runId, unmeasured, type Measurements, type Row, type Study, type StudyOptions, type StudyRun, type Summary } from './study.ts';
+import { cyclesOf, runId, seedsOf, unmeasured, type Measurements, type Row, type Study, type StudyOptions, type StudyRun, type Summary } from './study.ts';
 import { COLORS, f2, legend, Plot, svgDocument } from '../library/svg.ts';
 import { TABLE_5_1 } from './thesis.ts';
 

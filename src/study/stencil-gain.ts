@@ -11,9 +11,9 @@
  */
 import type { Check } from './stencil-scoring.ts';
 import { STENCIL_MODULE } from '../library/stencil-module.ts';
-import { runsOf, seedsOf, STENCIL_ITERS, STENCIL_COLUMNS, stencilRows, stencilTrials, usesStencilModel, type StencilTrial } from './stencil-selection.ts';
+import { runsOf, STENCIL_ITERS, STENCIL_COLUMNS, stencilRows, stencilTrials, usesStencilModel, type StencilTrial } from './stencil-selection.ts';
 import { groupBy, max, mean, pct } from './stats.ts';
-import { unmeasured, type Row, type Study, type StudyOptions, type Summary } from './study.ts';
+import { seedsOf, unmeasured, type Row, type Study, type StudyOptions, type Summary } from './study.ts';
 import { COLORS, f2, legend, Plot, svgDocument } from '../library/svg.ts';
 import { TABLE_4_3 } from './thesis.ts';
 

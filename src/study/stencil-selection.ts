@@ -6,8 +6,9 @@
  * of the predicted-winner map, one third log-uniform in [8, max-grid]² (300 at 64
  * nodes, 100 at 16 and 32 by default). Every layout that can take the grid runs once
  * (seed 1, 4 iterations: the calibrated range is 1-4, apps.spec; on the CM-5 the median
- * of seeds 1-3, seedsOf), rect with its aspect as the selector tuned it. "Correct" means no layout measured fewer cycles
- * than the choice (strict argmin, no tolerance, 4.4.2; exact ties are counted apart).
+ * of seeds 1-3, study.ts seedsOf), rect with its aspect as the selector tuned it.
+ * "Correct" means no layout measured fewer cycles than the choice (strict argmin, no
+ * tolerance, 4.4.2; exact ties are counted apart).
  * For wrong picks: the penalty T_selected / T_best - 1 (mean, expected = mean x
  * P(wrong), worst: Table 4-2), the gap between the two best measured layouts and the
  * distance to the nearest predicted boundary (Fig. 4-8's argument). The thesis's
@@ -16,14 +17,13 @@
  * three's own map (the misses' Fig. 4-8 argument, and the accuracy near those
  * boundaries, where the thesis concentrated its grids).
  */
-import { median, NOISY_SEEDS } from '../calibrate/app-tasks.ts';
 import { RandomStream } from '../kernel/random-stream.ts';
 import { select } from '../library/module.ts';
 import { STENCIL_MODULE, stencilFacts, type StencilFacts } from '../library/stencil-module.ts';
 import { drawGrids, nearestBoundary, winnerFunction, type Boundary, type DrawnGrid } from './stencil-grids.ts';
 import { selectionFigure } from './stencil-figure.ts';
 import { scoreTrials, selectionText, type Scored } from './stencil-scoring.ts';
-import { cyclesOf, unmeasured, type Measurements, type Row, type Study, type StudyOptions, type StudyPlatform, type StudyRun, type Summary } from './study.ts';
+import { medianCycles, seedsOf, unmeasured, type Measurements, type Row, type Study, type StudyOptions, type StudyRun, type Summary } from './study.ts';
 
 /** Iterations of every run: the models' calibrated range is 1-4 (apps.spec). */
 export const STENCIL_ITERS = 4;
@@ -55,22 +55,8 @@ export interface StencilTrial {
   boundary: Boundary | null;
   /** The nearest boundary of the map among the thesis's layouts alone, when the study asks for it (selection does: its misses among those three are judged by it). */
   thesisBoundary?: Boundary | null;
-  /** Per layout: its prediction, whether it was chosen, and its runs, one per seed (seedsOf). */
+  /** Per layout: its prediction, whether it was chosen, and its runs, one per seed (study.ts seedsOf). */
   runs: { variant: string; predicted: number; chosen: boolean; thesisChoice: boolean; aspect: number | null; seeds: StudyRun[] }[];
-}
-
-/**
- * The seeds a stencil study repeats each run with (a layout here, a point of
- * extra-rows): on a platform whose nodes take timer interrupts (the
- * CM-5) seeds 1-3, its measurement the median, the thesis's rule for a robust CM-5 timing
- * (3.4.1) and the one its models were calibrated with (calibrate/app-tasks.ts
- * NOISY_SEEDS); elsewhere seed 1 alone. One CM-5 run of a small grid lasts a few
- * thousand cycles, and whether a node's timer interrupt falls into it moves it by up
- * to a fifth (16 x 24, square: 7,640 cycles with seed 1, 9,115 and 9,344 with seeds 2
- * and 3, each with a node interrupted), more than the layouts' differences being judged.
- */
-export function seedsOf(p: Pick<StudyPlatform, 'timerInterrupts'>): number[] {
-  return Array.from({ length: p.timerInterrupts ? NOISY_SEEDS : 1 }, (_, k) => k + 1);
 }
 
 /** Every run of the trials, each once per seed. */
@@ -153,12 +139,6 @@ export function stencilRows(trials: readonly StencilTrial[], measured: Measureme
         : { thesisBoundaryDistance: t.thesisBoundary?.distance ?? null, thesisBoundaryBetween: t.thesisBoundary === null ? null : `${t.thesisBoundary.from}/${t.thesisBoundary.to}` }),
     })),
   );
-}
-
-/** A layout's measurement: the median over its seeds' runs, or null if one failed. */
-function medianCycles(measured: Measurements, runs: readonly StudyRun[]): number | null {
-  const cycles = runs.map((r) => cyclesOf(measured, r));
-  return cycles.some((c) => c === null) ? null : median(cycles as number[]);
 }
 
 const cache = new WeakMap<StudyOptions, StencilTrial[]>();

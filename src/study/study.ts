@@ -6,6 +6,7 @@
  * those rows alone, its text beside the thesis's numbers, and a figure. Pure: the CLI
  * (src/cli/study-command.ts) runs each round as a sweep and writes the files.
  */
+import { median, NOISY_SEEDS } from '../calibrate/app-tasks.ts';
 import type { Params, SelectContext } from '../library/module.ts';
 import { canonicalJson } from '../sweep/canonical.ts';
 
@@ -130,6 +131,26 @@ export function cyclesOf(measured: Measurements, run: StudyRun): number | null {
   const m = measured.get(runId(run));
   if (m === undefined) throw new Error(`study: run ${runId(run)} was not measured`);
   return m.cycles;
+}
+
+/**
+ * The seeds a study repeats each of its runs with: on a platform whose nodes take timer
+ * interrupts (the CM-5) seeds 1-3, the measurement their median (medianCycles), the
+ * thesis's rule for a robust CM-5 timing (3.4.1) and the one its models were calibrated
+ * with (calibrate/app-tasks.ts NOISY_SEEDS); elsewhere seed 1 alone. One CM-5 run of a
+ * small problem lasts a few thousand cycles, and whether a node's timer interrupt falls
+ * into it moves it by up to a fifth (a 16 x 24 stencil, square: 7,640 cycles with seed 1,
+ * 9,115 and 9,344 with seeds 2 and 3, each with a node interrupted), more than the
+ * differences being judged.
+ */
+export function seedsOf(p: Pick<StudyPlatform, 'timerInterrupts'>): number[] {
+  return Array.from({ length: p.timerInterrupts ? NOISY_SEEDS : 1 }, (_, k) => k + 1);
+}
+
+/** A measurement over its seeds' runs: their median, or null if one failed. */
+export function medianCycles(measured: Measurements, runs: readonly StudyRun[]): number | null {
+  const cycles = runs.map((r) => cyclesOf(measured, r));
+  return cycles.some((c) => c === null) ? null : median(cycles as number[]);
 }
 
 /** The runs of `wanted` not yet measured, each once, in first-asked order. */

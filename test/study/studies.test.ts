@@ -53,6 +53,7 @@ describe('sim study: reduced studies, their summaries checked against their rows
       ['study', 'extra-rows', '--platform', 'atm', '--nodes', '16', '--trials', '1', '--max-grid', '64', '--out', out('extra')],
       ['study', 'extra-rows', '--platform', 'cm5', '--nodes', '16', '--trials', '1', '--max-grid', '64', '--out', out('extra-cm5')],
       ['study', 'digit-width', '--platform', 'alewife', '--nodes', '16', '--max-keys', '40', '--trials', '2', '--out', out('digit')],
+      ['study', 'digit-width', '--platform', 'cm5', '--nodes', '16', '--max-keys', '20', '--trials', '1', '--out', out('digit-cm5')],
     ]) {
       const r = await sim(args);
       expect(r.stderr.split('\n').filter((l) => l !== '' && !/^sim study \S+: round \d+: ran \d+ of \d+ runs$/.test(l))).toEqual([]);
@@ -121,24 +122,32 @@ describe('sim study: reduced studies, their summaries checked against their rows
     expect(readFileSync(join(out('gain'), 'stencil-gain.summary.txt'), 'utf8')).toMatch(/checks \(issue 21 acceptance\):\n  none here: the check compares ATM with the other platforms/);
   });
 
-  it("stencil-gain on the CM-5: a layout's measurement is the median of its runs with seeds 1-3 (timer interrupts), on the ATM its one run", () => {
+  it.each([
+    ['stencil-gain', 'gain-cm5', 'gain', 'atm'],
+    ['digit-width', 'digit-cm5', 'digit', 'alewife'],
+  ])("%s: on the CM-5 a measurement is the median of its runs with seeds 1-3 (timer interrupts), elsewhere its one run", (study, cm5Folder, folder, platform) => {
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[(xs.length - 1) / 2];
+    // A row's run as the sweep recorded it: the app, its parameters (with the app's defaults) and a seed.
+    const runOf = (r: Row): [string, Record<string, unknown>, Record<string, unknown>] =>
+      study === 'stencil-gain'
+        ? ['apps/stencil', { width: r.width, height: r.height, iters: r.iters, layout: r.variant, ...(r.aspect === null ? {} : { aspect: r.aspect }) }, STENCIL_DEFAULTS]
+        : ['apps/radix-sort', { keys: r.keys, keyBits: r.keyBits, digitBits: r.digitBits }, { keys: 1000, keyBits: 32, digitBits: 8, dist: 'uniform' }];
     let seedsDiffer = false;
-    for (const [folder, platform, seeds] of [
-      ['gain-cm5', 'cm5', [1, 2, 3]],
-      ['gain', 'atm', [1]],
+    for (const [f, p, seeds] of [
+      [cm5Folder, 'cm5', [1, 2, 3]],
+      [folder, platform, [1]],
     ] as const) {
-      const cycles = sweepCycles(out(folder));
-      const rows = rowsOf(out(folder), 'stencil-gain');
+      const cycles = sweepCycles(out(f));
+      const rows = rowsOf(out(f), study);
       expect(cycles.size).toBe(rows.length * seeds.length);
       for (const r of rows) {
-        const params = { width: r.width, height: r.height, iters: r.iters, layout: r.variant, ...(r.aspect === null ? {} : { aspect: r.aspect }) };
-        const runs = seeds.map((seed) => cycles.get(key(platform, 16, 'apps/stencil', params, seed, STENCIL_DEFAULTS)) as number);
+        const [app, params, defaults] = runOf(r);
+        const runs = seeds.map((seed) => cycles.get(key(p, 16, app, params, seed, defaults)) as number);
         if (new Set(runs).size > 1) seedsDiffer = true;
         expect(r.measured).toBe(median(runs));
       }
     }
-    // The interrupts' phases come from the seed: some layout's three runs are not all alike.
+    // The interrupts' phases come from the seed: some run's three seeds are not all alike.
     expect(seedsDiffer).toBe(true);
   });
 
@@ -282,7 +291,7 @@ describe.concurrent('sim study: bad input is one line on stderr and exit 2, with
       /^sim: --trials 100000: expected at most 4761 for extra-rows on 4 platforms and 1 machine size \(a trial makes up to 35 runs on alewife, 35 runs on atm, 105 runs on cm5, 35 runs on paragon, and a round is one sweep of at most 1000000\)$/,
     ],
     // Planned for 16 s and 720 MB: its trials are over all the platforms, 16 digit widths each.
-    [['study', 'digit-width', '--platform', 'all', '--trials', '100000', '--out', 'x'], /^sim: --trials 100000: expected at most 62500 for digit-width on 4 platforms and 1 machine size \(a trial makes up to 16 runs, and a round is one sweep of at most 1000000\)$/],
+    [['study', 'digit-width', '--platform', 'all', '--trials', '100000', '--out', 'x'], /^sim: --trials 100000: expected at most 20833 for digit-width on 4 platforms and 1 machine size \(a trial makes up to 16 runs on alewife, 16 runs on atm, 48 runs on cm5, 16 runs on paragon, and a round is one sweep of at most 1000000\)$/],
   ])('%j', async (args, message) => {
     const cwd = mkdtempSync(join(tmpdir(), 'sim-study-bad-'));
     const r = await sim(args as string[], cwd);
