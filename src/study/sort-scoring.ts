@@ -7,6 +7,7 @@
  */
 import { searchCrossover } from './crossover-search.ts';
 import type { Check } from './stencil-scoring.ts';
+import { median } from '../calibrate/app-tasks.ts';
 import { groupBy, mean, meanInterval, pct } from './stats.ts';
 import type { Row } from './study.ts';
 import { COLORS, esc, f2, legend, powersOfTen, svgDocument } from '../library/svg.ts';
@@ -43,10 +44,20 @@ interface PenaltyPoint {
   halfWidth: number | null;
 }
 
-/** Mean measured cycles per variant and keys over the rows' seeds (null if any failed). */
+/**
+ * A probe's measurement over its seeds' runs: sample sort's the mean (its time varies
+ * with the random splitters), radix sort's the median (one seed, or on the CM-5 three,
+ * whose timer interrupts' phases come from the seed: the thesis's robust timing, 3.4.1,
+ * and the one its models were calibrated with).
+ */
+export function probeCycles(variant: string, cycles: readonly number[]): number {
+  return variant === 'sample' ? (mean(cycles) as number) : median(cycles);
+}
+
+/** Each probe's measurement by variant and keys (probeCycles; null if a run failed). */
 function means(rows: readonly Row[]): Map<string, number | null> {
   const m = new Map<string, number | null>();
-  for (const [k, g] of groupBy(rows, (r) => `${r.variant}|${r.keys}`)) m.set(k, g.some((r) => r.measured === null) ? null : (mean(g.map((r) => r.measured as number)) as number));
+  for (const [k, g] of groupBy(rows, (r) => `${r.variant}|${r.keys}`)) m.set(k, g.some((r) => r.measured === null) ? null : probeCycles(g[0].variant as string, g.map((r) => r.measured as number)));
   return m;
 }
 

@@ -5,8 +5,9 @@
  * the CM-5; 8, 16, 32 on the Paragon and ATM), keys per node in [1, max-keys]. The
  * models give each algorithm's predicted interval; each predicted crossover is then
  * found in measured times by bisection (crossover-search.ts), a probe comparing the
- * two algorithms' mean cycles (sample sort over seeds 1-5, its time varies with the
- * random splitters; radix sort seed 1). Error ratio per row = sum of |actual -
+ * two algorithms' cycles (sample sort the mean over seeds 1-5, its time varies with the
+ * random splitters; radix sort seed 1, on the CM-5 the median of seeds 1-3, whose timer
+ * interrupts' phases come from the seed: study.ts seedsOf). Error ratio per row = sum of |actual -
  * predicted| / max-keys; mean accuracy = 1 - the rows' mean ratio. Then the penalty at
  * 32 points (--trials) on the wrong side of the crossovers, drawn round-robin over the
  * crossovers that have any from the stream `study/sort-selection/penalty`: the model's
@@ -18,8 +19,8 @@ import { RandomStream } from '../kernel/random-stream.ts';
 import type { SelectContext, Variant } from '../library/module.ts';
 import { radixWithDigits, SAMPLE } from '../library/sort-module.ts';
 import { searchCrossover } from './crossover-search.ts';
-import { sortText, sortFigure, scoreSort } from './sort-scoring.ts';
-import { runId as runIdOf, unmeasured, type Measurements, type Row, type Study, type StudyOptions, type StudyRun, type Summary } from './study.ts';
+import { probeCycles, sortText, sortFigure, scoreSort } from './sort-scoring.ts';
+import { runId as runIdOf, seedsOf, unmeasured, type Measurements, type Row, type Study, type StudyOptions, type StudyRun, type Summary } from './study.ts';
 
 /** The thesis's module (4.5.3): three fixed radix sorts and sample sort, in its order of preference for ties. */
 export const SORT_VARIANTS: readonly Variant[] = [radixWithDigits(4), radixWithDigits(10), radixWithDigits(14), SAMPLE];
@@ -42,6 +43,8 @@ export interface SortTable {
   segments: Segment[];
   /** The platform's models at this machine size. */
   ctx: SelectContext;
+  /** The seeds a radix sort probe runs with (seedsOf: 1-3 on the CM-5, else 1). */
+  radixSeeds: number[];
 }
 
 /** The predicted winner's intervals over keys 1..top (ties to the earlier variant). */
@@ -67,7 +70,9 @@ export const sortRun = (t: SortTable, variant: string, keys: number, seed: numbe
     ? { platform: t.spec, nodes: t.nodes, app: 'apps/sample-sort', params: { keys, keyBits: t.keyBits }, seed }
     : { platform: t.spec, nodes: t.nodes, app: 'apps/radix-sort', params: { keys, keyBits: t.keyBits, digitBits: Number(variant.slice('radix'.length)) }, seed };
 
-const seedsOf = (variant: string) => Array.from({ length: variant === 'sample' ? SAMPLE_SEEDS : 1 }, (_, k) => k + 1);
+const SAMPLE_SEED_LIST = Array.from({ length: SAMPLE_SEEDS }, (_, k) => k + 1);
+/** The seeds a probe of `variant` on table `t` runs with (its measurement: probeCycles). */
+const probeSeeds = (t: SortTable, variant: string): number[] => (variant === 'sample' ? SAMPLE_SEED_LIST : t.radixSeeds);
 
 const cache = new WeakMap<StudyOptions, SortTable[]>();
 function tablesOf(options: StudyOptions): SortTable[] {
@@ -76,7 +81,7 @@ function tablesOf(options: StudyOptions): SortTable[] {
     t = options.platforms.flatMap((p) =>
       options.nodes.flatMap((nodes) => {
         const ctx = p.context(nodes);
-        return (KEY_WIDTHS[p.name] ?? [8, 16, 32]).map((keyBits) => ({ platform: p.name, spec: p.spec, nodes, keyBits, segments: predictedSegments(ctx, keyBits, options.maxKeys), ctx }));
+        return (KEY_WIDTHS[p.name] ?? [8, 16, 32]).map((keyBits) => ({ platform: p.name, spec: p.spec, nodes, keyBits, segments: predictedSegments(ctx, keyBits, options.maxKeys), ctx, radixSeeds: seedsOf(p) }));
       }),
     );
     cache.set(options, t);
@@ -84,16 +89,16 @@ function tablesOf(options: StudyOptions): SortTable[] {
   return t;
 }
 
-/** Mean measured cycles of `variant` at k over its seeds: undefined if not all measured, null if one failed. */
-function meanAt(t: SortTable, variant: string, k: number, seeds: readonly number[], measured: Measurements): number | undefined | null {
-  let s = 0;
-  for (const seed of seeds) {
+/** The probe of `variant` at k over its seeds (probeCycles): undefined if not all measured, null if one failed. */
+function probeAt(t: SortTable, variant: string, k: number, measured: Measurements): number | undefined | null {
+  const cycles: number[] = [];
+  for (const seed of probeSeeds(t, variant)) {
     const m = measured.get(runIdOf(sortRun(t, variant, k, seed)));
     if (m === undefined) return undefined;
     if (m.cycles === null) return null;
-    s += m.cycles;
+    cycles.push(m.cycles);
   }
-  return s / seeds.length;
+  return probeCycles(variant, cycles);
 }
 
 interface Crossover {
@@ -108,8 +113,8 @@ const crossoversOf = (t: SortTable): Crossover[] => t.segments.slice(1).map((s, 
 
 function searchOf(c: Crossover, top: number, measured: Measurements) {
   return searchCrossover(c.predicted, top, (k) => {
-    const l = meanAt(c.table, c.left, k, seedsOf(c.left), measured);
-    const r = meanAt(c.table, c.right, k, seedsOf(c.right), measured);
+    const l = probeAt(c.table, c.left, k, measured);
+    const r = probeAt(c.table, c.right, k, measured);
     if (l === undefined || r === undefined) return undefined;
     if (l === null || r === null) return null;
     return l < r;
@@ -117,7 +122,7 @@ function searchOf(c: Crossover, top: number, measured: Measurements) {
 }
 
 /** The probes every search has made or asks for now, as runs. */
-const probeRuns = (c: Crossover, k: number): StudyRun[] => [c.left, c.right].flatMap((v) => seedsOf(v).map((seed) => sortRun(c.table, v, k, seed)));
+const probeRuns = (c: Crossover, k: number): StudyRun[] => [c.left, c.right].flatMap((v) => probeSeeds(c.table, v).map((seed) => sortRun(c.table, v, k, seed)));
 
 /** The wrong-side points (keys between predicted and actual crossover), round-robin over crossovers. */
 export function penaltyPoints(done: { c: Crossover; actual: number }[], count: number, seed: number): { c: Crossover; keys: number; pick: string; other: string }[] {
@@ -162,7 +167,7 @@ function plan(options: StudyOptions, measured: Measurements): { runs: StudyRun[]
     for (const c of crossoversOf(t)) {
       const state = searchOf(c, options.maxKeys, measured);
       // The probes made so far are those measured among the search's keys: replay them by asking again.
-      for (const k of probedKeys(c, options.maxKeys, measured)) for (const v of [c.left, c.right]) for (const seed of seedsOf(v)) row(t, 'probe', c, k, v, seed, c.predicted, sortRun(t, v, k, seed));
+      for (const k of probedKeys(c, options.maxKeys, measured)) for (const v of [c.left, c.right]) for (const seed of probeSeeds(t, v)) row(t, 'probe', c, k, v, seed, c.predicted, sortRun(t, v, k, seed));
       if (state.status === 'need') {
         searching = true;
         for (const k of state.probes) runs.push(...probeRuns(c, k));
@@ -181,8 +186,8 @@ function plan(options: StudyOptions, measured: Measurements): { runs: StudyRun[]
 function probedKeys(c: Crossover, top: number, measured: Measurements): number[] {
   const keys: number[] = [];
   searchCrossover(c.predicted, top, (k) => {
-    const l = meanAt(c.table, c.left, k, seedsOf(c.left), measured);
-    const r = meanAt(c.table, c.right, k, seedsOf(c.right), measured);
+    const l = probeAt(c.table, c.left, k, measured);
+    const r = probeAt(c.table, c.right, k, measured);
     if (l === undefined || r === undefined) return undefined;
     if (!keys.includes(k)) keys.push(k);
     if (l === null || r === null) return null;
@@ -197,7 +202,7 @@ export const SORT_SELECTION: Study = {
   name: 'sort-selection',
   reproduces: 'Table 4-4, Fig. 4-14',
   usesModel: (name) => name === 'RadixSort' || name === 'SampleSort',
-  about: 'At 64 nodes, three key widths per platform (Table 4-4\'s), radix sort with 4-, 10- and 14-bit digits and sample sort, keys per node in [1, max-keys] (default 10000): the predicted intervals, the measured crossovers by bisection (sample sort: mean of seeds 1-5 at each probe), each row\'s error ratio and the mean accuracy, each crossover\'s two models against its probes; then the penalty at 32 points (--trials) on the wrong side of the crossovers (seeds 1-12 each, 95% interval). Runs in rounds: one per bisection step. Figure: the predicted intervals with the measured crossovers marked (Fig. 4-14).',
+  about: 'At 64 nodes, three key widths per platform (Table 4-4\'s), radix sort with 4-, 10- and 14-bit digits and sample sort, keys per node in [1, max-keys] (default 10000): the predicted intervals, the measured crossovers by bisection (sample sort: mean of seeds 1-5 at each probe; radix sort on the CM-5, whose nodes take timer interrupts, the median of seeds 1-3, as its models were calibrated), each row\'s error ratio and the mean accuracy, each crossover\'s two models against its probes; then the penalty at 32 points (--trials) on the wrong side of the crossovers (seeds 1-12 each, 95% interval). Runs in rounds: one per bisection step. Figure: the predicted intervals with the measured crossovers marked (Fig. 4-14).',
   defaults: { takes: ['trials', 'max-keys'], trials: 32, minTrials: 1, maxGrid: null, maxKeys: 10000, nodes: [64], inRounds: true },
   columns: SORT_COLUMNS,
   next: (options, measured) => unmeasured(plan(options, measured).runs, measured),

@@ -6,7 +6,7 @@
  * (the left algorithm through its predicted last key) against the other, per seed.
  */
 import { describe, expect, it } from 'vitest';
-import { scoreSort } from '../../src/study/sort-scoring.ts';
+import { probeCycles, scoreSort } from '../../src/study/sort-scoring.ts';
 import type { Row } from '../../src/study/study.ts';
 
 const BASE = { platform: 'cm5', nodes: 32, keyBits: 16 };
@@ -59,5 +59,27 @@ describe('sort selection scoring, worked by hand', () => {
     // The worst upper bound: the largest mean plus its half-width (50 keys: 1% + 2.48%, over 51 keys: 3% + 0).
     expect(s.penalty.worstUpper).toBeCloseTo(0.01 + (4.302652729911275 * 0.01) / Math.sqrt(3), 9);
     expect(s.checks.find((x) => x.check.startsWith('mean penalty'))).toMatchObject({ value: '2.00%', pass: false });
+  });
+});
+
+describe("a probe's measurement over its seeds", () => {
+  it("is sample sort's mean and radix sort's median: one interrupted CM-5 run of three does not decide a radix probe", () => {
+    expect(probeCycles('sample', [1000, 1100, 1600])).toBe(1233.3333333333333);
+    expect(probeCycles('radix4', [1000, 1100, 1600])).toBe(1100);
+    expect(probeCycles('radix14', [900])).toBe(900);
+    // Radix4 against sample sort at 60 and 61 keys, radix sort over three seeds: at 61 one seed's
+    // run took an interrupt (+700). By the median radix4 still wins at 61; by the mean it would not.
+    const probe = (keys: number, variant: string, seed: number, measured: number): Row => ({ ...BASE, kind: 'probe', crossover: 0, keys, variant, seed, predicted: 1000, measured });
+    const rows: Row[] = [
+      { ...BASE, kind: 'interval', variant: 'radix4', keys: 1, predictedLast: 60 },
+      { ...BASE, kind: 'interval', variant: 'sample', keys: 61, predictedLast: 1000 },
+      ...[1000, 1010, 1005].map((m, i) => probe(60, 'radix4', i + 1, m)),
+      ...[1200, 1200, 1200, 1200, 1200].map((m, i) => probe(60, 'sample', i + 1, m)),
+      ...[1100, 1800, 1105].map((m, i) => probe(61, 'radix4', i + 1, m)),
+      ...[1200, 1200, 1200, 1200, 1200].map((m, i) => probe(61, 'sample', i + 1, m)),
+      ...[1300, 1310, 1305].map((m, i) => probe(62, 'radix4', i + 1, m)),
+      ...[1200, 1200, 1200, 1200, 1200].map((m, i) => probe(62, 'sample', i + 1, m)),
+    ];
+    expect(scoreSort(rows, 1000).tables[0].crossovers[0]).toMatchObject({ predicted: 60, actual: 61, error: 1 });
   });
 });
