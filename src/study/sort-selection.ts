@@ -7,8 +7,8 @@
  * found in measured times by bisection (crossover-search.ts), a probe comparing the
  * two algorithms' cycles (sample sort the mean over seeds 1-5, its time varies with the
  * random splitters; radix sort seed 1, on the CM-5 the median of seeds 1-3, whose timer
- * interrupts' phases come from the seed: study.ts seedsOf). Error ratio per row = sum of |actual -
- * predicted| / max-keys; mean accuracy = 1 - the rows' mean ratio. Then the penalty at
+ * interrupts' phases come from the seed: study.ts seedsOf). Error ratio per row = sum
+ * of |actual - predicted| / max-keys; mean accuracy = 1 - the rows' mean ratio. Then the penalty at
  * 32 points (--trials) on the wrong side of the crossovers, drawn round-robin over the
  * crossovers that have any from the stream `study/sort-selection/penalty`: the model's
  * pick against the other over seeds 1-12, mean with its 95% t-interval. Every run's
