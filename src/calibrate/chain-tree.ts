@@ -45,7 +45,7 @@ export function treeWork(cpu: CpuCosts, messaging: Pick<Platform['messaging'], '
 }
 
 /** How many children node i has in a binomial tree of n nodes rooted at 0. */
-export function childCount(i: number, n: number): number {
+function childCount(i: number, n: number): number {
   const low = i === 0 ? n : i & -i;
   let children = 0;
   for (let step = 1; step < low && i + step < n; step *= 2) children++;

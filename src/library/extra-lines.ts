@@ -145,7 +145,7 @@ export interface ChainExtraLines {
  * In the extra-rows study's 17 grids a platform, that makes the pick optimal or within
  * 0.5% for the ATM's rows in 17 and columns in 15 (17 and 12 counting the receives
  * apart), the Paragon's in 17 and 17 (16 and 16), Alewife's in 14 and 17 (16 and 17).
- * Since, a node enters the reduction once its neighbours' edges are in, each tree
+ * Since then a node enters the reduction once its neighbours' edges are in, each tree
  * level and edge crosses its own pair's links and the tree's own work is counted
  * (stencil-chain.ts 'sends'): optimal or within 0.5% in 17 and 17 on the ATM (optimal
  * 13 and 15, where it was 12 and 10), 17 and 17 on the Paragon (17 and 16), 16 and 17 on
