@@ -9,14 +9,18 @@
  *     poll; send + one packet + one failed poll = 99 polling until empty), for the
  *     shipped network interface latency and others, and under --perturb;
  *   - what a timer interrupt leaves behind with one poll per packet: the time packets
- *     wait to be received before and after it (the stable queue of 6.1.3).
+ *     wait to be received before and after it (the stable queue of 6.1.3);
+ *   - the same loop on paper, without the simulator (pacing-paper.ts), over latencies
+ *     and start phases.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readTrace, type MessageRecord } from '../src/trace/reader.ts';
+import { loadPlatform } from '../src/cli/load-inputs.ts';
 import { fmt, fmt2, printRows } from './harness.ts';
+import { paperReport } from './pacing-paper.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -78,6 +82,7 @@ export async function pacingBench(): Promise<void> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+  paperReport(await loadPlatform('cm5'));
 }
 
 function report(dir: string): void {

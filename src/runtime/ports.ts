@@ -188,9 +188,10 @@ export class PortTable {
  * a branch, as opCycles sums them (the same additions in the same order, so the same
  * cycles). Read from the platform's table, which all nodes share, rather than copied
  * to each node's: a copy of a fractional cost (the CM-5's 1.5-cycle branch) is a
- * number object per node, a cache miss per packet on a 4096-node machine.
+ * number object per node, a cache miss per packet on a 4096-node machine. Exported for
+ * bench/pacing-paper.ts, which charges a received packet as the simulator does.
  */
-function putCycles(cpu: CpuCosts, n: number): number {
+export function putCycles(cpu: CpuCosts, n: number): number {
   return Math.round(2 * cpu.intOpCycles + 2 * cpu.loadCycles + n * cpu.storeCycles + cpu.branchCycles);
 }
 
