@@ -1,6 +1,7 @@
 /**
  * Thesis chapter 7 on a 64-node CM-5 with the packet network (issue 4): transpose with
- * and without barriers (Fig. 7-6), bandwidth matching (Fig. 7-8) and packet
+ * and without barriers (Fig. 7-6, and 7.3.2's barrier-free asymptote), bandwidth
+ * matching (Fig. 7-8) and packet
  * interleaving by asynchronous block transfers (Fig. 7-9). The runs are the sweep
  * bench/sweeps/chapter7.ts, run by `sim sweep --workers 2`; every run must verify.
  * Prints MB/s per node and the ratios the thesis reports, with the targets from the
@@ -9,7 +10,7 @@
 import { join } from 'node:path';
 import { fmt, fmt2, printRows } from './harness.ts';
 import { metric, pick, runSweep } from './sweep-results.ts';
-import { NONE_SEEDS, PATTERNS_79, SEEDS_78, SEEDS_79, SIZES, TOTAL_BYTES, VARIANTS_78 } from './sweeps/chapter7.ts';
+import { NONE_SEEDS, PATTERNS_79, SEEDS_78, SEEDS_79, SHIFTS_732, SIZES, THESIS_732, TOTAL_BYTES, VARIANTS_78 } from './sweeps/chapter7.ts';
 
 const WORKERS = 2;
 
@@ -43,6 +44,15 @@ export async function chapter7Bench(): Promise<void> {
         [`${b} B, barriers / none`, `${fmt2.format(each / none.mean)}x  (thesis 2-3x; target >= 2x)`],
         [`${b} B, poll until empty: none, each`, `${fmt2.format(noneEmpty)}, ${fmt2.format(eachEmpty)} MB/s = ${fmt2.format(eachEmpty / noneEmpty)}x`],
       ] as [string, string][];
+    }),
+  );
+
+  // 7.3.2: the barrier-free transpose's asymptote, with each poll policy.
+  printRows(
+    `Thesis 7.3.2: 16 KB transposes without barriers, 64-node CM-5 (${NONE_SEEDS.length} seeds), MB/s per node`,
+    SHIFTS_732.map((rounds, i) => {
+      const of = (poll: string) => show(stats(NONE_SEEDS.map((seed) => mbps({ pattern: 'transpose', blockBytes: 16384, rounds, barriers: 'none', poll }, seed))));
+      return [`${rounds} shifts (thesis ${THESIS_732[i]})`, `poll once ${of('once')}; until empty ${of('empty')}`] as [string, string];
     }),
   );
 

@@ -23,6 +23,13 @@ export const VARIANTS_78: { label: string; params: Record<string, string | numbe
   { label: 'barriers, delay 35, poll once', params: { barriers: 'each', bwMatch: true, poll: 'once', delay: 35 } },
 ];
 /**
+ * 7.3.2: Strata's transpose of 16 KB blocks without barriers, 32 shifts (Fig. 7-6's
+ * point) and 100, which the thesis ran to show the asymptote: 2.22 +- 0.122 and
+ * 1.67 +- 0.040 MB/s. Both poll policies, six seeds each.
+ */
+export const SHIFTS_732 = [32, 100];
+export const THESIS_732 = ['2.22', '1.67'];
+/**
  * Fig. 7-9: interleaving (asynchronous transfers) against one block at a time, three
  * seeds. Its synchronous transpose is Fig. 7-6's curve without barriers (7.4: random
  * targets reach "the same asymptote as the 'No Barriers' curve, which is the transpose
@@ -48,6 +55,9 @@ export default {
       { ...base, params: { ...transpose(b), barriers: 'each', poll: 'once' }, seeds: [1] },
       { ...base, params: { ...transpose(b), barriers: ['none', 'each'], poll: 'empty' }, seeds: [1] },
     ]),
+    // 7.3.2's runs that Fig. 7-6's above do not already hold (its 32 shifts polling once, all seeds; polling until empty, seed 1).
+    { ...base, params: { ...transpose(16384), barriers: 'none', poll: 'empty' }, seeds: NONE_SEEDS.slice(1) },
+    { ...base, params: { pattern: 'transpose', blockBytes: 16384, rounds: 100, barriers: 'none', poll: ['once', 'empty'] }, seeds: NONE_SEEDS },
     ...VARIANTS_78.map((v) => ({ ...base, params: { pattern: 'transpose', blockBytes: 8192, rounds: 32, ...v.params }, seeds: SEEDS_78 })),
     ...PATTERNS_79.map((p) => ({ ...base, params: { pattern: p.pattern, blockBytes: 4096, rounds: 64, transfer: ['sync', 'async'], poll: POLLS_79 }, seeds: SEEDS_79 })),
   ],
