@@ -1,13 +1,16 @@
 /**
  * Thesis chapter 7 on a 64-node CM-5 with the packet network (issue 4): transpose with
  * and without barriers (Fig. 7-6, and 7.3.2's barrier-free asymptote), bandwidth
- * matching (Fig. 7-8) and packet
+ * matching (Fig. 7-8, and again on the CM-5 without time slices) and packet
  * interleaving by asynchronous block transfers (Fig. 7-9). The runs are the sweep
  * bench/sweeps/chapter7.ts, run by `sim sweep --workers 2`; every run must verify.
  * Prints MB/s per node and the ratios the thesis reports, with the targets from the
  * issue beside them.
  */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ResultLine } from '../src/sweep/result-line.ts';
 import { fmt, fmt2, printRows } from './harness.ts';
 import { metric, pick, runSweep } from './sweep-results.ts';
 import { NONE_SEEDS, PATTERNS_79, SEEDS_78, SEEDS_79, SHIFTS_732, SIZES, THESIS_732, TOTAL_BYTES, VARIANTS_78 } from './sweeps/chapter7.ts';
@@ -60,17 +63,9 @@ export async function chapter7Bench(): Promise<void> {
   // the spread comes from the time slice (3.4.2) that falls into some runs and not
   // others, whose cost grows with the packets then in the network; the thesis explains
   // the drop in spread by self-synchronization (7.3.3).
-  const s78 = VARIANTS_78.map((v) => stats(SEEDS_78.map((seed) => mbps({ pattern: 'transpose', blockBytes: 8192, rounds: 32, ...fill78(v.params) }, seed))));
-  /** Variant `withDelay` against variant `without`: the gain in mean and the ratio of spreads. */
-  const gain = (withDelay: number, without: number) =>
-    `${fmt2.format((s78[withDelay].mean / s78[without].mean - 1) * 100)}%, sd x${fmt2.format(s78[withDelay].sd / Math.max(s78[without].sd, 1e-9))}`;
+  const shipped = fig78(lines);
   printRows(`Thesis Fig. 7-8: bandwidth matching, 8 KB transposes of 32 shifts, 64-node CM-5 (${SEEDS_78.length} seeds)`, [
-    ...VARIANTS_78.map((v, i) => [v.label, show(s78[i])] as [string, string]),
-    ['gain of the delay, no barriers', gain(1, 0)],
-    // Fig. 7-8's curves separate the shifts with barriers; Strata's block transfer polls until empty (6.1.3).
-    ['gain of the delay, barriers', `${gain(3, 2)}  (thesis +25%, sd / 50; target >= +15%, smaller sd)`],
-    // 7.3.3: the thesis's upper curve, "reaching the block-transfer upper bound" (5.33).
-    ['gain of the delay, barriers, poll once', `${gain(4, 2)}  (thesis 25-35%, 5.33 MB/s)`],
+    ...shipped.rows,
     // Each seed with the cycles its nodes lost to the operating system: about 1,000 per
     // timer interrupt, and a time slice's charge for every packet then in the network.
     [
@@ -82,6 +77,16 @@ export async function chapter7Bench(): Promise<void> {
       }).join(', ') + ' MB/s (interrupt and time-slice cycles per node)',
     ],
   ]);
+  // The same runs on the CM-5 without time slices, as in dedicated mode (Appendix A 9.4:
+  // a time slice has "zero chance if the machine is in dedicated mode"); its timer
+  // interrupts stay. Not the thesis's figure: what of Fig. 7-8's spread and of the poll-once
+  // mean the slices make.
+  const dir = mkdtempSync(join(tmpdir(), 'bench-chapter7-'));
+  try {
+    printRows(`The same without time slices (the shipped CM-5 with "timeSlice": null)`, fig78(runSweep(dedicatedSweep(dir), WORKERS)).rows);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 
   // Fig. 7-9: interleaving (asynchronous transfers, 8 queued at a time) vs one block at
   // a time, with the settings of Fig. 7-6's Strata curves (its synchronous transpose is
@@ -111,3 +116,40 @@ export async function chapter7Bench(): Promise<void> {
 
 /** A Fig. 7-8 variant's parameters with poll's default written out (the results hold every parameter). */
 const fill78 = (p: Record<string, string | number | boolean>) => ({ poll: 'empty', ...p });
+
+/** Fig. 7-8's variants over `lines`, each its mean and spread over the seeds, and the gains the thesis reports. */
+function fig78(lines: readonly ResultLine[]): { rows: [string, string][] } {
+  const mbps = (params: Record<string, string | number | boolean>, seed: number) => metric(lines, { seed, params }, 'mbPerSecPerNode');
+  const s78 = VARIANTS_78.map((v) => stats(SEEDS_78.map((seed) => mbps({ pattern: 'transpose', blockBytes: 8192, rounds: 32, ...fill78(v.params) }, seed))));
+  /** Variant `withDelay` against variant `without`: the gain in mean and the ratio of spreads. */
+  const gain = (withDelay: number, without: number) =>
+    `${fmt2.format((s78[withDelay].mean / s78[without].mean - 1) * 100)}%, sd x${fmt2.format(s78[withDelay].sd / Math.max(s78[without].sd, 1e-9))}`;
+  return {
+    rows: [
+      ...VARIANTS_78.map((v, i) => [v.label, show(s78[i])] as [string, string]),
+      ['gain of the delay, no barriers', gain(1, 0)],
+      // Fig. 7-8's curves separate the shifts with barriers; Strata's block transfer polls until empty (6.1.3).
+      ['gain of the delay, barriers', `${gain(3, 2)}  (thesis +25%, sd / 50; target >= +15%, smaller sd)`],
+      // 7.3.3: the thesis's upper curve, "reaching the block-transfer upper bound" (5.33).
+      ['gain of the delay, barriers, poll once', `${gain(4, 2)}  (thesis 25-35%, 5.33 MB/s)`],
+    ],
+  };
+}
+
+/** Writes the CM-5 without time slices and a sweep of Fig. 7-8's runs on it into `dir`; returns the sweep file. */
+function dedicatedSweep(dir: string): string {
+  const cm5 = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'platforms', 'cm5.json'), 'utf8')) as Record<string, unknown>;
+  const platform = join(dir, 'cm5-dedicated.json');
+  writeFileSync(platform, JSON.stringify({ ...cm5, name: 'cm5-dedicated', timeSlice: null }));
+  const runs = VARIANTS_78.map((v) => ({
+    app: 'apps/patterns',
+    platform,
+    nodes: 64,
+    network: 'packet',
+    params: { pattern: 'transpose', blockBytes: 8192, rounds: 32, ...fill78(v.params) },
+    seeds: SEEDS_78,
+  }));
+  const sweep = join(dir, 'fig-7-8-dedicated.json');
+  writeFileSync(sweep, JSON.stringify({ name: 'bench-chapter7-dedicated', runs }));
+  return sweep;
+}
