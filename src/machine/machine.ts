@@ -13,7 +13,9 @@ import { PacketNetwork } from '../network/packet-network.ts';
 import { buildTopology } from '../network/build-topology.ts';
 import { ControlNetwork } from '../network/control-network.ts';
 import type { DataNetwork } from '../network/data-network.ts';
+import { PacketPool } from '../network/packet-pool.ts';
 import type { Topology } from '../network/topology.ts';
+import { blockTransferWords } from '../platform/packets.ts';
 import type { Platform, TimeSliceParams } from '../platform/schema.ts';
 import { type CycleLimit, Node, WAKE_CONTROL, WAKE_INJECT_LEFT, WAKE_LEFT, type Op } from './node.ts';
 
@@ -54,6 +56,8 @@ export class Machine {
   readonly nodes: Node[] = [];
   readonly network: DataNetwork;
   readonly control: ControlNetwork | null;
+  /** Spare packets and block-packet words, shared by the nodes' messaging (packet-pool.ts). */
+  readonly packets: PacketPool;
   /** Where state changes are recorded, if the run is traced (set with setTrace). */
   trace: TraceSink | null = null;
   /** The perturbation stream for node timing (`sim --perturb`), or null. */
@@ -78,6 +82,8 @@ export class Machine {
       const own = interrupts === null ? null : { periodCycles: interrupts.periodCycles, cycles: interrupts.cycles, phase: smallInteger(phases.int(interrupts.periodCycles)) };
       this.nodes.push(new Node(this.sim, i, own, this.cycleLimit));
     }
+    // A block packet's words: its port-and-offset word and its data words.
+    this.packets = new PacketPool(blockTransferWords(platform.messaging) + 1);
     const onArrival = (node: number, net: number): void => this.nodes[node].notify(WAKE_LEFT << net);
     const n = platform.network;
     this.network =

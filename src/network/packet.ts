@@ -3,15 +3,19 @@
  * handler and argument words mean is the runtime's business, so they are opaque here.
  */
 export class Packet {
-  readonly src: number;
-  readonly dst: number;
+  // src, dst, sizeBytes, handler and args are set when the packet is made (or made again
+  // from a spare one: PacketPool), by reuse, and read only after.
+  src!: number;
+  dst!: number;
   /** Logical data network: LEFT or RIGHT (a sender retrying on the other network changes it; fixed once the network takes the packet). */
-  net: number;
-  readonly sizeBytes: number;
+  net!: number;
+  sizeBytes!: number;
   /** The active-message handler (opaque to the network). */
-  readonly handler: unknown;
+  handler: unknown;
   /** Argument words carried after the handler word. */
-  readonly args: readonly number[];
+  args!: readonly number[];
+  /** Whether `args` came from a PacketPool and goes back to it with the packet. */
+  argsArePooled = false;
   /** Cycle at which the packet entered the network. */
   injectedAt = 0;
   /**
@@ -31,14 +35,35 @@ export class Packet {
   nextWaiter = -1;
 
   constructor(src: number, dst: number, net: number, sizeBytes: number, handler: unknown, args: readonly number[]) {
+    this.reuse(src, dst, net, sizeBytes, handler, args);
+  }
+
+  /** Makes this packet (new, or a spare one: PacketPool) the one `new Packet(...)` with these arguments makes. */
+  reuse(src: number, dst: number, net: number, sizeBytes: number, handler: unknown, args: readonly number[]): void {
     this.src = src;
     this.dst = dst;
     this.net = net;
     this.sizeBytes = sizeBytes;
     this.handler = handler;
     this.args = args;
+    this.injectedAt = 0;
+    this.at = -1;
+    this.hop = 0;
+    this.lane = 0;
+    this.isReady = false;
+    this.id = -1;
+    this.nextWaiter = -1;
+  }
+
+  /** Lets go of what the packet refers to, once handled (PacketPool keeps it spare). */
+  clear(): void {
+    this.handler = null;
+    this.args = NO_WORDS;
+    this.argsArePooled = false;
   }
 }
+
+const NO_WORDS: readonly number[] = Object.freeze([]);
 
 /** The two logical data networks of Strata (Appendix A section 6). */
 export const LEFT = 0;

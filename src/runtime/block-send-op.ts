@@ -152,7 +152,7 @@ export class BlockSendOp extends SendRoundsOp {
           const at = t.sent;
           const perPacket = plan.perPacket;
           if (dma === null && remaining < perPacket) {
-            const tail = packetWords(t, at, t.size - at);
+            const tail = packetWords(t, at, t.size - at, new Array<number>(t.size - at + 1));
             t.sent = t.size;
             t.packets++;
             const steps = this.pollRightOnly ? SEND_BOTH_RL_POLL_RIGHT : SEND_BOTH_RL_POLL_BOTH;
@@ -173,7 +173,7 @@ export class BlockSendOp extends SendRoundsOp {
           const overhead = this.overheadCycles;
           const handler = plan.handler;
           this.state = SENT;
-          const packet = m.packet(t.proc, this.steps[0][0], handler, packetWords(t, t.sent, this.n));
+          const packet = m.packet(t.proc, this.steps[0][0], handler, packetWords(t, t.sent, this.n, m.packets.wordsOf(this.n + 1)), true);
           if (!m.finishInjection(packet, this.injection, overhead)) {
             // Refused: the send's rounds go on from its second step, as a SendOp from step 1 would.
             this.packet = packet;
@@ -239,12 +239,11 @@ export class BlockSendOp extends SendRoundsOp {
 }
 
 /**
- * The words of the packet carrying `n` of the transfer's words from `at`: the
- * port-and-offset word, then the data. A new array per packet, allocated at its
- * size (the packet keeps it until the receiver handles it).
+ * The words of the packet carrying `n` of the transfer's words from `at`, into `words`
+ * (n + 1 long: a spare array of the machine's, or a new one): the port-and-offset word,
+ * then the data. The packet keeps them until the receiver handles it.
  */
-function packetWords(t: BlockInTransit, at: number, n: number): number[] {
-  const words = new Array<number>(n + 1);
+function packetWords(t: BlockInTransit, at: number, n: number, words: number[]): number[] {
   // portAndOffsetCons without its checks: BlockSender.transfer checked the port and that
   // offset .. offset + size stays within the offsets a word can hold.
   words[0] = (((t.offset + at) << 12) | t.port) >>> 0;

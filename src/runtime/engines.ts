@@ -72,7 +72,7 @@ export class NodeEngines {
     this.work = new LocalWork(node, platform.cpu, machine.sim.seed);
     this.output = new NodeOutput(node, output, this.states, this.work);
     this.guard = new NodeProgram(node.id, this.output, () => this.exit());
-    this.messaging = new Messaging(node, this.nodes, machine.network, costs, machine.perturbation, machine.trace, this.guard);
+    this.messaging = new Messaging(node, this.nodes, machine.network, machine.packets, costs, machine.perturbation, machine.trace, this.guard);
     this.ports = new PortTable(node, handlers, this.work, costs.dma, this.guard);
     this.blocks = new BlockSender(node, this.messaging, this.guard, costs);
     const control = machine.control;

@@ -10,7 +10,9 @@ import type { RandomStream } from '../kernel/random-stream.ts';
 import { PERTURB_NODE_CYCLES, type TraceSink } from '../machine/machine.ts';
 import { type Node, type Op } from '../machine/node.ts';
 import type { DataNetwork } from '../network/data-network.ts';
-import { LEFT, Packet, RIGHT } from '../network/packet.ts';
+import type { Packet } from '../network/packet.ts';
+import { LEFT, RIGHT } from '../network/packet.ts';
+import type { PacketPool } from '../network/packet-pool.ts';
 import type { MessagingCosts } from '../platform/schema.ts';
 import { arrayFormOf, isEngineHandler, type PacketHandler } from './handler-table.ts';
 import { GuardedHandler, type OpGuard } from './op-guard.ts';
@@ -26,6 +28,8 @@ export class Messaging implements SendPath {
   readonly node: Node;
   private readonly nodes: number;
   readonly network: DataNetwork;
+  /** The machine's spare packets and block-packet words (packet-pool.ts). */
+  readonly packets: PacketPool;
   readonly costs: MessagingCosts;
   private readonly perturbation: RandomStream | null;
   private readonly trace: TraceSink | null;
@@ -40,10 +44,11 @@ export class Messaging implements SendPath {
    */
   private arrayTarget: unknown = null;
 
-  constructor(node: Node, nodes: number, network: DataNetwork, costs: MessagingCosts, perturbation: RandomStream | null, trace: TraceSink | null, guard: OpGuard) {
+  constructor(node: Node, nodes: number, network: DataNetwork, packets: PacketPool, costs: MessagingCosts, perturbation: RandomStream | null, trace: TraceSink | null, guard: OpGuard) {
     this.node = node;
     this.nodes = nodes;
     this.network = network;
+    this.packets = packets;
     this.costs = costs;
     this.perturbation = perturbation;
     this.trace = trace;
@@ -109,9 +114,12 @@ export class Messaging implements SendPath {
     return true;
   }
 
-  /** A packet of `words` from this node to `dest` on `net`, for finishInjection. */
-  packet(dest: number, net: number, handler: PacketHandler, words: readonly number[]): Packet {
-    return new Packet(this.node.id, dest, net, 4 * words.length, handler, words);
+  /**
+   * A packet of `words` from this node to `dest` on `net`, for finishInjection;
+   * `wordsArePooled`: the words came from `this.packets.wordsOf` and go back with the packet.
+   */
+  packet(dest: number, net: number, handler: PacketHandler, words: readonly number[], wordsArePooled = false): Packet {
+    return this.packets.packet(this.node.id, dest, net, 4 * words.length, handler, words, wordsArePooled);
   }
 
   /** Validates an active message before it is sent. */
@@ -234,7 +242,11 @@ export class Messaging implements SendPath {
     node.packetsReceived++;
     this.trace?.message?.(p.src, node.id, p.injectedAt, node.time);
     node.charge(this.costs.receiveOverheadCycles + this.jitter());
-    return this.invoke(p) ?? true;
+    const g = this.invoke(p);
+    if (g !== null) return g;
+    // Handled to its end: nothing refers to the packet now (packet-pool.ts).
+    this.packets.release(p);
+    return true;
   }
 
   /** Calls the packet's handler; returns its generator (handler still counted as running) or null when it has finished. */

@@ -126,7 +126,12 @@ export abstract class SendRoundsOp extends StepOp {
           this.state = AFTER;
           break;
         case AFTER:
-          if (this.sent) return END;
+          if (this.sent) {
+            // The network has it now, and its receiver may hand it to the machine's spare
+            // packets once handled (packet-pool.ts): this send keeps no hold on it.
+            this.packet = null;
+            return END;
+          }
           this.i++;
           this.state = STEP;
           break;
