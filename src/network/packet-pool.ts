@@ -9,12 +9,12 @@
  * old object costs V8's write barrier, which took the gain of pooling packets alone.
  *
  * What makes it safe is who holds a packet once its receiver has handled it: nobody.
- * The network lets go of it at the poll that takes it (PacketNetwork.receive), a plain
+ * The network lets go of it at the poll that takes it (its receive), a plain
  * handler has run to its end (a generator handler keeps its packet's words: such a
  * packet is not released), app handlers get the words as arguments, never the array,
  * and a sender keeps only a packet the network has yet to take (SendRoundsOp). The
  * words are recycled only where the sender says they are the pool's (a block packet's,
- * made by `words`); an app's or an engine's arguments are never reused.
+ * made by `wordsOf`); an app's or an engine's arguments are never reused.
  *
  * One pool per machine, shared by its nodes: what one node handles another sends next,
  * and a shared pool is one object in the cache where a pool per node was one more
@@ -27,7 +27,7 @@ import { Packet } from './packet.ts';
  * Packets and arrays kept at most, each: more than a machine has in hand between a
  * receive and the next send in any shipped run (a node alternates, taking one and
  * making one), so that a phase that only receives cannot grow it without bound
- * (about 256 KB of packets and arrays at most).
+ * (about 200 KB of packets and arrays at most).
  */
 const MAX_SPARE = 1024;
 
