@@ -63,15 +63,14 @@ export async function chapter7Bench(): Promise<void> {
   // the spread comes from the time slice (3.4.2) that falls into some runs and not
   // others, whose cost grows with the packets then in the network; the thesis explains
   // the drop in spread by self-synchronization (7.3.3).
-  const shipped = fig78(lines);
   printRows(`Thesis Fig. 7-8: bandwidth matching, 8 KB transposes of 32 shifts, 64-node CM-5 (${SEEDS_78.length} seeds)`, [
-    ...shipped.rows,
+    ...fig78(lines),
     // Each seed with the cycles its nodes lost to the operating system: about 1,000 per
     // timer interrupt, and a time slice's charge for every packet then in the network.
     [
       'barriers, delay 35, poll once, by seed',
       SEEDS_78.map((seed) => {
-        const q = { seed, params: { pattern: 'transpose', blockBytes: 8192, rounds: 32, ...fill78(VARIANTS_78[4].params) } };
+        const q = { seed, params: params78(VARIANTS_78[4].params) };
         const lost = pick(lines, q).summary?.interruptCycles.mean ?? NaN;
         return `${fmt2.format(metric(lines, q, 'mbPerSecPerNode'))} (${fmt.format(lost / 1000)}K)`;
       }).join(', ') + ' MB/s (interrupt and time-slice cycles per node)',
@@ -83,7 +82,7 @@ export async function chapter7Bench(): Promise<void> {
   // mean the slices make.
   const dir = mkdtempSync(join(tmpdir(), 'bench-chapter7-'));
   try {
-    printRows(`The same without time slices (the shipped CM-5 with "timeSlice": null)`, fig78(runSweep(dedicatedSweep(dir), WORKERS)).rows);
+    printRows(`The same without time slices (the shipped CM-5 with "timeSlice": null)`, fig78(runSweep(dedicatedSweep(dir), WORKERS)));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -114,26 +113,24 @@ export async function chapter7Bench(): Promise<void> {
   );
 }
 
-/** A Fig. 7-8 variant's parameters with poll's default written out (the results hold every parameter). */
-const fill78 = (p: Record<string, string | number | boolean>) => ({ poll: 'empty', ...p });
+/** A Fig. 7-8 variant's run parameters, poll's default written out (the results hold every parameter). */
+const params78 = (p: Record<string, string | number | boolean>) => ({ pattern: 'transpose', blockBytes: 8192, rounds: 32, poll: 'empty', ...p });
 
 /** Fig. 7-8's variants over `lines`, each its mean and spread over the seeds, and the gains the thesis reports. */
-function fig78(lines: readonly ResultLine[]): { rows: [string, string][] } {
+function fig78(lines: readonly ResultLine[]): [string, string][] {
   const mbps = (params: Record<string, string | number | boolean>, seed: number) => metric(lines, { seed, params }, 'mbPerSecPerNode');
-  const s78 = VARIANTS_78.map((v) => stats(SEEDS_78.map((seed) => mbps({ pattern: 'transpose', blockBytes: 8192, rounds: 32, ...fill78(v.params) }, seed))));
+  const s78 = VARIANTS_78.map((v) => stats(SEEDS_78.map((seed) => mbps(params78(v.params), seed))));
   /** Variant `withDelay` against variant `without`: the gain in mean and the ratio of spreads. */
   const gain = (withDelay: number, without: number) =>
     `${fmt2.format((s78[withDelay].mean / s78[without].mean - 1) * 100)}%, sd x${fmt2.format(s78[withDelay].sd / Math.max(s78[without].sd, 1e-9))}`;
-  return {
-    rows: [
-      ...VARIANTS_78.map((v, i) => [v.label, show(s78[i])] as [string, string]),
-      ['gain of the delay, no barriers', gain(1, 0)],
-      // Fig. 7-8's curves separate the shifts with barriers; Strata's block transfer polls until empty (6.1.3).
-      ['gain of the delay, barriers', `${gain(3, 2)}  (thesis +25%, sd / 50; target >= +15%, smaller sd)`],
-      // 7.3.3: the thesis's upper curve, "reaching the block-transfer upper bound" (5.33).
-      ['gain of the delay, barriers, poll once', `${gain(4, 2)}  (thesis 25-35%, 5.33 MB/s)`],
-    ],
-  };
+  return [
+    ...VARIANTS_78.map((v, i) => [v.label, show(s78[i])] as [string, string]),
+    ['gain of the delay, no barriers', gain(1, 0)],
+    // Fig. 7-8's curves separate the shifts with barriers; Strata's block transfer polls until empty (6.1.3).
+    ['gain of the delay, barriers', `${gain(3, 2)}  (thesis +25%, sd / 50; target >= +15%, smaller sd)`],
+    // 7.3.3: the thesis's upper curve, "reaching the block-transfer upper bound" (5.33).
+    ['gain of the delay, barriers, poll once', `${gain(4, 2)}  (thesis 25-35%, 5.33 MB/s)`],
+  ];
 }
 
 /** Writes the CM-5 without time slices and a sweep of Fig. 7-8's runs on it into `dir`; returns the sweep file. */
@@ -146,7 +143,7 @@ function dedicatedSweep(dir: string): string {
     platform,
     nodes: 64,
     network: 'packet',
-    params: { pattern: 'transpose', blockBytes: 8192, rounds: 32, ...fill78(v.params) },
+    params: params78(v.params),
     seeds: SEEDS_78,
   }));
   const sweep = join(dir, 'fig-7-8-dedicated.json');
