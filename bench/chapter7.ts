@@ -16,7 +16,7 @@ import { cm5Variant, printFig78Queues } from './fig78-queues.ts';
 import { fmt, fmt2, printRows } from './harness.ts';
 import { sdCut, spread, type Spread } from './spread.ts';
 import { metric, pick, runSweep } from './sweep-results.ts';
-import { NONE_SEEDS, PATTERNS_79, SEEDS_78, SEEDS_79, SHIFTS_732, SIZES, THESIS_732, TOTAL_BYTES, VARIANTS_78 } from './sweeps/chapter7.ts';
+import { NONE_SEEDS, params78, PATTERNS_79, SEEDS_78, SEEDS_79, SHIFTS_732, SIZES, THESIS_732, TOTAL_BYTES, VARIANTS_78 } from './sweeps/chapter7.ts';
 
 const WORKERS = 2;
 
@@ -110,9 +110,6 @@ export async function chapter7Bench(): Promise<void> {
     }),
   );
 }
-
-/** A Fig. 7-8 variant's run parameters, poll's default written out (the results hold every parameter). */
-const params78 = (p: Record<string, string | number | boolean>) => ({ pattern: 'transpose', blockBytes: 8192, rounds: 32, poll: 'empty', ...p });
 
 /** Fig. 7-8's variants over `lines`, each its mean and spread over the seeds, and the gains the thesis reports. */
 function fig78(lines: readonly ResultLine[]): [string, string][] {

@@ -17,6 +17,11 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readTrace } from '../src/trace/reader.ts';
 import { fmt2, printRows } from './harness.ts';
+import { params78, VARIANTS_78 } from './sweeps/chapter7.ts';
+
+/** Fig. 7-8's variants (VARIANTS_78) with barriers and bandwidth matching: polling until empty, delay 28; polling once, delay 35. */
+const POLL_EMPTY = 3;
+const POLL_ONCE = 4;
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -50,14 +55,14 @@ export function meanInFlightPerNode(trace: Pick<ReturnType<typeof readTrace>, 'i
   return trace.lastCycle === 0 ? 0 : area / trace.lastCycle / trace.header.nodes;
 }
 
-/** One Fig. 7-8 run on `platform`, traced into `dir`: its MB/s per node and packets in the network per node. */
-function queueRun(dir: string, platform: string, poll: 'once' | 'empty'): { mbps: number; inFlight: number } {
+/** Fig. 7-8's variant `variant` (VARIANTS_78) on `platform`, traced into `dir`: its MB/s per node and packets in the network per node. */
+function queueRun(dir: string, platform: string, variant: number): { mbps: number; inFlight: number } {
   const trace = join(dir, 'fig78.trace');
-  const params = ['pattern=transpose', 'blockBytes=8192', 'rounds=32', 'barriers=each', 'bwMatch=true', `poll=${poll}`, ...(poll === 'once' ? ['delay=35'] : [])];
-  const args = ['--platform', platform, 'apps/patterns', ...params.flatMap((p) => ['--param', p]), '--trace', trace, '--trace-network', '--json'];
+  const params = Object.entries(params78(VARIANTS_78[variant].params)).flatMap(([k, v]) => ['--param', `${k}=${v}`]);
+  const args = ['--platform', platform, 'apps/patterns', ...params, '--trace', trace, '--trace-network', '--json'];
   const out = execFileSync(process.execPath, [join(ROOT, 'bin/sim.mjs'), ...args], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   const summary = JSON.parse(out) as { verified: boolean; metrics: { mbPerSecPerNode: number } };
-  if (!summary.verified) throw new Error(`fig78-queues: the run on ${platform} with poll=${poll} did not verify`);
+  if (!summary.verified) throw new Error(`fig78-queues: ${VARIANTS_78[variant].label} on ${platform} did not verify`);
   return { mbps: summary.metrics.mbPerSecPerNode, inFlight: meanInFlightPerNode(readTrace(readFileSync(trace), trace)) };
 }
 
@@ -65,14 +70,11 @@ function queueRun(dir: string, platform: string, poll: 'once' | 'empty'): { mbps
 export function printFig78Queues(dir: string): void {
   const quiet = cm5Variant(dir, 'cm5-dedicated', { timeSlice: null });
   const noInterrupts = cm5Variant(dir, 'cm5-no-interrupts', { timeSlice: null, timerInterrupt: null });
-  const row = (label: string, platform: string, poll: 'once' | 'empty'): [string, string] => {
-    const r = queueRun(dir, platform, poll);
-    return [label, `${fmt2.format(r.mbps)} MB/s, ${fmt2.format(r.inFlight)} packets per node in the network`];
-  };
-  printRows("What fills the network in Fig. 7-8's runs: barriers, bandwidth matching, no time slices, seed 1 (packets averaged over the run)", [
-    row('poll once (delay 35), timer interrupts', quiet, 'once'),
-    row('poll once (delay 35), no timer interrupts', noInterrupts, 'once'),
-    row('poll until empty (delay 28), timer interrupts', quiet, 'empty'),
-    row('poll until empty (delay 28), no timer interrupts', noInterrupts, 'empty'),
-  ]);
+  const rows = ([[POLL_ONCE, 'poll once (delay 35)'], [POLL_EMPTY, 'poll until empty (delay 28)']] as const).flatMap(([variant, poll]) =>
+    [[quiet, 'timer interrupts'], [noInterrupts, 'no timer interrupts']].map(([platform, interrupts]): [string, string] => {
+      const r = queueRun(dir, platform, variant);
+      return [`${poll}, ${interrupts}`, `${fmt2.format(r.mbps)} MB/s, ${fmt2.format(r.inFlight)} packets per node in the network`];
+    }),
+  );
+  printRows("What fills the network in Fig. 7-8's runs: barriers, bandwidth matching, no time slices, seed 1 (packets averaged over the run)", rows);
 }

@@ -26,6 +26,8 @@ export const VARIANTS_78: { label: string; params: Record<string, string | numbe
   // delay to 35 cycles to allow late processors to catch up more quickly."
   { label: 'barriers, delay 35, poll once', params: { barriers: 'each', bwMatch: true, poll: 'once', delay: 35 } },
 ];
+/** A Fig. 7-8 variant's run parameters, poll's default written out (the results hold every parameter). */
+export const params78 = (p: Record<string, string | number | boolean>) => ({ pattern: 'transpose', blockBytes: 8192, rounds: 32, poll: 'empty', ...p });
 /**
  * 7.3.2: Strata's transpose of 16 KB blocks without barriers, 32 shifts (Fig. 7-6's
  * point) and 100, which the thesis ran to show the asymptote: 2.22 +- 0.122 and
