@@ -186,6 +186,27 @@ export async function runSimPhases(checkout: string, simArgs: readonly string[])
   return parsed;
 }
 
+/** One event kind of a run after its first events (bench/phase-child.mjs --by-kind): its events and their wall time (ms). */
+export interface KindTime {
+  kind: string;
+  events: number;
+  ms: number;
+}
+
+const isKindTimes = (x: unknown): x is { byKind: KindTime[] } =>
+  typeof x === 'object' && x !== null && Array.isArray((x as { byKind?: unknown }).byKind) && (x as { byKind: unknown[] }).byKind.every((k) => hasNumbers(k, ['events', 'ms']) && typeof (k as { kind?: unknown }).kind === 'string');
+
+/**
+ * The same `sim` run made in one process from `checkout`'s build, its events after the
+ * first ones timed by kind (bench/phase-child.mjs --by-kind); throws if the child prints none.
+ */
+export async function runSimKinds(checkout: string, simArgs: readonly string[]): Promise<KindTime[]> {
+  const done = await run(process.execPath, [join(checkout, 'bench', 'phase-child.mjs'), '--by-kind', ...simArgs], checkout);
+  const parsed = firstJsonLine(done.stdout);
+  if (!isKindTimes(parsed)) throw new Error(`bench/phase-child.mjs --by-kind ${simArgs.join(' ')} in ${checkout} printed no times by kind (exit ${done.code}): ${lastLine(done.stderr)}`);
+  return parsed.byKind;
+}
+
 /**
  * What a minor page fault costs here (us): the time to touch each 4 KB page of a fresh
  * 64 MB buffer once, per page, the median of three buffers. Cheap on bare metal (well

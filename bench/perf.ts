@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { printRows } from './harness.ts';
 import { parsePerfArgs, PerfUsageError, type PerfOptions } from './perf-args.ts';
 import { BaselineCheckout, describeCheckout, resolveCommit } from './perf-baseline.ts';
-import { buildIfAble, killChildren, pageFaultMicros, RSS_SOURCE, runPholdKernel, runSim, runSimPhases, runSimTwice, timeBareNode, timeSimVersion, type SimRun } from './perf-process.ts';
+import { buildIfAble, killChildren, pageFaultMicros, RSS_SOURCE, runPholdKernel, runSim, runSimKinds, runSimPhases, runSimTwice, timeBareNode, timeSimVersion, type SimRun } from './perf-process.ts';
 import { printChecks, printWorkloadTable, type PerfMeasurements } from './perf-report.ts';
 import { SELECTABLE_IDS, selectWorkloads, type Workload } from './perf-workloads.ts';
 
@@ -54,7 +54,7 @@ async function warmUp(workloads: readonly Workload[], base: BaselineCheckout | n
  */
 async function measure(options: PerfOptions, base: BaselineCheckout | null): Promise<PerfMeasurements> {
   const workloads = selectWorkloads(options.only).map((workload) => ({ workload, mine: [] as SimRun[], base: [] as SimRun[] }));
-  const m: PerfMeasurements = { workloads, pholdMine: [], pholdBase: [], w1OverPhold: [], w1ProcessOverPhold: [], versionMs: { node: [], mine: [], base: [] }, twiceMs: {}, phases: {}, faultMicros: null };
+  const m: PerfMeasurements = { workloads, pholdMine: [], pholdBase: [], w1OverPhold: [], w1ProcessOverPhold: [], versionMs: { node: [], mine: [], base: [] }, twiceMs: {}, phases: {}, kinds: {}, faultMicros: null };
   const hasW1 = workloads.some((w) => w.workload.id === 'W1');
   if (workloads.some((w) => WARM_DIAGNOSTIC_IDS.includes(w.workload.id))) m.faultMicros = pageFaultMicros();
   await warmUp(workloads.map((w) => w.workload), base);
@@ -81,7 +81,7 @@ async function measure(options: PerfOptions, base: BaselineCheckout | null): Pro
       const b = w.base.at(-1);
       progress(`${tag} ${w.workload.id}: ${(mine.wallMs / 1000).toFixed(2)} s, ${mine.events} events` + (b === undefined ? '' : `; baseline ${(b.wallMs / 1000).toFixed(2)} s`));
       if (w.workload.id === 'W1') await measurePhold(m, base, rep, mine, tag);
-      if (WARM_DIAGNOSTIC_IDS.includes(w.workload.id)) await measureTwice(m, w.workload, tag);
+      if (WARM_DIAGNOSTIC_IDS.includes(w.workload.id)) await measureCostDiagnostics(m, w.workload, tag);
     }
     if (!hasW1) await measurePhold(m, base, rep, null, tag);
   }
@@ -91,14 +91,17 @@ async function measure(options: PerfOptions, base: BaselineCheckout | null): Pro
 /** The workloads whose runs are also made twice in one process and split (the cost-per-event diagnostics). */
 const WARM_DIAGNOSTIC_IDS = ['W5', 'W5/64'];
 
-/** This checkout's in-run times of `w` made twice in one process (bench/warm-child.mjs), and split after its first events (bench/phase-child.mjs). */
-async function measureTwice(m: PerfMeasurements, w: Workload, tag: string): Promise<void> {
+/** This checkout's in-run times of `w` made twice in one process (bench/warm-child.mjs), split after its first events and timed by event kind (bench/phase-child.mjs). */
+async function measureCostDiagnostics(m: PerfMeasurements, w: Workload, tag: string): Promise<void> {
   const times = await runSimTwice(REPO_DIR, w.simArgs);
   (m.twiceMs[w.id] ??= []).push(times);
   progress(`${tag} ${w.id} twice in one process: ${(times[0] / 1000).toFixed(2)} s, then ${(times[1] / 1000).toFixed(2)} s`);
   const split = await runSimPhases(REPO_DIR, w.simArgs);
   (m.phases[w.id] ??= []).push(split);
   progress(`${tag} ${w.id} split: build ${split.buildMs.toFixed(0)} ms, first ${split.firstEvents} events ${split.firstMs.toFixed(0)} ms, the other ${split.restEvents} ${split.restMs.toFixed(0)} ms`);
+  const kinds = await runSimKinds(REPO_DIR, w.simArgs);
+  (m.kinds[w.id] ??= []).push(kinds);
+  progress(`${tag} ${w.id} by event kind: ${kinds.map((k) => `${k.kind} ${k.events} events ${k.ms.toFixed(0)} ms`).join(', ')}`);
 }
 
 async function measurePhold(m: PerfMeasurements, base: BaselineCheckout | null, rep: number, w1: SimRun | null, tag: string): Promise<void> {

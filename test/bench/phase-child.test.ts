@@ -1,6 +1,7 @@
 // The perf bench's split diagnostic (bench/phase-child.mjs): one sim command line run
-// in one process, timed in two parts, the first 100,000 events and the rest. The split
-// run must be the run `sim` makes: the same fingerprint and events.
+// in one process, timed in two parts, the first 100,000 events and the rest, or (with
+// --by-kind) the rest by event kind. Either run must be the run `sim` makes: the same
+// fingerprint and events.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -25,6 +26,19 @@ describe('bench/phase-child.mjs', () => {
     expect(split.json?.firstEvents).toBe(100_000);
     expect(Number(split.json?.firstEvents) + Number(split.json?.restEvents)).toBe(sim.json?.events);
     for (const key of ['buildMs', 'firstMs', 'restMs']) expect(Number(split.json?.[key])).toBeGreaterThan(0);
+  });
+
+  it("with --by-kind times sim's own run after 100,000 events by event kind: every later event in one kind", () => {
+    const args = ['--platform', 'cm5', 'apps/patterns', '--nodes', '16', '--param', 'pattern=cshift', '--param', 'blockBytes=4096', '--param', 'rounds=8'];
+    const timed = node('bench/phase-child.mjs', ['--by-kind', ...args]);
+    const sim = node('bin/sim.mjs', [...args, '--json']);
+    expect(timed.status).toBe(0);
+    expect(timed.json?.fingerprint).toBe(sim.json?.fingerprint);
+    expect(timed.json?.events).toBe(sim.json?.events);
+    const kinds = timed.json?.byKind as { kind: string; events: number; ms: number }[];
+    expect(kinds.map((k) => k.kind).sort()).toEqual(['control-done', 'packet-deliver', 'packet-head', 'packet-tail', 'resume']);
+    expect(kinds.reduce((sum, k) => sum + k.events, 0)).toBe(Number(sim.json?.events) - 100_000);
+    for (const k of kinds) expect(k.ms, k.kind).toBeGreaterThan(0);
   });
 
   it('says bad input in one line, exit 2, and prints no split', () => {
