@@ -62,9 +62,12 @@ export function describeParseError(e: unknown, command: string): string {
       return `unknown option ${m?.[1] ?? ''} (see ${help})`.replace('  ', ' ');
     }
     case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE': {
-      const m = /(--[\w-]+)/.exec(message);
-      if (/argument missing/.test(message)) return `${m?.[1] ?? 'an option'}: expected a value`;
-      return `${m?.[1] ?? 'an option'}: takes no value`;
+      if (/argument missing/.test(message)) return `${/(--[\w-]+)/.exec(message)?.[1] ?? 'an option'}: expected a value`;
+      // The option as written (-n, not the --nodes=-XYZ its advice names).
+      const option = /Option '([^']+)'/.exec(message)?.[1] ?? 'an option';
+      // `--trace --json`: the word after an option that takes a value is another option.
+      if (/argument is ambiguous/.test(message)) return `${option}: expected a value, but the next word is an option (a value that starts with a dash is written ${option.startsWith('--') ? `${option}=-VALUE` : `${option}-VALUE`})`;
+      return `${option}: takes no value`;
     }
     default:
       return message.split('\n')[0];

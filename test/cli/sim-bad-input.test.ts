@@ -56,6 +56,10 @@ const CASES: [string, string[], RegExp][] = [
   ['unknown --network', ['--platform', 'cm5', 'apps/ping-pong', '--network', 'wormhole'], /^sim: --network wormhole: expected packet or analytic$/],
   ['unknown option', ['--platform', 'cm5', 'apps/ping-pong', '--fast'], /^sim: unknown option --fast \(see sim --help\)$/],
   ['option without its value', ['--platform', 'cm5', 'apps/ping-pong', '--nodes'], /^sim: --nodes: expected a value$/],
+  // Both said "takes no value", of options that take one: the next word was another option.
+  ['option followed by another option', ['--platform', 'cm5', 'apps/ping-pong', '--trace', '--json'], /^sim: --trace: expected a value, but the next word is an option \(a value that starts with a dash is written --trace=-VALUE\)$/],
+  ['short option followed by another option', ['--platform', 'cm5', '-n', '--json', 'apps/ping-pong'], /^sim: -n: expected a value, but the next word is an option \(a value that starts with a dash is written -n-VALUE\)$/],
+  ['flag given a value', ['--platform', 'cm5', 'apps/ping-pong', '--json=yes'], /^sim: --json: takes no value$/],
   ['--hybrid-models without --communication', ['--platform', 'cm5', 'apps/ping-pong', '--hybrid-models', 'models'], /^sim: --hybrid-models models: the hybrid models are used only with --communication hybrid$/],
   ['--hybrid-models with --communication chain', ['--platform', 'cm5', 'apps/ping-pong', '--communication', 'chain', '--hybrid-models', 'models'], /^sim: --hybrid-models models: the hybrid models are used only with --communication hybrid$/],
   // A name with a newline, a tab or an escape split the line or steered the terminal: written as \u escapes.
