@@ -57,6 +57,8 @@ export async function loadPlatform(spec: string): Promise<Platform> {
   const isPath = isPlatformPath(spec);
   const file = platformFile(spec);
   if (!existsSync(file) || !statSync(file).isFile()) {
+    // A folder or a device was "no such file", of a path that exists.
+    if (isPath && existsSync(file)) throw new InputError(`--platform ${spec}: is ${statSync(file).isDirectory() ? 'a folder' : 'not a regular file'}; expected a platform .json file`);
     if (isPath) throw new InputError(`--platform ${spec}: no such file`);
     throw new InputError(
       `--platform ${spec}: unknown platform (expected one of: ${platformNames().join(', ')}, or a path to a platform .json file)`,

@@ -9,6 +9,9 @@ import { sim } from '../support/sim-cli.ts';
 const CASES: [string, string[], RegExp][] = [
   ['unknown platform', ['--platform', 'cray', 'apps/ping-pong'], /^sim: --platform cray: unknown platform \(expected one of: alewife, atm, cm5, paragon, or a path to a platform \.json file\)$/],
   ['missing platform file', ['--platform', 'nowhere/x.json', 'apps/ping-pong'], /^sim: --platform nowhere\/x\.json: no such file$/],
+  // Both said "no such file", of paths that exist.
+  ['platform path that is a folder', ['--platform', 'test/fixtures/empty-folder', 'apps/ping-pong'], /^sim: --platform test\/fixtures\/empty-folder: is a folder; expected a platform \.json file$/],
+  ['platform path that is a device', ['--platform', '/dev/null', 'apps/ping-pong'], /^sim: --platform \/dev\/null: is not a regular file; expected a platform \.json file$/],
   ['malformed platform file', ['--platform', 'test/fixtures/bad-platform.json', 'apps/ping-pong'], /^sim: test\/fixtures\/bad-platform\.json: missing key "defaultNodes" \(expected an integer\)$/],
   ['no arguments at all', [], /^sim: expected a run, sim --platform <name\|file> <app> \(e\.g\. sim --platform alewife apps\/stencil\), or a command \(sim --help lists them\)$/],
   ['missing --platform', ['apps/ping-pong'], /^sim: missing --platform: expected a platform name/],
