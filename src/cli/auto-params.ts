@@ -27,10 +27,12 @@ export async function resolveAutoParams(app: string, params: readonly string[], 
   const values: Record<string, number | string | boolean> = parseParams(loaded, others);
   for (const k of autoKeys) values[k] = 'auto';
   // Loaded only here: the model files' schema (zod) is a tenth of a second of every run's start-up.
-  const { resolveAuto } = await import('../library/auto.ts');
+  const { autoRule, resolveAuto } = await import('../library/auto.ts');
   const { selectContext } = await import('../library/module.ts');
   const { appFolder, loadModelSet, refuseNegativeChoice } = await import('./model-files.ts');
   const folder = appFolder(app) ?? app;
+  // Before the models are read: at a node count without shipped models, a key that cannot be auto was refused for the missing models.
+  autoRule(folder, autoKeys);
   const ctx = selectContext(platform, nodes, loadModelSet(platform, nodes, modelsDir, communication), communication.communication);
   const given = new Set(others.map((a) => a.slice(0, a.indexOf('='))));
   const resolved = resolveAuto(folder, values, ctx, given);

@@ -131,7 +131,7 @@ export function loadModelSet(platform: Platform, nodes: number, dir?: string, co
     const missing = `no app models for ${platform.name} on ${nodes} nodes (expected ${shownDir}/${platform.name}.json; shipped sizes are 16, 32 and 64 nodes)`;
     // At a size the shipped spec cannot sample (128 nodes, or 7), the command suggested failed in its turn.
     const cannot = appSpecSizeProblem(platform, nodes);
-    if (cannot !== null) throw new InputError(`${missing}, and apps/calibration/apps.spec cannot sample this size (${cannot}); calibrate a spec of your own whose grids ${nodes} nodes can split, then pass --models <dir>`);
+    if (cannot !== null) throw new InputError(`${missing}, and apps/calibration/apps.spec, which makes the models of every library module, cannot sample this size (${cannot}); calibrate a spec of your own whose grids ${nodes} nodes can split, then pass --models <dir>`);
     throw new InputError(`${missing}; calibrate them with ${calibrate}, then pass --models <dir>`);
   }
   const shown = join(shownDir, `${platform.name}.json`);

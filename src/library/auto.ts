@@ -47,6 +47,21 @@ export function moduleOfApp(app: string): LibraryModule | undefined {
 }
 
 /**
+ * The app's auto rule, checking that it has one and takes `auto` for each of `autos`:
+ * callers check this before loading any model file, so that a key that cannot be auto
+ * is refused for what it is, not for models missing at that node count.
+ * @throws InputError naming the first key that cannot be auto
+ */
+export function autoRule(app: string, autos: readonly string[]): (typeof AUTO_APPS)[string] {
+  const rule = Object.hasOwn(AUTO_APPS, app) ? AUTO_APPS[app] : undefined;
+  if (rule === undefined) throw new InputError(`${autos.map((k) => `${k}=auto`).join(', ')}: app ${app} has no library module to resolve auto values from (modules cover ${AUTO_APP_FOLDERS.join(', ')})`);
+  for (const k of autos) {
+    if (!rule.params.includes(k)) throw new InputError(`${k}=auto: ${app} takes auto only for ${rule.params.join(', ')}`);
+  }
+  return rule;
+}
+
+/**
  * Resolves the `auto` values among `values` (every parameter of the app, defaults
  * filled in) for the app folder `app`; returns the values to run with and what was
  * decided, or null when nothing was `auto`. `given` names the parameters the run set
@@ -55,11 +70,7 @@ export function moduleOfApp(app: string): LibraryModule | undefined {
 export function resolveAuto(app: string, values: Readonly<Record<string, number | string | boolean>>, ctx: SelectContext, given: ReadonlySet<string>): { values: Record<string, number | string | boolean>; resolution: AutoResolution } | null {
   const autos = Object.keys(values).filter((k) => values[k] === 'auto');
   if (autos.length === 0) return null;
-  const rule = Object.hasOwn(AUTO_APPS, app) ? AUTO_APPS[app] : undefined;
-  if (rule === undefined) throw new InputError(`${autos.map((k) => `${k}=auto`).join(', ')}: app ${app} has no library module to resolve auto values from (modules cover ${AUTO_APP_FOLDERS.join(', ')})`);
-  for (const k of autos) {
-    if (!rule.params.includes(k)) throw new InputError(`${k}=auto: ${app} takes auto only for ${rule.params.join(', ')}`);
-  }
+  const rule = autoRule(app, autos);
   const num = (k: string) => Number(values[k]);
   // apps/stencil's extra lines as the run gives them to every layout (an auto one is the square's alone: another layout runs with 0).
   const extraOf = (k: string) => (values[k] === 'auto' ? 0 : num(k));
