@@ -6,7 +6,7 @@
 import { perfettoJson } from '../trace/perfetto.ts';
 import type { Io } from './io.ts';
 import { InputError } from '../kernel/errors.ts';
-import { AtomicFile, checkOutputFile, checkSeparateFiles, isSpecialOutput } from './output-file.ts';
+import { AtomicFile, checkOutputFile, checkSeparateFiles, isSpecialOutput, reportStream } from './output-file.ts';
 import { parseExportArgs } from './run-args.ts';
 import { loadTrace } from './load-trace.ts';
 
@@ -31,6 +31,6 @@ export function exportCommand(argv: readonly string[], io: Io): number {
     throw e;
   }
   file.commit();
-  io.out(`sim export: wrote ${out} (${format}; open it in ui.perfetto.dev or chrome://tracing)`);
+  reportStream(io, out)(`sim export: wrote ${out} (${format}; open it in ui.perfetto.dev or chrome://tracing)`);
   return 0;
 }

@@ -8,7 +8,7 @@ import { InputError } from '../kernel/errors.ts';
 import { renderHtml } from '../trace/html-graph.ts';
 import { renderCongestionSvg, renderSvg } from '../trace/state-graph.ts';
 import type { Io } from './io.ts';
-import { checkOutputFile, checkSeparateFiles, writeFileAtomic } from './output-file.ts';
+import { checkOutputFile, checkSeparateFiles, isSpecialOutput, reportStream, writeFileAtomic } from './output-file.ts';
 import { parseGraphArgs } from './run-args.ts';
 import { loadTrace } from './load-trace.ts';
 
@@ -20,7 +20,8 @@ import { loadTrace } from './load-trace.ts';
 export function graphCommand(argv: readonly string[], io: Io): number {
   const { trace, out, kind, json } = parseGraphArgs(argv);
   const html = out.endsWith('.html');
-  if (!html && !out.endsWith('.svg')) throw new InputError(`-o ${out}: expected a file name ending in .svg or .html`);
+  // A device or FIFO (/dev/stdout, /dev/null) takes the SVG, as every -o may be one (it was refused for its name).
+  if (!html && !out.endsWith('.svg') && !isSpecialOutput(out)) throw new InputError(`-o ${out}: expected a file name ending in .svg or .html, or a device such as /dev/stdout (which gets the SVG)`);
   checkSeparateFiles([['trace', trace], ['-o', out]]);
   checkOutputFile('-o', out);
   // The graphs draw no messages: a trace with millions of them is read without keeping them.
@@ -30,9 +31,10 @@ export function graphCommand(argv: readonly string[], io: Io): number {
   }
   const drawing = html ? renderHtml(loaded, kind) : kind === 'congestion' ? renderCongestionSvg(loaded) : renderSvg(loaded);
   writeFileAtomic('-o', out, drawing);
+  const report = reportStream(io, out);
   if (json) {
     const h = loaded.header;
-    io.out(JSON.stringify({ wrote: out, format: html ? 'html' : 'svg', kind, app: h.app, platform: h.platform, nodes: h.nodes, records: loaded.records, lastCycle: loaded.lastCycle, cutShort: loaded.cutShort }));
-  } else io.out(`sim graph: wrote ${out}`);
+    report(JSON.stringify({ wrote: out, format: html ? 'html' : 'svg', kind, app: h.app, platform: h.platform, nodes: h.nodes, records: loaded.records, lastCycle: loaded.lastCycle, cutShort: loaded.cutShort }));
+  } else report(`sim graph: wrote ${out}`);
   return 0;
 }

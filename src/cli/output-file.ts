@@ -81,6 +81,15 @@ export function checkSeekableOutput(option: string, path: string, why = 'its hea
   if (isSpecialOutput(path)) throw new InputError(`${option} ${path}: not a regular file; expected a file name (${why})`);
 }
 
+/**
+ * Where a command says what it wrote: stdout, unless the output is a device or FIFO,
+ * which may be stdout itself (`sim export ... -o /dev/stdout | jq` got the status line
+ * after the JSON, which no longer parsed): then stderr.
+ */
+export function reportStream(io: { out(text: string): void; err(text: string): void }, out: string): (text: string) => void {
+  return isSpecialOutput(out) ? io.err : io.out;
+}
+
 /** Why a sweep's --out must be a regular file (checkSeekableOutput). */
 export const RESULTS_READ_BACK = "a sweep's results file, read back by every rerun, with its parts beside it";
 
@@ -206,6 +215,10 @@ export function writeFileAtomic(option: string, path: string, data: string | Uin
  */
 function destination(path: string, shown = path): { full: string; special: boolean } {
   const full = resolve(path);
+  // The process's own streams by name, whatever they lead to: /dev/stdout under `> out.json`
+  // is a regular file by stat, so it was refused for its name (-o /dev/stdout of an export:
+  // "expected a file name ending in .json"), and a temporary file was renamed over the target.
+  if (STREAM_NAME.test(full)) return { full, special: true };
   if (!existsSync(full)) return { full: linkTarget(shown, full), special: false };
   // stat follows links; a special file is opened by its own name (/dev/stdout's target, pipe:[n], is no path).
   if (!statSync(full).isFile()) return { full, special: true };
@@ -232,6 +245,9 @@ function linkTarget(path: string, full: string): string {
   throw new InputError(`${path}: more than ${MAX_LINKS} symbolic links in a row (a loop?); expected a file name`);
 }
 
+/** Names of the process's open files: written directly, as the devices they usually are. */
+const STREAM_NAME = /^\/(dev\/(stdout|stderr|fd\/\d+)|proc\/(self|thread-self|\d+)\/fd\/\d+)$/;
+
 /** Links followed before giving up, as Linux's own limit (ELOOP). */
 const MAX_LINKS = 40;
 
@@ -247,6 +263,8 @@ export class AtomicFile {
   private readonly option: string;
   private readonly path: string;
   private open = true;
+  /** A pipe's reader has closed it (EPIPE): the rest is dropped, as `| head` drops it. */
+  private readerGone = false;
 
   /** @throws InputError naming `option` when the file cannot be created */
   constructor(option: string, path: string) {
@@ -270,7 +288,14 @@ export class AtomicFile {
    * comes out, and the file is refused.
    */
   append(data: string | Uint8Array): void {
-    this.guard(() => writeAll(this.fd, data, null));
+    if (this.readerGone) return;
+    try {
+      writeAll(this.fd, data, null);
+    } catch (e) {
+      // -o /dev/stdout | head: the reader has what it wanted; it was "cannot write the file (EPIPE)", exit 2.
+      if (this.temporary === null && code(e) === 'EPIPE') this.readerGone = true;
+      else throw new InputError(`${this.option} ${this.path}: cannot write the file (${code(e)})`);
+    }
   }
 
   /** Overwrites bytes already written at `position`. */

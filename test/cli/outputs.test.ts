@@ -216,14 +216,46 @@ describe.concurrent('output files are checked before any work', () => {
     let stderr = '';
     child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    expect(stderr).toBe('');
+    // The export alone on its standard output; what sim says of it on stderr (after the JSON, it made the JSON unreadable).
+    expect(stderr).toMatch(/^sim export: wrote \/proc\/self\/fd\/1 \(perfetto; .*\)\n$/);
     expect(code).toBe(0);
-    // The export, then what sim says on its standard output.
-    const json = readFileSync(join(dir, 'file.json'), 'utf8');
-    const text = await read;
-    expect(text.slice(0, json.length)).toBe(json);
-    expect(text.slice(json.length)).toMatch(/^sim export: wrote \/proc\/self\/fd\/1 /);
+    expect(await read).toBe(readFileSync(join(dir, 'file.json'), 'utf8'));
     expect(readdirSync(dir).sort()).toEqual(['file.json', 'stdout.fifo', 't.trace']);
+  });
+
+  it('-o /dev/stdout under `> file`, `| head` and for a graph: the drawing or export alone on stdout, what sim says on stderr', async () => {
+    const dir = scratch();
+    const trace = join(dir, 't.trace');
+    expect((await sim(['--platform', 'cm5', '--nodes', '4', join(ROOT, 'apps/cshift'), '--trace', trace], dir)).code).toBe(0);
+    expect((await sim(['export', '--format', 'perfetto', trace, '-o', 'file.json'], dir)).code).toBe(0);
+    expect((await sim(['graph', trace, '-o', 'file.svg'], dir)).code).toBe(0);
+    /** sim with its stdout redirected to `name` in dir (as `> name`); its exit code and stderr. */
+    const redirected = async (args: string[], name: string): Promise<{ code: number | null; stderr: string }> => {
+      const fd = openSync(join(dir, name), 'w');
+      const child = spawn(process.execPath, [join(ROOT, 'bin/sim.mjs'), ...args], { cwd: dir, stdio: ['ignore', fd, 'pipe'] });
+      closeSync(fd);
+      let stderr = '';
+      child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+      return { code: await new Promise<number | null>((resolve) => child.on('close', resolve)), stderr };
+    };
+    // /dev/stdout is then a regular file by stat: the export was refused for its name, "expected a file name ending in .json".
+    const e = await redirected(['export', '--format', 'perfetto', trace, '-o', '/dev/stdout'], 'out.txt');
+    expect(e.stderr).toMatch(/^sim export: wrote \/dev\/stdout /);
+    expect(e.code).toBe(0);
+    expect(readFileSync(join(dir, 'out.txt'), 'utf8')).toBe(readFileSync(join(dir, 'file.json'), 'utf8'));
+    // A graph's -o took only .svg and .html names: /dev/stdout and /dev/null were refused.
+    const g = await redirected(['graph', trace, '-o', '/dev/stdout'], 'graph.txt');
+    expect(g.stderr).toBe('sim graph: wrote /dev/stdout\n');
+    expect(g.code).toBe(0);
+    expect(readFileSync(join(dir, 'graph.txt'), 'utf8')).toBe(readFileSync(join(dir, 'file.svg'), 'utf8'));
+    expect((await sim(['graph', trace, '-o', '/dev/null'], dir)).code).toBe(0);
+    // A reader that closes early drops the rest: it was "cannot write the file (EPIPE)", exit 2. A shell's
+    // pipe (the test's own are sockets, which /dev/stdout cannot open), and an export of 0.9 MB, more than it holds.
+    const big = join(dir, 'stencil.trace');
+    expect((await sim(['--platform', 'alewife', join(ROOT, 'apps/stencil'), '--trace', big], dir)).code).toBe(0);
+    const head = execFileSync('bash', ['-c', `"$0" "$1" export --format perfetto "$2" -o /dev/stdout 2>&1 | head -c 14; echo " \${PIPESTATUS[0]}"`, process.execPath, join(ROOT, 'bin/sim.mjs'), big], { cwd: dir, encoding: 'utf8' });
+    expect(head).toBe('{"traceEvents" 0\n');
+    expect(readdirSync(dir).sort()).toEqual(['file.json', 'file.svg', 'graph.txt', 'out.txt', 'stencil.trace', 't.trace']);
   });
 
   it('a failed run in a read-only folder still exits 1; the repro it cannot write is a warning', async () => {
