@@ -5,8 +5,9 @@
  * failure in an app's main, handler, setup, check, globals or verify names the app's
  * own line. Also finds the `file:line:column` of a compile error in an app module.
  */
-import { realpathSync } from 'node:fs';
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { SourceMap } from 'node:module';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PROJECT_ROOT } from './project.ts';
 
@@ -30,6 +31,29 @@ function real(dir: string): string {
 const SIMULATOR = [
   ...new Set(['src', join('dist', 'src'), 'bin', 'scripts', 'node_modules'].flatMap((d) => [join(PROJECT_ROOT, d), real(join(PROJECT_ROOT, d))]).map((d) => d + sep)),
 ];
+
+/** The build's folder: a shipped app run from it is reported at its source (sourceInBuild). */
+const BUILD = [...new Set([join(PROJECT_ROOT, 'dist'), real(join(PROJECT_ROOT, 'dist'))])].map((d) => d + sep);
+
+/**
+ * A frame in the build's JavaScript as the line of the TypeScript it was compiled from,
+ * through the source map beside it (tsconfig.build.json): a shipped app's failure named
+ * dist/apps/examples/race/index.js:24:16 for apps/examples/race/index.ts:29:10. The frame
+ * as it is when there is no map or the map has no entry for it.
+ */
+function sourceInBuild(frame: { file: string; at: string; fn: string }): { file: string; at: string; fn: string } {
+  if (!BUILD.some((dir) => frame.file.startsWith(dir))) return frame;
+  const mapFile = `${frame.file}.map`;
+  if (!existsSync(mapFile)) return frame;
+  try {
+    const [line, column] = frame.at.split(':').map(Number);
+    const entry = new SourceMap(JSON.parse(readFileSync(mapFile, 'utf8'))).findEntry(line - 1, column - 1);
+    if (!('originalSource' in entry)) return frame;
+    return { file: resolve(dirname(mapFile), entry.originalSource), at: `${entry.originalLine + 1}:${entry.originalColumn + 1}`, fn: frame.fn };
+  } catch {
+    return frame; // a map that does not parse: the build's own line is still a place
+  }
+}
 
 /** `file:line:column` of a stack frame's location, or null for frames without one. */
 function frameLocation(line: string): { file: string; at: string; fn: string } | null {
@@ -65,8 +89,9 @@ export function appFrames(error: unknown): string[] {
   if (!(cause instanceof Error) || typeof cause.stack !== 'string') return [];
   const frames: string[] = [];
   for (const line of cause.stack.split('\n').slice(1)) {
-    const f = frameLocation(line);
-    if (f === null || SIMULATOR.some((dir) => f.file.startsWith(dir))) continue;
+    const located = frameLocation(line);
+    if (located === null || SIMULATOR.some((dir) => located.file.startsWith(dir))) continue;
+    const f = sourceInBuild(located);
     const fn = f.fn.replace(/^(async |new )/, '').replace(/^Object\./, '');
     frames.push(`at ${fn === '' ? '' : `${fn} (`}${shown(f.file)}:${f.at}${fn === '' ? '' : ')'}`);
     if (frames.length === MAX_FRAMES) break;

@@ -135,3 +135,20 @@ export default defineApp({ name: 'mine', description: 'barriers', params: {}, *m
     }
   });
 });
+
+describe('a shipped app', () => {
+  // From the build it named the compiled JavaScript: dist/apps/examples/race/index.js:24:16.
+  it('names its TypeScript source and line from the build and the sources', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-app-shipped-'));
+    const source = join(ROOT, 'apps/examples/race/index.ts');
+    const line = readFileSync(source, 'utf8').split('\n').findIndex((l) => l.includes('rt.assert(rt.globals.arrivals[0] === 1')) + 1;
+    const args = ['--platform', 'cm5', '--nodes', '4', 'apps/examples/race', '--perturb', '2'];
+    const [built, sources] = await Promise.all([sim(args, dir), sim(args, dir, { SIM_FROM_SOURCES: '1' })]);
+    const file = join(REAL_ROOT, 'apps/examples/race/index.ts').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    for (const r of [built, sources]) {
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(new RegExp(`^  at main \\(${file}:${line}:\\d+\\)$`, 'm'));
+      expect(r.stderr).not.toContain('dist');
+    }
+  });
+});
