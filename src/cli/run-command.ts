@@ -101,7 +101,8 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
       ...config,
       // With --json, stdout carries only the JSON.
       output: (stream, text) => io.write(args.json ? 'stderr' : stream, text),
-      log: logFile?.sink,
+      // --loglast alone logs too (global operations are logged only into a log): their entries were missing from its report.
+      log: logFile?.sink ?? (args.loglast ? () => {} : undefined),
       trace: trace ?? undefined,
       observer: digests?.observer,
     });

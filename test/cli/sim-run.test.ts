@@ -177,6 +177,17 @@ describe.concurrent('sim runs apps', () => {
     expect(readdirSync(cwd)).toEqual(['run.log']);
   });
 
+  it('--loglast without --log reports global operations too, as --log would, and the run is the same run', async () => {
+    // Global operations were logged only into a log: without one, a deadlock's loglast lacked the waiting nodes.
+    const { r } = await failingRun(['--platform', 'alewife', 'test/fixtures/deadlock-app', '--nodes', '4', '--loglast']);
+    expect(r.code).toBe(1);
+    for (const node of [1, 2, 3]) expect(r.stderr).toMatch(new RegExp(`^ {2}cycle \\d+ node ${node}: completeBarrier: waiting$`, 'm'));
+    const args = ['--platform', 'cm5', 'apps/stencil', '--nodes', '4', '--param', 'iters=1', '--json'];
+    const [plain, last] = await Promise.all([sim(args), sim([...args, '--loglast'])]);
+    expect(last.stderr).toMatch(/^last log entry of each node \(loglast\):\n {2}cycle \d+ node 0: completeBarrier: done$/m);
+    expect(JSON.parse(last.stdout).fingerprint).toBe(JSON.parse(plain.stdout).fingerprint);
+  });
+
   it('notes --models given to a failed run with no auto parameter too, before the failure report', async () => {
     const { r } = await failingRun(['--platform', 'cm5', 'test/fixtures/deadlock-app', '--nodes', '4', '--models', '/nonexistent']);
     expect(r.code).toBe(1);
