@@ -141,18 +141,24 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
   const wall = { wallMs: performance.now() - start };
 
   if (note !== null) io.err(note);
-  const extra = auto.resolution === null ? {} : { auto: auto.resolution };
-  io.out(args.json ? summaryJson(summary, wall, simulatorVersion(), extra) : formatSummary(summary, wall, extra));
-  if (args.loglast && summary.lastLog.length > 0) (args.json ? io.err : io.out)(formatLoglast(summary.lastLog));
   const failure = summary.verified ? null : `${VERIFICATION_FAILED}${summary.verification}`;
+  // The repro is written before the summary, which names it under --json (it had no repro); what
+  // writing it says follows the summary, as before.
+  const said: string[] = [];
+  let repro: string | null | undefined;
   if (digests !== null) {
     const { saveRepro } = await import('./repro.ts');
     saveRepro(args.record!, config, args.app, args.params, digests, { fingerprint: summary.fingerprint, events: summary.events, failure });
+    if (failure !== null) repro = args.record!;
   } else if (failure !== null) {
     const { defaultReproPath, recordRun } = await import('./repro.ts');
     const path = defaultReproPath(config);
-    tryRepro(io, path, () => recordRun(path, config, args.app, args.params), taken);
+    repro = tryRepro({ ...io, err: (text) => said.push(text) }, path, () => recordRun(path, config, args.app, args.params), taken);
   }
+  const extra = { ...(auto.resolution === null ? {} : { auto: auto.resolution }), ...(repro === undefined ? {} : { repro }) };
+  io.out(args.json ? summaryJson(summary, wall, simulatorVersion(), extra) : formatSummary(summary, wall, extra));
+  if (args.loglast && summary.lastLog.length > 0) (args.json ? io.err : io.out)(formatLoglast(summary.lastLog));
+  for (const text of said) io.err(text);
   return failure === null ? 0 : 1;
 }
 

@@ -15,6 +15,8 @@ export interface WallClock {
 /** What a run adds to its summary besides the run: the `auto` values resolved before it (auto-params.ts). */
 export interface SummaryExtra {
   auto?: AutoResolution;
+  /** A run that failed verification: its repro file, or null when none could be written (--json only). */
+  repro?: string | null;
 }
 
 /** The human summary, one fact per line. */
@@ -75,6 +77,7 @@ export function summaryJson(s: RunSummary, wall: WallClock, simulatorVersion: st
     fingerprint: s.fingerprint,
     verified: s.verified,
     verification: s.verification,
+    ...(extra.repro === undefined ? {} : { repro: extra.repro }),
     metrics: s.metrics,
     simulatorVersion,
   });

@@ -75,6 +75,15 @@ describe.concurrent('sim runs apps', () => {
     expect(r.code).toBe(1);
     expect(readdirSync(cwd)).toEqual(['sim-repro-failing-cm5-n4-s1.json']);
     expect(r.stdout).toMatch(/^verified +NO: node 3 holds the wrong answer$/m);
+    expect(r.stderr).toBe('sim: replay this run with: sim replay sim-repro-failing-cm5-n4-s1.json\n');
+    // --json names the repro (it had none), with --record too.
+    const j = await failingRun(['--platform', 'cm5', 'test/fixtures/failing-app', '--nodes', '4', '--json']);
+    expect(JSON.parse(j.r.stdout)).toMatchObject({ verified: false, verification: 'node 3 holds the wrong answer', repro: 'sim-repro-failing-cm5-n4-s1.json' });
+    const rec = await failingRun(['--platform', 'cm5', 'test/fixtures/failing-app', '--nodes', '4', '--json', '--record', 'mine.json']);
+    expect(JSON.parse(rec.r.stdout)).toMatchObject({ verified: false, repro: 'mine.json' });
+    expect(readdirSync(rec.cwd)).toEqual(['mine.json']);
+    const passed = await sim(['--platform', 'cm5', 'apps/ping-pong', '--json']);
+    expect(JSON.parse(passed.stdout)).not.toHaveProperty('repro');
   });
 
   it("ends the summary at yes or NO when verify gives no detail (it printed 'verified NO: ' and nothing after)", async () => {
