@@ -6,6 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { InputError, RunFailure, RunLimitError } from '../kernel/errors.ts';
+import { nodeCountProblem } from '../network/build-topology.ts';
 import { escapeLineBreaking } from '../kernel/one-line.ts';
 import type { EventObserver } from '../kernel/simulation.ts';
 import { parsePlatform } from '../platform/load-platform.ts';
@@ -29,6 +30,19 @@ function parseStopAt(value: string): { untilCycle?: number; maxEvents?: number }
   return m[1] === undefined ? { untilCycle: Number(m[2]) } : { maxEvents: Number(m[2]) };
 }
 
+/**
+ * The recorded run's configuration, its refusals naming the file: a repro whose params
+ * had "shift=abc" was "--param shift=abc: expected an integer >= 0", of a --param nobody gave.
+ */
+function recordedConfig<T>(file: string, make: () => T): T {
+  try {
+    return make();
+  } catch (e) {
+    if (e instanceof InputError) throw new InputError(`${file}: the recorded run: ${e.message}`);
+    throw e;
+  }
+}
+
 /** `sim replay <file> [--stop-at ...]`: returns the exit status. */
 export async function replayCommand(file: string, stopAt: string | undefined, io: Io, json = false): Promise<number> {
   const repro = readRepro(file);
@@ -42,7 +56,11 @@ export async function replayCommand(file: string, stopAt: string | undefined, io
   if (repro.simulatorVersion !== simulatorVersion()) {
     io.err(`sim replay: note: recorded with simulator ${repro.simulatorVersion}, replaying with ${simulatorVersion()}`);
   }
-  const config = runConfig(platform, app, { params: repro.params, nodes: repro.nodes, seed: repro.seed, network: repro.network, perturb: repro.perturb ?? undefined, limits: repro.stop });
+  const config = recordedConfig(file, () => {
+    const problem = nodeCountProblem(platform.network, repro.nodes);
+    if (problem !== null) throw new InputError(`${repro.nodes} nodes: ${problem}`);
+    return runConfig(platform, app, { params: repro.params, nodes: repro.nodes, seed: repro.seed, network: repro.network, perturb: repro.perturb ?? undefined, limits: repro.stop });
+  });
   if (limits !== null) {
     const { report, ended } = runUntil(config, limits);
     const where = limits.maxEvents !== undefined ? `event ${limits.maxEvents}` : `cycle ${limits.untilCycle}`;
@@ -80,7 +98,8 @@ export async function replayCommand(file: string, stopAt: string | undefined, io
   }
   // --json: one object saying what the text would (reproduced, where it diverged, how the run ended).
   const result = (reproduced: boolean, divergence: string | null): number => {
-    io.out(JSON.stringify({ reproduced, eventByEvent: compare, events: found.events, recordedEvents: repro.outcome.events, fingerprint: repro.outcome.fingerprint, divergence, failure, appChanged: changed }));
+    // This run's events and fingerprint beside the recording's (the recording's fingerprint was given beside this run's events).
+    io.out(JSON.stringify({ reproduced, eventByEvent: compare, events: found.events, recordedEvents: repro.outcome.events, fingerprint: fingerprint ?? stoppedAt, recordedFingerprint: repro.outcome.fingerprint, divergence, failure, appChanged: changed }));
     return reproduced && failure === null ? 0 : 1;
   };
   // This process's heap, not the program, ended the replay before the recording's end: no

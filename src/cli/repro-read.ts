@@ -37,6 +37,10 @@ export function readRepro(path: string): Repro {
   if (r.version !== REPRO_VERSION) bad(`repro format version ${String(r.version)}; this simulator reads version ${REPRO_VERSION}`);
   const checked = reproSchema.safeParse(r);
   if (!checked.success) bad(`bad repro file: ${describeSchemaError(checked.error, r)}`);
+  // As the command line refuses it: a repro with shift=1 and shift=2 replayed the last and "diverged".
+  const keys = r.params.map((a) => a.slice(0, a.indexOf('=')));
+  const twice = keys.find((k, i) => keys.indexOf(k) !== i);
+  if (twice !== undefined) bad(`bad repro file: key "params": ${twice} is given twice; expected each parameter once`);
   // Only a run that failed before it ended has no fingerprint: one that ended (passed or
   // failed its verification) or was stopped part-way has one, and replay compares it.
   // Edited to '', a recording of partial digests was "reproduced" on its event count.

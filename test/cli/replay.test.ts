@@ -5,14 +5,14 @@ import { describe, expect, it } from 'vitest';
 import { ROOT, sim, withRootImports, type CliResult } from '../support/sim-cli.ts';
 
 /** Records a small ping-pong run, edits its repro file with `edit`, and replays it. */
-async function replayEdited(edit: (r: Record<string, any>) => unknown): Promise<CliResult> {
+async function replayEdited(edit: (r: Record<string, any>) => unknown, ...options: string[]): Promise<CliResult> {
   const dir = mkdtempSync(join(tmpdir(), 'sim-replay-'));
   const file = join(dir, 'p.json');
   await sim(['--platform', 'cm5', 'apps/ping-pong', '--nodes', '2', '--param', 'rounds=1', '--record', file]);
   const repro = JSON.parse(readFileSync(file, 'utf8')) as Record<string, any>;
   edit(repro);
   writeFileSync(file, JSON.stringify(repro));
-  return sim(['replay', file]);
+  return sim(['replay', file, ...options]);
 }
 
 describe.concurrent('repro files and sim replay', () => {
@@ -144,6 +144,11 @@ describe.concurrent('repro files and sim replay', () => {
     ],
     ['gives a run that failed its verification no fingerprint', (r: Record<string, any>) => ((r.outcome.failure = 'verification failed: node 1 is wrong'), (r.outcome.fingerprint = '')), /key "outcome\.fingerprint": empty for a run that failed its verification; expected/],
     ['gives a run stopped part-way no fingerprint', (r: Record<string, any>) => ((r.stop = { maxEvents: 5 }), (r.outcome.failure = 'stopped at its limit'), (r.outcome.fingerprint = '')), /key "outcome\.fingerprint": empty for a run that was stopped part-way; expected/],
+    // These three were the run's refusals, of a --param or a node count nobody gave: "sim: --param rounds=abc: ...".
+    ['gives a parameter of the wrong type', (r: Record<string, any>) => (r.params = ['rounds=abc']), /^sim: \S*p\.json: the recorded run: --param rounds=abc: expected an integer/],
+    ['gives a node count the network cannot take', (r: Record<string, any>) => (r.nodes = 3), /^sim: \S*p\.json: the recorded run: .*3 nodes.*power of two/],
+    // Replayed with the last value, as a divergence (exit 1), where the command line refuses it.
+    ['gives a parameter twice', (r: Record<string, any>) => (r.params = ['rounds=1', 'rounds=2']), /p\.json: bad repro file: key "params": rounds is given twice; expected each parameter once$/],
     ['has a stray character in its platform', (r: Record<string, any>) => (r.platform.text = r.platform.text.replace('"intOpCycles": 1,', '"intOpCycles": x1,')), /\(platform platforms\/cm5\.json\): not valid JSON \(Unexpected token 'x', \.\.\."pCycles": x1, "f"\.\.\. is not valid JSON\)$/],
   ])('refuses a crafted repro file that %s, with one line and exit 2', async (_what, edit, message) => {
     const r = await replayEdited(edit);
@@ -161,6 +166,15 @@ describe.concurrent('repro files and sim replay', () => {
     const r = await replayEdited(edit);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(message);
+  });
+
+  it('--json gives this run\'s fingerprint and the recording\'s beside it (it gave the recording\'s beside this run\'s events)', async () => {
+    const r = await replayEdited((x) => (x.outcome.fingerprint = '0000000000000000'), '--json');
+    expect(r.code).toBe(1);
+    const j = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(j).toMatchObject({ reproduced: false, recordedFingerprint: '0000000000000000', fingerprint: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    expect(j.fingerprint).not.toBe('0000000000000000');
+    expect(j.events).toBe(j.recordedEvents);
   });
 
   it('refuses a bad --stop-at', async () => {
