@@ -118,6 +118,19 @@ export function compileErrorLocation(e: unknown): string | null {
   return null;
 }
 
+/**
+ * What went wrong importing a module, as one line: where it does not compile
+ * (`compile`), or what it threw while loading and the first of its own frames.
+ * esbuild's first line alone was "Transform failed with 1 error:", naming nothing.
+ */
+export function moduleLoadProblem(e: unknown): { compile: boolean; text: string } {
+  const located = compileErrorLocation(e);
+  if (located !== null) return { compile: true, text: located };
+  const message = e instanceof Error ? `${e.name}: ${e.message.split('\n')[0]}` : String(e);
+  const where = appFrames(e instanceof Error ? new Error('', { cause: e }) : e)[0];
+  return { compile: false, text: `${message}${where === undefined ? '' : `, ${where}`}` };
+}
+
 /** A `file:line:col` whose file may be absolute, made relative to the working directory. */
 function shownPath(located: string): string {
   const m = /^(.*?)(:\d+:\d+)$/.exec(located);

@@ -12,6 +12,7 @@ import { extname } from 'node:path';
 import { InputError, RunFailure } from '../kernel/errors.ts';
 import { loadApp, loadPlatform, projectPath } from './load-inputs.ts';
 import { strataSubmodels } from './model-files.ts';
+import { moduleLoadProblem } from './app-location.ts';
 import { importModule } from './project.ts';
 
 export interface UnitRequest {
@@ -36,7 +37,7 @@ export async function loadSpecs(file: string, path = file): Promise<ModelSpec[]>
     try {
       mod = (await importModule(path)) as { default?: unknown };
     } catch (e) {
-      throw new InputError(`${file}: cannot load the spec module (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`);
+      throw new InputError(`${file}: cannot load the spec module (${moduleLoadProblem(e).text})`);
     }
     const specs = mod.default;
     if (!Array.isArray(specs) || specs.length === 0) {

@@ -9,7 +9,7 @@ import { InputError, kindOf } from '../kernel/errors.ts';
 import type { Platform } from '../platform/schema.ts';
 import type { AnyApp } from '../runtime/app.ts';
 import { appProblem } from '../runtime/app-check.ts';
-import { appFrames, compileErrorLocation } from './app-location.ts';
+import { moduleLoadProblem } from './app-location.ts';
 import { importModule, IS_COMPILED, PROJECT_ROOT } from './project.ts';
 
 const PLATFORM_DIR = join(PROJECT_ROOT, 'platforms');
@@ -135,11 +135,8 @@ export async function loadApp(spec: string): Promise<AnyApp> {
     mod = (await importModule(file)) as { default?: unknown };
   } catch (e) {
     if (e instanceof InputError) throw new InputError(`app ${spec}: ${e.message}`);
-    const located = compileErrorLocation(e);
-    if (located !== null) throw new InputError(`app ${spec}: cannot be compiled: ${located}`);
-    const message = e instanceof Error ? `${e.name}: ${e.message.split('\n')[0]}` : String(e);
-    const where = appFrames(e instanceof Error ? new Error('', { cause: e }) : e)[0];
-    throw new InputError(`app ${spec}: cannot be loaded (${message}${where === undefined ? '' : `, ${where}`})`);
+    const problem = moduleLoadProblem(e);
+    throw new InputError(`app ${spec}: ${problem.compile ? `cannot be compiled: ${problem.text}` : `cannot be loaded (${problem.text})`}`);
   }
   const problem = appProblem(mod.default);
   if (problem !== null) throw new InputError(`app ${spec}: ${problem}`);

@@ -8,6 +8,7 @@ import { readParts } from '../sweep/parts.ts';
 import type { ResultsHeader } from '../sweep/result-line.ts';
 import { RESULT_FORMAT, type SweepRun } from '../sweep/run-model.ts';
 import { loadSweep } from '../sweep/sweep-file.ts';
+import { moduleLoadProblem } from './app-location.ts';
 import { importModule } from './project.ts';
 import { checkoutInputs } from './sweep-inputs.ts';
 
@@ -20,7 +21,12 @@ export interface ExpandedSweep {
 
 /** Loads and expands a sweep file with this checkout's inputs. */
 export async function expandFile(file: string): Promise<ExpandedSweep> {
-  const sweep = await loadSweep(file, importModule);
+  // What the module's loading threw, as one line naming where (esbuild's first line named nothing).
+  const sweep = await loadSweep(file, (path) =>
+    importModule(path).catch((e: unknown) => {
+      throw new Error(moduleLoadProblem(e).text);
+    }),
+  );
   const resolver = checkoutInputs();
   const runs = await expandSweep(sweep.spec, file, resolver);
   return { file, runs, header: { sweep: sweep.spec.name, sweepSha256: sweep.sha256, simulator: resolver.simulator, runs: runs.length, format: RESULT_FORMAT } };

@@ -95,6 +95,7 @@ describe.concurrent('sim calibrate', () => {
   it.each([
     ['a loop without a stop', "export default [{ name: 'ClearMemory', loops: [{ id: 'i', start: '1', update: '++' }], setup: [], task: { name: 'ClearMemory', args: ['i'] }, cleanup: [], inputs: [], terms: [] }];", /specification 1: loops\[0\] is not \{ id, start, stop, update \}/],
     ['no setup', "export default [{ name: 'ClearMemory', loops: [{ id: 'i', start: '1', stop: '2', update: '++' }], task: { name: 'ClearMemory', args: ['i'] }, cleanup: [], inputs: [], terms: [] }];", /specification 1: setup is not a list/],
+    ['a throw while loading', "throw new Error('no specs today');", /^sim: \S+bad\.mjs: cannot load the spec module \(Error: no specs today, at \S+bad\.mjs:1:\d+\)\n/],
     ['a term that is no identifier', "export default [{ name: 'ClearMemory', loops: [{ id: 'i', start: '1', stop: '2', update: '++' }], setup: [], task: { name: 'ClearMemory', args: ['i'] }, cleanup: [], inputs: [], terms: [{ id: 't t', value: 'i' }] }];", /specification 1: terms\[0\] is not \{ id, value \}/],
   ])('refuses a spec module with %s (an internal error, or samples sim fit refused)', async (_what, module, message) => {
     const dir = mkdtempSync(join(tmpdir(), 'sim-cal-'));
@@ -104,6 +105,12 @@ describe.concurrent('sim calibrate', () => {
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(message);
     expect(existsSync(join(dir, 'out.samples'))).toBe(false);
+  });
+
+  it('refuses a spec module that does not compile, naming where (esbuild\'s first line alone was "Transform failed with 1 error:")', async () => {
+    const r = await sim(['calibrate', '--platform', 'cm5', 'test/fixtures/broken-syntax.ts', '-o', join(mkdtempSync(join(tmpdir(), 'sim-cal-')), 'out.samples')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('sim: test/fixtures/broken-syntax.ts: cannot load the spec module (test/fixtures/broken-syntax.ts:2:43: Expected identifier but found "(")\n');
   });
 
   it('refuses a shard like 3/2, and a machine size given twice (16,16 sampled every unit twice)', async () => {

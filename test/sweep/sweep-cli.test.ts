@@ -171,6 +171,12 @@ describe('sim sweep', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ sweep: 'module', runs: 2, toRun: 2 });
   });
 
+  it('refuses a sweep module that does not compile, naming where (esbuild\'s first line alone was "Transform failed with 1 error:")', async () => {
+    const r = await sim(['sweep', 'test/fixtures/broken-syntax.ts', '--out', join(mkdtempSync(join(tmpdir(), 'sim-sweep-bad-')), 'r.jsonl')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('sim: test/fixtures/broken-syntax.ts: cannot load the sweep module (test/fixtures/broken-syntax.ts:2:43: Expected identifier but found "(")\n');
+  });
+
   it("reports an app's check that throws as the app's failure, naming the sweep entry (it was a simulator bug with a stack)", async () => {
     const outDir = mkdtempSync(join(tmpdir(), 'sim-sweep-check-'));
     const r = await simHere(['sweep', 'test/fixtures/sweeps/check-throws.json', '--out', join(outDir, 'r.jsonl')]);
