@@ -77,9 +77,12 @@ export class ModelSet {
       // A second entry of one name silently replaced the first (a later file's may: app models override Strata's).
       if (seen.has(m.name)) throw new InputError(`${source}: model ${m.name} on ${m.platform} is given twice; expected each model once`);
       seen.add(m.name);
-      if (m.coefficients.length !== m.terms.length || m.relevant.length !== m.terms.length) {
-        throw new InputError(`${source}: model ${m.name} has ${m.terms.length} terms but ${m.coefficients.length} coefficients`);
+      // One entry of each per term: a short "relevant" was "has 12 terms but 12 coefficients".
+      for (const key of ['coefficients', 'halfWidths', 'relevant'] as const) {
+        if (m[key].length !== m.terms.length) throw new InputError(`${source}: model ${m.name} has ${m.terms.length} terms but ${m[key].length} ${key}; expected one for each term`);
       }
+      const twiceTerm = m.terms.find((t, i) => m.terms.indexOf(t) !== i);
+      if (twiceTerm !== undefined) throw new InputError(`${source}: model ${m.name} names the term ${twiceTerm} twice; expected each term once`);
       this.#models.set(m.name, { ...m, source, ...(this.#refuseNegative || refuseNegative ? { refuseNegative: true as const } : {}) });
     }
     return this;

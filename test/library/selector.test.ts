@@ -98,6 +98,20 @@ describe('the selector', () => {
     expect(() => evaluate(models.get('A', 'x'), { width: 1 })).toThrow(/model A in p\.json has a term "depth" the library does not know/);
     expect(() => new ModelSet('p').addFile('{"format":"other"}', 'f.json')).toThrow(/^f\.json: not a models file as sim fit writes it/);
   });
+
+  it('refuses a model whose lists do not give one entry per term, or that names a term twice', () => {
+    const file = (edit: (m: Record<string, unknown[]>) => void): string => {
+      const m = { platform: 'p', name: 'A', terms: ['1', 'w'], coefficients: [1, 2], halfWidths: [0, 0], relevant: [true, true], rSquared: 1, mreBuildingPercent: 0, mreVerificationPercent: 1, samples: 1, verificationSamples: 1 };
+      edit(m as unknown as Record<string, unknown[]>);
+      return JSON.stringify({ format: 'proteus-strata-models', version: 1, provenance: {}, models: [m] });
+    };
+    expect(() => new ModelSet('p').addFile(file(() => {}), 'p.json')).not.toThrow();
+    // It said "model A has 2 terms but 2 coefficients", of a short relevant.
+    expect(() => new ModelSet('p').addFile(file((m) => m.relevant.pop()), 'p.json')).toThrow(/^p\.json: model A has 2 terms but 1 relevant; expected one for each term$/);
+    expect(() => new ModelSet('p').addFile(file((m) => m.halfWidths.push(0)), 'p.json')).toThrow(/^p\.json: model A has 2 terms but 3 halfWidths; expected one for each term$/);
+    expect(() => new ModelSet('p').addFile(file((m) => m.coefficients.pop()), 'p.json')).toThrow(/^p\.json: model A has 2 terms but 1 coefficients; expected one for each term$/);
+    expect(() => new ModelSet('p').addFile(file((m) => (m.terms[1] = '1')), 'p.json')).toThrow(/^p\.json: model A names the term 1 twice; expected each term once$/);
+  });
 });
 
 describe('a given tunable', () => {
