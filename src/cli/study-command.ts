@@ -93,6 +93,7 @@ async function runStudy(args: StudyArgs, options: StudyOptions, io: Io, style: P
     }
     const sweepText = `${JSON.stringify({ name: `${study.name}-round-${round}`, runs: runs.map(sweepEntry) }, null, 1)}\n`;
     const results = join(runsDir, `round-${round}.jsonl`);
+    refuseOtherStudy(args, round, results, sha256(sweepText));
     if (args.dryRun) {
       // What --out holds already counts: a finished study's dry run said its round 1 would run.
       // With --shard, the shard's runs (it counted the whole round's, as if --shard were not given).
@@ -159,6 +160,26 @@ function recordedOfRound(results: string, sha: string, counts: (i: number) => bo
   if (existsSync(results) && ours(resultsHeaderOf(results))) return 'merged';
   const parts = readParts(results);
   return ours(parts.header) ? [...parts.byKey.values()].filter((line) => counts(line.i)).length : 0;
+}
+
+/**
+ * Refuses an --out whose round `round` holds another sweep's results (merged or in parts):
+ * the study was made there with other options. Checked before the round's sweep file is
+ * written: a rerun with another --trials rewrote it, then the sweep refused the round's
+ * results ("holds the results of sweep s-round-1 ..., not s-round-1"), leaving the sweep
+ * file and the results at odds; and a dry run said the round would run.
+ * @throws InputError naming --out
+ */
+function refuseOtherStudy(args: StudyArgs, round: number, results: string, sha: string): void {
+  let header: ResultsHeader | null;
+  try {
+    header = existsSync(results) ? resultsHeaderOf(results) : readParts(results).header;
+  } catch {
+    return; // not a results file or parts of one: the sweep says so in its own words
+  }
+  if (header === null || (header.sweepSha256 === sha && header.simulator === simulatorVersion())) return;
+  const made = header.simulator === simulatorVersion() ? 'made with other options (--trials, --seed, --platform, --nodes or the study\'s own)' : `made by simulator ${header.simulator} (this is ${simulatorVersion()})`;
+  throw new InputError(`--out ${args.out}: holds a ${args.study.name} study ${made}: its round ${round} has other runs; use another --out, or remove it to start again`);
 }
 
 /** A study run as a sweep entry: one run, one seed. */

@@ -154,7 +154,13 @@ export function checkResultsOwner(out: string, expected: ResultsHeader): void {
     throw new InputError(`--out ${out}: exists and is not a sweep's results file; expected a new name or a results file of this sweep`);
   }
   if (lineText(own) !== lineText(expected)) {
-    throw new InputError(`--out ${out}: holds the results of sweep "${own.sweep}" (sha256 ${own.sweepSha256.slice(0, 12)}, simulator ${own.simulator}, ${own.runs} runs), not "${expected.sweep}"; use another --out or remove it`);
+    const theirs = `sha256 ${own.sweepSha256.slice(0, 12)}, simulator ${own.simulator}, ${own.runs} runs`;
+    // Of one name, it said: holds the results of sweep "s" (...), not "s".
+    const whose =
+      own.sweep === expected.sweep
+        ? `another version of sweep "${own.sweep}" (${theirs}; this one: sha256 ${expected.sweepSha256.slice(0, 12)}, simulator ${expected.simulator}, ${expected.runs} runs)`
+        : `sweep "${own.sweep}" (${theirs}), not "${expected.sweep}"`;
+    throw new InputError(`--out ${out}: holds the results of ${whose}; use another --out or remove it`);
   }
 }
 

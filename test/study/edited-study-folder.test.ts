@@ -12,7 +12,7 @@
  *   with one line naming the file and line (it was "internal error: SyntaxError" for a
  *   line cut short, a TypeError for a null line, and took a line at another run's place).
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -84,5 +84,23 @@ describe('a finished digit-width study, edited', () => {
     const r = await sim([...STUDY, '--out', out]);
     expect(r.stderr).toBe(`sim: ${join(out, 'runs', 'round-1.jsonl')}:4: run 2 took ${cycles} cycles; expected a positive whole number, as a run records; remove the round's files to run it again\n`);
     expect(r.code).toBe(2);
+  }, 60_000);
+
+  // The run rewrote the round's sweep file, then the sweep refused: 'holds the results of sweep
+  // "digit-width-round-1" (...), not "digit-width-round-1"'; the dry run said the round would run.
+  it.each([
+    ['merged', false],
+    ['in its part only', true],
+  ])('run again with other options (its round %s), is refused by the run and the dry run, its files as they were', async (_what, partOnly) => {
+    const out = edited(`other-options-${partOnly ? 'part' : 'merged'}`, 'round-1.jsonl', () => {});
+    if (partOnly) rmSync(join(out, 'runs', 'round-1.jsonl'));
+    const before = Object.fromEntries(readdirSync(join(out, 'runs')).map((f) => [f, readFileSync(join(out, 'runs', f), 'utf8')]));
+    const other = [...STUDY, '--seed', '2'];
+    for (const extra of [[], ['--dry-run']]) {
+      const r = await sim([...other, '--out', out, ...extra]);
+      expect(r.stderr).toBe(`sim: --out ${out}: holds a digit-width study made with other options (--trials, --seed, --platform, --nodes or the study's own): its round 1 has other runs; use another --out, or remove it to start again\n`);
+      expect(r.code).toBe(2);
+    }
+    expect(Object.fromEntries(readdirSync(join(out, 'runs')).map((f) => [f, readFileSync(join(out, 'runs', f), 'utf8')]))).toEqual(before);
   }, 60_000);
 });

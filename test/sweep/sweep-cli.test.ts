@@ -203,6 +203,19 @@ describe('sim sweep', () => {
     expect(readFileSync(out, 'utf8')).toBe('my notes\n');
   });
 
+  it('refuses the results of another version of the same sweep naming both versions (it said: of sweep "mine" (...), not "mine")', async () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'sim-sweep-version-'));
+    const file = join(outDir, 'mine.json');
+    const sweep = (seeds: number[]) => writeFileSync(file, JSON.stringify({ name: 'mine', runs: [{ app: 'apps/ping-pong', platform: 'cm5', nodes: 2, params: { rounds: 1 }, seeds }] }));
+    sweep([1]);
+    const out = join(outDir, 'r.jsonl');
+    expect((await simHere(['sweep', file, '--out', out])).code).toBe(0);
+    sweep([1, 2]);
+    const r = await simHere(['sweep', file, '--out', out]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`^sim: --out ${out.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: holds the results of another version of sweep "mine" \\(sha256 [0-9a-f]{12}, simulator \\S+, 1 runs; this one: sha256 [0-9a-f]{12}, simulator \\S+, 2 runs\\); use another --out or remove it\\n$`));
+  });
+
   it("refuses an export -o that names a sweep's part, which held the only record of its runs", async () => {
     const r = await simHere(['sweep', 'export', join(dir, 'one.jsonl'), '--format', 'csv', '-o', join(dir, 'one.jsonl.part-1-of-1')]);
     expect(r.code).toBe(2);
