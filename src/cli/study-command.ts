@@ -227,6 +227,7 @@ export async function parseStudyArgs(argv: readonly string[]): Promise<StudyArgs
   for (const option of ['trials', 'max-grid', 'max-keys'] as const) {
     if (v[option] !== undefined && !d.takes.includes(option)) throw new InputError(`sim study ${study.name}: takes no --${option} (it takes ${d.takes.map((o) => `--${o}`).join(', ')})`);
   }
+  // At most 100,000 (help and README say so): planning that many stencil trials takes minutes.
   const trials = int('trials', v.trials, d.minTrials, 100_000) ?? d.trials;
   const maxGrid = int('max-grid', v['max-grid'], 16, 1 << 14) ?? d.maxGrid ?? 0;
   // Sample sort's runs have room for 2 x keys (its default memory), addressed by block transfer offsets.
