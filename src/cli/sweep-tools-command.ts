@@ -5,7 +5,8 @@
  * <sweep-file> --out <results.jsonl> --tasks N ...` (prints an sbatch array script) and
  * `sim sweep export <results.jsonl> --format csv [--columns ...] [-o file]`.
  */
-import { join, resolve } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { InputError } from '../kernel/errors.ts';
 import { resultsCsv } from '../sweep/export-csv.ts';
 import { collectParts, finalPieces, ranges, shardsWithGaps, type Collected } from '../sweep/merge.ts';
@@ -71,7 +72,11 @@ async function statusCommand(argv: readonly string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommand('sim sweep status', argv, 1);
   const out = required('sim sweep status', 'out', values.out, 'results.jsonl');
   const queue = queueOption(values.queue);
+  // A typo's folder, or a file that is no results file, was "every run missing", exit 0: as sim sweep refuses them.
+  const folder = dirname(resolve(out));
+  if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new InputError(`--out ${out}: no such folder ${folder}; expected the folder of the sweep's results`);
   const sweep = await expandFile(positionals[0]);
+  checkResultsOwner(out, sweep.header);
   const c = recordedFor(out, sweep);
   const t = tally(c);
   let jobs: Record<string, number> | null = null;

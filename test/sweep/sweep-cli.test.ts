@@ -148,6 +148,9 @@ describe('sim sweep', () => {
     // Each refusal ("app apps/ping-pong<newline>x: no such file", "--param pat<newline>tern=...") came out on two lines.
     [['sweep', 'test/fixtures/sweeps/newline-app.json', '--out', 'OUT'], /^sim: test\/fixtures\/sweeps\/newline-app\.json: not a sweep file at runs\[0\]\.app: expected one line of text, without control characters/],
     [['sweep', 'test/fixtures/sweeps/newline-param.json', '--out', 'OUT'], /^sim: test\/fixtures\/sweeps\/newline-param\.json: not a sweep file at runs\[0\]\.params\["pat\\ntern"\]: expected one line of text, without control characters/],
+    // Both were "every run missing", exit 0, where sim sweep refuses them.
+    [['sweep', 'status', SMALL, '--out', '/nonexistent-sim-folder/r.jsonl'], /^sim: --out \/nonexistent-sim-folder\/r\.jsonl: no such folder \/nonexistent-sim-folder; expected the folder of the sweep's results$/],
+    [['sweep', 'status', SMALL, '--out', 'README.md'], /^sim: --out README\.md: exists and is not a sweep's results file; expected a new name or a results file of this sweep$/],
     [['worker'], /^sim worker: missing --queue redis:\/\/host:port\/db/],
     [['sweep', 'slurm', SMALL, '--out', 'OUT', '--tasks', '50'], /^sim: --tasks 50: more array tasks than the sweep has runs \(24\)/],
     [['sweep', 'slurm', SMALL, '--out', 'OUT', '--tasks', '4', '--time', 'an hour'], /^sim: --time an hour: expected a Slurm time limit/],
