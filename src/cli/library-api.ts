@@ -72,7 +72,10 @@ async function selection(r: Omit<ImplementationRequest, 'inputs'>): Promise<Sele
   const problem = nodeCountProblem(platform.network, nodes);
   if (problem !== null) throw new InputError(`nodes ${nodes}: ${problem} (platform ${platform.name})`);
   const comm = parseCommunication(r.communication, r.hybridModels);
-  return { module: moduleNamed(r.module), context: selectContext(platform, nodes, loadModelSet(platform, nodes, r.models, comm), comm.communication) };
+  const mod = moduleNamed(r.module);
+  // As sim select refuses it: the sort module took a communication and changed nothing.
+  if (mod.name !== 'stencil' && comm.communication !== undefined) throw new InputError(`communication ${comm.communication}: it chooses the stencil's extra rows and columns; module ${mod.name} has none (leave it out)`);
+  return { module: mod, context: selectContext(platform, nodes, loadModelSet(platform, nodes, r.models, comm), comm.communication) };
 }
 
 const REQUEST_FIELDS = ['platform', 'module', 'inputs', 'nodes', 'models', 'communication', 'hybridModels', 'seed'];

@@ -95,7 +95,8 @@ export function resolveAuto(app: string, values: Readonly<Record<string, number 
     const variants = (only === null ? mod.variants : [variantNamed(mod, only)]).map(withRoom).map(withExtraLines);
     // Values of tunables not set to auto, given or the app's defaults, are kept and pinned: the prediction uses them.
     for (const v of variants) for (const t of v.tunables) if (values[t] !== undefined && values[t] !== 'auto') pinned[t] = values[t] as number;
-    choice = select({ ...mod, variants }, inputs, ctx, pinned, autos);
+    // The autos the variants tune (select refuses others; the selector and a tunable the chosen variant lacks are dealt with below).
+    choice = select({ ...mod, variants }, inputs, ctx, pinned, autos.filter((k) => variants.some((v) => v.tunables.includes(k))));
     const chosen = variantNamed(mod, choice.variant);
     for (const k of autos) {
       if (k === rule.selector || chosen.tunables.includes(k)) continue;

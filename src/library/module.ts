@@ -174,6 +174,7 @@ export function modelCycles(v: Variant, ctx: SelectContext, columns: Columns): n
  */
 export function select(mod: LibraryModule, x: Inputs, ctx: SelectContext, pinned: Params = {}, requested: readonly string[] = [], withAdvice = true): Choice {
   checkSelectArguments(mod, ctx, pinned, requested);
+  if (typeof withAdvice !== 'boolean') throw new InputError(`select: expected withAdvice true or false, got ${kindOf(withAdvice)}`);
   checkInputs(mod, x);
   // A choice every app refuses was printed as the choice (a 65536 x 65536 grid), and only its run refused it.
   const inputProblem = mod.inputProblem?.(x, ctx) ?? null;
@@ -227,11 +228,11 @@ export function select(mod: LibraryModule, x: Inputs, ctx: SelectContext, pinned
 function checkSelectArguments(mod: LibraryModule, ctx: SelectContext, pinned: Params, requested: readonly string[]): void {
   const m = mod as Partial<LibraryModule> | null;
   if (m === null || typeof m !== 'object' || typeof m.name !== 'string' || !Array.isArray(m.inputs) || !Array.isArray(m.variants)) {
-    throw new InputError(`select: expected a library module (STENCIL_MODULE or SORT_MODULE, or { name, inputs, variants }), got ${kindOf(mod)}`);
+    throw new InputError(`select: expected a library module { name, inputs, variants } (loadSelection gives one: its module), got ${kindOf(mod)}`);
   }
   const c = ctx as Partial<SelectContext> | null;
   if (c === null || typeof c !== 'object' || typeof c.models?.get !== 'function' || !(Number.isInteger(c.nodes) && (c.nodes as number) >= 1) || !((c.clockMHz as number) > 0)) {
-    throw new InputError(`select: expected a selection context { models, nodes, clockMHz, ... } (selectContext(platform, nodes, models) gives one), got ${kindOf(ctx)}`);
+    throw new InputError(`select: expected a selection context { models, nodes, clockMHz, ... } (loadSelection gives one: its context), got ${kindOf(ctx)}`);
   }
   if (pinned === null || typeof pinned !== 'object') throw new InputError(`select: expected pinned parameters as an object, got ${kindOf(pinned)}`);
   // A misspelt tunable ({ extraRow: 1 }) was ignored; { extraRows: 'x' } or NaN made the square's prediction NaN, dropped unseen from the choice; -3 was predicted.
@@ -245,6 +246,10 @@ function checkSelectArguments(mod: LibraryModule, ctx: SelectContext, pinned: Pa
     if (spec !== undefined && !takes(spec, value)) throw new InputError(`select: pinned ${name} ${value}: expected ${spec.type === 'int' ? 'an integer' : 'a number'}${rangeText(spec)}`);
   }
   if (!Array.isArray(requested)) throw new InputError(`select: expected the requested tunables as a list, got ${kindOf(requested)}`);
+  // ['nope'] and [5] were taken and changed nothing, as pinned names are refused.
+  for (const name of requested) {
+    if (!tunables.includes(name)) throw new InputError(`select: requested ${typeof name === 'string' ? name : kindOf(name)}: not a tunable of module ${m.name} (expected ${tunables.join(', ') || 'none: it has no tunables'})`);
+  }
 }
 
 /** Whether an int or float app parameter takes `value`, as parseParams checks it. */

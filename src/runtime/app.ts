@@ -154,11 +154,16 @@ export function parseParams(app: AnyApp, assignments: readonly string[]): Record
   const specs = app.params as ParamSpecs;
   const values: Record<string, ParamValue> = {};
   for (const [key, spec] of Object.entries(specs)) values[key] = spec.default;
+  const given = new Map<string, string>();
   for (const a of assignments) {
     const eq = a.indexOf('=');
     if (eq <= 0) throw new InputError(`--param ${a}: expected key=value`);
     const key = a.slice(0, eq);
     const raw = a.slice(eq + 1);
+    // As the command line refuses it: a library caller's ['shift=1', 'shift=2'] ran shift=2.
+    const before = given.get(key);
+    if (before !== undefined && before !== a) throw new InputError(`--param ${key} given twice ("${before}", then "${a}"); expected each parameter once`);
+    given.set(key, a);
     const spec = Object.hasOwn(specs, key) ? specs[key] : undefined;
     if (spec === undefined) {
       const known = Object.keys(specs);

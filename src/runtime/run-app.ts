@@ -18,6 +18,7 @@ import { HandlerTable } from './handler-table.ts';
 import { Runtime } from './runtime.ts';
 import { RunOutput, type LogSink, type OutputSink } from './printing.ts';
 import { formatNodeClocks, heapNearLimit, HEAP_CHECK_EVENTS, megabytes, stopReport, type StopReport } from './run-stop.ts';
+import { checkRunConfig } from './run-config.ts';
 
 export type { NodeSnapshot, StopReport } from './run-stop.ts';
 
@@ -145,6 +146,7 @@ function checkConfig(config: unknown): void {
   ];
   const bad = fields.filter(([, ok]) => !ok).map(([name]) => name);
   if (bad.length > 0) throw new InputError(`runApp: the configuration's ${bad.join(', ')} ${bad.length === 1 ? 'is' : 'are'} missing or malformed; expected a run configuration as runConfig or loadRun gives it`);
+  checkRunConfig(config as RunConfig);
 }
 
 function startRun(config: RunConfig): StartedRun {
@@ -267,6 +269,8 @@ export class AppRun {
   private nextHeapCheck = HEAP_CHECK_EVENTS;
   /** What ended the run early, thrown again by any later advance (advancing past an app's error ran on into a deadlock). */
   private failure: unknown = null;
+  /** Every node has exited: a later advance dispatches nothing (it ran the timer interrupts on, and the fingerprint changed). */
+  private hasEnded = false;
 
   /**
    * Builds the machine and starts every node (nothing runs yet).
@@ -298,12 +302,14 @@ export class AppRun {
    */
   advance(events: number): boolean {
     // advance(NaN) and advance(undefined) ran to the end, advance('10') ran 10 events, advance(-5) did nothing.
-    if (typeof events !== 'number' || Number.isNaN(events) || events < 0) {
-      throw new InputError(`AppRun.advance: expected a number of events, 0 or more (Infinity: to the end), got ${typeof events === 'number' ? events : kindOf(events)}`);
+    // advance(0.5) dispatched an event.
+    if (typeof events !== 'number' || !(Number.isSafeInteger(events) || events === Infinity) || events < 0) {
+      throw new InputError(`AppRun.advance: expected a whole number of events, 0 or more (Infinity: to the end), got ${typeof events === 'number' ? events : kindOf(events)}`);
     }
     if (this.failure !== null) throw this.failure;
+    if (this.hasEnded) return true;
     try {
-      return this.step(events);
+      return (this.hasEnded = this.step(events));
     } catch (e) {
       this.failure = e;
       throw e;

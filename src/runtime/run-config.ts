@@ -51,6 +51,22 @@ export function runConfig(platform: Platform, app: AnyApp, options: RunOptions =
   };
 }
 
+/**
+ * Checks a RunConfig a caller built by hand (runApp and AppRun take any) as runConfig
+ * checks its options: network 'warp' ran the packet network and reported 'warp', seed -1
+ * was a bare RangeError, log: 5 a TypeError blamed on the app, an unknown field was
+ * ignored, and params {} (no defaults filled in) deadlocked.
+ * @throws InputError naming the field and what was expected
+ */
+export function checkRunConfig(config: RunConfig): void {
+  const { platform, app, params, ...options } = config;
+  checkOptions(platform, app, options);
+  if (params === null || typeof params !== 'object' || Array.isArray(params)) throw new InputError(`params: expected an object of the app's parameter values (runConfig gives one), got ${kindOf(params)}`);
+  paramValues(app, params);
+  const missing = Object.keys(app.params).filter((k) => !Object.hasOwn(params, k));
+  if (missing.length > 0) throw new InputError(`params: no value for ${missing.join(', ')}; expected every parameter of app ${app.name} (runConfig fills in the defaults)`);
+}
+
 /** The options runConfig takes (RunConfig's, less platform and app). */
 const OPTION_NAMES = ['params', 'nodes', 'seed', 'network', 'output', 'log', 'trace', 'observer', 'perturb', 'inspect', 'limits'] as const satisfies readonly (keyof RunOptions)[];
 

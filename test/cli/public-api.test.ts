@@ -98,7 +98,22 @@ describe('the public entry refuses what is not its input', () => {
     await refused(() => loadRun({ platform: 'cm5' } as never), /^loadRun: app: expected a path to an app folder or module, or a loaded app, got undefined$/);
     await refused(() => runApp(null as never), /^runApp: expected a run configuration \(runConfig or loadRun gives one\), got null$/);
     await refused(() => runApp({} as never), /^runApp: the configuration's platform, app, params, nodes, seed are missing or malformed; expected a run configuration as runConfig or loadRun gives it$/);
-    await refused(() => select(null as never, {}, null as never), /^select: expected a library module \(STENCIL_MODULE or SORT_MODULE, or \{ name, inputs, variants \}\), got null$/);
+    await refused(() => select(null as never, {}, null as never), /^select: expected a library module \{ name, inputs, variants \} \(loadSelection gives one: its module\), got null$/);
+  });
+
+  it('refuses what select and the sort module do not take (each was taken and changed nothing)', async () => {
+    const s = await loadSelection({ platform: 'atm', module: 'stencil' });
+    const x = { width: 512, height: 512, iters: 4 };
+    await refused(() => select(s.module, x, s.context, {}, ['nope']), /^select: requested nope: not a tunable of module stencil \(expected .*extraRows.*\)$/);
+    await refused(() => select(s.module, x, s.context, {}, [5 as never]), /^select: requested number: not a tunable of module stencil/);
+    await refused(() => select(s.module, x, s.context, {}, [], 'no' as never), /^select: expected withAdvice true or false, got string$/);
+    expect(select(s.module, x, s.context, {}, ['extraRows']).variant).toMatch(/^\w+$/);
+    // It named selectContext, which the package does not export.
+    await refused(() => select(s.module, x, null as never), /^select: expected a selection context .* \(loadSelection gives one: its context\), got null$/);
+    await refused(
+      () => chooseImplementation({ platform: 'cm5', module: 'sort', inputs: { keys: 1000, keyBits: 28 }, communication: 'factored' }),
+      /^communication factored: it chooses the stencil's extra rows and columns; module sort has none \(leave it out\)$/,
+    );
   });
 
   it('refuses predict and mrePercent of lists that do not pair up, which gave NaN', async () => {
@@ -260,12 +275,43 @@ describe('a run in steps through the public entry (AppRun)', () => {
 
   it('refuses a count of events that is not one: NaN and undefined ran to the end, a string ran that many, a negative count nothing', async () => {
     const run = new AppRun(await loadRun({ platform: 'cm5', app: shippedApp('ping-pong'), nodes: 4 }));
-    for (const [count, shown] of [[Number.NaN, 'NaN'], [undefined, 'undefined'], ['10', 'string'], [-5, '-5'], [null, 'null']] as const) {
-      await refused(() => run.advance(count as never), new RegExp(`^AppRun\\.advance: expected a number of events, 0 or more \\(Infinity: to the end\\), got ${shown}$`));
+    // 0.5 dispatched an event.
+    for (const [count, shown] of [[Number.NaN, 'NaN'], [undefined, 'undefined'], ['10', 'string'], [-5, '-5'], [null, 'null'], [0.5, '0\\.5']] as const) {
+      await refused(() => run.advance(count as never), new RegExp(`^AppRun\\.advance: expected a whole number of events, 0 or more \\(Infinity: to the end\\), got ${shown}$`));
     }
     expect(run.events).toBe(0);
     expect(run.advance(0)).toBe(false);
     expect(run.advance(Infinity)).toBe(true);
+  });
+
+  it('dispatches nothing once the run has ended: a CM-5 run went on with its timer interrupts, and its fingerprint changed', async () => {
+    const config = await loadRun({ platform: 'cm5', app: shippedApp('cshift'), nodes: 16 });
+    const whole = runApp(config);
+    const run = new AppRun(config);
+    expect(run.advance(Infinity)).toBe(true);
+    expect(run.advance(1)).toBe(true);
+    expect(run.advance(Infinity)).toBe(true);
+    expect(run.events).toBe(whole.events);
+    expect(run.summary().fingerprint).toBe(whole.fingerprint);
+  });
+
+  it('checks a configuration built by hand as runConfig checks its options (each ran, or failed deep in the run)', async () => {
+    const config = await loadRun({ platform: 'cm5', app: shippedApp('cshift'), nodes: 16 });
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ network: 'warp' }, /^network warp: expected packet or analytic$/],
+      [{ seed: -1 }, /^seed -1: expected an integer from 0 to 4294967295$/],
+      [{ limits: { maxCycles: 'x' } }, /^limits\.maxCycles x: expected a whole number/],
+      [{ log: 5 }, /^log: expected a function, got number$/],
+      [{ bogus: 5 }, /^run option bogus: unknown/],
+      [{ params: {} }, /^params: no value for shift.*; expected every parameter of app cshift \(runConfig fills in the defaults\)$/],
+      [{ params: { ...config.params, shift: 'x' } }, /^param shift: expected a number/],
+      [{ params: { ...config.params, bogus: 1 } }, /app cshift has no parameter "bogus"/],
+    ];
+    for (const [edit, message] of cases) await refused(() => runApp({ ...config, ...edit } as never), message);
+  });
+
+  it('refuses a parameter given twice with two values, as the command line does (the last one ran)', async () => {
+    await refused(() => loadRun({ platform: 'cm5', app: shippedApp('cshift'), nodes: 16, params: ['shift=1', 'shift=2'] }), /^--param shift given twice \("shift=1", then "shift=2"\); expected each parameter once$/);
   });
 });
 
