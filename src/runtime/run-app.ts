@@ -5,34 +5,22 @@
  * CLI and worker threads call it the same way, so a run is identical in both.
  */
 import { AppError, InputError, kindOf, RunFailure, RunLimitError, SimError } from '../kernel/errors.ts';
-import type { EventObserver } from '../kernel/simulation.ts';
 import { LINE_BREAKING, LINE_BREAKING_WORDS } from '../kernel/one-line.ts';
-import { Machine, type NetworkMode, type TraceSink } from '../machine/machine.ts';
+import { Machine, type NetworkMode } from '../machine/machine.ts';
 import { PacketNetwork } from '../network/packet-network.ts';
-import type { Platform } from '../platform/schema.ts';
 import { verificationProblem, type AnyApp, type MachineInfo, type Metrics, type ParamValue, type Verification } from './app.ts';
 import { NodeEngines } from './engines.ts';
 import { WORK_PAST_LIMIT, WorkPastLimit } from './local-work.ts';
 import { shownArgument } from './words.ts';
 import { HandlerTable } from './handler-table.ts';
 import { Runtime } from './runtime.ts';
-import { RunOutput, type LogSink, type OutputSink } from './printing.ts';
+import { RunOutput } from './printing.ts';
 import { formatNodeClocks, heapNearLimit, HEAP_CHECK_EVENTS, megabytes, stopReport, type StopReport } from './run-stop.ts';
-import { checkRunConfig } from './run-config.ts';
+import { checkParamValues, checkRunConfig, type RunConfig, type RunLimits } from './run-config.ts';
+
+export type { RunConfig, RunLimits } from './run-config.ts';
 
 export type { NodeSnapshot, StopReport } from './run-stop.ts';
-
-/**
- * Where a run gives up if it has not finished (`sim --max-cycles`, `--max-events`):
- * a runaway program, or a platform that makes it crawl, then ends in a RunLimitError
- * that lists every node's clock and call. None by default.
- */
-export interface RunLimits {
-  /** Stop at the first event after this simulated cycle. */
-  maxCycles?: number;
-  /** Stop after this many events. */
-  maxEvents?: number;
-}
 
 /**
  * The limits every run of the simulator's own commands gets unless told otherwise
@@ -45,30 +33,6 @@ export interface RunLimits {
  */
 // Frozen: every run of the package's commands and runImplementation reads this one object, which a program could change.
 export const DEFAULT_RUN_LIMITS = Object.freeze({ maxCycles: 10_000_000_000, maxEvents: 1_000_000_000 } as const satisfies RunLimits);
-
-export interface RunConfig {
-  platform: Platform;
-  app: AnyApp;
-  /** Parsed parameter values (see parseParams). */
-  params: Record<string, ParamValue>;
-  nodes: number;
-  seed: number;
-  network: NetworkMode;
-  /** Receives Qprintf output as nodes flush it (discarded when absent). */
-  output?: OutputSink;
-  /** Receives every log entry; when present, global operations log their progress too. */
-  log?: LogSink;
-  /** Records state changes for a trace file (src/trace/writer.ts). */
-  trace?: TraceSink;
-  /** Sees every event (replay records and checks runs with it). */
-  observer?: EventObserver;
-  /** Schedule-perturbation seed (`sim --perturb`); none when absent. */
-  perturb?: number;
-  /** Sees the machine once it is built, before it runs (for tests and tools that read its counters). */
-  inspect?: (machine: Machine) => void;
-  /** Limits on a run that does not finish; none when absent. */
-  limits?: RunLimits;
-}
 
 export interface Spread {
   min: number;
@@ -166,7 +130,7 @@ function startRun(config: RunConfig): StartedRun {
       return machine.topology.hops(a, b);
     },
   };
-  const problem = checkApp(app, params, info);
+  const problem = appObjection(app, params, info);
   if (problem !== null) throw new InputError(`app ${app.name}: ${problem}`);
   const input: unknown = appCall(app, 'setup', () => app.setup?.({ params, machine: info, random: machine.sim.stream('app/input') }));
 
@@ -186,14 +150,27 @@ function startRun(config: RunConfig): StartedRun {
   return { machine, output, engines, app, params, info, input, results };
 }
 
-/** Runs one of the app's own functions; what it throws becomes the app's error, naming the function. */
 /**
  * The app's objection to `params` on this machine (its check), or null; a run and a
  * sweep's expansion ask alike (a sweep refused every combination of a check that
- * returned nothing, and reported one that threw as a simulator bug).
- * @throws AppError if check throws; InputError if it returns neither a string nor null
+ * returned nothing, and reported one that threw as a simulator bug). For a library
+ * caller: its arguments are checked first (checkApp(undefined, ...) was a TypeError,
+ * and params or a machine left out a TypeError blamed on the app's check).
+ * @throws AppError if check throws; InputError if it returns neither a string nor null,
+ *   or for arguments that are not an app, its parameter values and a machine
  */
 export function checkApp(app: AnyApp, params: Record<string, ParamValue>, info: MachineInfo): string | null {
+  if (app === null || typeof app !== 'object' || typeof app.name !== 'string') throw new InputError(`checkApp: expected an app (loadApp or defineApp gives one), got ${kindOf(app)}`);
+  checkParamValues(app, params);
+  const i = info as Partial<MachineInfo> | null;
+  if (i === null || typeof i !== 'object' || !(Number.isInteger(i.nodes) && (i.nodes as number) >= 1) || typeof i.platform !== 'string' || !((i.clockMHz as number) > 0) || typeof i.hops !== 'function') {
+    throw new InputError(`checkApp: expected the machine { nodes, platform, clockMHz, hops } the app's check is given, got ${kindOf(info)}`);
+  }
+  return appObjection(app, params, info);
+}
+
+/** checkApp of arguments the simulator made itself (a run's, a sweep's expansion, a calibration's): not checked again. */
+export function appObjection(app: AnyApp, params: Record<string, ParamValue>, info: MachineInfo): string | null {
   const problem: unknown = appCall(app, 'check', () => app.check?.(params, info));
   if (problem === undefined || problem === null) return null;
   if (typeof problem !== 'string') throw new InputError(`app ${app.name}: check returned ${typeof problem}; expected null (the parameters are fine) or a string saying what is wrong`);
@@ -204,6 +181,7 @@ export function checkApp(app: AnyApp, params: Record<string, ParamValue>, info: 
   return problem;
 }
 
+/** Runs one of the app's own functions; what it throws becomes the app's error, naming the function. */
 function appCall<T>(app: AnyApp, what: string, call: () => T): T {
   try {
     return call();

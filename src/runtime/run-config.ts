@@ -10,7 +10,45 @@ import { NETWORK_MODES, type NetworkMode } from '../machine/machine.ts';
 import type { Platform } from '../platform/schema.ts';
 import { appProblem } from './app-check.ts';
 import { parseParams, type AnyApp, type ParamSpec, type ParamSpecs, type ParamValue } from './app.ts';
-import type { RunConfig } from './run-app.ts';
+import type { EventObserver } from '../kernel/simulation.ts';
+import type { Machine, TraceSink } from '../machine/machine.ts';
+import type { LogSink, OutputSink } from './printing.ts';
+
+/**
+ * Where a run gives up if it has not finished (`sim --max-cycles`, `--max-events`):
+ * a runaway program, or a platform that makes it crawl, then ends in a RunLimitError
+ * that lists every node's clock and call. None by default.
+ */
+export interface RunLimits {
+  /** Stop at the first event after this simulated cycle. */
+  maxCycles?: number;
+  /** Stop after this many events. */
+  maxEvents?: number;
+}
+
+export interface RunConfig {
+  platform: Platform;
+  app: AnyApp;
+  /** Parsed parameter values (see parseParams). */
+  params: Record<string, ParamValue>;
+  nodes: number;
+  seed: number;
+  network: NetworkMode;
+  /** Receives Qprintf output as nodes flush it (discarded when absent). */
+  output?: OutputSink;
+  /** Receives every log entry; when present, global operations log their progress too. */
+  log?: LogSink;
+  /** Records state changes for a trace file (src/trace/writer.ts). */
+  trace?: TraceSink;
+  /** Sees every event (replay records and checks runs with it). */
+  observer?: EventObserver;
+  /** Schedule-perturbation seed (`sim --perturb`); none when absent. */
+  perturb?: number;
+  /** Sees the machine once it is built, before it runs (for tests and tools that read its counters). */
+  inspect?: (machine: Machine) => void;
+  /** Limits on a run that does not finish; none when absent. */
+  limits?: RunLimits;
+}
 
 /** The run seed when none is given (`sim --seed`). */
 export const DEFAULT_SEED = 1;
@@ -61,6 +99,15 @@ export function runConfig(platform: Platform, app: AnyApp, options: RunOptions =
 export function checkRunConfig(config: RunConfig): void {
   const { platform, app, params, ...options } = config;
   checkOptions(platform, app, options);
+  checkParamValues(app, params);
+}
+
+/**
+ * Checks that `params` holds a value the app takes for each of its parameters, and
+ * nothing else (as runConfig gives them, defaults filled in).
+ * @throws InputError naming the parameter
+ */
+export function checkParamValues(app: AnyApp, params: Readonly<Record<string, ParamValue>>): void {
   if (params === null || typeof params !== 'object' || Array.isArray(params)) throw new InputError(`params: expected an object of the app's parameter values (runConfig gives one), got ${kindOf(params)}`);
   paramValues(app, params);
   const missing = Object.keys(app.params).filter((k) => !Object.hasOwn(params, k));
