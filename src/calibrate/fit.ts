@@ -25,7 +25,7 @@ export interface FitResult {
   terms: string[];
   /** One per term; zero for the terms found irrelevant. */
   coefficients: number[];
-  /** 95% confidence half-widths (eq. 28); zero for irrelevant terms. */
+  /** 95% confidence half-widths (eq. 28); zero for irrelevant terms, Infinity for all of an exact fit (no degree of freedom). */
   halfWidths: number[];
   relevant: boolean[];
   rSquared: number;
@@ -140,7 +140,8 @@ export function fitModel(termNames: readonly string[], samples: readonly Sample[
   // Exported: what would make the fit NaN is refused (a sample of NaN, of too few x, or of
   // 0 cycles under relative error gave NaN coefficients and no error). How many samples a
   // fit needs to judge its terms is sim fit's check (checkFittable): the studies' in-sample
-  // ceilings fit exactly, with none to spare, on purpose.
+  // ceilings fit exactly, with none to spare, on purpose, or with fewer samples than
+  // unknowns (SVD's least-norm solution, 3.6.2); such a fit's half-widths say so: Infinity.
   // fitModel(null, ...) was a TypeError.
   if (!Array.isArray(termNames) || !termNames.every((t) => typeof t === 'string')) throw new InputError(`fitModel: expected the term names as a list of strings, got ${kindOf(termNames)}`);
   if (!Array.isArray(samples) || samples.length === 0) throw new InputError('fitModel: expected a non-empty list of samples { y, x }');
@@ -167,7 +168,8 @@ export function fitModel(termNames: readonly string[], samples: readonly Sample[
     const dof = n - r;
     const v = dof > 0 ? chi2 / dof : 0;
     const t = dof > 0 ? jStat.studentt.inv(0.975, dof) : Infinity;
-    const half = coef.map((_, k) => (relevant[k] ? t * Math.sqrt(v * variance[k]) : 0));
+    // With no degree of freedom (an exact fit) nothing bounds a coefficient: Infinity (t x 0 was NaN).
+    const half = coef.map((_, k) => (!relevant[k] ? 0 : dof > 0 ? t * Math.sqrt(v * variance[k]) : Infinity));
     // A term whose contribution is below rounding everywhere is irrelevant even when an
     // exact fit leaves no variance to judge it by (the simulator's clock is exact).
     const yScale = Math.max(largestAbs(ys, (y) => y), 1e-300);

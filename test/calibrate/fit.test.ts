@@ -53,6 +53,15 @@ describe('the model fitter (thesis 3.6.2, Fig. 3-9)', () => {
     expect(fit.mrePercent).toBeCloseTo(0, 9);
   });
 
+  it('gives an exact or underdetermined fit half-widths of Infinity: no degree of freedom bounds its coefficients (they were NaN)', () => {
+    const exact = fitModel(['x'], [{ x: [1], y: 12 }, { x: [2], y: 14 }], false);
+    expect(exact.coefficients[0]).toBeCloseTo(10, 9);
+    expect(exact.coefficients[1]).toBeCloseTo(2, 9);
+    expect(exact.halfWidths).toEqual([Infinity, Infinity]);
+    const under = fitModel(['x'], [{ x: [1], y: 10 }], false);
+    expect(under.halfWidths).toEqual([Infinity, Infinity]);
+  });
+
   it("gives eq. 28's 95% half-widths: a straight line's, as the textbook computes them with n - 2 degrees of freedom", () => {
     const xs = [0, 1, 2, 3, 4, 5];
     const ys = [2.1, 2.9, 5.2, 6.8, 9.1, 10.7];
