@@ -13,6 +13,7 @@ import { nodeCountProblem } from '../network/build-topology.ts';
 import { DEFAULT_RUN_LIMITS, runApp, type RunSummary } from '../runtime/run-app.ts';
 import { loadPlatform, projectPath } from './load-inputs.ts';
 import { parseCommunication } from './communication-option.ts';
+import { platformShapeProblem } from '../platform/platform-shape.ts';
 import { loadModelSet, moduleNamed } from './model-files.ts';
 import { loadRun } from './run-setup.ts';
 
@@ -96,6 +97,9 @@ function checkRequest(r: Partial<ImplementationRequest> & { seed?: number }, nee
   if (typeof p !== 'string' && (p === null || typeof p !== 'object' || typeof p.name !== 'string' || typeof p.network !== 'object' || typeof p.cpu !== 'object')) {
     throw new InputError(`platform: expected a platform name, a path to a platform file, or a loaded platform (loadPlatform or parsePlatform gives one), got ${kindOf(p)}`);
   }
+  // An edited copy is checked against its file, as runConfig checks one.
+  const shape = typeof p === 'string' ? null : platformShapeProblem(p as Platform);
+  if (shape !== null) throw new InputError(shape);
   if (typeof r.module !== 'string') throw new InputError(`module: expected a module name (stencil, sort) or an app folder of one, got ${String(r.module)}`);
   if (needsInputs && (r.inputs === null || typeof r.inputs !== 'object' || Array.isArray(r.inputs))) throw new InputError(`inputs: expected an object of the module's inputs, got ${String(r.inputs)}`);
   if (r.nodes !== undefined && !(Number.isInteger(r.nodes) && r.nodes >= 1)) throw new InputError(`nodes ${String(r.nodes)}: expected a positive integer`);

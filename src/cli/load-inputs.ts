@@ -10,6 +10,7 @@ import type { Platform } from '../platform/schema.ts';
 import type { AnyApp } from '../runtime/app.ts';
 import { appProblem } from '../runtime/app-check.ts';
 import { moduleLoadProblem } from './app-location.ts';
+import { markParsed } from '../platform/platform-shape.ts';
 import { importModule, IS_COMPILED, PROJECT_ROOT } from './project.ts';
 
 const PLATFORM_DIR = join(PROJECT_ROOT, 'platforms');
@@ -89,7 +90,7 @@ function checkedAtBuild(name: string, text: string, source: string): Platform | 
   const file = join(PROJECT_ROOT, 'dist', 'platforms', `${name}.json`);
   if (!existsSync(file)) return null;
   const platform = JSON.parse(readFileSync(file, 'utf8')) as Platform;
-  return platform.text === text && platform.source === source ? platform : null;
+  return platform.text === text && platform.source === source ? markParsed(platform) : null;
 }
 
 const APP_ENTRIES = ['index.ts', 'index.mts', 'index.js', 'index.mjs'];

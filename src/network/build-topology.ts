@@ -23,6 +23,9 @@ export function nodeCountProblem(params: NetworkParams, nodes: number): string |
       return Mesh.nodeCountProblem(nodes);
     case 'switch':
       return null;
+    default:
+      // An edited platform object's kind (a file's is checked by the schema): it said "16 nodes: undefined".
+      return `network.kind ${JSON.stringify((params as { kind: unknown }).kind)}: expected fat-tree, mesh or switch`;
   }
 }
 

@@ -7,7 +7,8 @@ import { createHash } from 'node:crypto';
 import * as z from 'zod';
 import { InputError, kindOf } from '../kernel/errors.ts';
 import { findDuplicateKey } from './duplicate-keys.ts';
-import { platformSchema, type Platform, type PlatformSpec } from './schema.ts';
+import { checkConsistency, markParsed } from './platform-shape.ts';
+import { platformSchema, type Platform } from './schema.ts';
 
 /**
  * Parses and validates platform JSON.
@@ -39,58 +40,7 @@ export function parsePlatform(text: string, source: string): Platform {
   const spec = result.data;
   const problem = checkConsistency(spec);
   if (problem !== null) throw new InputError(`${source}: ${problem}`);
-  return { ...spec, source, text, contentHash: createHash('sha256').update(text).digest('hex') };
-}
-
-/** Cross-key rules the per-key schema cannot express. Returns a message or null. */
-function checkConsistency(p: PlatformSpec): string | null {
-  const m = p.messaging;
-  if (m.sendInjectionCycles > m.sendOverheadCycles) {
-    return `key "messaging.sendInjectionCycles": expected at most messaging.sendOverheadCycles (${m.sendOverheadCycles}), got ${m.sendInjectionCycles}`;
-  }
-  if (m.handlerArgWords > m.packetWords - 1) {
-    return `key "messaging.handlerArgWords": expected at most messaging.packetWords - 1 (${m.packetWords - 1}), got ${m.handlerArgWords}`;
-  }
-  if (m.dma === null && m.handlerArgWords < m.packetWords - 1) {
-    // A block transfer's last, partial packet is an active message of its port-and-offset word
-    // and up to packetWords - 2 data words (Appendix A 7; src/runtime/block-send-op.ts): with
-    // fewer argument words every block transfer failed at its end, blaming "argument words".
-    return `key "messaging.handlerArgWords": expected messaging.packetWords - 1 (${m.packetWords - 1}) without DMA (a block transfer's last packet is an active message of up to that many words), got ${m.handlerArgWords}`;
-  }
-  const c = p.controlNetwork;
-  if (c === null && m.handlerArgWords < 4) {
-    // Combining trees send [header, offset, flags, data...] (src/runtime/tree-combine.ts).
-    return `key "messaging.handlerArgWords": expected at least 4 on a platform without a control network (global operations use 4-word tree messages), got ${m.handlerArgWords}`;
-  }
-  if (c !== null) {
-    const fixed = c.startCycles + c.queryCycles;
-    for (const key of ['barrierCycles', 'combineIntCycles', 'broadcastCycles'] as const) {
-      if (c[key] <= fixed) {
-        return `key "controlNetwork.${key}": expected more than startCycles + queryCycles (${fixed}), got ${c[key]}`;
-      }
-    }
-  }
-  const t = p.timerInterrupt;
-  if (t !== null && 2 * t.cycles > t.periodCycles) {
-    // An interrupt longer than half its period leaves the program less time than the OS.
-    return `key "timerInterrupt.cycles": expected at most half of timerInterrupt.periodCycles (${Math.floor(t.periodCycles / 2)}), got ${t.cycles}`;
-  }
-  const n = p.network;
-  if (n.kind === 'fat-tree') {
-    // The packet network moves a packet's head on after each hop's latency and delivers it
-    // one node-link serialization after its head arrives; the analytic one serializes it once,
-    // on the node link. A level slower than that link was then ignored: with [0.758, 0.01]
-    // a packet across the root arrived 2000 cycles before its tail had crossed it.
-    const levels = n.linkBytesPerCycleByLevel;
-    const slower = levels.findIndex((b) => b < levels[0]);
-    if (slower > 0) {
-      return `key "network.linkBytesPerCycleByLevel.${slower}": expected at least the node link's network.linkBytesPerCycleByLevel.0 (${levels[0]}): packets serialize at the node link's rate, so a slower level above it cannot be simulated, got ${levels[slower]}`;
-    }
-  }
-  if (p.defaultNodes > p.network.maxNodes) {
-    return `key "defaultNodes": expected at most network.maxNodes (${p.network.maxNodes}), got ${p.defaultNodes}`;
-  }
-  return null;
+  return markParsed({ ...spec, source, text, contentHash: createHash('sha256').update(text).digest('hex') });
 }
 
 function describeJsonError(e: unknown, text: string): string {

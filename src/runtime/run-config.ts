@@ -7,6 +7,7 @@
 import { InputError, kindOf } from '../kernel/errors.ts';
 import { MAX_SEED } from '../kernel/random-stream.ts';
 import { NETWORK_MODES, type NetworkMode } from '../machine/machine.ts';
+import { platformShapeProblem } from '../platform/platform-shape.ts';
 import type { Platform } from '../platform/schema.ts';
 import { appProblem } from './app-check.ts';
 import { parseParams, type AnyApp, type ParamSpec, type ParamSpecs, type ParamValue } from './app.ts';
@@ -131,6 +132,9 @@ function checkOptions(platform: Platform, app: AnyApp, options: RunOptions): voi
   if (p === null || typeof p !== 'object' || typeof p.name !== 'string' || typeof p.network !== 'object' || typeof p.cpu !== 'object') {
     throw new InputError('platform: expected a platform (loadPlatform or parsePlatform gives one)');
   }
+  // An edited copy missing a key ({ ...cm5, cpu: {} }) ran to NaN cycles and "verified".
+  const shape = platformShapeProblem(platform);
+  if (shape !== null) throw new InputError(shape);
   const bad = badNumber(platform, 'platform');
   if (bad !== null) throw new InputError(`${bad}; expected a finite number of 0 or more (a platform as loadPlatform or parsePlatform gives it)`);
   // Cycles become microseconds through it: 0 made every time Infinity.

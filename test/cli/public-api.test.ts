@@ -111,6 +111,9 @@ describe('the public entry refuses what is not its input', () => {
     expect(select(s.module, x, s.context, {}, ['extraRows']).variant).toMatch(/^\w+$/);
     // It named selectContext, which the package does not export.
     await refused(() => select(s.module, x, null as never), /^select: expected a selection context .* \(loadSelection gives one: its context\), got null$/);
+    // An edited platform is checked against its file, as runConfig checks one.
+    const cm5 = await loadPlatform('cm5');
+    await refused(() => chooseImplementation({ platform: { ...cm5, cpu: {} } as never, module: 'stencil', inputs: { width: 64, height: 64, iters: 2 } }), /^platform\.cpu\.\w+ is missing; expected a number, as in the platform file$/);
     await refused(
       () => chooseImplementation({ platform: 'cm5', module: 'sort', inputs: { keys: 1000, keyBits: 28 }, communication: 'factored' }),
       /^communication factored: it chooses the stencil's extra rows and columns; module sort has none \(leave it out\)$/,
