@@ -221,12 +221,15 @@ export async function calibrateCommand(argv: readonly string[], io: Io, showProg
   const text = header + texts.join('') + (index === count ? `${samplesEndLine(requests.length, plannedSamples)}\n` : '');
   // The samples are written first: a fit that fails (a spec whose models cannot be fitted) keeps them.
   writeFileAtomic('-o', args.out, text);
-  if (!args.json) io.out(`sim calibrate: wrote ${args.out}: ${mine.length} model(s) on ${args.platforms.join(', ')}${count > 1 ? ` (shard ${index}/${count} of ${requests.length})` : ''}`);
+  // Models, not units: one model at two machine sizes said "2 model(s)".
+  const models = new Set(mine.map((r) => r.specIndex)).size;
+  const sizes = new Set(mine.map((r) => r.nodes)).size;
+  const what = `${models} model${models === 1 ? '' : 's'}${sizes > 1 ? ` at ${sizes} machine sizes` : ''}`;
+  if (!args.json) io.out(`sim calibrate: wrote ${args.out}: ${what} on ${args.platforms.join(', ')}${count > 1 ? ` (shard ${index}/${count} of ${requests.length} units)` : ''}`);
   const fitted = args.fitDir === undefined ? null : { dir: args.fitDir, ...fitKeepingSamples(text, args.out) };
   if (fitted !== null) writeModels(fitted.dir, platformsRun, fitted, io, args.json);
   if (args.json) {
-    const models = fitted === null ? null : fitted.models.map(modelJson);
-    io.out(JSON.stringify({ wrote: args.out, models: mine.length, platforms: platformsRun, shard: { index, count, of: requests.length }, fit: args.fitDir ?? null, fitted: models }));
+    io.out(JSON.stringify({ wrote: args.out, models, units: mine.length, platforms: platformsRun, shard: { index, count, of: requests.length }, fit: args.fitDir ?? null, fitted: fitted === null ? null : fitted.models.map(modelJson) }));
   }
   return 0;
 }

@@ -149,7 +149,7 @@ describe.concurrent('the CLI surface (issue 23, item 7)', () => {
     writeFileSync(join(dir, 's.spec'), '{{ i 1 8 ++ @ @ ClearMemory(length) @ @ length:100*i @ }}\n');
     const calibrate = await sim(['calibrate', '--platform', 'cm5', '--nodes', '4', 's.spec', '-o', 's.samples', '--vcount', '3', '--json'], dir);
     expect(calibrate.code).toBe(0);
-    expect(JSON.parse(calibrate.stdout)).toMatchObject({ wrote: 's.samples', models: 1, platforms: ['cm5'], fit: null });
+    expect(JSON.parse(calibrate.stdout)).toMatchObject({ wrote: 's.samples', models: 1, units: 1, platforms: ['cm5'], fit: null });
     const fit = await sim(['fit', 's.samples', '-o', 'm.json', '--json'], dir);
     expect(fit.code).toBe(0);
     const fitted = JSON.parse(fit.stdout);

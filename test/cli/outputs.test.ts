@@ -92,7 +92,7 @@ describe.concurrent('output files are checked before any work', () => {
     writeFileSync(join(dir, 's.spec'), '{{ i 1 2 ++ @ @ ClearMemory(length) @ @ length:i @ sq:length*length }}\n');
     const r = await sim(['calibrate', '--platform', 'cm5', '--nodes', '16', 's.spec', '-o', 'c.samples', '--fit', 'fd'], dir);
     expect(r.code).toBe(2);
-    expect(r.stdout).toBe('sim calibrate: wrote c.samples: 1 model(s) on cm5\n');
+    expect(r.stdout).toBe('sim calibrate: wrote c.samples: 1 model on cm5\n');
     expect(r.stderr).toMatch(/^sim: c\.samples: model ClearMemory on cm5: 2 building samples for 3 unknowns .*; the samples are kept in c\.samples \(no models written\): fix the spec and run again, or fit them with sim fit c\.samples --relative -o <models\.json>\n$/);
     expect(readdirSync(dir).sort()).toEqual(['c.samples', 's.spec']);
     expect(readFileSync(join(dir, 'c.samples'), 'utf8')).toMatch(/^# end: 1 unit, \d+ samples$/m);
