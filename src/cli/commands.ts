@@ -73,13 +73,13 @@ export const COMMANDS: Readonly<Record<string, CommandDecl>> = {
     summary: "draw a trace's state graph (Fig. 6-5) or congestion graph (Fig. 7-7)",
     about:
       "Draws a trace's state graph: state by processor by time, with a legend and an axis in cycles and microseconds (the HTML form zooms and pans along time and names the state under the pointer); --kind congestion draws the packets in flight to each node instead (thesis Fig. 7-7; the trace needs --trace-network). A trace of a run cut short says so in the title.",
-    options: { out: { type: 'string', short: 'o', arg: '<file>', help: 'the graph to write (.svg or .html; a device such as /dev/stdout gets the SVG, and the line saying so goes to stderr)' }, kind: { type: 'string', arg: '<kind>', help: 'states (default) or congestion' }, json: JSON_OUT },
+    options: { out: { type: 'string', short: 'o', arg: '<file>', help: 'the graph to write (.svg or .html; a device such as /dev/stdout gets the SVG; the line saying so goes to stderr when it is stdout)' }, kind: { type: 'string', arg: '<kind>', help: 'states (default) or congestion' }, json: JSON_OUT },
   },
   export: {
     usage: ['export --format perfetto <trace> -o <file.json>'],
     summary: 'turn a trace into Chrome trace-event JSON for ui.perfetto.dev',
     about: 'Writes Chrome trace-event JSON (one track per node, states as slices, in microseconds) that ui.perfetto.dev and chrome://tracing open.',
-    options: { format: { type: 'string', arg: '<format>', help: 'perfetto' }, out: { type: 'string', short: 'o', arg: '<file.json>', help: 'the file to write (or a device such as /dev/stdout; the line saying so then goes to stderr)' } },
+    options: { format: { type: 'string', arg: '<format>', help: 'perfetto' }, out: { type: 'string', short: 'o', arg: '<file.json>', help: 'the file to write (or a device such as /dev/stdout; the line saying so goes to stderr when it is stdout)' } },
   },
   replay: {
     usage: ['replay <repro-file> [--stop-at <cycle>|event:<n>] [--json]'],

@@ -6,7 +6,7 @@
  * dies leaves the previous file as it was. A symbolic link's target is the target; a
  * device or FIFO (/dev/null, /dev/stdout) is written directly.
  */
-import { accessSync, closeSync, constants, existsSync, openSync, readlinkSync, realpathSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, fstatSync, openSync, readlinkSync, realpathSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { basename, dirname, extname, join, resolve, sep } from 'node:path';
 import { InputError } from '../kernel/errors.ts';
@@ -82,12 +82,23 @@ export function checkSeekableOutput(option: string, path: string, why = 'its hea
 }
 
 /**
- * Where a command says what it wrote: stdout, unless the output is a device or FIFO,
- * which may be stdout itself (`sim export ... -o /dev/stdout | jq` got the status line
- * after the JSON, which no longer parsed): then stderr.
+ * Where a command says what it wrote: stdout, unless the output is stdout itself
+ * (`sim export ... -o /dev/stdout | jq` got the status line after the JSON, which no
+ * longer parsed): then stderr.
  */
 export function reportStream(io: { out(text: string): void; err(text: string): void }, out: string): (text: string) => void {
-  return isSpecialOutput(out) ? io.err : io.out;
+  return isStdout(out) ? io.err : io.out;
+}
+
+/** Whether `path` is this process's standard output (the same file: /dev/stdout, /proc/self/fd/1, the FIFO it writes to). */
+function isStdout(path: string): boolean {
+  try {
+    const stdout = fstatSync(1);
+    const file = statSync(path);
+    return stdout.dev === file.dev && stdout.ino === file.ino;
+  } catch {
+    return false; // no standard output, or no such file
+  }
 }
 
 /** Why a sweep's --out must be a regular file (checkSeekableOutput). */

@@ -234,6 +234,6 @@ describe('sim --trace and sim graph', () => {
   it('refuses a graph file name that is not .svg', async () => {
     const r = await sim(['graph', 'x.trace', '-o', 'x.png']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe("sim: -o x.png: expected a file name ending in .svg or .html\n");
+    expect(r.stderr).toBe('sim: -o x.png: expected a file name ending in .svg or .html, or a device such as /dev/stdout (which gets the SVG)\n');
   });
 });
