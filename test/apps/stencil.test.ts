@@ -64,7 +64,8 @@ describe('stencil verifies bit for bit against the sequential solve', () => {
       ['layout=uni'],
       ['layout=rect', 'aspect=4', 'extraCols=2', 'extraRows=1'],
     ]) {
-      const s = run(platform, 16, ['width=41', 'height=37', 'iters=3', ...params]);
+      // Its own height where it gives one (a parameter twice with two values is refused).
+      const s = run(platform, 16, ['width=41', ...(params.some((a) => a.startsWith('height=')) ? [] : ['height=37']), 'iters=3', ...params]);
       expect(s.verified, `${params.join(' ')}: ${s.verification}`).toBe(true);
     }
   });
