@@ -99,6 +99,10 @@ export default defineApp({
     if ((p.model === 'SendRequest' || p.model === 'SendRPC' || p.model === 'Roundtrip') && machine.nodes < 2) {
       return `model ${p.model} needs at least 2 nodes, got ${machine.nodes}`;
     }
+    // A combining tree's header announces at most 2^19 - 1 words: it failed at the first combine, exit 1.
+    if (p.model === 'CombineVector' && p.length > machine.maxCombineWords) {
+      return `CombineVector of ${p.length} words: this machine combines over a tree of messages, which takes vectors of at most ${machine.maxCombineWords} words; expected length at most that`;
+    }
     if (p.model === 'CombineVector' && machine.nodes * p.length > MAX_VECTOR_WORDS) {
       return `CombineVector of ${p.length} words on ${machine.nodes} nodes is ${machine.nodes * p.length} words; the simulator holds 24 to 58 bytes of host memory per word (the app's vector, the copy it combines, its result and the combine's own messages), so expected nodes x length at most ${MAX_VECTOR_WORDS} (2^26, 2 to 4 GB)`;
     }

@@ -6,7 +6,7 @@
  */
 import { InputError, RunFailure } from '../kernel/errors.ts';
 import { RandomStream } from '../kernel/random-stream.ts';
-import { advanceToEnd, AppRun, checkApp, DEFAULT_RUN_LIMITS, runConfig, stopPoint, type AppDefinition, type MachineInfo, type RunSummary } from '../runtime/index.ts';
+import { advanceToEnd, AppRun, checkApp, DEFAULT_RUN_LIMITS, machineInfo, runConfig, stopPoint, type AppDefinition, type RunSummary } from '../runtime/index.ts';
 import type { Machine } from '../machine/machine.ts';
 import { buildTopology } from '../network/build-topology.ts';
 import { appTask, median, NOISY_SEEDS } from './app-tasks.ts';
@@ -59,7 +59,7 @@ export function checkAppUnit(config: UnitConfig, app: LoadedApp): ReturnType<typ
   // The app's own check too (a grid its layout cannot split): it was met only when the sample ran,
   // after the units before it, as "app stencil: layout square puts 4 processors across 3 columns", naming no spec or sample.
   const topology = buildTopology(platform.network, config.nodes);
-  const info: MachineInfo = { nodes: config.nodes, platform: platform.name, clockMHz: platform.clockMHz, hops: (a, b) => topology.hops(a, b) };
+  const info = machineInfo(platform, config.nodes, topology);
   for (const s of samples) {
     const at = () => `${config.source}: model ${spec.name} on ${platform.name} with ${config.nodes} nodes: ${app.name}`;
     const point = () => `${s.verify ? 'verification sample' : 'sample'} ${Object.entries(s.point).map(([k, v]) => `${k}=${v}`).join(' ')}`;

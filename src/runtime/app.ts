@@ -93,6 +93,13 @@ export interface MachineInfo {
   clockMHz: number;
   /** Hops between two nodes in this machine's topology. */
   hops(src: number, dst: number): number;
+  /**
+   * The most elements a vector combine takes on this machine: any number (Infinity) over
+   * the CM-5's control network, 2^19 - 1 over a combining tree of messages, whose header
+   * word announces the length (tree-combine.ts). An app's check can refuse a longer one
+   * before the run.
+   */
+  maxCombineWords: number;
 }
 
 export interface SetupContext<P> {

@@ -15,6 +15,8 @@ import { shownArgument } from './words.ts';
 import { HandlerTable } from './handler-table.ts';
 import { Runtime } from './runtime.ts';
 import { RunOutput } from './printing.ts';
+import { MAX_TREE_VECTOR } from './tree-combine.ts';
+import type { Platform } from '../platform/schema.ts';
 import { formatNodeClocks, heapNearLimit, HEAP_CHECK_EVENTS, megabytes, stopReport, type StopReport } from './run-stop.ts';
 import { checkParamValues, checkRunConfig, type RunConfig, type RunLimits } from './run-config.ts';
 
@@ -120,16 +122,7 @@ function startRun(config: RunConfig): StartedRun {
   machine.setTrace(config.trace ?? null);
   machine.sim.observer = config.observer ?? null;
   config.inspect?.(machine);
-  const info: MachineInfo = {
-    nodes,
-    platform: platform.name,
-    clockMHz: platform.clockMHz,
-    hops: (a, b) => {
-      // As rt.hopsTo: a node the machine does not have was given a distance.
-      for (const n of [a, b]) if (!Number.isInteger(n) || n < 0 || n >= nodes) throw new RunFailure(`machine.hops(${shownArgument(a)}, ${shownArgument(b)}): expected node numbers from 0 to ${nodes - 1}`);
-      return machine.topology.hops(a, b);
-    },
-  };
+  const info = machineInfo(platform, nodes, machine.topology);
   const problem = appObjection(app, params, info);
   if (problem !== null) throw new InputError(`app ${app.name}: ${problem}`);
   const input: unknown = appCall(app, 'setup', () => app.setup?.({ params, machine: info, random: machine.sim.stream('app/input') }));
@@ -163,8 +156,8 @@ export function checkApp(app: AnyApp, params: Record<string, ParamValue>, info: 
   if (app === null || typeof app !== 'object' || typeof app.name !== 'string') throw new InputError(`checkApp: expected an app (loadApp or defineApp gives one), got ${kindOf(app)}`);
   checkParamValues(app, params);
   const i = info as Partial<MachineInfo> | null;
-  if (i === null || typeof i !== 'object' || !(Number.isInteger(i.nodes) && (i.nodes as number) >= 1) || typeof i.platform !== 'string' || !((i.clockMHz as number) > 0) || typeof i.hops !== 'function') {
-    throw new InputError(`checkApp: expected the machine { nodes, platform, clockMHz, hops } the app's check is given, got ${kindOf(info)}`);
+  if (i === null || typeof i !== 'object' || !(Number.isInteger(i.nodes) && (i.nodes as number) >= 1) || typeof i.platform !== 'string' || !((i.clockMHz as number) > 0) || typeof i.hops !== 'function' || !((i.maxCombineWords as number) >= 1)) {
+    throw new InputError(`checkApp: expected the machine { nodes, platform, clockMHz, hops, maxCombineWords } the app's check is given (machineInfo gives it), got ${kindOf(info)}`);
   }
   return appObjection(app, params, info);
 }
@@ -179,6 +172,25 @@ export function appObjection(app: AnyApp, params: Record<string, ParamValue>, in
   // The message is sim's one line (exit 2): a newline in it reached stderr as two, as verify's detail once did.
   if (LINE_BREAKING.test(problem)) throw new InputError(`app ${app.name}: check returned ${JSON.stringify(problem.length > 80 ? `${problem.slice(0, 80)}...` : problem)}, which has a character not allowed on one line (${LINE_BREAKING_WORDS}); expected one line saying what is wrong`);
   return problem;
+}
+
+/**
+ * What an app's check and setup learn of the machine (MachineInfo), for a run, a sweep's
+ * expansion and a calibration alike (they built it apart, and only a run's hops checked
+ * the node numbers).
+ */
+export function machineInfo(platform: Platform, nodes: number, topology: { hops(a: number, b: number): number }): MachineInfo {
+  return {
+    nodes,
+    platform: platform.name,
+    clockMHz: platform.clockMHz,
+    hops: (a, b) => {
+      // As rt.hopsTo: a node the machine does not have was given a distance.
+      for (const n of [a, b]) if (!Number.isInteger(n) || n < 0 || n >= nodes) throw new RunFailure(`machine.hops(${shownArgument(a)}, ${shownArgument(b)}): expected node numbers from 0 to ${nodes - 1}`);
+      return topology.hops(a, b);
+    },
+    maxCombineWords: platform.controlNetwork === null ? MAX_TREE_VECTOR : Infinity,
+  };
 }
 
 /** Runs one of the app's own functions; what it throws becomes the app's error, naming the function. */

@@ -78,7 +78,7 @@ function chunkArgs(hdr: number, offset: number, flags: number, values: readonly 
 /** Header words: channel (2 bits), episode parity, op (5 bits), child index (5 bits), then the vector length. */
 const HEADER_LENGTH_SCALE = 8192;
 /** Longest vector a header can announce. */
-const MAX_TREE_VECTOR = 2 ** 19 - 1;
+export const MAX_TREE_VECTOR = 2 ** 19 - 1;
 
 function header(ch: number, slot: number, op: number, child: number, length: number): number {
   return (ch | (slot << 2) | (op << 3) | (child << 8)) + length * HEADER_LENGTH_SCALE;

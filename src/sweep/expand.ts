@@ -9,7 +9,7 @@ import { AppError, InputError } from '../kernel/errors.ts';
 import type { NetworkMode } from '../machine/machine.ts';
 import { buildTopology, nodeCountProblem } from '../network/build-topology.ts';
 import { parseParams, type AnyApp, type MachineInfo, type ParamValue } from '../runtime/app.ts';
-import { appObjection } from '../runtime/run-app.ts';
+import { appObjection, machineInfo } from '../runtime/run-app.ts';
 import { KeyMaker, MAX_SWEEP_RUNS, type InputResolver, type RunInputs, type SweepRun } from './run-model.ts';
 import type { SweepEntry, SweepSpec } from './sweep-file.ts';
 
@@ -111,7 +111,7 @@ export async function expandSweep(spec: SweepSpec, file: string, resolver: Input
           if (app.app.check !== undefined) {
             if (info === null) {
               const topology = buildTopology(platform.platform.network, nodes);
-              info = { nodes, platform: platform.platform.name, clockMHz: platform.platform.clockMHz, hops: (a, b) => topology.hops(a, b) };
+              info = machineInfo(platform.platform, nodes, topology);
             }
             const refused = at(() => appObjection(app.app, params, info as MachineInfo));
             if (refused !== null) throw new InputError(`${where}: app ${app.app.name} on ${platformSpec} with ${nodes} nodes and ${assignments.join(' ')}: ${refused}`);

@@ -316,12 +316,12 @@ describe('a run in steps through the public entry (AppRun)', () => {
 
   it('checkApp refuses what is not an app, its parameter values and a machine (each was a TypeError, some blamed on the app\'s check)', async () => {
     const config = await loadRun({ platform: 'cm5', app: shippedApp('stencil'), nodes: 16 });
-    const info = { nodes: 16, platform: 'cm5', clockMHz: 33, hops: () => 1 };
+    const info = { nodes: 16, platform: 'cm5', clockMHz: 33, hops: () => 1, maxCombineWords: Infinity };
     expect(checkApp(config.app, config.params, info)).toBeNull();
     await refused(() => checkApp(undefined as never, {}, info), /^checkApp: expected an app \(loadApp or defineApp gives one\), got undefined$/);
     await refused(() => checkApp(config.app, undefined as never, info), /^params: expected an object of the app's parameter values \(runConfig gives one\), got undefined$/);
     await refused(() => checkApp(config.app, {}, info), /^params: no value for .*width.*; expected every parameter of app stencil/);
-    await refused(() => checkApp(config.app, config.params, undefined as never), /^checkApp: expected the machine \{ nodes, platform, clockMHz, hops \} the app's check is given, got undefined$/);
+    await refused(() => checkApp(config.app, config.params, undefined as never), /^checkApp: expected the machine \{ nodes, platform, clockMHz, hops, maxCombineWords \} the app's check is given \(machineInfo gives it\), got undefined$/);
   });
 
   it('refuses a parameter given twice with two values, as the command line does (the last one ran)', async () => {
