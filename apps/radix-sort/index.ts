@@ -5,7 +5,7 @@
  * every node, node 0 holding the smallest.
  */
 import { defineApp, State, type Op } from '../../src/runtime/index.ts';
-import { checkKeyCount, checkSorted, DISTRIBUTIONS, makeKeys, MAX_KEYS_PER_NODE, type Distribution } from './keys.ts';
+import { checkKeyCount, checkSorted, digitTableProblem, DISTRIBUTIONS, makeKeys, MAX_KEYS_PER_NODE, type Distribution } from './keys.ts';
 import { RADIX_STATES, radixSort } from './radix.ts';
 
 /** State while loading the keys (the radix sort's own states are 8 and 9). */
@@ -26,7 +26,7 @@ export default defineApp({
     digitBits: { type: 'int', default: 8, min: 1, max: 16, doc: 'bits per digit (radix 2^digitBits)' },
     dist: { type: 'enum', values: [...DISTRIBUTIONS], default: 'uniform', doc: 'key distribution' },
   },
-  check: (p, machine) => checkKeyCount(machine.nodes, p.keys),
+  check: (p, machine) => checkKeyCount(machine.nodes, p.keys) ?? digitTableProblem(machine.nodes, p.digitBits),
   setup({ params, machine, random }): Uint32Array[] {
     return makeKeys(params.dist as Distribution, machine.nodes, params.keys, params.keyBits, random);
   },

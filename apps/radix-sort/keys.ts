@@ -42,6 +42,19 @@ export function checkKeyCount(nodes: number, perNode: number): string | null {
   return `${nodes} nodes x ${perNode} keys = ${total} keys; the simulator holds 28 to 41 bytes of host memory per key, so expected nodes x keys at most ${MAX_TOTAL_KEYS} (2^26, 2 to 3 GB)`;
 }
 
+/**
+ * Why a radix sort of `digitBits`-bit digits on `nodes` nodes is more than the host holds,
+ * or null: every pass scans a table of 2^digitBits counters on each node as one vector
+ * combine (radix.ts), nodes x 2^digitBits words together, and a combine holds 24 to 58
+ * bytes of host memory a word (apps/microbench's CombineVector bound). 16-bit digits on
+ * 4096 nodes (2^28 words) ran V8's heap out, a native abort (exit 134) after 20 s.
+ */
+export function digitTableProblem(nodes: number, digitBits: number): string | null {
+  const words = nodes * 2 ** digitBits;
+  if (words <= MAX_TOTAL_KEYS) return null;
+  return `digits of ${digitBits} bits on ${nodes} nodes scan ${nodes} x 2^${digitBits} = ${words} counters a pass; a vector combine holds 24 to 58 bytes of host memory a word, so expected nodes x 2^digitBits at most ${MAX_TOTAL_KEYS} (2^26): narrower digits or fewer nodes`;
+}
+
 /** A uniform key of `bits` bits. */
 function randomKey(random: RandomStream, bits: number): number {
   return bits === 32 ? random.uint32() : random.int(2 ** bits);

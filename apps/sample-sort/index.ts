@@ -27,7 +27,7 @@
  * smallest keys (nodes may hold different numbers of keys).
  */
 import { CombineOp, defineApp, STRATA_MAX_XFER_OFFSET, type Op, type Runtime } from '../../src/runtime/index.ts';
-import { checkKeyCount, checkSorted, DISTRIBUTIONS, makeKeys, type Distribution } from '../radix-sort/keys.ts';
+import { checkKeyCount, checkSorted, digitTableProblem, DISTRIBUTIONS, makeKeys, type Distribution } from '../radix-sort/keys.ts';
 import { RADIX_STATES, radixSort } from '../radix-sort/radix.ts';
 
 interface Globals {
@@ -62,7 +62,7 @@ const MAX_PASSES = 32;
  * than block transfers address, or with four distinct keys (dist=few) less than 2 n/p
  * (the sort module's sample variant asks it too).
  */
-export function roomProblem(memory: number, keys: number, dist = 'uniform'): string | null {
+export function roomProblem(memory: number, keys: number, dist = 'uniform', keyBits = 32): string | null {
   const room = Math.ceil(memory * keys);
   if (room > STRATA_MAX_XFER_OFFSET) return `memory ${memory} x keys ${keys} = ${room} keys of room per node; block transfers address at most ${STRATA_MAX_XFER_OFFSET} words, so expected at most that`;
   // With four distinct keys, the nodes a value's splitters bound share its keys, and a
@@ -71,6 +71,10 @@ export function roomProblem(memory: number, keys: number, dist = 'uniform'): str
   // settles (issue 23, case 209), so such a run is refused before it starts.
   if (dist === 'few' && memory < 2) {
     return `dist=few with memory ${memory}: a node where two of the four key values meet holds up to 2 x n/p keys, so every pass overflows; expected memory >= 2 for dist=few`;
+  }
+  // Keys of 1 or 2 bits take at most four values too: they failed after the whole run, every seed (StrataFail after 32 passes).
+  if (keyBits <= 2 && memory < 2) {
+    return `keys of ${keyBits} bit${keyBits === 1 ? '' : 's'} with memory ${memory}: they take at most ${2 ** keyBits} values, and a node where two of them meet holds up to 2 x n/p keys, so every pass overflows; expected memory >= 2, or keys of more bits`;
   }
   return null;
 }
@@ -124,9 +128,9 @@ export default defineApp({
     memory: { type: 'float', default: SAMPLE_MEMORY, min: MIN_MEMORY, max: 64, doc: 'room per node, in multiples of the average n/p keys (thesis: 2; below 2, keys with few distinct values can fail to fit)' },
   },
   check(p, machine) {
-    const tooMany = checkKeyCount(machine.nodes, p.keys);
+    const tooMany = checkKeyCount(machine.nodes, p.keys) ?? digitTableProblem(machine.nodes, p.digitBits);
     if (tooMany !== null) return tooMany;
-    return roomProblem(p.memory, p.keys, p.dist);
+    return roomProblem(p.memory, p.keys, p.dist, p.keyBits);
   },
   setup({ params, machine, random }): Uint32Array[] {
     return makeKeys(params.dist as Distribution, machine.nodes, params.keys, params.keyBits, random);

@@ -87,7 +87,7 @@ export function resolveAuto(app: string, values: Readonly<Record<string, number 
     // apps/sort's sample sort runs with the run's memory and keys, whose room is its precondition (the
     // variant's own is the default's: memory=1.5 with 300,000 keys per node was refused, though it runs;
     // and algorithm=auto chose a sample sort of dist=few keys with memory 1.5, which the app refuses).
-    const withRoom = (v: Variant): Variant => (app === 'apps/sort' && v === SAMPLE ? { ...SAMPLE, problem: (x) => roomProblem(num('memory'), x.keys, String(values.dist)) } : v);
+    const withRoom = (v: Variant): Variant => (app === 'apps/sort' && v === SAMPLE ? { ...SAMPLE, problem: (x) => roomProblem(num('memory'), x.keys, String(values.dist), x.keyBits) } : v);
     // apps/stencil gives every layout's edge processors the extra lines the run sets, so every layout is weighed
     // with them (an auto one is the square's alone: another layout runs with 0). Only the square's counted: with
     // extraCols=50 on a 150 x 8 grid, vstrips was chosen and its run refused (64 strips cannot take 50 extra columns).

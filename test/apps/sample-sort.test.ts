@@ -38,12 +38,14 @@ describe('sample sort (thesis 4.5.2)', () => {
     expect(() => run('cm5', 1024, ['keys=65537'])).toThrow(/1024 nodes x 65537 keys = 67109888 keys; .* at most 67108864/);
   });
 
-  it('below the thesis\'s room, says why a sort of few distinct values found no splitters, and memory 2 sorts it', () => {
-    // It said only "found no splitters that fit in 32 passes".
-    expect(() => run('cm5', 4, ['keys=100', 'keyBits=1', 'memory=1.5'])).toThrow(
-      /no splitters that fit in 32 passes: with memory 1\.5, a node where two key values meet can need more than its room when values repeat \(keys of 1 bits, dist=uniform\); memory 2, the thesis's room \(4\.5\.2\), or wider keys avoid it$/,
-    );
-    expect(run('cm5', 4, ['keys=100', 'keyBits=1', 'memory=2']).verified).toBe(true);
+  it('below the thesis\'s room, refuses keys of at most four values before the run, and memory 2 sorts them', () => {
+    // It ran, then said "found no splitters that fit in 32 passes" (every seed: keys of 1 or 2 bits take at most four values, as dist=few).
+    for (const keyBits of [1, 2]) {
+      expect(() => run('cm5', 4, ['keys=100', `keyBits=${keyBits}`, 'memory=1.5'])).toThrow(InputError);
+      expect(() => run('cm5', 4, ['keys=100', `keyBits=${keyBits}`, 'memory=1.5'])).toThrow(new RegExp(`keys of ${keyBits} bits? with memory 1\\.5: they take at most ${2 ** keyBits} values, .*expected memory >= 2, or keys of more bits$`));
+      expect(run('cm5', 4, ['keys=100', `keyBits=${keyBits}`, 'memory=2']).verified).toBe(true);
+    }
+    expect(run('cm5', 4, ['keys=100', 'keyBits=3', 'memory=1.5']).verified).toBe(true);
   });
 
   it('refuses more room per node than block transfers can address', () => {

@@ -69,6 +69,12 @@ describe('sim select', () => {
 });
 
 describe('auto parameters', () => {
+  it('never choose a sample sort the app refuses: 1-bit keys in less than 2 n/p of room (it chose it, and the run failed)', async () => {
+    const r = await sim(['--platform', 'cm5', '--nodes', '16', 'apps/sort', '--param', 'algorithm=auto', '--param', 'keys=100', '--param', 'keyBits=1', '--param', 'memory=1.5', '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ verified: true, params: { algorithm: 'radix' } });
+  });
+
   it('resolve before the run to the values the app takes, shown in the summary; the run is the explicit one', async () => {
     const auto = await sim(['--platform', 'paragon', 'apps/sort', '--param', 'algorithm=auto', '--param', 'digitBits=auto', '--param', 'keys=300', '--param', 'keyBits=16', '--json']);
     expect(auto.code).toBe(0);
