@@ -25,7 +25,7 @@
  * bandwidth per node: bytes a node sends over the time until every node has sent and
  * received everything (thesis Figs. 7-5, 7-6, 7-8, 7-9).
  */
-import { defineApp, STRATA_MAX_XFER_OFFSET, type Op, type PortHandler, type Runtime } from '../../src/runtime/index.ts';
+import { defineApp, InputError, STRATA_MAX_XFER_OFFSET, type Op, type PortHandler, type Runtime } from '../../src/runtime/index.ts';
 
 interface Globals {
   /** Ports whose expected blocks have all arrived. */
@@ -140,9 +140,10 @@ export default defineApp({
     }
     if (machine.nodes > 4096) return `at most 4096 nodes (one port per sender), got ${machine.nodes}`;
     // A block goes to offset k x words of its target's port for the sender (blockFor), and
-    // block transfers address offsets up to STRATA_MAX_XFER_OFFSET: known here for all but
-    // random targets, whose run fails at the block past it. Blocks past it failed at run time.
-    const perTarget = p.pattern === 'random' ? 1 : p.pattern === 'transpose' ? Math.ceil(roundsOf(p, machine.nodes) / machine.nodes) : roundsOf(p, machine.nodes);
+    // block transfers address offsets up to STRATA_MAX_XFER_OFFSET (blocks past it failed at
+    // run time): known here for all but random targets, which setup checks once drawn (on
+    // one node every block goes to node 0).
+    const perTarget = p.pattern === 'random' ? (machine.nodes === 1 ? roundsOf(p, 1) : 1) : p.pattern === 'transpose' ? Math.ceil(roundsOf(p, machine.nodes) / machine.nodes) : roundsOf(p, machine.nodes);
     if ((perTarget * p.blockBytes) / 4 > STRATA_MAX_XFER_OFFSET) {
       return `${perTarget} blocks of ${p.blockBytes} bytes from each sender to one target (pattern ${p.pattern}) take ${(perTarget * p.blockBytes) / 4} words of the target's port; block transfers address at most ${STRATA_MAX_XFER_OFFSET}, so expected fewer rounds or bytes`;
     }
@@ -177,6 +178,15 @@ export default defineApp({
       round.forEach((t, s) => {
         incoming[t].set(s, (incoming[t].get(s) ?? 0) + 1);
         arrivals[t].push([r, s]);
+      }),
+    );
+    // What random targets drew, checked as check() checks the other patterns: it failed at the block past the port's end, exit 1.
+    const words = params.blockBytes / 4;
+    incoming.forEach((from, t) =>
+      from.forEach((blocks, s) => {
+        if (blocks * words > STRATA_MAX_XFER_OFFSET) {
+          throw new InputError(`app patterns: the random targets drew ${blocks} blocks of ${params.blockBytes} bytes from node ${s} to node ${t}, ${blocks * words} words of its port; block transfers address at most ${STRATA_MAX_XFER_OFFSET}, so expected fewer rounds or bytes`);
+        }
       }),
     );
     return { targets, incoming, arrivals };

@@ -93,7 +93,8 @@ export type { AbxCompletion, Handler, PortHandler, Runtime } from './runtime.ts'
 export type { OpCounts } from './local-work.ts';
 export { opCycles, TIME_BASED_SEED } from './local-work.ts';
 export type { WordArray } from './collectives.ts';
-export { StrataFailure } from '../kernel/errors.ts';
+// InputError: what an app's setup throws for input it drew that cannot run (bad input, exit 2; apps/patterns' random targets).
+export { InputError, StrataFailure } from '../kernel/errors.ts';
 export type { Op } from '../machine/node.ts';
 export { CombineOp, SegmentType } from '../network/combine.ts';
 export { CompositeOp } from './composite.ts';
