@@ -1,9 +1,10 @@
 /**
  * race: a deliberately racy program for `sim explore`. Nodes 1 and 2 each send one
- * message to node 3 at the same moment; node 3 assumes node 1's arrives first. The
- * unperturbed machine happens to deliver them in that order every time (the two
+ * message to node 3 at the same moment; node 3 assumes node 1's arrives first. An
+ * unperturbed CM-5 or Alewife happens to deliver them in that order every time (the two
  * sends tie and node 1's goes first), so the bug hides; under `--perturb` the small
- * timing changes sometimes let node 2's message win, and the assertion fails.
+ * timing changes sometimes let node 2's message win, and the assertion fails. (On the
+ * Paragon and the ATM network node 2's message wins even unperturbed.)
  */
 import { defineApp, type Handler, type Op } from '../../../src/runtime/index.ts';
 
