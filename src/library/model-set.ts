@@ -13,7 +13,8 @@ import { findDuplicateKey } from '../platform/duplicate-keys.ts';
 
 // Names reach messages: a term with a newline split "has a term ... the library does not know" in two.
 const oneLine = z.string().regex(ONE_LINE, { error: `expected one line of text, without ${LINE_BREAKING_WORDS}` });
-const MODEL = z.object({
+// Strict, as platform and sweep files are: a key sim fit never writes (a misspelt one) was dropped in silence.
+const MODEL = z.strictObject({
   platform: oneLine,
   name: oneLine,
   terms: z.array(oneLine).min(1),
@@ -26,7 +27,7 @@ const MODEL = z.object({
   samples: z.number(),
   verificationSamples: z.number(),
 });
-const FILE = z.object({ format: z.literal('proteus-strata-models'), version: z.literal(1), provenance: z.unknown(), models: z.array(MODEL) });
+const FILE = z.strictObject({ format: z.literal('proteus-strata-models'), version: z.literal(1), provenance: z.unknown(), models: z.array(MODEL) });
 
 /** Columns a model is evaluated on, by term name. */
 export type Columns = Readonly<Record<string, number>>;

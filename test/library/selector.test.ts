@@ -111,6 +111,8 @@ describe('the selector', () => {
     expect(() => new ModelSet('p').addFile(file((m) => m.halfWidths.push(0)), 'p.json')).toThrow(/^p\.json: model A has 2 terms but 3 halfWidths; expected one for each term$/);
     expect(() => new ModelSet('p').addFile(file((m) => m.coefficients.pop()), 'p.json')).toThrow(/^p\.json: model A has 2 terms but 1 coefficients; expected one for each term$/);
     expect(() => new ModelSet('p').addFile(file((m) => (m.terms[1] = '1')), 'p.json')).toThrow(/^p\.json: model A names the term 1 twice; expected each term once$/);
+    // A key sim fit never writes (misspelt) was dropped in silence.
+    expect(() => new ModelSet('p').addFile(file((m) => ((m as unknown as Record<string, unknown>).coefficents = [1])), 'p.json')).toThrow(/^p\.json: not a models file as sim fit writes it \(models\.0: Unrecognized key: "coefficents"\)$/);
   });
 });
 
