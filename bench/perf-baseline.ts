@@ -95,6 +95,6 @@ export class BaselineCheckout {
         console.error(`bench perf: git worktree remove ${this.dir} failed (${why}); deleting the directory (run \`git worktree prune\` to drop git's note of it)`);
       }
     }
-    rmSync(this.parent, { recursive: true, force: true });
+    rmSync(this.parent, { recursive: true, force: true, maxRetries: 3 });
   }
 }

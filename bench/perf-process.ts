@@ -52,7 +52,23 @@ export const RSS_SOURCE = hasGnuTime
  * Ends every child still running, with its own children (GNU time's sim): each
  * child leads a process group of its own, which gets SIGTERM.
  */
-export function killChildren(): void {
+/**
+ * Set by killChildren: a stop is under way, and run() starts no more children (a stop
+ * between two runs went on with the next).
+ */
+let isStopping = false;
+
+/** The bench was stopped: what is running is ended, and nothing more starts. */
+export class BenchStopped extends Error {}
+
+/**
+ * Ends the children (their process groups) and starts no more; resolves once every one
+ * has exited, so that their folders can be removed (deleting the baseline's worktree
+ * while its npm ci still wrote into it failed with ENOTEMPTY and left it behind).
+ */
+export function killChildren(): Promise<void> {
+  isStopping = true;
+  const exited = [...running].map((child) => new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('close', () => resolve()))));
   for (const child of running) {
     try {
       if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
@@ -60,11 +76,16 @@ export function killChildren(): void {
       // Already gone.
     }
   }
+  return Promise.all(exited).then(() => undefined);
 }
 
 /** Runs `command` in `cwd` to completion; the wall time spans spawn to exit. */
 function run(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<Finished> {
   return new Promise((resolve, reject) => {
+    if (isStopping) {
+      reject(new BenchStopped('stopped'));
+      return;
+    }
     const start = performance.now();
     // detached: a process group of its own, so killChildren reaches the sim under GNU time.
     const child = spawn(command, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -116,24 +116,35 @@ async function measurePhold(m: PerfMeasurements, base: BaselineCheckout | null, 
   progress(`${tag} PHOLD kernel ${mine.toFixed(0)} events/s` + (b === null ? '' : `; baseline ${b.toFixed(0)}`));
 }
 
-/** The suite's entry point; `argv` is everything after `perf`. Exits 2 on bad input, 1 on a failed run. */
-export async function perfBench(argv: readonly string[] = []): Promise<void> {
-  let options: PerfOptions;
-  let commit: string | null;
+/**
+ * perf's options and the baseline's commit, or one line on stderr and exit 2. bench/run.ts
+ * asks before any suite runs: `npm run bench kernel perf -- --runs 0` ran the kernel
+ * suite for minutes, then refused.
+ */
+export function checkPerfArgs(argv: readonly string[]): { options: PerfOptions; commit: string | null } {
   try {
-    options = parsePerfArgs(argv, SELECTABLE_IDS, process.env);
-    commit = options.baseline === null ? null : resolveCommit(REPO_DIR, options.baseline);
+    const options = parsePerfArgs(argv, SELECTABLE_IDS, process.env);
+    return { options, commit: options.baseline === null ? null : resolveCommit(REPO_DIR, options.baseline) };
   } catch (e) {
     if (!(e instanceof PerfUsageError)) throw e;
     console.error(e.message);
     process.exit(2);
   }
+}
+
+/** The suite's entry point; `argv` is everything after `perf`. Exits 2 on bad input, 1 on a failed run. */
+export async function perfBench(argv: readonly string[] = []): Promise<void> {
+  const { options, commit } = checkPerfArgs(argv);
   let base: BaselineCheckout | null = null;
+  // A signal ends the children and lets the run unwind: each part removes what it made
+  // (the baseline worktree, a run's scratch folder), once its children have exited.
+  let stopped: NodeJS.Signals | null = null;
+  let childrenGone: Promise<void> = Promise.resolve();
   const onSignal = (signal: NodeJS.Signals): void => {
-    killChildren();
-    base?.remove();
-    console.error(`bench perf: stopped by ${signal}; the baseline worktree is removed`);
-    process.exit(signal === 'SIGINT' ? 130 : 143);
+    // A second one stops at once, whatever is left behind.
+    if (stopped !== null) process.exit(signal === 'SIGINT' ? 130 : 143);
+    stopped = signal;
+    childrenGone = killChildren();
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
@@ -158,12 +169,19 @@ export async function perfBench(argv: readonly string[] = []): Promise<void> {
     const speedupText = base === null ? 'speed-ups not measured (no --baseline)' : `${missed} speed-up${missed === 1 ? '' : 's'}`;
     console.log(`\nTargets missed: ${speedupText}; ${failed} other check${failed === 1 ? '' : 's'}.`);
   } catch (e) {
-    killChildren();
-    console.error(`bench perf: ${e instanceof Error ? e.message : String(e)}`);
-    process.exitCode = 1;
+    if (stopped === null) {
+      await killChildren();
+      console.error(`bench perf: ${e instanceof Error ? e.message : String(e)}`);
+      process.exitCode = 1;
+    }
   } finally {
+    await childrenGone;
     base?.remove();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+  }
+  if (stopped !== null) {
+    console.error(`bench perf: stopped by ${stopped}${base === null ? '' : '; the baseline worktree is removed'}`);
+    process.exit(stopped === 'SIGINT' ? 130 : 143);
   }
 }

@@ -22,7 +22,7 @@ import { kernelBench } from './kernel.ts';
 import { microBench } from './microbench.ts';
 import { networkBench } from './network.ts';
 import { pacingBench } from './pacing.ts';
-import { perfBench } from './perf.ts';
+import { checkPerfArgs, perfBench } from './perf.ts';
 import { queuesBench } from './queues.ts';
 import { selectionBench } from './selection.ts';
 import { smallBlocksBench } from './small-blocks.ts';
@@ -43,7 +43,10 @@ if (unknown.length > 0) {
   console.error(`bench: unknown suite ${unknown.join(', ')} (expected: ${Object.keys(SUITES).join(', ')})${hint}`);
   process.exit(2);
 }
-for (const name of requested.length > 0 ? requested : Object.keys(SUITES)) {
+const suites = requested.length > 0 ? requested : Object.keys(SUITES);
+// perf's options are checked before any suite runs (they were checked at perf's turn, after the others).
+if (suites.includes('perf')) checkPerfArgs(perfArgs);
+for (const name of suites) {
   if (name === 'perf') await perfBench(perfArgs);
   else await SUITES[name]();
 }

@@ -1,4 +1,6 @@
 // The perf bench's options (bench/perf-args.ts): --same-apps belongs to a baseline, and survives npm eating it.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parsePerfArgs, PerfUsageError } from '../../bench/perf-args.ts';
 
@@ -18,5 +20,15 @@ describe('bench perf options', () => {
   it('reads --same-apps back when npm took it as its own flag', () => {
     const env = { npm_lifecycle_event: 'bench', npm_config_baseline: 'true', npm_config_same_apps: 'true' };
     expect(parsePerfArgs(['da376e2'], IDS, env)).toMatchObject({ baseline: 'da376e2', sameApps: true });
+  });
+});
+
+describe('npm run bench with perf among other suites', () => {
+  it("refuses perf's bad options before any suite runs (the queues suite ran first, then perf refused)", () => {
+    const root = join(import.meta.dirname, '..', '..');
+    const done = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'bench', 'run.ts'), 'queues', 'perf', '--runs', '0'], { cwd: root, encoding: 'utf8' });
+    expect(done.status).toBe(2);
+    expect(done.stderr).toBe('bench perf: --runs 0: expected an integer from 1 to 100\n');
+    expect(done.stdout).toBe('');
   });
 });
