@@ -15,7 +15,10 @@ import { digitCurve, winnerMap } from '../library/pictures.ts';
 import { digitRange, radixColumns } from '../library/sort-module.ts';
 import { evaluate } from '../library/model-set.ts';
 import { nodeCountProblem } from '../network/build-topology.ts';
-import { DEFAULT_RUN_LIMITS, runApp } from '../runtime/run-app.ts';
+import { AppRun, DEFAULT_RUN_LIMITS } from '../runtime/run-app.ts';
+import { advanceToEnd, RunStopped } from '../runtime/stoppable-run.ts';
+import { signalExitCode } from './run-driver.ts';
+import { SignalStop } from './signal-stop.ts';
 import { MAX_SEED } from '../kernel/random-stream.ts';
 import { checkOutputFile, writeFileAtomic } from './output-file.ts';
 import { parseOptions } from './parse-options.ts';
@@ -104,10 +107,15 @@ interface Measured {
   fingerprint: string;
 }
 
-/** Runs one variant's app with its parameters; its `cycles` metric is the measurement the models predict. */
-async function measure(p: Prediction, nodes: number, seed: number, platform: Platform): Promise<Measured> {
+/**
+ * Runs one variant's app with its parameters; its `cycles` metric is the measurement the
+ * models predict. Stoppable: Ctrl-C or SIGTERM (`stop`) ends it with RunStopped.
+ */
+async function measure(p: Prediction, nodes: number, seed: number, platform: Platform, stop: AbortSignal): Promise<Measured> {
   const config = await loadRun({ platform, app: projectPath(p.app), params: Object.entries(p.params).map(([k, v]) => `${k}=${v}`), nodes, seed });
-  const summary = runApp({ ...config, limits: DEFAULT_RUN_LIMITS });
+  const run = new AppRun({ ...config, limits: DEFAULT_RUN_LIMITS });
+  await advanceToEnd(run, stop);
+  const summary = run.summary();
   if (!summary.verified) throw new InputError(`sim select: ${p.variant} did not verify: ${summary.verification}`);
   const cycles = Number(summary.metrics.cycles);
   return { variant: p.variant, cycles, micros: cycles / platform.clockMHz, fingerprint: summary.fingerprint };
@@ -132,13 +140,25 @@ export async function selectCommand(argv: readonly string[], io: Io): Promise<nu
   const choice = select(mod, x, ctx);
   refuseNegativeChoice(mod.name, choice.variant, choice.cycles, x, models.sources);
   const runs: Measured[] = [];
-  if (args.run) runs.push(await measure(choice.predictions.find((p) => p.variant === choice.variant)!, nodes, args.seed, platform));
-  if (args.all) for (const p of choice.predictions) if (p.problem === null) runs.push(await measure(p, nodes, args.seed, platform));
-  const fastest = runs.length === 0 ? null : runs.reduce((a, b) => (b.cycles < a.cycles ? b : a));
+  const toRun = args.all ? choice.predictions.filter((p) => p.problem === null) : args.run ? [choice.predictions.find((p) => p.variant === choice.variant)!] : [];
+  // Ctrl-C or SIGTERM stops the runs with what they measured so far (it killed the command, which printed nothing).
+  const stop = new SignalStop();
+  try {
+    for (const p of toRun) runs.push(await measure(p, nodes, args.seed, platform, stop.signal));
+  } catch (e) {
+    if (!(e instanceof RunStopped)) throw e;
+  } finally {
+    stop.release();
+  }
+  const stopped = stop.interrupted;
+  const complete = runs.length === toRun.length;
+  const fastest = runs.length === 0 || !complete ? null : runs.reduce((a, b) => (b.cycles < a.cycles ? b : a));
   const chosenRun = runs.find((r) => r.variant === choice.variant) ?? null;
+  if (stopped !== null) io.err(`sim select: stopped by ${stopped} after measuring ${runs.length} of ${toRun.length} variant${toRun.length === 1 ? '' : 's'}; the predictions and what was measured follow`);
+  const code = stopped === null ? 0 : signalExitCode(stopped);
   if (args.json) {
-    io.out(JSON.stringify(selectJson(mod, platform.name, nodes, x, choice, models.sources, runs, fastest, chosenRun, args.seed)));
-    return 0;
+    io.out(JSON.stringify({ ...selectJson(mod, platform.name, nodes, x, choice, models.sources, runs, fastest, chosenRun, args.seed), ...(stopped === null ? {} : { stopped }) }));
+    return code;
   }
   io.out(`module ${mod.name} on ${platform.name}, ${nodes} nodes: ${paramText(x, {})}`);
   io.out(`models ${models.sources.join(', ')}`);
@@ -167,7 +187,7 @@ export async function selectCommand(argv: readonly string[], io: Io): Promise<nu
         : `fastest    ${fastest.variant} (${grouped(fastest.cycles)} cycles): the choice ${choice.variant} was ${((chosenRun.cycles / fastest.cycles - 1) * 100).toFixed(2)}% slower`,
     );
   }
-  return 0;
+  return code;
 }
 
 const finite = (x: number) => (Number.isFinite(x) ? x : null);

@@ -1,5 +1,5 @@
 /** `sim select` and `auto` parameters on the shipped models (thesis ch. 4-5). */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -343,4 +343,23 @@ describe('bad input to the library gives one line and exit 2', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(message);
   });
+});
+
+describe('sim select --all stopped by SIGINT', () => {
+  // It was killed by the signal and printed nothing: the predictions and what it had measured were lost.
+  it('prints the predictions and what it measured, says where it stopped, and exits 130', async () => {
+    const child = spawn(process.execPath, [join(ROOT, 'bin/sim.mjs'), 'select', '--platform', 'cm5', 'stencil', '--param', 'width=1024', '--param', 'height=1024', '--param', 'iters=20', '--all'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    // The five variants take tens of seconds (the uniprocessor alone 649 million cycles).
+    await new Promise((r) => setTimeout(r, 2000));
+    child.kill('SIGINT');
+    expect(await closed).toBe(130);
+    expect(stderr).toMatch(/^sim select: stopped by SIGINT after measuring [0-4] of 5 variants; the predictions and what was measured follow\n$/);
+    expect(stdout).toMatch(/^choice {5}square: /m);
+    expect(stdout).not.toMatch(/^fastest/m);
+  }, 60_000);
 });
