@@ -55,14 +55,17 @@ type Recoverable = (typeof NPM_RECOVERABLE)[number];
  * needs the `--` form; so does more than one option.
  */
 export function parsePerfArgs(argv: readonly string[], workloadIds: readonly string[], env: NodeJS.ProcessEnv): PerfOptions {
-  let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>>;
+  let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true; tokens: true }>>;
   try {
-    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true, tokens: true });
   } catch (e) {
     // Node's message goes on to explain `--` for positionals, which does not apply here.
     const first = e instanceof Error ? e.message.split('\n')[0].split('. ')[0] : String(e);
     throw new PerfUsageError(`bench perf: ${first}; ${USAGE}`);
   }
+  // --runs 1 --runs 2 took the last in silence.
+  const twice = parsed.tokens?.filter((t) => t.kind === 'option').map((t) => t.name).find((n, i, all) => all.indexOf(n) !== i);
+  if (twice !== undefined) throw new PerfUsageError(`bench perf: --${twice} given twice; expected it once`);
   const { 'same-apps': typedSameApps, ...strings } = parsed.values;
   // `npm run bench perf --same-apps` (no `--`) reaches us as npm's config flag, npm_config_same_apps=true.
   const sameApps = typedSameApps ?? (env.npm_lifecycle_event === 'bench' && env.npm_config_same_apps === 'true');
@@ -116,9 +119,9 @@ function parseRuns(s: string | undefined): number {
 function parseOnly(s: string | undefined, workloadIds: readonly string[]): readonly string[] {
   if (s === undefined) return [];
   const ids = s.split(',').map((x) => x.trim().toUpperCase());
+  // "W1," said "unknown workload (none given)" of a list that names W1.
+  if (ids.some((id) => id === '')) throw new PerfUsageError(`bench perf: --only ${JSON.stringify(s)}: an empty name in the list; expected a comma-separated list of ${workloadIds.join(', ')}`);
   const unknown = ids.filter((id) => !workloadIds.includes(id));
-  if (ids.length === 0 || unknown.length > 0) {
-    throw new PerfUsageError(`bench perf: --only ${s}: unknown workload ${unknown.join(', ') || '(none given)'} (expected a comma-separated list of ${workloadIds.join(', ')})`);
-  }
+  if (unknown.length > 0) throw new PerfUsageError(`bench perf: --only ${s}: unknown workload ${unknown.join(', ')} (expected a comma-separated list of ${workloadIds.join(', ')})`);
   return [...new Set(ids)];
 }

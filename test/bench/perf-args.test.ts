@@ -17,6 +17,13 @@ describe('bench perf options', () => {
     expect(() => parsePerfArgs(['--same-apps'], IDS, {})).toThrow(/^bench perf: --same-apps needs --baseline/);
   });
 
+  it('refuses an --only list with an empty name, and an option given twice (it said "(none given)" of W1,; it took the last --runs)', () => {
+    expect(parsePerfArgs(['--only', 'w1,W4'], IDS, {}).only).toEqual(['W1', 'W4']);
+    expect(() => parsePerfArgs(['--only', 'W1,'], IDS, {})).toThrow(/^bench perf: --only "W1,": an empty name in the list; expected a comma-separated list of W1, W2, W3, W4, W5$/);
+    expect(() => parsePerfArgs(['--only', 'W9'], IDS, {})).toThrow(/^bench perf: --only W9: unknown workload W9 /);
+    expect(() => parsePerfArgs(['--runs', '1', '--runs', '2'], IDS, {})).toThrow(/^bench perf: --runs given twice; expected it once$/);
+  });
+
   it('reads --same-apps back when npm took it as its own flag', () => {
     const env = { npm_lifecycle_event: 'bench', npm_config_baseline: 'true', npm_config_same_apps: 'true' };
     expect(parsePerfArgs(['da376e2'], IDS, env)).toMatchObject({ baseline: 'da376e2', sameApps: true });
