@@ -10,7 +10,7 @@ import { mapInPool, type WorkerModule } from './pool.ts';
 import { timingPath } from './part-names.ts';
 import { PartWriter } from './parts.ts';
 import type { ResultsHeader } from './result-line.ts';
-import { RunStopped } from '../runtime/stoppable-run.ts';
+import { RunStopped, stopPoint } from '../runtime/stoppable-run.ts';
 import { runLocalOne, type RunOutcome } from './run-one.ts';
 import type { InputResolver, SweepRun } from './run-model.ts';
 
@@ -63,9 +63,11 @@ export async function runLocal(options: LocalOptions): Promise<void> {
   };
   if (workers <= 1 || runs.length <= 1) {
     for (const run of runs) {
-      if (stop?.aborted === true) return;
       let outcome: RunOutcome;
       try {
+        // The event loop turns between runs, so a signal's handler runs: runs shorter than a
+        // stop point's chunk of events never let it, and Ctrl-C on a study of small runs went unheard.
+        if (stop !== undefined) await stopPoint(stop);
         outcome = await runLocalOne(run, resolver, stop);
       } catch (e) {
         if (e instanceof RunStopped) return;

@@ -79,4 +79,22 @@ describe.concurrent('a sweep stopped by a signal', () => {
     expect(r.stderr).toBe('sim sweep: stopped by SIGINT; what finished is recorded: run the same command again to run the 1 missing runs\n');
     expect(lines(`${out}.part-1-of-1`)).toHaveLength(3);
   }, 20_000);
+
+  // Runs shorter than a stop point's chunk of events never let the event loop turn: a study
+  // of small runs (one worker, the default) ran every run to the end and exited 0.
+  it('in the main thread, of many short runs: Ctrl-C stops between runs, exit 130', async () => {
+    const sweep = join(dir, 'short.json');
+    writeFileSync(sweep, JSON.stringify({ name: 'short', runs: [{ app: 'apps/ping-pong', platform: 'cm5', nodes: [4], params: { rounds: 1 }, seeds: { from: 1, count: 5000 } }] }));
+    const out = join(dir, 'short.jsonl');
+    const child = spawn(process.execPath, [join(ROOT, 'bin/sim.mjs'), 'sweep', sweep, '--out', out], { cwd: dir, env: { ...process.env, NO_COLOR: '1' } });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    while (lines(`${out}.part-1-of-1`).length < 20) await new Promise((r) => setTimeout(r, 20));
+    child.kill('SIGINT');
+    expect(await closed).toBe(130);
+    expect(stderr).toMatch(/^sim sweep: stopped by SIGINT; what finished is recorded: run the same command again to run the \d+ missing runs\n$/);
+    expect(lines(`${out}.part-1-of-1`).length).toBeLessThan(5001);
+    expect(existsSync(out)).toBe(false);
+  }, 60_000);
 });
