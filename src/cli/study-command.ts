@@ -85,6 +85,9 @@ async function runStudy(args: StudyArgs, options: StudyOptions, io: Io, style: P
   const runsDir = join(out, 'runs');
   const measured = new Map<string, Measured>();
   refuseUnplannable(study, options);
+  // An unreachable queue is refused before anything is written (it left the round's sweep file in --out).
+  const { queue } = args.executor;
+  if (queue !== undefined && !args.dryRun) (await (await import('../sweep/queue-connection.ts')).connectRedis(queue)).disconnect();
   for (let round = 1; ; round++) {
     const runs = study.next(options, measured);
     if (runs.length === 0) break;
@@ -132,7 +135,8 @@ async function runStudy(args: StudyArgs, options: StudyOptions, io: Io, style: P
     if (done.ran > 0 && !args.json) io.err(`sim study ${study.name}: round ${round}: ran ${done.ran} of ${runs.length} runs`);
   }
   if (args.dryRun) {
-    io.out(args.json ? JSON.stringify({ study: study.name, complete: true }) : `sim study ${study.name}: every run is recorded; nothing would run`);
+    const none = measured.size === 0 ? 'the study has no runs at these settings' : 'every run is recorded';
+    io.out(args.json ? JSON.stringify({ study: study.name, complete: true }) : `sim study ${study.name}: ${none}; nothing would run`);
     return 0;
   }
   const rows = study.rows(options, measured);
@@ -144,6 +148,8 @@ async function runStudy(args: StudyArgs, options: StudyOptions, io: Io, style: P
     }
   }
   const { files, summary } = studyFiles(args, rows, measured.size);
+  // A study with no runs at these settings made no round, and so no folder (its files were "ENOENT").
+  mkdirSync(out, { recursive: true });
   for (const [file, text] of Object.entries(files)) writeFileAtomic('--out', join(out, file), text);
   if (args.json) io.out(JSON.stringify(summary));
   else io.out(files[`${study.name}.summary.txt`].trimEnd());
@@ -178,6 +184,9 @@ function refuseOtherStudy(args: StudyArgs, round: number, results: string, sha: 
     return; // not a results file or parts of one: the sweep says so in its own words
   }
   if (header === null || (header.sweepSha256 === sha && header.simulator === simulatorVersion())) return;
+  // Another study's folder was said to hold this study "made with other options".
+  const own = `${args.study.name}-round-${round}`;
+  if (header.sweep !== own) throw new InputError(`--out ${args.out}: holds the runs of another study (its round ${round} is sweep "${header.sweep}"), not a ${args.study.name} study; use another --out`);
   const made = header.simulator === simulatorVersion() ? 'made with other options (--trials, --seed, --platform, --nodes or the study\'s own)' : `made by simulator ${header.simulator} (this is ${simulatorVersion()})`;
   throw new InputError(`--out ${args.out}: holds a ${args.study.name} study ${made}: its round ${round} has other runs; use another --out, or remove it to start again`);
 }
