@@ -6,7 +6,7 @@
  */
 import { InputError } from '../kernel/errors.ts';
 import { columnList } from './column-list.ts';
-import type { FitResult } from './fit.ts';
+import { fitModel, NonFiniteFit, type FitResult } from './fit.ts';
 import type { ModelSamples } from './samples-file.ts';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -47,9 +47,24 @@ export function checkFittable(m: ModelSamples, relative: boolean, source: string
 }
 
 /** Checks a fit's results are numbers (a design beyond double precision could give NaN or Infinity). */
-export function checkFitted(fit: FitResult, m: ModelSamples, source: string): void {
+function checkFitted(fit: FitResult, m: ModelSamples, source: string): void {
   const values = [...fit.coefficients, fit.rSquared, fit.mrePercent];
-  if (values.some((v) => !Number.isFinite(v))) {
-    throw new InputError(`${source}: model ${m.name} on ${m.platform}: the fit gave non-finite values (coefficients ${fit.coefficients.join(', ')}, R^2 ${fit.rSquared}); expected samples whose least-squares solution fits in double precision`);
+  if (values.some((v) => !Number.isFinite(v))) throw nonFinite(m, source, `coefficients ${fit.coefficients.join(', ')}, R^2 ${fit.rSquared}`);
+}
+
+/** fitModel of `m`'s building samples, a non-finite fit refused naming the file and the model. */
+export function fitChecked(m: ModelSamples, relative: boolean, source: string): FitResult {
+  let fit: FitResult;
+  try {
+    fit = fitModel(m.columns, m.building, relative);
+  } catch (e) {
+    if (e instanceof NonFiniteFit) throw nonFinite(m, source, `coefficients ${e.coefficients.join(', ')}`);
+    throw e;
   }
+  checkFitted(fit, m, source);
+  return fit;
+}
+
+function nonFinite(m: ModelSamples, source: string, what: string): InputError {
+  return new InputError(`${source}: model ${m.name} on ${m.platform}: the fit gave non-finite values (${what}); expected samples whose least-squares solution fits in double precision`);
 }

@@ -49,7 +49,8 @@ function largestAbs<T>(items: readonly T[], value: (item: T) => number): number 
 function checkNumbers(fn: string, what: string, values: unknown): asserts values is readonly number[] {
   if (!Array.isArray(values)) throw new InputError(`${fn}: expected ${what} as a list of numbers, got ${kindOf(values)}`);
   const bad = values.findIndex((v) => !Number.isFinite(v));
-  if (bad >= 0) throw new InputError(`${fn}: ${what}[${bad}] is ${String(values[bad])}; expected a finite number`);
+  // A string '3' was "is 3; expected a finite number".
+  if (bad >= 0) throw new InputError(`${fn}: ${what}[${bad}] is ${typeof values[bad] === 'number' ? String(values[bad]) : `${kindOf(values[bad])} ${JSON.stringify(values[bad])}`}; expected a finite number`);
 }
 
 /** Singular values below this fraction of the largest are treated as zero. */
@@ -57,7 +58,8 @@ const SINGULAR_TOLERANCE = 1e-10;
 
 /**
  * Eq. 10: the geometric mean of 1 + |error / y|, as a percentage above 1. A sample of
- * 0 cycles has no relative error, so it is left out (0 if none is left).
+ * 0 cycles has no relative error, so it is left out (0 if none is left). Infinity when
+ * an error overflows a double (a prediction of 1e300 for a time of 1e-300).
  */
 export function mrePercent(ys: readonly number[], predictions: readonly number[]): number {
   // Exported: null was a TypeError, and lists of unequal length gave NaN.
@@ -77,6 +79,20 @@ export function mrePercent(ys: readonly number[], predictions: readonly number[]
 /**
  * b0 + sum bk xk: the constant's coefficient first, then one per term value.
  * @throws InputError unless `x` has one value fewer than `coefficients` (a short x gave NaN, a long one was cut)
+ */
+/** A fit whose coefficients came out non-finite (sim fit names the file and the model: fitSamples). */
+export class NonFiniteFit extends InputError {
+  readonly coefficients: readonly number[];
+  constructor(message: string, coefficients: readonly number[]) {
+    super(message);
+    this.coefficients = coefficients;
+  }
+}
+
+/**
+ * A fitted model's prediction at the term values `x`: the constant's coefficient plus
+ * each term's times its value. Finite inputs can still overflow a double: the result is
+ * then Infinity (or -Infinity), as IEEE arithmetic gives it.
  */
 export function predict(coefficients: readonly number[], x: readonly number[]): number {
   checkNumbers('predict', 'the coefficients', coefficients);
@@ -162,6 +178,9 @@ export function fitModel(termNames: readonly string[], samples: readonly Sample[
   for (;;) {
     const r = relevant.filter(Boolean).length;
     const { coef, variance } = svdFit(rows, ys, weights, relevant);
+    // A design beyond double precision (terms of 1e-320, times of 1e15 over them): it was "predict:
+    // the coefficients[1] is Infinity", naming neither the fit nor, in sim fit, the file or model.
+    if (!coef.every(Number.isFinite)) throw new NonFiniteFit(`fitModel: the fit gave non-finite coefficients (${coef.join(', ')}); expected samples whose least-squares solution fits in double precision`, coef);
     // Eq. 12 on the weighted residuals: the estimated variance, with n - r degrees of freedom.
     let chi2 = 0;
     for (let i = 0; i < n; i++) chi2 += ((ys[i] - predict(coef, samples[i].x)) / weights[i]) ** 2;

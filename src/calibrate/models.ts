@@ -6,8 +6,8 @@
  */
 import { InputError, kindOf } from '../kernel/errors.ts';
 import { escapeLineBreaking } from '../kernel/one-line.ts';
-import { checkFittable, checkFitted } from './fit-checks.ts';
-import { fitModel, mrePercent, predict } from './fit.ts';
+import { checkFittable, fitChecked } from './fit-checks.ts';
+import { mrePercent, predict } from './fit.ts';
 import { readSamples } from './samples-file.ts';
 
 export interface FittedModel {
@@ -56,6 +56,9 @@ export function formula(m: FittedModel): string {
   if (!Array.isArray(terms) || !Array.isArray(coefficients) || !Array.isArray(relevant) || coefficients.length !== terms.length || relevant.length !== terms.length) {
     throw new InputError(`formula: model ${String(fields.name)}: expected lists terms, coefficients and relevant of one length (fitSamples gives them), got ${kindOf(terms)}, ${kindOf(coefficients)} and ${kindOf(relevant)}`);
   }
+  // A NaN or Infinity coefficient was written into the formula ("NaN + 1*x").
+  const bad = coefficients.findIndex((c) => !Number.isFinite(c));
+  if (bad >= 0) throw new InputError(`formula: model ${String(fields.name)}: coefficient ${bad} is ${String(coefficients[bad])}; expected finite numbers (fitSamples gives them)`);
   const parts = m.terms.flatMap((t, k) => (m.relevant[k] ? [t === '1' ? `${round(m.coefficients[k])}` : `${round(m.coefficients[k])}*${t}`] : []));
   return parts.length === 0 ? '0' : parts.join(' + ').replaceAll('+ -', '- ');
 }
@@ -72,8 +75,7 @@ export function fitSamples(text: string, source: string, relative: boolean): Fit
   const machineSizes = new Map<string, number[]>();
   for (const m of readSamples(text, source)) {
     checkFittable(m, relative, source);
-    const fit = fitModel(m.columns, m.building, relative);
-    checkFitted(fit, m, source);
+    const fit = fitChecked(m, relative, source);
     const verification = m.verification.length === 0 ? null : mrePercent(m.verification.map((s) => s.y), m.verification.map((s) => predict(fit.coefficients, s.x)));
     platformHashes.set(m.platform, m.platformHash);
     const sizes = machineSizes.get(m.platform) ?? [];

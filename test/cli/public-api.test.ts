@@ -132,6 +132,13 @@ describe('the public entry refuses what is not its input', () => {
     await refused(() => predict(model.coefficients, [4, 5]), /^predict: 2 coefficients and 2 term values;/);
     await refused(() => predict(null as never, [4]), /^predict: expected the coefficients as a list of numbers, got null$/);
     await refused(() => predict(model.coefficients, [Number.NaN]), /^predict: the term values\[0\] is NaN; expected a finite number$/);
+    // It said "is 3", hiding that the value was a string.
+    await refused(() => predict(model.coefficients, ['3' as never]), /^predict: the term values\[0\] is string "3"; expected a finite number$/);
+    // Written into the formula: "NaN + 2*n".
+    await refused(() => formula({ ...model, coefficients: [Number.NaN, 2] }), /^formula: model M: coefficient 0 is NaN; expected finite numbers \(fitSamples gives them\)$/);
+    // A design beyond double precision: "predict: the coefficients[1] is Infinity", from inside the fit.
+    await refused(() => fitModel(['x'], [1, 2, 3, 4, 5].map((i) => ({ y: i + 5, x: [1e-320 * i] })), false), /^fitModel: the fit gave non-finite coefficients \(.*Infinity.*\); expected samples whose least-squares solution fits in double precision$/);
+    await refused(() => fitSamples(`# platform cm5 h nodes 4\n# model Foo x\n${[1, 2, 3, 4, 5].map((i) => `Foo ${i + 5} ${1e-320 * i}`).join('\n')}\n`, 'tiny.samples', false), /^tiny\.samples: model Foo on cm5: the fit gave non-finite values \(coefficients .*Infinity.*\); expected samples whose least-squares solution fits in double precision$/);
     await refused(() => mrePercent([18, 20], [18]), /^mrePercent: 2 times and 1 predictions; expected one prediction per time$/);
     await refused(() => mrePercent(undefined as never, [18]), /^mrePercent: expected the times as a list of numbers, got undefined$/);
   });
