@@ -9,6 +9,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { SourceMap } from 'node:module';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { describeThrown } from '../kernel/errors.ts';
 import { PROJECT_ROOT } from './project.ts';
 
 /** How many of the app's frames a report shows. */
@@ -126,7 +127,7 @@ export function compileErrorLocation(e: unknown): string | null {
 export function moduleLoadProblem(e: unknown): { compile: boolean; text: string } {
   const located = compileErrorLocation(e);
   if (located !== null) return { compile: true, text: located };
-  const message = e instanceof Error ? `${e.name}: ${e.message.split('\n')[0]}` : String(e);
+  const message = describeThrown(e).split('\n')[0];
   const where = appFrames(e instanceof Error ? new Error('', { cause: e }) : e)[0];
   return { compile: false, text: `${message}${where === undefined ? '' : `, ${where}`}` };
 }

@@ -134,3 +134,17 @@ export function kindOf(value: unknown): string {
   if (Array.isArray(value)) return `a list of ${value.length}`;
   return typeof value;
 }
+
+/**
+ * What a program threw, as text: an Error's name and message, anything else as String
+ * gives it, or, for a value that cannot be made text (a frozen object without a
+ * prototype, a toString or message getter that throws), what kind of value it is.
+ * Made unguarded, such a value was the simulator's "internal error" with its stack.
+ */
+export function describeThrown(e: unknown): string {
+  try {
+    return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+  } catch {
+    return `a value that cannot be shown as text (${kindOf(e)})`;
+  }
+}

@@ -4,7 +4,7 @@
  * and summarizes the run. Pure library code: no files, no clock, no process — the
  * CLI and worker threads call it the same way, so a run is identical in both.
  */
-import { AppError, InputError, kindOf, RunFailure, RunLimitError, SimError } from '../kernel/errors.ts';
+import { AppError, describeThrown, InputError, kindOf, RunFailure, RunLimitError, SimError } from '../kernel/errors.ts';
 import { LINE_BREAKING, LINE_BREAKING_WORDS } from '../kernel/one-line.ts';
 import { Machine, type NetworkMode } from '../machine/machine.ts';
 import { PacketNetwork } from '../network/packet-network.ts';
@@ -203,8 +203,16 @@ function appCall<T>(app: AnyApp, what: string, call: () => T): T {
   }
 }
 
-function describeThrown(e: unknown): string {
-  return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+/**
+ * What verify returned, its fields read once into plain data (so a getter runs inside the
+ * app's call, and not again), or the value itself when it is no object (verificationProblem says so).
+ */
+function plainVerification(v: unknown): Verification {
+  if (v === null || typeof v !== 'object') return v as Verification;
+  const { ok, detail, metrics } = v as Record<string, unknown>;
+  const copy = (x: unknown): unknown => (x !== null && typeof x === 'object' && !Array.isArray(x) ? { ...x } : x);
+  const plainMetrics = metrics !== null && typeof metrics === 'object' && !Array.isArray(metrics) ? Object.fromEntries(Object.entries(metrics).map(([k, x]) => [k, copy(x)])) : metrics;
+  return { ok, detail, ...(metrics === undefined ? {} : { metrics: plainMetrics }) } as Verification;
 }
 
 /** Calls the app's main; one that is not a generator function is bad input (the runtime runs main with yield*). */
@@ -375,7 +383,8 @@ export class AppRun {
     const { platform, nodes, seed } = this.config;
     let verification: Verification;
     try {
-      verification = appCall(app, 'verify', () => app.verify({ params, machine: info, input, results }));
+      // Read once, within the call: a getter of its detail that threw was the simulator's "internal error".
+      verification = appCall(app, 'verify', () => plainVerification(app.verify({ params, machine: info, input, results })));
     } catch (e) {
       // The run itself ended: where it stopped is where every node had exited.
       if (e instanceof RunFailure) e.stoppedAtCycle = machine.finishCycle;

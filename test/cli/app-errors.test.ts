@@ -152,3 +152,25 @@ describe('a shipped app', () => {
     }
   });
 });
+
+describe('what an app throws that cannot be made text, or a verify whose getter throws', () => {
+  // Each was "internal error (a bug in the simulator)" with the simulator's stack, and no repro.
+  it.each([
+    ['main throws a frozen object without a prototype', 'throw Object.freeze(Object.create(null));', 'ok: true, detail: "ran"', /^sim: run failed: node 0 at cycle \d+: a value that cannot be shown as text \(object\)$/],
+    ['main throws an object whose toString throws', "throw { toString() { throw new Error('no text'); } };", 'ok: true, detail: "ran"', /^sim: run failed: node 0 at cycle \d+: a value that cannot be shown as text \(object\)$/],
+    ['verify returns a detail whose getter throws', 'return 0;', "ok: true, get detail() { throw new Error('getter'); }", /^sim: run failed: app odd: verify threw Error: getter$/],
+  ])('%s: a failed run, exit 1, with a repro', async (_what, body, verified, first) => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-app-odd-'));
+    writeFileSync(
+      join(dir, 'odd.ts'),
+      `import { defineApp } from ${rootImport('src/runtime/index.ts')};
+export default defineApp({ name: 'odd', description: 'throws oddly', params: {}, *main(rt) { yield* rt.barrier(); if (rt.self === 0) { ${body} } return 0; }, verify: () => ({ ${verified} }) });
+`,
+    );
+    const r = await sim(['--platform', 'cm5', '--nodes', '4', 'odd.ts'], dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr.split('\n')[0]).toMatch(first);
+    expect(r.stderr).not.toContain('internal error');
+    expect(r.stderr).toMatch(/^sim: replay this run with: sim replay sim-repro-odd-cm5-n4-s1\.json$/m);
+  });
+});
