@@ -244,14 +244,18 @@ function asRunFailure(e: unknown, machine: Machine, output: RunOutput): SimError
  */
 export function runUntil(config: RunConfig, limits: { untilCycle?: number; maxEvents?: number }): { report: StopReport; ended: boolean } {
   const { machine, output, engines } = startRun(config);
+  // The run's own event limit ends it too (a replay of a run stopped at --max-events went on past it).
+  const own = config.limits?.maxEvents ?? Infinity;
+  const asked = limits.maxEvents ?? Infinity;
   let outcome: string;
   try {
-    outcome = machine.sim.run(limits);
+    outcome = machine.sim.run({ untilCycle: limits.untilCycle, maxEvents: Math.min(own, asked) });
   } catch (e) {
     throw asRunFailure(e, machine, output);
   }
   if (machine.allExited) for (const e of engines) e.output.flushFinal();
-  return { report: stopReport(machine, engines, output), ended: outcome !== 'cycle-limit' && outcome !== 'event-limit' };
+  const atOwnLimit = outcome === 'event-limit' && own < asked;
+  return { report: stopReport(machine, engines, output), ended: atOwnLimit || (outcome !== 'cycle-limit' && outcome !== 'event-limit') };
 }
 
 /**

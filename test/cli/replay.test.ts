@@ -95,6 +95,17 @@ describe.concurrent('repro files and sim replay', () => {
     expect(r.stdout).toMatch(new RegExp(`^sim replay: the run ended after ${events} events, at cycle \\d+, before it got past event ${events}\n$`));
   });
 
+  it('--stop-at past where a run stopped at its --max-events says it ended there (it simulated on, past the recording)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-replay-'));
+    const file = join(dir, 'm.json');
+    expect((await sim(['--platform', 'cm5', 'apps/ping-pong', '--nodes', '2', '--param', 'rounds=100000', '--max-events', '5000', '--record', file])).code).toBe(1);
+    const r = await sim(['replay', file, '--stop-at', 'event:20000']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^sim replay: the run ended after 5000 events, at cycle \d+, before it got past event 20000\n$/);
+    const within = await sim(['replay', file, '--stop-at', 'event:3000']);
+    expect(within.stdout).toMatch(/^stopped at event 3000 after 3000 events/m);
+  });
+
   it('--stop-at lists the handlers of the packets a node has not polled yet', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sim-replay-'));
     const file = join(dir, 'pat.json');
