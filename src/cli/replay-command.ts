@@ -110,6 +110,20 @@ export async function replayCommand(file: string, stopAt: string | undefined, io
     io.out(`sim replay: ${text}`);
     return 1;
   }
+  // How deep a run may recurse is the host thread's stack and how deep the call that runs it
+  // is, not the run: a run that overflowed it at one event overflows it at another here. Where
+  // the two agree up to the earlier end, that is no divergence (it said "diverged at event 5162").
+  const overflow = /Maximum call stack size exceeded/;
+  if (compare && (overflow.test(failure ?? '') || overflow.test(repro.outcome.failure ?? ''))) {
+    const earlierEnd = Math.min(found.events, repro.outcome.events);
+    const agreed = found.divergence === null ? earlierEnd : found.divergence.index - 1;
+    if (agreed >= earlierEnd && found.events !== repro.outcome.events) {
+      const text = `this run and the recording agree event for event to event ${earlierEnd}, where ${found.events < repro.outcome.events ? 'this run' : 'the recording'} reached the JavaScript stack's depth (the host thread's stack, not the run's): not a divergence; make the app recurse less deeply`;
+      if (json) return result(false, text);
+      io.out(`sim replay: ${text}`);
+      return 1;
+    }
+  }
   if (!compare) {
     const same = stoppedAt !== null && stoppedAt === repro.outcome.fingerprint && found.events === repro.outcome.events;
     if (json) return result(same, same ? null : `it stopped after ${repro.outcome.events} events, this run after ${found.events}`);

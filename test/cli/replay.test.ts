@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, sim, withRootImports, type CliResult } from '../support/sim-cli.ts';
+import { ROOT, rootImport, sim, withRootImports, type CliResult } from '../support/sim-cli.ts';
 
 /** Records a small ping-pong run, edits its repro file with `edit`, and replays it. */
 async function replayEdited(edit: (r: Record<string, any>) => unknown, ...options: string[]): Promise<CliResult> {
@@ -105,6 +105,24 @@ describe.concurrent('repro files and sim replay', () => {
     const within = await sim(['replay', file, '--stop-at', 'event:3000']);
     expect(within.stdout).toMatch(/^stopped at event 3000 after 3000 events/m);
   });
+
+  it('of a run that overflowed the JavaScript stack is no divergence where the two agree to the earlier end (it said "diverged at event 5162")', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-replay-stack-'));
+    writeFileSync(
+      join(dir, 'deep.ts'),
+      `import { defineApp, type Op } from ${rootImport('src/runtime/index.ts')};
+function* down(rt: any, n: number): Op<number> { yield* rt.pollBoth(); return (yield* down(rt, n + 1)) + 1; }
+export default defineApp({ name: 'deep', description: 'recurses without end', params: {}, *main(rt) { if (rt.self === 0) yield* down(rt, 0); return 0; }, verify: () => ({ ok: true, detail: 'ran' }) });
+`,
+    );
+    const run = await sim(['--platform', 'cm5', '--nodes', '4', 'deep.ts', '--record', 'deep.json'], dir);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/Maximum call stack size exceeded/);
+    const r = await sim(['replay', 'deep.json'], dir);
+    // The stack's depth may fall at the same event in both, or not: never a divergence.
+    expect(r.stdout).not.toMatch(/diverged/);
+    expect(r.stdout).toMatch(/^sim replay: (the run fails as recorded|this run and the recording agree event for event to event \d+, where (this run|the recording) reached the JavaScript stack's depth)/m);
+  }, 60_000);
 
   it('--stop-at lists the handlers of the packets a node has not polled yet', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sim-replay-'));
