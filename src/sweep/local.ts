@@ -77,5 +77,6 @@ export async function runLocal(options: LocalOptions): Promise<void> {
     }
     return;
   }
-  await mapInPool<SweepRun, RunOutcome>(options.workerModule, runs, Math.min(workers, runs.length), (outcome, index) => done(runs[index], outcome), stop);
+  const describe = (k: number): string => `run ${runs[k].i} of the sweep (${runs[k].inputs.app} on ${runs[k].inputs.platform}, ${runs[k].inputs.nodes} nodes, seed ${runs[k].inputs.seed})`;
+  await mapInPool<SweepRun, RunOutcome>(options.workerModule, runs, Math.min(workers, runs.length), (outcome, index) => done(runs[index], outcome), stop, describe);
 }

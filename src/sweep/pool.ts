@@ -20,9 +20,10 @@ export interface WorkerModule {
  * first error a worker throws (its thread dying included; one that exits, by
  * process.exit in it, is a SimError), after the pool is gone.
  * Once `stop` is aborted it starts no more items and ends the threads at once, their
- * items unfinished (no error); it resolves when they are gone.
+ * items unfinished (no error); it resolves when they are gone. `describe` names an item
+ * in an error (a thread out of heap).
  */
-export async function mapInPool<T, R>(worker: WorkerModule, items: readonly T[], workers: number, onResult: (result: R, index: number) => void, stop?: AbortSignal): Promise<void> {
+export async function mapInPool<T, R>(worker: WorkerModule, items: readonly T[], workers: number, onResult: (result: R, index: number) => void, stop?: AbortSignal, describe: (index: number) => string = (index) => `item ${index} of the work`): Promise<void> {
   const pool = new Tinypool({ filename: worker.filename, name: worker.name, minThreads: workers, maxThreads: workers });
   const window = workers * 2;
   let next = 0;
@@ -63,7 +64,7 @@ export async function mapInPool<T, R>(worker: WorkerModule, items: readonly T[],
         onResult((await Promise.race([pool.run(items[index]), exited])) as R, index);
       } catch (e) {
         // The threads ended by a stop reject their items: not a failure.
-        if (!stopped()) failure ??= e;
+        if (!stopped()) failure ??= outOfMemory(e, describe(index)) ?? e;
       }
     }
   };
@@ -74,4 +75,14 @@ export async function mapInPool<T, R>(worker: WorkerModule, items: readonly T[],
     await destroy();
   }
   if (failure !== null) throw failure;
+}
+
+/**
+ * A thread killed by V8 for its heap (an app allocating without end between two runtime
+ * calls, which the heap check between events never sees) as one line naming the item:
+ * it was the simulator's "internal error" with Node's stack. What finished stays recorded.
+ */
+function outOfMemory(e: unknown, what: string): SimError | null {
+  if ((e as { code?: unknown } | null)?.code !== 'ERR_WORKER_OUT_OF_MEMORY') return null;
+  return new SimError(`${what} ran its worker thread out of JavaScript heap, which ended it (an app allocating without end between runtime calls?); what finished is kept: give Node a larger heap (NODE_OPTIONS=--max-old-space-size=<MB>) or fix the app, and run again`);
 }

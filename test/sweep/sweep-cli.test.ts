@@ -9,7 +9,7 @@ import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, sim } from '../support/sim-cli.ts';
+import { ROOT, rootImport, sim } from '../support/sim-cli.ts';
 import { simHere } from '../support/sim-here.ts';
 
 const SMALL = 'test/fixtures/sweeps/small.json';
@@ -179,6 +179,22 @@ describe('sim sweep', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toBe('sim: test/fixtures/broken-syntax.ts: cannot load the sweep module (test/fixtures/broken-syntax.ts:2:43: Expected identifier but found "(")\n');
   });
+
+  // It was the simulator's "internal error" with Node's ERR_WORKER_OUT_OF_MEMORY stack.
+  it('says which run ran its worker thread out of heap, in one line, exit 1, what finished kept', async () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'sim-sweep-oom-'));
+    writeFileSync(
+      join(outDir, 'hog.ts'),
+      `import { defineApp } from ${rootImport('src/runtime/index.ts')};
+export default defineApp({ name: 'hog', description: 'allocates without end on node 0 when asked', params: { hog: { type: 'bool', default: false, doc: 'allocate without end' } }, *main(rt, p) { yield* rt.barrier(); const kept: number[][] = []; if (rt.self === 0 && p.hog) for (;;) kept.push(new Array(20000).fill(rt.self)); return 0; }, verify: () => ({ ok: true, detail: 'ran' }) });
+`,
+    );
+    writeFileSync(join(outDir, 'hog.json'), JSON.stringify({ name: 'hog', runs: [{ app: 'hog.ts', platform: 'cm5', nodes: [4], params: { hog: [false, true] } }] }));
+    const r = await sim(['sweep', join(outDir, 'hog.json'), '--out', join(outDir, 'r.jsonl'), '--workers', '2'], outDir, { NODE_OPTIONS: '--max-old-space-size=256' });
+    expect(r.stderr).toMatch(/^sim: run 1 of the sweep \(hog\.ts on cm5, 4 nodes, seed 1\) ran its worker thread out of JavaScript heap, which ended it .*and run again\n$/);
+    expect(r.code).toBe(1);
+    expect(existsSync(join(outDir, 'r.jsonl.part-1-of-1'))).toBe(true);
+  }, 60_000);
 
   it("reports an app's check that throws as the app's failure, naming the sweep entry (it was a simulator bug with a stack)", async () => {
     const outDir = mkdtempSync(join(tmpdir(), 'sim-sweep-check-'));
