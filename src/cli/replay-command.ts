@@ -10,7 +10,11 @@ import { nodeCountProblem } from '../network/build-topology.ts';
 import { escapeLineBreaking } from '../kernel/one-line.ts';
 import type { EventObserver } from '../kernel/simulation.ts';
 import { parsePlatform } from '../platform/load-platform.ts';
-import { runApp, runUntil, type StopReport } from '../runtime/run-app.ts';
+import { AppRun, runUntil, type RunConfig, type StopReport } from '../runtime/run-app.ts';
+import type { AnyApp } from '../runtime/app.ts';
+import { advanceToEnd, RunStopped } from '../runtime/stoppable-run.ts';
+import { signalExitCode } from './run-driver.ts';
+import { SignalStop } from './signal-stop.ts';
 import { waitingIn } from '../runtime/run-stop.ts';
 import { runConfig } from '../runtime/run-config.ts';
 import { STRATA_STATE_NAMES } from '../runtime/states.ts';
@@ -19,7 +23,7 @@ import { loadApp } from './load-inputs.ts';
 import { simulatorVersion } from './project.ts';
 import { limitAdvice } from './run-driver.ts';
 import { VERIFICATION_FAILED } from './repro-format.ts';
-import { appContentHash, reproAppFile } from './repro.ts';
+import { appContentHash, reproAppFile, type Repro } from './repro.ts';
 import { digestsOf, readRepro } from './repro-read.ts';
 
 function parseStopAt(value: string): { untilCycle?: number; maxEvents?: number } {
@@ -61,8 +65,23 @@ export async function replayCommand(file: string, stopAt: string | undefined, io
     if (problem !== null) throw new InputError(`${repro.nodes} nodes: ${problem}`);
     return runConfig(platform, app, { params: repro.params, nodes: repro.nodes, seed: repro.seed, network: repro.network, perturb: repro.perturb ?? undefined, limits: repro.stop });
   });
+  // Ctrl-C or SIGTERM stops the replay between chunks of events, saying so (it killed it, silently).
+  const stop = new SignalStop();
+  try {
+    return await replay(repro, config, app, limits, stopAt, io, json, changed, stop);
+  } catch (e) {
+    if (!(e instanceof RunStopped)) throw e;
+    io.err(`sim replay: stopped by ${stop.interrupted}; nothing was compared past where it stopped`);
+    return signalExitCode(stop.interrupted ?? 'SIGINT');
+  } finally {
+    stop.release();
+  }
+}
+
+/** The replay itself: to --stop-at, or the whole run compared event by event with the recording. */
+async function replay(repro: Repro, config: RunConfig, app: AnyApp, limits: { untilCycle?: number; maxEvents?: number } | null, stopAt: string | undefined, io: Io, json: boolean, changed: boolean, stop: SignalStop): Promise<number> {
   if (limits !== null) {
-    const { report, ended } = runUntil(config, limits);
+    const { report, ended } = await runUntil(config, limits, stop.signal);
     const where = limits.maxEvents !== undefined ? `event ${limits.maxEvents}` : `cycle ${limits.untilCycle}`;
     if (json) io.out(JSON.stringify({ stopAt, ended, report: ended ? null : report }));
     // "ended before event:158" of a 158-event run, which ends with that event.
@@ -87,7 +106,9 @@ export async function replayCommand(file: string, stopAt: string | undefined, io
   let fingerprint: string | null = null;
   let heapStop: RunLimitError | null = null;
   try {
-    const s = runApp({ ...config, observer, output: (stream, text) => io.write(json ? 'stderr' : stream, text) });
+    const run = new AppRun({ ...config, observer, output: (stream, text) => io.write(json ? 'stderr' : stream, text) });
+    await advanceToEnd(run, stop.signal);
+    const s = run.summary();
     fingerprint = s.fingerprint;
     if (!s.verified) failure = `${VERIFICATION_FAILED}${s.verification}`;
   } catch (e) {

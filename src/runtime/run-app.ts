@@ -16,6 +16,7 @@ import { HandlerTable } from './handler-table.ts';
 import { Runtime } from './runtime.ts';
 import { RunOutput } from './printing.ts';
 import { MAX_TREE_VECTOR } from './tree-combine.ts';
+import { RunStopped, STOP_CHECK_EVENTS, stopPoint } from './stoppable-run.ts';
 import type { Platform } from '../platform/schema.ts';
 import { formatNodeClocks, heapNearLimit, HEAP_CHECK_EVENTS, megabytes, stopReport, type StopReport } from './run-stop.ts';
 import { checkParamValues, checkRunConfig, type RunConfig, type RunLimits } from './run-config.ts';
@@ -240,17 +241,25 @@ function asRunFailure(e: unknown, machine: Machine, output: RunOutput): SimError
 
 /**
  * Runs `config.app` until `limits` (a cycle or an event count) and describes every
- * node there, or where it ended (`ended`) if it ended first.
+ * node there, or where it ended (`ended`) if it ended first. Given `stop`, in chunks of
+ * events with a stop point between them (RunStopped once it is aborted).
  */
-export function runUntil(config: RunConfig, limits: { untilCycle?: number; maxEvents?: number }): { report: StopReport; ended: boolean } {
+export async function runUntil(config: RunConfig, limits: { untilCycle?: number; maxEvents?: number }, stop?: AbortSignal): Promise<{ report: StopReport; ended: boolean }> {
   const { machine, output, engines } = startRun(config);
   // The run's own event limit ends it too (a replay of a run stopped at --max-events went on past it).
   const own = config.limits?.maxEvents ?? Infinity;
   const asked = limits.maxEvents ?? Infinity;
+  const last = Math.min(own, asked);
   let outcome: string;
   try {
-    outcome = machine.sim.run({ untilCycle: limits.untilCycle, maxEvents: Math.min(own, asked) });
+    for (;;) {
+      const chunkEnd = stop === undefined ? last : Math.min(last, machine.sim.events + STOP_CHECK_EVENTS);
+      outcome = machine.sim.run({ untilCycle: limits.untilCycle, maxEvents: chunkEnd });
+      if (outcome !== 'event-limit' || chunkEnd === last || stop === undefined) break;
+      await stopPoint(stop);
+    }
   } catch (e) {
+    if (e instanceof RunStopped) throw e;
     throw asRunFailure(e, machine, output);
   }
   if (machine.allExited) for (const e of engines) e.output.flushFinal();

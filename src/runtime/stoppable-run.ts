@@ -6,7 +6,11 @@
  * in the same order, the same results byte for byte.
  */
 import { InputError, kindOf } from '../kernel/errors.ts';
-import type { AppRun } from './run-app.ts';
+
+/** What advanceToEnd steps: an AppRun (structurally, so that run-app.ts may use this file's stop points). */
+interface Advancing {
+  advance(events: number): boolean;
+}
 
 /** A run (or a unit of runs) given up part-way because its command was asked to stop. */
 export class RunStopped extends Error {
@@ -14,7 +18,7 @@ export class RunStopped extends Error {
 }
 
 /** Events between two looks at `stop`. */
-const STOP_CHECK_EVENTS = 1 << 18;
+export const STOP_CHECK_EVENTS = 1 << 18;
 
 /** Lets the event loop turn (a macrotask, not a microtask: only then do signal handlers run); throws RunStopped if `stop` was aborted meanwhile. */
 export async function stopPoint(stop: AbortSignal): Promise<void> {
@@ -25,9 +29,9 @@ export async function stopPoint(stop: AbortSignal): Promise<void> {
 }
 
 /** Runs `run` to its end; given `stop`, in chunks with a stop point between them. */
-export async function advanceToEnd(run: AppRun, stop: AbortSignal | undefined): Promise<void> {
+export async function advanceToEnd(run: Advancing, stop: AbortSignal | undefined): Promise<void> {
   // Exported: advanceToEnd(null) was a TypeError ("Cannot read properties of null (reading 'advance')").
-  if (typeof (run as Partial<AppRun> | null)?.advance !== 'function') throw new InputError(`advanceToEnd: expected an AppRun (new AppRun(config)), got ${kindOf(run)}`);
+  if (typeof (run as Partial<Advancing> | null)?.advance !== 'function') throw new InputError(`advanceToEnd: expected an AppRun (new AppRun(config)), got ${kindOf(run)}`);
   if (stop !== undefined) checkSignal(stop, 'advanceToEnd');
   if (stop === undefined) {
     run.advance(Infinity);

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -122,6 +123,24 @@ export default defineApp({ name: 'deep', description: 'recurses without end', pa
     // The stack's depth may fall at the same event in both, or not: never a divergence.
     expect(r.stdout).not.toMatch(/diverged/);
     expect(r.stdout).toMatch(/^sim replay: (the run fails as recorded|this run and the recording agree event for event to event \d+, where (this run|the recording) reached the JavaScript stack's depth)/m);
+  }, 60_000);
+
+  it.each([
+    ['SIGINT', [] as string[], 130],
+    ['SIGTERM', ['--stop-at', 'event:24000000'], 143],
+  ] as const)('stopped by %s says so and exits with its code (it was killed silently)', async (signal, extra, code) => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-replay-stop-'));
+    const file = join(dir, 'long.json');
+    // 25 million events: seconds to replay.
+    expect((await sim(['--platform', 'cm5', 'apps/patterns', '--nodes', '64', '--param', 'pattern=cshift', '--param', 'blockBytes=4096', '--param', 'rounds=128', '--param', 'barriers=none', '--record', file])).code).toBe(0);
+    const child = spawn(process.execPath, [join(ROOT, 'bin/sim.mjs'), 'replay', file, ...extra], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    await new Promise((r) => setTimeout(r, 700));
+    child.kill(signal);
+    expect(await closed).toBe(code);
+    expect(stderr).toBe(`sim replay: stopped by ${signal}; nothing was compared past where it stopped\n`);
   }, 60_000);
 
   it('--stop-at lists the handlers of the packets a node has not polled yet', async () => {
