@@ -194,7 +194,10 @@ async function replay(repro: Repro, config: RunConfig, app: AnyApp, limits: { un
       : `sim replay: reproduced the recorded run event for event (${recorded.length} events${repro.outcome.fingerprint ? `, fingerprint ${repro.outcome.fingerprint}` : ''})`,
   );
   if (failure !== null) {
-    io.out(`sim replay: the run fails as recorded, at event ${events}: ${failure}`);
+    // A run stopped part-way is replayed to its recorded event count, whose stop reads "its limit of
+    // N events" even for a run a signal stopped: say how the recording stopped.
+    const how = repro.stop !== undefined && recordedFailure !== null ? `stops as recorded, at event ${events}: ${recordedFailure}` : `fails as recorded, at event ${events}: ${failure}`;
+    io.out(`sim replay: the run ${how}`);
     return 1;
   }
   return 0;

@@ -105,7 +105,7 @@ describe.concurrent('runaway runs stop at a limit', () => {
     expect(readFileSync(join(dir, 't.svg'), 'utf8')).toContain('cut short at cycle 1000001 (at its cycle or event limit)');
     const replay = await sim(['replay', 'r.json'], dir);
     expect(replay.stdout).toMatch(/^sim replay: reproduced the recorded run event for event \(\d+ events, fingerprint [0-9a-f]{16}\)$/m);
-    expect(replay.stdout).toMatch(/the run fails as recorded, at event \d+: stopped at its limit of 1000000 simulated cycles/);
+    expect(replay.stdout).toMatch(/the run stops as recorded, at event \d+: stopped at its limit of 1000000 simulated cycles/);
   });
 
   it("a failed run's trace ends where it failed, not at its last state change", async () => {
@@ -155,6 +155,8 @@ describe.concurrent('interrupted runs leave files the tools read', () => {
     expect(readFileSync(join(dir, 't.html'), 'utf8')).toMatch(/cut short at cycle \d+ \(interrupted\)/);
     const replay = await sim(['replay', 'r.json'], dir);
     expect(replay.stdout).toMatch(/^sim replay: reproduced the recorded run event for event/m);
+    // As the recording stopped, not "stopped at its limit of N events", a limit nobody set.
+    expect(replay.stdout).toMatch(new RegExp(`^sim replay: the run stops as recorded, at event \\d+: interrupted by ${signal} at cycle \\d+ after \\d+ events$`, 'm'));
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 });
