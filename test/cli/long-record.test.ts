@@ -95,6 +95,6 @@ describe('a repro of a run longer than a repro file gives digests', () => {
     expect(JSON.parse(readFileSync(file, 'utf8')).digestedEvents).toBe(50);
     const r = await sim(['replay', file]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/^sim replay: reproduced the recorded run: its first 50 events event for event .*then to its end \(200 events, fingerprint [0-9a-f]+\)\nsim replay: the run fails as recorded, at event 200: stopped at its limit of 200 events/);
+    expect(r.stdout).toMatch(/^sim replay: reproduced the recorded run: its first 50 events event for event .*then to its end \(200 events, fingerprint [0-9a-f]+\)\nsim replay: the run stops as recorded, at event 200: stopped at its limit of 200 events/);
   });
 });
