@@ -132,9 +132,12 @@ export function checkPerfArgs(argv: readonly string[]): { options: PerfOptions; 
   }
 }
 
-/** The suite's entry point; `argv` is everything after `perf`. Exits 2 on bad input, 1 on a failed run. */
-export async function perfBench(argv: readonly string[] = []): Promise<void> {
-  const { options, commit } = checkPerfArgs(argv);
+/**
+ * The suite's entry point; `argv` is everything after `perf`, `checked` what checkPerfArgs
+ * made of it when bench/run.ts asked first. Exits 2 on bad input, 1 on a failed run.
+ */
+export async function perfBench(argv: readonly string[] = [], checked = checkPerfArgs(argv)): Promise<void> {
+  const { options, commit } = checked;
   let base: BaselineCheckout | null = null;
   // A signal ends the children and lets the run unwind: each part removes what it made
   // (the baseline worktree, a run's scratch folder), once its children have exited.

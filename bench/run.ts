@@ -45,8 +45,8 @@ if (unknown.length > 0) {
 }
 const suites = requested.length > 0 ? requested : Object.keys(SUITES);
 // perf's options are checked before any suite runs (they were checked at perf's turn, after the others).
-if (suites.includes('perf')) checkPerfArgs(perfArgs);
+const perfChecked = suites.includes('perf') ? checkPerfArgs(perfArgs) : null;
 for (const name of suites) {
-  if (name === 'perf') await perfBench(perfArgs);
+  if (name === 'perf') await perfBench(perfArgs, perfChecked ?? undefined);
   else await SUITES[name]();
 }

@@ -162,10 +162,14 @@ async function runStudy(args: StudyArgs, options: StudyOptions, io: Io, style: P
  * shard's, by index; 0 for another sweep's).
  */
 function recordedOfRound(results: string, sha: string, counts: (i: number) => boolean): number | 'merged' {
-  const ours = (h: ResultsHeader | null): boolean => h !== null && h.sweepSha256 === sha && h.simulator === simulatorVersion();
-  if (existsSync(results) && ours(resultsHeaderOf(results))) return 'merged';
+  if (existsSync(results) && isRound(resultsHeaderOf(results), sha)) return 'merged';
   const parts = readParts(results);
-  return ours(parts.header) ? [...parts.byKey.values()].filter((line) => counts(line.i)).length : 0;
+  return isRound(parts.header, sha) ? [...parts.byKey.values()].filter((line) => counts(line.i)).length : 0;
+}
+
+/** Whether results of header `h` are those of the round's sweep of hash `sha`, by this simulator. */
+function isRound(h: ResultsHeader | null, sha: string): boolean {
+  return h !== null && h.sweepSha256 === sha && h.simulator === simulatorVersion();
 }
 
 /**
@@ -183,7 +187,7 @@ function refuseOtherStudy(args: StudyArgs, round: number, results: string, sha: 
   } catch {
     return; // not a results file or parts of one: the sweep says so in its own words
   }
-  if (header === null || (header.sweepSha256 === sha && header.simulator === simulatorVersion())) return;
+  if (header === null || isRound(header, sha)) return;
   // Another study's folder was said to hold this study "made with other options".
   const own = `${args.study.name}-round-${round}`;
   if (header.sweep !== own) throw new InputError(`--out ${args.out}: holds the runs of another study (its round ${round} is sweep "${header.sweep}"), not a ${args.study.name} study; use another --out`);
