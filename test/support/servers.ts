@@ -40,11 +40,18 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Polls `check` every 100 ms until it holds, or fails after `ms` naming `what`. */
-export async function waitFor(what: string, check: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
+/**
+ * Polls `check` every 100 ms until it holds, or fails after `ms` naming `what` and, with
+ * `shown`, what the process under test had said by then (a timeout that named only what
+ * it waited for left nothing to diagnose a failure seen once).
+ */
+export async function waitFor(what: string, check: () => boolean | Promise<boolean>, ms = 30_000, shown?: () => string): Promise<void> {
   const deadline = Date.now() + ms;
   while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    if (Date.now() > deadline) {
+      const said = shown === undefined ? '' : `; it had said: ${JSON.stringify(shown())}`;
+      throw new Error(`timed out after ${ms} ms waiting for ${what}${said}`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
 }
