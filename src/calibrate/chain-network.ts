@@ -6,7 +6,7 @@
  * latency, the pair's hops at hopLatencyCycles each, the serialization on a link), and
  * with it what one level of the combining tree costs between a child and its parent
  * (treeHops). A node count the topology has no shape for (nodeCountProblem) gets the
- * flat count chainHopCycles makes: two hops (a switch's host-switch-host, Appendix A 7).
+ * flat count chainHopCycles makes: two hops (host, switch, host: one switch between them).
  */
 import { buildTopology, nodeCountProblem } from '../network/build-topology.ts';
 import type { Topology } from '../network/topology.ts';

@@ -50,7 +50,9 @@ export interface UnitConfig {
 /**
  * Thesis 3.4's CM-5 measurement noise, scaled to the platform's clock: a timer
  * interrupt every 1/60 s costing about 30 us, and a time slice every 0.1 s that
- * stalls the process for about another 0.1 s. A timing of t cycles, starting at a
+ * stalls the process for about another 0.1 s (3.4.1's text: "often by more than a
+ * tenth of a second"; its Fig. 3-6 shows slices of about 6 ms, 198,000-232,000 cycles
+ * for a 16,500-cycle timing, and the median of three removes either). A timing of t cycles, starting at a
  * random phase, gains the interrupts that fall inside it and, with probability
  * t / 0.1 s, a time slice. On a platform whose nodes take timer interrupts
  * themselves (`hasInterrupts`), the timing already holds them, so only the time

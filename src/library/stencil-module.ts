@@ -92,7 +92,7 @@ function edgeQueueCycles(words: number, platform: StencilFacts): number {
  * the columns the shipped models add to eq. 33 (apps.spec). The packets of the slowest
  * block's edges: a column edge of h lines is 2h words (doubles) sent whole to each left
  * and right neighbour every half-iteration (apps/stencil), ceil(2h / xferWords) packets
- * (Appendix A 7.2), so iter_colPackets = iter x that where there are such neighbours
+ * (Appendix A 7.1), so iter_colPackets = iter x that where there are such neighbours
  * (px > 1), 0 otherwise; a row edge of w lines is sent one colour a half-iteration,
  * ceil(w / 2) doubles in one half and floor(w / 2) in the other (eq. 38), so
  * iter_rowPackets = iter x (ceil(2 ceil(w / 2) / xferWords) + ceil(2 floor(w / 2) /

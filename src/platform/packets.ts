@@ -6,7 +6,7 @@
 import type { MessagingCosts, Platform } from './schema.ts';
 
 /**
- * Data words one block-transfer packet carries (Appendix A 7.2: SendXfer puts up to
+ * Data words one block-transfer packet carries (Appendix A 7.1: SendXfer puts up to
  * packetWords - 1 data words after its port-and-offset word; a DMA platform's packets
  * carry dataWordsPerPacket). A block of n words travels in ceil(n / this) packets.
  */
@@ -43,7 +43,7 @@ export function nodeLinkBytesPerCycle(network: Platform['network']): number {
  * link's bytes per cycle, the leaves' on a fat tree: the simulator serializes a packet
  * in ceil(bytes / that), src/network/packet-network.ts), and dmaReceiveCycles, a
  * receiver's handling of one packet (its receive overhead and the DMA engine's receive
- * cycles, Appendix A 7.2). Both are 0 without DMA, whose packets the processor itself
+ * cycles, platform.messaging.dma: estimates, as the thesis gives no DMA figures). Both are 0 without DMA, whose packets the processor itself
  * sends at a cost per packet about as large as a full packet's time on the link or
  * larger (xferSendOverheadCycles 26 against 27 cycles on the CM-5, 133 against 16 on the
  * Paragon, 1100 against 143 on the ATM), so they do not queue. The stencil models use

@@ -24,16 +24,19 @@ const cycles = z.int().min(0).max(MAX_LATENCY_CYCLES);
 const positiveCycles = z.int().min(1).max(MAX_LATENCY_CYCLES);
 /**
  * Average cost of a basic operation; may be fractional (e.g. 1.5 cycles). At most
- * 10^4: the dearest in the thesis is a floating divide of about 20 cycles (6.1).
+ * 10^4: the dearest in the shipped platforms is a floating divide of 19-20 cycles. The
+ * thesis gives no per-operation costs (4.3 says only that its three PROTEUS machines
+ * share one CPU); platforms/README.md says what the shipped tables are.
  */
 const opCycles = z.number().min(0).max(10_000);
 /**
  * Link bandwidth from 10^-3 bytes per cycle (33 KB/s at 33 MHz, a slow serial line,
- * so a 20-byte packet takes 20,000 cycles) to 10^4 (330 GB/s); the thesis's links
- * carry 0.59 (ATM) to 5.3 (Paragon) bytes per cycle (6.2, Fig. 7-1).
+ * so a 20-byte packet takes 20,000 cycles) to 10^4 (330 GB/s); the shipped platforms'
+ * links carry 0.59 (ATM) to 5.3 (Paragon) bytes per cycle (platforms/README.md says
+ * where each comes from; the thesis gives only the CM-5's, Fig. 7-1).
  */
 const bytesPerCycle = z.number().min(0.001).max(10_000);
-/** Buffer sizes in packets: at most 2^16 (the thesis's routers hold a few; 7.2). */
+/** Buffer sizes in packets: at most 2^16 (a CM-5 node "can inject about ten packets before it must wait", thesis 7.1). */
 const packets = z.int().min(1).max(65_536);
 
 /** Cycles per basic operation; apps turn operation counts into cycles with these. */
@@ -70,14 +73,14 @@ const messagingSchema = z.strictObject({
   receiveOverheadCycles: positiveCycles,
   /** Cycles for a poll of one network that finds nothing (thesis 6.1.3: about 10). */
   pollEmptyCycles: positiveCycles,
-  /** Bandwidth-matching delay after each injected block-transfer packet, two-way (thesis eq. 46). */
+  /** Bandwidth-matching delay after each injected block-transfer packet, two-way (thesis 6.1.3: 28 cycles, beside eq. 46's one-way minimum of 25). */
   bandwidthMatchDelayCycles: cycles,
   /**
    * Block transfers by DMA (Alewife, thesis 4.3), or null for processor-driven Xfer
    * packets. With DMA the processor only writes a descriptor per packet and the
    * receiver's interface stores the data, so neither side pays per word, packets
    * are longer, and the transmission rate is statically matched (no bandwidth-
-   * matching delay; thesis 8 on Alewife, iWarp and the T3D).
+   * matching delay; thesis 7.6 on Alewife, iWarp and the T3D).
    */
   dma: z
     .strictObject({
@@ -189,7 +192,7 @@ const timerInterruptSchema = z.strictObject({
 const timeSliceSchema = z.strictObject({
   /**
    * At least 10,000 cycles (a slice is a machine-wide stop; the CM-5's come every
-   * 0.1 s, 3,300,000 cycles, thesis 3.4.2) and at most 10^10.
+   * 0.1 s, 3,300,000 cycles, thesis 3.4.1 and Appendix A 9.4) and at most 10^10.
    */
   periodCycles: z.int().min(10_000).max(10_000_000_000),
   /** At most 10^6 (the CM-5's 48,200, Table 3-5, times the 11.9 packets per node of a full network is a slice's cost). */

@@ -5,7 +5,7 @@
  * each packet, handle arrivals if any, else wait a delay that keeps the injection
  * rate just below the receiver's. On a platform with DMA (Alewife, thesis 4.3) the
  * same calls send long DMA packets instead. Also the single-packet Xfer sends
- * (Appendix A 7.2). Asynchronous transfers (async-transfer.ts) send through this too.
+ * (Appendix A 7.1). Asynchronous transfers (async-transfer.ts) send through this too.
  */
 import { RunFailure } from '../kernel/errors.ts';
 import type { Node, Op } from '../machine/node.ts';
@@ -133,7 +133,7 @@ export class BlockSender implements BlockSenderParts {
   }
 
   /**
-   * SendXfer... (Appendix A 7.2): one Xfer packet of up to packetWords - 1 data words
+   * SendXfer... (Appendix A 7.1): one Xfer packet of up to packetWords - 1 data words
    * for the port and offset packed in `portAndOffset`, sent with `steps`. A SendOp
    * whose first step makes the Xfer checks (XferSendOp), not a generator around one:
    * an app sending key by key (radix sort, 4.5.1) makes one per key.

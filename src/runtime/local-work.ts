@@ -205,7 +205,7 @@ export class LocalWork {
   /**
    * Reseeds the generator; returns the seed used. TIME_BASED_SEED derives one from
    * the node, its cycle counter and, so that runs stay repeatable, the run seed
-   * (Appendix A 3.6 uses the time of day).
+   * (Appendix A 3.6 sets it from the cycle counter and the processor number).
    */
   setRandomSeed(seed: number): number {
     if (seed === TIME_BASED_SEED) {

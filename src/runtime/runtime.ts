@@ -151,7 +151,7 @@ export class Runtime<G = unknown> {
   }
 
   /**
-   * SendXferBothRLPollBoth (Appendix A 7.2): one Xfer packet of up to packetWords - 1
+   * SendXferBothRLPollBoth (Appendix A 7.1): one Xfer packet of up to packetWords - 1
    * data words for the port and offset packed in `portAndOffset`, sent like
    * SendBothRLPollBoth. The receiver stores and counts the words as for block data.
    */
