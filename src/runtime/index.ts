@@ -71,7 +71,8 @@
  * rt.maxArgWords is the platform's active-message argument limit.
  */
 export { defineApp } from './app.ts';
-export { AppRun, checkApp, DEFAULT_RUN_LIMITS, machineInfo, runApp } from './run-app.ts';
+export { AppRun, DEFAULT_RUN_LIMITS, runApp } from './run-app.ts';
+export { checkApp, machineInfo } from './app-calls.ts';
 export type { RunConfig, RunSummary } from './run-app.ts';
 export { advanceToEnd, RunStopped, stopPoint } from './stoppable-run.ts';
 export { runConfig, type RunOptions } from './run-config.ts';

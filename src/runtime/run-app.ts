@@ -1,29 +1,29 @@
 /**
  * Runs an app on a simulated machine: builds the machine from a platform, gives each
  * node a Runtime running the app's `main`, runs to completion, verifies the results
- * and summarizes the run. Pure library code: no files, no clock, no process — the
- * CLI and worker threads call it the same way, so a run is identical in both.
+ * and summarizes the run (the app's own functions are called through app-calls.ts,
+ * the summary made by run-summary.ts). Pure library code: no files, no clock, no
+ * process — the CLI and worker threads call it the same way, so a run is identical in both.
  */
 import { AppError, describeThrown, InputError, kindOf, RunFailure, RunLimitError, SimError } from '../kernel/errors.ts';
-import { LINE_BREAKING, LINE_BREAKING_WORDS } from '../kernel/one-line.ts';
-import { Machine, type NetworkMode } from '../machine/machine.ts';
-import { PacketNetwork } from '../network/packet-network.ts';
-import { verificationProblem, type AnyApp, type MachineInfo, type Metrics, type ParamValue, type Verification } from './app.ts';
+import { Machine } from '../machine/machine.ts';
+import { verificationProblem, type AnyApp, type MachineInfo, type ParamValue, type Verification } from './app.ts';
+import { appCall, appObjection, machineInfo, plainVerification, startMain } from './app-calls.ts';
 import { NodeEngines } from './engines.ts';
 import { WORK_PAST_LIMIT, WorkPastLimit } from './local-work.ts';
-import { shownArgument } from './words.ts';
 import { HandlerTable } from './handler-table.ts';
 import { Runtime } from './runtime.ts';
 import { RunOutput } from './printing.ts';
-import { MAX_TREE_VECTOR } from './tree-combine.ts';
 import { RunStopped, STOP_CHECK_EVENTS, stopPoint } from './stoppable-run.ts';
-import type { Platform } from '../platform/schema.ts';
 import { formatNodeClocks, heapNearLimit, HEAP_CHECK_EVENTS, megabytes, stopReport, type StopReport } from './run-stop.ts';
-import { checkParamValues, checkRunConfig, type RunConfig, type RunLimits } from './run-config.ts';
+import { checkRunConfig, type RunConfig, type RunLimits } from './run-config.ts';
+import { summarize, type RunSummary } from './run-summary.ts';
 
 export type { RunConfig, RunLimits } from './run-config.ts';
 
 export type { NodeSnapshot, StopReport } from './run-stop.ts';
+
+export type { RunSummary, Spread } from './run-summary.ts';
 
 /**
  * The limits every run of the simulator's own commands gets unless told otherwise
@@ -37,52 +37,6 @@ export type { NodeSnapshot, StopReport } from './run-stop.ts';
 // Frozen: every run of the package's commands and runImplementation reads this one object, which a program could change.
 export const DEFAULT_RUN_LIMITS = Object.freeze({ maxCycles: 10_000_000_000, maxEvents: 1_000_000_000 } as const satisfies RunLimits);
 
-export interface Spread {
-  min: number;
-  mean: number;
-  max: number;
-}
-
-/** Everything a run reports; the CLI prints it and adds wall-clock figures. */
-export interface RunSummary {
-  platform: string;
-  platformTitle: string;
-  platformHash: string;
-  nodes: number;
-  topology: string;
-  network: NetworkMode;
-  seed: number;
-  app: string;
-  params: Record<string, ParamValue>;
-  simulatedCycles: number;
-  simulatedMicros: number;
-  events: number;
-  fingerprint: string;
-  busyCycles: Spread;
-  spinCycles: Spread;
-  /** Cycles nodes spent unable to inject into a full network. */
-  stallCycles: Spread;
-  /** Cycles timer interrupts delayed nodes (thesis 3.4.1; zeros where the platform has none). */
-  interruptCycles: Spread;
-  /** Fraction of the run each data-network link spent transmitting (packet network; zeros for analytic). */
-  linkUtilization: { mean: number; max: number };
-  packetsSent: number;
-  bytesSent: number;
-  /**
-   * Packets still in the network when every node had exited, whose handlers never ran:
-   * StrataExit(0) handles messages only until every node has reached it, then the
-   * application exits (Appendix A 3.5). Present only when some were (an app's last
-   * message sent without waiting for its receiver, a verify that then fails for no
-   * visible reason).
-   */
-  unreceivedPackets?: number;
-  verified: boolean;
-  verification: string;
-  metrics: Metrics;
-  /** Each node's last log entry (the manual's loglast report); empty when nothing was logged. */
-  lastLog: string[];
-}
-
 /** A machine with every node's program started, not yet run. */
 interface StartedRun {
   machine: Machine;
@@ -95,7 +49,6 @@ interface StartedRun {
   results: unknown[];
 }
 
-/** Builds the machine, checks the app's parameters, makes its input and starts every node. */
 /**
  * What a run needs before it builds a machine, as runConfig or loadRun give it:
  * runApp(null) and runApp({}) were TypeErrors from deep inside. runConfig checks the rest.
@@ -116,6 +69,7 @@ function checkConfig(config: unknown): void {
   checkRunConfig(config as RunConfig);
 }
 
+/** Builds the machine, checks the app's parameters, makes its input and starts every node. */
 function startRun(config: RunConfig): StartedRun {
   checkConfig(config);
   const { platform, app, params, nodes, seed } = config;
@@ -142,88 +96,6 @@ function startRun(config: RunConfig): StartedRun {
   // After every other event kind is defined (machine.limitCycles says why).
   if (config.limits?.maxCycles !== undefined) machine.limitCycles(config.limits.maxCycles);
   return { machine, output, engines, app, params, info, input, results };
-}
-
-/**
- * The app's objection to `params` on this machine (its check), or null; a run and a
- * sweep's expansion ask alike (a sweep refused every combination of a check that
- * returned nothing, and reported one that threw as a simulator bug). For a library
- * caller: its arguments are checked first (checkApp(undefined, ...) was a TypeError,
- * and params or a machine left out a TypeError blamed on the app's check).
- * @throws AppError if check throws; InputError if it returns neither a string nor null,
- *   or for arguments that are not an app, its parameter values and a machine
- */
-export function checkApp(app: AnyApp, params: Record<string, ParamValue>, info: MachineInfo): string | null {
-  if (app === null || typeof app !== 'object' || typeof app.name !== 'string') throw new InputError(`checkApp: expected an app (loadApp or defineApp gives one), got ${kindOf(app)}`);
-  checkParamValues(app, params);
-  const i = info as Partial<MachineInfo> | null;
-  if (i === null || typeof i !== 'object' || !(Number.isInteger(i.nodes) && (i.nodes as number) >= 1) || typeof i.platform !== 'string' || !((i.clockMHz as number) > 0) || typeof i.hops !== 'function' || !((i.maxCombineWords as number) >= 1)) {
-    throw new InputError(`checkApp: expected the machine { nodes, platform, clockMHz, hops, maxCombineWords } the app's check is given (machineInfo gives it), got ${kindOf(info)}`);
-  }
-  return appObjection(app, params, info);
-}
-
-/** checkApp of arguments the simulator made itself (a run's, a sweep's expansion, a calibration's): not checked again. */
-export function appObjection(app: AnyApp, params: Record<string, ParamValue>, info: MachineInfo): string | null {
-  const problem: unknown = appCall(app, 'check', () => app.check?.(params, info));
-  if (problem === undefined || problem === null) return null;
-  if (typeof problem !== 'string') throw new InputError(`app ${app.name}: check returned ${typeof problem}; expected null (the parameters are fine) or a string saying what is wrong`);
-  // An empty message refused the run as "sim: app x: " and nothing more (a JavaScript check's '' for "fine").
-  if (problem === '') throw new InputError(`app ${app.name}: check returned an empty string; expected null (the parameters are fine) or a string saying what is wrong`);
-  // The message is sim's one line (exit 2): a newline in it reached stderr as two, as verify's detail once did.
-  if (LINE_BREAKING.test(problem)) throw new InputError(`app ${app.name}: check returned ${JSON.stringify(problem.length > 80 ? `${problem.slice(0, 80)}...` : problem)}, which has a character not allowed on one line (${LINE_BREAKING_WORDS}); expected one line saying what is wrong`);
-  return problem;
-}
-
-/**
- * What an app's check and setup learn of the machine (MachineInfo), for a run, a sweep's
- * expansion and a calibration alike (they built it apart, and only a run's hops checked
- * the node numbers).
- */
-export function machineInfo(platform: Platform, nodes: number, topology: { hops(a: number, b: number): number }): MachineInfo {
-  return {
-    nodes,
-    platform: platform.name,
-    clockMHz: platform.clockMHz,
-    hops: (a, b) => {
-      // As rt.hopsTo: a node the machine does not have was given a distance.
-      for (const n of [a, b]) if (!Number.isInteger(n) || n < 0 || n >= nodes) throw new RunFailure(`machine.hops(${shownArgument(a)}, ${shownArgument(b)}): expected node numbers from 0 to ${nodes - 1}`);
-      return topology.hops(a, b);
-    },
-    maxCombineWords: platform.controlNetwork === null ? MAX_TREE_VECTOR : Infinity,
-  };
-}
-
-/** Runs one of the app's own functions; what it throws becomes the app's error, naming the function. */
-function appCall<T>(app: AnyApp, what: string, call: () => T): T {
-  try {
-    return call();
-  } catch (e) {
-    if (e instanceof SimError) throw e;
-    throw new AppError(`app ${app.name}: ${what} threw ${describeThrown(e)}`, { cause: e });
-  }
-}
-
-/**
- * What verify returned, its fields read once into plain data (so a getter runs inside the
- * app's call, and not again), or the value itself when it is no object (verificationProblem says so).
- */
-function plainVerification(v: unknown): Verification {
-  if (v === null || typeof v !== 'object') return v as Verification;
-  const { ok, detail, metrics } = v as Record<string, unknown>;
-  const copy = (x: unknown): unknown => (x !== null && typeof x === 'object' && !Array.isArray(x) ? { ...x } : x);
-  const plainMetrics = metrics !== null && typeof metrics === 'object' && !Array.isArray(metrics) ? Object.fromEntries(Object.entries(metrics).map(([k, x]) => [k, copy(x)])) : metrics;
-  return { ok, detail, ...(metrics === undefined ? {} : { metrics: plainMetrics }) } as Verification;
-}
-
-/** Calls the app's main; one that is not a generator function is bad input (the runtime runs main with yield*). */
-function startMain(app: AnyApp, rt: Runtime<unknown>, params: Record<string, ParamValue>, input: unknown): ReturnType<AnyApp['main']> {
-  const program = app.main(rt, params, input);
-  const iterable = program !== null && typeof program === 'object' && typeof (program as { next?: unknown }).next === 'function';
-  if (!iterable) {
-    throw new InputError(`app ${app.name}: main must be a function* (a generator function, whose runtime calls are made with yield*); it returned ${program === undefined ? 'nothing' : typeof program}`);
-  }
-  return program;
 }
 
 /** Turns what escaped a run into a RunFailure naming where it happened, with each node's last log entry. */
@@ -393,7 +265,6 @@ export class AppRun {
       const exited = machine.nodes.filter((n) => n.hasExited).length;
       throw new InputError(`AppRun.summary: the run has not ended (cycle ${machine.sim.now}, ${machine.sim.events} events, ${exited} of ${machine.nodes.length} nodes exited); expected advance to have returned true first`);
     }
-    const { platform, nodes, seed } = this.config;
     let verification: Verification;
     try {
       // Read once, within the call: a getter of its detail that threw was the simulator's "internal error".
@@ -405,43 +276,8 @@ export class AppRun {
     }
     const problem = verificationProblem(verification);
     if (problem !== null) throw new InputError(`app ${app.name}: verify must return { ok: true or false, detail: a string, metrics?: { name: a number, string, boolean or { key: a number } } }; ${problem}`);
-    const cycles = machine.finishCycle;
-    return {
-      platform: platform.name,
-      platformTitle: platform.title,
-      platformHash: platform.contentHash,
-      nodes,
-      topology: machine.topology.describe(),
-      network: this.config.network,
-      seed,
-      app: app.name,
-      // A copy: the configuration's own object, changed in the summary, changed the next run of that configuration.
-      params: { ...params },
-      simulatedCycles: cycles,
-      simulatedMicros: cycles / platform.clockMHz,
-      events: machine.sim.events,
-      fingerprint: machine.sim.fingerprint(),
-      busyCycles: spread(machine.nodes.map((n) => n.busyCycles)),
-      spinCycles: spread(machine.nodes.map((n) => n.spinCycles)),
-      stallCycles: spread(machine.nodes.map((n) => n.stallCycles)),
-      interruptCycles: spread(machine.nodes.map((n) => n.interruptCycles)),
-      linkUtilization: linkUtilization(machine, cycles),
-      packetsSent: machine.nodes.reduce((s, n) => s + n.packetsSent, 0),
-      bytesSent: machine.nodes.reduce((s, n) => s + n.bytesSent, 0),
-      ...unreceived(machine),
-      verified: verification.ok,
-      verification: verification.detail,
-      metrics: verification.metrics ?? {},
-      lastLog: output.lastEntries(),
-    };
+    return summarize(this.config, machine, verification, output.lastEntries());
   }
-}
-
-/** The summary's unreceivedPackets: sent and never taken by a poll, when there are any. */
-function unreceived(machine: Machine): { unreceivedPackets?: number } {
-  let n = 0;
-  for (const node of machine.nodes) n += node.packetsSent - node.packetsReceived;
-  return n === 0 ? {} : { unreceivedPackets: n };
 }
 
 /**
@@ -455,36 +291,3 @@ export function runApp(config: RunConfig): RunSummary {
   return run.summary();
 }
 
-/**
- * Mean and busiest share of the run the data network's channels spent transmitting.
- * A loop, not Math.max(...busy): a 4096-node binary fat tree has about 200,000
- * channels, past the arguments a call can take.
- */
-function linkUtilization(machine: Machine, cycles: number): { mean: number; max: number } {
-  const net = machine.network;
-  if (!(net instanceof PacketNetwork) || cycles === 0) return { mean: 0, max: 0 };
-  let sum = 0;
-  let max = 0;
-  let count = 0;
-  for (const n of [0, 1]) {
-    for (const b of net.channelBusyCycles(n)) {
-      sum += b;
-      if (b > max) max = b;
-      count++;
-    }
-  }
-  const round3 = (x: number) => Math.round(x * 1000) / 1000;
-  return { mean: round3(sum / count / cycles), max: round3(max / cycles) };
-}
-
-function spread(values: number[]): Spread {
-  let min = Infinity;
-  let max = -Infinity;
-  let sum = 0;
-  for (const v of values) {
-    min = Math.min(min, v);
-    max = Math.max(max, v);
-    sum += v;
-  }
-  return { min, mean: sum / values.length, max };
-}

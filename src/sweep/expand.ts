@@ -9,7 +9,7 @@ import { AppError, InputError } from '../kernel/errors.ts';
 import type { NetworkMode } from '../machine/machine.ts';
 import { buildTopology, nodeCountProblem } from '../network/build-topology.ts';
 import { parseParams, type AnyApp, type MachineInfo, type ParamValue } from '../runtime/app.ts';
-import { appObjection, machineInfo } from '../runtime/run-app.ts';
+import { appObjection, machineInfo } from '../runtime/app-calls.ts';
 import { KeyMaker, MAX_SWEEP_RUNS, type InputResolver, type RunInputs, type SweepRun } from './run-model.ts';
 import type { SweepEntry, SweepSpec } from './sweep-file.ts';
 
