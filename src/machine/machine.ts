@@ -62,7 +62,14 @@ export class Machine {
   trace: TraceSink | null = null;
   /** The perturbation stream for node timing (`sim --perturb`), or null. */
   readonly perturbation: RandomStream | null;
+  /**
+   * Whether `node` is inside a message handler its StrataExit loop ran (the runtime says;
+   * Machine knows no handlers). Asked of every node once, when the last one reaches StrataExit.
+   */
+  isInHandler: (node: Node) => boolean = () => false;
   private exitedCount = 0;
+  /** Nodes still in a handler when the last node reached StrataExit, not yet out of it. */
+  private lingering = 0;
   private cycleLimitReached = false;
   /** The limit limitCycles set, shared by the nodes (see Node.cycleLimit). */
   private readonly cycleLimit: CycleLimit = { cycles: -1 };
@@ -170,18 +177,53 @@ export class Machine {
   }
 
   /**
-   * Marks `node` as exited at its current clock (the caller has synced). When the
-   * last node exits, the run is over.
+   * Marks `node` as having reached StrataExit at its current clock (the caller has
+   * synced). StrataExit handles messages until every node has reached it (Appendix A
+   * 3.5), so when the last node does, the run is over, unless a node is then inside a
+   * handler that its exit loop ran: a handler runs to its end, so the run waits for it
+   * (leave), and one that never ends is a deadlock (it was cut off, and the run passed).
    */
   exit(node: Node): void {
     node.hasExited = true;
     node.exitCycle = node.time;
     this.exitedCount++;
-    if (this.exitedCount === this.nodes.length) this.sim.stop();
+    if (this.exitedCount !== this.nodes.length) return;
+    for (const n of this.nodes) {
+      if (this.isInHandler(n)) {
+        n.isLingering = true;
+        this.lingering++;
+      }
+    }
+    if (this.lingering === 0) this.sim.stop();
   }
 
+  /**
+   * `node`'s exit loop found every node exited: if it lingered in a handler, it leaves
+   * StrataExit now (the caller has synced), and the run is over once no node lingers.
+   */
+  leave(node: Node): void {
+    if (!node.isLingering) return;
+    node.isLingering = false;
+    node.exitCycle = node.time;
+    if (--this.lingering === 0) this.sim.stop();
+  }
+
+  /** Every node has reached StrataExit (some may linger in a handler: isOver). */
   get allExited(): boolean {
     return this.exitedCount === this.nodes.length;
+  }
+
+  /** Every node has reached StrataExit and none lingers in a handler: the run is over. */
+  get isOver(): boolean {
+    return this.allExited && this.lingering === 0;
+  }
+
+  /** What `node` is doing, for a report of a run that stopped: "exited", or the call it waits in. */
+  callOf(node: Node): string {
+    if (node.hasExited && !node.isLingering) return 'exited';
+    const call = node.waitingIn ?? 'an unknown call';
+    const where = node.isLingering ? ' (in a handler after StrataExit, which every node had reached)' : '';
+    return (call.startsWith('waiting') ? call : `waiting in ${call}`) + where;
   }
 
   /**
@@ -203,12 +245,7 @@ export class Machine {
     const outcome = this.sim.run({ maxEvents });
     if (outcome === 'event-limit') return 'paused';
     if (this.cycleLimitReached) return 'cycle-limit';
-    if (!this.allExited) {
-      throw new DeadlockError(
-        this.sim.now,
-        this.nodes.map((n) => (n.hasExited ? 'exited' : n.waitingIn?.startsWith('waiting') === true ? n.waitingIn : `waiting in ${n.waitingIn ?? 'an unknown call'}`)),
-      );
-    }
+    if (!this.isOver) throw new DeadlockError(this.sim.now, this.nodes.map((n) => this.callOf(n)));
     return 'finished';
   }
 

@@ -84,6 +84,8 @@ export class Node {
   waitingIn: string | null = null;
   /** Set once the node's program has returned (Strata's StrataExit(0)). */
   hasExited = false;
+  /** In a handler when the last node reached StrataExit, and not yet out of it (Machine.exit). */
+  isLingering = false;
   exitCycle = 0;
 
   private wakeMask = 0;

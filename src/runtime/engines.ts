@@ -22,6 +22,7 @@ import { LocalWork } from './local-work.ts';
 import { Messaging } from './messaging.ts';
 import { NodeOutput } from './node-output.ts';
 import { NodeProgram } from './node-program.ts';
+import { PollUntilOp } from './poll-until-op.ts';
 import { PortTable } from './ports.ts';
 import type { RunOutput } from './printing.ts';
 import { NodeStates, State } from './states.ts';
@@ -47,6 +48,8 @@ export class NodeEngines {
   readonly blocks: BlockSender;
   /** The asynchronous transfers (see asyncTransfers), made at first use. */
   private async: AsyncTransfers | null = null;
+  /** The StrataExit loop, once main has returned. */
+  private exitLoop: PollUntilOp | null = null;
   /** What app callbacks receive, once connected (the asynchronous transfers are handed it when made). */
   private appTarget: unknown = null;
   /** The machinery of global ORs and combines; its tree handlers find it here. */
@@ -141,6 +144,15 @@ export class NodeEngines {
     this.work.resetCycleBase();
   }
 
+  /**
+   * Whether the node's StrataExit loop is inside a handler it ran (Machine.isInHandler asks
+   * when the last node reaches StrataExit). Its loop, not the handler depth: a handler
+   * that threw into the app's own try/catch left that counted.
+   */
+  get isInExitHandler(): boolean {
+    return this.exitLoop?.isInHandler ?? false;
+  }
+
   /** Ends the node's program: Strata's StrataExit(0) — keep serving messages until every node has exited. */
   *exit(): Op {
     this.guard.checkMain();
@@ -148,6 +160,11 @@ export class NodeEngines {
     yield* this.node.sync();
     this.machine.exit(this.node);
     if (this.machine.allExited) return;
-    yield* this.guard.nested(this.messaging.pollUntil(() => false, 'StrataExit (waiting for the other nodes)'));
+    const loop = new PollUntilOp(this.messaging, () => this.machine.allExited, 'StrataExit (waiting for the other nodes)');
+    this.exitLoop = loop;
+    yield* this.guard.nested(loop);
+    // Every node has reached StrataExit; this one was in a handler then (Machine.exit).
+    yield* this.node.sync();
+    this.machine.leave(this.node);
   }
 }

@@ -62,6 +62,11 @@ export class PollUntilOp extends StepOp {
     return new PollUntilOp(m, null, 'pollBothTilEmpty') as unknown as Op<number>;
   }
 
+  /** Inside a generator handler one of its polls started (its state until the handler ends). */
+  get isInHandler(): boolean {
+    return this.state === LEFT_HANDLED || this.state === RIGHT_ONLY_HANDLED || this.state === SECOND_HANDLED;
+  }
+
   protected override returned(): unknown {
     return this.condition === null ? this.handled : undefined;
   }

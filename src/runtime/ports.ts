@@ -103,6 +103,17 @@ export class PortTable {
     this.handlers = handlers;
   }
 
+  /**
+   * The ports still counting (a count not 0), by number: words still expected (a block
+   * not all arrived, or a header that announced more), or, below 0, words that arrived
+   * before a header that has not. A deadlock's report names them.
+   */
+  unfinished(): { port: number; count: number }[] {
+    const open: { port: number; count: number }[] = [];
+    for (const [port, p] of this.ports) if (p.count !== 0) open.push({ port, count: p.count });
+    return open.sort((a, b) => a.port - b.port);
+  }
+
   setAppTarget(app: unknown): void {
     this.appTarget = app;
   }

@@ -5,7 +5,7 @@
  * the summary made by run-summary.ts). Pure library code: no files, no clock, no
  * process — the CLI and worker threads call it the same way, so a run is identical in both.
  */
-import { AppError, describeThrown, InputError, kindOf, RunFailure, RunLimitError, SimError } from '../kernel/errors.ts';
+import { AppError, DeadlockError, describeThrown, InputError, kindOf, RunFailure, RunLimitError, SimError } from '../kernel/errors.ts';
 import { Machine } from '../machine/machine.ts';
 import { verificationProblem, type AnyApp, type MachineInfo, type ParamValue, type Verification } from './app.ts';
 import { appCall, appObjection, machineInfo, plainVerification, startMain } from './app-calls.ts';
@@ -15,7 +15,7 @@ import { HandlerTable } from './handler-table.ts';
 import { Runtime } from './runtime.ts';
 import { RunOutput } from './printing.ts';
 import { RunStopped, STOP_CHECK_EVENTS, stopPoint } from './stoppable-run.ts';
-import { formatNodeClocks, heapNearLimit, HEAP_CHECK_EVENTS, megabytes, stopReport, type StopReport } from './run-stop.ts';
+import { formatNodeClocks, heapNearLimit, HEAP_CHECK_EVENTS, megabytes, stopReport, unfinishedPorts, type StopReport } from './run-stop.ts';
 import { checkRunConfig, type RunConfig, type RunLimits } from './run-config.ts';
 import { summarize, type RunSummary } from './run-summary.ts';
 
@@ -93,17 +93,22 @@ function startRun(config: RunConfig): StartedRun {
     e.guard.setMain(() => startMain(app, rt, params, input), (result) => void (results[node.id] = result));
     machine.start(node, e.guard);
   }
+  machine.isInHandler = (node) => engines[node.id].isInExitHandler;
   // After every other event kind is defined (machine.limitCycles says why).
   if (config.limits?.maxCycles !== undefined) machine.limitCycles(config.limits.maxCycles);
   return { machine, output, engines, app, params, info, input, results };
 }
 
-/** Turns what escaped a run into a RunFailure naming where it happened, with each node's last log entry. */
-function asRunFailure(e: unknown, machine: Machine, output: RunOutput): SimError {
+/**
+ * Turns what escaped a run into a RunFailure naming where it happened, with each node's
+ * last log entry (and, for a deadlock, the ports still counting words).
+ */
+function asRunFailure(e: unknown, { machine, output, engines }: StartedRun): SimError {
   // The kernel leaves currentProcess naming the process that threw.
   const pid = machine.sim.currentProcess;
   const node = machine.nodes.find((n) => n.pid === pid);
   const failure = e instanceof SimError ? e : new AppError(`${node === undefined ? 'outside any node' : `node ${node.id} at cycle ${node.time}`}: ${describeThrown(e)}`, { cause: e });
+  if (failure instanceof DeadlockError) failure.message += unfinishedPorts(engines);
   if (failure instanceof RunFailure) {
     failure.lastLogEntries = output.lastEntries();
     failure.stoppedAtCycle = Math.max(machine.sim.now, node?.time ?? 0);
@@ -117,7 +122,8 @@ function asRunFailure(e: unknown, machine: Machine, output: RunOutput): SimError
  * events with a stop point between them (RunStopped once it is aborted).
  */
 export async function runUntil(config: RunConfig, limits: { untilCycle?: number; maxEvents?: number }, stop?: AbortSignal): Promise<{ report: StopReport; ended: boolean }> {
-  const { machine, output, engines } = startRun(config);
+  const started = startRun(config);
+  const { machine, output, engines } = started;
   // The run's own event limit ends it too (a replay of a run stopped at --max-events went on past it).
   const own = config.limits?.maxEvents ?? Infinity;
   const asked = limits.maxEvents ?? Infinity;
@@ -132,9 +138,9 @@ export async function runUntil(config: RunConfig, limits: { untilCycle?: number;
     }
   } catch (e) {
     if (e instanceof RunStopped) throw e;
-    throw asRunFailure(e, machine, output);
+    throw asRunFailure(e, started);
   }
-  if (machine.allExited) for (const e of engines) e.output.flushFinal();
+  if (machine.isOver) for (const e of engines) e.output.flushFinal();
   const atOwnLimit = outcome === 'event-limit' && own < asked;
   return { report: stopReport(machine, engines, output), ended: atOwnLimit || (outcome !== 'cycle-limit' && outcome !== 'event-limit') };
 }
@@ -201,7 +207,7 @@ export class AppRun {
 
   /** advance's work, on a count already checked. */
   private step(events: number): boolean {
-    const { machine, output } = this.started;
+    const { machine } = this.started;
     const end = Math.min(machine.sim.events + events, this.maxEvents);
     let outcome: 'finished' | 'paused' | 'cycle-limit';
     for (;;) {
@@ -212,7 +218,7 @@ export class AppRun {
           const maxCycles = this.config.limits?.maxCycles ?? 0;
           throw this.limitError('cycles', maxCycles, `its limit of ${maxCycles} simulated cycles in node ${e.node}'s ${e.call}, called ${WORK_PAST_LIMIT} times past it without a runtime call (a loop that never polls lets no time pass)`);
         }
-        throw asRunFailure(e, machine, output);
+        throw asRunFailure(e, this.started);
       }
       if (outcome !== 'paused') break;
       if (machine.sim.events >= this.nextHeapCheck) {
@@ -261,7 +267,7 @@ export class AppRun {
       const message = this.failure instanceof Error ? this.failure.message.split('\n')[0] : String(this.failure);
       throw new InputError(`AppRun.summary: the run failed (${message}); a failed run has no summary`);
     }
-    if (!machine.allExited) {
+    if (!machine.isOver) {
       const exited = machine.nodes.filter((n) => n.hasExited).length;
       throw new InputError(`AppRun.summary: the run has not ended (cycle ${machine.sim.now}, ${machine.sim.events} events, ${exited} of ${machine.nodes.length} nodes exited); expected advance to have returned true first`);
     }

@@ -32,6 +32,27 @@ export interface StopReport {
   nodes: NodeSnapshot[];
 }
 
+/** Lines of a deadlock's report beyond its nodes' calls; the first MAX_PORT_LINES of them. */
+const MAX_PORT_LINES = 8;
+
+/**
+ * The ports of `engines`' nodes still counting words, one line each (a transfer's header
+ * and data that do not add up deadlock as "waiting in pollBothUntil", and nothing said
+ * which port), or '' when there are none.
+ */
+export function unfinishedPorts(engines: readonly NodeEngines[]): string {
+  const lines: string[] = [];
+  for (const e of engines) {
+    for (const { port, count } of e.ports.unfinished()) {
+      lines.push(count > 0 ? `  node ${e.self} port ${port}: ${grouped(count)} word${count === 1 ? '' : 's'} still expected` : `  node ${e.self} port ${port}: ${grouped(-count)} word${count === -1 ? '' : 's'} arrived beyond its count (a header still to come, or one that announced too few)`);
+    }
+  }
+  if (lines.length === 0) return '';
+  const shown = lines.slice(0, MAX_PORT_LINES);
+  if (lines.length > MAX_PORT_LINES) shown.push(`  and ${lines.length - MAX_PORT_LINES} more`);
+  return `\nports still counting words (block transfers not complete):\n${shown.join('\n')}`;
+}
+
 /** Every node of `machine` as it stands now. */
 export function stopReport(machine: Machine, engines: readonly NodeEngines[], output: RunOutput): StopReport {
   const last = output.lastEntryByNode();
@@ -43,7 +64,7 @@ export function stopReport(machine: Machine, engines: readonly NodeEngines[], ou
       node: i,
       cycle: n.time,
       state: engines[i].states.current,
-      call: n.hasExited ? 'exited' : (n.waitingIn ?? 'running'),
+      call: n.hasExited && !n.isLingering ? 'exited' : (n.waitingIn ?? 'running'),
       pending: [0, 1].map((net) =>
         machine.network.waitingList(i, net).map((p) => (typeof p.handler === 'function' && p.handler.name !== '' ? p.handler.name : 'anonymous handler')),
       ) as [string[], string[]],

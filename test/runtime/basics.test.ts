@@ -83,6 +83,39 @@ describe('StrataFail, assert and StrataExit (Appendix A 3.5, 9.2)', () => {
     expect(kept.results).toEqual([2, 0]);
     expect(kept.summary).not.toHaveProperty('unreceivedPackets');
   });
+
+  // A handler that StrataExit's loop ran was still going when the last node reached
+  // StrataExit: the run ended there and passed, its handler cut off (one waiting for
+  // ever on a real machine included). A handler runs to its end.
+  it('waits for a handler still running when the last node reaches StrataExit; its node leaves StrataExit when it ends', () => {
+    const noop: Handler = () => {};
+    const reply: Handler = function* (rt) {
+      rt.compute(2000);
+      yield* rt.sendLeftPollBoth(1, noop);
+    };
+    // Node 0 has exited and serves node 1's message while node 2 computes; node 2 exits
+    // at cycle 1000, in the middle of the handler, which then sends its reply.
+    const run = runInline('paragon', 4, function* (rt) {
+      if (rt.self === 1) yield* rt.sendLeftPollBoth(0, reply);
+      if (rt.self === 2) rt.compute(1000);
+    });
+    expect(run.summary.packetsSent).toBe(2);
+    // The reply went to node 1, which had left StrataExit: nobody handled it.
+    expect(run.summary.unreceivedPackets).toBe(1);
+    expect(run.summary.simulatedCycles).toBeGreaterThan(2000);
+  });
+
+  it('reports a handler that never ends after every node reached StrataExit as a deadlock naming it', () => {
+    const forever: Handler<{ never: boolean }> = function* (rt) {
+      yield* rt.pollBothUntil(() => rt.globals.never);
+    };
+    const stuck = () =>
+      runInline('paragon', 4, function* (rt) {
+        if (rt.self === 1) yield* rt.sendLeftPollBoth(0, forever);
+        if (rt.self === 2) rt.compute(1000);
+      }, { globals: () => ({ never: false }) });
+    expect(stuck).toThrow(/^deadlock at cycle \d+: 1 node\(s\) waiting with nothing left to happen\n  node 0: waiting in pollBothUntil \(in a handler after StrataExit, which every node had reached\)\n  nodes 1-3: exited$/);
+  });
 });
 
 describe('computeOps', () => {

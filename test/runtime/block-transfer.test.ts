@@ -365,3 +365,31 @@ describe('block transfers (Appendix A 7)', () => {
     expect(() => toPort4(handler, () => 0)).toThrow(message);
   });
 });
+
+// A header announcing 40 words before a block of 32, or a block sent without its header,
+// deadlocked as "node 0: waiting in pollBothUntil" and said nothing of the port.
+describe('a block transfer whose header and data do not add up', () => {
+  const deadlockOf = (header: number | null) => () =>
+    runInline('cm5', 2, function* (rt: Runtime<Receiver>): Op<void> {
+      const g = rt.globals;
+      if (rt.self === 0) {
+        rt.port(4).setBase(g.memory);
+        rt.port(4).handler = done as PortHandler;
+      }
+      yield* rt.barrier();
+      if (rt.self === 1) {
+        if (header !== null) yield* rt.sendBothRLPollBoth(0, strataXferHeaderHandler, 4, header, 0);
+        yield* rt.sendBlockXferPollBoth(0, 4, 0, new Array<number>(32).fill(7), 32);
+      } else {
+        yield* rt.pollBothUntil(() => g.completions > 0);
+      }
+    }, { globals: () => ({ memory: new Uint32Array(64), completions: 0, countSeen: [] }) });
+
+  it('deadlocks naming the port and the words it still expects', () => {
+    expect(deadlockOf(40)).toThrow(/\n  node 0: waiting in pollBothUntil\n  node 1: exited\nports still counting words \(block transfers not complete\):\n  node 0 port 4: 8 words still expected$/);
+  });
+
+  it('deadlocks naming the port that took words beyond its count', () => {
+    expect(deadlockOf(null)).toThrow(/\nports still counting words \(block transfers not complete\):\n  node 0 port 4: 32 words arrived beyond its count \(a header still to come, or one that announced too few\)$/);
+  });
+});
