@@ -64,11 +64,17 @@ export function machineInfo(platform: Platform, nodes: number, topology: { hops(
   };
 }
 
-/** Runs one of the app's own functions; what it throws becomes the app's error, naming the function. */
+/**
+ * Runs one of the app's own functions; what it throws becomes the app's error, naming the
+ * function. An InputError it throws (refusing its parameters, say) names the app, as its
+ * check's refusal does: "sim: cannot draw input" named nothing.
+ */
 export function appCall<T>(app: AnyApp, what: string, call: () => T): T {
   try {
     return call();
   } catch (e) {
+    const named = `app ${app.name}: `;
+    if (e instanceof InputError && !e.message.startsWith(named)) throw new InputError(named + e.message, { cause: e });
     if (e instanceof SimError) throw e;
     throw new AppError(`app ${app.name}: ${what} threw ${describeThrown(e)}`, { cause: e });
   }

@@ -105,6 +105,15 @@ describe("an app's check", () => {
     );
     expect(runApp(runConfig(cm5, app({ check: () => null }), { nodes: 4 })).verified).toBe(true);
   });
+
+  // Its setup's refusal read "sim: cannot draw input", naming no app.
+  it("and its setup's refusal of the parameters name the app, once", () => {
+    const refuse = (message: string) => () => {
+      throw new InputError(message);
+    };
+    expect(() => runApp(runConfig(cm5, app({ setup: refuse('cannot draw input') }), { nodes: 4 }))).toThrow(/^app mine: cannot draw input$/);
+    expect(() => runApp(runConfig(cm5, app({ setup: refuse('app mine: too many rounds') }), { nodes: 4 }))).toThrow(/^app mine: too many rounds$/);
+  });
 });
 
 describe("an app's state names", () => {
