@@ -117,7 +117,7 @@ export function resolveAppFile(spec: string): string {
   if (statSync(path).isDirectory()) {
     const entry = APP_ENTRIES.map((e) => join(path, e)).find((f) => existsSync(f));
     if (entry === undefined) {
-      throw new InputError(`app ${spec}: the folder has no index.ts (an app folder holds an index.ts whose default export is defineApp({...}))`);
+      throw new InputError(`app ${spec}: the folder has no ${APP_ENTRIES.join(', ')} (an app folder holds one, whose default export is defineApp({...}))`);
     }
     return entry;
   }

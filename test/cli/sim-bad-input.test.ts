@@ -17,7 +17,7 @@ const CASES: [string, string[], RegExp][] = [
   ['missing --platform', ['apps/ping-pong'], /^sim: missing --platform: expected a platform name/],
   ['missing app', ['--platform', 'cm5'], /^sim: missing app: expected sim --platform <name\|file> <app-folder\|app-file>$/],
   ['app that does not exist', ['--platform', 'cm5', 'apps/nothing'], /^sim: app apps\/nothing: no such file or folder \(here or among the simulator's apps\)$/],
-  ['folder that is not an app', ['--platform', 'cm5', 'test/fixtures/empty-folder'], /^sim: app test\/fixtures\/empty-folder: the folder has no index\.ts/],
+  ['folder that is not an app', ['--platform', 'cm5', 'test/fixtures/empty-folder'], /^sim: app test\/fixtures\/empty-folder: the folder has no index\.ts, index\.mts, index\.js, index\.mjs \(an app folder holds one, whose default export is defineApp\(\{\.\.\.\}\)\)$/],
   ['file that is not an app', ['--platform', 'cm5', 'test/fixtures/not-an-app.ts'], /^sim: app test\/fixtures\/not-an-app\.ts: is not an app: it has no name \(expected a default export made with defineApp/],
   ['file that does not compile (with its file, line and column)', ['--platform', 'cm5', 'test/fixtures/broken-syntax.ts'], /^sim: app test\/fixtures\/broken-syntax\.ts: cannot be compiled: test\/fixtures\/broken-syntax\.ts:2:43: Expected identifier but found "\("$/],
   ['main that is not a generator function (case 71)', ['--platform', 'cm5', '--nodes', '4', 'test/fixtures/main-not-generator.ts'], /^sim: app not-generator: main must be a function\* \(a generator function, whose runtime calls are made with yield\*\); it returned number$/],
