@@ -155,7 +155,9 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
     const path = defaultReproPath(config);
     repro = tryRepro({ ...io, err: (text) => said.push(text) }, path, () => recordRun(path, config, args.app, args.params), taken);
   }
-  const extra = { ...(auto.resolution === null ? {} : { auto: auto.resolution }), ...(repro === undefined ? {} : { repro }) };
+  // A platform file named by its path says so: a copy of a shipped one, edited, keeps its name.
+  const shipped = platform.source === `platforms/${platform.name}.json`;
+  const extra = { ...(auto.resolution === null ? {} : { auto: auto.resolution }), ...(repro === undefined ? {} : { repro }), ...(shipped ? {} : { platformFile: platform.source }) };
   io.out(args.json ? summaryJson(summary, wall, simulatorVersion(), extra) : formatSummary(summary, wall, extra));
   if (args.loglast && summary.lastLog.length > 0) (args.json ? io.err : io.out)(formatLoglast(summary.lastLog));
   for (const text of said) io.err(text);

@@ -17,13 +17,15 @@ export interface SummaryExtra {
   auto?: AutoResolution;
   /** A run that failed verification: its repro file, or null when none could be written (--json only). */
   repro?: string | null;
+  /** The platform file, when it is not the shipped one of the platform's name (the human summary's run line). */
+  platformFile?: string;
 }
 
 /** The human summary, one fact per line. */
 export function formatSummary(s: RunSummary, wall: WallClock, extra: SummaryExtra = {}): string {
   const eventsPerSec = eventsPerSecond(s, wall);
   const lines: [string, string][] = [
-    ['run', `${s.app} on ${s.platform} (${s.platformTitle}), ${s.nodes} node${s.nodes === 1 ? '' : 's'} (${s.topology}), ${s.network} network, seed ${s.seed}`],
+    ['run', `${s.app} on ${s.platform}${extra.platformFile === undefined ? '' : ` from ${extra.platformFile}`} (${s.platformTitle}), ${s.nodes} node${s.nodes === 1 ? '' : 's'} (${s.topology}), ${s.network} network, seed ${s.seed}`],
     ['params', formatParams(s.params)],
     ...(extra.auto === undefined ? [] : [['auto', formatResolution(extra.auto)] as [string, string]]),
     // Under a microsecond to three digits: 1,128 cycles at 100 GHz said "= 0 us".

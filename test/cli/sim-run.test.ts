@@ -28,6 +28,17 @@ describe.concurrent('sim runs apps', () => {
     expect(r.stdout).toMatch(/^metrics .*roundTripCyclesByHops=/m);
   });
 
+  // A copy of alewife.json with dearer sends, run by its path, read "on alewife (MIT
+  // Alewife (simulated))" as the shipped platform does: only --json's hash told them apart.
+  it('names a platform file given by its path in the run line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-platform-copy-'));
+    const copy = join(dir, 'alewife.json');
+    writeFileSync(copy, readFileSync(join(ROOT, 'platforms/alewife.json'), 'utf8').replace('"sendOverheadCycles": 28', '"sendOverheadCycles": 100'));
+    const [edited, shipped] = await Promise.all([sim(['--platform', copy, 'apps/ping-pong']), sim(['--platform', 'alewife', 'apps/ping-pong'])]);
+    expect(edited.stdout).toMatch(new RegExp(`^run +ping-pong on alewife from ${copy.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} \\(MIT Alewife \\(simulated\\)\\), `, 'm'));
+    expect(shipped.stdout).toMatch(/^run +ping-pong on alewife \(MIT Alewife \(simulated\)\), /m);
+  });
+
   it('prints one JSON object with the documented fields', async () => {
     const r = await sim(['--platform', 'alewife', 'apps/cshift', '--nodes', '16', '--seed', '7', '--param', 'shift=3', '--json']);
     expect(r.code).toBe(0);
