@@ -7,14 +7,15 @@
  * Node's "FATAL ERROR: ... JavaScript heap out of memory" and a native stack (signal
  * 6) after 31 s; here the same with 3 million messages and a 256 MB heap.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MAGIC, TAG_END, TAG_MESSAGE } from '../../src/trace/format.ts';
 import { perfettoJson, toPerfetto } from '../../src/trace/perfetto.ts';
 import { readTrace } from '../../src/trace/reader.ts';
-import { sim } from '../support/sim-cli.ts';
+import { ROOT, sim } from '../support/sim-cli.ts';
+import { start, waitFor } from '../support/servers.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'sim-large-export-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -76,6 +77,23 @@ describe('sim export of a long run', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('sim export: wrote /dev/null (perfetto; open it in ui.perfetto.dev or chrome://tracing)\n');
   }, 20_000);
+
+  // The export held the thread from start to end: Ctrl-C killed it there (exit 130,
+  // nothing said) and left its temporary file, up to 100 MB of half a JSON document.
+  it.each(['SIGINT', 'SIGTERM'] as const)('stopped by %s part-way, says so, leaves no file and exits 130 / 143', async (signal) => {
+    const big = join(dir, `stopped-${signal}.trace`);
+    writeFileSync(big, withMessages(readFileSync(await pingPongTrace()), 1_300_000));
+    const outDir = join(dir, `out-${signal}`);
+    mkdirSync(outDir);
+    const out = join(outDir, 'p.json');
+    const c = start(process.execPath, [join(ROOT, 'bin/sim.mjs'), 'export', '--format', 'perfetto', big, '-o', out]);
+    await waitFor('the export to begin its file', () => readdirSync(outDir).some((f) => f.endsWith('.tmp')), 20_000, c.stderr);
+    process.kill(c.pid, signal);
+    expect(await c.exited).toBe(signal === 'SIGINT' ? 130 : 143);
+    await c.closed;
+    expect(c.stderr()).toBe(`sim export: stopped by ${signal}; ${out} was not written\n`);
+    expect(readdirSync(outDir)).toEqual([]);
+  }, 30_000);
 });
 
 describe('a trace too large for the heap', () => {
