@@ -14,7 +14,11 @@ export function loadTrace(path: string, options: ReadOptions = {}): Trace {
   try {
     bytes = readFileSync(path);
   } catch (e) {
-    throw new InputError(`${path}: cannot read the trace (${(e as { code?: string }).code ?? String(e)})`);
+    // Said in words, as -o says them: "cannot read the trace (ENOENT)" named only a code.
+    const code = (e as { code?: string }).code;
+    if (code === 'ENOENT') throw new InputError(`${path}: no such file; expected a trace file (sim ... --trace <file> writes one)`);
+    if (code === 'EISDIR') throw new InputError(`${path}: is a folder; expected a trace file`);
+    throw new InputError(`${path}: cannot read the trace (${code ?? String(e)})`);
   }
   if (isRepro(bytes)) {
     throw new InputError(`${path}: a repro file (written by --record), not a trace: sim replay runs it again; sim graph and sim export read the file --trace writes`);

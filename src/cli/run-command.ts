@@ -9,7 +9,7 @@ import { InputError, RunFailure, RunInterrupted, RunLimitError } from '../kernel
 import { nodeCountProblem } from '../network/build-topology.ts';
 import { AppRun, type RunConfig, type RunLimits, type RunSummary } from '../runtime/run-app.ts';
 import { traceHeader, type CutReason } from '../trace/format.ts';
-import { TraceWriter } from '../trace/writer.ts';
+import { checkTraceHeader, TraceWriter } from '../trace/writer.ts';
 import { formatLoglast, reportFailure } from './failure-report.ts';
 import type { Io } from './io.ts';
 import { loadPlatform, platformInput, resolveAppFile } from './load-inputs.ts';
@@ -80,15 +80,12 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
   const config = await loadRun({ platform, app: args.app, params: args.params, nodes, seed: args.seed, network: args.network, perturb: args.perturb, limits });
   const { app, params } = config;
 
+  const header = args.trace === undefined ? null : traceHeader({ simulatorVersion: simulatorVersion(), platform, nodes, network: args.network, app, params, seed: args.seed, networkCounters: args.traceNetwork, messages: args.traceMessages });
+  // Before any file is made: a header too long for a reader leaves nothing behind.
+  if (header !== null) checkTraceHeader(header);
   const logFile = args.log === undefined ? null : new LogFile(args.log);
   const traceFile = args.trace === undefined ? null : new FileTraceOutput(args.trace, '--trace');
-  const trace =
-    traceFile === null
-      ? null
-      : new TraceWriter(
-          traceHeader({ simulatorVersion: simulatorVersion(), platform, nodes, network: args.network, app, params, seed: args.seed, networkCounters: args.traceNetwork, messages: args.traceMessages }),
-          traceFile,
-        );
+  const trace = header === null || traceFile === null ? null : new TraceWriter(header, traceFile);
   const digests = args.record === undefined ? null : new (await import('./repro.ts')).EventDigests();
   const start = performance.now();
   let summary: RunSummary | undefined;

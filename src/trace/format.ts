@@ -11,6 +11,9 @@ export const FORMAT_VERSION = 1;
 /** The header's fingerprint is written as this many hex digits, patched when the run ends. */
 export const FINGERPRINT_DIGITS = 16;
 
+/** The longest header line a reader takes (traces/FORMAT.md), in bytes. */
+export const MAX_HEADER_BYTES = 1 << 20;
+
 /** END: total records before it, then the last cycle of the run. */
 export const TAG_END = 0;
 /** STATE: node, cycles since that node's previous STATE record (from 0), new state. */

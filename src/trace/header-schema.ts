@@ -7,6 +7,7 @@
  * platform's range (zod refuses NaN and Infinity). Anything else is one line naming the key, what it holds and what was expected.
  */
 import * as z from 'zod';
+import { LINE_BREAKING, LINE_BREAKING_WORDS } from '../kernel/one-line.ts';
 import { valueAt } from '../platform/load-platform.ts';
 import { CLOCK_MHZ } from '../platform/schema.ts';
 
@@ -22,7 +23,12 @@ export const COLOR_PATTERN = /^#[0-9a-fA-F]{6}$/;
 
 const stateSchema = z.strictObject({
   id: z.int().min(0).max(2 ** 31 - 1),
-  name: z.string().max(MAX_NAME_CHARS),
+  // As an app's states are named (app-check.ts): one line, not empty.
+  name: z
+    .string()
+    .min(1)
+    .max(MAX_NAME_CHARS)
+    .refine((name) => !LINE_BREAKING.test(name), { message: `expected one line, without ${LINE_BREAKING_WORDS}` }),
   color: z.string().regex(COLOR_PATTERN, { message: 'expected a colour written #rrggbb' }),
 });
 
@@ -34,11 +40,11 @@ export const traceHeaderSchema = z.looseObject({
   version: z.number(),
   simulatorVersion: z.string(),
   platform: z.string().max(1000),
-  platformHash: z.string(),
+  platformHash: z.string().regex(/^[0-9a-f]{64}$/, { message: "expected the 64 hex digits of the platform file's SHA-256" }),
   nodes: z.int().min(1).max(MAX_TRACE_NODES),
   // The platform's clock, in a platform's range: 1e-300 drew axis labels of 300 digits.
   clockMHz: z.number().min(CLOCK_MHZ.min).max(CLOCK_MHZ.max),
-  network: z.string(),
+  network: z.enum(['packet', 'analytic']),
   app: z.string().max(1000),
   params: z.record(z.string(), paramValue),
   seed: z.int().min(0),
@@ -66,7 +72,9 @@ export function describeSchemaError(error: z.ZodError, data: unknown): string {
   const value = valueAt(data, issue.path);
   // A key not given: "missing", where zod says "expected number, received undefined" (and it added ", got nothing").
   if (issue.code === 'invalid_type' && value === undefined) return `${where}: missing (expected ${issue.expected})`;
-  const got = issue.code === 'unrecognized_keys' ? '' : `, got ${show(value)}`;
+  // Unknown keys (a state's; the header's own pass, for a later writer's): name them and what belongs there.
+  if (issue.code === 'unrecognized_keys') return `${where}: unknown key${issue.keys.length === 1 ? '' : 's'} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}; expected only the keys traces/FORMAT.md gives it`;
+  const got = `, got ${show(value)}`;
   // zod's own messages start "Invalid input: expected ..." or "Too big: expected ..."; keep what follows the colon.
   const message = issue.message.replace(/^[A-Z][a-z ]+: /, '');
   return `${where}: ${message}${got}`;

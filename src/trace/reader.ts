@@ -7,7 +7,7 @@ import { getHeapStatistics } from 'node:v8';
 import { InputError, kindOf } from '../kernel/errors.ts';
 import { MAX_STATE } from '../runtime/states.ts';
 import { traceHeaderSchema, describeSchemaError } from './header-schema.ts';
-import { CUT_REASONS, FORMAT_VERSION, MAGIC, TAG_END, TAG_END_CUT, TAG_IN_FLIGHT, TAG_MESSAGE, TAG_STATE, type CutReason, type TraceHeader } from './format.ts';
+import { CUT_REASONS, FORMAT_VERSION, MAGIC, MAX_HEADER_BYTES, TAG_END, TAG_END_CUT, TAG_IN_FLIGHT, TAG_MESSAGE, TAG_STATE, type CutReason, type TraceHeader } from './format.ts';
 
 /** One node's state changes: parallel arrays of cycles and states, in time order. */
 export interface NodeStates {
@@ -46,7 +46,8 @@ export interface Trace {
   cutShort: CutReason | null;
 }
 
-const MAX_HEADER_BYTES = 1 << 20;
+/** The largest IN_FLIGHT count a reader takes: the congestion graph holds them in 32-bit integers. */
+const MAX_IN_FLIGHT = 2 ** 31 - 1;
 
 /**
  * Refuses what is not a Trace as readTrace gives it, for the exported functions that
@@ -106,23 +107,33 @@ export function readTrace(bytes: Uint8Array, source: string, options: ReadOption
   let end = magic.length;
   while (end < bytes.length && bytes[end] !== 0x0a && end - magic.length < MAX_HEADER_BYTES) end++;
   if (end >= bytes.length || bytes[end] !== 0x0a) bad('the header line is cut short or longer than 1 MB');
+  let text: string;
+  try {
+    // Fatal: bytes that are not UTF-8 became U+FFFD in a name, and the file was taken.
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(magic.length, end));
+  } catch {
+    return bad('the header is not valid UTF-8; expected one line of UTF-8 JSON');
+  }
   let data: unknown;
   try {
-    data = JSON.parse(new TextDecoder().decode(bytes.subarray(magic.length, end)));
+    data = JSON.parse(text);
   } catch (e) {
     return bad(`the header is not valid JSON (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`);
   }
   const kind = (data as { format?: unknown } | null)?.format;
   if (kind !== 'proteus-strata-trace') bad('the header does not describe a proteus-strata trace');
+  // Shown as JSON: "1" (a string) read "trace format version 1; this simulator reads version 1".
   const version = (data as { version?: unknown }).version;
-  if (version !== FORMAT_VERSION) bad(`trace format version ${String(version)}; this simulator reads version ${FORMAT_VERSION}`);
+  if (version === undefined) bad(`bad header: key "version": missing (expected ${FORMAT_VERSION})`);
+  if (typeof version !== 'number') bad(`bad header: key "version": expected the number ${FORMAT_VERSION}, got ${JSON.stringify(version)}`);
+  if (version !== FORMAT_VERSION) bad(`trace format version ${version}; this simulator reads version ${FORMAT_VERSION}`);
   // Checked before anything is allocated from it (the node count sizes every table below).
   const checked = traceHeaderSchema.safeParse(data);
   if (!checked.success) bad(`bad header: ${describeSchemaError(checked.error, data)}`);
   const header = data as TraceHeader;
   // Every node is in state 0 before its first record, and the graph names it: a header
   // listing no states read well and then crashed sim graph ("reading 'replace'").
-  if (!header.states.some((st) => st.id === 0)) bad("bad header: its states list no state 0, every node's state before its first record");
+  if (!header.states.some((st) => st.id === 0)) bad('bad header: key "states": no state of id 0; expected one (every node is in state 0 before its first record)');
 
   // What the records may hold: a state setState can set, a cycle a double holds
   // exactly (a delta of 2^60 was taken as it came).
@@ -149,6 +160,8 @@ export function readTrace(bytes: Uint8Array, source: string, options: ReadOption
     }
   };
   let records = 0;
+  /** The latest cycle a record reaches, which END's may not be before (FORMAT.md). */
+  let latest = 0;
   // A long run's trace held as objects and arrays outgrew the heap: sim graph of 50
   // million messages (350 MB) ended in Node's "FATAL ERROR: ... JavaScript heap out of
   // memory" after 31 s and 5 GB. Refused instead, once what is kept passes the budget.
@@ -170,6 +183,8 @@ export function readTrace(bytes: Uint8Array, source: string, options: ReadOption
       if (count !== records) bad(`corrupt: END counts ${count} records, the file holds ${records}`);
       // The run's last cycle is a cycle like any other (2^55 was taken, and the graph's axis drawn to it).
       cycleOk(lastCycle, 'the END record');
+      // Records past END's cycle were taken, then left out of every drawing.
+      if (lastCycle < latest) bad(`corrupt: END gives the run's last cycle as ${lastCycle}, before cycle ${latest}, which a record before it reaches`);
       if (tag === TAG_END_CUT && (reason < 1 || reason > CUT_REASONS.length)) bad(`corrupt: END gives an unknown reason ${reason} for cutting the run short`);
       if (at !== bytes.length) bad(`corrupt: ${bytes.length - at} bytes after the END record`);
       return { header, nodes, inFlight, messages, records, lastCycle, cutShort: tag === TAG_END_CUT ? CUT_REASONS[reason - 1] : null };
@@ -186,6 +201,9 @@ export function readTrace(bytes: Uint8Array, source: string, options: ReadOption
       const count = varint();
       if (node >= header.nodes) bad(`corrupt: a record for node ${node} of ${header.nodes}`);
       cycleOk(networkCycle, 'a network record');
+      // 2^40 was taken, and the HTML congestion graph's 32-bit counts wrapped it to 0.
+      if (count > MAX_IN_FLIGHT) bad(`corrupt: ${count} packets in flight to node ${node}; expected at most ${MAX_IN_FLIGHT}`);
+      latest = Math.max(latest, networkCycle);
       if ((heapBytes += COUNT_HEAP_BYTES) > budget) tooBig();
       inFlight[node].cycles.push(networkCycle);
       inFlight[node].counts.push(count);
@@ -201,6 +219,7 @@ export function readTrace(bytes: Uint8Array, source: string, options: ReadOption
       lastMessage[dst] += dt;
       cycleOk(lastMessage[dst], 'a message');
       if (latency > lastMessage[dst]) bad(`corrupt: a message received at cycle ${lastMessage[dst]} after ${latency} cycles in the network, sent before cycle 0`);
+      latest = Math.max(latest, lastMessage[dst]);
       if (keepMessages) {
         if ((heapBytes += MESSAGE_HEAP_BYTES) > budget) tooBig();
         messages.push({ src, dst, sent: lastMessage[dst] - latency, received: lastMessage[dst] });
@@ -216,6 +235,7 @@ export function readTrace(bytes: Uint8Array, source: string, options: ReadOption
     if (state > MAX_STATE) bad(`corrupt: node ${node} enters state ${state}; states are 0 to ${MAX_STATE}`);
     last[node] += dt;
     cycleOk(last[node], `node ${node}'s state record`);
+    latest = Math.max(latest, last[node]);
     if ((heapBytes += COUNT_HEAP_BYTES) > budget) tooBig();
     nodes[node].cycles.push(last[node]);
     nodes[node].states.push(state);

@@ -112,7 +112,9 @@ export function microsecondDigits(step: number, clockMHz: number): number {
 export function graphTitle(trace: Trace): string {
   const h = trace.header;
   const params = Object.entries(h.params).map(([k, v]) => `${k}=${v}`).join(' ');
-  const cut = trace.cutShort === null ? '' : `, cut short at cycle ${trace.lastCycle} (${trace.cutShort === 'interrupted' ? 'interrupted' : 'at its cycle or event limit'})`;
+  // END's cycle is where the run stopped or, if later, where a node's own clock had run
+  // ahead to: "cut short at cycle 103423" of a run stopped at its limit of 100000 cycles.
+  const cut = trace.cutShort === null ? '' : `, cut short (${trace.cutShort === 'interrupted' ? 'interrupted' : 'at its cycle or event limit'}), drawn to cycle ${trace.lastCycle}`;
   return `${h.app} on ${h.platform} (${h.nodes} node${h.nodes === 1 ? '' : 's'}), seed ${h.seed}${cut}${params ? `: ${params}` : ''}`;
 }
 

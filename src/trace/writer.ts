@@ -4,8 +4,10 @@
  * stays flat on long runs. Where the bytes go is a TraceOutput: a file in the CLI, an
  * array in tests. Records come in event order, so the same run gives the same bytes.
  */
+import { InputError } from '../kernel/errors.ts';
 import type { TraceSink } from '../machine/machine.ts';
-import { CUT_REASONS, FINGERPRINT_DIGITS, MAGIC, TAG_END, TAG_END_CUT, TAG_IN_FLIGHT, TAG_MESSAGE, TAG_STATE, writeVarint, type CutReason, type TraceHeader } from './format.ts';
+import { describeSchemaError, traceHeaderSchema } from './header-schema.ts';
+import { CUT_REASONS, FINGERPRINT_DIGITS, MAGIC, MAX_HEADER_BYTES, TAG_END, TAG_END_CUT, TAG_IN_FLIGHT, TAG_MESSAGE, TAG_STATE, writeVarint, type CutReason, type TraceHeader } from './format.ts';
 
 /** Where trace bytes go: appended in order, with one overwrite of the header's fingerprint. */
 export interface TraceOutput {
@@ -14,6 +16,27 @@ export interface TraceOutput {
 }
 
 const CHUNK_BYTES = 1 << 16;
+
+/** The header line as a trace holds it (its fingerprint a placeholder until the run ends). */
+function headerJson(header: Omit<TraceHeader, 'fingerprint'>): string {
+  return JSON.stringify({ ...header, fingerprint: '0'.repeat(FINGERPRINT_DIGITS) });
+}
+
+/**
+ * Refuses a header the reader would refuse (an app parameter's value of a megabyte, or
+ * past the 10,000 characters a header's parameter may hold): the run wrote a trace that
+ * sim graph then refused. Called before the trace's file is made.
+ * @throws InputError naming the key and what was expected, or the header's size
+ */
+export function checkTraceHeader(header: Omit<TraceHeader, 'fingerprint'>): void {
+  const full = { ...header, fingerprint: '0'.repeat(FINGERPRINT_DIGITS) };
+  const checked = traceHeaderSchema.safeParse(full);
+  if (!checked.success) throw new InputError(`--trace: the trace's header would not read back: ${describeSchemaError(checked.error, full)} (traces/FORMAT.md)`);
+  const bytes = new TextEncoder().encode(headerJson(header)).length;
+  if (bytes > MAX_HEADER_BYTES) {
+    throw new InputError(`--trace: the trace's header would take ${bytes} bytes (the app's parameters and state names), more than the ${MAX_HEADER_BYTES} a trace's header may (traces/FORMAT.md); expected shorter parameter values`);
+  }
+}
 
 export class TraceWriter implements TraceSink {
   private readonly output: TraceOutput;
@@ -31,9 +54,9 @@ export class TraceWriter implements TraceSink {
 
   constructor(header: Omit<TraceHeader, 'fingerprint'>, output: TraceOutput) {
     this.output = output;
+    checkTraceHeader(header);
     const placeholder = '0'.repeat(FINGERPRINT_DIGITS);
-    const json = JSON.stringify({ ...header, fingerprint: placeholder });
-    const text = `${MAGIC}${json}\n`;
+    const text = `${MAGIC}${headerJson(header)}\n`;
     const bytes = new TextEncoder().encode(text);
     // The placeholder is ASCII, so its character offset in the (ASCII) prefix is its byte offset.
     this.fingerprintAt = new TextEncoder().encode(text.slice(0, text.lastIndexOf(placeholder))).length;

@@ -15,6 +15,9 @@ describe.concurrent("a command's arguments", () => {
     ['sim graph without -o', ['graph', 't.trace'], 'sim graph: missing -o <file.svg>: where to write the graph'],
     ['sim graph --kind that is no graph', ['graph', 't.trace', '-o', 'g.svg', '--kind', 'latency'], 'sim graph: --kind latency: expected states or congestion'],
     ['sim export without -o', ['export', '--format', 'perfetto', 't.trace'], 'sim export: missing -o <file.json>: where to write the export'],
+    // "cannot read the trace (ENOENT)", "(EISDIR)": a code, not words.
+    ['sim graph of a trace that is not there', ['graph', 'none.trace', '-o', 'g.svg'], 'sim: none.trace: no such file; expected a trace file (sim ... --trace <file> writes one)'],
+    ['sim export of a folder', ['export', '--format', 'perfetto', '.', '-o', 'e.json'], 'sim: .: is a folder; expected a trace file'],
     ['sim replay of no file', ['replay'], 'sim replay: expected one repro file: sim replay <file> [--stop-at <cycle>|event:<n>]'],
     ['sim replay of two files', ['replay', 'a.json', 'b.json'], 'sim replay: expected one repro file: sim replay <file> [--stop-at <cycle>|event:<n>]'],
     // --runs 0 explored nothing and said "0 perturbed runs ..., 0 failed", exit 0.

@@ -102,7 +102,7 @@ describe.concurrent('runaway runs stop at a limit', () => {
     expect(readFileSync(join(dir, 'run.log'), 'utf8')).toMatch(/^cycle 0 node 15: started$/m);
     const graph = await sim(['graph', 't.trace', '-o', 't.svg'], dir);
     expect(graph.code).toBe(0);
-    expect(readFileSync(join(dir, 't.svg'), 'utf8')).toContain('cut short at cycle 1000001 (at its cycle or event limit)');
+    expect(readFileSync(join(dir, 't.svg'), 'utf8')).toContain('cut short (at its cycle or event limit), drawn to cycle 1000001');
     const replay = await sim(['replay', 'r.json'], dir);
     expect(replay.stdout).toMatch(/^sim replay: reproduced the recorded run event for event \(\d+ events, fingerprint [0-9a-f]{16}\)$/m);
     expect(replay.stdout).toMatch(/the run stops as recorded, at event \d+: stopped at its limit of 1000000 simulated cycles/);
@@ -152,7 +152,7 @@ describe.concurrent('interrupted runs leave files the tools read', () => {
     expect(readFileSync(join(dir, 'run.log'), 'utf8')).toMatch(/^cycle 0 node 0: started$/m);
     const graph = await sim(['graph', 't.trace', '-o', 't.html'], dir);
     expect(graph.code).toBe(0);
-    expect(readFileSync(join(dir, 't.html'), 'utf8')).toMatch(/cut short at cycle \d+ \(interrupted\)/);
+    expect(readFileSync(join(dir, 't.html'), 'utf8')).toMatch(/cut short \(interrupted\), drawn to cycle \d+/);
     const replay = await sim(['replay', 'r.json'], dir);
     expect(replay.stdout).toMatch(/^sim replay: reproduced the recorded run event for event/m);
     // As the recording stopped, not "stopped at its limit of N events", a limit nobody set.

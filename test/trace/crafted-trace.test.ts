@@ -31,8 +31,16 @@ describe('a crafted trace header', () => {
     ['gives a colour that is markup', (h: Record<string, any>) => (h.states[1].color = 'red"/><script>alert(2)</script>'), /key "states\.1\.color": expected a colour written #rrggbb, got "red\\"\/><script>/],
     ['gives a state id twice', (h: Record<string, any>) => (h.states[9].id = 8), /key "states": expected every state id once/],
     // Read, then sim graph crashed: "Cannot read properties of undefined (reading 'replace')".
-    ['lists no states', (h: Record<string, any>) => (h.states = []), /bad header: its states list no state 0, every node's state before its first record$/],
+    ['lists no states', (h: Record<string, any>) => (h.states = []), /bad header: key "states": no state of id 0; expected one \(every node is in state 0 before its first record\)$/],
     ['is of another format version', (h: Record<string, any>) => (h.version = 999), /: trace format version 999; this simulator reads version \d+$/],
+    // Each of these was read (a string version as "version 1; this simulator reads version 1", a missing one as "version undefined").
+    ['gives its version as a string', (h: Record<string, any>) => (h.version = '1'), /: bad header: key "version": expected the number 1, got "1"$/],
+    ['gives no version', (h: Record<string, any>) => delete h.version, /: bad header: key "version": missing \(expected 1\)$/],
+    ['names a network there is not', (h: Record<string, any>) => (h.network = 'quantum'), /bad header: key "network": expected one of "packet"\|"analytic", got "quantum"$/],
+    ['gives a platform hash that is not one', (h: Record<string, any>) => (h.platformHash = 'nothex'), /bad header: key "platformHash": expected the 64 hex digits of the platform file's SHA-256, got "nothex"$/],
+    ['names a state with nothing', (h: Record<string, any>) => (h.states[1].name = ''), /bad header: key "states\.1\.name": expected string to have >=1 characters, got ""$/],
+    ['names a state over two lines', (h: Record<string, any>) => (h.states[1].name = 'a\nb'), /bad header: key "states\.1\.name": expected one line, without control characters .*, got "a\\nb"$/],
+    ['gives a state a key of its own', (h: Record<string, any>) => (h.states[7].x = 1), /bad header: key "states\.7": unknown key "x"; expected only the keys traces\/FORMAT\.md gives it$/],
     ['lists 5000 states', (h: Record<string, any>) => (h.states = Array.from({ length: 5000 }, (_, id) => ({ id, name: 's', color: '#000000' }))), /key "states": expected array to have <=1024 items/],
   ])('that %s is refused by sim graph and sim export with one line and exit 2', async (_what, edit, message) => {
     const file = join(dir, `${_what.replace(/\W+/g, '-')}.trace`);
@@ -115,8 +123,21 @@ describe('crafted trace records', () => {
     ['an in-flight count for a node past the last', [[TAG_IN_FLIGHT, 4, 10, 1]], /^crafted: corrupt: a record for node 4 of 4$/],
     ['a message to a node past the last', [[TAG_MESSAGE, 4, 10, 1, 5]], /^crafted: corrupt: a message between nodes 1 and 4 of 4$/],
     ['a message from a node past the last', [[TAG_MESSAGE, 1, 10, 4, 5]], /^crafted: corrupt: a message between nodes 4 and 1 of 4$/],
+    // Taken, and the HTML congestion graph's 32-bit counts made it 0.
+    ['2^40 packets in flight', [[TAG_IN_FLIGHT, 0, 10, 2 ** 40]], /^crafted: corrupt: 1099511627776 packets in flight to node 0; expected at most 2147483647$/],
+    // Records past END's cycle were taken and drawn nowhere.
+    ['a state past the END\'s cycle', [[TAG_STATE, 0, 500, 1]], /^crafted: corrupt: END gives the run's last cycle as 100, before cycle 500, which a record before it reaches$/],
+    ['a message past the END\'s cycle', [[TAG_MESSAGE, 1, 150, 0, 5]], /^crafted: corrupt: END gives the run's last cycle as 100, before cycle 150/],
   ])('refuse %s with one line', (_what, records, message) => {
     expect(() => readTrace(withRecords(records, 100), 'crafted')).toThrow(message);
+  });
+
+  // Bytes that are not UTF-8 in the header became U+FFFD in the app's name, and the file was drawn.
+  it('refuse a header that is not UTF-8', () => {
+    const bytes = withRecords([[TAG_STATE, 0, 10, 1]], 100);
+    const at = bytes.indexOf(Buffer.from('"app":"')) + 7;
+    bytes[at] = 0xff;
+    expect(() => readTrace(bytes, 'crafted')).toThrow(/^crafted: the header is not valid UTF-8; expected one line of UTF-8 JSON$/);
   });
 
   it.each([

@@ -9,7 +9,7 @@ import { traceHeader } from '../../src/trace/format.ts';
 import { readTrace } from '../../src/trace/reader.ts';
 import { toPerfetto } from '../../src/trace/perfetto.ts';
 import { congestionLevels, dominantStates, renderCongestionSvg, renderSvg } from '../../src/trace/state-graph.ts';
-import { MemoryTraceOutput, TraceWriter } from '../../src/trace/writer.ts';
+import { checkTraceHeader, MemoryTraceOutput, TraceWriter } from '../../src/trace/writer.ts';
 import { loadTestPlatform } from '../support/platforms.ts';
 import { sim } from '../support/sim-cli.ts';
 
@@ -72,10 +72,27 @@ describe('state traces', () => {
   });
 });
 
+// A run with a parameter's value of a megabyte wrote a trace that sim graph refused
+// ("the header line is cut short or longer than 1 MB"), or of 20,000 characters, one
+// whose header the reader's schema refused.
+describe("a trace's header that the reader would refuse", () => {
+  const header = (params: Record<string, string>) => traceHeader({ simulatorVersion: 'test', platform: { name: 'p', contentHash: 'ab'.repeat(32), clockMHz: 10 }, nodes: 2, network: 'packet', app: { name: 'a' }, params, seed: 1, networkCounters: false, messages: false });
+
+  it('is refused before anything is written', () => {
+    expect(() => checkTraceHeader(header({ s: 'x'.repeat(20_000) }))).toThrow(/^--trace: the trace's header would not read back: key "params\.s": .*\(traces\/FORMAT\.md\)$/);
+    const many = Object.fromEntries(Array.from({ length: 120 }, (_, i) => [`p${i}`, 'x'.repeat(9000)]));
+    expect(() => checkTraceHeader(header(many))).toThrow(/^--trace: the trace's header would take \d+ bytes \(the app's parameters and state names\), more than the 1048576 a trace's header may \(traces\/FORMAT\.md\); expected shorter parameter values$/);
+    const output = new MemoryTraceOutput();
+    expect(() => new TraceWriter(header(many), output)).toThrow(/more than the 1048576/);
+    expect(output.bytes()).toHaveLength(0);
+    expect(() => checkTraceHeader(header({ s: 'x'.repeat(9000) }))).not.toThrow();
+  });
+});
+
 describe('a trace written and read back', () => {
   const write = (cut: 'interrupted' | 'limit' | null) => {
     const output = new MemoryTraceOutput();
-    const header = traceHeader({ simulatorVersion: 'test', platform: { name: 'p', contentHash: 'h', clockMHz: 10 }, nodes: 2, network: 'packet', app: { name: 'a' }, params: {}, seed: 1, networkCounters: false, messages: true });
+    const header = traceHeader({ simulatorVersion: 'test', platform: { name: 'p', contentHash: 'ab'.repeat(32), clockMHz: 10 }, nodes: 2, network: 'packet', app: { name: 'a' }, params: {}, seed: 1, networkCounters: false, messages: true });
     const writer = new TraceWriter(header, output);
     writer.state(1, 40, 1);
     writer.message?.(0, 1, 5, 20);
