@@ -156,10 +156,10 @@ export const COMMANDS: Readonly<Record<string, CommandDecl>> = {
     usage: ['sweep <sweep-file> --out <results.jsonl> [--workers K] [--shard i/n] [--queue redis://host:port/db] [--dry-run] [--progress <s>] [--json]'],
     summary: 'run every run of a sweep file (resumable; local, Slurm or a Redis queue)',
     about:
-      'Runs every run of a sweep file (JSON, or a .ts/.js module exporting it) that no part of --out records yet, appending each result to <out>.part-<i>-of-<n>, then writes <out>: a header line and one canonical JSON line per run in sweep order, the same bytes for any --workers, --shard or queue. Every run\'s app, parameters and machine size are checked before anything runs (at most 1,000,000 runs a file). --shard i/n runs the runs with index = i-1 mod n; with --queue the sweep runs on sim worker processes through BullMQ on Redis. It exits 0 once every run (of its shard) is recorded, whether the runs verified or not; 1 if runs are missing; 2 for bad input; 130 / 143 when Ctrl-C or SIGTERM stopped it (what is recorded stays, and a rerun resumes).',
+      'Runs every run of a sweep file (JSON, or a .ts/.js module exporting it) that no part of --out records yet, appending each result to <out>.part-<i>-of-<n>, then writes <out>: a header line and one canonical JSON line per run in sweep order, the same bytes for any --workers, --shard or queue. Every run\'s app, parameters and machine size are checked before anything runs (at most 1,000,000 runs a file). --shard i/n runs the runs with index = i-1 mod n; with --queue the sweep runs on sim worker processes through BullMQ on Redis. It exits 0 once every run (of its shard) is recorded, whether the runs verified or not; 1 if runs are missing; 2 for bad input; 130 / 143 when Ctrl-C or SIGTERM stopped it (what is recorded stays, and a rerun resumes). sim sweep merge, status, slurm and export read and report its results (each has --help).',
     options: {
       out: { type: 'string', short: 'o', arg: '<results.jsonl>', help: 'the results file' },
-      workers: { type: 'string', arg: '<K>', help: 'worker threads' },
+      workers: { type: 'string', arg: '<K>', help: 'worker threads (default 1)' },
       shard: { type: 'string', arg: '<i/n>', help: 'run the runs with index = i-1 mod n' },
       queue: { type: 'string', arg: '<url>', help: 'run on sim worker processes through BullMQ on Redis' },
       'dry-run': { type: 'boolean', help: 'say what would run' },
@@ -212,7 +212,7 @@ export const COMMANDS: Readonly<Record<string, CommandDecl>> = {
       'max-keys': { type: 'string', arg: '<N>', help: 'largest keys per node of the sort studies, at most 262,143 (default 10000; digit-width 20000)' },
       seed: { type: 'string', short: 's', arg: '<S>', help: "seed of the study's random choices (grid sizes, trials; default 1)" },
       models: { type: 'string', arg: '<dir>', help: 'app models (default platforms/models/apps/n<nodes>)' },
-      workers: { type: 'string', arg: '<K>', help: 'worker threads' },
+      workers: { type: 'string', arg: '<K>', help: 'worker threads (default 1)' },
       shard: { type: 'string', arg: '<i/n>', help: "run the runs of each round with index = i-1 mod n" },
       queue: { type: 'string', arg: '<url>', help: 'run on sim worker processes through BullMQ on Redis' },
       'dry-run': { type: 'boolean', help: 'say how many runs the next round would run' },
@@ -226,7 +226,7 @@ export const COMMANDS: Readonly<Record<string, CommandDecl>> = {
     about: "Runs jobs from a sweep's Redis queue in worker threads, refusing runs whose simulator, platform or app hash differ from its checkout. Ctrl-C or SIGTERM stops it once the runs under way finish (a second signal stops it at once, and another worker takes them after --lock seconds); with Redis away, it gives them up and stops.",
     options: {
       queue: { type: 'string', arg: '<url>', help: 'the Redis queue' },
-      workers: { type: 'string', arg: '<K>', help: 'worker threads' },
+      workers: { type: 'string', arg: '<K>', help: 'worker threads (default 1)' },
       'idle-exit': { type: 'string', arg: '<s>', help: 'stop after s seconds without work' },
       lock: { type: 'string', arg: '<s>', help: "seconds before another worker takes a dead worker's job (default 30)" },
     },

@@ -4,7 +4,9 @@
  * unperturbed CM-5 or Alewife happens to deliver them in that order every time (the two
  * sends tie and node 1's goes first), so the bug hides; under `--perturb` the small
  * timing changes sometimes let node 2's message win, and the assertion fails. (On the
- * Paragon and the ATM network node 2's message wins even unperturbed.)
+ * Paragon and the ATM network which one wins unperturbed depends on the node count, by
+ * the two routes' lengths: at the default 64 nodes node 1's on the Paragon and node 2's
+ * on the ATM; at 4 nodes node 2's on both.)
  */
 import { defineApp, type Handler, type Op } from '../../../src/runtime/index.ts';
 
