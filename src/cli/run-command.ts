@@ -9,7 +9,7 @@ import { InputError, RunFailure, RunInterrupted, RunLimitError } from '../kernel
 import { nodeCountProblem } from '../network/build-topology.ts';
 import { AppRun, type RunConfig, type RunLimits, type RunSummary } from '../runtime/run-app.ts';
 import { traceHeader, type CutReason } from '../trace/format.ts';
-import { checkTraceHeader, TraceWriter } from '../trace/writer.ts';
+import { TraceWriter } from '../trace/writer.ts';
 import { formatLoglast, reportFailure } from './failure-report.ts';
 import type { Io } from './io.ts';
 import { loadPlatform, platformInput, resolveAppFile } from './load-inputs.ts';
@@ -82,7 +82,7 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
 
   const header = args.trace === undefined ? null : traceHeader({ simulatorVersion: simulatorVersion(), platform, nodes, network: args.network, app, params, seed: args.seed, networkCounters: args.traceNetwork, messages: args.traceMessages });
   // Before any file is made: a header too long for a reader leaves nothing behind.
-  if (header !== null) checkTraceHeader(header);
+  if (header !== null) (await import('../trace/header-check.ts')).checkTraceHeader(header);
   const logFile = args.log === undefined ? null : new LogFile(args.log);
   const traceFile = args.trace === undefined ? null : new FileTraceOutput(args.trace, '--trace');
   const trace = header === null || traceFile === null ? null : new TraceWriter(header, traceFile);

@@ -9,7 +9,8 @@ import { traceHeader } from '../../src/trace/format.ts';
 import { readTrace } from '../../src/trace/reader.ts';
 import { toPerfetto } from '../../src/trace/perfetto.ts';
 import { congestionLevels, dominantStates, renderCongestionSvg, renderSvg } from '../../src/trace/state-graph.ts';
-import { checkTraceHeader, MemoryTraceOutput, TraceWriter } from '../../src/trace/writer.ts';
+import { checkTraceHeader } from '../../src/trace/header-check.ts';
+import { MemoryTraceOutput, TraceWriter } from '../../src/trace/writer.ts';
 import { loadTestPlatform } from '../support/platforms.ts';
 import { sim } from '../support/sim-cli.ts';
 
