@@ -36,7 +36,7 @@ import { fitWithProvenance, modelJson, printModels } from './fit-command.ts';
 import { signalExitCode } from './run-driver.ts';
 import { loadApp, loadPlatform, lookupPath, platformInput, platformNames, projectPath } from './load-inputs.ts';
 import { strataSubmodels } from './model-files.ts';
-import { simulatorVersion } from './project.ts';
+import { recordedPath, simulatorVersion } from './project.ts';
 import type { Io } from './io.ts';
 
 interface CalibrateArgs {
@@ -212,7 +212,8 @@ export async function calibrateCommand(argv: readonly string[], io: Io, showProg
       ? [
           samplesHeaderLine(),
           `# simulator ${simulatorVersion()}`,
-          `# spec ${args.specFile} sha256 ${specHash}`,
+          // Where the spec is, not how it was named: from another directory the same samples differed.
+          `# spec ${escapeLineBreaking(recordedPath(args.specPath))} sha256 ${specHash}`,
           `# seed ${args.seed} nodes ${args.nodes?.join(',') ?? 'default'} vcount ${args.vcount}${args.noise ? ' noise: timer interrupts and time slices, median of three' : ''}`,
           '# lines: Model cycles inputs... terms...; @Model marks verification samples',
         ].join('\n') + '\n'

@@ -11,7 +11,7 @@ import type { AnyApp } from '../runtime/app.ts';
 import { appProblem } from '../runtime/app-check.ts';
 import { moduleLoadProblem } from './app-location.ts';
 import { markParsed } from '../platform/platform-shape.ts';
-import { importModule, IS_COMPILED, PROJECT_ROOT } from './project.ts';
+import { importModule, IS_COMPILED, PROJECT_ROOT, recordedPath } from './project.ts';
 
 const PLATFORM_DIR = join(PROJECT_ROOT, 'platforms');
 
@@ -72,7 +72,8 @@ export async function loadPlatform(spec: string): Promise<Platform> {
     // A file past V8's longest string (about 512 MB) was an internal error, ERR_STRING_TOO_LONG.
     throw new InputError(`--platform ${spec}: cannot read the platform file (${(e as { code?: string }).code ?? String(e)})`);
   }
-  const source = isPath ? spec : `platforms/${spec}.json`;
+  // As the repro records it: the path as typed made the same run's repro differ by directory.
+  const source = isPath ? recordedPath(file) : `platforms/${spec}.json`;
   const checked = isPath ? null : checkedAtBuild(spec, text, source);
   if (checked !== null) return checked;
   const { parsePlatform } = await import('../platform/load-platform.ts');

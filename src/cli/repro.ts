@@ -10,14 +10,14 @@
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join, sep } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import { RunFailure, RunLimitError } from '../kernel/errors.ts';
 import type { EventObserver } from '../kernel/simulation.ts';
 import type { NetworkMode } from '../machine/machine.ts';
 import { runApp, type RunConfig } from '../runtime/run-app.ts';
 import { resolveAppFile } from './load-inputs.ts';
 import { writeFileAtomic } from './output-file.ts';
-import { PROJECT_ROOT, projectRelative, simulatorVersion } from './project.ts';
+import { PROJECT_ROOT, recordedPath, simulatorVersion } from './project.ts';
 import { REPRO_FORMAT, REPRO_VERSION, VERIFICATION_FAILED } from './repro-format.ts';
 
 
@@ -118,14 +118,6 @@ function writeRepro(path: string, repro: Repro): void {
   writeFileAtomic('repro file', path, `${JSON.stringify(repro)}\n`);
 }
 
-/**
- * How a repro names an app module: relative to the project root inside it (reached
- * through a link or not), absolute outside.
- */
-export function reproAppPath(entry: string): string {
-  const rel = projectRelative(entry);
-  return rel === null ? entry : rel.split(sep).join('/');
-}
 
 /** The module a repro's app path names (relative paths are the project root's). */
 export function reproAppFile(r: Repro): string {
@@ -155,8 +147,10 @@ export function saveRepro(path: string, config: RunConfig, appArg: string, param
     version: REPRO_VERSION,
     simulatorVersion: simulatorVersion(),
     platform: { source: config.platform.source, text: config.platform.text, contentHash: config.platform.contentHash },
-    app: { path: reproAppPath(entry), contentHash: appContentHash(entry) },
-    params: paramArgs,
+    app: { path: recordedPath(entry), contentHash: appContentHash(entry) },
+    // By name: the same parameters given in another order wrote another file (a parameter is
+    // given at most once, so the order says nothing).
+    params: byName(paramArgs),
     seed: config.seed,
     nodes: config.nodes,
     network: config.network,
@@ -173,6 +167,12 @@ export function saveRepro(path: string, config: RunConfig, appArg: string, param
  * file. Runs are deterministic, so this is exactly the run that failed.
  * @throws InputError when the file cannot be written
  */
+/** `--param` arguments (k=v, each name once) in the code-unit order of their names. */
+function byName(paramArgs: readonly string[]): string[] {
+  const name = (arg: string) => (arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg);
+  return [...paramArgs].sort((a, b) => (name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0));
+}
+
 export function recordRun(path: string, config: RunConfig, appArg: string, paramArgs: string[]): void {
   const digests = new EventDigests();
   let outcome: Repro['outcome'];
