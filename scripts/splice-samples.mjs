@@ -10,7 +10,7 @@
  * holds only the changed lines are exactly the units a run over the whole spec would
  * write. This puts them into <samples> in place of the old units of the same model,
  * drops units whose model the spec no longer has, orders the units as the spec does,
- * and rewrites the header's spec line to <spec> and its sha256. The result is in the
+ * and rewrites the header's spec line to <spec> (named as sim calibrate names it) and its sha256. The result is in the
  * current format (version 2: it ends with `# end: U units, S samples`), whatever the
  * versions of its inputs. It refuses partial files whose header (simulator, seed,
  * nodes, vcount) differs from <samples>', a version 2 file without its end line or
@@ -19,7 +19,9 @@
  * if a model of the spec has no unit. Refit afterwards with `sim fit --relative`.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 function fail(message) {
   process.stderr.write(`splice-samples: ${message}\n`);
@@ -124,7 +126,27 @@ for (const platform of platforms) {
   }
 }
 const sha = createHash('sha256').update(specText).digest('hex');
-const header = target.header.map((l) => (l.startsWith('# spec ') ? `# spec ${specPath} sha256 ${sha}` : VERSION.test(l) ? '# proteus-strata calibration samples, version 2' : l));
+/** The header is one line, as sim calibrate writes it (escapeLineBreaking, src/kernel/one-line.ts). */
+const BREAKING = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const oneLine = (text) => text.replace(BREAKING, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+/**
+ * The spec as sim calibrate's header names it (src/cli/project.ts, recordedPath): from the
+ * project's root inside it, however it was named, else absolute.
+ */
+function recordedPath(file) {
+  const real = (p) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return resolve(p);
+    }
+  };
+  const rel = relative(real(fileURLToPath(new URL('..', import.meta.url))), real(file));
+  const inside = rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
+  return inside ? rel.split(sep).join('/') : resolve(file);
+}
+const header = target.header.map((l) => (l.startsWith('# spec ') ? `# spec ${oneLine(recordedPath(specPath))} sha256 ${sha}` : VERSION.test(l) ? '# proteus-strata calibration samples, version 2' : l));
 const unitCount = platforms.length * order.length;
 const sampleCount = out.filter((l) => !l.startsWith('#')).length;
 const end = `# end: ${unitCount} unit${unitCount === 1 ? '' : 's'}, ${sampleCount} sample${sampleCount === 1 ? '' : 's'}`;
