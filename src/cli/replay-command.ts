@@ -12,7 +12,7 @@ import type { EventObserver } from '../kernel/simulation.ts';
 import { parsePlatform } from '../platform/load-platform.ts';
 import { AppRun, runUntil, type RunConfig, type StopReport } from '../runtime/run-app.ts';
 import type { AnyApp } from '../runtime/app.ts';
-import { advanceToEnd, RunStopped } from '../runtime/stoppable-run.ts';
+import { advanceToEnd, RunStopped, stopPoint } from '../runtime/stoppable-run.ts';
 import { SignalStop } from './signal-stop.ts';
 import { waitingIn } from '../runtime/run-stop.ts';
 import { runConfig } from '../runtime/run-config.ts';
@@ -48,6 +48,25 @@ function recordedConfig<T>(file: string, make: () => T): T {
 
 /** `sim replay <file> [--stop-at ...]`: returns the exit status. */
 export async function replayCommand(file: string, stopAt: string | undefined, io: Io, json = false): Promise<number> {
+  // Ctrl-C or SIGTERM stops the replay, saying so: between chunks of events (it killed it,
+  // silently), and while the recording loads (a long run's is hundreds of megabytes, read
+  // for seconds: a signal then ended it as Node's default does, status null).
+  const stop = new SignalStop();
+  try {
+    const { repro, config, app, limits, changed } = await prepare(file, stopAt, io);
+    await stopPoint(stop.signal);
+    return await replay(repro, config, app, limits, stopAt, io, json, changed, stop);
+  } catch (e) {
+    if (!(e instanceof RunStopped)) throw e;
+    io.err(`sim replay: stopped by ${stop.interrupted}; nothing was compared past where it stopped`);
+    return signalExitCode(stop.interrupted ?? 'SIGINT');
+  } finally {
+    stop.release();
+  }
+}
+
+/** The recording read and checked, and the run it recorded configured (nothing run yet). */
+async function prepare(file: string, stopAt: string | undefined, io: Io): Promise<{ repro: Repro; config: RunConfig; app: AnyApp; limits: { untilCycle?: number; maxEvents?: number } | null; changed: boolean }> {
   const repro = readRepro(file);
   const limits = stopAt === undefined ? null : parseStopAt(stopAt);
   const platform = parsePlatform(repro.platform.text, `${file} (platform ${repro.platform.source})`);
@@ -64,17 +83,7 @@ export async function replayCommand(file: string, stopAt: string | undefined, io
     if (problem !== null) throw new InputError(`${repro.nodes} nodes: ${problem}`);
     return runConfig(platform, app, { params: repro.params, nodes: repro.nodes, seed: repro.seed, network: repro.network, perturb: repro.perturb ?? undefined, limits: repro.stop });
   });
-  // Ctrl-C or SIGTERM stops the replay between chunks of events, saying so (it killed it, silently).
-  const stop = new SignalStop();
-  try {
-    return await replay(repro, config, app, limits, stopAt, io, json, changed, stop);
-  } catch (e) {
-    if (!(e instanceof RunStopped)) throw e;
-    io.err(`sim replay: stopped by ${stop.interrupted}; nothing was compared past where it stopped`);
-    return signalExitCode(stop.interrupted ?? 'SIGINT');
-  } finally {
-    stop.release();
-  }
+  return { repro, config, app, limits, changed };
 }
 
 /** The replay itself: to --stop-at, or the whole run compared event by event with the recording. */

@@ -148,8 +148,11 @@ export default defineApp({ name: 'deep', description: 'recurses without end', pa
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
-    // Past its start (a signal before the replay begins ends the process as Node's default does).
-    await new Promise((r) => setTimeout(r, 2500));
+    // Past Node's start and sim's loading of its modules (a signal before the command begins
+    // ends the process as Node's default does). The replay takes it from its first step on:
+    // under the suite's load a signal 2.5 s in came while the 50-million-event recording was
+    // still being read, before the replay listened, and ended it with status null.
+    await new Promise((r) => setTimeout(r, 4000));
     child.kill(signal);
     expect(await closed).toBe(code);
     expect(stderr).toBe(`sim replay: stopped by ${signal}; nothing was compared past where it stopped\n`);
