@@ -160,7 +160,7 @@ export class NodeEngines {
     yield* this.node.sync();
     this.machine.exit(this.node);
     if (this.machine.allExited) return;
-    const loop = new PollUntilOp(this.messaging, () => this.machine.allExited, 'StrataExit (waiting for the other nodes)');
+    const loop = new PollUntilOp(this.messaging, () => this.machine.allExited, 'StrataExit (waiting for the other nodes)', true);
     this.exitLoop = loop;
     yield* this.guard.nested(loop);
     // Every node has reached StrataExit; this one was in a handler then (Machine.exit).

@@ -44,16 +44,24 @@ export class PollUntilOp extends StepOp {
   /** Null: PollBothTilEmpty (one drain, no idling). */
   private readonly condition: (() => boolean) | null;
   private readonly waitingIn: string;
+  /**
+   * The condition is asked before every poll, not only before each drain: StrataExit's
+   * loop, which handles no message once every node has reached StrataExit (a handler it
+   * ran then, or had run a drain before, and the next one cut off). An app's
+   * pollBothUntil asks before each drain (PollBothTilEmpty), as it always did.
+   */
+  private readonly everyPoll: boolean;
   private state = TOP;
   /** Messages the current drain has handled. */
   private handled = 0;
   private parkedAt = 0;
 
-  constructor(m: PollPath, isDone: (() => boolean) | null, waitingIn: string) {
+  constructor(m: PollPath, isDone: (() => boolean) | null, waitingIn: string, everyPoll = false) {
     super(m.guard);
     this.m = m;
     this.condition = isDone;
     this.waitingIn = waitingIn;
+    this.everyPoll = everyPoll;
   }
 
   /** PollBothTilEmpty: PollBoth rounds until one finds nothing; returns the messages handled. */
@@ -83,6 +91,7 @@ export class PollUntilOp extends StepOp {
           break;
         case ROUND: {
           if (node.ahead > 0) return node.ahead;
+          if (this.everyPoll && this.condition!()) return END;
           const left = m.pollNow(LEFT);
           if (left === false) {
             const right = m.pollNow(RIGHT);
@@ -114,6 +123,7 @@ export class PollUntilOp extends StepOp {
           break;
         case SECOND: {
           if (node.ahead > 0) return node.ahead;
+          if (this.everyPoll && this.condition!()) return END;
           const right = m.pollNow(RIGHT);
           if (right === false) {
             this.handled += 1;

@@ -321,6 +321,9 @@ export class Runtime<G = unknown> {
   /** StrataExit: with 0, this node leaves main and serves messages until all have exited; any other code fails the run. */
   strataExit(code: number): never {
     if (code !== 0) this.#fail(`StrataExit(${code})`);
+    // In a handler its StrataExit loop ran, the node had no main left to leave: the signal
+    // escaped, and the run failed "[object Object]".
+    if (this.#e.node.hasExited) this.#fail("StrataExit(0) in a handler run after this node had returned from main (it is in StrataExit already); expected it in main, or in a handler main's polls run");
     throw new StrataExitSignal(this.self);
   }
 

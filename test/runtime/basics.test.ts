@@ -105,6 +105,62 @@ describe('StrataFail, assert and StrataExit (Appendix A 3.5, 9.2)', () => {
     expect(run.summary.simulatedCycles).toBeGreaterThan(2000);
   });
 
+  // A review found two ways a message was still handled once every node had reached
+  // StrataExit, which the README says never happens: a node's exit loop, busy with a plain
+  // handler's work at the last exit, went on to poll and started the next handler (cut off
+  // when the run then stopped, and passed); and a lingering handler's own loop drained the
+  // network after it ended (its message to itself was handled, one to a parked node not).
+  it('handles no message once every node has reached StrataExit: not the next one a busy loop would poll, nor one a lingering handler sends', () => {
+    const printed: string[] = [];
+    const noop: Handler = (rt) => {
+      rt.qprintf('noop on %d\n', rt.self);
+    };
+    const slow: Handler = (rt) => {
+      rt.compute(1500);
+    };
+    const later: Handler = function* (rt) {
+      rt.qprintf('later started\n');
+      yield* rt.pollBoth();
+    };
+    // Its message to itself arrives while it computes, after its sends' own polls.
+    const lingering: Handler = function* (rt) {
+      rt.compute(3000);
+      yield* rt.sendLeftPollBoth(0, noop);
+      yield* rt.sendLeftPollBoth(rt.self, noop);
+      rt.compute(2000);
+    };
+    const run = runInline(
+      'cm5',
+      4,
+      function* (rt) {
+        if (rt.self === 1) {
+          yield* rt.sendLeftPollBoth(3, lingering);
+          yield* rt.sendLeftPollBoth(0, slow);
+          yield* rt.sendLeftPollBoth(0, later);
+        }
+        // Node 2 reaches StrataExit last, at cycle 1500: node 0 is then busy with slow's work, node 3 in lingering.
+        if (rt.self === 2) rt.compute(1500);
+      },
+      { output: (_stream, text) => printed.push(text) },
+    );
+    expect(printed.join('')).toBe('');
+    // later's message, and lingering's two.
+    expect(run.summary.unreceivedPackets).toBe(3);
+  });
+
+  it('refuses StrataExit(0) in a handler a node runs after returning from main, in words', () => {
+    const exits: Handler = (rt) => rt.strataExit(0);
+    expect(() =>
+      runInline('cm5', 2, function* (rt) {
+        if (rt.self === 1) {
+          rt.compute(500);
+          yield* rt.sendLeftPollBoth(0, exits);
+          rt.compute(500);
+        }
+      }),
+    ).toThrow(/^node 0 at cycle \d+: StrataExit\(0\) in a handler run after this node had returned from main \(it is in StrataExit already\); expected it in main, or in a handler main's polls run$/);
+  });
+
   it('reports a handler that never ends after every node reached StrataExit as a deadlock naming it', () => {
     const forever: Handler<{ never: boolean }> = function* (rt) {
       yield* rt.pollBothUntil(() => rt.globals.never);
