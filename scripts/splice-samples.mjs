@@ -132,7 +132,7 @@ const oneLine = (text) => text.replace(BREAKING, (c) => `\\u${c.charCodeAt(0).to
 
 /**
  * The spec as sim calibrate's header names it (src/cli/project.ts, recordedPath): from the
- * project's root inside it, however it was named, else absolute.
+ * project's root inside it, however it was named, else absolute with links followed.
  */
 function recordedPath(file) {
   const real = (p) => {
@@ -144,7 +144,7 @@ function recordedPath(file) {
   };
   const rel = relative(real(fileURLToPath(new URL('..', import.meta.url))), real(file));
   const inside = rel !== '' && rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
-  return inside ? rel.split(sep).join('/') : resolve(file);
+  return inside ? rel.split(sep).join('/') : real(file);
 }
 const header = target.header.map((l) => (l.startsWith('# spec ') ? `# spec ${oneLine(recordedPath(specPath))} sha256 ${sha}` : VERSION.test(l) ? '# proteus-strata calibration samples, version 2' : l));
 const unitCount = platforms.length * order.length;

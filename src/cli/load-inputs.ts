@@ -72,12 +72,25 @@ export async function loadPlatform(spec: string): Promise<Platform> {
     // A file past V8's longest string (about 512 MB) was an internal error, ERR_STRING_TOO_LONG.
     throw new InputError(`--platform ${spec}: cannot read the platform file (${(e as { code?: string }).code ?? String(e)})`);
   }
-  // As the repro records it: the path as typed made the same run's repro differ by directory.
-  const source = isPath ? recordedPath(file) : `platforms/${spec}.json`;
+  // Messages name the file as it was given (a path that works from here).
+  const source = isPath ? spec : `platforms/${spec}.json`;
   const checked = isPath ? null : checkedAtBuild(spec, text, source);
-  if (checked !== null) return checked;
-  const { parsePlatform } = await import('../platform/load-platform.ts');
-  return parsePlatform(text, source);
+  const platform = checked ?? (await import('../platform/load-platform.ts')).parsePlatform(text, source);
+  platformFiles.set(platform, file);
+  return platform;
+}
+
+/** The file each platform loadPlatform gave was read from. */
+const platformFiles = new WeakMap<Platform, string>();
+
+/**
+ * How a repro records `platform`'s file (recordedPath: from the project's root inside it,
+ * absolute outside): its source as given made the same run's repro differ by how the
+ * platform was named and from where. A platform loadPlatform did not read, by its source.
+ */
+export function recordedPlatformFile(platform: Platform): string {
+  const file = platformFiles.get(platform);
+  return file === undefined ? platform.source : recordedPath(file);
 }
 
 /**

@@ -58,12 +58,12 @@ export function projectRelative(file: string): string | null {
 /**
  * How the simulator records a file it read (a repro's app and platform, a samples file's
  * spec): its path from the project's root inside it, however it was named (relative,
- * absolute, through a link), else its absolute path. As typed, the same run wrote
- * different bytes from another directory.
+ * absolute, through a link), else its absolute path with links followed. As typed, the
+ * same run wrote different bytes from another directory.
  */
 export function recordedPath(file: string): string {
   const rel = projectRelative(file);
-  return rel === null ? resolve(file) : rel.split(sep).join('/');
+  return rel === null ? followed(file) : rel.split(sep).join('/');
 }
 
 /** The build of a project source file (`apps/x/index.ts` -> `dist/apps/x/index.js`), or null. */

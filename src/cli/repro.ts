@@ -15,7 +15,7 @@ import { RunFailure, RunLimitError } from '../kernel/errors.ts';
 import type { EventObserver } from '../kernel/simulation.ts';
 import type { NetworkMode } from '../machine/machine.ts';
 import { runApp, type RunConfig } from '../runtime/run-app.ts';
-import { resolveAppFile } from './load-inputs.ts';
+import { recordedPlatformFile, resolveAppFile } from './load-inputs.ts';
 import { writeFileAtomic } from './output-file.ts';
 import { PROJECT_ROOT, recordedPath, simulatorVersion } from './project.ts';
 import { REPRO_FORMAT, REPRO_VERSION, VERIFICATION_FAILED } from './repro-format.ts';
@@ -146,7 +146,7 @@ export function saveRepro(path: string, config: RunConfig, appArg: string, param
     format: REPRO_FORMAT,
     version: REPRO_VERSION,
     simulatorVersion: simulatorVersion(),
-    platform: { source: config.platform.source, text: config.platform.text, contentHash: config.platform.contentHash },
+    platform: { source: recordedPlatformFile(config.platform), text: config.platform.text, contentHash: config.platform.contentHash },
     app: { path: recordedPath(entry), contentHash: appContentHash(entry) },
     // By name: the same parameters given in another order wrote another file (a parameter is
     // given at most once, so the order says nothing).

@@ -6,6 +6,7 @@
  * file to replay), 130 / 143 when SIGINT / SIGTERM stopped it (files still complete).
  */
 import { InputError, RunFailure, RunInterrupted, RunLimitError } from '../kernel/errors.ts';
+import { escapeLineBreaking } from '../kernel/one-line.ts';
 import { nodeCountProblem } from '../network/build-topology.ts';
 import { AppRun, type RunConfig, type RunLimits, type RunSummary } from '../runtime/run-app.ts';
 import { traceHeader, type CutReason } from '../trace/format.ts';
@@ -154,7 +155,7 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
   }
   // A platform file named by its path says so: a copy of a shipped one, edited, keeps its name.
   const shipped = platform.source === `platforms/${platform.name}.json`;
-  const extra = { ...(auto.resolution === null ? {} : { auto: auto.resolution }), ...(repro === undefined ? {} : { repro }), ...(shipped ? {} : { platformFile: platform.source }) };
+  const extra = { ...(auto.resolution === null ? {} : { auto: auto.resolution }), ...(repro === undefined ? {} : { repro }), ...(shipped ? {} : { platformFile: escapeLineBreaking(platform.source) }) };
   io.out(args.json ? summaryJson(summary, wall, simulatorVersion(), extra) : formatSummary(summary, wall, extra));
   if (args.loglast && summary.lastLog.length > 0) (args.json ? io.err : io.out)(formatLoglast(summary.lastLog));
   for (const text of said) io.err(text);

@@ -7,7 +7,7 @@
  * always was: from the project's root inside it, absolute outside. And a repro's
  * parameters were in the order given; they are in the order of their names.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -38,6 +38,26 @@ describe.concurrent('inputs named another way', () => {
     expect(JSON.parse(byName).platform.source).toBe('platforms/cm5.json');
     expect(readFileSync(join(dir, 'path.json'), 'utf8')).toBe(byName);
     expect(readFileSync(join(dir, 'absolute.json'), 'utf8')).toBe(byName);
+  });
+
+  // Outside the project a link was recorded as named (resolve, not realpath), and
+  // messages named a platform file by its recorded path, which did not work from where
+  // the user was (a suggested "sim calibrate --platform mydir/dear.json" from mydir).
+  it('give a run outside the project the same repro through a link, and messages the path as given', async () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'sim-recorded-link-')));
+    mkdirSync(join(dir, 'real'));
+    copyFileSync(join(ROOT, 'platforms/cm5.json'), join(dir, 'real', 'mine.json'));
+    symlinkSync(join(dir, 'real'), join(dir, 'link'));
+    const record = (platform: string, out: string) => sim(['--platform', platform, join(ROOT, 'apps/cshift'), '--nodes', '4', '--record', join(dir, out), '--json'], dir);
+    const runs = await Promise.all([record('real/mine.json', 'real.json'), record('link/mine.json', 'link.json')]);
+    for (const r of runs) expect(r.code).toBe(0);
+    const real = readFileSync(join(dir, 'real.json'), 'utf8');
+    expect(JSON.parse(real).platform.source).toBe(join(dir, 'real', 'mine.json'));
+    expect(readFileSync(join(dir, 'link.json'), 'utf8')).toBe(real);
+    writeFileSync(join(dir, 'real', 'bad.json'), '{ "name": ');
+    const bad = await sim(['--platform', 'link/bad.json', 'apps/cshift'], dir);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^sim: link\/bad\.json: not valid JSON/);
   });
 
   it('give a run its parameters in one order, however they were given', async () => {
