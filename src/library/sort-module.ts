@@ -19,6 +19,14 @@ import { frozenModule, modelCycles, type Inputs, type LibraryModule, type Select
 /** The digit widths searched: the calibrated range (apps.spec), as in the thesis's [1, 16] range of interest (5.3). */
 export const DIGIT_RANGE = { lo: 2, hi: 12 } as const;
 
+/**
+ * Keys per node the sort models were sampled on (apps.spec: 2^4 to 2^12 for RadixSort and
+ * SampleSort; test/library/sort-module.test.ts reads them from the shipped samples). Sample
+ * sort's model errs more the further past them (Paragon, 16 nodes, 8-bit keys: -8.7% at
+ * 4,096 keys, -19% at 8,192, -53% at 65,536, where it picked the slower sort).
+ */
+export const SORT_CALIBRATED = { keys: { min: 16, max: 4096, source: 'apps/calibration/apps.spec' } } as const;
+
 /** log2 P as the calibration computes it (ceil, so non-powers of two round up). */
 const logP = (nodes: number) => Math.ceil(Math.log2(nodes));
 
@@ -66,6 +74,7 @@ export const RADIX: Variant = {
   model: 'RadixSort',
   tunables: ['digitBits'],
   problem: () => null,
+  calibrated: SORT_CALIBRATED,
   tune(x: Inputs, ctx: SelectContext) {
     const { lo, hi } = digitRange(x.keyBits);
     const d = bestDigitBits(x.keyBits, lo, hi, (bpd) => modelCycles(RADIX, ctx, radixColumns(x.keys, bpd, x.keyBits, ctx.nodes, ctx.combineWords)));
@@ -87,6 +96,7 @@ export function radixWithDigits(bits: number): Variant {
     model: 'RadixSort',
     tunables: [],
     problem: () => null,
+    calibrated: SORT_CALIBRATED,
     predict: (x, _tuned, ctx) => modelCycles(v, ctx, radixColumns(x.keys, bits, x.keyBits, ctx.nodes, ctx.combineWords)),
   };
   return v;
@@ -102,6 +112,7 @@ export const SAMPLE: Variant = {
   // runs with its default room, 2 n/p keys, which block transfers address only up to 262,143
   // keys per node; the selector chose it up to the module's 524,288, and the run was refused.
   problem: (x) => roomProblem(SAMPLE_MEMORY, x.keys),
+  calibrated: SORT_CALIBRATED,
   predict: (x, _tuned, ctx) => modelCycles(SAMPLE, ctx, sampleColumns(x.keys, x.keyBits, ctx.nodes)),
 };
 
