@@ -14,7 +14,7 @@ import { DEFAULT_RUN_LIMITS, runApp, type RunSummary } from '../runtime/run-app.
 import { loadPlatform, projectPath } from './load-inputs.ts';
 import { parseCommunication } from './communication-option.ts';
 import { platformShapeProblem } from '../platform/platform-shape.ts';
-import { loadModelSet, moduleNamed } from './model-files.ts';
+import { loadModelSet, moduleNamed, refuseNegativeChoice } from './model-files.ts';
 import { loadRun } from './run-setup.ts';
 
 export interface ImplementationRequest {
@@ -42,10 +42,16 @@ export async function chooseImplementation(r: ImplementationRequest): Promise<Ch
   return choose(r);
 }
 
-/** chooseImplementation's work, on a request already checked. */
+/**
+ * chooseImplementation's work, on a request already checked. A choice predicted to take a
+ * negative time is refused as sim select refuses it (it was returned, and
+ * runImplementation ran it); select() itself keeps such predictions (model-set.ts).
+ */
 async function choose(r: ImplementationRequest): Promise<Choice> {
   const { module, context } = await selection(r);
-  return select(module, r.inputs, context);
+  const choice = select(module, r.inputs, context);
+  refuseNegativeChoice(module.name, choice.variant, choice.cycles, r.inputs, context.models.sources);
+  return choice;
 }
 
 /** What select needs for a request: the module, and the context of its platform's models at its machine size. */

@@ -56,6 +56,10 @@ function parseSelectArgs(argv: readonly string[]): SelectArgs {
   // They run variants; the map runs nothing, and took them silently.
   const runOptions = [v.run === true ? '--run' : null, v.all === true ? '--all' : null, v.seed !== undefined ? '--seed' : null].filter((o) => o !== null);
   if (v.map === true && runOptions.length > 0) throw new InputError(`sim select --map: ${runOptions.join(', ')} ${runOptions.length === 1 ? 'is' : 'are'} for runs of the variants; the map predicts only (draw it, or run without --map)`);
+  // The map weighs the square without its extra lines (advice nobody asked for), so these changed
+  // nothing in it, and --hybrid-models of a missing folder refused a map they did not touch.
+  const extraLineOptions = [v.communication !== undefined ? '--communication' : null, v['hybrid-models'] !== undefined ? '--hybrid-models' : null].filter((o) => o !== null);
+  if (v.map === true && extraLineOptions.length > 0) throw new InputError(`sim select --map: ${extraLineOptions.join(', ')} ${extraLineOptions.length === 1 ? 'chooses' : 'choose'} the square's extra rows and columns, which the map does not weigh (it leaves the square's extra lines out, as advice nobody asked for); leave ${extraLineOptions.length === 1 ? 'it' : 'them'} out`);
   // The seed of the runs, with nothing to run: a prediction took it and changed nothing.
   if (v.seed !== undefined && v.run !== true && v.all !== true && v.map !== true) throw new InputError(`sim select: --seed ${v.seed} is the seed of the variants' runs; expected --run or --all with it (the predictions depend on no seed)`);
   // The map is SVG: a picture.png would be SVG under another name.

@@ -32,6 +32,17 @@ const FILE = z.strictObject({ format: z.literal('proteus-strata-models'), versio
 /** Columns a model is evaluated on, by term name. */
 export type Columns = Readonly<Record<string, number>>;
 
+/**
+ * The shipped spec whose calibration gives the model called `name`: the stencil layouts'
+ * and the sorts' are apps.spec's, the stencil's Communication hybrid.spec's, the rest
+ * Strata's (a missing BlockTransfer was sent to apps.spec, which has none).
+ */
+function specOf(name: string): string {
+  if (name === 'StencilRowComm' || name === 'StencilColComm') return 'apps/calibration/hybrid.spec';
+  if (name.startsWith('Stencil') || name === 'RadixSort' || name === 'SampleSort') return 'apps/calibration/apps.spec';
+  return 'apps/calibration/strata.spec';
+}
+
 /** What a refusal of a negative prediction expects. */
 export const NEGATIVE_TIME = 'expected a time of 0 or more (models that predict a negative time do not fit this input: refit or recalibrate them)';
 
@@ -111,7 +122,7 @@ export class ModelSet {
     this.#used.add(name);
     const m = this.#models.get(name);
     if (m === undefined) {
-      throw new InputError(`no model ${name} for ${this.platform} (needed by ${forWhat}) in ${this.sources.join(', ')}; calibrate it with sim calibrate --platform ${this.platform} apps/calibration/apps.spec ... --fit <dir>`);
+      throw new InputError(`no model ${name} for ${this.platform} (needed by ${forWhat}) in ${this.sources.join(', ')}; calibrate it with sim calibrate --platform ${this.platform} ${specOf(name)} ... --fit <dir>`);
     }
     return m;
   }

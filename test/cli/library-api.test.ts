@@ -5,7 +5,11 @@
  * is 16"; null inputs were TypeErrors); the exported readers refuse what is not their
  * input, a missing file name too.
  */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ROOT } from '../support/sim-cli.ts';
 import { chooseImplementation, loadSelection, runImplementation, type ImplementationRequest } from '../../src/cli/library-api.ts';
 import { loadApp, loadPlatform } from '../../src/cli/load-inputs.ts';
 import { fitSamples } from '../../src/calibrate/models.ts';
@@ -51,6 +55,20 @@ describe('chooseImplementation and runImplementation', () => {
         expect(error).toBeInstanceOf(InputError);
         expect((error as Error).message).toMatch(new RegExp(`^nodes ${nodes}: expected ${why}.*\\(platform ${platform}\\)$`));
       }
+    }
+  });
+
+  // Models whose choice takes a negative time: sim select refuses them, and
+  // chooseImplementation returned the choice (cycles -1994576), which runImplementation ran.
+  it('refuse a choice predicted to take a negative time, as sim select does', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-library-negative-'));
+    const shipped = JSON.parse(readFileSync(join(ROOT, 'platforms/models/apps/n64/cm5.json'), 'utf8'));
+    writeFileSync(join(dir, 'cm5.json'), JSON.stringify({ ...shipped, models: shipped.models.map((m: { coefficients: number[] }) => ({ ...m, coefficients: m.coefficients.map((c, k) => (k === 0 ? -1e7 : c)) })) }));
+    const request = { platform: 'cm5', module: 'stencil', inputs: { width: 64, height: 64, iters: 2 }, nodes: 64, models: dir };
+    for (const call of [() => chooseImplementation(request), () => runImplementation(request)]) {
+      const error = await call().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(InputError);
+      expect((error as Error).message).toMatch(/^module stencil: variant square is predicted -\d+ cycles for width=64 height=64 iters=2 by the models in .*; expected a time of 0 or more/);
     }
   });
 

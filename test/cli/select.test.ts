@@ -303,6 +303,8 @@ describe('bad input to the library gives one line and exit 2', () => {
     ['a map named other than .svg', ['select', '--map', '--platform', 'cm5', 'stencil', '--param', 'iters=1', '-o', 'map.png'], /^sim: -o map\.png: expected a file name ending in \.svg \(the map is SVG\)$/],
     // Taken silently: the map runs nothing.
     ['a map asked to run', ['select', '--map', '--platform', 'cm5', 'stencil', '--param', 'iters=1', '-o', 'map.svg', '--run', '--seed', '3'], /^sim select --map: --run, --seed are for runs of the variants; the map predicts only \(draw it, or run without --map\)$/],
+    // Taken, and the same picture drawn; --hybrid-models of a missing folder refused the map.
+    ['a map given the extra lines\' options', ['select', '--map', '--platform', 'cm5', 'stencil', '--param', 'iters=1', '-o', 'map.svg', '--communication', 'hybrid', '--hybrid-models', 'nowhere'], /^sim select --map: --communication, --hybrid-models choose the square's extra rows and columns, which the map does not weigh \(it leaves the square's extra lines out, as advice nobody asked for\); leave them out$/],
     ['unknown module', ['select', '--platform', 'cm5', 'fft', '--param', 'n=4'], /^sim: unknown module fft: expected stencil or sort, or an app folder of one/],
     ['input no variant takes', ['select', '--platform', 'cm5', 'sort', '--param', 'keys=10', '--param', 'keyBits=40'], /^sim: --param keyBits=40: expected an integer from 1 to 32$/],
     ['unknown input', ['select', '--platform', 'cm5', 'stencil', '--param', 'depth=3'], /^sim: --param depth=3: module stencil has no input depth/],

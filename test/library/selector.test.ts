@@ -98,6 +98,10 @@ describe('the selector', () => {
     expect(() => variantNamed(THESIS_STENCIL, 'diagonal')).toThrow(/^module thesis-stencil: unknown variant diagonal \(expected one of un, sq, st\)$/);
     const models = modelsOf('p', { A: { '1': 5, depth: 2 } });
     expect(() => models.get('B', 'variant b')).toThrow(/^no model B for p \(needed by variant b\) in p\.json/);
+    // Each names the spec that calibrates it: a missing BlockTransfer was sent to apps.spec, which has none.
+    expect(() => models.get('BlockTransfer', 'the factored Communication')).toThrow(/; calibrate it with sim calibrate --platform p apps\/calibration\/strata\.spec \.\.\. --fit <dir>$/);
+    expect(() => models.get('StencilSquare', 'variant square')).toThrow(/ apps\/calibration\/apps\.spec \.\.\. --fit <dir>$/);
+    expect(() => models.get('StencilRowComm', 'the hybrid Communication')).toThrow(/ apps\/calibration\/hybrid\.spec \.\.\. --fit <dir>$/);
     expect(() => evaluate(models.get('A', 'x'), { width: 1 })).toThrow(/model A in p\.json has a term "depth" the library does not know/);
     expect(() => new ModelSet('p').addFile('{"format":"other"}', 'f.json')).toThrow(/^f\.json: not a models file as sim fit writes it/);
   });
