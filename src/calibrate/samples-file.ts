@@ -56,8 +56,13 @@ export interface ModelSamples {
   verification: Sample[];
 }
 
-/** What a file whose first line is JSON is: a sweep's results (their header names the sweep and its hash), or some other JSON. */
+/**
+ * What a file whose first line starts with '{' is: a model specification (its `{{`: it
+ * was called JSON), a sweep's results (their header names the sweep and its hash), or
+ * some other JSON.
+ */
 function whatJsonIs(line: string): string {
+  if (line.trimStart().startsWith('{{')) return 'it is a model specification (sim calibrate samples it; sim fit fits the samples that writes)';
   try {
     const header: unknown = JSON.parse(line);
     if (typeof header === 'object' && header !== null && 'sweepSha256' in header) return 'it holds the results of a sweep (sim sweep writes them; sim sweep export --format csv tabulates them)';
@@ -95,6 +100,8 @@ export function readSamples(text: string, source: string): ModelSamples[] {
     throw new InputError(`${source}: truncated: it ends at line ${lastLine + 1} without the end line ("# end: U units, S samples") sim calibrate writes last; the file was cut short (or is one shard: concatenate them all)`);
   }
   let units = 0;
+  /** The line each unit (platform, model and machine size) began on. */
+  const unitLines = new Map<string, number>();
   let sampleLines = 0;
   let end: { units: number; samples: number; line: number } | null = null;
   lines.forEach((raw, i) => {
@@ -136,6 +143,15 @@ export function readSamples(text: string, source: string): ModelSamples[] {
         if (platform === '') throw new InputError(`${at}: model ${words[1]} comes before any "# platform <name>" line; expected one naming the platform its samples were taken on (sim calibrate writes "# platform <name> <hash> nodes <P>" before each model)`);
         units++;
         const key = `${platform}/${words[1]}`;
+        // A unit given twice (one platform, size and model: a block pasted again, or two
+        // "# model" lines under one platform) had its samples fitted twice, and its
+        // half-widths shrank as if there were twice the data; sim calibrate refuses --nodes 16,16 for this.
+        const unit = `${key}/${platformNodes ?? ''}`;
+        const firstLine = unitLines.get(unit);
+        if (firstLine !== undefined) {
+          throw new InputError(`${at}: model ${words[1]} on ${platform}${platformNodes === null ? '' : ` at ${platformNodes} nodes`} again (first at line ${firstLine}); expected each unit once (its samples would be fitted twice)`);
+        }
+        unitLines.set(unit, i + 1);
         const columns = words.slice(2);
         // A fitted model's term "1" is its constant: a column so named was fitted as a variable,
         // then evaluated as the constant by sim select, its values ignored.

@@ -125,11 +125,8 @@ function parseOne(text: string, file: string, from: number, to: number): ModelSp
   const terms = variables(parts[5].text, pos(5));
   // Each name once: a second loop of one variable, or an input or term named twice (two
   // columns of one name in the samples), was accepted and the later one silently won.
-  const twice = (names: string[]) => names.find((n, k) => names.indexOf(n) !== k);
-  const loopTwice = twice(loops.map((l) => l.id));
-  if (loopTwice !== undefined) fail(pos(0), `loop variable "${loopTwice}" is given twice; expected each loop variable once`);
-  const columnTwice = twice([...inputs, ...terms].map((v) => v.id));
-  if (columnTwice !== undefined) fail(pos(inputs.filter((v) => v.id === columnTwice).length > 1 ? 4 : 5), `"${columnTwice}" is named twice among the inputs and terms (each is a column of the samples); expected each name once`);
+  const repeated = nameTwice(loops, [...inputs, ...terms]);
+  if (repeated !== null) fail(pos(repeated.loop ? 0 : inputs.filter((v) => v.id === repeated.name).length > 1 ? 4 : 5), repeated.message);
   return {
     name: task.name,
     line: positionOf(file, text, from).line,
@@ -235,6 +232,21 @@ export function checkSpecShape(value: unknown, where: string): void {
       if (!isRecord(v) || !isString(v.id) || !IDENT.test(v.id) || !isString(v.value)) bad(`${label} is not { id, value } with an identifier and an expression string`);
     });
   }
+  // Each name once, as the one-line grammar has it: a module's loop variable given twice
+  // sampled every value of one loop for each of the other's, and a column named twice held
+  // the second's values under the first's name; both were sampled and fitted, exit 0.
+  const repeated = nameTwice(value.loops as Loop[], [...(value.inputs as Variable[]), ...(value.terms as Variable[])]);
+  if (repeated !== null) throw new SpecError(`${where}: ${repeated.message}`);
+}
+
+/** The first name a spec gives twice, a loop variable's or a column's (an input or term), or null. */
+function nameTwice(loops: readonly Loop[], columns: readonly Variable[]): { loop: boolean; name: string; message: string } | null {
+  const twice = (names: string[]) => names.find((n, k) => names.indexOf(n) !== k);
+  const loop = twice(loops.map((l) => l.id));
+  if (loop !== undefined) return { loop: true, name: loop, message: `loop variable "${loop}" is given twice; expected each loop variable once` };
+  const column = twice(columns.map((v) => v.id));
+  if (column !== undefined) return { loop: false, name: column, message: `"${column}" is named twice among the inputs and terms (each is a column of the samples); expected each name once` };
+  return null;
 }
 
 // ---- expressions ------------------------------------------------------------------
@@ -332,6 +344,13 @@ export function compileExpression(source: string, known: ReadonlySet<string>, wh
     }
     return bad(`unexpected "${t}"`);
   };
+  // C's 32-bit shift, refused where it loses the value: 1<<i past i = 30 gave -2^31, 1, 2, ...
+  // (shift counts taken mod 32), which were sampled and fitted, as the loop updates' <<= is refused.
+  const shiftLeft = (a: number, n: number): number => {
+    const r = a << n;
+    if (r !== (a | 0) * 2 ** n) throw new SpecError(`${where}: ${a} << ${n} is ${r} in C's 32-bit integers, in the expression "${source}"; expected a shift whose value they hold (below 2^31)`);
+    return r;
+  };
   const binary = (min: number): Expression => {
     let left = primary();
     for (;;) {
@@ -347,7 +366,7 @@ export function compileExpression(source: string, known: ReadonlySet<string>, wh
         case '*': left = (v) => l(v) * right(v); break;
         case '/': left = (v) => l(v) / right(v); break;
         case '%': left = (v) => l(v) % right(v); break;
-        case '<<': left = (v) => l(v) << right(v); break;
+        case '<<': left = (v) => shiftLeft(l(v), right(v)); break;
         case '>>': left = (v) => l(v) >> right(v); break;
         case '&': left = (v) => l(v) & right(v); break;
         case '|': left = (v) => l(v) | right(v); break;

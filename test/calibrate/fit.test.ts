@@ -225,7 +225,10 @@ describe('the measurement-noise model (thesis 3.4, Fig. 3-6)', () => {
 describe('fitSamples', () => {
   it('records the machine sizes each platform was sampled on, from the samples file', () => {
     const unit = (nodes: number) => `# platform cm5 h nodes ${nodes}\n# model Foo a\nFoo 10 1\nFoo 12 2\nFoo 14 3\nFoo 16 4\n`;
-    expect(fitSamples(unit(32) + unit(16) + unit(32), 's', false).machineSizes).toEqual({ cm5: [16, 32] });
+    expect(fitSamples(unit(32) + unit(16) + unit(64), 's', false).machineSizes).toEqual({ cm5: [16, 32, 64] });
+    // A unit given twice had its samples fitted twice (27 samples of 18, half-widths shrunk as if there were more data).
+    expect(() => fitSamples(unit(32) + unit(16) + unit(32), 's', false)).toThrow(/^s:14: model Foo on cm5 at 32 nodes again \(first at line 2\); expected each unit once \(its samples would be fitted twice\)$/);
+    expect(() => fitSamples('# platform cm5\n# model Foo a\nFoo 10 1\nFoo 12 2\n# model Foo a\nFoo 14 3\n', 's', false)).toThrow(/^s:5: model Foo on cm5 again \(first at line 2\)/);
     // A file whose platform lines name no size (hand-made samples) records none.
     expect(fitSamples('# platform cm5\n# model Foo a\nFoo 10 1\nFoo 12 2\nFoo 14 3\n', 's', false).machineSizes).toEqual({ cm5: [] });
   });

@@ -66,6 +66,16 @@ describe('expressions and loops', () => {
     expect([compileExpression('i>=3', known, 'e')(v), compileExpression('i>3', known, 'e')(v), compileExpression('i<=2', known, 'e')(v)]).toEqual([1, 0, 0]);
   });
 
+  // 1<<i for i from 28 to 36 gave ..., 2^30, -2^31, 1, 2, 4, ... (C's shift counts mod 32),
+  // and they were sampled and fitted, exit 0; a loop's <<= was refused for the same wrap.
+  it('refuse a shift whose value 32-bit integers do not hold', () => {
+    expect(compileExpression('1<<i', known, 'term big')({ i: 30, length: 0, logP: 0 })).toBe(2 ** 30);
+    for (const i of [31, 32, 36]) {
+      expect(() => compileExpression('1<<i', known, 'term big')({ i, length: 0, logP: 0 })).toThrow(/^term big: 1 << \d+ is -?\d+ in C's 32-bit integers, in the expression "1<<i"; expected a shift whose value they hold \(below 2\^31\)$/);
+    }
+    expect(compileExpression('-1<<i', known, 'e')({ i: 31, length: 0, logP: 0 })).toBe(-(2 ** 31));
+  });
+
   it('take ceil and floor, as thesis 4.5.5 needs for iter = ceiling(width/bpd)', () => {
     const v = { i: 3, length: 28, logP: 6 };
     expect(compileExpression('ceil(length/i)', known, 'e')(v)).toBe(10);

@@ -97,6 +97,9 @@ describe.concurrent('sim calibrate', () => {
     ['no setup', "export default [{ name: 'ClearMemory', loops: [{ id: 'i', start: '1', stop: '2', update: '++' }], task: { name: 'ClearMemory', args: ['i'] }, cleanup: [], inputs: [], terms: [] }];", /specification 1: setup is not a list/],
     ['a throw while loading', "throw new Error('no specs today');", /^sim: \S+bad\.mjs: cannot load the spec module \(Error: no specs today, at \S+bad\.mjs:1:\d+\)\n/],
     ['a term that is no identifier', "export default [{ name: 'ClearMemory', loops: [{ id: 'i', start: '1', stop: '2', update: '++' }], setup: [], task: { name: 'ClearMemory', args: ['i'] }, cleanup: [], inputs: [], terms: [{ id: 't t', value: 'i' }] }];", /specification 1: terms\[0\] is not \{ id, value \}/],
+    // Both sampled and fitted, exit 0: every value of one loop for each of the other's, and the second length's values under the first's name.
+    ['a loop variable given twice', "export default [{ name: 'ClearMemory', loops: [{ id: 'i', start: '1', stop: '3', update: '++' }, { id: 'i', start: '10', stop: '12', update: '++' }], setup: [], task: { name: 'ClearMemory', args: ['i'] }, cleanup: [], inputs: [{ id: 'length', value: 'i' }], terms: [] }];", /specification 1: loop variable "i" is given twice; expected each loop variable once\n$/],
+    ['a column named twice', "export default [{ name: 'ClearMemory', loops: [{ id: 'i', start: '1', stop: '3', update: '++' }], setup: [], task: { name: 'ClearMemory', args: ['i'] }, cleanup: [], inputs: [{ id: 'length', value: 'i' }, { id: 'length', value: '2*i' }], terms: [] }];", /specification 1: "length" is named twice among the inputs and terms \(each is a column of the samples\); expected each name once\n$/],
   ])('refuses a spec module with %s (an internal error, or samples sim fit refused)', async (_what, module, message) => {
     const dir = mkdtempSync(join(tmpdir(), 'sim-cal-'));
     writeFileSync(join(dir, 'bad.mjs'), module);

@@ -152,6 +152,8 @@ describe.concurrent('sim fit', () => {
       /bad\.samples: not a samples file: it holds the results of a sweep \(sim sweep writes them; sim sweep export --format csv tabulates them\); expected the text sim calibrate writes/,
     ],
     ['other JSON', '{"a": 1}\n', /bad\.samples: not a samples file: it is JSON; expected the text sim calibrate writes \("# proteus-strata calibration samples, version 2" \.\.\.\)$/],
+    // It said "it is JSON".
+    ['a model specification', '{{ i 1 4 ++ @ @ ClearMemory(i) @ @ length:i @ }}\n', /bad\.samples: not a samples file: it is a model specification \(sim calibrate samples it; sim fit fits the samples that writes\); expected the text sim calibrate writes/],
     // Printed as it was in sim fit's summary: "cm5 Foo" and a terminal turned red.
     ['a model name with an escape', '# platform cm5 x\n# model Foo\u001b[31m a\nFoo\u001b[31m 10 1\nFoo\u001b[31m 12 2\nFoo\u001b[31m 14 3\nFoo\u001b[31m 17 4\n', /bad\.samples:2: the name "Foo\\u001b\[31m" has control characters \(a newline, a tab, an escape\), line separators or direction overrides; expected names without them$/],
     // Fitted as a variable, then evaluated by sim select as the constant (a fitted model's term 1), its values ignored.
