@@ -126,6 +126,9 @@ export function parseOptions(command: string, argv: readonly string[]): { values
 }
 
 /** An integer option from `min` to `max`. */
+/** The most worker threads a sweep, study or worker takes (--workers), and so the most CPUs a Slurm task of a sweep may use. */
+export const MAX_WORKERS = 256;
+
 export function intOption(option: string, value: string | boolean | undefined, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;
   const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN;

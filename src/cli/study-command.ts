@@ -31,7 +31,7 @@ import { loadModelSet } from './model-files.ts';
 import { checkOutputFolder, writeFileAtomic } from './output-file.ts';
 import { simulatorVersion } from './project.ts';
 import { signalExitCode } from './run-driver.ts';
-import { commaEntries, intOption, parseOptions } from './parse-options.ts';
+import { commaEntries, intOption, MAX_WORKERS, parseOptions } from './parse-options.ts';
 import { queueOption, shardOption } from './sweep-args.ts';
 import { checkExecutor, executeSweep, type Executor } from './sweep-execute.ts';
 import { expandFile } from './sweep-setup.ts';
@@ -280,7 +280,7 @@ export async function parseStudyArgs(argv: readonly string[]): Promise<StudyArgs
     }
     platforms.push({ spec, name: platform.name, clockMHz: platform.clockMHz, timerInterrupts: platform.timerInterrupt !== null, context: (n) => contexts.get(n)! });
   }
-  const workers = intOption('workers', v.workers, 1, 1, 256);
+  const workers = intOption('workers', v.workers, 1, 1, MAX_WORKERS);
   const executor: Executor = { workers, shard: shardOption(v.shard), queue: queueOption(v.queue) };
   checkExecutor(executor, v.workers !== undefined, 'sim study');
   const command = [

@@ -8,7 +8,7 @@
  */
 import { partPath } from '../sweep/part-names.ts';
 import type { Io } from './io.ts';
-import { intOption } from './parse-options.ts';
+import { intOption, MAX_WORKERS } from './parse-options.ts';
 import { parseCommand, queueOption, required, shardOption } from './sweep-args.ts';
 import { checkOutputFile, checkSeekableOutput, checkSeparateFiles, RESULTS_READ_BACK } from './output-file.ts';
 import { parseProgressSeconds, progressStyle } from './progress.ts';
@@ -21,7 +21,7 @@ export async function sweepCommand(argv: readonly string[], io: Io, showProgress
   if (SWEEP_TOOLS.includes(argv[0])) return sweepToolCommand(argv[0], argv.slice(1), io);
   const { values, positionals } = parseCommand('sim sweep', argv, 1);
   const out = required('sim sweep', 'out', values.out, 'results.jsonl');
-  const workers = intOption('workers', values.workers, 1, 1, 256);
+  const workers = intOption('workers', values.workers, 1, 1, MAX_WORKERS);
   const shard = shardOption(values.shard);
   const queue = queueOption(values.queue);
   const progressSeconds = parseProgressSeconds(typeof values.progress === 'string' ? values.progress : undefined, 'sim sweep: ');

@@ -14,7 +14,7 @@ import { checkResultsOwner, listParts, nodeVersions } from '../sweep/parts.ts';
 import { checkSlurmOptions, shellQuote, slurmScript } from '../sweep/slurm.ts';
 import type { Io } from './io.ts';
 import { checkOutputFile, checkSeekableOutput, checkSeparateFiles, RESULTS_READ_BACK, writeFileAtomic } from './output-file.ts';
-import { commaEntries, intOption } from './parse-options.ts';
+import { commaEntries, intOption, MAX_WORKERS } from './parse-options.ts';
 import { PROJECT_ROOT } from './project.ts';
 import { parseCommand, queueOption, required } from './sweep-args.ts';
 import { expandFile, recordedFor, tally, tallyText } from './sweep-setup.ts';
@@ -63,6 +63,9 @@ function mergeCommand(argv: readonly string[], io: Io): number {
     }
     return 1;
   }
+  // As sim sweep does: merge wrote its parts over whatever the file held (another sweep's
+  // finished results, or a file of the user's), exit 0.
+  checkResultsOwner(out, c.header, `sim sweep merge ${out}`);
   writeFileAtomic('sim sweep merge', out, finalPieces(c, out));
   if (values.json !== true) io.out(`sim sweep merge: wrote ${out}: ${c.header.runs} runs: ${tallyText(t)}`);
   return 0;
@@ -98,7 +101,8 @@ async function slurmCommand(argv: readonly string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommand('sim sweep slurm', argv, 1);
   const out = required('sim sweep slurm', 'out', values.out, 'results.jsonl');
   const tasks = intOption('tasks', required('sim sweep slurm', 'tasks', values.tasks, 'N'), 1, 1, 1000);
-  const cpus = intOption('cpus', values.cpus, 1, 1, 1024);
+  // Each task runs --workers $SLURM_CPUS_PER_TASK: 300 made a script every task of which failed.
+  const cpus = intOption('cpus', values.cpus, 1, 1, MAX_WORKERS);
   const maxRunning = values['max-running'] === undefined ? undefined : intOption('max-running', values['max-running'], 1, 1, 1000);
   const time = values.time as string | undefined;
   const partition = values.partition as string | undefined;

@@ -143,15 +143,16 @@ export function readPieces(path: string, what = 'the results part', most = PIECE
  * Checks that the final results file `out`, if there is one, is this sweep's: the
  * sweep writes it when complete, over whatever it held (once a first sweep's parts were
  * removed, a second sweep with the same --out wrote its results over the first's).
+ * @param shown how messages name `out` (the option that gave it, and it)
  * @throws InputError when `out` holds another sweep's results or is no results file
  */
-export function checkResultsOwner(out: string, expected: ResultsHeader): void {
+export function checkResultsOwner(out: string, expected: ResultsHeader, shown = `--out ${out}`): void {
   if (!existsSync(out)) return;
   let own: ResultsHeader;
   try {
     own = resultsHeaderOf(out);
   } catch {
-    throw new InputError(`--out ${out}: exists and is not a sweep's results file; expected a new name or a results file of this sweep`);
+    throw new InputError(`${shown}: exists and is not a sweep's results file; expected a new name or a results file of this sweep`);
   }
   if (lineText(own) !== lineText(expected)) {
     const theirs = `sha256 ${own.sweepSha256.slice(0, 12)}, simulator ${own.simulator}, ${own.runs} runs`;
@@ -160,7 +161,7 @@ export function checkResultsOwner(out: string, expected: ResultsHeader): void {
       own.sweep === expected.sweep
         ? `another version of sweep "${own.sweep}" (${theirs}; this one: sha256 ${expected.sweepSha256.slice(0, 12)}, simulator ${expected.simulator}, ${expected.runs} runs)`
         : `sweep "${own.sweep}" (${theirs}), not "${expected.sweep}"`;
-    throw new InputError(`--out ${out}: holds the results of ${whose}; use another --out or remove it`);
+    throw new InputError(`${shown}: holds the results of ${whose}; use another --out or remove it`);
   }
 }
 

@@ -49,6 +49,9 @@ export interface RecordedLine {
 }
 
 function parseObject(text: string, where: string): Record<string, unknown> {
+  // JSON reads a line of a part saved with CRLF endings, and its CR went into the results:
+  // other bytes than the sweep's, and a false "recorded twice with different results".
+  if (text.endsWith('\r')) throw new InputError(`${where}: ends with a carriage return (a CRLF line ending); expected the LF lines sim writes (convert the file back, e.g. with dos2unix)`);
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -14,7 +14,7 @@
 import { readFileSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { z } from 'zod';
-import { InputError } from '../kernel/errors.ts';
+import { describeThrown, InputError } from '../kernel/errors.ts';
 import { LINE_BREAKING_WORDS, ONE_LINE } from '../kernel/one-line.ts';
 import { MAX_SEED } from '../kernel/random-stream.ts';
 import { findDuplicateKey } from '../platform/duplicate-keys.ts';
@@ -69,6 +69,17 @@ export interface LoadedSweep {
 
 /** Checks a sweep object; the first problem is one InputError line naming where it is. */
 export function checkSweep(value: unknown, file: string): SweepSpec {
+  // A record drops a key named __proto__ (zod's guard against prototype pollution): a
+  // parameter so named was left out of the runs silently, where any other unknown one is refused.
+  const runs = (value as { runs?: unknown } | null)?.runs;
+  if (Array.isArray(runs)) {
+    runs.forEach((run: unknown, k) => {
+      const params = (run as { params?: unknown } | null)?.params;
+      if (params !== null && typeof params === 'object' && Object.keys(params).includes('__proto__')) {
+        throw new InputError(`${file}: not a sweep file at runs[${k}].params: a parameter named __proto__; expected the app's parameter names`);
+      }
+    });
+  }
   const parsed = sweepSchema.safeParse(value);
   if (parsed.success) return parsed.data;
   let issue: z.core.$ZodIssue = parsed.error.issues[0];
@@ -107,7 +118,18 @@ export async function loadSweep(file: string, importModule: (path: string) => Pr
     } catch (e) {
       throw new InputError(`${file}: cannot load the sweep module (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`);
     }
+    // A Promise was checked as the sweep ("not a sweep file at name: missing").
+    if (typeof (value as { then?: unknown } | null)?.then === 'function') throw new InputError(`${file}: its default export is a Promise; expected the sweep object itself (export default { name, runs }, not an async function's result)`);
+    try {
+      return { file, spec: checkSweep(value, file), sha256: sha256(text) };
+    } catch (e) {
+      // A getter of the module's object that throws was the simulator's internal error, with a stack.
+      if (e instanceof InputError) throw e;
+      throw new InputError(`${file}: cannot load the sweep module (reading its default export threw ${describeThrown(e)})`);
+    }
   } else {
+    // Named, as a platform file's is: JSON.parse's message showed the invisible character.
+    if (text.startsWith('\ufeff')) throw new InputError(`${file}: starts with a byte-order mark (U+FEFF); expected JSON without one (save the file as UTF-8 without a BOM)`);
     try {
       value = JSON.parse(text);
     } catch (e) {

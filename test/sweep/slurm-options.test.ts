@@ -38,7 +38,9 @@ describe('sim sweep slurm --tasks and --max-running', () => {
     [slurm('--tasks', '4', '--time', '1-'), 'sim: --time 1-: expected a Slurm time limit (minutes, MM:SS, HH:MM:SS, D-HH or D-HH:MM:SS)'],
     [slurm('--tasks', '4', '--partition', 'a b'), 'sim: --partition a b: expected a partition name (letters, digits, . _ -)'],
     [slurm('--tasks', '4', '--partition', 'a,'), 'sim: --partition a,: expected a partition name (letters, digits, . _ -)'],
-    [slurm('--tasks', '4', '--cpus', '0'), 'sim: --cpus 0: expected an integer from 1 to 1024'],
+    [slurm('--tasks', '4', '--cpus', '0'), 'sim: --cpus 0: expected an integer from 1 to 256'],
+    // Taken, and every task of the script failed on --workers 300 (at most 256).
+    [slurm('--tasks', '4', '--cpus', '300'), 'sim: --cpus 300: expected an integer from 1 to 256'],
   ])('refuses %j with one line, exit 2, and writes nothing', async (args, message) => {
     const outDir = mkdtempSync(join(tmpdir(), 'sim-slurm-options-'));
     const r = await simHere(args.map((a) => (a === 'OUT' ? join(outDir, 'OUT') : a)));

@@ -85,6 +85,49 @@ describe('sim sweep', () => {
     expect(bad.stderr).toMatch(/^sim: --columns: no column cycles \(the results have: i, key, status/);
   });
 
+  // merge wrote its parts over whatever the file held, exit 0: a file of the user's, or another sweep's finished results.
+  it('merges over no file that is not this sweep\'s results, as sim sweep refuses to', async () => {
+    const out = join(dir, 'taken.jsonl');
+    writeFileSync(`${out}.part-1-of-1`, readFileSync(join(dir, 'one.jsonl.part-1-of-1')));
+    for (const [held, why] of [
+      ['precious,data\n', "exists and is not a sweep's results file; expected a new name or a results file of this sweep"],
+      [readFileSync(join(dir, 'one.jsonl'), 'utf8').replace(/"sweep":"small"/, '"sweep":"other"'), 'holds the results of sweep "other"'],
+    ]) {
+      writeFileSync(out, held);
+      const r = await simHere(['sweep', 'merge', out]);
+      expect(r.code).toBe(2);
+      expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(r.stderr).toContain(`sim sweep merge ${out}: ${why}`);
+      expect(readFileSync(out, 'utf8')).toBe(held);
+    }
+  });
+
+  // A part saved with CRLF endings was read (JSON takes the CR) and its CRs copied into the
+  // results: other bytes than every executor's, and beside an LF part a false "recorded twice".
+  it('refuses a part with CRLF line endings, naming the line', async () => {
+    const out = join(dir, 'crlf.jsonl');
+    const part = readFileSync(join(dir, 'one.jsonl.part-1-of-1'), 'utf8');
+    writeFileSync(`${out}.part-1-of-1`, part.replace(/\n/g, '\r\n'));
+    for (const args of [['sweep', SMALL, '--out', out], ['sweep', 'merge', out]]) {
+      const r = await simHere(args);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(`sim: ${out}.part-1-of-1:1: ends with a carriage return (a CRLF line ending); expected the LF lines sim writes (convert the file back, e.g. with dos2unix)\n`);
+    }
+    expect(existsSync(out)).toBe(false);
+    // One CR on a result line alone is named at its line.
+    writeFileSync(`${out}.part-1-of-1`, part.split('\n').map((l, k) => (k === 2 ? `${l}\r` : l)).join('\n'));
+    expect((await simHere(['sweep', 'merge', out])).stderr).toMatch(/part-1-of-1:3: ends with a carriage return/);
+  });
+
+  // JSON.parse's message showed the invisible character: "Unexpected token '\ufeff'".
+  it('names a byte-order mark at the start of a sweep file', async () => {
+    const file = join(dir, 'bom.json');
+    writeFileSync(file, `\ufeff${readFileSync(join(ROOT, SMALL), 'utf8')}`);
+    const r = await simHere(['sweep', file, '--out', join(dir, 'bom.jsonl')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`sim: ${file}: starts with a byte-order mark (U+FEFF); expected JSON without one (save the file as UTF-8 without a BOM)\n`);
+  });
+
   it('fails a merge whose parts recorded one run with different bytes, showing both lines', async () => {
     const out = join(dir, 'conflict.jsonl');
     const part = lines(join(dir, 'one.jsonl.part-1-of-1'));
@@ -148,6 +191,11 @@ describe('sim sweep', () => {
     // Each refusal ("app apps/ping-pong<newline>x: no such file", "--param pat<newline>tern=...") came out on two lines.
     [['sweep', 'test/fixtures/sweeps/newline-app.json', '--out', 'OUT'], /^sim: test\/fixtures\/sweeps\/newline-app\.json: not a sweep file at runs\[0\]\.app: expected one line of text, without control characters/],
     [['sweep', 'test/fixtures/sweeps/newline-param.json', '--out', 'OUT'], /^sim: test\/fixtures\/sweeps\/newline-param\.json: not a sweep file at runs\[0\]\.params\["pat\\ntern"\]: expected one line of text, without control characters/],
+    // Dropped (zod's records leave __proto__ out), and the runs ran without it, exit 0.
+    [['sweep', 'test/fixtures/sweeps/proto-param.json', '--out', 'OUT'], /^sim: test\/fixtures\/sweeps\/proto-param\.json: not a sweep file at runs\[0\]\.params: a parameter named __proto__; expected the app's parameter names$/],
+    // An internal error with a stack; and a Promise was checked as the sweep ("at name: missing").
+    [['sweep', 'test/fixtures/sweeps/getter-throws.ts', '--out', 'OUT'], /^sim: test\/fixtures\/sweeps\/getter-throws\.ts: cannot load the sweep module \(reading its default export threw Error: getter boom\)$/],
+    [['sweep', 'test/fixtures/sweeps/promise-export.ts', '--out', 'OUT'], /^sim: test\/fixtures\/sweeps\/promise-export\.ts: its default export is a Promise; expected the sweep object itself/],
     // Both were "every run missing", exit 0, where sim sweep refuses them.
     [['sweep', 'status', SMALL, '--out', '/nonexistent-sim-folder/r.jsonl'], /^sim: --out \/nonexistent-sim-folder\/r\.jsonl: no such folder \/nonexistent-sim-folder; expected the folder of the sweep's results$/],
     [['sweep', 'status', SMALL, '--out', 'README.md'], /^sim: --out README\.md: exists and is not a sweep's results file; expected a new name or a results file of this sweep$/],
