@@ -183,7 +183,7 @@ export function readSamples(text: string, source: string): ModelSamples[] {
     const numbers = fields.slice(1).map(Number);
     // Decimal numbers, as sim calibrate writes them: Number() also took 0x46 and 0b101.
     if (numbers.some((n) => !Number.isFinite(n)) || fields.slice(1).some((f) => !DECIMAL.test(f))) throw new InputError(`${at}: expected decimal numbers after ${fields[0]}, got "${fields.slice(1).join(' ')}"`);
-    if (numbers.some((n) => Math.abs(n) > MAX_VALUE)) throw new InputError(`${at}: expected values of magnitude at most 2^53 (exact cycle counts and terms), got "${fields.slice(1).join(' ')}"`);
+    if (numbers.some((n) => Math.abs(n) > MAX_VALUE)) throw new InputError(`${at}: expected values of magnitude at most 2^53 - 1 (exact cycle counts and terms), got "${fields.slice(1).join(' ')}"`);
     if (numbers[0] < 0) throw new InputError(`${at}: ${fields[0]} takes ${numbers[0]} cycles; expected a cycle count of 0 or more`);
     sampleLines++;
     (verify ? m.verification : m.building).push({ y: numbers[0], x: numbers.slice(1) });

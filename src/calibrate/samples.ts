@@ -127,7 +127,7 @@ export function planUnit(config: UnitConfig): PlannedSample[] {
     // Past 2^53 a loop cannot count (i 1e26 12 ++ took 1e26 + 1 for 1e26), and drawing the
     // verification samples over the range never returned (pure-rand's uniformInt).
     const outside = [r.start, r.stop].find((b) => !(Math.abs(b) <= Number.MAX_SAFE_INTEGER));
-    if (outside !== undefined) throw new InputError(`${whereOn}: loop ${r.id} from ${r.start} to ${r.stop}: expected bounds of magnitude at most 2^53 (the loop counts in exact integers, and the verification samples draw integers over its range), got ${outside}`);
+    if (outside !== undefined) throw new InputError(`${whereOn}: loop ${r.id} from ${r.start} to ${r.stop}: expected bounds of magnitude at most 2^53 - 1 (the loop counts in exact integers, and the verification samples draw integers over its range), got ${outside}`);
   }
   const values = ranges.map((r) => loopValues(r.start, r.stop, r.update, `${whereOn}: loop ${r.id}`));
   // Each loop is bounded, their nest was not: two loops of 10,000 planned 10^8 samples, silently, for minutes.
@@ -273,7 +273,7 @@ function checkPlan(samples: readonly PlannedSample[], spec: ModelSpec, where: st
     }
     s.columns.forEach((v, k) => {
       if (!Number.isFinite(v) || Math.abs(v) > Number.MAX_SAFE_INTEGER) {
-        throw new InputError(`${where}: ${k < spec.inputs.length ? 'input' : 'term'} ${names[k]} is ${v} at ${at(s)}; expected a finite number of magnitude at most 2^53 (a division by zero, hops() of a node beyond the machine, or stencilChain() of a grid its processors cannot split?)`);
+        throw new InputError(`${where}: ${k < spec.inputs.length ? 'input' : 'term'} ${names[k]} is ${v} at ${at(s)}; expected a finite number of magnitude at most 2^53 - 1 (a division by zero, hops() of a node beyond the machine, or stencilChain() of a grid its processors cannot split?)`);
       }
     });
   }

@@ -405,10 +405,15 @@ export function loopValues(start: number, stop: number, update: string, where: s
   };
   // An update that cannot move the variable (/=0 made one value of 1, then Infinity).
   if (/=-?0+(\.0+)?$/.test(update)) throw new SpecError(`${where}: the loop update ${update} does not move the variable; expected a nonzero operand`);
-  const up = step(start) > start;
+  // Said as what they are: *=1 from 1 (or *=2 from 0) and *=-2 were "empty", as if the range were.
+  const first = step(start);
+  if (first === start) throw new SpecError(`${where}: the loop update ${update} does not move the variable from ${start}; expected one that does`);
+  // A negative factor alternates the sign (a sum may cross 0 and go on one way: 1, -1, -3).
+  if (/^[*/]=-/.test(update) && start !== 0) throw new SpecError(`${where}: the loop update ${update} turns the variable's sign from ${start} to ${first}; expected one that moves it one way`);
+  const up = first > start;
   for (let x = start; up ? x <= stop : x >= stop; x = step(x)) {
     out.push(x);
-    if (out.length > 100000) throw new SpecError(`${where}: the loop from ${start} to ${stop} with ${update} does not end (over 100000 values)`);
+    if (out.length > 100000) throw new SpecError(`${where}: the loop from ${start} to ${stop} with ${update} has more than 100000 values (or never ends); expected at most 100000`);
     const next = step(x);
     if (next === x) break;
     // Shifts act on 32-bit integers: <<=1 from 2^30 wrapped to -2^31, then 0, and both were sampled.

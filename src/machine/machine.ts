@@ -219,7 +219,7 @@ export class Machine {
   }
 
   /** What `node` is doing, for a report of a run that stopped: "exited", or the call it waits in. */
-  callOf(node: Node): string {
+  private callOf(node: Node): string {
     if (node.hasExited && !node.isLingering) return 'exited';
     const call = node.waitingIn ?? 'an unknown call';
     const where = node.isLingering ? ' (in a handler after StrataExit, which every node had reached)' : '';

@@ -141,7 +141,7 @@ describe('expressions and loops', () => {
 
   it('shift a negative loop variable arithmetically and stop where the shift stands still', () => {
     expect(loopValues(-64, -1, '>>=1', 'l')).toEqual([-64, -32, -16, -8, -4, -2, -1]);
-    expect(() => loopValues(1, 200_000, '++', 'f.spec: loop i')).toThrow(/^f\.spec: loop i: the loop from 1 to 200000 with \+\+ does not end \(over 100000 values\)$/);
+    expect(() => loopValues(1, 200_000, '++', 'f.spec: loop i')).toThrow(/^f\.spec: loop i: the loop from 1 to 200000 with \+\+ has more than 100000 values \(or never ends\); expected at most 100000$/);
   });
 
   it('run loops with their updates and refuse empty ones', () => {
@@ -152,5 +152,11 @@ describe('expressions and loops', () => {
     // <<=1 past 2^30 wrapped to -2^31 and 0, both sampled; /=0 gave one value, then Infinity.
     expect(() => loopValues(1, 2 ** 32, '<<=1', 'l')).toThrow(/^l: the loop from 1 to 4294967296 with <<=1 turns back after 1073741824 \(shifts act on 32-bit integers\)/);
     expect(() => loopValues(1, 10, '/=0', 'l')).toThrow(/^l: the loop update \/=0 does not move the variable; expected a nonzero operand$/);
+    // Each was "is empty", as if the range were; -1 >>=1 stood still after one value, accepted.
+    expect(() => loopValues(1, 10, '*=1', 'l')).toThrow(/^l: the loop update \*=1 does not move the variable from 1; expected one that does$/);
+    expect(() => loopValues(0, 10, '*=2', 'l')).toThrow(/^l: the loop update \*=2 does not move the variable from 0/);
+    expect(() => loopValues(-1, -100, '>>=1', 'l')).toThrow(/^l: the loop update >>=1 does not move the variable from -1/);
+    expect(() => loopValues(1, 100, '*=-2', 'l')).toThrow(/^l: the loop update \*=-2 turns the variable's sign from 1 to -2; expected one that moves it one way$/);
+    expect(loopValues(1, -3, '-=2', 'l')).toEqual([1, -1, -3]);
   });
 });

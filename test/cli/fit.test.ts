@@ -162,7 +162,9 @@ describe.concurrent('sim fit', () => {
     ['as many samples as unknowns', '# platform cm5 x\n# model Foo a\nFoo 10 1\nFoo 12 2\n', /2 building samples for 2 unknowns/],
     ['samples all at one point (case 131)', '# platform cm5 x\n# model Foo a b\nFoo 10 1 1\nFoo 10 1 1\nFoo 10 1 1\nFoo 10 1 1\n', /model Foo on cm5: every building sample has the same inputs \(a=1 b=1\), so no term's coefficient can be told from the constant's/],
     ['a negative cycle count (case 130)', '# platform cm5 x\n# model Foo a\nFoo 10 1\nFoo -5 2\nFoo 30 3\n', /bad\.samples:4: Foo takes -5 cycles; expected a cycle count of 0 or more$/],
-    ['values beyond 2^53 (case 133)', '# platform cm5 x\n# model Foo a\nFoo 1e308 1\nFoo 1e308 2\nFoo 1e308 3\n', /bad\.samples:3: expected values of magnitude at most 2\^53/],
+    ['values beyond 2^53 (case 133)', '# platform cm5 x\n# model Foo a\nFoo 1e308 1\nFoo 1e308 2\nFoo 1e308 3\n', /bad\.samples:3: expected values of magnitude at most 2\^53 - 1/],
+    // 2^53 itself was refused as past "at most 2^53".
+    ['a value of 2^53', '# platform cm5 x\n# model Foo a\nFoo 9007199254740992 1\nFoo 1 2\nFoo 1 3\n', /bad\.samples:3: expected values of magnitude at most 2\^53 - 1 \(exact cycle counts and terms\), got "9007199254740992 1"$/],
     ['NaN', '# platform cm5 x\n# model Foo a\nFoo NaN 1\n', /bad\.samples:3: expected decimal numbers after Foo, got "NaN 1"$/],
     ['Infinity', '# platform cm5 x\n# model Foo a\nFoo 10 Infinity\n', /bad\.samples:3: expected decimal numbers after Foo, got "10 Infinity"$/],
     // Read as 70 and 5.
