@@ -14,7 +14,7 @@ import { AppRun, runUntil, type RunConfig, type StopReport } from '../runtime/ru
 import type { AnyApp } from '../runtime/app.ts';
 import { advanceToEnd, RunStopped, stopPoint } from '../runtime/stoppable-run.ts';
 import { SignalStop } from './signal-stop.ts';
-import { waitingIn } from '../runtime/run-stop.ts';
+import { doingOf } from '../runtime/run-stop.ts';
 import { runConfig } from '../runtime/run-config.ts';
 import { STRATA_STATE_NAMES } from '../runtime/states.ts';
 import type { Io } from './io.ts';
@@ -230,7 +230,7 @@ function formatStopReport(r: StopReport, appStates: Record<number, string> | und
   for (const n of r.nodes) {
     lines.push(
       `  node ${n.node}: cycle ${n.cycle}, state ${n.state} ${names[n.state] ?? ''}`.trimEnd() +
-        `, ${n.call === 'running' || n.call === 'exited' ? n.call : waitingIn(n.call)}` +
+        `, ${doingOf(n.call)}` +
         `, waiting packets: ${describeQueue('left', n.pending[0])}, ${describeQueue('right', n.pending[1])}` +
         (n.lastLog === null ? '' : `; last log: ${n.lastLog}`),
     );

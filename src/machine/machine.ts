@@ -49,6 +49,9 @@ export interface TraceSink {
   message?(src: number, dst: number, sent: number, received: number): void;
 }
 
+/** What a node's call is said with while it lingers in a handler after StrataExit (Machine.exit). */
+export const LINGERING = ' (in a handler after StrataExit, which every node had reached)';
+
 export class Machine {
   readonly platform: Platform;
   readonly sim: Simulation;
@@ -222,8 +225,7 @@ export class Machine {
   private callOf(node: Node): string {
     if (node.hasExited && !node.isLingering) return 'exited';
     const call = node.waitingIn ?? 'an unknown call';
-    const where = node.isLingering ? ' (in a handler after StrataExit, which every node had reached)' : '';
-    return (call.startsWith('waiting') ? call : `waiting in ${call}`) + where;
+    return (call.startsWith('waiting') ? call : `waiting in ${call}`) + (node.isLingering ? LINGERING : '');
   }
 
   /**

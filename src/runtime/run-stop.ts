@@ -7,7 +7,7 @@
  */
 import { getHeapStatistics } from 'node:v8';
 import { grouped } from '../kernel/numbers.ts';
-import type { Machine } from '../machine/machine.ts';
+import { LINGERING, type Machine } from '../machine/machine.ts';
 import type { NodeEngines } from './engines.ts';
 import type { RunOutput } from './printing.ts';
 
@@ -64,7 +64,8 @@ export function stopReport(machine: Machine, engines: readonly NodeEngines[], ou
       node: i,
       cycle: n.time,
       state: engines[i].states.current,
-      call: n.hasExited && !n.isLingering ? 'exited' : (n.waitingIn ?? 'running'),
+      // A node lingering in a handler after StrataExit read "running" here, and only a deadlock said where.
+      call: n.hasExited && !n.isLingering ? 'exited' : `${n.waitingIn ?? 'running'}${n.isLingering ? LINGERING : ''}`,
       pending: [0, 1].map((net) =>
         machine.network.waitingList(i, net).map((p) => (typeof p.handler === 'function' && p.handler.name !== '' ? p.handler.name : 'anonymous handler')),
       ) as [string[], string[]],
@@ -84,9 +85,14 @@ export function waitingIn(call: string): string {
   return call.startsWith('waiting') ? call : `waiting in ${call}`;
 }
 
+/** A snapshot's call as a report says it: "exited", "running ...", or "waiting in <call>". */
+export function doingOf(call: string): string {
+  return call === 'exited' || call.startsWith('running') ? call : waitingIn(call);
+}
+
 /** "  node 3: cycle 1200, waiting in pollBoth" lines (grouped by call for large machines). */
 export function formatNodeClocks(nodes: readonly NodeSnapshot[]): string {
-  const doing = (n: NodeSnapshot) => (n.call === 'exited' || n.call === 'running' ? n.call : waitingIn(n.call));
+  const doing = (n: NodeSnapshot) => doingOf(n.call);
   if (nodes.length <= NODE_LINES) return nodes.map((n) => `  node ${n.node}: cycle ${n.cycle}, ${doing(n)}`).join('\n');
   const groups = new Map<string, { count: number; min: number; max: number }>();
   for (const n of nodes) {

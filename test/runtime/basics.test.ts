@@ -148,6 +148,28 @@ describe('StrataFail, assert and StrataExit (Appendix A 3.5, 9.2)', () => {
     expect(run.summary.unreceivedPackets).toBe(3);
   });
 
+  // Stopped at a limit while node 0 lingered, it read "node 0: cycle ..., running" beside three "exited".
+  it('says a node lingers in a handler after StrataExit when a limit stops the run there', () => {
+    const noop: Handler = () => {};
+    const long: Handler = function* (rt) {
+      rt.compute(10_000);
+      yield* rt.sendLeftPollBoth(1, noop);
+    };
+    const app = defineApp({
+      name: 'linger',
+      description: 'node 0 serves a long handler after main',
+      params: {},
+      *main(rt) {
+        if (rt.self === 1) yield* rt.sendLeftPollBoth(0, long);
+        if (rt.self === 2) rt.compute(1000);
+      },
+      verify: () => ({ ok: true, detail: 'ran' }),
+    });
+    expect(() => runApp(runConfig(loadTestPlatform('paragon'), app, { nodes: 4, limits: { maxCycles: 5000 } }))).toThrow(
+      /\n  node 0: cycle \d+, (running|waiting in \w+) \(in a handler after StrataExit, which every node had reached\)\n  node 1: cycle \d+, exited\n/,
+    );
+  });
+
   it('refuses StrataExit(0) in a handler a node runs after returning from main, in words', () => {
     const exits: Handler = (rt) => rt.strataExit(0);
     expect(() =>
