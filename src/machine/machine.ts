@@ -49,6 +49,15 @@ export interface TraceSink {
   message?(src: number, dst: number, sent: number, received: number): void;
 }
 
+/**
+ * "waiting in pollBoth"; an app's own label that says it already (pollBothUntil(...,
+ * 'waiting for edges')) as it is, not "waiting in waiting for edges". The deadlock report
+ * here and a stopped run's (runtime/run-stop.ts) say it alike.
+ */
+export function waitingIn(call: string): string {
+  return call.startsWith('waiting') ? call : `waiting in ${call}`;
+}
+
 /** What a node's call is said with while it lingers in a handler after StrataExit (Machine.exit). */
 export const LINGERING = ' (in a handler after StrataExit, which every node had reached)';
 
@@ -225,7 +234,7 @@ export class Machine {
   private callOf(node: Node): string {
     if (node.hasExited && !node.isLingering) return 'exited';
     const call = node.waitingIn ?? 'an unknown call';
-    return (call.startsWith('waiting') ? call : `waiting in ${call}`) + (node.isLingering ? LINGERING : '');
+    return waitingIn(call) + (node.isLingering ? LINGERING : '');
   }
 
   /**

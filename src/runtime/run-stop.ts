@@ -7,7 +7,7 @@
  */
 import { getHeapStatistics } from 'node:v8';
 import { grouped } from '../kernel/numbers.ts';
-import { LINGERING, type Machine } from '../machine/machine.ts';
+import { LINGERING, waitingIn, type Machine } from '../machine/machine.ts';
 import type { NodeEngines } from './engines.ts';
 import type { RunOutput } from './printing.ts';
 
@@ -77,13 +77,6 @@ export function stopReport(machine: Machine, engines: readonly NodeEngines[], ou
 /** Up to this many nodes, the report has a line per node; beyond, a line per call with the clocks' range. */
 const NODE_LINES = 64;
 
-/**
- * "waiting in pollBoth"; an app's own label that says it already (pollBothUntil(...,
- * 'waiting for edges')) as it is, not "waiting in waiting for edges".
- */
-export function waitingIn(call: string): string {
-  return call.startsWith('waiting') ? call : `waiting in ${call}`;
-}
 
 /** A snapshot's call as a report says it: "exited", "running ...", or "waiting in <call>". */
 export function doingOf(call: string): string {
