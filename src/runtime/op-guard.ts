@@ -16,6 +16,7 @@
  */
 import { AppError, RunFailure } from '../kernel/errors.ts';
 import type { Op } from '../machine/node.ts';
+import { callIn, OpSites, placeableFailure } from './op-sites.ts';
 import { shownArgument } from './words.ts';
 
 /** Where queued output goes when an operation starts outside a handler. */
@@ -57,6 +58,8 @@ export class OpGuard {
   private lastWaiting: WaitingOp | null = null;
   private isWaiting = false;
   private unstarted = 0;
+  /** Where each operation was made, in a run made again to place a failure (op-sites.ts); null in every other run. */
+  sites: OpSites | null = null;
   protected readonly self: number;
   private readonly prints: PrintQueue;
 
@@ -94,8 +97,14 @@ export class OpGuard {
     this.unstarted++;
     // A state machine of this node counts its own start (StepOp.countStart); generators have no countStart.
     const counting = body as Op<T> & Partial<StartCounting>;
-    if (counting.countStart !== undefined && counting.countStart(this)) return body;
-    return new GuardedOp(this, body);
+    const made = counting.countStart !== undefined && counting.countStart(this) ? body : new GuardedOp(this, body);
+    if (this.sites !== null) this.sites.record(made, this.unstarted === 1);
+    return made;
+  }
+
+  /** Where `value` was made, if it is an operation of this node's and the run keeps such places. */
+  siteOf(value: unknown): Error | null {
+    return this.sites === null ? null : this.sites.of(value);
   }
 
   /** Called by a GuardedOp (or a StepOp the guard counted) at its first step. */
@@ -152,9 +161,10 @@ export class OpGuard {
   }
 
   private fail(where: string): never {
-    throw new RunFailure(
-      `node ${this.self}: ${where} created a Strata operation without running it; write \`yield* rt.<call>(...)\` (a handler that sends or polls must be a generator function)`,
-    );
+    const site = this.sites === null ? null : this.sites.firstUnstarted;
+    const message = (call: string | null) =>
+      `node ${this.self}: ${where} created ${call === null ? 'a Strata operation' : `rt.${call}(...)`} without running it; write \`yield* rt.${call ?? '<call>'}(...)\` (a handler that sends or polls must be a generator function)`;
+    throw placeableFailure(new RunFailure(message(callIn(site))), message(null), site);
   }
 }
 
@@ -255,9 +265,15 @@ function handlerName(handler: { readonly name: string }, port: number): string {
  * either is a runtime call's, which names itself the waiting operation, so a yield that
  * named none was the app's own (`yield rt.barrier()` without the *, or `yield 42`).
  */
-export function bareYieldError(self: number, where: string, value: unknown): AppError {
-  const what = value !== null && typeof value === 'object' && typeof (value as { next?: unknown }).next === 'function' ? "a runtime call's generator" : `${typeof value} ${String(value)}`;
-  return new AppError(`node ${self}: ${where} yielded ${what}; runtime calls are made with yield* (yield* rt.barrier(), not yield rt.barrier()), and ${where === 'main' ? 'main' : 'a handler'} yields nothing itself`);
+export function bareYieldError(guard: OpGuard, self: number, where: string, value: unknown): AppError {
+  const isOp = value !== null && typeof value === 'object' && typeof (value as { next?: unknown }).next === 'function';
+  const message = (call: string | null) => {
+    const what = !isOp ? `${typeof value} ${String(value)}` : call === null ? "a runtime call's generator" : `rt.${call}(...)'s generator`;
+    return `node ${self}: ${where} yielded ${what}; runtime calls are made with yield* (yield* rt.${call ?? 'barrier'}(), not yield rt.${call ?? 'barrier'}()), and ${where === 'main' ? 'main' : 'a handler'} yields nothing itself`;
+  };
+  if (!isOp) return new AppError(message(null));
+  const site = guard.siteOf(value);
+  return placeableFailure(new AppError(message(callIn(site))), message(null), site);
 }
 
 /**
@@ -285,7 +301,7 @@ export class GuardedHandler implements Generator<number, void, undefined> {
 
   next(): IteratorResult<number, void> {
     const r = this.body.next();
-    if (r.done !== true && this.guard.waiting === null) throw bareYieldError(this.self, `${this.kind} ${this.name || '(anonymous)'}`, r.value);
+    if (r.done !== true && this.guard.waiting === null) throw bareYieldError(this.guard, this.self, `${this.kind} ${this.name || '(anonymous)'}`, r.value);
     return r;
   }
 

@@ -18,6 +18,7 @@ import { RunStopped, STOP_CHECK_EVENTS, stopPoint } from './stoppable-run.ts';
 import { formatNodeClocks, heapNearLimit, HEAP_CHECK_EVENTS, megabytes, stopReport, unfinishedPorts, type StopReport } from './run-stop.ts';
 import { checkRunConfig, type RunConfig, type RunLimits } from './run-config.ts';
 import { summarize, type RunSummary } from './run-summary.ts';
+import { needsPlace, OpSites, takePlace } from './op-sites.ts';
 
 export type { RunConfig, RunLimits } from './run-config.ts';
 
@@ -39,6 +40,7 @@ export const DEFAULT_RUN_LIMITS = Object.freeze({ maxCycles: 10_000_000_000, max
 
 /** A machine with every node's program started, not yet run. */
 interface StartedRun {
+  config: RunConfig;
   machine: Machine;
   output: RunOutput;
   engines: NodeEngines[];
@@ -96,24 +98,42 @@ function startRun(config: RunConfig): StartedRun {
   machine.isInHandler = (node) => engines[node.id].isInExitHandler;
   // After every other event kind is defined (machine.limitCycles says why).
   if (config.limits?.maxCycles !== undefined) machine.limitCycles(config.limits.maxCycles);
-  return { machine, output, engines, app, params, info, input, results };
+  return { config, machine, output, engines, app, params, info, input, results };
 }
 
 /**
  * Turns what escaped a run into a RunFailure naming where it happened, with each node's
  * last log entry (and, for a deadlock, the ports still counting words).
  */
-function asRunFailure(e: unknown, { machine, output, engines }: StartedRun): SimError {
+function asRunFailure(e: unknown, { config, machine, output, engines }: StartedRun): SimError {
   // The kernel leaves currentProcess naming the process that threw.
   const pid = machine.sim.currentProcess;
   const node = machine.nodes.find((n) => n.pid === pid);
   const failure = e instanceof SimError ? e : new AppError(`${node === undefined ? 'outside any node' : `node ${node.id} at cycle ${node.time}`}: ${describeThrown(e)}`, { cause: e });
   if (failure instanceof DeadlockError) failure.message += unfinishedPorts(engines);
+  if (needsPlace(failure)) takePlace(failure, failAgain(config, machine.sim.events));
   if (failure instanceof RunFailure) {
     failure.lastLogEntries = output.lastEntries();
     failure.stoppedAtCycle = Math.max(machine.sim.now, node?.time ?? 0);
   }
   return failure;
+}
+
+/**
+ * What the run of `config` throws made again, no further than `events` events, with
+ * every node keeping where it made each operation (op-sites.ts), and nothing seen
+ * outside: no output, log, trace or observer. Null if it does not fail there.
+ */
+function failAgain(config: RunConfig, events: number): unknown {
+  const { platform, app, params, nodes, seed, network, perturb } = config;
+  try {
+    const again = startRun({ platform, app, params, nodes, seed, network, perturb, limits: { maxCycles: config.limits?.maxCycles } });
+    for (const e of again.engines) e.guard.sites = new OpSites();
+    again.machine.runFor(events + 1);
+  } catch (e) {
+    return e;
+  }
+  return null;
 }
 
 /**

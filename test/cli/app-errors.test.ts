@@ -43,14 +43,19 @@ describe.concurrent("errors in the user's app carry its file and line", () => {
 
   it.each([
     // The kernel refused the generator as a delay: "outside any node: RangeError: event delay must be ... got [object Object]".
-    ['yield', "a runtime call's generator"],
-    // Accepted: 42 cycles passed on no node's clock.
-    ['yield-number', 'number 42'],
-  ])('a bare yield in main (%s) names the node and the missing *', async (fail, what) => {
+    ['yield', "main yielded rt.barrier(...)'s generator; runtime calls are made with yield* (yield* rt.barrier(), not yield rt.barrier()), and main yields nothing itself", 'yield rt.barrier()'],
+    // Accepted: 42 cycles passed on no node's clock. No call made it: no line of the app is named.
+    ['yield-number', 'main yielded number 42; runtime calls are made with yield* (yield* rt.barrier(), not yield rt.barrier()), and main yields nothing itself', null],
+    // Named neither the call nor the line: "created a Strata operation without running it; write `yield* rt.<call>(...)`".
+    ['forgot', 'the program created rt.combineInt(...) without running it; write `yield* rt.combineInt(...)` (a handler that sends or polls must be a generator function)', 'void rt.combineInt(1, 0)'],
+  ])('a bare yield or a forgotten yield* in main (%s) names the node, the call and its line', async (fail, what, at) => {
     const dir = mkdtempSync(join(tmpdir(), 'sim-app-errors-'));
     const r = await sim(['--platform', 'cm5', '--nodes', '4', FIXTURE, '--param', `fail=${fail}`], dir);
     expect(r.code).toBe(1);
-    expect(r.stderr.split('\n')[0]).toBe(`sim: run failed: node 0: main yielded ${what}; runtime calls are made with yield* (yield* rt.barrier(), not yield rt.barrier()), and main yields nothing itself`);
+    expect(r.stderr.split('\n')[0]).toBe(`sim: run failed: node ${fail === 'forgot' ? 1 : 0}: ${what}`);
+    const file = join(REAL_ROOT, 'test/fixtures/app-errors/index.ts').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    if (at === null) expect(r.stderr).not.toMatch(/^ {2}at /m);
+    else expect(r.stderr).toMatch(new RegExp(`^  at main \\(${file}:${lineOf(at)}:\\d+\\)$`, 'm'));
   });
 });
 

@@ -218,7 +218,7 @@ describe('message checks', () => {
           yield* rt.pollBoth();
         }
       }),
-    ).toThrow(/created a Strata operation without running it; write `yield\* rt\.<call>\(\.\.\.\)`/);
+    ).toThrow(/created rt\.sendLeftPollBoth\(\.\.\.\) without running it; write `yield\* rt\.sendLeftPollBoth\(\.\.\.\)`/);
     const forgetful: Handler = (rt) => {
       void rt.sendLeftPollBoth(0, noop);
     };
@@ -227,7 +227,7 @@ describe('message checks', () => {
         if (rt.self === 1) yield* rt.sendLeftPollBoth(0, forgetful);
         else yield* rt.pollBothUntil(() => false);
       }),
-    ).toThrow(/node 0: handler forgetful created a Strata operation/);
+    ).toThrow(/node 0: handler forgetful created rt\.sendLeftPollBoth\(\.\.\.\)/);
   });
 });
 

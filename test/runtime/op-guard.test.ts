@@ -1,12 +1,33 @@
 /**
  * The forgotten-`yield*` guard (src/runtime/op-guard.ts) on real runs: an operation
  * created and never run is named where it is found — at the next operation, when
- * main returns, after a plain handler — whichever Strata call it was; StrataExit(0)
- * abandons an operation in progress without complaint.
+ * main returns, after a plain handler — whichever Strata call it was, with the app's
+ * line where it was made (op-sites.ts: the run made again); StrataExit(0) abandons an
+ * operation in progress without complaint.
  */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { CombineOp, type Op, type Runtime } from '../../src/runtime/index.ts';
+import { RunFailure } from '../../src/kernel/errors.ts';
 import { runInline } from '../support/inline-app.ts';
+
+/** What `run` throws (it must throw). */
+function failureOf(run: () => unknown): RunFailure {
+  try {
+    run();
+  } catch (e) {
+    expect(e).toBeInstanceOf(RunFailure);
+    return e as RunFailure;
+  }
+  throw new Error('the run passed');
+}
+
+/** The first frame of `e`'s cause, the stack where the operation was made, that lies in this file. */
+function lineHere(e: Error): string | undefined {
+  const stack = (e.cause as Error | undefined)?.stack ?? '';
+  return stack.split('\n').find((l) => l.includes('op-guard.test.ts'));
+}
 
 /** Calls that take time, each created on node 0 and never run. */
 const FORGOTTEN: [string, (rt: Runtime) => Op<unknown>][] = [
@@ -24,22 +45,63 @@ const FORGOTTEN: [string, (rt: Runtime) => Op<unknown>][] = [
 
 describe('the forgotten-yield* guard', () => {
   for (const [name, create] of FORGOTTEN) {
-    it(`names main when ${name}() is created and main returns without running it`, () => {
+    it(`names main and ${name}() when it is created and main returns without running it`, () => {
       expect(() =>
         runInline('paragon', 2, function* (rt) {
           if (rt.self === 0) void create(rt);
         }),
-      ).toThrow(/^node 0: main created a Strata operation without running it/);
+      ).toThrow(new RegExp(`^node 0: main created rt\\.${name}\\(\\.\\.\\.\\) without running it; write \`yield\\* rt\\.${name}\\(\\.\\.\\.\\)\``));
     });
   }
 
-  it('names the program when the next operation starts', () => {
-    expect(() =>
+  it('names the program and the call when the next operation starts, with the line that made it', () => {
+    const e = failureOf(() =>
       runInline('alewife', 2, function* (rt) {
-        if (rt.self === 1) void rt.queryBarrier();
+        if (rt.self === 1) void rt.queryBarrier(); // the forgotten call
         yield* rt.barrier();
       }),
-    ).toThrow(/^node 1: the program created a Strata operation without running it/);
+    );
+    expect(e.message).toMatch(/^node 1: the program created rt\.queryBarrier\(\.\.\.\) without running it/);
+    // Its cause is the stack where queryBarrier was made: the line above, not barrier's below it.
+    expect(lineHere(e)).toMatch(/op-guard\.test\.ts:(\d+):/);
+    const line = Number(/op-guard\.test\.ts:(\d+):/.exec(lineHere(e)!)![1]);
+    const source = readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n');
+    expect(source[line - 1]).toContain('// the forgotten call');
+  });
+
+  it('names the call a plain handler made and did not run, with its line', () => {
+    const forgetful = (rt: Runtime): void => {
+      void rt.sendLeftPollBoth(1, () => undefined);
+    };
+    const e = failureOf(() =>
+      runInline('cm5', 2, function* (rt) {
+        if (rt.self === 1) yield* rt.sendLeftPollBoth(0, forgetful);
+        else yield* rt.pollBothUntil(() => false);
+      }),
+    );
+    expect(e.message).toMatch(/^node 0: handler forgetful created rt\.sendLeftPollBoth\(\.\.\.\) without running it/);
+    expect(lineHere(e)).toMatch(/at forgetful \(/);
+  });
+
+  it('keeps the plain message when the run made again does not fail alike', () => {
+    // Every run made in this test is counted outside it: the first forgets its barrier on
+    // node 0, the run made again to place it on node 1. The place found would be another
+    // failure's, so none is given.
+    let runs = 0;
+    const e = failureOf(() =>
+      runInline(
+        'cm5',
+        2,
+        function* (rt: Runtime<{ run: number }>) {
+          if (rt.self === rt.globals.run % 2) void rt.barrier();
+          yield* rt.pollBoth();
+        },
+        { globals: () => ({ run: Math.floor(runs++ / 2) }) },
+      ),
+    );
+    expect(runs).toBe(4);
+    expect(e.message).toMatch(/^node 0: the program created a Strata operation without running it; write `yield\* rt\.<call>\(\.\.\.\)`/);
+    expect(e.cause).toBeUndefined();
   });
 
   it('lets StrataExit(0) abandon an operation in progress', () => {
@@ -89,7 +151,7 @@ describe('the forgotten-yield* guard', () => {
   // which refused it "outside any node: RangeError: event delay must be ...".
   it.each([
     ['a number', (): unknown => 5, /^node 0: handler bump yielded number 5; runtime calls are made with yield\* .*, and a handler yields nothing itself$/],
-    ["a call's generator", (rt: Runtime): unknown => rt.barrier(), /^node 0: handler bump yielded a runtime call's generator; runtime calls are made with yield\* /],
+    ["a call's generator", (rt: Runtime): unknown => rt.barrier(), /^node 0: handler bump yielded rt\.barrier\(\.\.\.\)'s generator; runtime calls are made with yield\* /],
   ])('names a generator handler that yields %s itself', (_what, yielded, message) => {
     const bump = function* (rt: Runtime): Op {
       yield* rt.pollBoth(); // a runtime call inside a handler is fine
