@@ -18,6 +18,7 @@ import { buildTopology } from '../network/build-topology.ts';
 import { RandomStream } from '../kernel/random-stream.ts';
 import type { Op } from '../machine/node.ts';
 import { blockTransferWords, packetFacts } from '../platform/packets.ts';
+import { platformIdentity } from '../platform/platform-identity.ts';
 import type { Platform } from '../platform/schema.ts';
 import { advanceToEnd, AppRun, defineApp, runConfig, type Runtime } from '../runtime/index.ts';
 import { APP_TASKS, appTask } from './app-tasks.ts';
@@ -94,7 +95,7 @@ export function unitHeader(config: UnitConfig): string[] {
   const { platform, spec } = config;
   const calls = Object.keys(config.submodels?.functions ?? {}).filter((f) => [...spec.inputs, ...spec.terms].some((v) => new RegExp(`\\b${f}\\(`).test(v.value)));
   return [
-    `# platform ${platform.name} ${platform.contentHash} nodes ${config.nodes}`,
+    `# platform ${platform.name} ${platformIdentity(platform).contentHash} nodes ${config.nodes}`,
     ...(calls.length === 0 ? [] : [`# submodels ${calls.join(' ')} from ${config.submodels!.source}`]),
     `# model ${spec.name} ${columnNames(spec).join(' ')}`.trimEnd(),
   ];

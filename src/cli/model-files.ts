@@ -18,6 +18,7 @@ import type { LibraryModule } from '../library/module.ts';
 import { SORT_MODULE } from '../library/sort-module.ts';
 import { STENCIL_MODULE } from '../library/stencil-module.ts';
 import type { Platform } from '../platform/schema.ts';
+import { platformIdentity, type PlatformIdentity } from '../platform/platform-identity.ts';
 import { shellQuote } from '../sweep/slurm.ts';
 import { appSpecSizeProblem } from './app-spec-sizes.ts';
 import { lookupPath, projectPath } from './load-inputs.ts';
@@ -96,9 +97,15 @@ function checkHoldsPlatform(text: string, what: string, platformName: string, ca
 
 /** Refuses models fitted on another platform file of this name: they predict that machine's times. */
 function checkFittedOn(fittedOn: string | undefined, platform: Platform, what: string, calibrate: string): void {
-  if (fittedOn !== platform.contentHash) {
-    throw new InputError(`${what} was fitted on platform ${platform.name} with content hash ${fittedOn ?? '(none recorded)'}, this platform file has ${platform.contentHash}; calibrate ${calibrate}`);
+  const own = platformIdentity(platform);
+  if (fittedOn !== own.contentHash) {
+    throw new InputError(`${what} was fitted on platform ${platform.name} with content hash ${fittedOn ?? '(none recorded)'}, ${thisPlatform(platform, own)} has ${own.contentHash}; calibrate ${calibrate}`);
   }
+}
+
+/** The platform a message names: its file, or a copy of it a program edited (platform-identity.ts). */
+function thisPlatform(platform: Platform, own: PlatformIdentity): string {
+  return own.edited ? `this platform (${platform.source} as a program edited it)` : 'this platform file';
 }
 
 /** The shipped hybrid extra-lines models' directory for a machine size (apps/calibration/hybrid.spec, eq. 54). */
@@ -120,7 +127,7 @@ export function loadModelSet(platform: Platform, nodes: number, dir?: string, co
   const strata = projectPath(strataShown);
   if (existsSync(strata)) {
     const read = readModelsFile(strata, strataShown, platform.name);
-    if (read.fittedOn === platform.contentHash) set.addFile(read.text, strataShown);
+    if (read.fittedOn === platformIdentity(platform).contentHash) set.addFile(read.text, strataShown);
   }
   const appDir = dir ?? projectPath(shippedModelsDir(nodes));
   const shownDir = dir ?? shippedModelsDir(nodes);
@@ -240,14 +247,15 @@ export function strataSubmodels(platform: Platform, spec: ModelSpec): { function
     const variables = model.terms.filter((t) => t !== '1');
     if (variables.length !== 1) continue;
     functions[name] = (x: number) => {
-      if (fittedOn !== platform.contentHash) {
+      const own = platformIdentity(platform);
+      if (fittedOn !== own.contentHash) {
         // Another file of a shipped platform's name was told to calibrate with --fit platforms/models,
         // which wrote its models over the shipped platform's (which its selections then lacked).
         const calibrate =
           platform.source === `platforms/${platform.name}.json`
             ? `calibrate its Strata models first (sim calibrate --platform ${platform.name} apps/calibration/strata.spec -o <samples> --fit platforms/models)`
             : `${shown} is for the file platforms/${platform.name}.json: give this platform file a name of its own (its "name") and calibrate its Strata models under it (sim calibrate --platform ${platformOption(platform)} apps/calibration/strata.spec -o <samples> --fit platforms/models writes platforms/models/<its name>.json)`;
-        throw new InputError(`${name}(...) in a spec: the Strata models in ${shown} were fitted on platform ${platform.name} with content hash ${fittedOn ?? '(none recorded)'}, this platform file has ${platform.contentHash}; ${calibrate}`);
+        throw new InputError(`${name}(...) in a spec: the Strata models in ${shown} were fitted on platform ${platform.name} with content hash ${fittedOn ?? '(none recorded)'}, ${thisPlatform(platform, own)} has ${own.contentHash}; ${calibrate}`);
       }
       return evaluate(model, { [variables[0]]: x });
     };

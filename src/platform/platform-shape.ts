@@ -18,6 +18,11 @@ export function markParsed<P extends Platform>(p: P): P {
   return p;
 }
 
+/** Whether `p` is a platform as parsePlatform made it (not a copy a caller made). */
+export function wasParsed(p: Platform): boolean {
+  return PARSED.has(p);
+}
+
 /**
  * The sections the schema lets a platform leave out as null (schema.ts; a test keeps
  * the two alike): an edited copy may turn one off (CM-5 without timer interrupts).
@@ -25,8 +30,8 @@ export function markParsed<P extends Platform>(p: P): P {
 export const NULLABLE_SECTIONS: readonly string[] = ['messaging.dma', 'controlNetwork', 'timerInterrupt', 'timeSlice'];
 const NULLABLE = new Set(NULLABLE_SECTIONS.map((k) => `platform.${k}`));
 
-/** The fields a platform adds to its file's keys (parsePlatform). */
-const OWN_FIELDS = new Set(['source', 'text', 'contentHash']);
+/** The fields a platform adds to its file's keys (parsePlatform), which are not the machine's. */
+export const OWN_FIELDS: ReadonlySet<string> = new Set(['source', 'text', 'contentHash']);
 
 /**
  * Why `p` is not a platform its own file's keys describe, as one line naming the key,
@@ -35,7 +40,7 @@ const OWN_FIELDS = new Set(['source', 'text', 'contentHash']);
  * values keep the cross-key rules.
  */
 export function platformShapeProblem(p: Platform): string | null {
-  if (PARSED.has(p)) return null;
+  if (wasParsed(p)) return null;
   if (typeof p.text !== 'string') return 'platform: expected a platform as loadPlatform or parsePlatform gives it (its text, the file it was read from, is missing)';
   let file: unknown;
   try {

@@ -6,6 +6,7 @@
  */
 import type { Machine, NetworkMode } from '../machine/machine.ts';
 import { PacketNetwork } from '../network/packet-network.ts';
+import { platformIdentity } from '../platform/platform-identity.ts';
 import type { Metrics, ParamValue, Verification } from './app.ts';
 import type { RunConfig } from './run-config.ts';
 
@@ -62,7 +63,7 @@ export function summarize(config: RunConfig, machine: Machine, verification: Ver
   return {
     platform: platform.name,
     platformTitle: platform.title,
-    platformHash: platform.contentHash,
+    platformHash: platformIdentity(platform).contentHash,
     nodes,
     topology: machine.topology.describe(),
     network: config.network,

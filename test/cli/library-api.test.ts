@@ -72,6 +72,18 @@ describe('chooseImplementation and runImplementation', () => {
     }
   });
 
+  // An edited copy carried its file's hash: a CM-5 with floating point 20 times slower was
+  // predicted from the file's models, as fast as the CM-5 (14 times too fast on a stencil).
+  it('refuse the models of a platform file for a copy a program edited, and take them for a copy left as it was', async () => {
+    const cm5 = await loadPlatform('cm5');
+    const slow = { ...cm5, cpu: { ...cm5.cpu, floatAddCycles: cm5.cpu.floatAddCycles * 20 } };
+    const error = await chooseImplementation({ ...stencil, platform: slow }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as Error).message).toMatch(/^platforms\/models\/apps\/n16\/cm5\.json was fitted on platform cm5 with content hash [0-9a-f]{64}, this platform \(platforms\/cm5\.json as a program edited it\) has [0-9a-f]{64}; /);
+    const [file, copy] = [await chooseImplementation(stencil), await chooseImplementation({ ...stencil, platform: { ...cm5 } })];
+    expect(copy).toEqual(file);
+  });
+
   it('take a seed only to run: chooseImplementation took one and ignored it', async () => {
     expect((await runImplementation({ ...stencil, seed: 7 })).summary.seed).toBe(7);
     const error = await chooseImplementation({ ...stencil, seed: 7 } as ImplementationRequest).catch((e: unknown) => e);
