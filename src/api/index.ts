@@ -17,7 +17,8 @@ export * from '../runtime/index.ts';
 export type { AnyApp, ParamSpec } from '../runtime/app.ts';
 export { AppError, DeadlockError, InputError, RunFailure, RunInterrupted, RunLimitError } from '../kernel/errors.ts';
 // What a RunConfig's fields take: programs that build one could not name these types.
-export type { NetworkMode, TraceSink } from '../machine/machine.ts';
+export type { Machine, NetworkMode, TraceSink } from '../machine/machine.ts';
+export type { EventObserver } from '../kernel/simulation.ts';
 export type { LogEntry, LogSink, OutputSink, OutputStream } from '../runtime/printing.ts';
 
 // Platforms and apps by name or path, as `sim --platform <p> <app>` takes them.
@@ -29,9 +30,9 @@ export type { Platform } from '../platform/schema.ts';
 
 // Traces (traces/FORMAT.md): read one, draw it, export it.
 export { loadTrace } from '../cli/load-trace.ts';
-export { readTrace, type Trace, type NodeStates, type NodeCounts, type MessageRecord } from '../trace/reader.ts';
+export { readTrace, type Trace, type NodeStates, type NodeCounts, type MessageRecord, type ReadOptions } from '../trace/reader.ts';
 export type { TraceHeader, StateInfo } from '../trace/format.ts';
-export { renderSvg, renderCongestionSvg } from '../trace/state-graph.ts';
+export { renderSvg, renderCongestionSvg, type GraphOptions } from '../trace/state-graph.ts';
 export { renderHtml } from '../trace/html-graph.ts';
 export { toPerfetto } from '../trace/perfetto.ts';
 
@@ -43,4 +44,6 @@ export { fitSamples, formula, type FittedModel, type FittedSamples } from '../ca
 // High-level libraries (thesis chapters 4-5): choose and run a module's implementation.
 // select(module, inputs, context, pinned?, requested?) takes what loadSelection loads for a request.
 export { chooseImplementation, loadSelection, runImplementation, type ImplementationRequest, type Selection } from '../cli/library-api.ts';
-export { select, type Choice, type Inputs, type LibraryModule, type Params, type Prediction, type SelectContext } from '../library/module.ts';
+export { select, type Choice, type Inputs, type LibraryModule, type Params, type Prediction, type SelectContext, type Tuned, type Variant } from '../library/module.ts';
+export type { ModelSet } from '../library/model-set.ts';
+export type { Communication } from '../library/extra-lines.ts';

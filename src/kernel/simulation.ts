@@ -15,8 +15,13 @@ import { RandomStream } from './random-stream.ts';
 /** Yielded by a process to park until another party calls `wake()`. */
 export const BLOCK = -1;
 
-/** A simulated thread: yields a delay in cycles, or BLOCK. */
-export type SimProcess = Generator<number, void, undefined>;
+/**
+ * A simulated thread: yields a delay in cycles, or BLOCK. A generator, or an object
+ * with a generator's `next` (a node's program is a plain iterator: node-program.ts).
+ */
+export interface SimProcess {
+  next(): IteratorResult<number, void>;
+}
 
 /** Handler of an event kind; runs at the event's time with its two integer arguments. */
 export type EventHandler = (a0: number, a1: number, obj: unknown) => void;

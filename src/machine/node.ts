@@ -19,8 +19,19 @@
 import { smallInteger } from '../kernel/event-queue.ts';
 import { BLOCK, type Simulation } from '../kernel/simulation.ts';
 
-/** A runtime operation: a generator run with `yield*`, yielding kernel requests. */
-export type Op<T = void> = Generator<number, T, undefined>;
+/**
+ * A runtime operation: a generator run with `yield*`, yielding kernel requests, or a
+ * state machine with a generator's four methods (StepOp, GuardedOp). Not `Generator`
+ * itself: a library's newer than ES2023 gives Generator the iterator helpers (map,
+ * filter, take, ...), which the state machines lack, and a program type-checked
+ * against such a library refused the package's declarations.
+ */
+export interface Op<T = void> extends Iterator<number, T, undefined> {
+  next(...args: [] | [undefined]): IteratorResult<number, T>;
+  return(value: T): IteratorResult<number, T>;
+  throw(e: unknown): IteratorResult<number, T>;
+  [Symbol.iterator](): Op<T>;
+}
 
 /** Bits for `idle`'s wake-up mask: a packet arrived on the left or right network. */
 export const WAKE_LEFT = 1;

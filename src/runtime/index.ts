@@ -73,7 +73,7 @@
 export { defineApp } from './app.ts';
 export { AppRun, DEFAULT_RUN_LIMITS, runApp } from './run-app.ts';
 export { checkApp, machineInfo } from './app-calls.ts';
-export type { RunConfig, RunSummary } from './run-app.ts';
+export type { NodeSnapshot, RunConfig, RunLimits, RunSummary, Spread, StopReport } from './run-app.ts';
 export { advanceToEnd, RunStopped, stopPoint } from './stoppable-run.ts';
 export { runConfig, type RunOptions } from './run-config.ts';
 export type {
@@ -85,6 +85,7 @@ export type {
   MachineInfo,
   Metrics,
   ParamSpecs,
+  ParamValue,
   ParamValues,
   SetupContext,
   Verification,

@@ -97,7 +97,7 @@ export class NodeProgram extends OpGuard implements SimProcess {
     throw e;
   }
 
-  [Symbol.iterator](): SimProcess {
+  [Symbol.iterator](): this {
     return this;
   }
 }

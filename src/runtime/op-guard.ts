@@ -182,7 +182,7 @@ export class OpGuard {
  * steps the whole chain once, in which this object's next() hands the outcome to the
  * app's `yield*` exactly where the body left it.
  */
-export class GuardedOp<T> implements Generator<number, T, undefined>, WaitingOp {
+export class GuardedOp<T> implements Op<T>, WaitingOp {
   private readonly guard: OpGuard;
   private readonly body: Op<T>;
   private isStarted = false;
@@ -247,7 +247,7 @@ export class GuardedOp<T> implements Generator<number, T, undefined>, WaitingOp 
     return this.body.throw(e);
   }
 
-  [Symbol.iterator](): Generator<number, T, undefined> {
+  [Symbol.iterator](): Op<T> {
     return this;
   }
 }
@@ -283,7 +283,7 @@ export function bareYieldError(guard: OpGuard, self: number, where: string, valu
  * receiving node (`yield 5`: five cycles on no call), or the kernel refused a call's
  * generator as a delay "outside any node" (`yield rt.barrier()`), as main's did.
  */
-export class GuardedHandler implements Generator<number, void, undefined> {
+export class GuardedHandler implements Op {
   private readonly guard: OpGuard;
   private readonly self: number;
   private readonly name: string;
@@ -313,7 +313,7 @@ export class GuardedHandler implements Generator<number, void, undefined> {
     return this.body.throw(e);
   }
 
-  [Symbol.iterator](): Generator<number, void, undefined> {
+  [Symbol.iterator](): Op {
     return this;
   }
 }
