@@ -17,10 +17,18 @@ import { sourceState } from './build-state.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const before = sourceState(root);
-rmSync(join(root, 'dist'), { recursive: true, force: true });
 // lib/tsc.js, the module its bin/tsc imports: Node before 20.10 refuses to load the
 // extensionless bin/tsc in TypeScript's "type": "module" package (ERR_UNKNOWN_FILE_EXTENSION).
-const tsc = join(dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'lib', 'tsc.js');
+let tsc;
+try {
+  tsc = join(dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'lib', 'tsc.js');
+} catch {
+  // A checkout installed into another project (`npm install ./proteus-strata`) before its own
+  // `npm install` died here on "Cannot find module 'typescript/package.json'" and a stack.
+  process.stderr.write(`build: the TypeScript compiler is not installed in ${root} (no node_modules/typescript); expected a checkout set up with \`npm install\` there first, which installs it and builds\n`);
+  process.exit(1);
+}
+rmSync(join(root, 'dist'), { recursive: true, force: true });
 try {
   execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
 } catch {

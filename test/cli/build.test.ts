@@ -53,6 +53,23 @@ describe('the build record', () => {
   });
 });
 
+describe('the build script in a checkout without its own npm install', () => {
+  // Installed into another project (`npm install ./proteus-strata`) before its own
+  // npm install, prepare died on "Cannot find module 'typescript/package.json'" and a stack.
+  it('says in one line that TypeScript is missing and what to do, exit 1, and leaves dist/ as it was', () => {
+    const root = mkdtempSync(join(tmpdir(), 'sim-unbuilt-'));
+    for (const f of ['build.mjs', 'build-state.mjs']) cpSync(join(ROOT, 'scripts', f), join(root, 'scripts', f));
+    for (const dir of ['src', 'apps', 'dist']) mkdirSync(join(root, dir));
+    for (const f of ['tsconfig.json', 'tsconfig.build.json']) cpSync(join(ROOT, f), join(root, f));
+    writeFileSync(join(root, 'dist', 'build.json'), '{}\n');
+    const r = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, encoding: 'utf8' });
+    expect(r.stderr).toBe(`build: the TypeScript compiler is not installed in ${root} (no node_modules/typescript); expected a checkout set up with \`npm install\` there first, which installs it and builds\n`);
+    expect(r.status).toBe(1);
+    expect(readFileSync(join(root, 'dist', 'build.json'), 'utf8')).toBe('{}\n');
+    rmSync(root, { recursive: true, force: true });
+  });
+});
+
 describe.concurrent('a TypeScript app outside the build', () => {
   it.each([
     ['the build', {}],
