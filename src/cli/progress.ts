@@ -125,6 +125,11 @@ export function planningProgress(style: ProgressStyle, label: string): { onPlann
       onPlanned: (planned, total) => {
         lines ??= counter(style, label, 'trials', total, 0);
         lines.update(planned);
+        // Ended with planning, as the bar is: it printed "planning: 80/80 trials (100%)" beside the runs' lines until the study ended.
+        if (planned >= total) {
+          lines.stop();
+          lines = null;
+        }
       },
       stop: () => lines?.stop(),
     };

@@ -9,7 +9,7 @@
  * `<name>.csv`), the summary (`<name>.summary.txt`, `.summary.json`) and the figure
  * (`<name>.svg`), all the same bytes on every rerun.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { InputError } from '../kernel/errors.ts';
 import { MAX_SEED } from '../kernel/random-stream.ts';
@@ -17,7 +17,8 @@ import { selectContext, type SelectContext } from '../library/module.ts';
 import { nodeCountProblem } from '../network/build-topology.ts';
 import { STRATA_MAX_XFER_OFFSET } from '../runtime/ports.ts';
 import { MAX_SWEEP_RUNS } from '../sweep/expand.ts';
-import { sha256 } from '../sweep/canonical.ts';
+import { canonicalJson, sha256 } from '../sweep/canonical.ts';
+import { escapeLineBreaking } from '../kernel/one-line.ts';
 import { finalPieces } from '../sweep/merge.ts';
 import { readParts, resultsHeaderOf } from '../sweep/parts.ts';
 import { WINDOW_BYTES } from '../sweep/part-scan.ts';
@@ -134,6 +135,8 @@ async function runStudy(args: StudyArgs, options: StudyOptions, io: Io, style: P
     readRound(results, runs, measured);
     if (done.ran > 0 && !args.json) io.err(`sim study ${study.name}: round ${round}: ran ${done.ran} of ${runs.length} runs`);
   }
+  // Other options that asked for these very runs (the rounds' check cannot see them) have made the summary there.
+  refuseOtherSummary(args);
   if (args.dryRun) {
     const none = measured.size === 0 ? 'the study has no runs at these settings' : 'every run is recorded';
     io.out(args.json ? JSON.stringify({ study: study.name, complete: true }) : `sim study ${study.name}: ${none}; nothing would run`);
@@ -147,11 +150,14 @@ async function runStudy(args: StudyArgs, options: StudyOptions, io: Io, style: P
       if (stray.length > 0) throw new Error(`sim study ${study.name} used ${stray.join(', ')}, which its usesModel does not declare`);
     }
   }
+  // Settings that draw no trial (a --max-grid with no grid near a boundary) made a summary of "0 of 0" that passed.
+  if (measured.size === 0) io.err(`sim study ${study.name}: the study has no runs at these settings; its summary measures nothing (its checks say n/a)`);
   const { files, summary } = studyFiles(args, rows, measured.size);
   // A study with no runs at these settings made no round, and so no folder (its files were "ENOENT").
   mkdirSync(out, { recursive: true });
   for (const [file, text] of Object.entries(files)) writeFileAtomic('--out', join(out, file), text);
-  if (args.json) io.out(JSON.stringify(summary));
+  // As the dry run and an unfinished round say whether it is: jq .complete read null of a finished one.
+  if (args.json) io.out(JSON.stringify({ complete: true, ...summary }));
   else io.out(files[`${study.name}.summary.txt`].trimEnd());
   return 0;
 }
@@ -195,6 +201,51 @@ function refuseOtherStudy(args: StudyArgs, round: number, results: string, sha: 
   throw new InputError(`--out ${args.out}: holds a ${args.study.name} study ${made}: its round ${round} has other runs; use another --out, or remove it to start again`);
 }
 
+/**
+ * Refuses an --out whose finished summary was made with other options that asked for the
+ * same runs (--max-keys 400 and 401, other --models): the rounds' check cannot see them,
+ * and the summary, rows and figure were replaced without a word. The command as typed may
+ * differ (another spelling of a path); what it asked for may not.
+ * @throws InputError naming --out and the summary's command
+ */
+function refuseOtherSummary(args: StudyArgs): void {
+  const file = join(args.out, `${args.study.name}.summary.json`);
+  if (!existsSync(file)) return;
+  let recorded: Record<string, unknown>;
+  try {
+    recorded = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  } catch {
+    return; // not a summary: the study's write replaces it, as it does any file of its names
+  }
+  if (recorded === null || typeof recorded !== 'object') return;
+  if (asked(args.study, recorded.command, recorded.models) === asked(args.study, args.command, args.models)) return;
+  const command = typeof recorded.command === 'string' ? `: ${escapeLineBreaking(recorded.command)}` : '';
+  throw new InputError(`--out ${args.out}: holds a ${String(recorded.study)} study made with other options or models${command}; use another --out, or remove it to start again`);
+}
+
+/**
+ * What a study's command (as parseStudyArgs writes it: the options given, --models last)
+ * and models ask for, as one string: each option's value or the study's default (a
+ * command without --trials asks what one with the default --trials does), the models by
+ * their hashes, not the folder as it was typed. Not the summary's header fields: a
+ * study's own summary may use their names (digit-width's trials).
+ */
+function asked(study: Study, command: unknown, models: unknown): string {
+  const text = typeof command === 'string' ? command.replace(/ --models .*$/, '') : '';
+  const option = (name: string, fallback: unknown) => new RegExp(`(?:^| )--${name} (.*?)(?= --|$)`).exec(text)?.[1] ?? fallback;
+  const d = study.defaults;
+  return canonicalJson({
+    study: text.split(' ')[2] ?? null,
+    platform: option('platform', null),
+    nodes: option('nodes', d.nodes.join(',')),
+    trials: Number(option('trials', d.trials)),
+    maxGrid: Number(option('max-grid', d.maxGrid)),
+    maxKeys: Number(option('max-keys', d.maxKeys)),
+    seed: Number(option('seed', 1)),
+    models: Array.isArray(models) ? models.map((m: Partial<ModelHash> | null) => ({ platform: m?.platform, model: m?.model, sha256: m?.sha256 })) : null,
+  });
+}
+
 /** A study run as a sweep entry: one run, one seed. */
 function sweepEntry(r: StudyRun) {
   return { app: r.app, platform: r.platform, nodes: r.nodes, params: r.params, seeds: [r.seed] };
@@ -235,7 +286,12 @@ export async function parseStudyArgs(argv: readonly string[]): Promise<StudyArgs
   if (study === undefined) throw new InputError(`sim study: unknown study ${name} (expected one of: ${STUDY_NAMES.join(', ')})`);
   if (typeof v.platform !== 'string') throw new InputError('sim study: missing --platform <name|file|all>');
   if (typeof v.out !== 'string' || v.out === '') throw new InputError('sim study: missing --out <dir>: the folder for the runs, rows, summary and figure');
-  checkOutputFolder('--out', v.out);
+  // A dry run writes nothing: a read-only --out holding a finished study was refused (EROFS).
+  if (v['dry-run'] !== true) checkOutputFolder('--out', v.out);
+  // The rounds' folder as a file was an internal error with a stack (EEXIST at mkdir; ENOTDIR in a dry run).
+  for (const [dir, what] of [[v.out, 'is a file'], [join(v.out, 'runs'), "holds a file named runs, where the study keeps its rounds' sweeps"]]) {
+    if (existsSync(dir) && !statSync(dir).isDirectory()) throw new InputError(`--out ${v.out}: ${what}; expected a folder`);
+  }
   const d = study.defaults;
   for (const option of ['trials', 'max-grid', 'max-keys'] as const) {
     if (v[option] !== undefined && !d.takes.includes(option)) throw new InputError(`sim study ${study.name}: takes no --${option} (it takes ${d.takes.map((o) => `--${o}`).join(', ')})`);

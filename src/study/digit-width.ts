@@ -17,7 +17,7 @@ import { digitCeiling } from './digit-ceiling.ts';
 import { DIGIT_RANGE, RADIX, radixColumns } from '../library/sort-module.ts';
 import { evaluate } from '../library/model-set.ts';
 import { logUniform } from './stencil-grids.ts';
-import type { Check } from './stencil-scoring.ts';
+import { checkLines, holdsOver, type Check } from './checks.ts';
 import { groupBy, pct } from './stats.ts';
 import { medianCycles, seedsOf, unmeasured, type Row, type Study, type StudyOptions, type StudyRun, type Summary } from './study.ts';
 import { COLORS, f2, legend, Plot, powersOfTen, svgDocument } from '../library/svg.ts';
@@ -97,7 +97,7 @@ export function scoreDigits(rows: readonly Row[]): { trials: TrialScore[]; byPla
     failed: g.filter((t) => t.verdict === 'failed').length,
   }));
   const n = (v: TrialScore['verdict']) => trials.filter((t) => t.verdict === v).length;
-  const checks: Check[] = [{ check: "g(i)'s choice optimal, or within 0.5% (counted apart)", target: `${trials.length} of ${trials.length}`, value: `${n('optimal')} optimal + ${n('within 0.5%')} within 0.5% of ${trials.length}${n('failed') > 0 ? ` (${n('failed')} failed)` : ''}`, pass: n('wrong') === 0 && n('failed') === 0 }];
+  const checks: Check[] = [{ check: "g(i)'s choice optimal, or within 0.5% (counted apart)", target: `${trials.length} of ${trials.length}`, value: `${n('optimal')} optimal + ${n('within 0.5%')} within 0.5% of ${trials.length}${n('failed') > 0 ? ` (${n('failed')} failed)` : ''}`, pass: holdsOver(trials.length, n('wrong') === 0 && n('failed') === 0) }];
   return { trials, byPlatform, ceiling: digitCeiling(rows), checks };
 }
 
@@ -107,7 +107,7 @@ export const DIGIT_WIDTH: Study = {
   name: 'digit-width',
   reproduces: 'Fig. 5-3, 5.3.2',
   usesModel: (name) => name === 'RadixSort',
-  about: '40 trials (--trials) spread over the platforms, key widths 8..32 bits and keys per node in [10, max-keys] (default 20000), every width run once (on the CM-5, whose nodes take timer interrupts, the median of three seeds, thesis 3.4.1, as its models were calibrated): the digit width g(i) picks (eq. 44) against the measured best over 1..16 bits, and the in-sample ceiling (the RadixSort model\'s terms fitted to these runs, then choosing). Figure: the optimal width against keys per node.',
+  about: '40 trials by default (--trials) spread over the platforms, key widths 8..32 bits and keys per node in [10, max-keys] (default 20000), every width run once (on the CM-5, whose nodes take timer interrupts, the median of three seeds, thesis 3.4.1, as its models were calibrated): the digit width g(i) picks (eq. 44) against the measured best over 1..16 bits, and the in-sample ceiling (the RadixSort model\'s terms fitted to these runs, then choosing). Figure: the optimal width against keys per node.',
   defaults: { takes: ['trials', 'max-keys'], trials: 40, minTrials: 1, maxGrid: null, maxKeys: 20000, nodes: [64], inRounds: false, mostRunsPerTrial: (p) => widths(32).length * seedsOf(p).length, trialsOverPlatforms: true },
   columns: DIGIT_COLUMNS,
   next: (options, measured) => unmeasured(trialsOf(options).flatMap((t) => widths(t.keyBits).flatMap((b) => runs(t, b))), measured),
@@ -127,7 +127,7 @@ export const DIGIT_WIDTH: Study = {
     lines.push('', 'trials: platform, nodes, key bits, keys per node: g(i)\'s width, the measured best, the choice\'s cost over the best');
     for (const t of s.trials) lines.push(`  ${t.platform} ${t.nodes} ${String(t.keyBits).padStart(2)}-bit ${String(t.keys).padStart(6)} keys: chose ${String(t.chosen).padStart(2)}, best ${String(t.best ?? '-').padStart(2)}, ${pct(t.loss)} (${t.verdict})`);
     lines.push('', 'checks (issue 21 acceptance):');
-    for (const c of s.checks) lines.push(`  ${c.pass ? 'pass' : 'FAIL'}  ${c.check}: ${c.value} (target ${c.target})`);
+    lines.push(...checkLines(s.checks));
     return `${lines.join('\n')}\n`;
   },
   figure(_rows, summary, options) {

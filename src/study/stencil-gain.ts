@@ -9,7 +9,7 @@
  * summary also counts wrong picks (the thesis: "none of the 80 samples included an
  * incorrect selection") and grids square cannot take.
  */
-import type { Check } from './stencil-scoring.ts';
+import { checkLines, type Check } from './checks.ts';
 import { STENCIL_MODULE } from '../library/stencil-module.ts';
 import { runsOf, STENCIL_ITERS, STENCIL_COLUMNS, stencilRows, stencilTrials, usesStencilModel, type StencilTrial } from './stencil-selection.ts';
 import { groupBy, max, mean, pct } from './stats.ts';
@@ -99,7 +99,7 @@ export const STENCIL_GAIN: Study = {
   name: 'stencil-gain',
   reproduces: 'Table 4-3',
   usesModel: usesStencilModel,
-  about: 'Per platform, 20 grids (--trials) log-uniform in [8, max-grid]², every layout run once (4 iterations; on the CM-5, whose nodes take timer interrupts, the median of three seeds, thesis 3.4.1, as its models were calibrated): the gain of the selected layout over always-square, T_square / T_selected - 1, its mean and maximum, beside an oracle\'s; wrong picks are counted. Figure: each grid\'s gain against its aspect ratio.',
+  about: 'Per platform, 20 grids by default (--trials) log-uniform in [8, max-grid]², every layout run once (4 iterations; on the CM-5, whose nodes take timer interrupts, the median of three seeds, thesis 3.4.1, as its models were calibrated): the gain of the selected layout over always-square, T_square / T_selected - 1, its mean and maximum, beside an oracle\'s; wrong picks are counted. Figure: each grid\'s gain against its aspect ratio.',
   defaults: { takes: ['trials', 'max-grid'], trials: 20, minTrials: 1, maxGrid: 4096, maxKeys: null, nodes: [64], inRounds: false, mostRunsPerTrial: (p) => STENCIL_MODULE.variants.length * seedsOf(p).length },
   columns: STENCIL_COLUMNS,
   next: (options, measured) => unmeasured(runsOf(trialsOf(options)), measured),
@@ -116,7 +116,7 @@ export const STENCIL_GAIN: Study = {
     const failed = s.groups.reduce((n, g) => n + g.failed, 0);
     lines.push('', `gain = T_square / T_selected - 1 per grid; oracle = T_square / T_fastest - 1; ${failed} grids had a failed run and are left out; "no square": grids the square layout cannot take (left out of the gain).`);
     lines.push('', 'checks (issue 21 acceptance):');
-    for (const c of s.checks) lines.push(`  ${c.pass ? 'pass' : 'FAIL'}  ${c.check}: ${c.value} (target ${c.target})`);
+    lines.push(...checkLines(s.checks));
     // It printed the heading alone: the one check compares ATM with other platforms.
     if (s.checks.length === 0) lines.push('  none here: the check compares ATM with the other platforms at one machine size (run it with --platform all)');
     return `${lines.join('\n')}\n`;

@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { planningProgress } from '../../src/cli/progress.ts';
 import { ROOT, sim } from '../support/sim-cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'sim-planning-progress-'));
@@ -43,4 +44,21 @@ describe('a stencil study planning many trials', () => {
     const r = await sim(ARGS, dir);
     expect(r).toEqual({ code: 0, stdout: `${LINE}\n`, stderr: '' });
   }, 30_000);
+
+  // With --progress, the planning's line came on every period until the study ended,
+  // "planning: 80/80 trials (100%)" between the runs' lines.
+  it('with --progress, prints its lines while planning and none once planning has ended', async () => {
+    const lines: string[] = [];
+    const io = { out: () => {}, err: (text: string) => void lines.push(text), write: () => {} };
+    const planning = planningProgress({ kind: 'lines', everyMs: 20, io }, 'sim study x: planning');
+    planning.onPlanned(1, 2);
+    await new Promise((resolve) => setTimeout(resolve, 70));
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.at(-1)).toMatch(/^sim study x: planning: 1\/2 trials \(50%\)/);
+    planning.onPlanned(2, 2);
+    const ended = lines.length;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(lines.length).toBe(ended);
+    planning.stop();
+  });
 });

@@ -38,7 +38,7 @@ function checksTable(summaries: readonly ShippedSummary[]): string {
   for (const s of summaries) {
     s.checks.forEach((c, i) => {
       const study = i === 0 ? `\`${s.study}\` (${s.reproduces})` : '';
-      lines.push(`| ${cell(study)} | ${cell(c.check)} | ${cell(c.value)} | ${cell(c.target)} | ${c.pass ? 'pass' : '**FAIL**'} |`);
+      lines.push(`| ${cell(study)} | ${cell(c.check)} | ${cell(c.value)} | ${cell(c.target)} | ${c.pass === null ? 'n/a' : c.pass ? 'pass' : '**FAIL**'} |`);
     });
   }
   return lines.join('\n');
