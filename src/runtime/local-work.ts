@@ -93,6 +93,14 @@ export class WorkPastLimit extends RunFailure {
 /** How many calls of local work past the cycle limit, with no yield between them, stop a run (see LocalWork.pastLimit). */
 export const WORK_PAST_LIMIT = 1 << 20;
 
+/**
+ * How many calls of local work that cost nothing, made in a row with the node's clock
+ * standing still, stop a run (see LocalWork.noTime): a loop of them never reaches the
+ * cycle limit, which counts only calls past it. A program's own loop over 16 million
+ * zero counts with no time passing between them is far past any the shipped apps make.
+ */
+export const ZERO_TIME_CALLS = 1 << 24;
+
 /** setRandomSeed(TIME_BASED_SEED) seeds from the node and its cycle counter (Appendix A 3.6). */
 export const TIME_BASED_SEED = -1;
 
@@ -110,6 +118,9 @@ export class LocalWork {
   private cycleBase = 0;
   /** Calls of local work made with the clock past the run's cycle limit (see pastLimit). */
   private callsPastLimit = 0;
+  /** Calls of local work that cost nothing made in a row at the clock `stillAt` (see noTime). */
+  private stillCalls = 0;
+  private stillAt = -1;
 
   constructor(node: Node, cpu: CpuCosts, runSeed: number) {
     this.node = node;
@@ -133,6 +144,23 @@ export class LocalWork {
     if (++this.callsPastLimit >= WORK_PAST_LIMIT) throw new WorkPastLimit(this.node.id, call, this.callsPastLimit);
   }
 
+  /**
+   * A call of local work that cost nothing. `while (!done) rt.compute(0)` (or computeOps
+   * of zero counts) let no time pass, so no cycle limit stopped it, and it never yielded,
+   * so neither did Ctrl-C or SIGTERM: the process ran until killed. ZERO_TIME_CALLS of
+   * them with the clock standing still fail the run, naming the node and the call.
+   */
+  private noTime(call: string): void {
+    const now = this.node.time;
+    if (now !== this.stillAt) {
+      this.stillAt = now;
+      this.stillCalls = 0;
+    }
+    if (++this.stillCalls >= ZERO_TIME_CALLS) {
+      throw new RunFailure(`node ${this.node.id}: ${call} called ${this.stillCalls} times in a row at cycle ${now} at no cost and without a runtime call: a loop that never polls or waits lets no simulated time pass, and nothing else can happen`);
+    }
+  }
+
   /** After a charge made for compute's sake elsewhere (the port table's puts) took the clock past the cycle limit. */
   computedPastLimit(): void {
     this.pastLimit('compute');
@@ -147,6 +175,7 @@ export class LocalWork {
     }
     this.node.charge(cycles);
     if (this.node.isPastCycleLimit) this.pastLimit('compute');
+    else if (cycles === 0) this.noTime('compute');
   }
 
   /**
@@ -167,6 +196,7 @@ export class LocalWork {
     if (cycles > Number.MAX_SAFE_INTEGER) throw new RunFailure(`node ${this.node.id}: computeOps: the counts cost ${cycles} cycles; expected at most 2^53 - 1`);
     this.node.charge(cycles);
     if (this.node.isPastCycleLimit) this.pastLimit('computeOps');
+    else if (cycles === 0) this.noTime('computeOps');
   }
 
   /**

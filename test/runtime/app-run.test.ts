@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RunLimitError } from '../../src/kernel/errors.ts';
 import { defineApp } from '../../src/runtime/app.ts';
+import type { Runtime } from '../../src/runtime/index.ts';
 import { AppRun, runApp } from '../../src/runtime/run-app.ts';
 import { runConfig } from '../../src/runtime/run-config.ts';
 import cshift from '../../apps/cshift/index.ts';
@@ -66,6 +67,38 @@ describe('a run made in chunks (the CLI yields between them)', () => {
     expect(lines[0]).toMatch(/^stopped at its limit of 1000000 simulated cycles in node 0's compute, called 1048576 times past it without a runtime call \(a loop that never polls lets no time pass\) \(cycle \d+, \d+ events\) before every node had exited$/);
     // The 2^20th call past the limit: 10,000 calls to reach it (the first at cycle 100), then 2^20 more.
     expect(lines[1]).toBe(`  node 0: cycle ${100 * (10_000 + 2 ** 20)}, running`);
+  });
+
+  // A loop of local work that costs nothing never reached the cycle limit, which counts
+  // calls past it, and never yielded: the process ran until killed, SIGTERM ignored.
+  // Bounded here at 2^25 calls, so that it ends without the check.
+  it.each([
+    ['compute', (rt: Runtime) => rt.compute(0)],
+    ['computeOps', (rt: Runtime) => rt.computeOps({ loads: 0 })],
+  ])('fails a loop of %s that costs nothing and lets no time pass, naming the node and the call', (call, work) => {
+    const spin = defineApp({
+      name: 'spin',
+      description: 'node 1 computes nothing without polling',
+      params: {},
+      *main(rt) {
+        rt.compute(7);
+        if (rt.self === 1) for (let i = 0; i < 2 ** 25; i++) work(rt);
+        yield* rt.barrier();
+      },
+      verify: () => ({ ok: true, detail: 'ended' }),
+    });
+    expect(() => runApp(runConfig(loadTestPlatform('cm5'), spin, { nodes: 4 }))).toThrow(
+      new RegExp(`^node 1: ${call} called 16777216 times in a row at cycle \\d+ at no cost and without a runtime call: a loop that never polls or waits lets no simulated time pass, and nothing else can happen$`),
+    );
+    // Zero-cost calls with time passing between them are a program's ordinary work.
+    const spaced = defineApp({ ...spin, *main(rt) {
+      for (let i = 0; i < 2 ** 25; i++) {
+        work(rt);
+        if (i % 1_000_000 === 0) rt.compute(1);
+      }
+      yield* rt.barrier();
+    } });
+    expect(runApp(runConfig(loadTestPlatform('cm5'), spaced, { nodes: 2 })).verified).toBe(true);
   });
 
   it("names a wait by the app's own label as it is (it said 'waiting in waiting for edges')", () => {
