@@ -45,7 +45,7 @@ const RUN_OPTIONS: Record<string, OptionDecl> = {
   json: { type: 'boolean', help: "print one JSON object instead of the human summary (the program's Qprintf output then goes to stderr); a failed run prints {verified: false, failure, error, stoppedAtCycle, repro}" },
   log: { type: 'string', arg: '<file>', help: 'write the run\'s log: StrataLog entries and the progress of every global operation, one "cycle C node N: text" line each' },
   loglast: { type: 'boolean', help: "after the run, print each node's last log entry, of its StrataLog calls and global operations as --log writes them (a failed run prints them whenever there are any)" },
-  record: { type: 'string', arg: '<file>', help: 'write a repro file: the platform, app, parameters, seed and a digest of every event (of the first 2^27), for `sim replay` (a failed run writes sim-repro-<app>-<platform>-n<nodes>-s<seed>.json anyway)' },
+  record: { type: 'string', arg: '<file>', help: 'write a repro file: the platform, app, parameters, seed and a digest of every event (of the first 2^27), for `sim replay` (a failed run writes sim-repro-<app>-<platform>-n<nodes>-s<seed>[-p<perturb>][-analytic].json anyway, running the run again to record it)' },
   perturb: { type: 'string', arg: '<S>', help: 'perturb the schedule from seed S: sends and handlers take 0-3 extra cycles and packets 0-8, reordering events that would tie, to expose timing-dependent bugs' },
   trace: { type: 'string', arg: '<file>', help: "record every node's state changes to a trace file (traces/FORMAT.md); `sim graph` draws it" },
   'trace-network': { type: 'boolean', help: 'with --trace: also record the packets in flight to each node (the packet network only)' },

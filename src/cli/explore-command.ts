@@ -85,8 +85,14 @@ export async function exploreCommand(run: RunArgs, runs: number, repros: number,
         let written: string | null = repro;
         try {
           if (limited !== null) saveRepro(repro, config, run.app, params, null, { fingerprint: limited.fingerprint, events: limited.events, failure }, reproLimits(limited, config.limits));
-          else recordRun(repro, config, run.app, params);
+          else await recordRun(repro, config, run.app, params, (again) => driveRun(again, signals, null));
         } catch (w) {
+          // Ctrl-C or SIGTERM while the seed ran again to record it: the seed is counted, without a file.
+          if (w instanceof RunInterrupted) {
+            failed.push({ perturb, failure, repro: null });
+            interrupted = w.signal;
+            break;
+          }
           if (!(w instanceof InputError)) throw w;
           io.err(`sim explore: warning: no repro file for --perturb ${perturb}: ${w.message}`);
           written = null;

@@ -11,10 +11,10 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
-import { RunFailure, RunLimitError } from '../kernel/errors.ts';
+import { RunFailure, RunInterrupted, RunLimitError } from '../kernel/errors.ts';
 import type { EventObserver } from '../kernel/simulation.ts';
 import type { NetworkMode } from '../machine/machine.ts';
-import { runApp, type RunConfig } from '../runtime/run-app.ts';
+import { AppRun, type RunConfig } from '../runtime/run-app.ts';
 import { recordedPlatformFile, resolveAppFile } from './load-inputs.ts';
 import { writeFileAtomic } from './output-file.ts';
 import { PROJECT_ROOT, recordedPath, simulatorVersion } from './project.ts';
@@ -162,25 +162,30 @@ export function saveRepro(path: string, config: RunConfig, appArg: string, param
   });
 }
 
-/**
- * Runs `config` once more, recording every event's digest, and writes the repro
- * file. Runs are deterministic, so this is exactly the run that failed.
- * @throws InputError when the file cannot be written
- */
 /** `--param` arguments (k=v, each name once) in the code-unit order of their names. */
 function byName(paramArgs: readonly string[]): string[] {
   const name = (arg: string) => (arg.includes('=') ? arg.slice(0, arg.indexOf('=')) : arg);
   return [...paramArgs].sort((a, b) => (name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0));
 }
 
-export function recordRun(path: string, config: RunConfig, appArg: string, paramArgs: string[]): void {
+/**
+ * Runs `config` once more, recording every event's digest, and writes the repro
+ * file. Runs are deterministic, so this is exactly the run that failed. `drive` runs
+ * it (the command's driveRun: in chunks, taking Ctrl-C and SIGTERM, showing progress;
+ * a run of minutes ran again for minutes, silent and deaf to both).
+ * @throws InputError when the file cannot be written; RunInterrupted when a signal stopped it (no file)
+ */
+export async function recordRun(path: string, config: RunConfig, appArg: string, paramArgs: string[], drive: (run: AppRun) => Promise<void>): Promise<void> {
   const digests = new EventDigests();
   let outcome: Repro['outcome'];
   try {
-    const s = runApp({ ...config, output: undefined, log: undefined, trace: undefined, observer: digests.observer });
+    const run = new AppRun({ ...config, output: undefined, log: undefined, trace: undefined, observer: digests.observer });
+    await drive(run);
+    const s = run.summary();
     outcome = { fingerprint: s.fingerprint, events: s.events, failure: s.verified ? null : `${VERIFICATION_FAILED}${s.verification}` };
   } catch (e) {
-    if (!(e instanceof RunFailure)) throw e;
+    // Stopped by a signal while running again: no repro (the caller says so).
+    if (!(e instanceof RunFailure) || e instanceof RunInterrupted) throw e;
     // A run stopped at its limit is recorded with the limit and where it stopped, as
     // run-command records one: without them sim explore's repro of such a run diverged.
     if (e instanceof RunLimitError) {

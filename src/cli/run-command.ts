@@ -94,6 +94,9 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
   /** Where a failed run stopped, when known: its trace ends there. */
   let stoppedAt: number | null = null;
   let settled = false;
+  // How the run goes, and the run made again to record a failed one's repro: in chunks, taking signals, showing progress.
+  const status = runStatus(progressStyle(args.progress, showProgress, io), io);
+  const drive = (run: AppRun): Promise<void> => driveRun(run, signals, status);
   try {
     const run = new AppRun({
       ...config,
@@ -104,7 +107,7 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
       trace: trace ?? undefined,
       observer: digests?.observer,
     });
-    await driveRun(run, signals, runStatus(progressStyle(args.progress, showProgress, io), io));
+    await drive(run);
     summary = run.summary();
     settled = true;
   } catch (e) {
@@ -120,9 +123,10 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
     }
     reportFailure(e, io);
     if (e instanceof RunLimitError) io.err(`sim: ${limitAdvice(e)}`);
-    const repro = await writeFailureRepro(e, { config, args, digests, limits, taken }, io);
+    const repro = await writeFailureRepro(e, { config, args, digests, limits, taken, drive }, io);
     // --json's one object, for a failed run too (stdout had nothing; the report is on stderr).
-    if (args.json) io.out(JSON.stringify({ verified: false, failure: e.message.split('\n')[0], error: e.name, stoppedAtCycle: stoppedAt, repro }));
+    if (args.json) io.out(JSON.stringify({ verified: false, failure: e.message.split('\n')[0], error: e.name, stoppedAtCycle: stoppedAt, repro: repro instanceof RunInterrupted ? null : repro }));
+    if (repro instanceof RunInterrupted) return signalExitCode(repro.signal);
     return e instanceof RunInterrupted ? signalExitCode(e.signal) : 1;
   } finally {
     if (settled) {
@@ -144,6 +148,7 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
   // writing it says follows the summary, as before.
   const said: string[] = [];
   let repro: string | null | undefined;
+  let stopped: RunInterrupted | null = null;
   if (digests !== null) {
     const { saveRepro } = await import('./repro.ts');
     saveRepro(args.record!, config, args.app, args.params, digests, { fingerprint: summary.fingerprint, events: summary.events, failure });
@@ -151,7 +156,9 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
   } else if (failure !== null) {
     const { defaultReproPath, recordRun } = await import('./repro.ts');
     const path = defaultReproPath(config);
-    repro = tryRepro({ ...io, err: (text) => said.push(text) }, path, () => recordRun(path, config, args.app, args.params), taken);
+    const written = await tryRepro({ ...io, err: (text) => said.push(text) }, path, () => recordRun(path, config, args.app, args.params, drive), taken);
+    if (written instanceof RunInterrupted) stopped = written;
+    repro = written instanceof RunInterrupted ? null : written;
   }
   // A platform file named by its path says so: a copy of a shipped one, edited, keeps its name.
   const shipped = platform.source === `platforms/${platform.name}.json`;
@@ -159,6 +166,7 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
   io.out(args.json ? summaryJson(summary, wall, simulatorVersion(), extra) : formatSummary(summary, wall, extra));
   if (args.loglast && summary.lastLog.length > 0) (args.json ? io.err : io.out)(formatLoglast(summary.lastLog));
   for (const text of said) io.err(text);
+  if (stopped !== null) return signalExitCode(stopped.signal);
   return failure === null ? 0 : 1;
 }
 
@@ -168,6 +176,8 @@ interface FailedRun {
   digests: EventDigests | null;
   limits: RunLimits;
   taken: Files;
+  /** Runs a run as the command does (for the one made again to record its repro). */
+  drive: (run: AppRun) => Promise<void>;
 }
 
 type Files = readonly (readonly [what: string, path: string | undefined])[];
@@ -177,8 +187,8 @@ type Files = readonly (readonly [what: string, path: string | undefined])[];
  * (--record), else by running it again to record them; a run stopped part-way (a
  * limit, a signal) is not run again: its repro records where it stopped instead.
  */
-/** Returns the repro file written, or null when it could not be. */
-async function writeFailureRepro(e: RunFailure, run: FailedRun, io: Io): Promise<string | null> {
+/** Returns the repro file written, or null when it could not be, or what stopped the run made again for it. */
+async function writeFailureRepro(e: RunFailure, run: FailedRun, io: Io): Promise<string | null | RunInterrupted> {
   const { defaultReproPath, recordRun, saveRepro } = await import('./repro.ts');
   const { config, args, digests } = run;
   const path = args.record ?? defaultReproPath(config);
@@ -186,9 +196,9 @@ async function writeFailureRepro(e: RunFailure, run: FailedRun, io: Io): Promise
   const stopped = e instanceof RunLimitError || e instanceof RunInterrupted;
   const stop = stopped ? reproLimits(e, run.limits) : undefined;
   const outcome = { fingerprint: stopped ? e.fingerprint : '', events: stopped ? e.events : (digests?.count ?? 0), failure };
-  return tryRepro(io, path, () => {
+  return tryRepro(io, path, async () => {
     if (digests !== null || stopped) saveRepro(path, config, args.app, args.params, digests, outcome, stop);
-    else recordRun(path, config, args.app, args.params);
+    else await recordRun(path, config, args.app, args.params, run.drive);
   }, args.record === undefined ? run.taken : []);
 }
 
@@ -198,13 +208,18 @@ async function writeFailureRepro(e: RunFailure, run: FailedRun, io: Io): Promise
  * checked before the run) may not be a file in `taken`: `--log sim-repro-race-cm5-n4-s1-p2.json`
  * had the repro written there, then the log renamed over it ("cannot write the file (ENOENT)", exit 2).
  */
-function tryRepro(io: Io, path: string, write: () => void, taken: Files): string | null {
+async function tryRepro(io: Io, path: string, write: () => Promise<void> | void, taken: Files): Promise<string | null | RunInterrupted> {
   try {
     checkSeparateFiles([...taken, ['the repro of the failed run', path]]);
-    write();
+    await write();
     io.err(`sim: replay this run with: sim replay ${path}`);
     return path;
   } catch (w) {
+    // Ctrl-C or SIGTERM while the run was made again to record it.
+    if (w instanceof RunInterrupted) {
+      io.err(`sim: stopped by ${w.signal} while running the failed run again to record its repro; no repro written (sim --record <file> records one as the run goes)`);
+      return w;
+    }
     if (!(w instanceof InputError)) throw w;
     io.err(`sim: warning: no repro file: ${w.message}`);
     return null;
