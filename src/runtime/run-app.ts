@@ -111,13 +111,21 @@ function asRunFailure(e: unknown, { config, machine, output, engines }: StartedR
   const node = machine.nodes.find((n) => n.pid === pid);
   const failure = e instanceof SimError ? e : new AppError(`${node === undefined ? 'outside any node' : `node ${node.id} at cycle ${node.time}`}: ${describeThrown(e)}`, { cause: e });
   if (failure instanceof DeadlockError) failure.message += unfinishedPorts(engines);
-  if (needsPlace(failure)) takePlace(failure, failAgain(config, machine.sim.events));
+  if (needsPlace(failure) && machine.sim.events <= PLACE_EVENTS) takePlace(failure, failAgain(config, machine.sim.events));
   if (failure instanceof RunFailure) {
     failure.lastLogEntries = output.lastEntries();
     failure.stoppedAtCycle = Math.max(machine.sim.now, node?.time ?? 0);
   }
   return failure;
 }
+
+/**
+ * The most events a run that failed on an operation it never ran is made again for, to
+ * place it (failAgain): about as many seconds as the run took, in one call that takes
+ * no signal. A later failure keeps its message without the place (an event count, so
+ * the message is the same in every process).
+ */
+const PLACE_EVENTS = 1 << 25;
 
 /**
  * What the run of `config` throws made again, no further than `events` events, with
