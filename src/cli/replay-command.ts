@@ -22,7 +22,8 @@ import { loadApp } from './load-inputs.ts';
 import { simulatorVersion } from './project.ts';
 import { limitAdvice, signalExitCode } from './run-driver.ts';
 import { VERIFICATION_FAILED } from './repro-format.ts';
-import { appContentHash, reproAppFile, type Repro } from './repro.ts';
+import { appContentHash } from './app-hash.ts';
+import { reproAppFile, type Repro } from './repro.ts';
 import { digestsOf, readRepro } from './repro-read.ts';
 
 function parseStopAt(value: string): { untilCycle?: number; maxEvents?: number } {
@@ -74,7 +75,7 @@ async function prepare(file: string, stopAt: string | undefined, io: Io): Promis
   if (!existsSync(appFile)) throw new InputError(`${file}: the recorded app ${repro.app.path} no longer exists`);
   const app = await loadApp(appFile);
   const changed = appContentHash(appFile) !== repro.app.contentHash;
-  if (changed) io.err(`sim replay: note: ${repro.app.path} (or a module beside it) changed since the recording`);
+  if (changed) io.err(`sim replay: note: ${repro.app.path} (or a module beside it or that it imports) changed since the recording`);
   if (repro.simulatorVersion !== simulatorVersion()) {
     io.err(`sim replay: note: recorded with simulator ${repro.simulatorVersion}, replaying with ${simulatorVersion()}`);
   }

@@ -8,13 +8,12 @@
  * 65536), in which case a later one is reported. Also writes a run's repro file
  * (`--record`, and automatically when a run fails).
  */
-import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { RunFailure, RunInterrupted, RunLimitError } from '../kernel/errors.ts';
 import type { EventObserver } from '../kernel/simulation.ts';
 import type { NetworkMode } from '../machine/machine.ts';
 import { AppRun, type RunConfig } from '../runtime/run-app.ts';
+import { appContentHash } from './app-hash.ts';
 import { recordedPlatformFile, resolveAppFile } from './load-inputs.ts';
 import { writeFileAtomic } from './output-file.ts';
 import { PROJECT_ROOT, recordedPath, simulatorVersion } from './project.ts';
@@ -101,17 +100,6 @@ export class EventDigests {
     const view = this.data.subarray(0, this.kept);
     return Buffer.from(view.buffer, view.byteOffset, view.byteLength).toString('base64');
   }
-}
-
-/** SHA-256 over the app's entry module and the other modules beside it, in name order. */
-export function appContentHash(entryFile: string): string {
-  const dir = dirname(entryFile);
-  const files = readdirSync(dir)
-    .filter((f) => /\.(m?ts|m?js)$/.test(f) && statSync(join(dir, f)).isFile())
-    .sort();
-  const hash = createHash('sha256');
-  for (const f of files) hash.update(f).update('\0').update(readFileSync(join(dir, f))).update('\0');
-  return hash.digest('hex');
 }
 
 function writeRepro(path: string, repro: Repro): void {

@@ -8,7 +8,7 @@ import type { Platform } from '../platform/schema.ts';
 import type { InputResolver } from '../sweep/run-model.ts';
 import { loadApp, loadPlatform, resolveAppFile } from './load-inputs.ts';
 import { simulatorVersion } from './project.ts';
-import { appContentHash } from './repro.ts';
+import { appContentHash } from './app-hash.ts';
 
 /** A resolver over this checkout's files, caching what it loaded. */
 export function checkoutInputs(): InputResolver {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -71,8 +71,31 @@ describe.concurrent('repro files and sim replay', () => {
     writeFileSync(join(app, 'index.ts'), readFileSync(join(app, 'index.ts'), 'utf8').replace('if (rt.self === 0) {', 'if (rt.self === 0) {\n      rt.compute(5);'));
     const replay = await sim(['replay', file]);
     expect(replay.code).toBe(1);
-    expect(replay.stderr).toMatch(/note: .*ping-pong\/index\.ts \(or a module beside it\) changed since the recording/);
+    expect(replay.stderr).toMatch(/note: .*ping-pong\/index\.ts \(or a module beside it or that it imports\) changed since the recording/);
     expect(replay.stdout).toMatch(/^sim replay: diverged from the recording at event \d+ \(cycle \d+\): .+; the app changed since the recording$/m);
+  });
+
+  // apps/sample-sort imports ../radix-sort: an edit there changed no hash, so a replay diverged
+  // without the note, and a sweep resumed after it took its recorded results as current.
+  it('notes a change in a module the app imports from another folder', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-replay-imported-'));
+    mkdirSync(join(dir, 'mine'));
+    mkdirSync(join(dir, 'lib'));
+    writeFileSync(join(dir, 'lib', 'who.ts'), 'export const WHO = 2;\n');
+    writeFileSync(
+      join(dir, 'mine', 'index.ts'),
+      `import { defineApp } from ${rootImport('src/runtime/index.ts')};
+import { WHO } from '../lib/who.ts';
+export default defineApp({ name: 'mine', description: 'node WHO works longer', params: {}, *main(rt) { if (rt.self === WHO) rt.compute(100); yield* rt.barrier(); return rt.self; }, verify: () => ({ ok: true, detail: 'ran' }) });
+`,
+    );
+    const file = join(dir, 'run.json');
+    expect((await sim(['--platform', 'cm5', join(dir, 'mine'), '--nodes', '4', '--record', file])).code).toBe(0);
+    writeFileSync(join(dir, 'lib', 'who.ts'), 'export const WHO = 3;\n');
+    const replay = await sim(['replay', file]);
+    expect(replay.code).toBe(1);
+    expect(replay.stderr).toMatch(/note: .*mine\/index\.ts \(or a module beside it or that it imports\) changed since the recording/);
+    expect(replay.stdout).toMatch(/; the app changed since the recording$/m);
   });
 
   // Every event matched and both failed, so it said "the run fails as recorded", then the new failure.
