@@ -60,6 +60,8 @@ export async function replayCommand(file: string, stopAt: string | undefined, io
   } catch (e) {
     if (!(e instanceof RunStopped)) throw e;
     io.err(`sim replay: stopped by ${stop.interrupted}; nothing was compared past where it stopped`);
+    // --json's one object, as a run's and sim explore's say they were interrupted (it printed none).
+    if (json) io.out(JSON.stringify({ interrupted: stop.interrupted ?? 'SIGINT' }));
     return signalExitCode(stop.interrupted ?? 'SIGINT');
   } finally {
     stop.release();
@@ -90,12 +92,26 @@ async function prepare(file: string, stopAt: string | undefined, io: Io): Promis
 /** The replay itself: to --stop-at, or the whole run compared event by event with the recording. */
 async function replay(repro: Repro, config: RunConfig, app: AnyApp, limits: { untilCycle?: number; maxEvents?: number } | null, stopAt: string | undefined, io: Io, json: boolean, changed: boolean, stop: SignalStop): Promise<number> {
   if (limits !== null) {
-    const { report, ended } = await runUntil(config, limits, stop.signal);
     const where = limits.maxEvents !== undefined ? `event ${limits.maxEvents}` : `cycle ${limits.untilCycle}`;
-    if (json) io.out(JSON.stringify({ stopAt, ended, report: ended ? null : report }));
+    let reached: Awaited<ReturnType<typeof runUntil>>;
+    try {
+      reached = await runUntil(config, limits, stop.signal);
+    } catch (e) {
+      // Failed first (the recorded exception, a deadlock): --json printed nothing, and a deadlock was "the run ended", exit 0.
+      if (!(e instanceof RunFailure)) throw e;
+      const failure = e.message.split('\n')[0];
+      if (json) io.out(JSON.stringify({ stopAt, ended: true, failure, report: null }));
+      else io.out(`sim replay: the run failed before it got past ${where}: ${failure}`);
+      return 1;
+    }
+    const { report, ended, atOwnLimit } = reached;
+    // A recording stopped at its own limit stops there again: said so, as a failure is (it read "the run ended", exit 0).
+    const failure = atOwnLimit === null ? null : `stopped at ${atOwnLimit} after ${report.events} events, at cycle ${report.cycle}`;
+    if (json) io.out(JSON.stringify({ stopAt, ended, ...(failure === null ? {} : { failure }), report: ended ? null : report }));
+    else if (failure !== null) io.out(`sim replay: the run ${failure}, before it got past ${where}`);
     // "ended before event:158" of a 158-event run, which ends with that event.
     else io.out(ended ? `sim replay: the run ended after ${report.events} events, at cycle ${report.cycle}, before it got past ${where}` : formatStopReport(report, app.states, where));
-    return 0;
+    return failure === null ? 0 : 1;
   }
 
   // Without digests (a run stopped part-way, recorded without --record), only where it stops is compared.

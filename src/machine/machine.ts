@@ -256,8 +256,18 @@ export class Machine {
     const outcome = this.sim.run({ maxEvents });
     if (outcome === 'event-limit') return 'paused';
     if (this.cycleLimitReached) return 'cycle-limit';
-    if (!this.isOver) throw new DeadlockError(this.sim.now, this.nodes.map((n) => this.callOf(n)));
+    if (!this.isOver) throw this.deadlock();
     return 'finished';
+  }
+
+  /** Whether the run has stopped at the cycle limit of limitCycles. */
+  get atCycleLimit(): boolean {
+    return this.cycleLimitReached;
+  }
+
+  /** The deadlock of a run whose events have run out before every node exited: each node's call. */
+  deadlock(): DeadlockError {
+    return new DeadlockError(this.sim.now, this.nodes.map((n) => this.callOf(n)));
   }
 
   /**

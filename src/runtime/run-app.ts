@@ -146,10 +146,14 @@ function failAgain(config: RunConfig, events: number): unknown {
 
 /**
  * Runs `config.app` until `limits` (a cycle or an event count) and describes every
- * node there, or where it ended (`ended`) if it ended first. Given `stop`, in chunks of
- * events with a stop point between them (RunStopped once it is aborted).
+ * node there, or where it ended (`ended`) if it ended first: every node exited, or
+ * the run reached its own limit (config.limits), which `atOwnLimit` names ("its limit
+ * of 1000 events", as a RunLimitError's message does). Given `stop`, in chunks
+ * of events with a stop point between them (RunStopped once it is aborted).
+ * @throws RunFailure as the run fails before `limits`: an app's error, a deadlock (a
+ *   deadlock there was "the run ended", as if every node had exited)
  */
-export async function runUntil(config: RunConfig, limits: { untilCycle?: number; maxEvents?: number }, stop?: AbortSignal): Promise<{ report: StopReport; ended: boolean }> {
+export async function runUntil(config: RunConfig, limits: { untilCycle?: number; maxEvents?: number }, stop?: AbortSignal): Promise<{ report: StopReport; ended: boolean; atOwnLimit: string | null }> {
   const started = startRun(config);
   const { machine, output, engines } = started;
   // The run's own event limit ends it too (a replay of a run stopped at --max-events went on past it).
@@ -169,8 +173,10 @@ export async function runUntil(config: RunConfig, limits: { untilCycle?: number;
     throw asRunFailure(e, started);
   }
   if (machine.isOver) for (const e of engines) e.output.flushFinal();
-  const atOwnLimit = outcome === 'event-limit' && own < asked;
-  return { report: stopReport(machine, engines, output), ended: atOwnLimit || (outcome !== 'cycle-limit' && outcome !== 'event-limit') };
+  const atOwnLimit = machine.atCycleLimit ? `its limit of ${config.limits?.maxCycles} simulated cycles` : outcome === 'event-limit' && own < asked ? `its limit of ${own} events` : null;
+  const ended = atOwnLimit !== null || (outcome !== 'cycle-limit' && outcome !== 'event-limit');
+  if (ended && atOwnLimit === null && !machine.isOver) throw asRunFailure(machine.deadlock(), started);
+  return { report: stopReport(machine, engines, output), ended, atOwnLimit };
 }
 
 /**

@@ -133,15 +133,39 @@ export default defineApp({ name: 'mine', description: 'node WHO works longer', p
     expect(r.stdout).toMatch(new RegExp(`^sim replay: the run ended after ${events} events, at cycle \\d+, before it got past event ${events}\n$`));
   });
 
-  it('--stop-at past where a run stopped at its --max-events says it ended there (it simulated on, past the recording)', async () => {
+  // It simulated on, past the recording; then it said "the run ended", exit 0, as of a run whose every node exited.
+  it('--stop-at past where a run stopped at its --max-events or --max-cycles says it stopped there, exit 1', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sim-replay-'));
     const file = join(dir, 'm.json');
     expect((await sim(['--platform', 'cm5', 'apps/ping-pong', '--nodes', '2', '--param', 'rounds=100000', '--max-events', '5000', '--record', file])).code).toBe(1);
     const r = await sim(['replay', file, '--stop-at', 'event:20000']);
-    expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^sim replay: the run ended after 5000 events, at cycle \d+, before it got past event 20000\n$/);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^sim replay: the run stopped at its limit of 5000 events after 5000 events, at cycle \d+, before it got past event 20000\n$/);
     const within = await sim(['replay', file, '--stop-at', 'event:3000']);
     expect(within.stdout).toMatch(/^stopped at event 3000 after 3000 events/m);
+    const cycles = join(dir, 'c.json');
+    expect((await sim(['--platform', 'cm5', 'apps/ping-pong', '--nodes', '2', '--param', 'rounds=100000', '--max-cycles', '40000', '--record', cycles])).code).toBe(1);
+    const json = await sim(['replay', cycles, '--stop-at', '90000', '--json']);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({ ended: true, failure: expect.stringMatching(/^stopped at its limit of 40000 simulated cycles after \d+ events, at cycle 40001$/), report: null });
+  });
+
+  // A deadlock was "the run ended after 12 events", exit 0; a recorded exception printed no JSON under --json.
+  it.each([
+    ['a deadlock', 'test/fixtures/deadlock-app', /^deadlock at cycle \d+: 3 node\(s\) waiting with nothing left to happen$/],
+    ['an exception', 'test/fixtures/throwing-app', /: Error: /],
+  ])('--stop-at past where a run failed in %s says it failed, exit 1, with --json too', async (_what, app, failure) => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-replay-'));
+    const file = join(dir, 'f.json');
+    expect((await sim(['--platform', 'cm5', join(ROOT, app), '--nodes', '4', '--record', file])).code).toBe(1);
+    const r = await sim(['replay', file, '--stop-at', 'event:100000']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^sim replay: the run failed before it got past event 100000: /);
+    const json = await sim(['replay', file, '--stop-at', 'event:100000', '--json']);
+    expect(json.code).toBe(1);
+    const out = JSON.parse(json.stdout) as { ended: boolean; failure: string; report: null };
+    expect(out).toMatchObject({ stopAt: 'event:100000', ended: true, report: null });
+    expect(out.failure).toMatch(failure);
   });
 
   it('of a run that overflowed the JavaScript stack is no divergence where the two agree to the earlier end (it said "diverged at event 5162")', async () => {
@@ -163,13 +187,15 @@ export default defineApp({ name: 'deep', description: 'recurses without end', pa
   }, 60_000);
 
   it.each([
-    ['SIGINT', [] as string[], 130],
+    ['SIGINT', ['--json'] as string[], 130],
     ['SIGTERM', ['--stop-at', 'event:48000000'], 143],
-  ] as const)('stopped by %s says so and exits with its code (it was killed silently)', async (signal, extra, code) => {
+  ] as const)('stopped by %s says so and exits with its code (it was killed silently; --json printed nothing)', async (signal, extra, code) => {
     const { dir, file } = await longRecording();
     const child = spawn(process.execPath, [join(ROOT, 'bin/sim.mjs'), 'replay', file, ...extra], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
+    let stdout = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
     // Past Node's start and sim's loading of its modules (a signal before the command begins
     // ends the process as Node's default does). The replay takes it from its first step on:
@@ -179,6 +205,7 @@ export default defineApp({ name: 'deep', description: 'recurses without end', pa
     child.kill(signal);
     expect(await closed).toBe(code);
     expect(stderr).toBe(`sim replay: stopped by ${signal}; nothing was compared past where it stopped\n`);
+    expect(stdout).toBe((extra as readonly string[]).includes('--json') ? `${JSON.stringify({ interrupted: signal })}\n` : '');
   }, 90_000);
 
   it('--stop-at lists the handlers of the packets a node has not polled yet', async () => {
