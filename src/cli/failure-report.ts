@@ -15,16 +15,26 @@ export function reportFailure(e: RunFailure, io: Io): void {
   io.err(`sim: run failed: ${e.message}`);
   const frames = appFrames(e);
   if (frames.length > 0) io.err(frames.map((f) => `  ${f}`).join('\n'));
-  if (outOfMemory(e)) {
+  const limit = sizeLimit(e);
+  if (limit === 'memory') {
     io.err('sim: the host could not allocate the memory this run asks for: make the input smaller, or give Node more with NODE_OPTIONS=--max-old-space-size=<MB>');
+  } else if (limit === 'length') {
+    // A limit of the language, not of the heap: advice to give Node more memory could not help.
+    io.err('sim: the app asked for an array longer than JavaScript allows (an Array holds at most 2^32 - 1 elements, a typed array what the engine allows), whatever the memory: make the input smaller');
   }
   if (e.lastLogEntries.length > 0) io.err(formatLoglast(e.lastLogEntries));
 }
 
-/** Whether what the app threw is the host running out of memory (a catchable allocation failure). */
-function outOfMemory(e: Error): boolean {
+/**
+ * Whether what the app threw is the host running out of memory (a catchable allocation
+ * failure), or a length past what the language allows (`new Float64Array(2 ** 33)`,
+ * `a.length = 2 ** 32`), which a larger heap does not lift; null for anything else.
+ */
+function sizeLimit(e: Error): 'memory' | 'length' | null {
   const cause = e.cause;
-  return cause instanceof RangeError && /allocation failed|Invalid (typed )?array length|out of memory/i.test(cause.message);
+  if (!(cause instanceof RangeError)) return null;
+  if (/allocation failed|out of memory/i.test(cause.message)) return 'memory';
+  return /Invalid (typed )?array length/i.test(cause.message) ? 'length' : null;
 }
 
 /** The loglast report: a title line, then one indented entry per node. */

@@ -1,7 +1,8 @@
 /**
  * How a failed run is told (src/cli/failure-report.ts): an app that asked the host for
  * more memory than it has gets, after its failure line, the advice to make the input
- * smaller or give Node more; any other failure does not.
+ * smaller or give Node more; one that asked for an array longer than the language
+ * allows, to make it smaller; any other failure neither.
  */
 import { describe, expect, it } from 'vitest';
 import type { Io } from '../../src/cli/io.ts';
@@ -23,11 +24,28 @@ function thrown(e: Error): Error {
 
 describe('a failed run is reported', () => {
   it('with the memory advice when the app could not allocate', () => {
-    const lines = report(new AppError('node 3 at cycle 12: RangeError: Invalid array length', { cause: thrown(new RangeError('Invalid array length')) }));
+    const lines = report(new AppError('node 3 at cycle 12: RangeError: Array buffer allocation failed', { cause: thrown(new RangeError('Array buffer allocation failed')) }));
     expect(lines).toEqual([
-      'sim: run failed: node 3 at cycle 12: RangeError: Invalid array length',
+      'sim: run failed: node 3 at cycle 12: RangeError: Array buffer allocation failed',
       'sim: the host could not allocate the memory this run asks for: make the input smaller, or give Node more with NODE_OPTIONS=--max-old-space-size=<MB>',
     ]);
+  });
+
+  // It was told to give Node more memory, which cannot lift a limit of the language.
+  it.each([
+    ['an Array', () => new Array(2 ** 32)],
+    ['a typed array', () => new Float64Array(2 ** 33)],
+  ])('with the length advice when the app asked for %s longer than JavaScript allows', (_what, make) => {
+    let caught: unknown;
+    try {
+      make();
+    } catch (e) {
+      caught = e;
+    }
+    expect(caught).toBeInstanceOf(RangeError);
+    const message = (caught as Error).message;
+    const lines = report(new AppError(`node 3 at cycle 12: RangeError: ${message}`, { cause: thrown(caught as Error) }));
+    expect(lines[1]).toBe('sim: the app asked for an array longer than JavaScript allows (an Array holds at most 2^32 - 1 elements, a typed array what the engine allows), whatever the memory: make the input smaller');
   });
 
   it('without it for any other failure', () => {
