@@ -7,6 +7,7 @@
  *   const { summary } = await runImplementation({ platform: 'atm', module: 'stencil', inputs: { width: 4096, height: 64, iters: 20 } });
  */
 import { InputError, kindOf } from '../kernel/errors.ts';
+import { shownArgument } from '../runtime/words.ts';
 import { select, selectContext, type Choice, type Inputs, type LibraryModule, type SelectContext } from '../library/module.ts';
 import type { Platform } from '../platform/schema.ts';
 import { nodeCountProblem } from '../network/build-topology.ts';
@@ -108,7 +109,7 @@ function checkRequest(r: Partial<ImplementationRequest> & { seed?: number }, nee
   if (shape !== null) throw new InputError(shape);
   if (typeof r.module !== 'string') throw new InputError(`module: expected a module name (stencil, sort) or an app folder of one, got ${String(r.module)}`);
   if (needsInputs && (r.inputs === null || typeof r.inputs !== 'object' || Array.isArray(r.inputs))) throw new InputError(`inputs: expected an object of the module's inputs, got ${String(r.inputs)}`);
-  if (r.nodes !== undefined && !(Number.isInteger(r.nodes) && r.nodes >= 1)) throw new InputError(`nodes ${String(r.nodes)}: expected a positive integer`);
+  if (r.nodes !== undefined && !(Number.isInteger(r.nodes) && r.nodes >= 1)) throw new InputError(`nodes ${shownArgument(r.nodes)}: expected a positive integer`);
   for (const key of ['models', 'hybridModels'] as const) if (r[key] !== undefined && typeof r[key] !== 'string') throw new InputError(`${key}: expected a directory path, got ${String(r[key])}`);
 }
 

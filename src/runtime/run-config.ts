@@ -5,6 +5,7 @@
  * process; loading platforms and apps by name or path is src/cli/run-setup.ts's.
  */
 import { InputError, kindOf } from '../kernel/errors.ts';
+import { shownArgument } from './words.ts';
 import { MAX_SEED } from '../kernel/random-stream.ts';
 import { NETWORK_MODES, type NetworkMode } from '../machine/machine.ts';
 import { platformShapeProblem } from '../platform/platform-shape.ts';
@@ -151,9 +152,10 @@ function checkOptions(platform: Platform, app: AnyApp, options: RunOptions): voi
   if (params !== undefined && (params === null || typeof params !== 'object' || (Array.isArray(params) && params.some((x) => typeof x !== 'string')))) {
     throw new InputError(`params: expected key=value strings or an object of values, got ${JSON.stringify(params)}`);
   }
-  if (nodes !== undefined && !(Number.isInteger(nodes) && nodes >= 1)) throw new InputError(`nodes ${String(nodes)}: expected a positive integer`);
-  if (seed !== undefined && !isSeed(seed)) throw new InputError(`seed ${String(seed)}: expected an integer from 0 to ${MAX_SEED}`);
-  if (perturb !== undefined && perturb !== null && !isSeed(perturb)) throw new InputError(`perturb ${String(perturb)}: expected a perturbation seed, an integer from 0 to ${MAX_SEED}`);
+  // Named as what they are: '16' read "nodes 16: expected a positive integer", as if 16 were refused.
+  if (nodes !== undefined && !(Number.isInteger(nodes) && nodes >= 1)) throw new InputError(`nodes ${shownArgument(nodes)}: expected a positive integer`);
+  if (seed !== undefined && !isSeed(seed)) throw new InputError(`seed ${shownArgument(seed)}: expected an integer from 0 to ${MAX_SEED}`);
+  if (perturb !== undefined && perturb !== null && !isSeed(perturb)) throw new InputError(`perturb ${shownArgument(perturb)}: expected a perturbation seed, an integer from 0 to ${MAX_SEED}`);
   if (network !== undefined && !NETWORK_MODES.includes(network)) throw new InputError(`network ${String(network)}: expected ${NETWORK_MODES.join(' or ')}`);
   checkLimits(options.limits);
   // Each was called mid-run, and its TypeError blamed the app ("node 0 at cycle 63: TypeError: this.sink is not a function").

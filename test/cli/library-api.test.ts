@@ -33,7 +33,8 @@ describe('chooseImplementation and runImplementation', () => {
   });
 
   it.each([
-    ['nodes as a string', { ...stencil, nodes: '16' }, /^nodes 16: expected a positive integer$/],
+    // It read "nodes 16: expected a positive integer", as if 16 were refused.
+    ['nodes as a string', { ...stencil, nodes: '16' }, /^nodes "16" \(a string\): expected a positive integer$/],
     ['nodes of 0', { ...stencil, nodes: 0 }, /^nodes 0: expected a positive integer$/],
     ['no inputs', { ...stencil, inputs: null }, /^inputs: expected an object of the module's inputs, got null$/],
     ['no module', { ...stencil, module: null }, /^module: expected a module name \(stencil, sort\) or an app folder of one, got null$/],

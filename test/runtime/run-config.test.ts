@@ -38,7 +38,7 @@ describe('runConfig', () => {
       // A bare RangeError, naming "seed" for perturb too.
       [[cm5, patterns, { seed: -1 }], 'seed -1: expected an integer from 0 to 4294967295'],
       [[cm5, patterns, { seed: 1.5 }], 'seed 1.5: expected an integer'],
-      [[cm5, patterns, { seed: '7' as never }], 'seed 7: expected an integer'],
+      [[cm5, patterns, { seed: '7' as never }], 'seed "7" (a string): expected an integer'],
       [[cm5, patterns, { perturb: -2 }], 'perturb -2: expected a perturbation seed'],
       [[cm5, patterns, { nodes: 0 }], 'nodes 0: expected a positive integer'],
       // "--param 0=r: app ... has no parameter "0"".
