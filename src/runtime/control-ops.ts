@@ -47,6 +47,14 @@ export class ControlOps implements CombineEngine, BroadcastEngine {
   *broadcast(words: readonly number[], units = words.length): Op {
     yield* this.begin();
     this.control.startBroadcast(this.node.id, words, units);
+    // BroadcastVector "returns when all words are sent; not all may have been received"
+    // (Appendix A 4.4): the processor feeds the network its words one at a time, at the
+    // network's rate (Table 1: 49 cycles a word), the first with the start. It returned
+    // after the start alone, a 100-word vector sent in 10 cycles.
+    if (units > 1) {
+      this.node.charge((units - 1) * this.params.broadcastVectorCyclesPerWord);
+      yield* this.node.sync();
+    }
   }
 
   *queryBroadcast(): Op<boolean> {

@@ -266,7 +266,8 @@ describe.each(PLATFORM_NAMES)('broadcasts on %s (Appendix A 4.4)', (platform) =>
     expect(states).toEqual([9, 7, 9, 6, 9]);
   });
 
-  it('deliver a word as a C int (0xffffffff arrives as -1), and wait in state 5 (Broadcasting) while traced', () => {
+  // As a C int, 0xffffffff arrived as -1, where the same word in a message arrives as itself.
+  it('deliver a word as it was broadcast (0xffffffff as itself), and wait in state 5 (Broadcasting) while traced', () => {
     const states: number[] = [];
     const { results } = runInline(
       platform,
@@ -282,7 +283,7 @@ describe.each(PLATFORM_NAMES)('broadcasts on %s (Appendix A 4.4)', (platform) =>
       },
       { trace: { state: (node, _cycle, state) => void (node === 1 && states.push(state)) } },
     );
-    expect(results[1]).toBe(-1);
+    expect(results[1]).toBe(0xffffffff);
     expect(states).toEqual([9, 5, 9]);
   });
 });
