@@ -18,7 +18,7 @@ import { doingOf } from '../runtime/run-stop.ts';
 import { runConfig } from '../runtime/run-config.ts';
 import { STRATA_STATE_NAMES } from '../runtime/states.ts';
 import type { Io } from './io.ts';
-import { loadApp } from './load-inputs.ts';
+import { loadApp, resolveAppFile } from './load-inputs.ts';
 import { simulatorVersion } from './project.ts';
 import { limitAdvice, signalExitCode } from './run-driver.ts';
 import { VERIFICATION_FAILED } from './repro-format.ts';
@@ -73,9 +73,19 @@ async function prepare(file: string, stopAt: string | undefined, io: Io): Promis
   const repro = readRepro(file);
   const limits = stopAt === undefined ? null : parseStopAt(stopAt);
   const platform = parsePlatform(repro.platform.text, `${file} (platform ${repro.platform.source})`);
-  const appFile = reproAppFile(repro);
-  if (!existsSync(appFile)) throw new InputError(`${file}: the recorded app ${repro.app.path} no longer exists`);
-  const app = await loadApp(appFile);
+  const recorded = reproAppFile(repro);
+  if (!existsSync(recorded)) throw new InputError(`${file}: the recorded app ${repro.app.path} no longer exists`);
+  // What the recorded path names, refused naming the repro ("sim: app /etc/passwd: ..." named no file of the user's);
+  // a folder by its module, as --record names it (a folder's own hash said the app had changed).
+  let app: AnyApp;
+  let appFile: string;
+  try {
+    appFile = resolveAppFile(recorded);
+    app = await loadApp(appFile);
+  } catch (e) {
+    if (e instanceof InputError) throw new InputError(`${file}: the recorded app: ${e.message}`);
+    throw e;
+  }
   const changed = appContentHash(appFile) !== repro.app.contentHash;
   if (changed) io.err(`sim replay: note: ${repro.app.path} (or a module beside it or that it imports) changed since the recording`);
   if (repro.simulatorVersion !== simulatorVersion()) {

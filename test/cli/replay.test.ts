@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -246,6 +247,15 @@ export default defineApp({ name: 'deep', description: 'recurses without end', pa
     ['gives an app path with an escape', (r: Record<string, any>) => (r.app.path = 'apps/ping-pong\u001b[2J/index.ts'), /bad repro file: key "app\.path": expected one line of text, without control characters/],
     // The run refused it: "limits.maxEvents 0: expected a whole number from 1 to 2^53 - 1", naming neither file nor key.
     ['is of another repro format version', (r: Record<string, any>) => (r.version = 2), /p\.json: repro format version 2; this simulator reads version 1$/],
+    // "repro format version 1; this simulator reads version 1".
+    ['gives its version as a string', (r: Record<string, any>) => (r.version = '1'), /p\.json: repro format version "1" \(a string\); this simulator reads version 1$/],
+    // Each of these was taken, and the replay ran what the file did not record, or "diverged" where nothing did.
+    ['runs a platform other than the one its hash names', (r: Record<string, any>) => (r.platform.text = r.platform.text.replace('"intOpCycles": 1,', '"intOpCycles": 2,')), /p\.json: bad repro file: key "platform\.contentHash": not the SHA-256 of platform\.text \(the recorded platform was edited\)/],
+    ['gives a run that failed before it ended a fingerprint', (r: Record<string, any>) => (r.outcome.failure = 'node 0: boom'), /p\.json: bad repro file: key "outcome\.fingerprint": [0-9a-f]{16} for a run that failed before it ended, which has none; expected ""$/],
+    ['stops before the events it records', (r: Record<string, any>) => (r.stop = { maxEvents: 5 }), /p\.json: bad repro file: key "stop\.maxEvents": 5, fewer than the run's \d+ events \(outcome\.events\); expected at least as many$/],
+    ['has no digests though no limit or signal stopped it', (r: Record<string, any>) => (r.eventDigests = null), /p\.json: bad repro file: key "eventDigests": null for a run that was not stopped part-way; expected its event digests/],
+    // "truncated" of more bytes than its events have digests.
+    ['has more digests than its events', (r: Record<string, any>) => (r.eventDigests = Buffer.concat([Buffer.from(r.eventDigests, 'base64'), Buffer.from([1, 2])]).toString('base64')), /p\.json: bad repro file: \d+ bytes of event digests for \d+ events \(expected \d+, two a digest\)$/],
     ['digests more events than the run had', (r: Record<string, any>) => (r.digestedEvents = r.outcome.events + 1), /p\.json: digestedEvents (\d+) is more than the run's \d+ events$/],
     ['stops at event 0', (r: Record<string, any>) => (r.stop = { maxEvents: 0 }), /p\.json: bad repro file: key "stop\.maxEvents": expected number to be >=1, got 0$/],
     // V8 quotes the text around a stray character, newline included: it came out as two lines.
@@ -262,7 +272,13 @@ export default defineApp({ name: 'deep', description: 'recurses without end', pa
     ['gives a node count the network cannot take', (r: Record<string, any>) => (r.nodes = 3), /^sim: \S*p\.json: the recorded run: .*3 nodes.*power of two/],
     // Replayed with the last value, as a divergence (exit 1), where the command line refuses it.
     ['gives a parameter twice', (r: Record<string, any>) => (r.params = ['rounds=1', 'rounds=2']), /p\.json: bad repro file: key "params": rounds is given twice; expected each parameter once$/],
-    ['has a stray character in its platform', (r: Record<string, any>) => (r.platform.text = r.platform.text.replace('"intOpCycles": 1,', '"intOpCycles": x1,')), /\(platform platforms\/cm5\.json\): not valid JSON \(Unexpected token 'x', \.\.\."pCycles": x1, "f"\.\.\. is not valid JSON\)$/],
+    [
+      'has a stray character in its platform',
+      (r: Record<string, any>) => {
+        r.platform.text = r.platform.text.replace('"intOpCycles": 1,', '"intOpCycles": x1,');
+        r.platform.contentHash = createHash('sha256').update(r.platform.text).digest('hex');
+      },
+      /\(platform platforms\/cm5\.json\): not valid JSON \(Unexpected token 'x', \.\.\."pCycles": x1, "f"\.\.\. is not valid JSON\)$/],
   ])('refuses a crafted repro file that %s, with one line and exit 2', async (_what, edit, message) => {
     const r = await replayEdited(edit);
     expect(r.code).toBe(2);
@@ -270,11 +286,33 @@ export default defineApp({ name: 'deep', description: 'recurses without end', pa
     expect(r.stderr.trimEnd()).toMatch(message);
   });
 
+  // JSON.parse's "Unexpected token ' '" quoted an invisible character.
+  it('refuses a repro file that starts with a byte-order mark, saying so', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-replay-bom-'));
+    const file = join(dir, 'p.json');
+    await sim(['--platform', 'cm5', 'apps/ping-pong', '--nodes', '2', '--param', 'rounds=1', '--record', file]);
+    writeFileSync(file, `\ufeff${readFileSync(file, 'utf8')}`);
+    const r = await sim(['replay', file]);
+    expect(r.stderr).toBe(`sim: ${file}: starts with a byte-order mark (U+FEFF); expected the JSON --record writes, without one (save it as UTF-8 without a BOM)\n`);
+    expect(r.code).toBe(2);
+  });
+
+  // A folder said the app "changed since the recording" (the folder's own hash); /etc/passwd was "sim: app /etc/passwd: ...", naming no repro.
+  it('takes a recorded app folder as its module, and refuses a recorded path that is no app naming the repro file', async () => {
+    const folder = await replayEdited((r) => (r.app.path = 'apps/ping-pong'));
+    expect(folder.code).toBe(0);
+    expect(folder.stderr).toBe('');
+    const passwd = await replayEdited((r) => (r.app.path = '/etc/passwd'));
+    expect(passwd.code).toBe(2);
+    expect(passwd.stderr).toMatch(/^sim: \S*p\.json: the recorded app: app \/etc\/passwd: /);
+  });
+
   it.each([
     ['a fingerprint', (r: Record<string, any>) => (r.outcome.fingerprint = '0000000000000000'), /^sim replay: diverged from the recording at its end: every event matches, but this run's fingerprint is [0-9a-f]{16}, the recording's 0000000000000000$/m],
-    ['a failure', (r: Record<string, any>) => (r.outcome.failure = 'boom'), /^sim replay: diverged from the recording at its end: every event matches, but the recording failed \(boom\) and this run passed$/m],
+    // A run that failed before it ended has no fingerprint (a recording with both is refused below).
+    ['a failure', (r: Record<string, any>) => ((r.outcome.failure = 'boom'), (r.outcome.fingerprint = '')), /^sim replay: diverged from the recording at its end: every event matches, but the recording failed \(boom\) and this run passed$/m],
     // The recorded failure is shown with its escape and newline written out (they reached the terminal as they were).
-    ['a failure of two lines with an escape', (r: Record<string, any>) => (r.outcome.failure = 'boom\u001b[2J\nsecond'), /^sim replay: diverged from the recording at its end: every event matches, but the recording failed \(boom\\u001b\[2J\\u000asecond\) and this run passed$/m],
+    ['a failure of two lines with an escape', (r: Record<string, any>) => ((r.outcome.failure = 'boom\u001b[2J\nsecond'), (r.outcome.fingerprint = '')), /^sim replay: diverged from the recording at its end: every event matches, but the recording failed \(boom\\u001b\[2J\\u000asecond\) and this run passed$/m],
   ])('checks how the run ended, not only its events: a recording with %s edited in diverges (it was "reproduced", exit 0)', async (_what, edit, message) => {
     const r = await replayEdited(edit);
     expect(r.code).toBe(1);
