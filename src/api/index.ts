@@ -35,6 +35,8 @@ export type { TraceHeader, StateInfo } from '../trace/format.ts';
 export { renderSvg, renderCongestionSvg, type GraphOptions } from '../trace/state-graph.ts';
 export { renderHtml } from '../trace/html-graph.ts';
 export { toPerfetto } from '../trace/perfetto.ts';
+// A run with its trace in memory, as sim --trace writes it to a file.
+export { runTraced, type TracedRun, type TraceOptions } from '../cli/trace-run.ts';
 
 // Calibration (thesis chapter 3): read samples files and fit models.
 export { readSamples, type ModelSamples } from '../calibrate/samples-file.ts';

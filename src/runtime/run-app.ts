@@ -55,7 +55,7 @@ interface StartedRun {
  * What a run needs before it builds a machine, as runConfig or loadRun give it:
  * runApp(null) and runApp({}) were TypeErrors from deep inside. runConfig checks the rest.
  */
-function checkConfig(config: unknown): void {
+export function checkConfig(config: unknown): void {
   const c = config as Partial<RunConfig> | null;
   if (c === null || typeof c !== 'object') throw new InputError(`runApp: expected a run configuration (runConfig or loadRun gives one), got ${kindOf(config)}`);
   const isObject = (v: unknown) => typeof v === 'object' && v !== null;
