@@ -19,7 +19,9 @@ const MAX_WIDTH = 100_000;
 
 /** The width asked for, checked: -5 and Infinity were RangeErrors from a typed array, 0 and NaN an empty picture. */
 function graphWidth(options: GraphOptions): number {
-  if (options === null || typeof options !== 'object') throw new InputError(`graph options: expected { width? }, got ${kindOf(options)}`);
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) throw new InputError(`graph options: expected { width? }, got ${kindOf(options)}`);
+  // A misspelt option was drawn past at the default ({ columns: 500 }, { widht: 500 }).
+  for (const key of Object.keys(options)) if (key !== 'width') throw new InputError(`graph option ${key}: unknown (expected width)`);
   const width = options.width ?? 1000;
   if (!Number.isInteger(width) || width < 1 || width > MAX_WIDTH) throw new InputError(`graph width ${width}: expected an integer number of pixel columns from 1 to ${MAX_WIDTH}`);
   return width;

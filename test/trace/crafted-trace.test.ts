@@ -236,6 +236,13 @@ describe('a graph width', () => {
       expect(() => renderCongestionSvg(trace, { width })).toThrow(/^graph width .*: expected an integer number of pixel columns/);
     }
   });
+
+  // Drawn past at the default width: { columns: 500 } and { widht: 500 } gave a 1000-column picture.
+  it('is asked for by its name: another option is one InputError line', () => {
+    const trace = readTrace(good, 'good');
+    expect(() => renderSvg(trace, { columns: 500 } as never)).toThrow(/^graph option columns: unknown \(expected width\)$/);
+    expect(() => renderCongestionSvg(trace, { widht: 500 } as never)).toThrow(/^graph option widht: unknown \(expected width\)$/);
+  });
 });
 
 describe('state names from a trace', () => {
