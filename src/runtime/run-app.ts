@@ -121,25 +121,33 @@ function asRunFailure(e: unknown, { config, machine, output, engines }: StartedR
 
 /**
  * The most events a run that failed on an operation it never ran is made again for, to
- * place it (failAgain): about as many seconds as the run took, in one call that takes
- * no signal. A later failure keeps its message without the place (an event count, so
- * the message is the same in every process).
+ * place it (failAgain): about as long as the run took, in one call that takes no
+ * signal (a failed run's repro, recorded by running it again, places it again too). A
+ * later failure keeps its message without the place (an event count, so the message is
+ * the same in every process).
  */
-const PLACE_EVENTS = 1 << 25;
+const PLACE_EVENTS = 1 << 24;
 
 /**
- * What the run of `config` throws made again, no further than `events` events, with
- * every node keeping where it made each operation (op-sites.ts), and nothing seen
- * outside: no output, log, trace or observer. Null if it does not fail there.
+ * What the run of `config` throws made again, with nothing seen outside (no output,
+ * log, trace or observer), if it fails as it did: at the same event, `events`. Only that
+ * event's step keeps where it makes each operation (op-sites.ts): an operation made and
+ * not run is found before its node yields again (the next one it starts, the handler
+ * or main returning, a bare yield: each within the step that made it), so the steps
+ * before are run as any run is (every step keeping stacks took ten times as long).
+ * Null if it does not fail at that event (an app whose module-level state changed
+ * between the runs forgot another call, or another node did).
  */
 function failAgain(config: RunConfig, events: number): unknown {
   const { platform, app, params, nodes, seed, network, perturb } = config;
+  let again: StartedRun | null = null;
   try {
-    const again = startRun({ platform, app, params, nodes, seed, network, perturb, limits: { maxCycles: config.limits?.maxCycles } });
+    again = startRun({ platform, app, params, nodes, seed, network, perturb, limits: { maxCycles: config.limits?.maxCycles } });
+    again.machine.runFor(Math.max(0, events - 2));
     for (const e of again.engines) e.guard.sites = new OpSites();
-    again.machine.runFor(events + 1);
+    again.machine.runFor(events + 2);
   } catch (e) {
-    return e;
+    return again !== null && again.machine.sim.events === events ? e : null;
   }
   return null;
 }

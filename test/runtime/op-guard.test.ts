@@ -104,6 +104,28 @@ describe('the forgotten-yield* guard', () => {
     expect(e.cause).toBeUndefined();
   });
 
+  // The same node forgetting another call at another event was taken as the same failure:
+  // "created rt.barrier(...)" with barrier's line, of a run that forgot combineInt.
+  it('keeps the plain message when the run made again forgets another call elsewhere on the same node', () => {
+    let runs = 0;
+    const e = failureOf(() =>
+      runInline(
+        'cm5',
+        2,
+        function* (rt: Runtime<{ run: number }>) {
+          if (rt.globals.run === 0) {
+            yield* rt.barrier();
+            if (rt.self === 1) void rt.combineInt(1, CombineOp.ReduceAdd);
+          } else if (rt.self === 1) void rt.barrier();
+          yield* rt.pollBoth();
+        },
+        { globals: () => ({ run: Math.floor(runs++ / 2) }) },
+      ),
+    );
+    expect(e.message).toMatch(/^node 1: the program created a Strata operation without running it/);
+    expect(e.cause).toBeUndefined();
+  });
+
   it('lets StrataExit(0) abandon an operation in progress', () => {
     const { results } = runInline('cm5', 2, function* (rt) {
       if (rt.self === 0) {
