@@ -3,7 +3,7 @@
  * folders: apps/sample-sort imports ../radix-sort/radix.ts, whose edits changed no hash
  * (a replay diverged without its note; a resumed sweep took stale results as current).
  */
-import { appendFileSync, cpSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -22,5 +22,29 @@ describe("an app's content hash", () => {
     expect(appContentHash(entry)).toBe(before);
     appendFileSync(join(apps, 'radix-sort', 'radix.ts'), '\n// an edit\n');
     expect(appContentHash(entry)).not.toBe(before);
+  });
+
+  // An import without its extension, or of a folder, was not followed: its edits left the hash as it was.
+  it('follows an import written without its extension, and one of a folder', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-app-hash-'));
+    mkdirSync(join(dir, 'app'));
+    mkdirSync(join(dir, 'lib', 'deep'), { recursive: true });
+    writeFileSync(join(dir, 'app', 'index.ts'), "import { K } from '../lib/helper';\nimport { D } from '../lib/deep';\nexport default K + D;\n");
+    writeFileSync(join(dir, 'lib', 'helper.ts'), 'export const K = 1;\n');
+    writeFileSync(join(dir, 'lib', 'deep', 'index.ts'), 'export const D = 2;\n');
+    const entry = join(dir, 'app', 'index.ts');
+    const before = appContentHash(entry);
+    appendFileSync(join(dir, 'lib', 'helper.ts'), '// edited\n');
+    const afterHelper = appContentHash(entry);
+    expect(afterHelper).not.toBe(before);
+    appendFileSync(join(dir, 'lib', 'deep', 'index.ts'), '// edited\n');
+    expect(appContentHash(entry)).not.toBe(afterHelper);
+  });
+
+  // Through a link to the checkout, the runtime the app imports was hashed as the app's: another hash, "changed since the recording".
+  it('is the same reached through a link to the checkout', () => {
+    const link = join(mkdtempSync(join(tmpdir(), 'sim-app-hash-link-')), 'checkout');
+    symlinkSync(ROOT, link);
+    expect(appContentHash(join(link, 'apps', 'sample-sort', 'index.ts'))).toBe(appContentHash(join(ROOT, 'apps', 'sample-sort', 'index.ts')));
   });
 });
