@@ -20,7 +20,7 @@ export function reportFailure(e: RunFailure, io: Io): void {
     io.err('sim: the host could not allocate the memory this run asks for: make the input smaller, or give Node more with NODE_OPTIONS=--max-old-space-size=<MB>');
   } else if (limit === 'length') {
     // A limit of the language, not of the heap: advice to give Node more memory could not help.
-    io.err('sim: the app asked for an array longer than JavaScript allows (an Array holds at most 2^32 - 1 elements, a typed array what the engine allows), whatever the memory: make the input smaller');
+    io.err('sim: the app asked for an array of a length JavaScript does not take (negative, not whole, or past its largest: 2^32 - 1 elements for an Array), whatever the memory: expected a length it takes');
   }
   if (e.lastLogEntries.length > 0) io.err(formatLoglast(e.lastLogEntries));
 }

@@ -238,7 +238,10 @@ function asked(study: Study, command: unknown, models: unknown): string {
     study: text.split(' ')[2] ?? null,
     platform: option('platform', null),
     nodes: option('nodes', d.nodes.join(',')),
-    trials: Number(option('trials', d.trials)),
+    // A study whose trials depend on the machine size (stencil-selection: 100 at 16 and 32
+    // nodes, 300 at 64) has no one default to fill in: --trials 100 at 16 nodes was refused
+    // as another request. Its trials change its runs, which the rounds' check compares.
+    trials: d.trials === null ? null : Number(option('trials', d.trials)),
     maxGrid: Number(option('max-grid', d.maxGrid)),
     maxKeys: Number(option('max-keys', d.maxKeys)),
     seed: Number(option('seed', 1)),

@@ -7,6 +7,7 @@
  */
 import { InputError, RunFailure, RunLimitError } from '../kernel/errors.ts';
 import { AppRun, checkConfig, type RunConfig, type RunSummary } from '../runtime/run-app.ts';
+import { platformIdentity } from '../platform/platform-identity.ts';
 import { checkTraceHeader } from '../trace/header-check.ts';
 import { traceHeader, type CutReason } from '../trace/format.ts';
 import { MemoryTraceOutput, TraceWriter } from '../trace/writer.ts';
@@ -48,7 +49,9 @@ export function runTraced(config: RunConfig, options: TraceOptions = {}): Traced
   // As sim refuses --trace-network with --network analytic: that network has no buffers to count.
   if (network && config.network === 'analytic') throw new InputError('runTraced option network: the analytic network has no packets in flight to count; expected the packet network');
   const { platform, app, params, nodes, seed } = config;
-  const header = traceHeader({ simulatorVersion: simulatorVersion(), platform, nodes, network: config.network, app, params, seed, networkCounters: network, messages: options.messages === true });
+  // A copy a program edited is named by its values, as its run's summary names it (platform-identity.ts).
+  const named = { name: platform.name, clockMHz: platform.clockMHz, contentHash: platformIdentity(platform).contentHash };
+  const header = traceHeader({ simulatorVersion: simulatorVersion(), platform: named, nodes, network: config.network, app, params, seed, networkCounters: network, messages: options.messages === true });
   checkTraceHeader(header);
   const output = new MemoryTraceOutput();
   const writer = new TraceWriter(header, output);

@@ -37,9 +37,11 @@ export function platformIdentity(platform: Platform): PlatformIdentity {
 }
 
 /**
- * `value` with the keys of its objects in `reference`'s order (its own others after,
- * as a section the file has as null), its functions and undefined left out as JSON
- * leaves them; at the top, without the platform's own fields.
+ * `value` with the keys of its objects in `reference`'s order, and the keys the file has
+ * no order for (a section it has as null: alewife's controlNetwork given one) in code-unit
+ * order after them: the same values given in another order were another text, another
+ * hash. Functions and undefined are left out as JSON leaves them; at the top, the
+ * platform's own fields.
  */
 function ordered(value: unknown, reference: unknown, top = false): unknown {
   if (Array.isArray(value)) {
@@ -49,7 +51,7 @@ function ordered(value: unknown, reference: unknown, top = false): unknown {
   if (value === null || typeof value !== 'object') return value;
   const v = value as Record<string, unknown>;
   const r = reference !== null && typeof reference === 'object' && !Array.isArray(reference) ? (reference as Record<string, unknown>) : {};
-  const keys = [...Object.keys(r).filter((k) => Object.hasOwn(v, k)), ...Object.keys(v).filter((k) => !Object.hasOwn(r, k))];
+  const keys = [...Object.keys(r).filter((k) => Object.hasOwn(v, k)), ...Object.keys(v).filter((k) => !Object.hasOwn(r, k)).sort()];
   const out: Record<string, unknown> = {};
   for (const k of keys) if (!(top && OWN_FIELDS.has(k))) out[k] = ordered(v[k], r[k]);
   return out;

@@ -47,7 +47,7 @@ export class Broadcasts {
   }
 
   receiveBroadcast(): Op<number> {
-    // The word as it was broadcast, as a message's arguments arrive (Appendix A 4.4's Word):
+    // The word as it was broadcast, as a message's arguments arrive (Appendix A 3.3's Word):
     // 0xffffffff came as -1, signed, where the same word sent in a message came as itself.
     return this.receiveWords(1, 'receiveBroadcast', (w) => w[0]);
   }

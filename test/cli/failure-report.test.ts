@@ -33,9 +33,12 @@ describe('a failed run is reported', () => {
 
   // It was told to give Node more memory, which cannot lift a limit of the language.
   it.each([
-    ['an Array', () => new Array(2 ** 32)],
-    ['a typed array', () => new Float64Array(2 ** 33)],
-  ])('with the length advice when the app asked for %s longer than JavaScript allows', (_what, make) => {
+    ['an Array longer than JavaScript takes', () => new Array(2 ** 32)],
+    ['a typed array longer than JavaScript takes', () => new Float64Array(2 ** 33)],
+    // "longer than JavaScript allows" of a negative length.
+    ['an Array of a negative length', () => new Array(-1)],
+    ['a typed array of a negative length', () => new Float64Array(-2)],
+  ])('with the length advice when the app asked for %s', (_what, make) => {
     let caught: unknown;
     try {
       make();
@@ -45,7 +48,7 @@ describe('a failed run is reported', () => {
     expect(caught).toBeInstanceOf(RangeError);
     const message = (caught as Error).message;
     const lines = report(new AppError(`node 3 at cycle 12: RangeError: ${message}`, { cause: thrown(caught as Error) }));
-    expect(lines[1]).toBe('sim: the app asked for an array longer than JavaScript allows (an Array holds at most 2^32 - 1 elements, a typed array what the engine allows), whatever the memory: make the input smaller');
+    expect(lines[1]).toBe('sim: the app asked for an array of a length JavaScript does not take (negative, not whole, or past its largest: 2^32 - 1 elements for an Array), whatever the memory: expected a length it takes');
   });
 
   it('without it for any other failure', () => {

@@ -40,4 +40,12 @@ describe('runTraced', () => {
     expect(() => runTraced(config, { colours: true } as never)).toThrow(/^runTraced option colours: unknown \(expected network, messages\)$/);
     expect(() => runTraced(null as never)).toThrow(InputError);
   });
+
+  it("names a platform a program edited by its values, as the run's summary does", async () => {
+    const config = await loadRun({ platform: 'cm5', app: 'apps/ping-pong', nodes: 2 });
+    const edited = { ...config.platform, cpu: { ...config.platform.cpu, loadCycles: 9 } };
+    const traced = runTraced({ ...config, platform: edited });
+    expect(traced.summary?.platformHash).not.toBe(config.platform.contentHash);
+    expect(readTrace(traced.trace, 'memory').header.platformHash).toBe(traced.summary?.platformHash);
+  });
 });

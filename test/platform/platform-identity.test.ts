@@ -49,4 +49,15 @@ describe("a platform's identity", () => {
     expect(own.edited).toBe(true);
     expect(parsePlatform(own.text, 'quiet.json').timerInterrupt).toBeNull();
   });
+
+  // The same values given in another order were another text and another hash.
+  it('is the same for the same values in any key order, where the file has no order for them', () => {
+    const alewife = loadTestPlatform('alewife');
+    const control = cm5.controlNetwork as Record<string, unknown>;
+    const reversed = Object.fromEntries(Object.entries(control).reverse());
+    const a = platformIdentity({ ...alewife, controlNetwork: control } as typeof alewife);
+    const b = platformIdentity({ ...alewife, controlNetwork: reversed } as typeof alewife);
+    expect(a.edited).toBe(true);
+    expect(b.contentHash).toBe(a.contentHash);
+  });
 });

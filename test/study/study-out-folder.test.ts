@@ -64,6 +64,16 @@ describe('sim study and its --out folder', () => {
     expect(JSON.parse(same.stdout)).toMatchObject({ complete: true, study: 'sort-selection', maxKeys: 60 });
   }, 120_000);
 
+  // stencil-selection's trials depend on the machine size (100 at 16 nodes): --trials 100 was refused as another request.
+  it("takes a study's default trials given explicitly where they depend on the machine size", async () => {
+    const out = join(dir, 'sizes');
+    const args = ['study', 'stencil-selection', '--platform', 'cm5', '--nodes', '16', '--max-grid', '16', '--out', out];
+    expect((await sim(args)).code).toBe(0);
+    const same = await sim([...args, '--trials', '100']);
+    expect(same.stderr).toBe('');
+    expect(same.code).toBe(0);
+  }, 60_000);
+
   // EEXIST at mkdir, or ENOTDIR in a dry run: "internal error (a bug in the simulator)" with a stack.
   it('refuses a file named runs in --out with one line, run or dry run', async () => {
     const out = join(dir, 'runs-file');
