@@ -57,8 +57,9 @@ async function choose(r: ImplementationRequest): Promise<Choice> {
 
 /** What select needs for a request: the module, and the context of its platform's models at its machine size. */
 export interface Selection {
-  module: LibraryModule;
-  context: SelectContext;
+  readonly module: LibraryModule;
+  /** For this platform and machine size; frozen (load another selection for another size). */
+  readonly context: Readonly<SelectContext>;
 }
 
 /**
@@ -83,7 +84,8 @@ async function selection(r: Omit<ImplementationRequest, 'inputs'>): Promise<Sele
   const mod = moduleNamed(r.module);
   // As sim select refuses it: the sort module took a communication and changed nothing.
   if (mod.name !== 'stencil' && comm.communication !== undefined) throw new InputError(`communication ${comm.communication}: it chooses the stencil's extra rows and columns; module ${mod.name} has none (leave it out)`);
-  return { module: mod, context: selectContext(platform, nodes, loadModelSet(platform, nodes, r.models, comm), comm.communication) };
+  // Frozen: setting s.context.nodes = 64 chose for 64 nodes from the 16-node models, with nothing said.
+  return Object.freeze({ module: mod, context: Object.freeze(selectContext(platform, nodes, loadModelSet(platform, nodes, r.models, comm), comm.communication)) });
 }
 
 const REQUEST_FIELDS = ['platform', 'module', 'inputs', 'nodes', 'models', 'communication', 'hybridModels', 'seed'];

@@ -85,6 +85,16 @@ describe('chooseImplementation and runImplementation', () => {
     expect(copy).toEqual(file);
   });
 
+  // s.context.nodes = 64 chose for 64 nodes from the 16-node models, with nothing said (square for rect).
+  it("loadSelection's context is frozen to its platform and size", async () => {
+    const s = await loadSelection({ platform: 'cm5', module: 'stencil', nodes: 16 });
+    expect(() => {
+      (s.context as { nodes: number }).nodes = 64;
+    }).toThrow(TypeError);
+    expect(s.context.nodes).toBe(16);
+    expect(Object.isFrozen(s)).toBe(true);
+  });
+
   it('take a seed only to run: chooseImplementation took one and ignored it', async () => {
     expect((await runImplementation({ ...stencil, seed: 7 })).summary.seed).toBe(7);
     const error = await chooseImplementation({ ...stencil, seed: 7 } as ImplementationRequest).catch((e: unknown) => e);
