@@ -155,7 +155,10 @@ async function replay(repro: Repro, config: RunConfig, app: AnyApp, limits: { un
   // --json: one object saying what the text would (reproduced, where it diverged, how the run ended).
   const result = (reproduced: boolean, divergence: string | null): number => {
     // This run's events and fingerprint beside the recording's (the recording's fingerprint was given beside this run's events).
-    io.out(JSON.stringify({ reproduced, eventByEvent: compare, events: found.events, recordedEvents: repro.outcome.events, fingerprint: fingerprint ?? stoppedAt, recordedFingerprint: repro.outcome.fingerprint, divergence, failure, appChanged: changed }));
+    // A recording stopped part-way (a limit, a signal, the heap) is replayed to its event count, whose stop reads
+    // "its limit of N events": the reason is the recording's, as the text says ("the run stops as recorded: ...").
+    const why = repro.stop !== undefined && failure !== null && repro.outcome.failure !== null ? repro.outcome.failure : failure;
+    io.out(JSON.stringify({ reproduced, eventByEvent: compare, events: found.events, recordedEvents: repro.outcome.events, fingerprint: fingerprint ?? stoppedAt, recordedFingerprint: repro.outcome.fingerprint, divergence, failure: why, appChanged: changed }));
     return reproduced && failure === null ? 0 : 1;
   };
   // This process's heap, not the program, ended the replay before the recording's end: no

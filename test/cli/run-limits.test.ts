@@ -106,6 +106,9 @@ describe.concurrent('runaway runs stop at a limit', () => {
     const replay = await sim(['replay', 'r.json'], dir);
     expect(replay.stdout).toMatch(/^sim replay: reproduced the recorded run event for event \(\d+ events, fingerprint [0-9a-f]{16}\)$/m);
     expect(replay.stdout).toMatch(/the run stops as recorded, at event \d+: stopped at its limit of 1000000 simulated cycles/);
+    // --json said the replay's own stop ("its limit of N events") where the text says the recording's.
+    const json = await sim(['replay', 'r.json', '--json'], dir);
+    expect(JSON.parse(json.stdout)).toMatchObject({ reproduced: true, failure: expect.stringMatching(/^stopped at its limit of 1000000 simulated cycles/) });
   });
 
   it("a failed run's trace ends where it failed, not at its last state change", async () => {
