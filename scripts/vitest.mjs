@@ -14,13 +14,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = realpathSync(join(dirname(fileURLToPath(import.meta.url)), '..'));
-const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
 const args = process.argv.slice(2);
 let status = 1;
 /** What ends the path part of a URL, which Vite makes of file paths. */
 const URL_BREAKS = /[#?]/;
 if (!URL_BREAKS.test(root)) {
-  status = spawnSync(process.execPath, [vitest, ...args], { cwd: root, stdio: 'inherit' }).status ?? 1;
+  status = spawnSync(process.execPath, [join(root, 'node_modules', 'vitest', 'vitest.mjs'), ...args], { cwd: root, stdio: 'inherit' }).status ?? 1;
 } else {
   const folder = mkdtempSync(join(realpathSync(tmpdir()), 'sim-test-'));
   if (URL_BREAKS.test(folder)) {
@@ -31,7 +30,11 @@ if (!URL_BREAKS.test(root)) {
   const link = join(folder, 'checkout');
   try {
     symlinkSync(root, link, 'dir');
-    const run = spawnSync(process.execPath, [vitest, ...args, '--root', link], { cwd: link, stdio: 'inherit', env: { ...process.env, SIM_TEST_LINKED: '1', SIM_TEST_LINK: link } });
+    // Vitest itself from the link too, its links kept: started from the checkout's own
+    // node_modules, its module evaluator imported files by their real paths, cut at the
+    // '#' ("Cannot find module '/tmp/C'"), and no test ran.
+    const linked = join(link, 'node_modules', 'vitest', 'vitest.mjs');
+    const run = spawnSync(process.execPath, ['--preserve-symlinks', '--preserve-symlinks-main', linked, ...args, '--root', link], { cwd: link, stdio: 'inherit', env: { ...process.env, SIM_TEST_LINKED: '1', SIM_TEST_LINK: link } });
     status = run.status ?? 1;
   } finally {
     rmSync(folder, { recursive: true, force: true });

@@ -17,7 +17,15 @@ describe("npm test's vitest", () => {
     const checkout = join(mkdtempSync(join(tmpdir(), 'sim-hash-')), folder, 'sim');
     mkdirSync(join(checkout, 'test', 'support'), { recursive: true });
     for (const f of ['scripts/vitest.mjs', 'vitest.config.ts', 'package.json', 'test/support/scratch-root.ts', 'test/support/linked-cwd.ts']) cpSync(join(ROOT, f), join(checkout, f));
-    symlinkSync(join(ROOT, 'node_modules'), join(checkout, 'node_modules'), 'dir');
+    // A node_modules of its own, as a checkout has: vitest copied there (under the '#' or
+    // '?'), its other packages linked. Linked whole, vitest ran from the main checkout's
+    // real path, and the script's start of vitest from the checkout's own copy, where its
+    // module evaluator's imports were cut at the '#', went untested (no test ran there).
+    mkdirSync(join(checkout, 'node_modules'));
+    for (const entry of readdirSync(join(ROOT, 'node_modules'))) {
+      if (entry === 'vitest') cpSync(join(ROOT, 'node_modules', entry), join(checkout, 'node_modules', entry), { recursive: true });
+      else symlinkSync(join(ROOT, 'node_modules', entry), join(checkout, 'node_modules', entry));
+    }
     // What the test sees of its own path and of the working directory: the link's.
     writeFileSync(
       join(checkout, 'test', 'where.test.ts'),
