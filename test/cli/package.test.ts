@@ -17,7 +17,8 @@ import { ROOT, sim } from '../support/sim-cli.ts';
 const scratch = mkdtempSync(join(tmpdir(), 'sim-package-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-const npmEnv = { ...process.env, npm_config_update_notifier: 'false' };
+// No debug logs: each npm call left one in ~/.npm/_logs of whoever ran npm test (the cache is used on purpose, below).
+const npmEnv = { ...process.env, npm_config_update_notifier: 'false', npm_config_logs_max: '0' };
 
 /**
  * npm's cache folder (~/.npm), or, where it cannot be made or written (HOME read-only:
