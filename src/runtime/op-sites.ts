@@ -6,12 +6,14 @@
  * stack, and keeping a stack for every operation of every run would cost each run's
  * every call.
  *
- * A run is deterministic, so the run that failed is made again (run-app.ts), quietly and
- * no further than the failure, with each node's guard keeping the stack of every
- * operation it makes (OpSites). The failure then names the call and carries that stack
- * as its cause, whose frames the CLI shows as the app's line (`at main (index.ts:8:8)`).
- * A failure whose run does not fail the same way again (an app whose module-level
- * state changed between the runs) keeps its message without them.
+ * A run is deterministic, so the run that failed is made again (run-app.ts failAgain),
+ * quietly and no further than the failure, each node's guard keeping, in the failing
+ * event's step alone (where the operation was made: its node cannot yield before the
+ * mistake is found), the stack of every operation it makes (OpSites). The failure then
+ * names the call and carries that stack as its cause, whose frames the CLI shows as the
+ * app's line (`at main (index.ts:8:8)`). A failure whose run does not fail the same way
+ * at the same event again (an app whose module-level state changed between the runs)
+ * keeps its message without them.
  */
 import type { RunFailure } from '../kernel/errors.ts';
 
