@@ -11,7 +11,7 @@ import type { Platform } from '../platform/schema.ts';
 import type { CommunicationChoice } from './communication-option.ts';
 import { parseParams, type ParamSpecs } from '../runtime/app.ts';
 import { loadApp } from './load-inputs.ts';
-import { grouped } from '../kernel/numbers.ts';
+import { grouped, significant } from '../kernel/numbers.ts';
 
 /** The run's `--param` assignments with every `auto` resolved, and what was decided (null if nothing was auto). */
 export async function resolveAutoParams(app: string, params: readonly string[], platform: Platform, nodes: number, modelsDir: string | undefined, communication: CommunicationChoice = {}): Promise<{ params: string[]; resolution: AutoResolution | null }> {
@@ -50,5 +50,5 @@ export async function resolveAutoParams(app: string, params: readonly string[], 
 /** One line for the summary: what `auto` became and why. */
 export function formatResolution(r: AutoResolution): string {
   const values = Object.entries(r.resolved).map(([k, v]) => `${k}=${v}`).join(' ');
-  return `${values} (module ${r.module}: ${r.variant} predicted ${grouped(Math.round(r.predictedCycles))} cycles = ${r.predictedMicros.toFixed(1)} us)`;
+  return `${values} (module ${r.module}: ${r.variant} predicted ${grouped(Math.round(r.predictedCycles))} cycles = ${r.predictedMicros < 1 ? significant(r.predictedMicros, 3) : grouped(r.predictedMicros, 1)} us)`;
 }

@@ -208,7 +208,7 @@ export const COMMANDS: Readonly<Record<string, CommandDecl>> = {
       out: { type: 'string', short: 'o', arg: '<dir>', help: 'the folder for the runs, rows, summary and figure' },
       nodes: { type: 'string', short: 'n', arg: '<N[,N...]>', help: 'machine sizes (default: 16,32,64 for stencil-selection, 64 for the others)' },
       trials: { type: 'string', arg: '<N>', help: 'grid sizes per platform and size (stencil-selection: 300 at 64 nodes, 100 at 16, 32), grids (stencil-gain: 20), extra sizes (extra-rows: 16; 0 runs Table 5-1\'s four configurations alone), trials over all platforms (digit-width: 40), wrong-side points (sort-selection: 32); at most 100,000, and at most 1,000,000 / the most runs of a trial: the stencil studies 5 a platform (15 on the CM-5, each layout the median of three seeds) x sizes, extra-rows 35 a platform (105 on the CM-5) x sizes, digit-width 16 (48 on the CM-5) x sizes' },
-      'max-grid': { type: 'string', arg: '<N>', help: 'largest grid dimension, 16 to 16384, of the stencil studies (default 4096) and extra-rows (default 400)' },
+      'max-grid': { type: 'string', arg: '<N>', help: 'largest grid dimension, 16 to 8192 (8192 x 8192 is 2^26 points, the most a stencil grid has), of the stencil studies (default 4096) and extra-rows (default 400)' },
       'max-keys': { type: 'string', arg: '<N>', help: 'largest keys per node of the sort studies, at most 262,143 (default 10000; digit-width 20000)' },
       seed: { type: 'string', short: 's', arg: '<S>', help: "seed of the study's random choices (grid sizes, trials; default 1)" },
       models: { type: 'string', arg: '<dir>', help: 'app models (default platforms/models/apps/n<nodes>)' },

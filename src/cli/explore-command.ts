@@ -118,7 +118,7 @@ export async function exploreCommand(run: RunArgs, runs: number, repros: number,
   }
   if (cut !== null) io.err(`sim explore: ${cut}`);
   if (resolution !== null) io.out(`sim explore: auto ${formatResolution(resolution)}`);
-  io.out(`sim explore: ${tried} perturbed runs of ${app.name} on ${platform.name}, ${failed.length} failed${failed.length > 0 ? ':' : ''}`);
+  io.out(`sim explore: ${tried} perturbed run${tried === 1 ? '' : 's'} of ${app.name} on ${platform.name}, ${failed.length} failed${failed.length > 0 ? ':' : ''}`);
   // Within the first `repros`, a seed without a file is one whose file could not be written.
   const again = (perturb: number) => `no repro file; run it again with sim --perturb ${perturb} --record <file> and the same options`;
   failed.forEach((f, k) => io.out(`  --perturb ${f.perturb}: ${f.failure}${f.repro !== null ? `\n    replay: sim replay ${f.repro}` : k < repros ? `\n    ${again(f.perturb)}` : ''}`));

@@ -91,6 +91,9 @@ async function dispatch(argv: readonly string[], io: Io): Promise<number> {
   const parsed = parseArgv(runArgv);
   if (parsed.values.help === true) return help([], io);
   if (parsed.values.version === true) {
+    // `sim --version foo` printed the version, its argument passed over, where any other word is refused.
+    const others = runArgv.filter((a) => a !== '--version' && a !== '-v');
+    if (others.length > 0) throw new InputError(`--version takes nothing else; got ${others.join(' ')}`);
     io.out(`sim ${simulatorVersion()}`);
     return 0;
   }

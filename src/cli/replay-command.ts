@@ -105,7 +105,9 @@ async function replay(repro: Repro, config: RunConfig, app: AnyApp, limits: { un
     const where = limits.maxEvents !== undefined ? `event ${limits.maxEvents}` : `cycle ${limits.untilCycle}`;
     let reached: Awaited<ReturnType<typeof runUntil>>;
     try {
-      reached = await runUntil(config, limits, stop.signal);
+      // Logging into nothing, so that global operations log their progress too (as --loglast has them):
+      // without a log only the app's own strataLog lines were kept, and no shipped app writes any.
+      reached = await runUntil({ ...config, log: () => {} }, limits, stop.signal);
     } catch (e) {
       // Failed first (the recorded exception, a deadlock): --json printed nothing, and a deadlock was "the run ended", exit 0.
       if (!(e instanceof RunFailure)) throw e;

@@ -13,7 +13,7 @@ import { traceHeader, type CutReason } from '../trace/format.ts';
 import { TraceWriter } from '../trace/writer.ts';
 import { formatLoglast, reportFailure } from './failure-report.ts';
 import type { Io } from './io.ts';
-import { loadPlatform, platformInput, resolveAppFile } from './load-inputs.ts';
+import { loadPlatform, platformInput, recordedPlatformFile, resolveAppFile } from './load-inputs.ts';
 import { simulatorVersion } from './project.ts';
 import { LogFile } from './log-file.ts';
 import { VERIFICATION_FAILED } from './repro-format.ts';
@@ -161,7 +161,8 @@ async function runWatched(runArgs: RunArgs, io: Io, showProgress: boolean, signa
     repro = written instanceof RunInterrupted ? null : written;
   }
   // A platform file named by its path says so: a copy of a shipped one, edited, keeps its name.
-  const shipped = platform.source === `platforms/${platform.name}.json`;
+  // Whatever path named it (absolute, or cm5.json from inside platforms/): it said "from /work/.../platforms/cm5.json" of the shipped file.
+  const shipped = recordedPlatformFile(platform) === `platforms/${platform.name}.json`;
   const extra = { ...(auto.resolution === null ? {} : { auto: auto.resolution }), ...(repro === undefined ? {} : { repro }), ...(shipped ? {} : { platformFile: escapeLineBreaking(platform.source) }) };
   io.out(args.json ? summaryJson(summary, wall, simulatorVersion(), extra) : formatSummary(summary, wall, extra));
   if (args.loglast && summary.lastLog.length > 0) (args.json ? io.err : io.out)(formatLoglast(summary.lastLog));

@@ -278,6 +278,9 @@ export function readRound(file: string, runs: readonly StudyRun[], measured: Map
   }
 }
 
+/** The largest --max-grid: 8192 x 8192 is 2^26 points, the most apps/stencil takes. */
+const MAX_GRID = 8192;
+
 const int = (option: string, v: string | boolean | undefined, min: number, max: number): number | undefined => (v === undefined ? undefined : intOption(option, v, 0, min, max));
 
 export async function parseStudyArgs(argv: readonly string[]): Promise<StudyArgs> {
@@ -301,7 +304,9 @@ export async function parseStudyArgs(argv: readonly string[]): Promise<StudyArgs
   }
   // At most 100,000 (help and README say so): planning that many stencil trials takes minutes.
   const trials = int('trials', v.trials, d.minTrials, 100_000) ?? d.trials;
-  const maxGrid = int('max-grid', v['max-grid'], 16, 1 << 14) ?? d.maxGrid ?? 0;
+  // At most 8192: a grid of both sides past it can pass the stencil's 2^26 points (apps/stencil), and the
+  // study stopped on a drawn 5042 x 13497 grid with a message that named no option.
+  const maxGrid = int('max-grid', v['max-grid'], 16, MAX_GRID) ?? d.maxGrid ?? 0;
   // Sample sort's runs have room for 2 x keys (its default memory), addressed by block transfer offsets.
   const maxKeys = int('max-keys', v['max-keys'], 16, Math.floor(STRATA_MAX_XFER_OFFSET / 2)) ?? d.maxKeys ?? 0;
   const seed = int('seed', v.seed, 0, MAX_SEED) ?? 1;

@@ -3,6 +3,7 @@
  * `sim worker`: the options commands.ts declares, strict, every problem one InputError line.
  */
 import { InputError } from '../kernel/errors.ts';
+import { shownQueue } from '../sweep/queue-url.ts';
 import { parseShard, WHOLE, type Shard } from '../sweep/shard.ts';
 import { COMMANDS } from './commands.ts';
 import { parseOptions } from './parse-options.ts';
@@ -41,16 +42,16 @@ export const shardOption = (value: string | boolean | undefined): Shard => (type
 export function queueOption(value: string | boolean | undefined): string | undefined {
   if (value === undefined) return undefined;
   const expected = 'expected a Redis URL, redis://host[:port][/db] (e.g. redis://127.0.0.1:6379/0)';
-  if (typeof value !== 'string' || !/^rediss?:\/\/[^\s/]*(:\d+)?(\/\d+)?$/.test(value)) throw new InputError(`--queue ${String(value)}: ${expected}`);
+  if (typeof value !== 'string' || !/^rediss?:\/\/[^\s/]*(:\d+)?(\/\d+)?$/.test(value)) throw new InputError(`--queue ${typeof value === 'string' ? shownQueue(value) : String(value)}: ${expected}`);
   const port = /:(\d+)(\/\d+)?$/.exec(value)?.[1];
-  if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) throw new InputError(`--queue ${value}: port ${port}; expected a port from 1 to 65535`);
+  if (port !== undefined && (Number(port) < 1 || Number(port) > 65535)) throw new InputError(`--queue ${shownQueue(value)}: port ${port}; expected a port from 1 to 65535`);
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new InputError(`--queue ${value}: ${expected}`);
+    throw new InputError(`--queue ${shownQueue(value)}: ${expected}`);
   }
-  if (url.hostname === '') throw new InputError(`--queue ${value}: no host; ${expected}`);
+  if (url.hostname === '') throw new InputError(`--queue ${shownQueue(value)}: no host; ${expected}`);
   return value;
 }
 

@@ -5,6 +5,7 @@
  */
 import { Redis } from 'ioredis';
 import { InputError } from '../kernel/errors.ts';
+import { shownQueue } from './queue-url.ts';
 
 /**
  * One queue for every sweep: jobs are self-describing (their inputs) and keyed by
@@ -37,7 +38,7 @@ export async function connectRedis(url: string): Promise<Redis> {
   } catch (e) {
     redis.disconnect();
     const err = (lastError ?? e) as { code?: string; message?: string };
-    throw new InputError(`--queue ${url}: cannot reach Redis (${err.code ?? err.message ?? String(err)})`);
+    throw new InputError(`--queue ${shownQueue(url)}: cannot reach Redis (${err.code ?? err.message ?? String(err)})`);
   }
   // ioredis selects the URL's database on connecting but, when Redis refuses it, only
   // logs the error and goes on in database 0: ask again, and fail on a refusal.
@@ -46,7 +47,7 @@ export async function connectRedis(url: string): Promise<Redis> {
       await redis.select(db);
     } catch (e) {
       redis.disconnect();
-      throw new InputError(`--queue ${url}: Redis refuses database ${db} (${(e as Error).message}); expected a database it has (0 to 15 by default)`);
+      throw new InputError(`--queue ${shownQueue(url)}: Redis refuses database ${db} (${(e as Error).message}); expected a database it has (0 to 15 by default)`);
     }
   }
   return redis;

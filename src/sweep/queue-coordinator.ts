@@ -13,6 +13,7 @@ import { SimError } from '../kernel/errors.ts';
 import { lineText, type ResultLine } from './result-line.ts';
 import type { Recorder } from './local.ts';
 import { ATTEMPTS, connectRedis, QUEUE_NAME } from './queue-connection.ts';
+import { shownQueue } from './queue-url.ts';
 export { connectRedis } from './queue-connection.ts';
 import { REFUSED, type QueueResult } from './queue-job.ts';
 import type { SweepRun } from './run-model.ts';
@@ -166,7 +167,7 @@ export async function queueCounts(url: string, runs: readonly SweepRun[]): Promi
     }
   } catch (e) {
     const err: Error & { code?: string } = lost ?? (e as Error);
-    throw new SimError(`--queue ${url}: lost Redis (${err.code ?? err.message}) while reading the missing runs' job states; run the same command again once it answers`);
+    throw new SimError(`--queue ${shownQueue(url)}: lost Redis (${err.code ?? err.message}) while reading the missing runs' job states; run the same command again once it answers`);
   } finally {
     if (lost === null) await queue.close();
     connection.disconnect();

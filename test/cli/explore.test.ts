@@ -103,7 +103,7 @@ describe('sim explore', () => {
     const run = await sim(['--platform', 'alewife', '--nodes', '16', 'apps/stencil', ...args.slice(6), '--json']);
     expect(out.auto).toEqual((JSON.parse(run.stdout) as { auto: unknown }).auto);
     const text = await sim(args);
-    expect(text.stdout).toMatch(new RegExp(`^sim explore: auto layout=${out.auto.resolved.layout} extraCols=\\d+ extraRows=\\d+ \\(module stencil: ${out.auto.resolved.layout} predicted [\\d,]+ cycles = [\\d.]+ us\\)$`, 'm'));
+    expect(text.stdout).toMatch(new RegExp(`^sim explore: auto layout=${out.auto.resolved.layout} extraCols=\\d+ extraRows=\\d+ \\(module stencil: ${out.auto.resolved.layout} predicted [\\d,]+ cycles = [\\d,.]+ us\\)$`, 'm'));
   });
 
   it('refuses a missing --runs and a --perturb it is meant to vary', async () => {

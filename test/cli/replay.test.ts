@@ -124,6 +124,18 @@ export default defineApp({ name: 'mine', description: 'node WHO works longer', p
     expect(r.stdout).toMatch(/^ {2}node 3: cycle \d+, state \d+ \w+, waiting in completeBarrier, waiting packets: left none, right none/m);
   });
 
+  // Only the app's own strataLog lines were kept, and no shipped app writes any: "last log" was never shown for them.
+  it("--stop-at shows each node's last global operation as its last log line, as --loglast does", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-replay-'));
+    const file = join(dir, 's.json');
+    await sim(['--platform', 'alewife', 'apps/stencil', '--nodes', '16', '--param', 'width=64', '--param', 'height=64', '--param', 'iters=2', '--record', file]);
+    const r = await sim(['replay', file, '--stop-at', '21000']);
+    expect(r.code).toBe(0);
+    const nodes = r.stdout.split('\n').filter((l) => l.startsWith('  node '));
+    expect(nodes).toHaveLength(16);
+    for (const line of nodes) expect(line).toMatch(/; last log: cycle \d+ node \d+: \w+/);
+  });
+
   it('--stop-at past the last event says where the run ended (it said "ended before event:N" of a run that ends with event N)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sim-replay-'));
     const file = join(dir, 'p.json');

@@ -172,7 +172,7 @@ describe('an exploration stopped by a signal', () => {
     const r = await signalWhen(args, dir, 'SIGINT', (files) => files.some((f) => f.startsWith('sim-repro-')));
     expect(r.code).toBe(130);
     expect(r.stderr).toMatch(/^sim explore: stopped by SIGINT after \d+ of 1000 seeds$/m);
-    expect(r.stdout).toMatch(/^sim explore: \d+ perturbed runs of forever on cm5, \d+ failed:$/m);
+    expect(r.stdout).toMatch(/^sim explore: \d+ perturbed runs? of forever on cm5, \d+ failed:$/m);
     expect(r.stdout).toMatch(/^ {2}--perturb 1: stopped at its limit of 20000 events/m);
   });
 });

@@ -156,7 +156,7 @@ describe('auto parameters', () => {
   it('layout=auto with extraRows=auto tunes the square layout (the shortest critical chain)', async () => {
     const r = await sim(['--platform', 'alewife', 'apps/stencil', '--param', 'layout=auto', '--param', 'extraRows=auto', '--param', 'extraCols=auto', '--param', 'width=200', '--param', 'height=200', '--param', 'iters=2']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^auto +layout=\w+ extraCols=\d+ extraRows=\d+ \(module stencil: \w+ predicted [\d,]+ cycles = [\d.]+ us\)$/m);
+    expect(r.stdout).toMatch(/^auto +layout=\w+ extraCols=\d+ extraRows=\d+ \(module stencil: \w+ predicted [\d,]+ cycles = [\d,.]+ us\)$/m);
     // With the layout pinned to square, the rows and columns are the tuner's advice.
     const square = await sim(['select', '--platform', 'alewife', 'stencil', '--param', 'width=200', '--param', 'height=200', '--param', 'iters=2', '--json']);
     const advice = JSON.parse(square.stdout).predictions[0].notes as string[];

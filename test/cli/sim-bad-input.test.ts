@@ -48,6 +48,8 @@ const CASES: [string, string[], RegExp][] = [
   ['platform with a hop latency of 2^52 cycles (case 94)', ['--platform', 'test/fixtures/huge-latency-platform.json', 'apps/ping-pong'], /^sim: test\/fixtures\/huge-latency-platform\.json: key "network\.hopLatencyCycles": expected a number <= 1000000, got 4503599627370496$/],
   ['non-module file', ['--platform', 'cm5', 'package.json'], /^sim: app package\.json: expected an app folder or a \.ts\/\.js module, got a \.json$/],
   ['--nodes 0', ['--platform', 'cm5', 'apps/ping-pong', '--nodes', '0'], /^sim: --nodes 0: expected a positive integer$/],
+  // It printed the version, the word passed over.
+  ['--version with a word after it', ['--version', 'foo'], /^sim: --version takes nothing else; got foo$/],
   ['negative --nodes', ['--platform', 'cm5', 'apps/ping-pong', '--nodes=-4'], /^sim: --nodes -4: expected a positive integer$/],
   ['non-integer --nodes', ['--platform', 'cm5', 'apps/ping-pong', '--nodes', '2.5'], /^sim: --nodes 2\.5: expected a positive integer$/],
   ['--nodes the fat tree cannot build', ['--platform', 'cm5', 'apps/ping-pong', '--nodes', '48'], /^sim: --nodes 48: expected a power of two for a fat-tree network \(platform cm5\)$/],

@@ -2,7 +2,12 @@
  * The run summary (src/cli/summary.ts) of a run that took no measurable wall time: its
  * event rate is 0, not Infinity (JSON has no Infinity: it became null) or NaN.
  */
+import { copyFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { simHere } from '../support/sim-here.ts';
+import { ROOT } from '../support/sim-cli.ts';
 import pingPong from '../../apps/ping-pong/index.ts';
 import { formatSummary, summaryJson } from '../../src/cli/summary.ts';
 import { runApp } from '../../src/runtime/run-app.ts';
@@ -20,5 +25,16 @@ describe('a run summary', () => {
 
   it('gives the rate of the wall time measured', () => {
     expect(JSON.parse(summaryJson(s, { wallMs: 1000 }, 'test')).eventsPerSec).toBe(s.events);
+  });
+});
+
+// It said "from /.../platforms/cm5.json" of the shipped file named by its absolute path.
+describe("a run summary's platform line", () => {
+  it('names a platform file only when it is not the shipped one, however the shipped one was named', async () => {
+    const copy = join(mkdtempSync(join(tmpdir(), 'sim-summary-')), 'cm5.json');
+    copyFileSync(join(ROOT, 'platforms', 'cm5.json'), copy);
+    const run = (platform: string) => simHere(['--platform', platform, '--nodes', '2', 'apps/ping-pong', '--param', 'rounds=1']);
+    for (const shipped of ['cm5', join(ROOT, 'platforms', 'cm5.json')]) expect((await run(shipped)).stdout).toMatch(/^run +ping-pong on cm5 \(/m);
+    expect((await run(copy)).stdout).toMatch(new RegExp(`^run +ping-pong on cm5 from ${copy.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} \\(`, 'm'));
   });
 });

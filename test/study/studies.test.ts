@@ -279,6 +279,8 @@ describe.concurrent('sim study: bad input is one line on stderr and exit 2, with
     [['study', 'extra-rows', '--platform', 'cm5', '--trials', '-1', '--out', 'x'], /^sim: --trials -1: expected an integer from 0 to 100000$/],
     // Its sample sorts (room for 2 x keys) could not run past 262,143 keys: each would have been refused.
     [['study', 'sort-selection', '--platform', 'cm5', '--max-keys', '300000', '--out', 'x'], /^sim: --max-keys 300000: expected an integer from 16 to 262143$/],
+    // Up to 16384 was taken: a drawn 5042 x 13497 grid passed the stencil's 2^26 points, refused naming no option.
+    [['study', 'stencil-gain', '--platform', 'cm5', '--max-grid', '8193', '--out', 'x'], /^sim: --max-grid 8193: expected an integer from 16 to 8192$/],
     [['study', 'stencil-gain', '--platform', 'mars', '--out', 'x'], /^sim: --platform mars: unknown platform/],
     // Planned for hours (100,000 trials x 12 platform-sizes, each a search of the predicted-winner map) before its round was refused.
     [
