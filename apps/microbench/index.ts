@@ -93,7 +93,7 @@ export default defineApp({
       doc: 'which Fig. 6-6 model to measure',
     },
     reps: { type: 'int', default: 10, min: 1, max: 100000, doc: 'timed repetitions (Roundtrip: per partner)' },
-    length: { type: 'int', default: 16, min: 1, max: 1 << 20, doc: 'CombineVector: words; ClearMemory: bytes' },
+    length: { type: 'int', default: 16, min: 1, max: 1 << 20, doc: 'CombineVector: words (at most 2^19 - 1 over a tree of messages, the platforms without a control network); ClearMemory: bytes' },
   },
   check(p, machine) {
     if ((p.model === 'SendRequest' || p.model === 'SendRPC' || p.model === 'Roundtrip') && machine.nodes < 2) {

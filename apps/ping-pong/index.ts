@@ -57,6 +57,8 @@ export default defineApp({
   params: {
     rounds: { type: 'int', default: 8, min: 1, max: 100000, doc: 'round trips to each partner' },
   },
+  // On one node there is no partner: it "verified" 0 round trips and measured nothing (microbench's Roundtrip refuses it too).
+  check: (_params, machine) => (machine.nodes < 2 ? `round trips need a partner for node 0: expected at least 2 nodes, got ${machine.nodes}` : null),
   globals: (): Globals => ({ pings: 0, badPings: 0, awaiting: -1, hasReply: false, badEchoes: 0, echoes: 0, partner: -1 }),
 
   *main(rt, p): Op<Result> {

@@ -125,7 +125,7 @@ export default defineApp({
     oversample: { type: 'int', default: 64, min: 1, max: 4096, doc: 'samples per node (thesis: 64)' },
     digitBits: { type: 'int', default: SAMPLE_DIGIT_BITS, min: 1, max: 16, doc: 'digit width of the radix sort of the samples (small samples favour narrow digits)' },
     bufferKeys: { type: 'int', default: 256, min: 1, max: 65536, doc: 'keys per transfer buffer (1 KB)' },
-    memory: { type: 'float', default: SAMPLE_MEMORY, min: MIN_MEMORY, max: 64, doc: 'room per node, in multiples of the average n/p keys (thesis: 2; below 2, keys with few distinct values can fail to fit)' },
+    memory: { type: 'float', default: SAMPLE_MEMORY, min: MIN_MEMORY, max: 64, doc: 'room per node, in multiples of the average n/p keys (thesis: 2; below 2, keys with few distinct values, or splitters of few samples, can fail to fit)' },
   },
   check(p, machine) {
     const tooMany = checkKeyCount(machine.nodes, p.keys) ?? digitTableProblem(machine.nodes, p.digitBits);
@@ -151,11 +151,12 @@ export default defineApp({
     for (;;) {
       passes++;
       // Below the thesis's room of 2 n/p, keys with few distinct values can leave a node where two
-      // values meet more than its room on every pass (the dist=few case check() refuses); which
-      // runs do depends on the keys drawn, so it is said here, with the way out.
+      // values meet more than its room on every pass (the dist=few case check() refuses), and so
+      // can splitters of few samples (oversample 1: uniform 32-bit keys failed on every seed);
+      // which runs do depends on the keys drawn, so it is said here, with the way out.
       if (passes > MAX_PASSES) {
         rt.strataFail(
-          `sample sort found no splitters that fit in ${MAX_PASSES} passes: with memory ${p.memory}, a node where two key values meet can need more than its room when values repeat (keys of ${p.keyBits} bits, dist=${p.dist}); memory 2, the thesis's room (4.5.2), or wider keys avoid it`,
+          `sample sort found no splitters that fit in ${MAX_PASSES} passes: with memory ${p.memory}, a node's bucket can need more than its room, from splitters of ${s} sample${s === 1 ? '' : 's'} a node (oversample), or where two key values meet when values repeat (keys of ${p.keyBits} bits, dist=${p.dist}); memory 2, the thesis's room (4.5.2), more samples, or wider keys avoid it`,
         );
       }
 

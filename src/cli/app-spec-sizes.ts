@@ -23,7 +23,7 @@ const APPS: Record<string, LoadedApp> = { 'apps/stencil': stencil, 'apps/radix-s
 
 /**
  * Why APP_SPEC cannot be calibrated on `platform` at `nodes` nodes (its first refusal,
- * up to its first ';'), or null when it plans every sample, as sim calibrate checks before it runs.
+ * up to its first ';', with a value's likely causes), or null when it plans every sample, as sim calibrate checks before it runs.
  */
 export function appSpecSizeProblem(platform: Platform, nodes: number): string | null {
   for (const spec of parseSpecs(readFileSync(projectPath(APP_SPEC), 'utf8'), APP_SPEC)) {
@@ -33,7 +33,9 @@ export function appSpecSizeProblem(platform: Platform, nodes: number): string | 
       checkAppUnit({ platform, spec, source: APP_SPEC, nodes, seed: 1, vcount: 1 }, app);
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
-      return e.message.split(';')[0];
+      // A value that is not a number keeps its likely causes: "input width is NaN at sample a=6 b=6 t=1" alone named none.
+      const causes = /; expected a finite number[^(]*(\(.*\))$/.exec(e.message)?.[1];
+      return `${e.message.split(';')[0]}${causes === undefined ? '' : ` ${causes}`}`;
     }
   }
   return null;

@@ -135,7 +135,7 @@ export class Machine {
             this.nodes[node].notify(WAKE_CONTROL),
           );
     // Defined last, so the other event kinds keep their ids (and runs without a slice their fingerprints).
-    if (platform.timeSlice !== null) this.startTimeSlices(platform.timeSlice, options.seed);
+    if (platform.timeSlice !== null) this.startTimeSlices(platform.timeSlice, options.seed, options.network);
   }
 
   /**
@@ -144,7 +144,7 @@ export class Machine {
    * in the background, so a run whose nodes are all stuck still ends in a deadlock
    * report at the time it got stuck.
    */
-  private startTimeSlices(slice: TimeSliceParams, seed: number): void {
+  private startTimeSlices(slice: TimeSliceParams, seed: number, network: NetworkMode): void {
     const sim = this.sim;
     const kind = sim.defineEventKind(
       'time-slice',
@@ -157,8 +157,15 @@ export class Machine {
         // limit (a platform file with a 10,000-cycle period ran 10^10 cycles for nothing;
         // one exactly as long as the period ran for ever too).
         if (cycles >= slice.periodCycles) {
+          // The analytic network has no buffers to hold packets back at their senders: what the
+          // nodes send and have not yet received grows without bound, where the packet network's
+          // back-pressure keeps it to what its buffers hold (the shipped CM-5 failed here, "expected a platform ...").
+          const why =
+            network === 'analytic'
+              ? 'on the analytic network, which holds back no packet, the packets sent and not yet received grow without bound; expected the packet network (--network packet) for a run that floods it under time slices'
+              : 'expected a platform whose timeSlice.cyclesPerPacketPerNode x packets per node stays below timeSlice.periodCycles';
           throw new RunFailure(
-            `at cycle ${sim.now} a time slice costs ${cycles} cycles (${slice.cyclesPerPacketPerNode} per packet, ${(inNetwork / this.nodes.length).toFixed(1)} packets per node in the network), ${cycles === slice.periodCycles ? 'as long as' : 'more than'} the ${slice.periodCycles} between slices: the nodes could never run again; expected a platform whose timeSlice.cyclesPerPacketPerNode x packets per node stays below timeSlice.periodCycles`,
+            `at cycle ${sim.now} a time slice costs ${cycles} cycles (${slice.cyclesPerPacketPerNode} per packet, ${(inNetwork / this.nodes.length).toFixed(1)} packets per node in the network), ${cycles === slice.periodCycles ? 'as long as' : 'more than'} the ${slice.periodCycles} between slices: the nodes could never run again; ${why}`,
           );
         }
         if (cycles > 0) for (const n of this.nodes) n.pause(sim.now, cycles);

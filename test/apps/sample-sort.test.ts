@@ -48,6 +48,12 @@ describe('sample sort (thesis 4.5.2)', () => {
     expect(run('cm5', 4, ['keys=100', 'keyBits=3', 'memory=1.5']).verified).toBe(true);
   });
 
+  // It blamed repeated values, of uniform 32-bit keys: with one sample a node, the splitters' buckets overflow.
+  it('below the thesis\'s room, with splitters of one sample a node, fails saying so, and more samples sort them', () => {
+    expect(() => run('cm5', 16, ['keys=100', 'oversample=1', 'memory=1.5'])).toThrow(/found no splitters that fit in 32 passes: with memory 1\.5, a node's bucket can need more than its room, from splitters of 1 sample a node \(oversample\), .*more samples, or wider keys avoid it/);
+    expect(run('cm5', 16, ['keys=100', 'oversample=64', 'memory=1.5']).verified).toBe(true);
+  });
+
   it('refuses more room per node than block transfers can address', () => {
     expect(() => run('cm5', 4, ['keys=300000', 'memory=2'])).toThrow(InputError);
     expect(() => run('cm5', 4, ['keys=300000', 'memory=2'])).toThrow(/600000 keys of room per node; block transfers address at most 524287 words/);

@@ -18,5 +18,7 @@ describe('the sizes apps.spec samples', () => {
     expect(sampled('cm5')).toEqual([16, 32, 64]);
     expect(sampled('atm')).toEqual([12, 16, 20, 24, 28, 32, 36, 40, 48, 56, 64]);
     expect(appSpecSizeProblem(loadTestPlatform('atm'), 128)).toMatch(/^apps\/calibration\/apps\.spec:\d+: model StencilSquare on atm with 128 nodes: /);
+    // "input height is NaN at sample a=6 b=6 t=1" named no cause.
+    expect(appSpecSizeProblem(loadTestPlatform('atm'), 8)).toMatch(/ is NaN at sample [^(]*\(a division by zero, .*\?\)$/);
   });
 });

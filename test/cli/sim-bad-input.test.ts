@@ -48,6 +48,8 @@ const CASES: [string, string[], RegExp][] = [
   ['platform with a hop latency of 2^52 cycles (case 94)', ['--platform', 'test/fixtures/huge-latency-platform.json', 'apps/ping-pong'], /^sim: test\/fixtures\/huge-latency-platform\.json: key "network\.hopLatencyCycles": expected a number <= 1000000, got 4503599627370496$/],
   ['non-module file', ['--platform', 'cm5', 'package.json'], /^sim: app package\.json: expected an app folder or a \.ts\/\.js module, got a \.json$/],
   ['--nodes 0', ['--platform', 'cm5', 'apps/ping-pong', '--nodes', '0'], /^sim: --nodes 0: expected a positive integer$/],
+  // It "verified" 0 round trips, measuring nothing.
+  ['ping-pong on one node', ['--platform', 'cm5', 'apps/ping-pong', '--nodes', '1'], /^sim: app ping-pong: round trips need a partner for node 0: expected at least 2 nodes, got 1$/],
   // It printed the version, the word passed over.
   ['--version with a word after it', ['--version', 'foo'], /^sim: --version takes nothing else; got foo$/],
   ['negative --nodes', ['--platform', 'cm5', 'apps/ping-pong', '--nodes=-4'], /^sim: --nodes -4: expected a positive integer$/],

@@ -66,11 +66,16 @@ describe('time slices (thesis 3.4.2: all-fall-down costs grow with the packets i
   it('that would outlast the period fail the run at once, naming the costs (it ran to the cycle limit, the nodes never polling again)', () => {
     // Every node sends three packets to node 0, which computes: 3 packets a node x 50,300 cycles a slice, every 10,000.
     const run = () =>
-      runInline(slicedCm5(50_300), 4, function* (rt) {
-        if (rt.self === 0) rt.compute(40_000);
-        else for (let k = 0; k < 4; k++) yield* rt.sendLeftPollBoth(0, noop);
-        yield* rt.barrier();
-      });
+      runInline(
+        slicedCm5(50_300),
+        4,
+        function* (rt) {
+          if (rt.self === 0) rt.compute(40_000);
+          else for (let k = 0; k < 4; k++) yield* rt.sendLeftPollBoth(0, noop);
+          yield* rt.barrier();
+        },
+        { network: 'packet' },
+      );
     expect(run).toThrow(/^at cycle \d+ a time slice costs \d+ cycles \(50300 per packet, [\d.]+ packets per node in the network\), more than the 10000 between slices: the nodes could never run again; expected a platform whose timeSlice\.cyclesPerPacketPerNode x packets per node stays below timeSlice\.periodCycles$/);
   });
 
@@ -78,11 +83,16 @@ describe('time slices (thesis 3.4.2: all-fall-down costs grow with the packets i
     // Node 1's one packet waits for node 0, which computes: 20,000 cycles per packet over
     // two nodes is a 10,000-cycle slice every 10,000 cycles.
     const run = () =>
-      runInline(slicedCm5(20_000), 2, function* (rt) {
-        if (rt.self === 1) yield* rt.sendLeftPollBoth(0, noop);
-        else rt.compute(40_000);
-        yield* rt.pollBothTilEmpty();
-      });
+      runInline(
+        slicedCm5(20_000),
+        2,
+        function* (rt) {
+          if (rt.self === 1) yield* rt.sendLeftPollBoth(0, noop);
+          else rt.compute(40_000);
+          yield* rt.pollBothTilEmpty();
+        },
+        { network: 'packet' },
+      );
     expect(run).toThrow(/^at cycle \d+ a time slice costs 10000 cycles \(20000 per packet, 0\.5 packets per node in the network\), as long as the 10000 between slices: the nodes could never run again; expected a platform whose timeSlice\.cyclesPerPacketPerNode x packets per node stays below timeSlice\.periodCycles$/);
     // A cycle shorter, the nodes get one cycle in 10,000 and the run ends.
     expect(() => runInline(slicedCm5(19_998), 2, function* (rt) {
@@ -90,6 +100,25 @@ describe('time slices (thesis 3.4.2: all-fall-down costs grow with the packets i
       else rt.compute(40_000);
       yield* rt.pollBothTilEmpty();
     })).not.toThrow();
+  });
+
+  // The shipped CM-5 failed with "expected a platform whose ... stays below ...": its file was not the cause.
+  it('that would outlast the period on the analytic network, which holds back no packet, say so and name the packet network', () => {
+    const flood = (network: 'analytic' | 'packet') => () =>
+      runInline(
+        loadTestPlatform('cm5'),
+        4,
+        function* (rt) {
+          if (rt.self === 0) rt.compute(20_000_000);
+          else for (let k = 0; k < 200; k++) yield* rt.sendLeftPollBoth(0, noop);
+          yield* rt.pollBothTilEmpty();
+          yield* rt.barrier();
+          yield* rt.pollBothTilEmpty();
+        },
+        { network },
+      );
+    expect(flood('analytic')).toThrow(/ the nodes could never run again; on the analytic network, which holds back no packet, the packets sent and not yet received grow without bound; expected the packet network \(--network packet\) for a run that floods it under time slices$/);
+    expect(flood('packet')).not.toThrow();
   });
 
   it('are the CM-5 only: 0.1 s slices (3.4.1) that make a full-network timing 21% longer (Table 3-5)', () => {
