@@ -23,6 +23,16 @@ function failureOf(run: () => unknown): RunFailure {
   throw new Error('the run passed');
 }
 
+/**
+ * What a 2-node CM-5 run of `main` throws, and how many nodes' globals were made: each run
+ * (the one that failed, then the one made again to place its failure) numbered in rt.globals.run.
+ */
+function failureOfRuns(main: (rt: Runtime<{ run: number }>) => Op<void>): { e: RunFailure; runs: number } {
+  let runs = 0;
+  const e = failureOf(() => runInline('cm5', 2, main, { globals: () => ({ run: Math.floor(runs++ / 2) }) }));
+  return { e, runs };
+}
+
 /** The first frame of `e`'s cause, the stack where the operation was made, that lies in this file. */
 function lineHere(e: Error): string | undefined {
   const stack = (e.cause as Error | undefined)?.stack ?? '';
@@ -87,18 +97,10 @@ describe('the forgotten-yield* guard', () => {
     // Every run made in this test is counted outside it: the first forgets its barrier on
     // node 0, the run made again to place it on node 1. The place found would be another
     // failure's, so none is given.
-    let runs = 0;
-    const e = failureOf(() =>
-      runInline(
-        'cm5',
-        2,
-        function* (rt: Runtime<{ run: number }>) {
-          if (rt.self === rt.globals.run % 2) void rt.barrier();
-          yield* rt.pollBoth();
-        },
-        { globals: () => ({ run: Math.floor(runs++ / 2) }) },
-      ),
-    );
+    const { e, runs } = failureOfRuns(function* (rt) {
+      if (rt.self === rt.globals.run % 2) void rt.barrier();
+      yield* rt.pollBoth();
+    });
     expect(runs).toBe(4);
     expect(e.message).toMatch(/^node 0: the program created a Strata operation without running it; write `yield\* rt\.<call>\(\.\.\.\)`/);
     expect(e.cause).toBeUndefined();
@@ -107,21 +109,13 @@ describe('the forgotten-yield* guard', () => {
   // The same node forgetting another call at another event was taken as the same failure:
   // "created rt.barrier(...)" with barrier's line, of a run that forgot combineInt.
   it('keeps the plain message when the run made again forgets another call elsewhere on the same node', () => {
-    let runs = 0;
-    const e = failureOf(() =>
-      runInline(
-        'cm5',
-        2,
-        function* (rt: Runtime<{ run: number }>) {
-          if (rt.globals.run === 0) {
-            yield* rt.barrier();
-            if (rt.self === 1) void rt.combineInt(1, CombineOp.ReduceAdd);
-          } else if (rt.self === 1) void rt.barrier();
-          yield* rt.pollBoth();
-        },
-        { globals: () => ({ run: Math.floor(runs++ / 2) }) },
-      ),
-    );
+    const { e } = failureOfRuns(function* (rt) {
+      if (rt.globals.run === 0) {
+        yield* rt.barrier();
+        if (rt.self === 1) void rt.combineInt(1, CombineOp.ReduceAdd);
+      } else if (rt.self === 1) void rt.barrier();
+      yield* rt.pollBoth();
+    });
     expect(e.message).toMatch(/^node 1: the program created a Strata operation without running it/);
     expect(e.cause).toBeUndefined();
   });
