@@ -5,6 +5,7 @@
  * verified, 1 when it did not or the program failed or reached a limit (with a repro
  * file to replay), 130 / 143 when SIGINT / SIGTERM stopped it (files still complete).
  */
+import { statSync } from 'node:fs';
 import { InputError, RunFailure, RunInterrupted, RunLimitError } from '../kernel/errors.ts';
 import { escapeLineBreaking } from '../kernel/one-line.ts';
 import { nodeCountProblem } from '../network/build-topology.ts';
@@ -213,7 +214,9 @@ async function tryRepro(io: Io, path: string, write: () => Promise<void> | void,
   try {
     checkSeparateFiles([...taken, ['the repro of the failed run', path]]);
     await write();
-    io.err(`sim: replay this run with: sim replay ${path}`);
+    // A device (--record /dev/null) keeps nothing to replay: it said "replay this run with: sim replay /dev/null".
+    if (isFileThere(path)) io.err(`sim: replay this run with: sim replay ${path}`);
+    else io.err(`sim: the repro went to ${path}, which keeps no file for sim replay to read back`);
     return path;
   } catch (w) {
     // Ctrl-C or SIGTERM while the run was made again to record it.
@@ -224,6 +227,15 @@ async function tryRepro(io: Io, path: string, write: () => Promise<void> | void,
     if (!(w instanceof InputError)) throw w;
     io.err(`sim: warning: no repro file: ${w.message}`);
     return null;
+  }
+}
+
+/** Whether `path` is a regular file now (a written repro), not a device or FIFO. */
+function isFileThere(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
   }
 }
 

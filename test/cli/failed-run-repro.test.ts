@@ -58,4 +58,12 @@ describe("a failed run's repro, recorded by running it again", () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ verified: false, failure: expect.stringMatching(/late failure$/), repro: null });
     expect(existsSync(join(cwd, 'sim-repro-late-failure-cm5-n2-s1.json'))).toBe(false);
   }, 60_000);
+
+  // It said "replay this run with: sim replay /dev/null".
+  it('written to a device says it kept no file to replay', async () => {
+    const r = await simWatching(['--platform', 'cm5', '--nodes', '4', join(import.meta.dirname, '../fixtures/deadlock-app'), '--record', '/dev/null'], () => {});
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^sim: the repro went to \/dev\/null, which keeps no file for sim replay to read back$/m);
+    expect(r.stderr).not.toMatch(/sim replay \/dev\/null/);
+  });
 });
