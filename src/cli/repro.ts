@@ -106,7 +106,6 @@ function writeRepro(path: string, repro: Repro): void {
   writeFileAtomic('repro file', path, `${JSON.stringify(repro)}\n`);
 }
 
-
 /** The module a repro's app path names (relative paths are the project root's). */
 export function reproAppFile(r: Repro): string {
   return isAbsolute(r.app.path) ? r.app.path : join(PROJECT_ROOT, r.app.path);

@@ -271,7 +271,7 @@ export class Messaging implements SendPath {
       return null;
     }
     // Engine handlers may yield delays themselves; an app's yields are its runtime calls'.
-    return target === this.appTarget ? new GuardedHandler(guard, this.node.id, h.name, g) : g;
+    return target === this.appTarget ? new GuardedHandler(guard, h.name, g) : g;
   }
 
   /** The network block transfers' pacing polls next: the right only, or the left while it has a packet. */

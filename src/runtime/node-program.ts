@@ -77,7 +77,7 @@ export class NodeProgram extends OpGuard implements SimProcess {
       // A bare yield was not: `yield rt.barrier()` (no *) yielded the call's generator,
       // which the kernel refused as a delay "outside any node", and `yield 42` passed
       // time on no clock.
-      if (this.waiting === null) throw bareYieldError(this, this.self, 'main', step.value);
+      if (this.waiting === null) throw bareYieldError(this, 'main', step.value);
       return step;
     }
     this.onResult(step.value);

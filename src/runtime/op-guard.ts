@@ -60,7 +60,8 @@ export class OpGuard {
   private unstarted = 0;
   /** Where each operation was made, in a run made again to place a failure (op-sites.ts); null in every other run. */
   sites: OpSites | null = null;
-  protected readonly self: number;
+  /** The node's number. */
+  readonly self: number;
   private readonly prints: PrintQueue;
 
   constructor(self: number, prints: PrintQueue) {
@@ -100,11 +101,6 @@ export class OpGuard {
     const made = counting.countStart !== undefined && counting.countStart(this) ? body : new GuardedOp(this, body);
     if (this.sites !== null) this.sites.record(made, this.unstarted === 1);
     return made;
-  }
-
-  /** Where `value` was made, if it is an operation of this node's and the run keeps such places. */
-  siteOf(value: unknown): Error | null {
-    return this.sites === null ? null : this.sites.of(value);
   }
 
   /** Called by a GuardedOp (or a StepOp the guard counted) at its first step. */
@@ -265,14 +261,15 @@ function handlerName(handler: { readonly name: string }, port: number): string {
  * either is a runtime call's, which names itself the waiting operation, so a yield that
  * named none was the app's own (`yield rt.barrier()` without the *, or `yield 42`).
  */
-export function bareYieldError(guard: OpGuard, self: number, where: string, value: unknown): AppError {
+export function bareYieldError(guard: OpGuard, where: string, value: unknown): AppError {
+  const self = guard.self;
   const isOp = value !== null && typeof value === 'object' && typeof (value as { next?: unknown }).next === 'function';
   const message = (call: string | null) => {
     const what = !isOp ? `${typeof value} ${String(value)}` : call === null ? "a runtime call's generator" : `rt.${call}(...)'s generator`;
     return `node ${self}: ${where} yielded ${what}; runtime calls are made with yield* (yield* rt.${call ?? 'barrier'}(), not yield rt.${call ?? 'barrier'}()), and ${where === 'main' ? 'main' : 'a handler'} yields nothing itself`;
   };
   if (!isOp) return new AppError(message(null));
-  const site = guard.siteOf(value);
+  const site = guard.sites === null ? null : guard.sites.of(value);
   return placeableFailure(new AppError(message(callIn(site))), message(null), site);
 }
 
@@ -285,15 +282,13 @@ export function bareYieldError(guard: OpGuard, self: number, where: string, valu
  */
 export class GuardedHandler implements Op {
   private readonly guard: OpGuard;
-  private readonly self: number;
   private readonly name: string;
   private readonly body: Op;
   private readonly kind: string;
 
   /** @param kind what the handler is, for the message: "handler", "port 3's handler" */
-  constructor(guard: OpGuard, self: number, name: string, body: Op, kind = 'handler') {
+  constructor(guard: OpGuard, name: string, body: Op, kind = 'handler') {
     this.guard = guard;
-    this.self = self;
     this.name = name;
     this.body = body;
     this.kind = kind;
@@ -301,7 +296,7 @@ export class GuardedHandler implements Op {
 
   next(): IteratorResult<number, void> {
     const r = this.body.next();
-    if (r.done !== true && this.guard.waiting === null) throw bareYieldError(this.guard, this.self, `${this.kind} ${this.name || '(anonymous)'}`, r.value);
+    if (r.done !== true && this.guard.waiting === null) throw bareYieldError(this.guard, `${this.kind} ${this.name || '(anonymous)'}`, r.value);
     return r;
   }
 

@@ -186,7 +186,7 @@ export class PortTable {
     if (typeof h !== 'function') throw new RunFailure(`node ${this.self}: port ${portNum}'s handler is ${shownArgument(h)}; expected a function, or null for none`);
     const handler = h as (rt: unknown, port: number) => unknown;
     const g = this.guard.handlerResult(handler, handler(this.appTarget, portNum), portNum);
-    if (g !== null) yield* new GuardedHandler(this.guard, this.self, handler.name, g, `port ${portNum}'s handler`);
+    if (g !== null) yield* new GuardedHandler(this.guard, handler.name, g, `port ${portNum}'s handler`);
   }
 }
 

@@ -77,7 +77,6 @@ export function stopReport(machine: Machine, engines: readonly NodeEngines[], ou
 /** Up to this many nodes, the report has a line per node; beyond, a line per call with the clocks' range. */
 const NODE_LINES = 64;
 
-
 /** A snapshot's call as a report says it: "exited", "running ...", or "waiting in <call>". */
 export function doingOf(call: string): string {
   return call === 'exited' || call.startsWith('running') ? call : waitingIn(call);
